@@ -1,0 +1,73 @@
+/**
+ * The output seam: a `Writer` takes text and writes it somewhere, synchronously,
+ * so memory stays bounded however much a step prints. `fdWriter` writes to a file
+ * descriptor (stderr by default); `memoryWriter` keeps the text for tests.
+ * @module
+ */
+
+import { writeSync } from "node:fs";
+
+/** Something text can be written to. Writes are synchronous and complete. */
+export interface Writer {
+  /** Writes `text` fully before returning. */
+  write(text: string): void;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A writer for a file descriptor, using blocking `writeSync` (retrying on `EAGAIN`
+ * when the descriptor is non-blocking), so nothing piles up in memory.
+ * @param fd The descriptor: 1 for stdout, 2 for stderr.
+ * @returns The writer.
+ */
+export function fdWriter(fd: number): Writer {
+  return {
+    write(text: string): void {
+      const bytes = encoder.encode(text);
+      let offset = 0;
+      while (offset < bytes.length) {
+        try {
+          offset += writeSync(fd, bytes, offset, bytes.length - offset);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "EAGAIN") throw error;
+        }
+      }
+    },
+  };
+}
+
+/** A writer that keeps everything written, for tests. */
+export interface MemoryWriter extends Writer {
+  /** All text written so far. */
+  text(): string;
+  /** The text written so far, split into lines (without a trailing empty one). */
+  lines(): string[];
+}
+
+/**
+ * Creates a writer that keeps what it is given in memory.
+ * @returns The writer.
+ * @example
+ * ```ts
+ * const out = memoryWriter();
+ * out.write("a\nb\n");
+ * out.lines(); // ["a", "b"]
+ * ```
+ */
+export function memoryWriter(): MemoryWriter {
+  const chunks: string[] = [];
+  return {
+    write(text: string): void {
+      chunks.push(text);
+    },
+    text(): string {
+      return chunks.join("");
+    },
+    lines(): string[] {
+      const all = chunks.join("");
+      if (all === "") return [];
+      return all.replace(/\n$/, "").split("\n");
+    },
+  };
+}
