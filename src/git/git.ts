@@ -1,0 +1,237 @@
+/**
+ * The git seam: a small `Git` interface and `createGit`, its implementation on
+ * `node:child_process`. Every command runs without a shell, in an explicit
+ * environment that ignores the user's global and system configuration (see
+ * `git_env.ts`), and a failure keeps git's stderr (`GitError`). It deliberately
+ * knows nothing of specs, policies or ledgers.
+ * @module
+ */
+
+import { type Env, isolatedGitEnv, userGitEnv } from "./git_env.ts";
+import { GitError } from "./git_error.ts";
+import { type GitOutput, spawnGit } from "./_spawn_git.ts";
+
+export { GitError };
+
+/** Options of one {@linkcode Git.run} / {@linkcode Git.exec} call. */
+export interface GitRunOptions {
+  /** The working directory git runs in. */
+  cwd: string;
+  /** Written to git's stdin (e.g. for `hash-object --stdin`, `mktree`). */
+  input?: string | Uint8Array;
+  /**
+   * Extra variables for this command (e.g. `GIT_AUTHOR_NAME`, `GIT_INDEX_FILE`);
+   * they cannot undo the configuration isolation.
+   */
+  env?: Env;
+  /** Aborting kills git; the call then fails with a `GitError`. */
+  signal?: AbortSignal;
+}
+
+/** The result of {@linkcode Git.exec}: a finished command, successful or not. */
+export type GitResult = GitOutput;
+
+/**
+ * What chant-wave asks of git. Implementations must run git without a shell and
+ * without the user's global or system configuration, except for `configGet`.
+ */
+export interface Git {
+  /**
+   * Runs `git <args>` and returns its result whatever the exit code.
+   * @param args The arguments after `git` (never through a shell).
+   * @param options Where to run, stdin, extra variables, abort signal.
+   * @throws {GitError} Only when git cannot be started.
+   */
+  exec(args: readonly string[], options: GitRunOptions): Promise<GitResult>;
+  /**
+   * Runs `git <args>` and returns its stdout decoded as UTF-8.
+   * @param args The arguments after `git`.
+   * @param options Where to run, stdin, extra variables, abort signal.
+   * @throws {GitError} When git cannot be started or exits non-zero.
+   */
+  run(args: readonly string[], options: GitRunOptions): Promise<string>;
+  /**
+   * Runs `git <args>` and returns its stdout as bytes.
+   * @param args The arguments after `git`.
+   * @param options Where to run, stdin, extra variables, abort signal.
+   * @throws {GitError} When git cannot be started or exits non-zero.
+   */
+  runBytes(
+    args: readonly string[],
+    options: GitRunOptions,
+  ): Promise<Uint8Array>;
+  /**
+   * The top level of the work tree that contains `cwd`, as git prints it.
+   * @param cwd Any directory.
+   * @returns `undefined` when `cwd` is not inside a work tree (not a repository,
+   * or a bare one).
+   * @throws {GitError} On any other failure.
+   */
+  topLevel(cwd: string): Promise<string | undefined>;
+  /**
+   * Resolves `rev` to the full sha of a commit, with
+   * `rev-parse --verify --quiet <rev>^{commit}`.
+   * @param rev Any rev (`HEAD^1`, a branch, a sha).
+   * @param cwd A directory inside the repository.
+   * @returns `undefined` when the repository has no such commit (or `rev` starts
+   * with `-`, which is never a rev).
+   * @throws {GitError} When git fails for another reason.
+   */
+  resolveCommit(rev: string, cwd: string): Promise<string | undefined>;
+  /**
+   * Reads a file as committed: the blob at `pathFromTop` in commit `sha`, with
+   * plumbing (`ls-tree` then `cat-file blob`), so no textconv or filter applies.
+   * @param sha The commit (any tree-ish) to read from.
+   * @param pathFromTop `/`-separated, relative to the repository's top level.
+   * @param cwd A directory inside the repository.
+   * @returns The text (UTF-8, a BOM dropped), or `undefined` when no blob is at
+   * that path in that commit (absent, or a directory or submodule).
+   * @throws {GitError} When `sha` is not in the repository or git fails otherwise.
+   */
+  showFile(
+    sha: string,
+    pathFromTop: string,
+    cwd: string,
+  ): Promise<string | undefined>;
+  /**
+   * Reads one setting with `git config --get <key>` as the USER's git sees it.
+   * The one exception to the isolation: it reads global and system configuration
+   * (it exists for the approver default, `user.email`, §5.3). Never use it for
+   * anything that decides what chant-wave does.
+   * @param key The setting, e.g. `user.email`.
+   * @param cwd Where to run (a repository's own config is read too).
+   * @returns The value, or `undefined` when it is not set.
+   * @throws {GitError} When git fails for another reason (e.g. invalid key).
+   */
+  configGet(key: string, cwd: string): Promise<string | undefined>;
+}
+
+/** Options of {@linkcode createGit}. */
+export interface CreateGitOptions {
+  /** The caller's environment (the CLI passes `process.env`); only the variables
+   * of `PASSED_ENV` reach git. */
+  env: Env;
+  /**
+   * The git executable.
+   * @default {"git"}
+   */
+  gitPath?: string;
+}
+
+const decoder = new TextDecoder();
+
+function notInWorkTree(stderr: string): boolean {
+  return /not a git repository|must be run in a work tree/.test(stderr);
+}
+
+/**
+ * Creates the real {@linkcode Git}, running the `git` executable.
+ * @param options The environment to take `PATH`, `HOME` and the like from.
+ * @returns The git seam.
+ * @example
+ * ```ts
+ * const git = createGit({ env: process.env });
+ * const sha = await git.resolveCommit("HEAD^1", process.cwd());
+ * ```
+ */
+export function createGit(options: CreateGitOptions): Git {
+  const gitPath = options.gitPath ?? "git";
+  const exec = (args: readonly string[], o: GitRunOptions) =>
+    spawnGit(args, {
+      gitPath,
+      cwd: o.cwd,
+      env: isolatedGitEnv(options.env, o.env),
+      input: o.input,
+      signal: o.signal,
+    });
+  const runBytes = async (args: readonly string[], o: GitRunOptions) => {
+    const out = await exec(args, o);
+    if (out.exitCode !== 0) throw new GitError(args, out.exitCode, out.stderr);
+    return out.stdout;
+  };
+  const run = async (args: readonly string[], o: GitRunOptions) =>
+    decoder.decode(await runBytes(args, o));
+
+  return {
+    exec,
+    run,
+    runBytes,
+    async topLevel(cwd) {
+      const args = ["rev-parse", "--show-toplevel"];
+      const out = await exec(args, { cwd });
+      if (out.exitCode === 0) return firstLine(out.stdout);
+      if (notInWorkTree(out.stderr)) return undefined;
+      throw new GitError(args, out.exitCode, out.stderr);
+    },
+    async resolveCommit(rev, cwd) {
+      if (rev === "" || rev.startsWith("-")) return undefined;
+      const args = ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`];
+      const out = await exec(args, { cwd });
+      if (out.exitCode === 0) return firstLine(out.stdout);
+      // exit 1: no such object, or not a commit ("expected commit type").
+      if (out.exitCode === 1) return undefined;
+      throw new GitError(args, out.exitCode, out.stderr);
+    },
+    async showFile(sha, pathFromTop, cwd) {
+      if (sha.startsWith("-")) {
+        throw new GitError(["ls-tree", sha], 128, `invalid object "${sha}"`);
+      }
+      const entry = await lsTreeEntry(run, sha, pathFromTop, cwd);
+      if (entry?.type !== "blob") return undefined;
+      const bytes = await runBytes(["cat-file", "blob", entry.oid], { cwd });
+      return decoder.decode(bytes);
+    },
+    configGet: (key, cwd) => readUserConfig(gitPath, options.env, key, cwd),
+  };
+}
+
+/** `git config --get <key>` in the user's own environment (see `Git.configGet`). */
+async function readUserConfig(
+  gitPath: string,
+  env: Env,
+  key: string,
+  cwd: string,
+): Promise<string | undefined> {
+  const args = ["config", "--get", key];
+  const out = await spawnGit(args, { gitPath, cwd, env: userGitEnv(env) });
+  if (out.exitCode === 0) return firstLine(out.stdout);
+  // exit 1 and silence: not set; exit 1 with a message: an invalid key.
+  if (out.exitCode === 1 && out.stderr.trim() === "") return undefined;
+  throw new GitError(args, out.exitCode, out.stderr);
+}
+
+function firstLine(stdout: Uint8Array): string {
+  return decoder.decode(stdout).split("\n")[0];
+}
+
+/**
+ * The tree entry at exactly `path` in `treeish`: `ls-tree --full-tree -z` with
+ * literal pathspecs (ls-tree never globs), so the path is taken from the top level
+ * whatever `cwd` is and an unknown `treeish` fails instead of looking empty.
+ */
+async function lsTreeEntry(
+  run: (args: readonly string[], o: GitRunOptions) => Promise<string>,
+  treeish: string,
+  path: string,
+  cwd: string,
+): Promise<{ type: string; oid: string } | undefined> {
+  const stdout = await run(
+    [
+      "--literal-pathspecs",
+      "ls-tree",
+      "--full-tree",
+      "-z",
+      treeish,
+      "--",
+      path,
+    ],
+    { cwd },
+  );
+  for (const record of stdout.split("\0")) {
+    const tab = record.indexOf("\t");
+    if (tab < 0 || record.slice(tab + 1) !== path) continue;
+    const [, type, oid] = record.slice(0, tab).split(" ");
+    return { type, oid };
+  }
+  return undefined;
+}

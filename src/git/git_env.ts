@@ -1,0 +1,124 @@
+/**
+ * The environments git runs in: an explicit, isolated one that ignores the user's
+ * global and system configuration (for everything chant-wave decides with git), and
+ * the user's own one (only for reading settings such as `user.email`). Pure: it
+ * builds objects from the environment it is given and never reads the process's.
+ * @module
+ */
+
+/** An environment as a plain object (like `process.env`). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Variables passed through from the caller's environment to git: what git needs to
+ * find programs, its home and temporary directory, and to reach remotes (SSH agent,
+ * askpass helpers, proxies, CA bundles). Everything else, notably `GIT_DIR`,
+ * `GIT_WORK_TREE`, `GIT_INDEX_FILE` and `GIT_CONFIG_*`, is dropped.
+ */
+export const PASSED_ENV = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "SYSTEMROOT",
+  "SystemRoot",
+  "COMSPEC",
+  "PATHEXT",
+  "WINDIR",
+  "SSH_AUTH_SOCK",
+  "SSH_AGENT_PID",
+  "GIT_SSH",
+  "GIT_SSH_COMMAND",
+  "GIT_SSH_VARIANT",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "ALL_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "all_proxy",
+  "GIT_SSL_CAINFO",
+  "GIT_SSL_CAPATH",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "CURL_CA_BUNDLE",
+] as const;
+
+/**
+ * Variables that choose which configuration the user's own git reads; passed
+ * through, in addition to {@linkcode PASSED_ENV}, only by {@linkcode userGitEnv}.
+ */
+export const USER_CONFIG_ENV = [
+  "XDG_CONFIG_HOME",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_SYSTEM",
+  "GIT_CONFIG_NOSYSTEM",
+] as const;
+
+/** The fixed variables of {@linkcode isolatedGitEnv}; they win over everything. */
+export const ISOLATION_ENV: Readonly<Record<string, string>> = {
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+  LC_ALL: "C",
+  GIT_TERMINAL_PROMPT: "0",
+};
+
+function pick(env: Env, names: readonly string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined) picked[name] = value;
+  }
+  return picked;
+}
+
+/**
+ * Builds the environment chant-wave runs git in: {@linkcode PASSED_ENV} taken from
+ * `env`, then `overrides` (e.g. `GIT_AUTHOR_NAME` for a ledger commit), then
+ * {@linkcode ISOLATION_ENV}, so the user's global (`~/.gitconfig`,
+ * `$XDG_CONFIG_HOME/git/config`) and system configuration are never read, messages
+ * are in the C locale (stable to match on), and git never prompts. The repository's
+ * own `.git/config` is still read (CI checkouts keep credentials there).
+ * @param env The caller's environment (the CLI passes `process.env`).
+ * @param overrides Extra variables for one command; cannot undo the isolation.
+ * @returns A new environment object.
+ * @example
+ * ```ts
+ * isolatedGitEnv({ PATH: "/usr/bin", GIT_DIR: "/x" });
+ * // { PATH: "/usr/bin", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1",
+ * //   LC_ALL: "C", GIT_TERMINAL_PROMPT: "0" }
+ * ```
+ */
+export function isolatedGitEnv(
+  env: Env,
+  overrides: Env = {},
+): Record<string, string> {
+  return {
+    ...pick(env, PASSED_ENV),
+    ...pick(overrides, Object.keys(overrides)),
+    ...ISOLATION_ENV,
+  };
+}
+
+/**
+ * Builds the environment for reading the user's own git settings: like
+ * {@linkcode isolatedGitEnv} but the variables that choose configuration files
+ * ({@linkcode USER_CONFIG_ENV}) are passed through and global and system
+ * configuration are read as the user's git would. Only for `Git.configGet`.
+ * @param env The caller's environment.
+ * @returns A new environment object with `LC_ALL=C` and `GIT_TERMINAL_PROMPT=0`.
+ */
+export function userGitEnv(env: Env): Record<string, string> {
+  return {
+    ...pick(env, PASSED_ENV),
+    ...pick(env, USER_CONFIG_ENV),
+    LC_ALL: "C",
+    GIT_TERMINAL_PROMPT: "0",
+  };
+}

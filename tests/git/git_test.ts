@@ -1,0 +1,281 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { join } from "node:path";
+import { createGit, type Git, GitError } from "../../src/git/git.ts";
+import { tempRepo, TEST_USER } from "../_helpers/temp_repo.ts";
+
+const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
+
+function gitFor(home: string, extra: Record<string, string> = {}): Git {
+  return createGit({ env: { PATH, HOME: home, ...extra } });
+}
+
+/** A home whose global config (and XDG config, and a system config file) would do harm. */
+async function hostileHome(root: string) {
+  const home = join(root, "hostile-home");
+  const marker = join(root, "marker");
+  const script = join(root, "evil.sh");
+  await Deno.mkdir(join(home, ".config", "git"), { recursive: true });
+  await Deno.writeTextFile(script, `#!/bin/sh\necho ran >> '${marker}'\n`);
+  await Deno.chmod(script, 0o755);
+  const config = [
+    "[diff]",
+    `\texternal = ${script}`,
+    "[core]",
+    `\tpager = ${script}`,
+    `\tfsmonitor = ${script}`,
+    "[user]",
+    "\temail = global@example.invalid",
+    "[chant]",
+    "\tfrom = global",
+    "",
+  ].join("\n");
+  await Deno.writeTextFile(join(home, ".gitconfig"), config);
+  await Deno.writeTextFile(join(home, ".config", "git", "config"), config);
+  const system = join(root, "system-gitconfig");
+  await Deno.writeTextFile(
+    system,
+    config.replace("from = global", "from = system"),
+  );
+  return { home, marker, system };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+Deno.test("createGit() ignores the user's global and system config", async (t) => {
+  await using repo = await tempRepo({ "a.txt": "one\n" });
+  await repo.commit("one");
+  await repo.commit("two", { "a.txt": "two\n" });
+  const { home, marker, system } = await hostileHome(repo.root);
+
+  await t.step("the hostile config does harm to a plain git", async () => {
+    const out = await new Deno.Command("git", {
+      args: ["diff", "HEAD~1", "HEAD"],
+      cwd: repo.path,
+      env: { PATH, HOME: home },
+      clearEnv: true,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    expect(out.success).toBe(true);
+    expect(await exists(marker)).toBe(true);
+    await Deno.remove(marker);
+  });
+
+  const git = gitFor(home, {
+    XDG_CONFIG_HOME: join(home, ".config"),
+    GIT_CONFIG_SYSTEM: system,
+    GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
+  });
+
+  await t.step("diff.external and core.pager are not run", async () => {
+    const diff = await git.run(["diff", "HEAD~1", "HEAD"], { cwd: repo.path });
+    expect(diff).toContain("-one\n+two\n");
+    await git.run(["status"], { cwd: repo.path });
+    expect(await exists(marker)).toBe(false);
+  });
+
+  await t.step("global settings are invisible to run()", async () => {
+    const result = await git.exec(["config", "--get", "chant.from"], {
+      cwd: repo.root,
+    });
+    expect(result.exitCode).toBe(1);
+  });
+
+  await t.step("configGet() is the documented exception", async () => {
+    expect(await git.configGet("chant.from", repo.root)).toBe("global");
+    expect(await git.configGet("user.email", repo.root)).toBe(
+      "global@example.invalid",
+    );
+  });
+
+  await t.step("a GIT_DIR in the caller's environment is dropped", async () => {
+    const withGitDir = gitFor(home, { GIT_DIR: "/nonexistent/.git" });
+    expect(await withGitDir.topLevel(repo.path)).toBe(repo.path);
+  });
+});
+
+Deno.test("Git.run() returns stdout, feeds input and applies env overrides", async (t) => {
+  await using repo = await tempRepo();
+  const git = gitFor(repo.home);
+
+  await t.step("stdin input", async () => {
+    const out = await git.run(["hash-object", "--stdin"], {
+      cwd: repo.path,
+      input: "hello\n",
+    });
+    expect(out).toBe("ce013625030ba8dba906f756967f9e9ca394464a\n");
+  });
+
+  await t.step("bytes in, bytes out", async () => {
+    const bytes = new Uint8Array([0, 255, 1, 10, 0xc3]);
+    const oid = await git.run(["hash-object", "-w", "--stdin"], {
+      cwd: repo.path,
+      input: bytes,
+    });
+    const back = await git.runBytes(["cat-file", "blob", oid.trim()], {
+      cwd: repo.path,
+    });
+    expect(back).toEqual(bytes);
+  });
+
+  await t.step("env overrides", async () => {
+    const ident = await git.run(["var", "GIT_AUTHOR_IDENT"], {
+      cwd: repo.path,
+      env: {
+        GIT_AUTHOR_NAME: "Ledger Bot",
+        GIT_AUTHOR_EMAIL: "ledger@chant.invalid",
+        GIT_AUTHOR_DATE: "@0 +0000",
+      },
+    });
+    expect(ident).toBe("Ledger Bot <ledger@chant.invalid> 0 +0000\n");
+  });
+});
+
+Deno.test("Git.run() throws a GitError that keeps args, exit code and stderr", async (t) => {
+  await using repo = await tempRepo();
+  const git = gitFor(repo.home);
+
+  await t.step("a failing command", async () => {
+    const args = ["rev-parse", "--verify", "no-such-rev"];
+    const error = await git.run(args, { cwd: repo.path }).catch((e) => e);
+    expect(error).toBeInstanceOf(GitError);
+    expect(error.args).toEqual(args);
+    expect(error.exitCode).toBe(128);
+    expect(error.stderr).toBe("fatal: Needed a single revision");
+    expect(error.message).toBe(
+      "git rev-parse --verify no-such-rev failed: exit code 128: fatal: Needed a single revision",
+    );
+  });
+
+  await t.step("git that cannot be started", async () => {
+    const missing = createGit({ env: { PATH }, gitPath: "/nonexistent/git" });
+    const error = await missing.run(["version"], { cwd: repo.path }).catch((
+      e,
+    ) => e);
+    expect(error).toBeInstanceOf(GitError);
+    expect(error.exitCode).toBeUndefined();
+    expect(error.message).toMatch(/^git version failed: could not run it: /);
+  });
+});
+
+Deno.test("Git.topLevel() finds the work tree from anywhere inside it", async (t) => {
+  await using repo = await tempRepo({ "deep/er/file.txt": "x" });
+  const git = gitFor(repo.home);
+  await t.step("at the top", async () => {
+    expect(await git.topLevel(repo.path)).toBe(repo.path);
+  });
+  await t.step("in a subdirectory", async () => {
+    expect(await git.topLevel(join(repo.path, "deep", "er"))).toBe(repo.path);
+  });
+  await t.step("outside any repository", async () => {
+    expect(await git.topLevel(repo.root)).toBeUndefined();
+  });
+  await t.step("inside .git", async () => {
+    expect(await git.topLevel(join(repo.path, ".git"))).toBeUndefined();
+  });
+});
+
+Deno.test("Git.resolveCommit() answers a full sha or undefined", async (t) => {
+  await using repo = await tempRepo({ "a.txt": "a" });
+  const sha = await repo.commit("first");
+  const tree = await repo.git("rev-parse", "HEAD^{tree}");
+  await repo.write("sub/b.txt", "b");
+  const git = gitFor(repo.home);
+  const cases = [
+    { name: "HEAD", rev: "HEAD", want: sha },
+    { name: "a branch", rev: "main", want: sha },
+    { name: "a short sha", rev: sha.slice(0, 8), want: sha },
+    { name: "a parent that does not exist", rev: "HEAD^1", want: undefined },
+    { name: "an unknown name", rev: "nope", want: undefined },
+    { name: "a tree is not a commit", rev: tree, want: undefined },
+    { name: "an option is not a rev", rev: "--all", want: undefined },
+    { name: "empty", rev: "", want: undefined },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      expect(await git.resolveCommit(c.rev, repo.path)).toBe(c.want);
+    });
+  }
+  await t.step("from a subdirectory", async () => {
+    expect(await git.resolveCommit("HEAD", join(repo.path, "sub"))).toBe(sha);
+  });
+});
+
+Deno.test("Git.showFile() reads a file at a commit and tells absent apart", async (t) => {
+  await using repo = await tempRepo({
+    "top.json": "top\n",
+    "conf/waves.jsonc": "\uFEFF{ // nested\n}\n",
+    "ab.json": "ab",
+    "dir/inner.txt": "inner",
+  });
+  const first = await repo.commit("first");
+  const second = await repo.commit("second", { "later.txt": "later" });
+  await repo.write("top.json", "working copy");
+  const git = gitFor(repo.home);
+  const cases = [
+    { name: "a file at the top", at: first, path: "top.json", want: "top\n" },
+    {
+      name: "a nested file, BOM dropped",
+      at: first,
+      path: "conf/waves.jsonc",
+      want: "{ // nested\n}\n",
+    },
+    {
+      name: "a file added later",
+      at: first,
+      path: "later.txt",
+      want: undefined,
+    },
+    {
+      name: "the same file later",
+      at: second,
+      path: "later.txt",
+      want: "later",
+    },
+    { name: "a directory", at: first, path: "dir", want: undefined },
+    { name: "a glob is literal", at: first, path: "a*.json", want: undefined },
+    {
+      name: "a prefix is not a match",
+      at: first,
+      path: "top",
+      want: undefined,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      expect(await git.showFile(c.at, c.path, repo.path)).toBe(c.want);
+    });
+  }
+  await t.step("the path is from the top whatever the cwd", async () => {
+    expect(await git.showFile(first, "dir/inner.txt", join(repo.path, "dir")))
+      .toBe("inner");
+  });
+  await t.step(
+    "an unknown commit is an error, not an absent file",
+    async () => {
+      const unknown = "0123456789abcdef0123456789abcdef01234567";
+      const error = await git.showFile(unknown, "top.json", repo.path).catch((
+        e,
+      ) => e);
+      expect(error).toBeInstanceOf(GitError);
+      expect(error.stderr).toMatch(/not a tree object/);
+    },
+  );
+});
+
+Deno.test("Git.configGet() reads the repository's and the user's settings", async (t) => {
+  await using repo = await tempRepo();
+  const git = gitFor(repo.home);
+  await t.step("the repository's user.email", async () => {
+    expect(await git.configGet("user.email", repo.path)).toBe(TEST_USER.email);
+  });
+  await t.step("an unset key", async () => {
+    expect(await git.configGet("chant.nothing", repo.path)).toBeUndefined();
+  });
+  await t.step("an invalid key is an error", async () => {
+    await expect(git.configGet("nodot", repo.path)).rejects.toThrow(GitError);
+  });
+});
