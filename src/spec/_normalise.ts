@@ -1,0 +1,124 @@
+/**
+ * Turns a schema-valid spec into the normalised {@linkcode Spec}: runs as
+ * `{ target, op }`, waves numbered, inherited settings filled in, durations in
+ * milliseconds. Pure and total on valid input; it checks nothing.
+ * @module
+ */
+
+import { parseDuration } from "./duration.ts";
+import type { PipelineOutput, SpecOutput } from "./spec_schema.ts";
+import type {
+  JobGroup,
+  Pipeline,
+  Run,
+  SetupStep,
+  Spec,
+  Wave,
+} from "./types.ts";
+
+type WaveOutput = SpecOutput["waves"][number];
+type GroupOutput = NonNullable<WaveOutput["jobs"]>[number];
+
+/** Milliseconds of a schema-valid duration; `undefined` gives `fallback`. */
+function ms(duration: string | 0 | undefined, fallback: number): number {
+  if (duration === undefined) return fallback;
+  return duration === 0 ? 0 : parseDuration(duration);
+}
+
+/** Copies the keys of `from` whose values are defined. */
+function defined<T extends object>(from: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(from).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
+}
+
+function normaliseGroup(group: GroupOutput): JobGroup {
+  return {
+    name: group.name,
+    runs: [...group.runs],
+    shares: group.shares,
+    ...defined({
+      runner: group.runner,
+      environment: group.environment,
+      idTokens: group.idTokens,
+    }),
+  };
+}
+
+function normaliseWave(
+  wave: WaveOutput,
+  index: number,
+  spec: SpecOutput,
+  defaults: { op: string; timeoutMs: number },
+): Wave {
+  const runs: Run[] = wave.runs.map((run) =>
+    typeof run === "string"
+      ? { target: run, op: defaults.op }
+      : { target: run.target, op: run.op ?? defaults.op }
+  );
+  return {
+    k: index + 1,
+    name: wave.name,
+    runs,
+    gate: wave.gate,
+    shares: wave.shares ?? 1,
+    parallel: wave.parallel ?? spec.parallel,
+    onFailure: wave.onFailure ?? spec.onFailure,
+    timeoutMs: ms(wave.timeout, defaults.timeoutMs),
+    discover: wave.discover,
+    ...defined({
+      jobs: wave.jobs?.map(normaliseGroup),
+      environment: wave.environment,
+      variables: wave.variables,
+      runner: wave.runner,
+      idTokens: wave.idTokens,
+    }),
+  };
+}
+
+function normalisePipeline(pipeline: PipelineOutput): Pipeline {
+  return {
+    setup: pipeline.setup.map((step) => ({ ...step }) as SetupStep),
+    variables: { ...pipeline.variables },
+    ...defined({ image: pipeline.image, install: pipeline.install }),
+  };
+}
+
+/**
+ * Normalises a spec that passed the schema and the semantic checks.
+ * @param spec The schema's output for the spec.
+ * @param options The compatibility wrapper's `options`, read as `pipeline`.
+ * @returns The normalised spec. `op` and `gate` default to `name`; each wave's
+ *   `parallel`, `onFailure` and `timeout` inherit the top level; `timeoutMs` 0
+ *   means none. `runner`, `environment` and `idTokens` are kept as written:
+ *   the job expansion falls back to the wave's and the top level's.
+ */
+export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
+  const op = spec.op ?? spec.name;
+  const timeoutMs = ms(spec.timeout, 0);
+  const pipeline = spec.pipeline ?? options;
+  return {
+    name: spec.name,
+    op,
+    gate: spec.gate ?? spec.name,
+    parallel: spec.parallel,
+    onFailure: spec.onFailure,
+    timeoutMs,
+    heartbeatMs: ms(spec.heartbeat, 60_000),
+    pendingTtlMs: ms(spec.pendingTtl, 48 * 3_600_000),
+    branches: [...spec.branches],
+    waves: spec.waves.map((wave, i) =>
+      normaliseWave(wave, i, spec, { op, timeoutMs })
+    ),
+    ...defined({
+      base: spec.base,
+      plan: spec.plan,
+      apply: spec.apply,
+      planWave: spec.planWave,
+      applyWave: spec.applyWave,
+      runner: spec.runner,
+      notify: spec.notify,
+      pipeline: pipeline && normalisePipeline(pipeline),
+    }),
+  };
+}

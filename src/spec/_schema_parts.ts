@@ -1,0 +1,147 @@
+/**
+ * The building blocks of the spec schema (SPEC.md §3.1–§3.6): names, durations,
+ * argv templates, runner labels, environments, `notify` and `pipeline`, each with
+ * its own messages. `spec_schema.ts` assembles them; nothing here knows about waves.
+ * @module
+ */
+
+import { z } from "zod";
+import { DURATION_HINT, DURATION_PATTERN } from "./duration.ts";
+
+/** Rollout, wave, group and gate names. */
+export const NAME_PATTERN: RegExp = /^[a-z0-9][a-z0-9_-]*$/;
+/** Environment-variable names (`notify` values, `idTokens` and `variables` keys). */
+export const ENV_NAME_PATTERN: RegExp = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A value that looks like a literal URL rather than a variable name. */
+const URL_LIKE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/**
+ * Shows a value in a message: strings quoted, numbers and booleans as written,
+ * arrays and objects by their kind.
+ * @param value Any JSON value.
+ * @returns `"dev"`, `42`, `null`, `an array`, `an object`.
+ */
+export function showValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number" || typeof value === "boolean") {
+    return String(value);
+  }
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : String(value);
+}
+
+/** A name: `^[a-z0-9][a-z0-9_-]*$`. */
+export const nameSchema = z.string().regex(NAME_PATTERN, {
+  error: (issue) =>
+    `invalid name ${
+      showValue(issue.input)
+    }: use lowercase letters, digits, "-" and "_", starting with a letter or digit`,
+});
+
+/** An environment-variable name; a literal URL gets its own message. */
+export const envNameSchema = z.string().regex(ENV_NAME_PATTERN, {
+  error: (issue) =>
+    typeof issue.input === "string" && URL_LIKE.test(issue.input)
+      ? "a literal URL is not allowed here: name the environment variable that holds it instead"
+      : `invalid environment variable name ${
+        showValue(issue.input)
+      }: use letters, digits and "_", not starting with a digit`,
+});
+
+/** A non-empty string; `what` names it in the message. */
+export function nonEmpty(what: string): z.ZodString {
+  return z.string().min(1, { error: `${what} must not be empty` });
+}
+
+/** A duration (`90s`, `15m`, `2h`, `1h30m`) or the number (or string) 0. */
+export const durationSchema = z.union([
+  z.string().regex(DURATION_PATTERN, {
+    error: (issue) =>
+      `invalid duration ${showValue(issue.input)}: ${DURATION_HINT}`,
+  }),
+  z.literal(0),
+], {
+  error: (issue) =>
+    `invalid duration ${showValue(issue.input)}: ${DURATION_HINT}`,
+}).meta({
+  id: "Duration",
+  description: 'A duration: "90s", "15m", "2h", "1h30m", or 0 (off)',
+});
+
+/** An argv template (§3.4): at least the program, no shell. */
+export const argvSchema = z.array(z.string()).min(1, {
+  error: "a command needs at least the program to run",
+}).meta({
+  id: "ArgvTemplate",
+  description:
+    "An argv template: {op}, {target}, {wave}, {k}, {plan} (and {runs}, {plans} for wave commands)",
+});
+
+/** A runner label (§3.5). */
+export const runnerSchema = z.union([
+  nonEmpty("a runner label"),
+  z.array(nonEmpty("a runner label")).min(1, {
+    error: "a list of runner labels must not be empty",
+  }),
+  z.strictObject({
+    group: nonEmpty("a runner group"),
+    labels: z.array(nonEmpty("a runner label")).optional(),
+  }),
+], {
+  error: (issue) =>
+    `invalid runner ${
+      showValue(issue.input)
+    }: expected a label, a list of labels or { "group": … }`,
+}).meta({
+  id: "RunnerLabel",
+  description: "A runner label, a list of labels, or a runner group",
+});
+
+/** A forge deployment environment. */
+export const environmentSchema = z.strictObject({
+  name: nonEmpty("an environment name"),
+  url: z.string().optional(),
+}).meta({ id: "Environment", description: "A forge deployment environment" });
+
+/** `{ NAME: audience }`: OIDC tokens; the entry count is a semantic check. */
+export const idTokensSchema = z.record(
+  envNameSchema,
+  nonEmpty("an audience"),
+).meta({ id: "IdTokens", description: "OIDC tokens: { NAME: audience }" });
+
+/** Environment variables of generated jobs. */
+export const variablesSchema = z.record(envNameSchema, z.string());
+
+/** `notify` (§8): the values NAME environment variables. */
+export const notifySchema = z.strictObject({
+  webhook: envNameSchema.meta({
+    description: "The environment variable that holds the webhook URL",
+  }),
+  key: envNameSchema.meta({
+    description: "The environment variable that holds the signing key",
+  }).optional(),
+});
+
+/** A setup step of a generated job (§3.6). */
+export const setupStepSchema = z.union([
+  z.strictObject({ run: z.string() }),
+  z.strictObject({
+    uses: nonEmpty("an action"),
+    with: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .optional(),
+  }),
+], {
+  error:
+    'invalid setup step: expected { "run": … } or { "uses": …, "with"?: … }',
+});
+
+/** `pipeline` (§3.6), also read from the compatibility wrapper's `options`. */
+export const pipelineSchema = z.strictObject({
+  image: nonEmpty("an image").optional(),
+  setup: z.array(setupStepSchema).default([]),
+  variables: variablesSchema.default({}),
+  install: z.string().meta({
+    description: "The shell line that puts chant-wave on PATH",
+  }).optional(),
+}).meta({ id: "Pipeline", description: "How generated jobs get chant-wave" });

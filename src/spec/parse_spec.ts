@@ -1,0 +1,132 @@
+/**
+ * Parses and validates a spec file's text (SPEC.md §3) into the normalised
+ * {@linkcode Spec}, reporting every problem with its line and column. Pure: it
+ * reads no file; the caller passes the text and the name to report.
+ * @module
+ */
+
+import type { z } from "zod";
+// @ts-types="../../types/std/jsonc.d.ts"
+import { parse } from "@std/jsonc";
+import { SpecError, type SpecProblem } from "../errors.ts";
+import { indexJsonc, positionAt } from "./_locate.ts";
+import { addIssues } from "./_issues.ts";
+import { normalise } from "./_normalise.ts";
+import { asRecord, Collector, type RawProblem } from "./_problems.ts";
+import { checkSemantics } from "./_semantic_checks.ts";
+import {
+  type SpecOutput,
+  specSchema,
+  wrappedSpecSchema,
+} from "./spec_schema.ts";
+import type { Spec } from "./types.ts";
+
+export type { Spec };
+
+function syntaxError(error: unknown, text: string, file: string): SpecError {
+  const message = error instanceof Error ? error.message : String(error);
+  const offset = /at position (\d+)/.exec(message)?.[1];
+  const detail = message
+    .replace(/^Cannot parse JSONC: /, "")
+    .replace(/ in JSONC at position \d+$/, "")
+    .replace(/ of JSONC input$/, " of input")
+    .replace(
+      /^unexpected token "(.*)"$/s,
+      (_, token: string) =>
+        token.startsWith('"')
+          ? `unexpected string ${token}`
+          : `unexpected token ${JSON.stringify(token)}`,
+    );
+  const { line, col } = positionAt(text, offset ? Number(offset) : text.length);
+  return new SpecError([{
+    file,
+    line,
+    col,
+    where: "",
+    what: `invalid JSONC: ${detail}`,
+  }]);
+}
+
+function locateAll(
+  problems: RawProblem[],
+  text: string,
+  file: string,
+): SpecProblem[] {
+  const locator = indexJsonc(text);
+  const located = problems.map((problem) => ({
+    file,
+    ...locator.locate(problem.path, problem.key),
+    where: problem.where,
+    what: problem.what,
+  }));
+  located.sort((a, b) => a.line - b.line || a.col - b.col);
+  const seen = new Set<string>();
+  return located.filter((problem) => {
+    const id =
+      `${problem.line}:${problem.col}:${problem.where}:${problem.what}`;
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
+}
+
+/**
+ * Parses a spec file (JSON or JSONC, optionally the compatibility wrapper
+ * `{ "waves": <spec>, "options": <pipeline> }`), validates it against SPEC.md §3
+ * and normalises it.
+ * Every run must match exactly one job group of its wave; a group that matches
+ * no run is allowed (its job applies nothing, §4.7) with 1 share only, and with
+ * `discover` group shares are not checked (see `_group_checks.ts`). Group
+ * patterns are described in `src/jobs/group_pattern.ts`.
+ * @param text The file's contents.
+ * @param file The file name as the user gave it, for messages.
+ * @returns The normalised spec.
+ * @throws {SpecError} With every problem, in file order, each located at the
+ *   offending value (or key) as `<file>:<line>:<col>: <where>: <what>`; a syntax
+ *   error is the only problem reported when the text is not JSONC.
+ * @example
+ * ```ts
+ * const spec = parseSpec(
+ *   '{ "name": "demo", "plan": ["p", "{plan}"], "apply": ["a"], "waves": [{ "name": "dev", "runs": ["dev"] }] }',
+ *   "waves.jsonc",
+ * );
+ * spec.waves[0].runs; // [{ target: "dev", op: "demo" }]
+ * ```
+ */
+export function parseSpec(text: string, file: string): Spec {
+  const source = text.startsWith("\ufeff") ? ` ${text.slice(1)}` : text;
+  let document: unknown;
+  try {
+    document = parse(source);
+  } catch (error) {
+    throw syntaxError(error, source, file);
+  }
+  const outer = asRecord(document);
+  const wrapped = outer !== undefined && asRecord(outer.waves) !== undefined;
+  const schema = wrapped ? wrappedSpecSchema : specSchema;
+  const collector = new Collector(
+    wrapped ? outer.waves : document,
+    wrapped ? ["waves"] : [],
+  );
+  const result = schema.safeParse(document);
+  if (!result.success) {
+    addIssues({ schema, document, collector }, result.error.issues);
+  }
+  checkSemantics(collector);
+  if (
+    wrapped && Object.hasOwn(outer, "options") &&
+    asRecord(outer.waves)?.pipeline
+  ) {
+    collector.addInDocument(
+      ["options"],
+      '"options" and "waves.pipeline" both set the pipeline: keep one',
+      { key: true },
+    );
+  }
+  if (collector.problems.length > 0 || !result.success) {
+    throw new SpecError(locateAll(collector.problems, source, file));
+  }
+  if (wrapped) {
+    const data = result.data as z.output<typeof wrappedSpecSchema>;
+    return normalise(data.waves, data.options);
+  }
+  return normalise(result.data as SpecOutput);
+}

@@ -1,0 +1,153 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { parseSpec } from "../../src/spec/parse_spec.ts";
+import { lines } from "./_helpers.ts";
+
+Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
+  const spec = parseSpec(
+    lines(
+      "{",
+      '  "name": "demo",',
+      '  "plan": ["p", "{plan}"],',
+      '  "apply": ["a", "{plan}"],',
+      '  "waves": [{ "name": "dev", "runs": ["a"] }]',
+      "}",
+    ),
+    "w.jsonc",
+  );
+  expect(spec).toStrictEqual({
+    name: "demo",
+    op: "demo",
+    gate: "demo",
+    plan: ["p", "{plan}"],
+    apply: ["a", "{plan}"],
+    parallel: 1,
+    onFailure: "continue",
+    timeoutMs: 0,
+    heartbeatMs: 60_000,
+    pendingTtlMs: 48 * 3_600_000,
+    branches: ["main"],
+    waves: [{
+      k: 1,
+      name: "dev",
+      runs: [{ target: "a", op: "demo" }],
+      gate: "always",
+      shares: 1,
+      parallel: 1,
+      onFailure: "continue",
+      timeoutMs: 0,
+      discover: false,
+    }],
+  });
+});
+
+Deno.test("normalise() resolves ops and inherits top-level settings", () => {
+  const spec = parseSpec(
+    JSON.stringify({
+      name: "demo",
+      op: "deploy",
+      gate: "gates",
+      base: "origin/main",
+      planWave: ["p", "{runs}", "{plans}"],
+      applyWave: ["a", "{runs}"],
+      parallel: 3,
+      onFailure: "stop",
+      timeout: "15m",
+      heartbeat: 0,
+      pendingTtl: "2h",
+      branches: ["main", "release"],
+      runner: ["self-hosted", "linux"],
+      notify: { webhook: "HOOK", key: "KEY" },
+      pipeline: {
+        image: "alpine",
+        setup: [{ uses: "a/b@v1", with: { x: 1 } }],
+      },
+      waves: [
+        { name: "one", runs: ["a", { target: "b", op: "migrate" }] },
+        {
+          name: "two",
+          runs: ["c", "d"],
+          gate: "never",
+          parallel: 1,
+          onFailure: "continue",
+          timeout: 0,
+          jobs: [{ name: "g", runs: ["*"], shares: 2, runner: "big" }],
+          environment: { name: "prod", url: "https://x" },
+          variables: { A: "1" },
+          idTokens: { TOKEN: "sts" },
+          runner: { group: "prod" },
+        },
+        {
+          name: "three",
+          runs: [],
+          discover: true,
+          timeout: "1h30m",
+          shares: 2,
+        },
+      ],
+    }),
+    "w.json",
+  );
+  expect(spec.op).toBe("deploy");
+  expect(spec.gate).toBe("gates");
+  expect(spec.base).toBe("origin/main");
+  expect(spec.plan).toBeUndefined();
+  expect(spec.heartbeatMs).toBe(0);
+  expect(spec.pendingTtlMs).toBe(7_200_000);
+  expect(spec.timeoutMs).toBe(900_000);
+  expect(spec.pipeline).toStrictEqual({
+    image: "alpine",
+    setup: [{ uses: "a/b@v1", with: { x: 1 } }],
+    variables: {},
+  });
+  const [one, two, three] = spec.waves;
+  expect(one.runs).toEqual([{ target: "a", op: "deploy" }, {
+    target: "b",
+    op: "migrate",
+  }]);
+  expect([one.k, one.parallel, one.onFailure, one.timeoutMs]).toEqual([
+    1,
+    3,
+    "stop",
+    900_000,
+  ]);
+  expect([two.k, two.parallel, two.onFailure, two.timeoutMs]).toEqual([
+    2,
+    1,
+    "continue",
+    0,
+  ]);
+  expect(two.jobs).toEqual([{
+    name: "g",
+    runs: ["*"],
+    shares: 2,
+    runner: "big",
+  }]);
+  expect(two.runner).toEqual({ group: "prod" });
+  expect(one.runner).toBeUndefined();
+  expect([three.k, three.discover, three.runs, three.shares, three.timeoutMs])
+    .toEqual([3, true, [], 2, 5_400_000]);
+});
+
+Deno.test("normalise() reads the wrapper's options as pipeline", () => {
+  const spec = parseSpec(
+    lines(
+      "{",
+      '  "$schema": "./waves.schema.json",',
+      '  "waves": {',
+      '    "name": "demo", "plan": ["p", "{plan}"], "apply": ["a"],',
+      '    "waves": [{ "name": "dev", "runs": ["a"] }]',
+      "  },",
+      '  "options": { "install": "curl … | sh", "variables": { "X": "1" } }',
+      "}",
+    ),
+    "w.jsonc",
+  );
+  expect(spec.name).toBe("demo");
+  expect(spec.waves.map((wave) => wave.name)).toEqual(["dev"]);
+  expect(spec.pipeline).toStrictEqual({
+    install: "curl … | sh",
+    setup: [],
+    variables: { X: "1" },
+  });
+});

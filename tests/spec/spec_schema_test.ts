@@ -1,0 +1,388 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { lines, problemsOf, wavesSpec } from "./_helpers.ts";
+
+/** A valid spec with `rows` as top-level fields from line 3 on. */
+function topSpec(...rows: string[]): string {
+  return lines(
+    "{",
+    '  "name": "demo",',
+    ...rows,
+    '  "plan": ["p", "{plan}"],',
+    '  "apply": ["a"],',
+    '  "waves": [{ "name": "dev", "runs": ["dev"] }]',
+    "}",
+  );
+}
+
+interface Case {
+  name: string;
+  text: string;
+  want: string[];
+}
+
+async function runCases(t: Deno.TestContext, cases: Case[]): Promise<void> {
+  for (const c of cases) {
+    await t.step(c.name, () => expect(problemsOf(c.text)).toEqual(c.want));
+  }
+}
+
+Deno.test("specSchema refuses unknown fields and suggests the nearest known one", async (t) => {
+  await runCases(t, [
+    {
+      name: "top level, with a suggestion",
+      text: topSpec('  "paralel": 2,'),
+      want: ['w.jsonc:3:3: unknown field "paralel"; did you mean "parallel"?'],
+    },
+    {
+      name: "top level, nothing close",
+      text: topSpec('  "colour": "red",'),
+      want: ['w.jsonc:3:3: unknown field "colour"'],
+    },
+    {
+      name: "a wave (the SPEC example)",
+      text: wavesSpec('    { "name": "dev", "share": 2, "runs": ["a", "b"] }'),
+      want: [
+        'w.jsonc:6:22: wave 1 "dev": unknown field "share"; did you mean "shares"?',
+      ],
+    },
+    {
+      name: "a run object",
+      text: wavesSpec(
+        '    { "name": "dev", "runs": [{ "target": "a", "opp": "x" }] }',
+      ),
+      want: [
+        'w.jsonc:6:48: wave 1 "dev" runs[0]: unknown field "opp"; did you mean "op"?',
+      ],
+    },
+    {
+      name: "a job group",
+      text: wavesSpec(
+        '    { "name": "dev", "runs": ["a"], "jobs": [{ "name": "all", "runs": ["*"], "share": 2 }] }',
+      ),
+      want: [
+        'w.jsonc:6:78: wave 1 "dev" jobs[0] "all": unknown field "share"; did you mean "shares"?',
+      ],
+    },
+    {
+      name: "notify",
+      text: topSpec('  "notify": { "webhok": "HOOK" },'),
+      want: [
+        'w.jsonc:3:13: notify: missing field "webhook"',
+        'w.jsonc:3:15: notify: unknown field "webhok"; did you mean "webhook"?',
+      ],
+    },
+    {
+      name: "a setup step",
+      text: topSpec(
+        '  "pipeline": { "setup": [{ "uses": "a/b@v1", "wth": {} }] },',
+      ),
+      want: [
+        'w.jsonc:3:47: pipeline.setup[0]: unknown field "wth"; did you mean "with"?',
+      ],
+    },
+    {
+      name: "runner groups, environments and job groups",
+      text: wavesSpec(
+        '    { "name": "dev", "runs": ["a"], "runner": { "group": "g", "label": ["x"] }, "environment": { "name": "e", "URL": "x" } },',
+        '    { "name": "b", "runs": ["a"], "jobs": [{ "name": "g", "runs": ["*"], "runner": { "group": "g", "lables": [] }, "idToken": {} }] }',
+      ),
+      want: [
+        'w.jsonc:6:63: wave 1 "dev" runner: unknown field "label"; did you mean "labels"?',
+        'w.jsonc:6:111: wave 1 "dev" environment: unknown field "URL"; did you mean "url"?',
+        'w.jsonc:7:100: wave 2 "b" jobs[0] "g" runner: unknown field "lables"; did you mean "labels"?',
+        'w.jsonc:7:116: wave 2 "b" jobs[0] "g": unknown field "idToken"; did you mean "idTokens"?',
+      ],
+    },
+    {
+      name: "a known key already present is not suggested",
+      text: wavesSpec('    { "name": "dev", "runs": ["a"], "run": ["b"] }'),
+      want: ['w.jsonc:6:37: wave 1 "dev": unknown field "run"'],
+    },
+  ]);
+});
+
+Deno.test("specSchema reports missing and mistyped fields", async (t) => {
+  await runCases(t, [
+    {
+      name: "a missing name, at the object",
+      text: lines(
+        "{",
+        '  "plan": ["p", "{plan}"], "apply": ["a"],',
+        '  "waves": [{ "name": "dev", "runs": ["a"] }]',
+        "}",
+      ),
+      want: ['w.jsonc:1:1: missing field "name"'],
+    },
+    {
+      name: "missing waves",
+      text: lines(
+        "{",
+        '  "name": "demo", "plan": ["p", "{plan}"], "apply": ["a"]',
+        "}",
+      ),
+      want: ['w.jsonc:1:1: missing field "waves"'],
+    },
+    {
+      name: "no waves",
+      text: lines(
+        "{",
+        '  "name": "demo", "plan": ["p", "{plan}"], "apply": ["a"],',
+        '  "waves": []',
+        "}",
+      ),
+      want: ["w.jsonc:3:12: waves: a spec needs at least one wave"],
+    },
+    {
+      name: "a wave without runs",
+      text: wavesSpec('    { "name": "dev" }'),
+      want: ['w.jsonc:6:5: wave 1 "dev": missing field "runs"'],
+    },
+    {
+      name: "a run object without a target",
+      text: wavesSpec('    { "name": "dev", "runs": [{ "op": "x" }] }'),
+      want: ['w.jsonc:6:31: wave 1 "dev" runs[0]: missing field "target"'],
+    },
+    {
+      name: "a run that is neither",
+      text: wavesSpec('    { "name": "dev", "runs": [42] }'),
+      want: [
+        'w.jsonc:6:31: wave 1 "dev" runs[0]: invalid run: expected a target or { "target": … }',
+      ],
+    },
+    {
+      name: "an empty target",
+      text: wavesSpec('    { "name": "dev", "runs": ["a", ""] }'),
+      want: ['w.jsonc:6:36: wave 1 "dev" runs[1]: a target must not be empty'],
+    },
+    {
+      name: "a spec that is not an object",
+      text: '["a"]',
+      want: ["w.jsonc:1:1: expected an object, got an array"],
+    },
+    {
+      name: "a wave that is not an object",
+      text: wavesSpec('    "dev"'),
+      want: ['w.jsonc:6:5: wave 1: expected an object, got "dev"'],
+    },
+    {
+      name: "a command that is a string",
+      text: lines(
+        "{",
+        '  "name": "demo",',
+        '  "plan": "p {plan}",',
+        '  "apply": [],',
+        '  "waves": [{ "name": "dev", "runs": ["a"] }]',
+        "}",
+      ),
+      want: [
+        'w.jsonc:3:11: plan: expected a list, got "p {plan}"',
+        "w.jsonc:4:12: apply: a command needs at least the program to run",
+      ],
+    },
+    {
+      name: "discover that is not a boolean",
+      text: wavesSpec(
+        '    { "name": "dev", "runs": ["a"], "discover": "yes" }',
+      ),
+      want: [
+        'w.jsonc:6:49: wave 1 "dev" discover: expected true or false, got "yes"',
+      ],
+    },
+  ]);
+});
+
+Deno.test("specSchema checks names, counts and closed vocabularies", async (t) => {
+  const name =
+    'use lowercase letters, digits, "-" and "_", starting with a letter or digit';
+  await runCases(t, [
+    {
+      name: "the spec's name",
+      text: lines(
+        "{",
+        '  "name": "Demo",',
+        '  "plan": ["p", "{plan}"], "apply": ["a"],',
+        '  "waves": [{ "name": "dev", "runs": ["a"] }]',
+        "}",
+      ),
+      want: [`w.jsonc:2:11: name: invalid name "Demo": ${name}`],
+    },
+    {
+      name: "a wave's name",
+      text: wavesSpec('    { "name": "-dev", "runs": ["a"] }'),
+      want: [`w.jsonc:6:15: wave 1 "-dev" name: invalid name "-dev": ${name}`],
+    },
+    {
+      name: "a group's name",
+      text: wavesSpec(
+        '    { "name": "dev", "runs": ["a"], "jobs": [{ "name": "E U", "runs": ["a"] }] }',
+      ),
+      want: [
+        `w.jsonc:6:56: wave 1 "dev" jobs[0] "E U" name: invalid name "E U": ${name}`,
+      ],
+    },
+    {
+      name: "the gate prefix",
+      text: topSpec('  "gate": "a/b",'),
+      want: [`w.jsonc:3:11: gate: invalid name "a/b": ${name}`],
+    },
+    {
+      name: "a gate policy, with a suggestion",
+      text: wavesSpec('    { "name": "dev", "runs": ["a"], "gate": "alway" }'),
+      want: [
+        'w.jsonc:6:45: wave 1 "dev" gate: invalid value "alway": expected "always", "on-destructive" or "never"; did you mean "always"?',
+      ],
+    },
+    {
+      name: "onFailure",
+      text: topSpec('  "onFailure": "halt",'),
+      want: [
+        'w.jsonc:3:16: onFailure: invalid value "halt": expected "continue" or "stop"',
+      ],
+    },
+    {
+      name: "parallel below 1",
+      text: topSpec('  "parallel": 0,'),
+      want: ["w.jsonc:3:15: parallel: must be at least 1, got 0"],
+    },
+    {
+      name: "parallel not whole",
+      text: wavesSpec('    { "name": "dev", "runs": ["a"], "parallel": 1.5 }'),
+      want: [
+        'w.jsonc:6:49: wave 1 "dev" parallel: expected a whole number, got 1.5',
+      ],
+    },
+    {
+      name: "shares below 1",
+      text: wavesSpec('    { "name": "dev", "runs": ["a"], "shares": 0 }'),
+      want: ['w.jsonc:6:47: wave 1 "dev" shares: must be at least 1, got 0'],
+    },
+    {
+      name: "empty branches",
+      text: topSpec('  "branches": [],'),
+      want: ["w.jsonc:3:15: branches: branches must name at least one branch"],
+    },
+    {
+      name: "an empty branch",
+      text: topSpec('  "branches": ["main", ""],'),
+      want: ["w.jsonc:3:24: branches[1]: a branch must not be empty"],
+    },
+  ]);
+});
+
+Deno.test("specSchema checks durations", async (t) => {
+  const hint = 'use a form like "90s", "15m", "2h" or "1h30m", or 0';
+  await runCases(t, [
+    {
+      name: "a malformed string",
+      text: topSpec('  "timeout": "5x",'),
+      want: [`w.jsonc:3:14: timeout: invalid duration "5x": ${hint}`],
+    },
+    {
+      name: "a number other than 0",
+      text: wavesSpec('    { "name": "dev", "runs": ["a"], "timeout": 90 }'),
+      want: [
+        `w.jsonc:6:48: wave 1 "dev" timeout: invalid duration 90: ${hint}`,
+      ],
+    },
+    {
+      name: "a wrong order",
+      text: topSpec('  "heartbeat": "30m1h",'),
+      want: [`w.jsonc:3:16: heartbeat: invalid duration "30m1h": ${hint}`],
+    },
+    {
+      name: "pendingTtl",
+      text: topSpec('  "pendingTtl": "2 days",'),
+      want: [`w.jsonc:3:17: pendingTtl: invalid duration "2 days": ${hint}`],
+    },
+    {
+      name: "the valid forms",
+      text: topSpec('  "timeout": 0, "heartbeat": "0", "pendingTtl": "1h30m",'),
+      want: [],
+    },
+  ]);
+});
+
+Deno.test("specSchema checks notify, idTokens, variables and runners", async (t) => {
+  const env = 'use letters, digits and "_", not starting with a digit';
+  await runCases(t, [
+    {
+      name: "a literal webhook URL",
+      text: topSpec(
+        '  "notify": { "webhook": "https://hooks.example.com/T0/B0/x" },',
+      ),
+      want: [
+        "w.jsonc:3:26: notify.webhook: a literal URL is not allowed here: name the environment variable that holds it instead",
+      ],
+    },
+    {
+      name: "a key that is not a variable name",
+      text: topSpec('  "notify": { "webhook": "HOOK", "key": "1KEY" },'),
+      want: [
+        `w.jsonc:3:41: notify.key: invalid environment variable name "1KEY": ${env}`,
+      ],
+    },
+    {
+      name: "variable names as notify values",
+      text: topSpec('  "notify": { "webhook": "CHANT_HOOK", "key": "_key1" },'),
+      want: [],
+    },
+    {
+      name: "an idTokens name and an empty audience",
+      text: wavesSpec(
+        '    { "name": "dev", "runs": ["a"], "idTokens": { "a-b": "x", "OK": "" } }',
+      ),
+      want: [
+        `w.jsonc:6:51: wave 1 "dev" idTokens: invalid environment variable name "a-b": ${env}`,
+        'w.jsonc:6:69: wave 1 "dev" idTokens.OK: an audience must not be empty',
+      ],
+    },
+    {
+      name: "pipeline variables",
+      text: topSpec('  "pipeline": { "variables": { "9X": "1", "Y": 2 } },'),
+      want: [
+        `w.jsonc:3:32: pipeline.variables: invalid environment variable name "9X": ${env}`,
+        "w.jsonc:3:48: pipeline.variables.Y: expected a string, got 2",
+      ],
+    },
+    {
+      name: "runner labels",
+      text: wavesSpec(
+        '    { "name": "a", "runs": ["a"], "runner": "" },',
+        '    { "name": "b", "runs": ["a"], "runner": [] },',
+        '    { "name": "c", "runs": ["a"], "runner": ["x", ""] },',
+        '    { "name": "d", "runs": ["a"], "runner": { "labels": ["x"] } },',
+        '    { "name": "e", "runs": ["a"], "runner": 7 },',
+        '    { "name": "f", "runs": ["a"], "runner": { "group": "g", "labels": ["x"] } }',
+      ),
+      want: [
+        'w.jsonc:6:45: wave 1 "a" runner: a runner label must not be empty',
+        'w.jsonc:7:45: wave 2 "b" runner: a list of runner labels must not be empty',
+        'w.jsonc:8:51: wave 3 "c" runner[1]: a runner label must not be empty',
+        'w.jsonc:9:45: wave 4 "d" runner: missing field "group"',
+        'w.jsonc:10:45: wave 5 "e" runner: invalid runner 7: expected a label, a list of labels or { "group": … }',
+      ],
+    },
+    {
+      name: "an environment without a name",
+      text: wavesSpec(
+        '    { "name": "dev", "runs": ["a"], "environment": { "url": "https://x" } }',
+      ),
+      want: ['w.jsonc:6:52: wave 1 "dev" environment: missing field "name"'],
+    },
+    {
+      name: "a setup step of both kinds",
+      text: topSpec(
+        '  "pipeline": { "setup": [{ "run": "make", "uses": "a/b" }] },',
+      ),
+      want: [
+        'w.jsonc:3:27: pipeline.setup[0]: invalid setup step: expected { "run": … } or { "uses": …, "with"?: … }',
+      ],
+    },
+    {
+      name: "the $schema key",
+      text: topSpec('  "$schema": "./waves.schema.json",'),
+      want: [],
+    },
+  ]);
+});
