@@ -1,0 +1,189 @@
+/**
+ * The narrow spawn seam: start one command (never through a shell) in its own
+ * process group, read its stdout and stderr as byte streams, signal the whole
+ * group, and wait for its exit code. Prefixing, heartbeats, tails and timeouts
+ * are built on top (`run_step.ts`). The real implementation uses
+ * `node:child_process`, so it runs on Deno, Node 20+ and bun.
+ * @module
+ */
+
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import process from "node:process";
+
+/** The signals chant-wave sends to a step. */
+export type StopSignal = "SIGTERM" | "SIGKILL" | "SIGINT";
+
+/** What to start. */
+export interface SpawnOptions {
+  /** The command and its arguments; `argv[0]` is looked up on `PATH`. Never a shell line. */
+  argv: readonly string[];
+  /** The working directory. @default {the current directory} */
+  cwd?: string;
+  /** The complete environment of the command. @default {the parent's environment} */
+  env?: Record<string, string>;
+}
+
+/** A started command. */
+export interface SpawnedProcess {
+  /** The process id, which is also its process group id. */
+  readonly pid: number;
+  /** The command's stdout, as chunks of bytes; read it, or the command may block. */
+  stdout(): AsyncIterable<Uint8Array>;
+  /** The command's stderr, as chunks of bytes; read it, or the command may block. */
+  stderr(): AsyncIterable<Uint8Array>;
+  /**
+   * Sends `signal` to the command's whole process group (so its children too).
+   * A group that is already gone is ignored.
+   * @param signal The signal.
+   */
+  kill(signal: StopSignal): void;
+  /**
+   * Waits for the command to exit.
+   * @returns Its exit code; a death by signal n is 128 + n (SIGKILL → 137).
+   */
+  waitExitCode(): Promise<number>;
+}
+
+/** Starts commands. Tests pass fakes; the CLI passes {@linkcode nodeSpawner}. */
+export interface Spawner {
+  /**
+   * Starts a command in a new process group, stdin closed, stdout and stderr piped.
+   * @param options What to start.
+   * @returns The running command, once it has started.
+   * @throws {SpawnError} (as a rejection) When the command cannot start.
+   */
+  spawn(options: SpawnOptions): Promise<SpawnedProcess>;
+}
+
+/**
+ * A command that could not start: not found, not executable, a bad directory.
+ * Its message is one line naming the command, e.g.
+ * `could not start "nosuchcmd": not found`; the caller adds the step and target.
+ */
+export class SpawnError extends Error {
+  /** The command as given (`argv[0]`). */
+  readonly command: string;
+  /** Why, in words: `not found`, `permission denied`, or the system's message. */
+  readonly reason: string;
+  /** The system error code, e.g. `ENOENT`, when there is one. */
+  readonly code: string | undefined;
+
+  /**
+   * @param command The command as given.
+   * @param reason Why it could not start.
+   * @param code The system error code.
+   */
+  constructor(command: string, reason: string, code?: string) {
+    super(`could not start "${command}": ${reason}`);
+    this.name = "SpawnError";
+    this.command = command;
+    this.reason = reason;
+    this.code = code;
+  }
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: "not found",
+  EACCES: "permission denied",
+  ENOTDIR: "not a directory",
+  EISDIR: "is a directory",
+  ENOEXEC: "not an executable format",
+};
+
+/**
+ * Turns a start failure into a {@linkcode SpawnError}.
+ * @param command The command as given.
+ * @param error What `spawn` threw or emitted.
+ * @returns The error to report.
+ */
+export function toSpawnError(command: string, error: unknown): SpawnError {
+  const code = (error as { code?: unknown })?.code;
+  const known = typeof code === "string" ? REASONS[code] : undefined;
+  const reason = known ??
+    (error instanceof Error ? error.message : String(error));
+  return new SpawnError(
+    command,
+    reason,
+    typeof code === "string" ? code : undefined,
+  );
+}
+
+/**
+ * Maps a Node exit to one exit code.
+ * @param code The exit code, or `null` when a signal ended the process.
+ * @param signal The signal's name, or `null`.
+ * @returns `code`, else 128 + the signal's number, else 1.
+ */
+export function exitCodeOf(
+  code: number | null,
+  signal: string | null,
+): number {
+  if (code !== null) return code;
+  const number = signal
+    ? (constants.signals as Record<string, number | undefined>)[signal]
+    : undefined;
+  return number === undefined ? 1 : 128 + number;
+}
+
+/**
+ * The real spawner, on `node:child_process.spawn` with `detached: true` (each
+ * command leads its own process group and session, so a terminal's Ctrl-C reaches
+ * chant-wave only, which then stops the groups itself) and
+ * `stdio: ["ignore", "pipe", "pipe"]`. `shell` is never used.
+ * @returns The spawner.
+ */
+export function nodeSpawner(): Spawner {
+  return { spawn: spawnDetached };
+}
+
+function spawnDetached(options: SpawnOptions): Promise<SpawnedProcess> {
+  const command = options.argv[0] ?? "";
+  if (command === "") {
+    return Promise.reject(new SpawnError(command, "the command is empty"));
+  }
+  return new Promise((resolve, reject) => {
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(command, options.argv.slice(1), {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        shell: false,
+        stdio: ["ignore", "pipe", "pipe"],
+        windowsHide: true,
+      });
+    } catch (error) {
+      reject(toSpawnError(command, error));
+      return;
+    }
+    const exited = new Promise<number>((done) => {
+      child.once("exit", (code, signal) => done(exitCodeOf(code, signal)));
+    });
+    // `on`, not `once`: a later error event must not go unhandled (reject is then a no-op).
+    child.on("error", (error) => reject(toSpawnError(command, error)));
+    child.once("spawn", () => {
+      const pid = child.pid as number;
+      resolve({
+        pid,
+        stdout: () => child.stdout as AsyncIterable<Uint8Array>,
+        stderr: () => child.stderr as AsyncIterable<Uint8Array>,
+        kill: (signal) => killGroup(pid, signal),
+        waitExitCode: () => exited,
+      });
+    });
+  });
+}
+
+/**
+ * Signals a process group, ignoring a group that is already gone (`ESRCH`, or
+ * `EPERM`, which some systems report for a group of zombies).
+ */
+function killGroup(pid: number, signal: StopSignal): void {
+  try {
+    process.kill(-pid, signal);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== "ESRCH" && code !== "EPERM") throw error;
+  }
+}

@@ -1,0 +1,162 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import {
+  exitCodeOf,
+  nodeSpawner,
+  type SpawnedProcess,
+  SpawnError,
+  toSpawnError,
+} from "../../src/exec/spawner.ts";
+
+const fixture = (name: string) =>
+  new URL(`../fixtures/exec/${name}`, import.meta.url).pathname;
+
+async function readAll(stream: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of stream) {
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+async function finish(child: SpawnedProcess) {
+  const [stdout, stderr, code] = await Promise.all([
+    readAll(child.stdout()),
+    readAll(child.stderr()),
+    child.waitExitCode(),
+  ]);
+  return { stdout, stderr, code };
+}
+
+/** Whether a process is still running (a zombie counts as gone). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("nodeSpawner() runs a command without a shell and pipes its output", async () => {
+  const child = await nodeSpawner().spawn({
+    argv: ["sh", "-c", 'echo "$1"; echo "$X" >&2; exit 4', "sh", "a b;$(x)"],
+    env: { X: "from env", PATH: "/usr/bin:/bin" },
+  });
+  expect(await finish(child)).toEqual({
+    stdout: "a b;$(x)\n",
+    stderr: "from env\n",
+    code: 4,
+  });
+});
+
+Deno.test("nodeSpawner() starts each command as its own process group", async () => {
+  const child = await nodeSpawner().spawn({
+    argv: ["sh", "-c", "ps -o pgid= -p $$"],
+  });
+  const { stdout } = await finish(child);
+  expect(Number(stdout.trim())).toBe(child.pid);
+});
+
+Deno.test("nodeSpawner() maps a death by signal to 128 + n", async (t) => {
+  for (
+    const [signal, code] of [["KILL", 137], ["TERM", 143], [
+      "INT",
+      130,
+    ]] as const
+  ) {
+    await t.step(signal, async () => {
+      const child = await nodeSpawner().spawn({
+        argv: ["sh", fixture("exit_with.sh"), "0", signal],
+      });
+      expect((await finish(child)).code).toBe(code);
+    });
+  }
+});
+
+Deno.test("nodeSpawner() kill() signals the whole process group", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const child = await nodeSpawner().spawn({
+      argv: ["sh", fixture("tree.sh"), `${dir}/pid`],
+    });
+    const done = finish(child);
+    while (!(await exists(`${dir}/pid.child`))) await sleep(10);
+    const grandchild = Number(await Deno.readTextFile(`${dir}/pid.grandchild`));
+    expect(isRunning(grandchild)).toBe(true);
+    child.kill("SIGKILL");
+    const { code } = await done;
+    expect(code).toBe(137);
+    expect(isRunning(grandchild)).toBe(false);
+    child.kill("SIGTERM"); // a group that is gone is ignored
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("nodeSpawner() rejects with a SpawnError naming a command that cannot start", async (t) => {
+  const cases = [
+    {
+      name: "not found",
+      argv: ["nosuchcmd-chant-wave", "x"],
+      message: 'could not start "nosuchcmd-chant-wave": not found',
+      code: "ENOENT",
+    },
+    {
+      name: "not executable",
+      argv: [fixture("not_executable.sh")],
+      message: `could not start "${
+        fixture("not_executable.sh")
+      }": permission denied`,
+      code: "EACCES",
+    },
+    {
+      name: "empty argv",
+      argv: [],
+      message: 'could not start "": the command is empty',
+      code: undefined,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const error = await nodeSpawner().spawn({ argv: c.argv }).then(
+        () => undefined,
+        (e) => e,
+      );
+      expect(error).toBeInstanceOf(SpawnError);
+      expect(error.message).toBe(c.message);
+      expect(error.code).toBe(c.code);
+    });
+  }
+});
+
+Deno.test("toSpawnError() keeps the system's message for unknown codes", () => {
+  const error = toSpawnError(
+    "x",
+    Object.assign(new Error("spawn x E2BIG"), { code: "E2BIG" }),
+  );
+  expect(error.message).toBe('could not start "x": spawn x E2BIG');
+  expect(toSpawnError("y", "odd").message).toBe('could not start "y": odd');
+});
+
+Deno.test("exitCodeOf() prefers the code, else 128 + the signal's number", () => {
+  expect(exitCodeOf(0, null)).toBe(0);
+  expect(exitCodeOf(2, null)).toBe(2);
+  expect(exitCodeOf(null, "SIGKILL")).toBe(137);
+  expect(exitCodeOf(null, "SIGTERM")).toBe(143);
+  expect(exitCodeOf(null, null)).toBe(1);
+});
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
