@@ -1,0 +1,84 @@
+/**
+ * One line per record for `chant-wave ledger log` and the status output: time,
+ * kind, short id and what the record says. Pure formatting; which records to show
+ * and in what order is the caller's.
+ * @module
+ */
+
+import type { LedgerRecord } from "./records.ts";
+
+/**
+ * Shortens a digest for a log line: `sha256:` and its first 12 hex digits.
+ * Anything else is returned unchanged.
+ * @param digest A digest.
+ * @returns The short form.
+ * @example
+ * ```ts
+ * shortDigest("sha256:" + "ab".repeat(32)); // "sha256:abababababab"
+ * ```
+ */
+export function shortDigest(digest: string): string {
+  return digest.startsWith("sha256:") ? digest.slice(0, 7 + 12) : digest;
+}
+
+/**
+ * Shortens a record id for a log line: its first 12 characters.
+ * @param id A record id.
+ * @returns The short form.
+ * @example
+ * ```ts
+ * shortId("0123456789abcdef0123456789abcdef"); // "0123456789ab"
+ * ```
+ */
+export function shortId(id: string): string {
+  return id.slice(0, 12);
+}
+
+function details(record: LedgerRecord): string {
+  switch (record.kind) {
+    case "pending": {
+      const members = `${record.members} member${
+        record.members === 1 ? "" : "s"
+      }`;
+      const run = record.runId ? `, run ${record.runId}` : "";
+      const about = record.description
+        ? `: ${firstLine(record.description)}`
+        : "";
+      const base = record.base.slice(0, 12);
+      return `${shortDigest(record.planDigest)} waiting, ${members}, ` +
+        `base ${base}, until ${record.expiresAt}${run}${about}`;
+    }
+    case "approval":
+      return `${shortDigest(record.planDigest)} by ${record.by}` +
+        (record.note ? `: ${firstLine(record.note)}` : "") +
+        (record.url ? ` <${record.url}>` : "");
+    case "applied":
+      return `${shortDigest(record.planDigest)} decision ${record.decisionId}` +
+        ` under approval ${shortId(record.approvalId)}` +
+        (record.runId ? `, run ${record.runId}` : "");
+    case "expired":
+      return "revoked" + (record.note ? `: ${firstLine(record.note)}` : "");
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split(/\r?\n/, 1)[0];
+  return line.length < text.length ? `${line} …` : line;
+}
+
+/**
+ * Describes a record in one line: `<timestamp> <kind> <id12> <details>`, the kind
+ * padded so columns align. Multi-line descriptions and notes keep their first line.
+ * @param record The record.
+ * @returns One line, without a newline.
+ * @example
+ * ```ts
+ * describeRecord(approval);
+ * // "2026-11-30T09:15:02.123Z approval 0123456789ab sha256:abababababab by ann: ok"
+ * ```
+ */
+export function describeRecord(record: LedgerRecord): string {
+  return `${record.timestamp} ${record.kind.padEnd(8)} ${shortId(record.id)} ${
+    details(record)
+  }`;
+}

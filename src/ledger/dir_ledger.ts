@@ -1,0 +1,287 @@
+/**
+ * The directory ledger (SPEC.md §5.1, §5.2): one immutable JSON file per record
+ * under `<root>/gates/<name>/<gate>/`, written to a temporary name and moved into
+ * place so concurrent writers (threads, processes, runners sharing a disk) lose
+ * nothing. It implements `LedgerStore`; it decides nothing about gates.
+ * @module
+ */
+
+import { type Dirent, readdirSync } from "node:fs";
+import {
+  link,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  rename,
+  unlink,
+} from "node:fs/promises";
+import { join } from "node:path";
+import { setImmediate } from "node:timers";
+import { textFileReader } from "./_read_text_sync.ts";
+import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
+import { parseRecord, RecordError } from "./parse_record.ts";
+import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
+import {
+  checkLedgerSegment,
+  isRecordFileName,
+  isTemporaryName,
+  LEDGER_SEGMENT,
+  recordFileName,
+  temporaryName,
+} from "./record_name.ts";
+import { formatRecord, type LedgerRecord } from "./records.ts";
+import { sortRecords } from "./sort_records.ts";
+
+/** The directory ledger's default root, relative to the working directory. */
+export const DEFAULT_LEDGER_DIR = ".chant/ledger";
+
+/** Options of {@linkcode dirLedger}. */
+export interface DirLedgerOptions {
+  /**
+   * Where temporary names take their random part from.
+   * @default {webRandomBytes}
+   */
+  random?: RandomBytes;
+  /**
+   * How many record files are read between two turns of the event loop.
+   * @default {256}
+   */
+  readChunk?: number;
+}
+
+/** A `LedgerStore` kept in a directory. */
+export interface DirLedger extends LedgerStore {
+  /** The ledger's root directory, as given. */
+  readonly root: string;
+}
+
+/** A record that could not be written; nothing was recorded. */
+export class LedgerWriteError extends Error {
+  /**
+   * Makes the error `cannot write record "<path>": <why>`.
+   * @param path The record's final path.
+   * @param why What went wrong.
+   * @param options The underlying error, as `cause`.
+   */
+  constructor(path: string, why: string, options?: ErrorOptions) {
+    super(`cannot write record "${path}": ${why}`, options);
+    this.name = "LedgerWriteError";
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as { code?: string } | null)?.code;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Lists a directory's entries; a missing directory (or a file) lists as empty. */
+function entriesOf(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    return emptyIfMissing(dir, error);
+  }
+}
+
+/** Lists the ledger segments (spec names or gates) that are directories of `dir`. */
+async function segmentsOf(dir: string): Promise<string[]> {
+  return (await direntsOf(dir))
+    .filter((entry) =>
+      entry.isDirectory() && !isTemporaryName(entry.name) &&
+      LEDGER_SEGMENT.test(entry.name)
+    )
+    .map((entry) => entry.name)
+    .sort();
+}
+
+async function direntsOf(dir: string): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    return emptyIfMissing(dir, error);
+  }
+}
+
+/** A missing directory (or a file) lists as empty; other failures throw. */
+function emptyIfMissing(dir: string, error: unknown): never[] {
+  if (["ENOENT", "ENOTDIR"].includes(errorCode(error) ?? "")) return [];
+  throw new Error(`cannot list ledger directory "${dir}": ${messageOf(error)}`);
+}
+
+/** Lets timers and I/O callbacks run between chunks of synchronous reads. */
+function nextTurn(): Promise<void> {
+  // setImmediate, not setTimeout(0): nested timeouts are clamped to 4 ms.
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Reads one record file: the record, or one problem line. Synchronous on purpose:
+ * for thousands of small files, one blocking open/read/close each is several times
+ * faster than the thread-pool round trips of `fs/promises`.
+ */
+function readOne(
+  readText: (path: string) => string,
+  path: string,
+  name: string,
+  gate: string,
+): LedgerRecord | string {
+  let text: string;
+  try {
+    text = readText(path);
+  } catch (error) {
+    return `${path}: cannot read the record: ${messageOf(error)}`;
+  }
+  try {
+    const record = parseRecord(text, path);
+    if (record.name !== name || record.gate !== gate) {
+      return `${path}: record is for gate "${record.gate}" of "${record.name}", ` +
+        `not gate "${gate}" of "${name}"`;
+    }
+    return record;
+  } catch (error) {
+    if (error instanceof RecordError) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * Moves a fully written temporary file to its final name without ever replacing
+ * an existing file: a hard link (which fails if the name exists), or, where the
+ * file system has no hard links, a rename after checking the name is free.
+ */
+async function publish(temp: string, final: string): Promise<void> {
+  try {
+    await link(temp, final);
+    return;
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "EEXIST") {
+      throw new LedgerWriteError(final, "it already exists");
+    }
+    if (
+      !["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EINVAL"].includes(
+        code ?? "",
+      )
+    ) {
+      throw error;
+    }
+  }
+  const taken = await lstat(final).then(() => true, () => false);
+  if (taken) throw new LedgerWriteError(final, "it already exists");
+  await rename(temp, final);
+}
+
+/** Writes `text` to a new file (`wx`) and flushes it to disk. */
+async function writeNew(path: string, text: string): Promise<void> {
+  const handle = await open(path, "wx");
+  try {
+    await handle.writeFile(text, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Opens the directory ledger at `root`: records live in
+ * `<root>/gates/<name>/<gate>/<time>-<kind>-<id>.json`. Nothing is touched until
+ * a read or a write.
+ * @param root The ledger directory.
+ * @default root ".chant/ledger"
+ * @param options The random source of temporary names and the read chunk.
+ * @returns The store.
+ * @example
+ * ```ts
+ * const ledger = dirLedger(".chant/ledger");
+ * const { records, problems } = await ledger.readGate("tf", "tf-wave-2");
+ * ```
+ */
+export function dirLedger(
+  root: string = DEFAULT_LEDGER_DIR,
+  options: DirLedgerOptions = {},
+): DirLedger {
+  const random = options.random ?? webRandomBytes;
+  const chunk = Math.max(1, options.readChunk ?? 256);
+  const gateDir = (name: string, gate: string) =>
+    join(
+      root,
+      "gates",
+      checkLedgerSegment("name", name),
+      checkLedgerSegment("gate", gate),
+    );
+
+  return {
+    root,
+
+    describe: () => `directory ledger ${root}`,
+
+    /**
+     * Reads only `<root>/gates/<name>/<gate>/`: every `*.json` entry that is not a
+     * temporary file, sorted by timestamp then id. Files are read synchronously
+     * in chunks of `readChunk`, yielding to the event loop between chunks.
+     * Malformed records, unreadable files and records of another gate become
+     * `problems`; a missing directory reads as no records.
+     */
+    async readGate(name: string, gate: string): Promise<GateRecords> {
+      const dir = gateDir(name, gate);
+      const files = entriesOf(dir).filter(isRecordFileName).sort();
+      const readText = textFileReader();
+      const records: LedgerRecord[] = [];
+      const problems: string[] = [];
+      for (let i = 0; i < files.length; i++) {
+        if (i > 0 && i % chunk === 0) await nextTurn();
+        const item = readOne(readText, join(dir, files[i]), name, gate);
+        if (typeof item === "string") problems.push(item);
+        else records.push(item);
+      }
+      return { records: sortRecords(records), problems };
+    },
+
+    /**
+     * Atomic and never overwriting: the record is validated, written to a new
+     * hidden temporary file in the gate's directory (`wx`, then fsync), linked
+     * to its final name (which fails if the name exists) and the temporary name
+     * removed. A reader sees the whole record or none; a crash leaves at most a
+     * temporary file, which readers skip. Safe across threads and processes.
+     * Where the file system has no hard links, the record is renamed into place
+     * after checking its name is free (its id's 128 random bits keep names apart).
+     */
+    async write(record: LedgerRecord): Promise<void> {
+      const dir = gateDir(record.name, record.gate);
+      const fileName = recordFileName(record);
+      const text = formatRecord(record);
+      parseRecord(text, fileName);
+      const final = join(dir, fileName);
+      const temp = join(dir, temporaryName(fileName, randomHex(8, random)));
+      try {
+        await mkdir(dir, { recursive: true });
+        await writeNew(temp, text);
+        await publish(temp, final);
+      } catch (error) {
+        if (error instanceof LedgerWriteError) throw error;
+        throw new LedgerWriteError(final, messageOf(error), { cause: error });
+      } finally {
+        await unlink(temp).catch(() => {});
+      }
+    },
+
+    /** Lists `<root>/gates/<name>/<gate>` directories; a missing root lists none. */
+    async listGates(name?: string): Promise<GateRef[]> {
+      const gatesDir = join(root, "gates");
+      const names = name === undefined
+        ? await segmentsOf(gatesDir)
+        : [checkLedgerSegment("name", name)];
+      const refs: GateRef[] = [];
+      for (const each of names) {
+        for (const gate of await segmentsOf(join(gatesDir, each))) {
+          refs.push({ name: each, gate });
+        }
+      }
+      return refs;
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * The gate's words (SPEC.md §4.5, §5.3): why a gate waits, the command that
+ * approves a digest, and what `approve` and `revoke` print. Pure strings; the
+ * decision itself is `decideGate`'s.
+ * @module
+ */
+
+/**
+ * Says that the gate stands approved for another digest than this plan's.
+ * @param gate The gate, `<gate>-wave-<k>`.
+ * @param approved The digest the approval is for.
+ * @param by Who approved it.
+ * @param digest This plan's set digest.
+ * @returns `gate "<G>" is approved for <D_old> by <who>, but this plan is <D>`.
+ * @example
+ * ```ts
+ * approvedForAnotherMessage("tf-wave-2", "sha256:1…", "ann", "sha256:2…");
+ * // 'gate "tf-wave-2" is approved for sha256:1… by ann, but this plan is sha256:2…'
+ * ```
+ */
+export function approvedForAnotherMessage(
+  gate: string,
+  approved: string,
+  by: string,
+  digest: string,
+): string {
+  return `gate "${gate}" is approved for ${approved} by ${by}, but this plan is ${digest}`;
+}
+
+/**
+ * Says that the approval of this digest was spent by another decision.
+ * @param digest The set digest.
+ * @param by Who approved it.
+ * @param decisionId The decision that applied under it.
+ * @returns `the approval of <D> by <who> was used by decision <id>; approve again`.
+ * @example
+ * ```ts
+ * spentMessage("sha256:1…", "ann", "dec-7");
+ * // "the approval of sha256:1… by ann was used by decision dec-7; approve again"
+ * ```
+ */
+export function spentMessage(
+  digest: string,
+  by: string,
+  decisionId: string,
+): string {
+  return `the approval of ${digest} by ${by} was used by decision ${decisionId}; approve again`;
+}
+
+/**
+ * Says that the approval of this digest was revoked (an `expired` record is newer).
+ * @param digest The set digest.
+ * @param by Who approved it.
+ * @param revokedAt The `expired` record's timestamp.
+ * @returns `the approval of <D> by <who> was revoked at <time>; approve again`.
+ * @example
+ * ```ts
+ * revokedMessage("sha256:1…", "ann", "2026-11-30T09:15:02.123Z");
+ * // "the approval of sha256:1… by ann was revoked at 2026-11-30T09:15:02.123Z; approve again"
+ * ```
+ */
+export function revokedMessage(
+  digest: string,
+  by: string,
+  revokedAt: string,
+): string {
+  return `the approval of ${digest} by ${by} was revoked at ${revokedAt}; approve again`;
+}
+
+/**
+ * Says that nothing approves this digest.
+ * @param gate The gate.
+ * @param digest The set digest.
+ * @returns `gate "<G>" has no approval for <D>`.
+ * @example
+ * ```ts
+ * noApprovalMessage("tf-wave-2", "sha256:1…"); // 'gate "tf-wave-2" has no approval for sha256:1…'
+ * ```
+ */
+export function noApprovalMessage(gate: string, digest: string): string {
+  return `gate "${gate}" has no approval for ${digest}`;
+}
+
+/**
+ * The command that approves exactly this digest (SPEC.md §4.5).
+ * @param name The spec's `name`.
+ * @param gate The gate.
+ * @param digest The set digest.
+ * @returns `chant-wave approve <name> <gate> --plan <D>`.
+ * @example
+ * ```ts
+ * approveCommand("tf", "tf-wave-2", "sha256:1…");
+ * // "chant-wave approve tf tf-wave-2 --plan sha256:1…"
+ * ```
+ */
+export function approveCommand(
+  name: string,
+  gate: string,
+  digest: string,
+): string {
+  return `chant-wave approve ${name} ${gate} --plan ${digest}`;
+}
+
+/**
+ * What `chant-wave approve` prints once the approval is recorded (SPEC.md §5.3).
+ * @param name The spec's `name`.
+ * @param gate The gate.
+ * @param digest The approved digest.
+ * @param by Who approved.
+ * @returns Two lines, without newlines.
+ * @example
+ * ```ts
+ * approvedLines("tf", "tf-wave-2", "sha256:1…", "ann")[0];
+ * // "approved tf-wave-2 of tf for sha256:1… by ann"
+ * ```
+ */
+export function approvedLines(
+  name: string,
+  gate: string,
+  digest: string,
+  by: string,
+): string[] {
+  return [
+    `approved ${gate} of ${name} for ${digest} by ${by}`,
+    "this approves that plan only; a job whose fresh plan differs refuses it",
+  ];
+}
+
+/**
+ * What `chant-wave revoke` prints once the `expired` record is written.
+ * @param name The spec's `name`.
+ * @param gate The gate.
+ * @returns One line.
+ * @example
+ * ```ts
+ * revokedLine("tf", "tf-wave-2");
+ * // "revoked tf-wave-2 of tf: earlier approvals and pending facts no longer count"
+ * ```
+ */
+export function revokedLine(name: string, gate: string): string {
+  return `revoked ${gate} of ${name}: earlier approvals and pending facts no longer count`;
+}

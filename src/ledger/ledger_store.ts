@@ -1,0 +1,57 @@
+/**
+ * The ledger seam (SPEC.md §5): where a gate's records are read and new records
+ * written. Store-agnostic, in records rather than paths, so the directory ledger
+ * (`dirLedger`) and the git-backed ledger stand behind the same interface. It
+ * decides nothing; `decideGate` does.
+ * @module
+ */
+
+import type { LedgerRecord } from "./records.ts";
+
+/** A gate's records as read, with the records that could not be read. */
+export interface GateRecords {
+  /** The gate's valid records, oldest first (ledger order). */
+  records: LedgerRecord[];
+  /** One line per malformed or unreadable record, naming it; never fatal. */
+  problems: string[];
+}
+
+/** A gate recorded in the ledger. */
+export interface GateRef {
+  /** The spec's `name`. */
+  name: string;
+  /** The gate, `<gate>-wave-<k>`. */
+  gate: string;
+}
+
+/** Reads and writes the ledger's records. */
+export interface LedgerStore {
+  /**
+   * Reads every record of one gate, oldest first. Reads nothing of other gates.
+   * Malformed records and records of another gate are reported in `problems`,
+   * never thrown; a gate nobody recorded reads as no records.
+   * @param name The spec's `name`.
+   * @param gate The gate.
+   * @returns The records and the problems.
+   * @throws {InputError} When `name` or `gate` cannot be a ledger path segment.
+   */
+  readGate(name: string, gate: string): Promise<GateRecords>;
+  /**
+   * Records one new record, atomically: readers see all of it or nothing, and no
+   * existing record is ever overwritten. Concurrent writers lose no record.
+   * @param record The record, valid (as `parseRecord` would read it).
+   * @throws {Error} When it cannot be written; then nothing is recorded.
+   */
+  write(record: LedgerRecord): Promise<void>;
+  /**
+   * Lists the gates the ledger holds records for, sorted by name then gate.
+   * @param name Only the gates of this spec `name`, when given.
+   * @returns The gates.
+   */
+  listGates(name?: string): Promise<GateRef[]>;
+  /**
+   * Describes where the records live, for logs (`directory ledger .chant/ledger`).
+   * @returns One short phrase.
+   */
+  describe(): string;
+}

@@ -1,0 +1,64 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import {
+  describeRecord,
+  shortDigest,
+  shortId,
+} from "../../src/ledger/describe_record.ts";
+import { applied, approval, D, expired, pending } from "./_records.ts";
+
+Deno.test("describeRecord() prints one ledger log line per kind", async (t) => {
+  const cases = [
+    {
+      name: "pending",
+      record: pending("0123456789abcdef", 0),
+      want: "2026-11-30T09:00:00.000Z pending  0123456789ab " +
+        "sha256:dddddddddddd waiting, 2 members, base 555555555555, " +
+        "until 2026-11-30T10:00:00.000Z: eu: 1 to add, 0 to destroy",
+    },
+    {
+      name: "pending of one member with a run and a long description",
+      record: {
+        ...pending("w1", 0),
+        members: 1,
+        runId: "77",
+        description: "eu: 1 to add\nus: 2 to add",
+      },
+      want: "2026-11-30T09:00:00.000Z pending  w1 sha256:dddddddddddd " +
+        "waiting, 1 member, base 555555555555, until " +
+        "2026-11-30T10:00:00.000Z, run 77: eu: 1 to add …",
+    },
+    {
+      name: "approval",
+      record: { ...approval("a1", 1), note: "looks fine", url: "https://x/1" },
+      want:
+        "2026-11-30T09:01:00.000Z approval a1 sha256:dddddddddddd by ann: " +
+        "looks fine <https://x/1>",
+    },
+    {
+      name: "plain approval",
+      record: approval("a1", 1),
+      want: "2026-11-30T09:01:00.000Z approval a1 sha256:dddddddddddd by ann",
+    },
+    {
+      name: "applied",
+      record: { ...applied("p1", 2, "0123456789abcdef", "dec-1"), runId: "9" },
+      want: "2026-11-30T09:02:00.000Z applied  p1 sha256:dddddddddddd " +
+        "decision dec-1 under approval 0123456789ab, run 9",
+    },
+    {
+      name: "expired",
+      record: { ...expired("e1", 3), note: "wrong plan" },
+      want: "2026-11-30T09:03:00.000Z expired  e1 revoked: wrong plan",
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => expect(describeRecord(c.record)).toBe(c.want));
+  }
+});
+
+Deno.test("shortDigest() and shortId() keep 12 characters", () => {
+  expect(shortDigest(D)).toBe("sha256:dddddddddddd");
+  expect(shortDigest("other")).toBe("other");
+  expect(shortId("0123456789abcdef")).toBe("0123456789ab");
+});

@@ -1,0 +1,245 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { dirLedger, LedgerWriteError } from "../../src/ledger/dir_ledger.ts";
+import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
+import { formatRecord } from "../../src/ledger/records.ts";
+import { InputError } from "../../src/errors.ts";
+import { applied, approval, expired, GATE, NAME, pending } from "./_records.ts";
+
+/** A temporary directory removed at the end of the scope. */
+async function tempDir(): Promise<AsyncDisposable & { path: string }> {
+  const path = await Deno.makeTempDir({ prefix: "chant-ledger-" });
+  return {
+    path,
+    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }),
+  };
+}
+
+async function namesIn(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  return names.sort();
+}
+
+Deno.test("dirLedger() writes records and reads them back oldest first", async () => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path, {
+    random: counterRandomBytes(),
+    readChunk: 2,
+  });
+  const written = [
+    applied("p1", 3, "a1", "dec-1"),
+    pending("w1", 0),
+    expired("e1", 4),
+    approval("a1", 1),
+  ];
+  for (const record of written) await ledger.write(record);
+  const got = await ledger.readGate(NAME, GATE);
+  expect(got.problems).toEqual([]);
+  expect(got.records.map((r) => r.id)).toEqual(["w1", "a1", "p1", "e1"]);
+  expect(got.records[1]).toEqual(approval("a1", 1));
+  const files = await namesIn(`${dir.path}/gates/${NAME}/${GATE}`);
+  expect(files).toEqual([
+    "20261130T090000.000Z-pending-w1.json",
+    "20261130T090100.000Z-approval-a1.json",
+    "20261130T090300.000Z-applied-p1.json",
+    "20261130T090400.000Z-expired-e1.json",
+  ]);
+  const text = await Deno.readTextFile(
+    `${dir.path}/gates/${NAME}/${GATE}/${files[1]}`,
+  );
+  expect(text).toBe(formatRecord(approval("a1", 1)));
+});
+
+Deno.test("dirLedger() reads a missing directory as no records", async () => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(`${dir.path}/nothing/here`);
+  expect(await ledger.readGate(NAME, GATE)).toEqual({
+    records: [],
+    problems: [],
+  });
+  expect(await ledger.listGates()).toEqual([]);
+  expect(await ledger.listGates(NAME)).toEqual([]);
+});
+
+Deno.test("dirLedger() skips temporary and non-record files", async () => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path);
+  await ledger.write(approval("a1", 1));
+  const gateDir = `${dir.path}/gates/${NAME}/${GATE}`;
+  const half = formatRecord(approval("a2", 2)).slice(0, 20);
+  await Deno.writeTextFile(`${gateDir}/.x-approval-a2.json.0011.tmp`, half);
+  await Deno.writeTextFile(`${gateDir}/x-approval-a3.json.tmp`, half);
+  await Deno.writeTextFile(`${gateDir}/.hidden.json`, half);
+  await Deno.writeTextFile(`${gateDir}/README.md`, "notes");
+  const got = await ledger.readGate(NAME, GATE);
+  expect(got.problems).toEqual([]);
+  expect(got.records.map((r) => r.id)).toEqual(["a1"]);
+});
+
+Deno.test("dirLedger() reports malformed records in problems and keeps the rest", async () => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path);
+  await ledger.write(approval("a1", 1));
+  const gateDir = `${dir.path}/gates/${NAME}/${GATE}`;
+  await Deno.writeTextFile(`${gateDir}/b-broken.json`, "{");
+  await Deno.writeTextFile(
+    `${gateDir}/c-nodigest.json`,
+    JSON.stringify({ ...approval("a2", 2), planDigest: undefined }),
+  );
+  await Deno.writeTextFile(
+    `${gateDir}/d-moved.json`,
+    JSON.stringify({ ...approval("a3", 3), gate: "tf-wave-9" }),
+  );
+  await Deno.mkdir(`${gateDir}/e-dir.json`);
+  const got = await ledger.readGate(NAME, GATE);
+  expect(got.records.map((r) => r.id)).toEqual(["a1"]);
+  expect(got.problems).toHaveLength(4);
+  expect(got.problems[0]).toMatch(
+    /^.*\/b-broken\.json: record is not valid JSON: /,
+  );
+  expect(got.problems[1]).toBe(
+    `${gateDir}/c-nodigest.json: missing field "planDigest"`,
+  );
+  expect(got.problems[2]).toBe(
+    `${gateDir}/d-moved.json: record is for gate "tf-wave-9" of "tf", ` +
+      `not gate "${GATE}" of "${NAME}"`,
+  );
+  expect(got.problems[3]).toMatch(
+    /\/e-dir\.json: cannot read the record: /,
+  );
+});
+
+Deno.test("dirLedger() reads only the one gate's directory", async () => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path);
+  await ledger.write(approval("a1", 1));
+  const other = { ...approval("o1", 2), gate: "tf-wave-3" };
+  await ledger.write(other);
+  await ledger.write({ ...approval("n1", 2), name: "other" });
+  // A broken record next door must not show up as this gate's problem.
+  await Deno.writeTextFile(
+    `${dir.path}/gates/${NAME}/tf-wave-3/broken.json`,
+    "{",
+  );
+  await Deno.writeTextFile(`${dir.path}/gates/${NAME}/stray.json`, "{");
+  const got = await ledger.readGate(NAME, GATE);
+  expect(got).toEqual({ records: [approval("a1", 1)], problems: [] });
+  expect((await ledger.readGate(NAME, "tf-wave-3")).records).toEqual([other]);
+  expect(await ledger.listGates()).toEqual([
+    { name: "other", gate: GATE },
+    { name: NAME, gate: GATE },
+    { name: NAME, gate: "tf-wave-3" },
+  ]);
+  expect(await ledger.listGates(NAME)).toEqual([
+    { name: NAME, gate: GATE },
+    { name: NAME, gate: "tf-wave-3" },
+  ]);
+});
+
+Deno.test("dirLedger() never overwrites a record and leaves no temporary file", async () => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path);
+  await ledger.write(approval("a1", 1, undefined, "ann"));
+  await expect(ledger.write(approval("a1", 1, undefined, "mallory"))).rejects
+    .toThrow("already exists");
+  const got = await ledger.readGate(NAME, GATE);
+  expect(got.records).toEqual([approval("a1", 1, undefined, "ann")]);
+  expect(await namesIn(`${dir.path}/gates/${NAME}/${GATE}`)).toEqual([
+    "20261130T090100.000Z-approval-a1.json",
+  ]);
+});
+
+Deno.test("dirLedger() refuses names and gates that are not path segments", async (t) => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path);
+  for (const gate of ["../x", "a/b", ".hidden", "", "-x"]) {
+    await t.step(JSON.stringify(gate), async () => {
+      await expect(ledger.readGate(NAME, gate)).rejects.toThrow(InputError);
+      await expect(ledger.write({ ...approval("a1", 1), gate })).rejects
+        .toThrow(`invalid gate ${JSON.stringify(gate)}`);
+    });
+  }
+  await expect(ledger.readGate("../n", GATE)).rejects.toThrow(
+    'invalid name "../n": a ledger name is letters, digits, "_", "." and "-", ' +
+      'not starting with "." or "-"',
+  );
+  expect(await namesIn(dir.path)).toEqual([]);
+});
+
+Deno.test("dirLedger() refuses to write a malformed record", async () => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path);
+  await expect(
+    ledger.write({ ...approval("a1", 1), planDigest: "sha256:abc" }),
+  ).rejects.toThrow('field "planDigest" must be "sha256:"');
+  expect((await ledger.readGate(NAME, GATE)).records).toEqual([]);
+});
+
+Deno.test("dirLedger() names the record when a write fails", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/file`, "");
+  const ledger = dirLedger(`${dir.path}/file`);
+  const error = await ledger.write(approval("a1", 1)).then(
+    () => undefined,
+    (e) => e,
+  );
+  expect(error).toBeInstanceOf(LedgerWriteError);
+  expect(error.message).toMatch(
+    /^cannot write record ".*\/file\/gates\/tf\/tf-wave-2\/20261130T090100\.000Z-approval-a1\.json": /,
+  );
+});
+
+Deno.test("dirLedger() describes itself by its root", () => {
+  expect(dirLedger("/tmp/l").describe()).toBe("directory ledger /tmp/l");
+  expect(dirLedger().root).toBe(".chant/ledger");
+});
+
+Deno.test("dirLedger() loses no record when 8 processes write 25 each at once", async () => {
+  await using dir = await tempDir();
+  const writers = 8;
+  const each = 25;
+  const script = new URL(
+    "../fixtures/ledger/write_records.ts",
+    import.meta.url,
+  ).pathname;
+  const startAt = Date.now() + 1500; // all processes start writing together
+  const children = Array.from(
+    { length: writers },
+    (_, w) =>
+      new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--allow-all",
+          script,
+          dir.path,
+          String(w),
+          String(each),
+          String(startAt),
+        ],
+        stdout: "piped",
+        stderr: "piped",
+      }).output(),
+  );
+  const outputs = await Promise.all(children);
+  for (const output of outputs) {
+    if (output.code !== 0) {
+      throw new Error(new TextDecoder().decode(output.stderr));
+    }
+  }
+  const got = await dirLedger(dir.path).readGate(NAME, GATE);
+  expect(got.problems).toEqual([]);
+  expect(got.records).toHaveLength(writers * each);
+  const notes = got.records.map((r) => r.kind === "approval" ? r.note : "");
+  const want = Array.from(
+    { length: writers },
+    (_, w) => Array.from({ length: each }, (_, i) => `${w}-${i}`),
+  ).flat();
+  expect(new Set(notes).size).toBe(writers * each);
+  expect([...notes].sort()).toEqual(want.sort());
+  expect(new Set(got.records.map((r) => r.id)).size).toBe(writers * each);
+  const files = await namesIn(`${dir.path}/gates/${NAME}/${GATE}`);
+  expect(files).toHaveLength(writers * each);
+  expect(files.filter((f) => f.startsWith(".") || f.endsWith(".tmp")))
+    .toEqual([]);
+});

@@ -1,0 +1,165 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { parseRecord, RecordError } from "../../src/ledger/parse_record.ts";
+import { formatRecord } from "../../src/ledger/records.ts";
+import { applied, approval, D, expired, pending } from "./_records.ts";
+
+Deno.test("parseRecord() reads back every kind as written", async (t) => {
+  const withExtras = {
+    ...approval("a1", 1),
+    note: "ok",
+    url: "https://ci.example/run/1",
+  };
+  const records = [
+    pending("w1", 1),
+    { ...pending("w2", 1), runId: "run-7" },
+    approval("a1", 2),
+    withExtras,
+    applied("p1", 3, "a1", "dec-1"),
+    { ...applied("p2", 3, "a1", "dec-1"), runId: "run-8" },
+    expired("e1", 4),
+    { ...expired("e2", 4), note: "" },
+  ];
+  for (const record of records) {
+    await t.step(`${record.kind} ${record.id}`, () => {
+      expect(parseRecord(formatRecord(record), "x.json")).toEqual(record);
+    });
+  }
+});
+
+Deno.test("parseRecord() drops unknown fields", () => {
+  const text = JSON.stringify({ ...expired("e1", 1), extra: true });
+  expect(parseRecord(text, "x.json")).toEqual(expired("e1", 1));
+});
+
+/** The message `fn` throws, checking it is a RecordError. */
+function thrown(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(RecordError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a RecordError");
+}
+
+Deno.test("parseRecord() says exactly what is wrong with a malformed record", async (t) => {
+  const a = approval("a1", 1);
+  const p = pending("w1", 1);
+  const edit = (record: object, change: Record<string, unknown>) =>
+    JSON.stringify({ ...record, ...change });
+  const cases = [
+    { name: "not an object", text: "[1]", want: "record is not a JSON object" },
+    { name: "null", text: "null", want: "record is not a JSON object" },
+    {
+      name: "missing version",
+      text: edit(a, { version: undefined }),
+      want: 'missing field "version"',
+    },
+    {
+      name: "another version",
+      text: edit(a, { version: 2 }),
+      want: "unsupported record version 2; expected 1",
+    },
+    {
+      name: "unknown kind",
+      text: edit(a, { kind: "approved" }),
+      want: 'unknown record kind "approved"; expected one of ' +
+        '"pending", "approval", "applied", "expired"',
+    },
+    {
+      name: "missing kind",
+      text: edit(a, { kind: undefined }),
+      want: 'missing field "kind"',
+    },
+    {
+      name: "missing field",
+      text: edit(a, { by: undefined }),
+      want: 'missing field "by"',
+    },
+    {
+      name: "empty field",
+      text: edit(a, { by: "" }),
+      want: 'field "by" is empty',
+    },
+    {
+      name: "wrong type",
+      text: edit(a, { gate: 7 }),
+      want: 'field "gate" must be a string, got 7',
+    },
+    {
+      name: "bad digest",
+      text: edit(a, { planDigest: D.toUpperCase() }),
+      want: 'field "planDigest" must be "sha256:" and 64 lowercase hex, got ' +
+        `"SHA256:${"D".repeat(49)}...`, // shown values stop at 60 characters
+    },
+    {
+      name: "short digest",
+      text: edit(a, { planDigest: "sha256:abc" }),
+      want:
+        'field "planDigest" must be "sha256:" and 64 lowercase hex, got "sha256:abc"',
+    },
+    {
+      name: "bad id",
+      text: edit(a, { id: "../x" }),
+      want: 'field "id" must be a record id (letters, digits, "-" or "_"), ' +
+        'got "../x"',
+    },
+    {
+      name: "bad timestamp",
+      text: edit(a, { timestamp: "yesterday" }),
+      want: 'field "timestamp" must be an ISO 8601 UTC time, got "yesterday"',
+    },
+    {
+      name: "timestamp not in UTC",
+      text: edit(a, { timestamp: "2026-11-30T09:15:02.123+01:00" }),
+      want: 'field "timestamp" must be an ISO 8601 UTC time, ' +
+        'got "2026-11-30T09:15:02.123+01:00"',
+    },
+    {
+      name: "impossible date",
+      text: edit(a, { timestamp: "2026-13-45T09:15:02.123Z" }),
+      want: 'field "timestamp" is not a valid time: "2026-13-45T09:15:02.123Z"',
+    },
+    {
+      name: "negative member count",
+      text: edit(p, { members: -1 }),
+      want: 'field "members" must be a non-negative integer, got -1',
+    },
+    {
+      name: "fractional member count",
+      text: edit(p, { members: 1.5 }),
+      want: 'field "members" must be a non-negative integer, got 1.5',
+    },
+    {
+      name: "missing expiresAt",
+      text: edit(p, { expiresAt: undefined }),
+      want: 'missing field "expiresAt"',
+    },
+    {
+      name: "optional field of the wrong type",
+      text: edit(a, { note: 5 }),
+      want: 'field "note" must be a string, got 5',
+    },
+    {
+      name: "applied without a decision",
+      text: edit(applied("p1", 1, "a1", "dec-1"), { decisionId: undefined }),
+      want: 'missing field "decisionId"',
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      expect(thrown(() => parseRecord(c.text, "gates/tf/g/x.json"))).toBe(
+        `gates/tf/g/x.json: ${c.want}`,
+      );
+    });
+  }
+});
+
+Deno.test("parseRecord() names the file when the text is not JSON", () => {
+  const message = thrown(() => parseRecord('{"version":1', "x.json"));
+  expect(message.startsWith("x.json: record is not valid JSON: ")).toBe(true);
+  expect(thrown(() => parseRecord("", "y.json"))).toMatch(
+    /^y\.json: record is not valid JSON: /,
+  );
+});
