@@ -1,0 +1,54 @@
+/**
+ * chant-wave applies one change in ordered, gated waves. This module is its
+ * library face: the pure core (spec parsing, job expansion, share slicing, the set
+ * digest, the gate decision) and the types it works with. The `chant-wave`
+ * executable is `cli.ts`.
+ *
+ * @example
+ * ```ts
+ * import { expandJobs, parseSpec, setDigest } from "./mod.ts";
+ *
+ * const spec = parseSpec(
+ *   `{ "name": "tf", "plan": ["tofu", "plan", "-out={plan}"], "apply": ["tofu", "apply", "{plan}"],
+ *      "waves": [{ "name": "dev", "runs": ["dev"] }, { "name": "prod", "runs": ["eu", "us"], "shares": 2 }] }`,
+ *   "waves.jsonc",
+ * );
+ * expandJobs(spec, "waves.jsonc").map((job) => job.name);
+ * // ["wave-1-dev", "wave-2-prod-decide", "wave-2-prod-share-1", "wave-2-prod-share-2"]
+ * setDigest([{ target: "staging", planDigest: `sha256:${"a".repeat(64)}` }]);
+ * // "sha256:121fce9fb501cc2872d4239f620d465480edef5fcbe86d290f3b17c017231e8d"
+ * ```
+ * @module
+ */
+
+export { parseSpec } from "./src/spec/parse_spec.ts";
+export { specJsonSchema } from "./src/spec/spec_json_schema.ts";
+export { formatDuration, parseDuration } from "./src/spec/duration.ts";
+export type * from "./src/spec/types.ts";
+export { GATE_POLICIES, ON_FAILURE } from "./src/spec/types.ts";
+export {
+  decisionRecordPath,
+  expandJobs,
+  type Job,
+  JOB_KINDS,
+  type JobKind,
+} from "./src/jobs/expand_jobs.ts";
+export { sliceShare, sortByTarget } from "./src/jobs/slice_shares.ts";
+export { compilePattern, matchesPattern } from "./src/jobs/group_pattern.ts";
+export { isDigest, setDigest } from "./src/digest/set_digest.ts";
+export {
+  decideGate,
+  type GateDecision,
+  type GateQuery,
+} from "./src/ledger/decide_gate.ts";
+export type { LedgerRecord } from "./src/ledger/records.ts";
+export { needsApproval } from "./src/policy/needs_approval.ts";
+export { policyAtBase } from "./src/policy/policy_at_base.ts";
+export {
+  formatProblem,
+  InputError,
+  SpecError,
+  type SpecProblem,
+} from "./src/errors.ts";
+export * from "./src/exit_codes.ts";
+export { VERSION } from "./src/version.ts";

@@ -1,0 +1,39 @@
+/**
+ * Reads and validates the spec file a command names (`--spec F`): the one place a
+ * command turns a path into a `Spec`.
+ * @module
+ */
+
+import { readFile } from "node:fs/promises";
+// @ts-types="../../types/std/path.d.ts"
+import { resolve } from "@std/path";
+import { InputError } from "../errors.ts";
+import { parseSpec } from "../spec/parse_spec.ts";
+import type { Spec } from "../spec/types.ts";
+
+/**
+ * Reads the spec at `file` (relative to `cwd`) and validates it.
+ * @param file The path as the user gave it; messages name it so.
+ * @param cwd The working directory.
+ * @returns The spec and its text.
+ * @throws {InputError} When the file cannot be read.
+ * @throws {SpecError} When it fails SPEC.md §3.
+ */
+export async function loadSpec(
+  file: string,
+  cwd: string,
+): Promise<{ spec: Spec; text: string }> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, file), "utf8");
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why = code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+      ? "it is a directory"
+      : String(error);
+    throw new InputError(`cannot read spec "${file}": ${why}`);
+  }
+  return { spec: parseSpec(text, file), text };
+}

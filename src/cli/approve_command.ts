@@ -1,0 +1,95 @@
+/**
+ * `chant-wave approve NAME GATE` (SPEC.md §5.3): records an approval of one set
+ * digest, the one given with `--plan` or that of the newest pending fact.
+ * @module
+ */
+
+import { isDigest } from "../digest/set_digest.ts";
+import { InputError } from "../errors.ts";
+import { OK } from "../exit_codes.ts";
+import { newestPendingDigest } from "../ledger/decide_gate.ts";
+import { approvedLines } from "../ledger/gate_messages.ts";
+import { approvalRecord, newStamp } from "../ledger/records.ts";
+import { ciContext } from "../run/ci_context.ts";
+import type { Command } from "./command.ts";
+import type { CliIo } from "./io.ts";
+import { parseFlags } from "./_flags.ts";
+import { openLedger } from "./_open_ledger.ts";
+import { nameAndGate } from "./_positionals.ts";
+
+/** The `approve` command. */
+export const approveCommand: Command = {
+  name: "approve",
+  summary: "approve a gate for one set of plans",
+  usage:
+    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--ledger L]",
+  help: [
+    "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
+    "--plan, or the digest of the newest pending fact of the gate. A job whose",
+    "fresh plans differ refuses it.",
+    "",
+    "  --plan DIGEST  sha256:<64 hex>, as printed after 'then approve:'",
+    "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
+    "  --note TEXT    a note kept with the approval",
+    "  --ledger L     a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER)",
+    "",
+    "example: chant-wave approve demo demo-wave-2 --plan sha256:1fa7…",
+  ].join("\n"),
+  async run(argv, io) {
+    const flags = parseFlags("approve", argv, {
+      strings: ["plan", "by", "note", "ledger"],
+    });
+    const { name, gate } = nameAndGate("approve", flags);
+    const ledger = openLedger(flags.strings.ledger, io);
+    const plan = flags.strings.plan;
+    if (plan !== undefined && !isDigest(plan)) {
+      throw new InputError(
+        `"--plan" must be sha256:<64 lowercase hex>, not "${plan}"`,
+      );
+    }
+    let digest = plan;
+    if (digest === undefined) {
+      const { records } = await ledger.readGate(name, gate);
+      digest = newestPendingDigest(records, io.clock.now());
+      if (digest === undefined) {
+        throw new InputError(
+          `gate "${gate}" of "${name}" has no pending plan to approve in ${ledger.describe()}`,
+          [
+            "pass --plan sha256:<hex> as printed after 'then approve:'",
+          ],
+        );
+      }
+    }
+    const by = flags.strings.by ?? await defaultApprover(io);
+    const url = ciContext(io.env).runUrl;
+    const note = flags.strings.note;
+    await ledger.write(approvalRecord({
+      name,
+      gate,
+      planDigest: digest,
+      by,
+      ...(note === undefined ? {} : { note }),
+      ...(url === undefined ? {} : { url }),
+    }, newStamp(io.clock)));
+    for (const line of approvedLines(name, gate, digest, by)) {
+      io.stderr.write(`${line}\n`);
+    }
+    return OK;
+  },
+};
+
+/**
+ * Who approves when `--by` is not given: the CI actor, then `git config user.email`,
+ * then `USER`.
+ * @throws {InputError} When none is known.
+ */
+async function defaultApprover(io: CliIo): Promise<string> {
+  const actor = ciContext(io.env).actor;
+  if (actor) return actor;
+  const email = await io.git.configGet("user.email", io.cwd).catch(() =>
+    undefined
+  );
+  if (email) return email;
+  if (io.env.USER) return io.env.USER;
+  throw new InputError("cannot tell who approves: pass --by WHO");
+}

@@ -1,0 +1,55 @@
+/**
+ * `chant-wave check --spec F [--json]`: validates a spec and reports every problem
+ * (SPEC.md §3.7).
+ * @module
+ */
+
+import { OK } from "../exit_codes.ts";
+import { SpecError } from "../errors.ts";
+import type { Command } from "./command.ts";
+import { parseFlags, requireFlag } from "./_flags.ts";
+import { loadSpec } from "./_load_spec.ts";
+
+/** The `check` command. */
+export const checkCommand: Command = {
+  name: "check",
+  summary: "validate a spec and report every problem",
+  usage: "chant-wave check --spec F [--json]",
+  help: [
+    "Reads the spec and runs every check of the spec format; each problem is",
+    "reported as <file>:<line>:<col>: <where>: <what>. Exit 0 when valid, 2 when not.",
+    "",
+    "  --spec F   the waves file (JSON or JSONC)",
+    "  --json     print { ok, file, waves, runs } or { ok: false, problems } on stdout",
+    "",
+    "example: chant-wave check --spec waves.jsonc",
+  ].join("\n"),
+  async run(argv, io) {
+    const flags = parseFlags("check", argv, {
+      strings: ["spec"],
+      booleans: ["json"],
+    });
+    const file = requireFlag("check", flags, "spec");
+    try {
+      const { spec } = await loadSpec(file, io.cwd);
+      const runs = spec.waves.reduce((sum, wave) => sum + wave.runs.length, 0);
+      if (flags.booleans.json) {
+        io.stdout.write(
+          JSON.stringify({ ok: true, file, waves: spec.waves.length, runs }) +
+            "\n",
+        );
+      }
+      io.stderr.write(
+        `ok: ${file}: ${spec.waves.length} waves, ${runs} runs\n`,
+      );
+      return OK;
+    } catch (error) {
+      if (error instanceof SpecError && flags.booleans.json) {
+        io.stdout.write(
+          JSON.stringify({ ok: false, file, problems: error.problems }) + "\n",
+        );
+      }
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,48 @@
+/**
+ * The edges the commands use, built once by `cli.ts` and passed down as one `io`
+ * object: output writers, the environment, the working directory, the clock,
+ * interrupts and git. Tests build their own with memory writers and temporary
+ * directories.
+ * @module
+ */
+
+import process from "node:process";
+import { type Clock, realClock } from "../clock.ts";
+import { fdWriter, type Writer } from "../console/writer.ts";
+import { Interrupts } from "../exec/interrupts.ts";
+import { createGit, type Git } from "../git/git.ts";
+
+/** What a command may touch outside itself. */
+export interface CliIo {
+  /** Machine-readable results only (`--json`, `schema`, tables a user asked for). */
+  stdout: Writer;
+  /** The human log, errors included. */
+  stderr: Writer;
+  /** The process environment. */
+  env: Record<string, string | undefined>;
+  /** The working directory: relative paths and `.chant/` resolve from here. */
+  cwd: string;
+  clock: Clock;
+  /** Stops running steps on SIGINT/SIGTERM; `cli.ts` installs the handlers. */
+  interrupts: Interrupts;
+  /** Git, with the user's global configuration ignored. */
+  git: Git;
+}
+
+/**
+ * The real edges: fd 1 and fd 2, the process environment and working directory,
+ * the wall clock, a fresh interrupt registry and the isolated git.
+ * @returns A fresh `CliIo`.
+ */
+export function realIo(): CliIo {
+  const env = { ...process.env };
+  return {
+    stdout: fdWriter(1),
+    stderr: fdWriter(2),
+    env,
+    cwd: process.cwd(),
+    clock: realClock,
+    interrupts: new Interrupts(),
+    git: createGit({ env }),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * `chant-wave jobs --spec F [--json]`: the CI jobs a spec expands to (SPEC.md §6.1),
+ * as a table or as JSON.
+ * @module
+ */
+
+import { OK } from "../exit_codes.ts";
+import { expandJobs, type Job } from "../jobs/expand_jobs.ts";
+import type { Command } from "./command.ts";
+import { parseFlags, requireFlag } from "./_flags.ts";
+import { loadSpec } from "./_load_spec.ts";
+import { formatCommand, formatTable } from "./_table.ts";
+
+/** The `jobs` command. */
+export const jobsCommand: Command = {
+  name: "jobs",
+  summary: "list the CI jobs a spec expands to",
+  usage: "chant-wave jobs --spec F [--json]",
+  help: [
+    "Expands the spec into its CI jobs: one job per wave, or a deciding job plus",
+    "share jobs or job groups, each needing the last jobs of the wave before.",
+    "",
+    "  --spec F   the waves file",
+    "  --json     print the jobs as a JSON array on stdout",
+    "",
+    "example: chant-wave jobs --spec waves.jsonc --json",
+  ].join("\n"),
+  async run(argv, io) {
+    const flags = parseFlags("jobs", argv, {
+      strings: ["spec"],
+      booleans: ["json"],
+    });
+    const file = requireFlag("jobs", flags, "spec");
+    const { spec } = await loadSpec(file, io.cwd);
+    const jobs = expandJobs(spec, file);
+    io.stdout.write(
+      flags.booleans.json
+        ? JSON.stringify(jobs, null, 2) + "\n"
+        : jobsTable(jobs),
+    );
+    return OK;
+  },
+};
+
+function jobsTable(jobs: readonly Job[]): string {
+  const header = ["JOB", "KIND", "WAVE", "SHARE", "GROUP", "NEEDS", "COMMAND"];
+  const rows = jobs.map((job) => [
+    job.name,
+    job.kind,
+    `${job.wave} ${job.waveName}`,
+    job.share === undefined ? "-" : `${job.share}/${job.shares}`,
+    job.group ?? "-",
+    job.needs.length === 0 ? "-" : job.needs.join(","),
+    formatCommand(job.command),
+  ]);
+  return formatTable([header, ...rows]);
+}

@@ -1,0 +1,62 @@
+/**
+ * `chant-wave ledger pull|push|log` (SPEC.md §5.4): lists a ledger's records, and
+ * syncs the git-backed ledger by hand.
+ * @module
+ */
+
+import { InputError } from "../errors.ts";
+import { OK } from "../exit_codes.ts";
+import { describeRecord } from "../ledger/describe_record.ts";
+import type { Command } from "./command.ts";
+import { parseFlags } from "./_flags.ts";
+import { openLedger } from "./_open_ledger.ts";
+
+/** The `ledger` command. */
+export const ledgerCommand: Command = {
+  name: "ledger",
+  summary: "list the gate ledger's records, or sync the git ledger",
+  usage:
+    "chant-wave ledger log [NAME [GATE]] [--ledger L]\nchant-wave ledger pull|push [--ledger L]",
+  help: [
+    "log    lists the records of every gate (or of NAME, or of gate GATE of NAME),",
+    "       gate by gate, newest last; malformed records are reported, not fatal",
+    "pull   fetches the ledger branch (git ledger only)",
+    "push   pushes the ledger branch (git ledger only)",
+    "",
+    "  --ledger L   a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER)",
+    "",
+    "example: chant-wave ledger log demo demo-wave-2",
+  ].join("\n"),
+  async run(argv, io) {
+    const flags = parseFlags("ledger", argv, { strings: ["ledger"] });
+    const [action, name, gate, ...extra] = flags.positionals;
+    const ledger = openLedger(flags.strings.ledger, io);
+    if (action === "pull" || action === "push") {
+      throw new InputError(
+        `"ledger ${action}" syncs the git ledger; ${ledger.describe()} is local, nothing to sync`,
+      );
+    }
+    if (action !== "log" || extra.length > 0) {
+      throw new InputError(
+        `"ledger" needs pull, push or log [NAME [GATE]]; got "${
+          flags.positionals.join(" ")
+        }"`,
+      );
+    }
+    const gates = gate === undefined
+      ? await ledger.listGates(name)
+      : [{ name: name!, gate }];
+    if (gates.length === 0) {
+      io.stderr.write(`no records in ${ledger.describe()}\n`);
+    }
+    for (const ref of gates) {
+      const { records, problems } = await ledger.readGate(ref.name, ref.gate);
+      io.stdout.write(`${ref.name} ${ref.gate}\n`);
+      for (const record of records) {
+        io.stdout.write(`  ${describeRecord(record)}\n`);
+      }
+      for (const problem of problems) io.stderr.write(`warning: ${problem}\n`);
+    }
+    return OK;
+  },
+};

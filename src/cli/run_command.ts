@@ -1,0 +1,115 @@
+/**
+ * `chant-wave run` (SPEC.md §4): plans, gates and applies one wave, as a whole-wave,
+ * deciding, share or group job. This file turns flags into a job; `src/run/` runs it.
+ * @module
+ */
+
+import { InputError } from "../errors.ts";
+import { runJob } from "../run/run_job.ts";
+import { selectJob } from "../run/select_job.ts";
+import { parseDuration } from "../spec/duration.ts";
+import type { Command } from "./command.ts";
+import {
+  type ParsedFlags,
+  parseFlags,
+  positiveIntFlag,
+  requireFlag,
+} from "./_flags.ts";
+import { loadSpec } from "./_load_spec.ts";
+import { openLedger } from "./_open_ledger.ts";
+import { warnUnignored } from "./_warn_unignored.ts";
+
+/** The `run` command. */
+export const runCommand: Command = {
+  name: "run",
+  summary: "plan, gate and apply one wave",
+  usage:
+    "chant-wave run --spec F --wave K [--decide | --share I | --group G [--share I]]\n" +
+    "                      [--base REV] [--parallel N] [--ledger L] [--dry-run]\n" +
+    "                      [--heartbeat DUR] [--timeout DUR] [--json]",
+  help: [
+    "Plans every run of wave K, binds the gate to the set digest of the plans, reads",
+    "the gate policy from the spec at the base commit, waits (exit 3) until a matching",
+    "approval stands in the ledger, then applies. Share and group jobs read the",
+    "deciding job's decision and refuse runs whose plan moved (exit 4).",
+    "",
+    "  --spec F          the waves file",
+    "  --wave K          the wave, by number (or name)",
+    "  --decide          deciding job: plan, decide, write the decision; apply nothing",
+    "  --share I         share job I: apply slice I of the decided runs",
+    "  --group G         group job: the runs of job group G (sliced by --share)",
+    "  --base REV        where the policy is read (default: the spec's base, else HEAD^1)",
+    "  --parallel N      runs planned or applied at once (default: the spec's)",
+    "  --ledger L        a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER)",
+    "  --dry-run         plan and decide, record nothing, apply nothing",
+    "  --heartbeat DUR   print a still-running line after DUR of quiet (0 = off)",
+    "  --timeout DUR     stop a plan or apply command after DUR (0 = none)",
+    "  --json            print the result object on stdout",
+    "",
+    "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting, 4 plans moved",
+    "example: chant-wave run --spec waves.jsonc --wave 2 --decide",
+  ].join("\n"),
+  async run(argv, io) {
+    const flags = parseFlags("run", argv, {
+      strings: [
+        "spec",
+        "wave",
+        "share",
+        "group",
+        "base",
+        "parallel",
+        "ledger",
+        "heartbeat",
+        "timeout",
+      ],
+      booleans: ["decide", "dry-run", "json"],
+    });
+    const json = flags.booleans.json;
+    try {
+      const file = requireFlag("run", flags, "spec");
+      const { spec } = await loadSpec(file, io.cwd);
+      const selection = selectJob(spec, file, {
+        wave: requireFlag("run", flags, "wave"),
+        decide: flags.booleans.decide,
+        share: positiveIntFlag(flags, "share"),
+        group: flags.strings.group,
+      });
+      const { wave } = selection;
+      const settings = {
+        parallel: positiveIntFlag(flags, "parallel") ?? wave.parallel,
+        timeoutMs: durationFlag(flags, "timeout") ?? wave.timeoutMs,
+        heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
+      };
+      const ledger = openLedger(flags.strings.ledger, io);
+      await warnUnignored(io);
+      const result = await runJob({
+        spec,
+        specFile: file,
+        selection,
+        base: flags.strings.base ?? spec.base ?? "HEAD^1",
+        settings,
+        dryRun: flags.booleans["dry-run"],
+      }, { ...io, ledger });
+      if (json) io.stdout.write(JSON.stringify(result) + "\n");
+      return result.exitCode;
+    } catch (error) {
+      if (json && error instanceof InputError) {
+        io.stdout.write(
+          JSON.stringify({ exitCode: error.exitCode, error: error.message }) +
+            "\n",
+        );
+      }
+      throw error;
+    }
+  },
+};
+
+function durationFlag(flags: ParsedFlags, name: string): number | undefined {
+  const value = flags.strings[name];
+  if (value === undefined) return undefined;
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    throw new InputError(`flag "--${name}": ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * `chant-wave schema`: prints the JSON Schema of the spec, generated from the same
+ * zod schema the runner validates with, for editors.
+ * @module
+ */
+
+import { OK } from "../exit_codes.ts";
+import { specJsonSchema } from "../spec/spec_json_schema.ts";
+import type { Command } from "./command.ts";
+import { parseFlags } from "./_flags.ts";
+
+/** The `schema` command. */
+export const schemaCommand: Command = {
+  name: "schema",
+  summary: "print the spec's JSON Schema",
+  usage: "chant-wave schema",
+  help: [
+    "Prints the JSON Schema of the waves file on stdout; point the spec's",
+    '"$schema" key at a saved copy so editors complete and check it.',
+    "",
+    "example: chant-wave schema > waves.schema.json",
+  ].join("\n"),
+  run(argv, io) {
+    parseFlags("schema", argv, {});
+    io.stdout.write(JSON.stringify(specJsonSchema(), null, 2) + "\n");
+    return Promise.resolve(OK);
+  },
+};

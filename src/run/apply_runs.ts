@@ -1,0 +1,87 @@
+/**
+ * Applying (SPEC.md §4.7): runs the apply command of each planned run, up to
+ * `parallel` at once, through the step console; after a failure, `onFailure: stop`
+ * starts no further run and reports the rest as untried.
+ * @module
+ */
+
+import { fillTemplate, stepEnv } from "../exec/fill_template.ts";
+import { runLimited } from "../exec/run_limited.ts";
+import { runStep } from "../exec/run_step.ts";
+import type { Spec, Wave } from "../spec/types.ts";
+import type { FailedRun, PlannedRun } from "./plan_runs.ts";
+import type { RunIo, StepSettings } from "./run_io.ts";
+
+/** The outcome of applying some runs. */
+export interface ApplyOutcome {
+  /** Targets applied, in input order. */
+  applied: string[];
+  failed: FailedRun[];
+  /** Targets never started (`onFailure: stop`, or an interrupt). */
+  untried: string[];
+}
+
+/**
+ * Applies `planned` runs of `wave`, each with `{plan}` = its plan file.
+ * @param spec The spec (its `apply` template).
+ * @param wave The wave (its `onFailure`).
+ * @param planned The runs to apply, in order.
+ * @param settings Parallelism, timeout, heartbeat.
+ * @param io The edges.
+ * @returns What applied, failed and was left untried.
+ */
+export async function applyRuns(
+  spec: Spec,
+  wave: Wave,
+  planned: readonly PlannedRun[],
+  settings: StepSettings,
+  io: RunIo,
+): Promise<ApplyOutcome> {
+  const settled = await runLimited(
+    planned,
+    settings.parallel,
+    async ({ run, planPath }, _i, control) => {
+      const values = {
+        op: run.op,
+        target: run.target,
+        wave: wave.name,
+        k: wave.k,
+        plan: planPath,
+      };
+      const step = await runStep({
+        argv: fillTemplate(spec.apply!, values),
+        cwd: io.cwd,
+        env: stepEnv(io.env, {
+          name: wave.name,
+          k: wave.k,
+          phase: "apply",
+          target: run.target,
+          op: run.op,
+          plan: planPath,
+        }),
+        phase: "apply",
+        target: run.target,
+        heartbeatMs: settings.heartbeatMs,
+        timeoutMs: settings.timeoutMs,
+        interrupts: io.interrupts,
+        clock: io.clock,
+        writer: io.stderr,
+        spawner: io.spawner,
+      });
+      if (!step.ok && wave.onFailure === "stop") control.stop();
+      return step;
+    },
+    { signal: io.interrupts.signal },
+  );
+  const outcome: ApplyOutcome = { applied: [], failed: [], untried: [] };
+  settled.forEach((result, i) => {
+    const target = planned[i].target;
+    if (result.status === "untried") outcome.untried.push(target);
+    else if (result.value.ok) outcome.applied.push(target);
+    else {
+      const message = result.value.failure ?? `apply of "${target}" failed`;
+      outcome.failed.push({ target, message, tail: result.value.tail });
+    }
+  });
+  return outcome;
+}

@@ -1,0 +1,154 @@
+/**
+ * Deciding (SPEC.md §4.5–§4.6): plans every run of a wave, computes the set digest,
+ * reads the policy at base, evaluates the gate in the ledger, records a pending fact
+ * when the wave must wait, and writes the decision record. Dry runs record nothing.
+ * @module
+ */
+
+import { setDigest } from "../digest/set_digest.ts";
+import { decideGate } from "../ledger/decide_gate.ts";
+import { approveCommand } from "../ledger/gate_messages.ts";
+import { newStamp, pendingRecord } from "../ledger/records.ts";
+import { compactTime } from "../ledger/record_name.ts";
+import { randomHex } from "../ledger/random_hex.ts";
+import { needsApproval } from "../policy/needs_approval.ts";
+import type { PolicyRead } from "../policy/read_policy.ts";
+import type { Spec, Wave } from "../spec/types.ts";
+import { ciContext } from "./ci_context.ts";
+import type { Decision, DecisionMember } from "./decision.ts";
+import type { PlannedRun } from "./plan_runs.ts";
+import type { RunIo } from "./run_io.ts";
+
+/** What a decision is made from. */
+export interface DecideInput {
+  spec: Spec;
+  /** The spec file as the job named it. */
+  specFile: string;
+  wave: Wave;
+  /** The wave's runs, planned. */
+  planned: readonly PlannedRun[];
+  policy: PolicyRead;
+  /** Record nothing (§4.9). */
+  dryRun: boolean;
+}
+
+/**
+ * The gate of wave `k`: `<gate>-wave-<k>`.
+ * @example
+ * ```ts
+ * gateName({ gate: "tf" }, 2); // "tf-wave-2"
+ * ```
+ */
+export function gateName(spec: Pick<Spec, "gate">, k: number): string {
+  return `${spec.gate}-wave-${k}`;
+}
+
+/**
+ * Decides the wave: whether an approval is needed and whether it stands; writes a
+ * pending fact when it must wait (unless an identical unexpired one stands, or this
+ * is a dry run). Logs the policy, the plans' summaries and, when waiting, the
+ * command that approves this digest on a line of its own.
+ * @param input The planned wave and its policy.
+ * @param io The edges.
+ * @returns The decision (not yet written).
+ */
+export async function decideWave(
+  input: DecideInput,
+  io: RunIo,
+): Promise<Decision> {
+  const { spec, wave, planned, policy } = input;
+  const gate = gateName(spec, wave.k);
+  const members = planned.map(toMember);
+  const digest = setDigest(members);
+  const log = (line: string) => io.stderr.write(`${line}\n`);
+  log(
+    `planned ${members.length} run${
+      members.length === 1 ? "" : "s"
+    } of wave ${wave.k} "${wave.name}": ${digest}`,
+  );
+  for (const member of members) {
+    log(`  ${member.target}: ${describeMember(member)}`);
+  }
+  const need = needsApproval(policy.policy, members);
+  const decision: Decision = {
+    version: 1,
+    decisionId: `${compactTime(io.clock.now())}-${randomHex(6)}`,
+    wave: wave.k,
+    name: spec.name,
+    spec: input.specFile,
+    gate,
+    policy: policy.policy,
+    policySource: policy.source,
+    policyReason: policy.reason,
+    base: policy.baseSha,
+    digest,
+    members,
+    status: "not-required",
+    createdAt: new Date(io.clock.now()).toISOString(),
+  };
+  if (!need.needed) {
+    log(`gate ${gate}: no approval needed: ${need.why}`);
+    return decision;
+  }
+  const { records, problems } = await io.ledger.readGate(spec.name, gate);
+  for (const problem of problems) log(`warning: ledger: ${problem}`);
+  const gateState = decideGate(records, {
+    gate,
+    digest,
+    decisionId: decision.decisionId,
+    now: io.clock.now(),
+  });
+  if (gateState.status === "approved") {
+    const { approval } = gateState;
+    log(`gate ${gate}: approved by ${approval.by} for ${digest} (${need.why})`);
+    return {
+      ...decision,
+      status: "approved",
+      approvedBy: approval.by,
+      approvalId: approval.id,
+    };
+  }
+  const approve = approveCommand(spec.name, gate, digest);
+  log(`gate ${gate}: waiting: ${need.why}`);
+  for (const reason of gateState.reasons) log(`  ${reason}`);
+  if (!input.dryRun && gateState.standing === undefined) {
+    const description = members.map((m) =>
+      `${m.target}: ${m.summary ?? "planned"}`
+    ).join("; ");
+    await io.ledger.write(pendingRecord(
+      {
+        name: spec.name,
+        gate,
+        planDigest: digest,
+        description,
+        members: members.length,
+        base: policy.baseSha,
+        ...(ciContext(io.env).runId ? { runId: ciContext(io.env).runId } : {}),
+      },
+      spec.pendingTtlMs,
+      newStamp(io.clock),
+    ));
+  }
+  log(`then approve: ${approve}`);
+  return { ...decision, status: "waiting", approve };
+}
+
+function toMember({ run, plan }: PlannedRun): DecisionMember {
+  return {
+    target: run.target,
+    planDigest: plan.planDigest,
+    op: run.op,
+    ...(plan.destructive ? { destructive: true } : {}),
+    ...(plan.empty ? { empty: true } : {}),
+    ...(plan.summary === undefined ? {} : { summary: plan.summary }),
+  };
+}
+
+function describeMember(member: DecisionMember): string {
+  const flags = [
+    member.destructive ? "destructive" : "",
+    member.empty ? "empty" : "",
+  ].filter(Boolean);
+  const summary = member.summary ?? member.planDigest;
+  return flags.length ? `${summary} (${flags.join(", ")})` : summary;
+}

@@ -1,0 +1,65 @@
+/**
+ * Reading a plan file (SPEC.md §4.2): the JSON a plan command writes, checked for
+ * its exact form. Pure: the caller reads the bytes.
+ * @module
+ */
+
+/** What a plan command reports about one run. */
+export interface PlanFile {
+  planDigest: string;
+  destructive: boolean;
+  empty: boolean;
+  summary?: string;
+}
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * Parses and checks a plan file's text.
+ * @param text The file's content.
+ * @returns The plan, with `destructive` and `empty` defaulting to false.
+ * @throws {Error} A one-line reason (`is not JSON: …`, `has no "planDigest"`,
+ *   `"planDigest" is not sha256:<64 lowercase hex>: "…"`); the caller adds the target and path.
+ * @example
+ * ```ts
+ * parsePlanFile(`{"planDigest":"sha256:${"a".repeat(64)}"}`).empty; // false
+ * ```
+ */
+export function parsePlanFile(text: string): PlanFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`is not JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new Error("is not a JSON object");
+  }
+  const plan = value as Record<string, unknown>;
+  if (plan.planDigest === undefined) throw new Error('has no "planDigest"');
+  if (typeof plan.planDigest !== "string" || !DIGEST.test(plan.planDigest)) {
+    throw new Error(
+      `"planDigest" is not sha256:<64 lowercase hex>: ${
+        JSON.stringify(plan.planDigest)
+      }`,
+    );
+  }
+  for (const flag of ["destructive", "empty"] as const) {
+    if (plan[flag] !== undefined && typeof plan[flag] !== "boolean") {
+      throw new Error(
+        `"${flag}" is not true or false: ${JSON.stringify(plan[flag])}`,
+      );
+    }
+  }
+  if (plan.summary !== undefined && typeof plan.summary !== "string") {
+    throw new Error(
+      `"summary" is not a string: ${JSON.stringify(plan.summary)}`,
+    );
+  }
+  return {
+    planDigest: plan.planDigest,
+    destructive: plan.destructive === true,
+    empty: plan.empty === true,
+    ...(plan.summary === undefined ? {} : { summary: plan.summary as string }),
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Where a run's plan file lives (SPEC.md §4.2): a readable, injective file name per
+ * target, so two targets such as `a/b` and `a_b` never share a file. Pure.
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+
+/**
+ * The plan file's name for a target: the target with every character outside
+ * `[A-Za-z0-9._-]` replaced by `_` (cut to 48 characters), a dash, and the first
+ * 12 hex digits of the SHA-256 of the exact target, then `.plan.json`.
+ * @param target The run's target.
+ * @returns The file name, without a directory.
+ * @example
+ * ```ts
+ * planFileName("live/prod/vpc"); // "live_prod_vpc-<12 hex>.plan.json"
+ * ```
+ */
+export function planFileName(target: string): string {
+  const readable = target.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 48);
+  const hash = createHash("sha256").update(target, "utf8").digest("hex").slice(
+    0,
+    12,
+  );
+  return `${readable}-${hash}.plan.json`;
+}
+
+/**
+ * The directory of wave `k`'s plan files, relative to the working directory.
+ * @param root `.chant` for real runs; a temporary directory for dry runs.
+ */
+export function planDir(root: string, name: string, k: number): string {
+  return `${root}/waves/${name}/wave-${k}`;
+}

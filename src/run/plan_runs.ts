@@ -1,0 +1,162 @@
+/**
+ * Planning (SPEC.md §4.2): runs the plan command of each run, up to `parallel` at
+ * once, through the step console, and reads the plan files. A failed plan command
+ * or a bad plan file fails that run with a message naming the target and path.
+ * @module
+ */
+
+import { mkdir, readFile, rm } from "node:fs/promises";
+// @ts-types="../../types/std/path.d.ts"
+import { join, resolve } from "@std/path";
+import { fillTemplate, stepEnv } from "../exec/fill_template.ts";
+import { runLimited } from "../exec/run_limited.ts";
+import { runStep } from "../exec/run_step.ts";
+import { sortByTarget } from "../jobs/slice_shares.ts";
+import type { Run, Spec, Wave } from "../spec/types.ts";
+import { parsePlanFile, type PlanFile } from "./plan_file.ts";
+import { planDir, planFileName } from "./plan_path.ts";
+import type { RunIo, StepSettings } from "./run_io.ts";
+
+/** A run whose plan command succeeded and wrote a valid plan file. */
+export interface PlannedRun {
+  target: string;
+  run: Run;
+  /** The plan file, as passed in `{plan}`. */
+  planPath: string;
+  plan: PlanFile;
+}
+
+/** A run that could not be planned. */
+export interface FailedRun {
+  target: string;
+  /** One line naming the target (and the path, for plan-file problems). */
+  message: string;
+  /** The step's last output lines. */
+  tail: string[];
+}
+
+/** The outcome of planning some runs. */
+export interface PlanOutcome {
+  /** Sorted by target, whatever order they finished in. */
+  planned: PlannedRun[];
+  failed: FailedRun[];
+}
+
+/**
+ * Plans `runs` of `wave`. Each plan file is removed before its command runs, so a
+ * command that writes nothing never passes off an old plan.
+ * @param spec The spec (its `plan` template and `name`).
+ * @param wave The wave.
+ * @param runs The runs to plan.
+ * @param root `.chant` for real runs, a temporary directory for dry runs.
+ * @param settings Parallelism, timeout, heartbeat.
+ * @param io The edges.
+ * @returns Planned and failed runs; interrupted steps count as failed.
+ */
+export async function planRuns(
+  spec: Spec,
+  wave: Wave,
+  runs: readonly Run[],
+  root: string,
+  settings: StepSettings,
+  io: RunIo,
+): Promise<PlanOutcome> {
+  const dir = planDir(root, spec.name, wave.k);
+  await mkdir(resolve(io.cwd, dir), { recursive: true });
+  const settled = await runLimited(
+    runs,
+    settings.parallel,
+    (run) =>
+      planOne(
+        spec,
+        wave,
+        run,
+        join(dir, planFileName(run.target)),
+        settings,
+        io,
+      ),
+    { signal: io.interrupts.signal },
+  );
+  const planned: PlannedRun[] = [];
+  const failed: FailedRun[] = [];
+  settled.forEach((outcome, i) => {
+    if (outcome.status === "untried") {
+      failed.push({
+        target: runs[i].target,
+        message: `plan of "${runs[i].target}" was interrupted`,
+        tail: [],
+      });
+    } else if ("plan" in outcome.value) planned.push(outcome.value);
+    else failed.push(outcome.value);
+  });
+  return {
+    planned: sortByTarget(planned),
+    failed,
+  };
+}
+
+async function planOne(
+  spec: Spec,
+  wave: Wave,
+  run: Run,
+  planPath: string,
+  settings: StepSettings,
+  io: RunIo,
+): Promise<PlannedRun | FailedRun> {
+  const file = resolve(io.cwd, planPath);
+  await rm(file, { force: true });
+  const values = {
+    op: run.op,
+    target: run.target,
+    wave: wave.name,
+    k: wave.k,
+    plan: planPath,
+  };
+  const step = await runStep({
+    argv: fillTemplate(spec.plan!, values),
+    cwd: io.cwd,
+    env: stepEnv(io.env, {
+      name: wave.name,
+      k: wave.k,
+      phase: "plan",
+      target: run.target,
+      op: run.op,
+      plan: planPath,
+    }),
+    phase: "plan",
+    target: run.target,
+    heartbeatMs: settings.heartbeatMs,
+    timeoutMs: settings.timeoutMs,
+    interrupts: io.interrupts,
+    clock: io.clock,
+    writer: io.stderr,
+    spawner: io.spawner,
+  });
+  if (!step.ok) {
+    return {
+      target: run.target,
+      message: step.failure ?? `plan of "${run.target}" failed`,
+      tail: step.tail,
+    };
+  }
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    return {
+      target: run.target,
+      message: `plan of "${run.target}" wrote no plan file at "${planPath}"`,
+      tail: step.tail,
+    };
+  }
+  try {
+    return { target: run.target, run, planPath, plan: parsePlanFile(text) };
+  } catch (error) {
+    const why = (error as Error).message;
+    return {
+      target: run.target,
+      message: `plan file of "${run.target}" at "${planPath}" ${why}`,
+      tail: step.tail,
+    };
+  }
+}

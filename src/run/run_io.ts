@@ -1,0 +1,40 @@
+/**
+ * The edges a wave run works through, gathered in one object the CLI builds once:
+ * the working directory and environment, the log, the clock, interrupts, git, the
+ * ledger and (in tests) the spawner.
+ * @module
+ */
+
+import type { Clock } from "../clock.ts";
+import type { Writer } from "../console/writer.ts";
+import type { Interrupts } from "../exec/interrupts.ts";
+import type { Spawner } from "../exec/spawner.ts";
+import type { Git } from "../git/git.ts";
+import type { LedgerStore } from "../ledger/ledger_store.ts";
+
+/** What a wave run may touch. */
+export interface RunIo {
+  /** The working directory: `.chant/` and `{plan}` paths are relative to it. */
+  cwd: string;
+  /** The environment the user's commands inherit. */
+  env: Record<string, string | undefined>;
+  /** The human log and the step console. */
+  stderr: Writer;
+  clock: Clock;
+  /** Stops running steps on SIGINT/SIGTERM. */
+  interrupts: Interrupts;
+  git: Git;
+  ledger: LedgerStore;
+  /** The process seam; the real one by default. */
+  spawner?: Spawner;
+}
+
+/** How the user's commands run in one job (flags over wave over top level). */
+export interface StepSettings {
+  /** Runs planned or applied at once. */
+  parallel: number;
+  /** Milliseconds; 0 = no timeout. */
+  timeoutMs: number;
+  /** Milliseconds; 0 = no heartbeat. */
+  heartbeatMs: number;
+}

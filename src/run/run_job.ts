@@ -1,0 +1,63 @@
+/**
+ * `chant-wave run` below the command line: picks the job's flow (whole wave or
+ * deciding job, share or group job), and for dry runs plans under a temporary
+ * directory that is removed afterwards, so nothing is written (SPEC.md §4.9).
+ * @module
+ */
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+// @ts-types="../../types/std/path.d.ts"
+import { join } from "@std/path";
+import type { Spec } from "../spec/types.ts";
+import type { JobResult } from "./job_result.ts";
+import { runDeciding } from "./run_deciding.ts";
+import type { RunIo, StepSettings } from "./run_io.ts";
+import { runShare } from "./run_share.ts";
+import type { JobSelection } from "./select_job.ts";
+
+/** Everything a job needs besides the edges. */
+export interface RunJobInput {
+  spec: Spec;
+  /** The spec file as the user named it. */
+  specFile: string;
+  selection: JobSelection;
+  /** The base rev: `--base`, else the spec's `base`, else `HEAD^1`. */
+  base: string;
+  settings: StepSettings;
+  dryRun: boolean;
+}
+
+/**
+ * Runs one job.
+ * @param input The job.
+ * @param io The edges.
+ * @returns Its result.
+ * @throws {InputError} On input a job cannot start with (exit 2).
+ * @throws {OutcomeError} When interrupted (130/143).
+ */
+export async function runJob(
+  input: RunJobInput,
+  io: RunIo,
+): Promise<JobResult> {
+  const { wave, kind, share, group } = input.selection;
+  const what = kind === "wave"
+    ? "whole-wave job"
+    : kind === "decide"
+    ? "deciding job"
+    : [share ? `share ${share}` : "", group ? `group "${group.name}"` : ""]
+      .filter(Boolean).join(" of ") + " job";
+  io.stderr.write(
+    `chant-wave: wave ${wave.k} "${wave.name}" of ${input.spec.name}, ${what}${
+      input.dryRun ? " (dry run)" : ""
+    }\n`,
+  );
+  const flow = kind === "wave" || kind === "decide" ? runDeciding : runShare;
+  if (!input.dryRun) return await flow(input, ".chant", io);
+  const root = await mkdtemp(join(tmpdir(), "chant-wave-dry-run-"));
+  try {
+    return await flow(input, root, io);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}

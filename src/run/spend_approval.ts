@@ -1,0 +1,72 @@
+/**
+ * The spend rule (SPEC.md §4.7, §5.4): before a job's first apply under an
+ * approval, it records an `applied` fact; the ledger then decides who spent the
+ * approval: the decision of the earliest `applied` fact of that approval.
+ * @module
+ */
+
+import { decideGate } from "../ledger/decide_gate.ts";
+import { spentMessage } from "../ledger/gate_messages.ts";
+import {
+  type AppliedRecord,
+  appliedRecord,
+  newStamp,
+} from "../ledger/records.ts";
+import { ciContext } from "./ci_context.ts";
+import type { Decision } from "./decision.ts";
+import type { RunIo } from "./run_io.ts";
+
+/** Whether the job may apply under the decision's approval. */
+export type SpendOutcome =
+  | { spent: true; approvalId: string; by: string }
+  | { spent: false; reasons: string[] };
+
+/**
+ * Spends the approval of an `approved` decision for this job: checks that it still
+ * counts (not revoked, not spent by another decision), records this decision's
+ * `applied` fact unless it already has one, and then reads the gate again: when an
+ * earlier `applied` fact of the same approval belongs to another decision, this
+ * job must apply nothing.
+ * @param decision An `approved` decision.
+ * @param io The edges.
+ * @returns `spent: true` when this decision holds the approval, else the reasons.
+ */
+export async function spendApproval(
+  decision: Decision,
+  io: RunIo,
+): Promise<SpendOutcome> {
+  const { name, gate, digest, decisionId } = decision;
+  const before = await io.ledger.readGate(name, gate);
+  const state = decideGate(before.records, {
+    gate,
+    digest,
+    decisionId,
+    now: io.clock.now(),
+  });
+  if (state.status === "waiting") {
+    return { spent: false, reasons: state.reasons };
+  }
+  const { approval } = state;
+  if (state.applied === undefined) {
+    const runId = ciContext(io.env).runId;
+    await io.ledger.write(appliedRecord({
+      name,
+      gate,
+      planDigest: digest,
+      approvalId: approval.id,
+      decisionId,
+      ...(runId ? { runId } : {}),
+    }, newStamp(io.clock)));
+  }
+  const after = await io.ledger.readGate(name, gate);
+  const first = after.records.find((r): r is AppliedRecord =>
+    r.kind === "applied" && r.approvalId === approval.id
+  );
+  if (first !== undefined && first.decisionId !== decisionId) {
+    return {
+      spent: false,
+      reasons: [spentMessage(digest, approval.by, first.decisionId)],
+    };
+  }
+  return { spent: true, approvalId: approval.id, by: approval.by };
+}
