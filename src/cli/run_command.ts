@@ -4,7 +4,10 @@
  * @module
  */
 
+import { appendFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
+import type { JobResult } from "../run/job_result.ts";
+import { jobSummary } from "../run/job_summary.ts";
 import { runJob } from "../run/run_job.ts";
 import { selectJob } from "../run/select_job.ts";
 import { parseDuration } from "../spec/duration.ts";
@@ -90,7 +93,21 @@ export const runCommand: Command = {
         settings,
         dryRun: flags.booleans["dry-run"],
       }, { ...io, ledger });
-      if (json) io.stdout.write(JSON.stringify(result) + "\n");
+      if (json) io.stdout.write(JSON.stringify(orderedResult(result)) + "\n");
+      const summaryFile = io.env.GITHUB_ACTIONS
+        ? io.env.GITHUB_STEP_SUMMARY
+        : undefined;
+      if (summaryFile) {
+        await appendFile(summaryFile, jobSummary(result, wave.name)).catch((
+          error,
+        ) =>
+          io.stderr.write(
+            `warning: cannot append the job summary: ${
+              (error as Error).message
+            }\n`,
+          )
+        );
+      }
       return result.exitCode;
     } catch (error) {
       if (json && error instanceof InputError) {
@@ -103,6 +120,22 @@ export const runCommand: Command = {
     }
   },
 };
+
+/** The result with its keys in the order of SPEC.md §4.8. */
+function orderedResult(result: JobResult): JobResult {
+  const { exitCode, wave, job, decision, applied, failed, moved, untried } =
+    result;
+  return {
+    exitCode,
+    wave,
+    job,
+    ...(decision ? { decision } : {}),
+    applied,
+    failed,
+    moved,
+    untried,
+  };
+}
 
 function durationFlag(flags: ParsedFlags, name: string): number | undefined {
   const value = flags.strings[name];

@@ -9,8 +9,9 @@ import { fillTemplate, stepEnv } from "../exec/fill_template.ts";
 import { runLimited } from "../exec/run_limited.ts";
 import { runStep } from "../exec/run_step.ts";
 import type { Spec, Wave } from "../spec/types.ts";
-import type { FailedRun, PlannedRun } from "./plan_runs.ts";
-import type { RunIo, StepSettings } from "./run_io.ts";
+import type { FailedRun, PlanContext, PlannedRun } from "./plan_runs.ts";
+import type { RunIo } from "./run_io.ts";
+import { applyWholeWave } from "./wave_commands.ts";
 
 /** The outcome of applying some runs. */
 export interface ApplyOutcome {
@@ -22,11 +23,12 @@ export interface ApplyOutcome {
 }
 
 /**
- * Applies `planned` runs of `wave`, each with `{plan}` = its plan file.
- * @param spec The spec (its `apply` template).
+ * Applies `planned` runs of `wave`: one `apply` command per run with `{plan}` = its
+ * plan file, up to `parallel` at once, or one `applyWave` command for all (§4.10).
+ * @param spec The spec (its `apply` or `applyWave` template).
  * @param wave The wave (its `onFailure`).
  * @param planned The runs to apply, in order.
- * @param settings Parallelism, timeout, heartbeat.
+ * @param context Where the job's files go, the job, the settings.
  * @param io The edges.
  * @returns What applied, failed and was left untried.
  */
@@ -34,9 +36,13 @@ export async function applyRuns(
   spec: Spec,
   wave: Wave,
   planned: readonly PlannedRun[],
-  settings: StepSettings,
+  context: Omit<PlanContext, "discover">,
   io: RunIo,
 ): Promise<ApplyOutcome> {
+  if (spec.applyWave) {
+    return await applyWholeWave(spec, wave, planned, context, io);
+  }
+  const { settings } = context;
   const settled = await runLimited(
     planned,
     settings.parallel,

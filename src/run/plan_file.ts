@@ -63,3 +63,42 @@ export function parsePlanFile(text: string): PlanFile {
     ...(plan.summary === undefined ? {} : { summary: plan.summary as string }),
   };
 }
+
+/** One entry of a whole-wave plans file (SPEC.md §4.10). */
+export interface WavePlanEntry extends PlanFile {
+  target: string;
+}
+
+/**
+ * Parses the `{plans}` file a `planWave` command writes:
+ * `{ "runs": [{ "target", "planDigest", "destructive"?, "empty"?, "summary"? }] }`.
+ * @param text The file's content.
+ * @returns The entries, in file order.
+ * @throws {Error} A one-line reason naming the entry (`runs[2] "eu": …`); the caller names the file.
+ */
+export function parsePlansFile(text: string): WavePlanEntry[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`is not JSON: ${(error as Error).message}`);
+  }
+  const runs = (value as { runs?: unknown } | null)?.runs;
+  if (!Array.isArray(runs)) throw new Error('has no "runs" array');
+  const seen = new Set<string>();
+  return runs.map((entry, i) => {
+    const target = (entry as { target?: unknown } | null)?.target;
+    if (typeof target !== "string" || target === "") {
+      throw new Error(`runs[${i}] has no "target"`);
+    }
+    if (seen.has(target)) {
+      throw new Error(`runs[${i}] "${target}" appears twice`);
+    }
+    seen.add(target);
+    try {
+      return { target, ...parsePlanFile(JSON.stringify(entry)) };
+    } catch (error) {
+      throw new Error(`runs[${i}] "${target}" ${(error as Error).message}`);
+    }
+  });
+}

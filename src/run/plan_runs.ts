@@ -16,6 +16,7 @@ import type { Run, Spec, Wave } from "../spec/types.ts";
 import { parsePlanFile, type PlanFile } from "./plan_file.ts";
 import { planDir, planFileName } from "./plan_path.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
+import { planWholeWave } from "./wave_commands.ts";
 
 /** A run whose plan command succeeded and wrote a valid plan file. */
 export interface PlannedRun {
@@ -42,14 +43,25 @@ export interface PlanOutcome {
   failed: FailedRun[];
 }
 
+/** Where and how a job plans. */
+export interface PlanContext {
+  /** `.chant` for real runs, a temporary directory for dry runs. */
+  root: string;
+  /** Names the job's whole-wave `{runs}`/`{plans}` files: `wave`, `decide`, `share-2`, `group-eu-share-1`. */
+  jobTag: string;
+  /** Whether a `planWave` command decides the runs (deciding and whole-wave jobs of a `discover` wave). */
+  discover: boolean;
+  settings: StepSettings;
+}
+
 /**
- * Plans `runs` of `wave`. Each plan file is removed before its command runs, so a
- * command that writes nothing never passes off an old plan.
- * @param spec The spec (its `plan` template and `name`).
+ * Plans `runs` of `wave`: one `plan` command per run, up to `parallel` at once, or
+ * one `planWave` command for all (§4.10). Each plan file is removed before its
+ * command runs, so a command that writes nothing never passes off an old plan.
+ * @param spec The spec (its `plan` or `planWave` template and `name`).
  * @param wave The wave.
  * @param runs The runs to plan.
- * @param root `.chant` for real runs, a temporary directory for dry runs.
- * @param settings Parallelism, timeout, heartbeat.
+ * @param context Where plan files go, the job, the settings.
  * @param io The edges.
  * @returns Planned and failed runs; interrupted steps count as failed.
  */
@@ -57,10 +69,11 @@ export async function planRuns(
   spec: Spec,
   wave: Wave,
   runs: readonly Run[],
-  root: string,
-  settings: StepSettings,
+  context: PlanContext,
   io: RunIo,
 ): Promise<PlanOutcome> {
+  if (spec.planWave) return await planWholeWave(spec, wave, runs, context, io);
+  const { root, settings } = context;
   const dir = planDir(root, spec.name, wave.k);
   await mkdir(resolve(io.cwd, dir), { recursive: true });
   const settled = await runLimited(

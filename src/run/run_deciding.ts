@@ -18,7 +18,9 @@ import { applyRuns } from "./apply_runs.ts";
 import { decideWave } from "./decide_wave.ts";
 import type { Decision } from "./decision.ts";
 import { type JobResult, logFailures } from "./job_result.ts";
-import { planRuns } from "./plan_runs.ts";
+import { type FailedRun, type PlannedRun, planRuns } from "./plan_runs.ts";
+import { compilePattern } from "../jobs/group_pattern.ts";
+import type { Wave } from "../spec/types.ts";
 import type { RunJobInput } from "./run_job.ts";
 import type { RunIo } from "./run_io.ts";
 import { spendApproval } from "./spend_approval.ts";
@@ -57,19 +59,22 @@ export async function runDeciding(
   log(
     `policy of wave ${wave.k} "${wave.name}": ${policy.policy} (${policy.reason})`,
   );
+  const context = { root: planRoot, jobTag: kind, settings };
   const { planned, failed } = await planRuns(
     spec,
     wave,
     wave.runs,
-    planRoot,
-    settings,
+    { ...context, discover: wave.discover },
     io,
   );
   throwIfInterrupted(io);
+  failed.push(...ungroupedRuns(wave, planned));
   if (failed.length > 0) {
     logFailures(failed, io.stderr);
     log(
-      `wave ${wave.k} "${wave.name}" is not decided: ${failed.length} of ${wave.runs.length} runs failed to plan`,
+      `wave ${wave.k} "${wave.name}" is not decided: ${failed.length} run${
+        failed.length === 1 ? "" : "s"
+      } failed to plan`,
     );
     return {
       ...result,
@@ -106,7 +111,7 @@ export async function runDeciding(
       return { ...decided, exitCode: WAITING };
     }
   }
-  const applied = await applyRuns(spec, wave, planned, settings, io);
+  const applied = await applyRuns(spec, wave, planned, context, io);
   throwIfInterrupted(io);
   logFailures(applied.failed, io.stderr);
   if (applied.untried.length) {
@@ -139,6 +144,37 @@ function dryRunApply(
     : "";
   log(`dry run: would apply ${runs} runs${using}; recorded nothing`);
   return result;
+}
+
+/**
+ * With `discover` and job groups, every discovered run must fall in exactly one
+ * group before the gate (§4.10).
+ */
+function ungroupedRuns(
+  wave: Wave,
+  planned: readonly PlannedRun[],
+): FailedRun[] {
+  if (!wave.discover || wave.jobs === undefined) return [];
+  const groups = wave.jobs.map((group) => ({
+    name: group.name,
+    patterns: group.runs.map(compilePattern),
+  }));
+  const failed: FailedRun[] = [];
+  for (const { target } of planned) {
+    const matching = groups.filter((g) =>
+      g.patterns.some((p) => p.test(target))
+    ).map((g) => `"${g.name}"`);
+    if (matching.length === 1) continue;
+    const why = matching.length === 0
+      ? "matches no job group"
+      : `matches job groups ${matching.join(" and ")}`;
+    failed.push({
+      target,
+      message: `discovered run "${target}" ${why}`,
+      tail: [],
+    });
+  }
+  return failed;
 }
 
 /**

@@ -79,14 +79,14 @@ export async function runShare(
     log("nothing to apply: this job's slice is empty");
     return result;
   }
-  const { planned, failed } = await planRuns(
-    spec,
-    wave,
-    slice,
-    planRoot,
-    settings,
-    io,
-  );
+  const jobTag = group
+    ? `group-${group.name}${share ? `-share-${share}` : ""}`
+    : `share-${share}`;
+  const context = { root: planRoot, jobTag, settings };
+  const { planned, failed } = await planRuns(spec, wave, slice, {
+    ...context,
+    discover: false,
+  }, io);
   throwIfInterrupted(io);
   logFailures(failed, io.stderr);
   const { unmoved, moved } = compareWithDecision(planned, decision, log);
@@ -107,7 +107,7 @@ export async function runShare(
       return { ...outcome, exitCode: WAITING };
     }
   }
-  const applied = await applyRuns(spec, wave, unmoved, settings, io);
+  const applied = await applyRuns(spec, wave, unmoved, context, io);
   throwIfInterrupted(io);
   logFailures(applied.failed, io.stderr);
   if (applied.untried.length) {
