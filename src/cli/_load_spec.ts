@@ -1,6 +1,8 @@
 /**
  * Reads and validates the spec file a command names (`--spec F`): the one place a
- * command turns a path into a `Spec`.
+ * command turns a path into a `Spec`. The parser (and zod behind it) is loaded on
+ * first use, so commands that read no spec (`--version`, `--help`, `approve`)
+ * start faster.
  * @module
  */
 
@@ -8,7 +10,7 @@ import { readFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import { InputError } from "../errors.ts";
-import { parseSpec } from "../spec/parse_spec.ts";
+import type { parseSpec } from "../spec/parse_spec.ts";
 import type { Spec } from "../spec/types.ts";
 
 /**
@@ -35,5 +37,14 @@ export async function loadSpec(
       : String(error);
     throw new InputError(`cannot read spec "${file}": ${why}`);
   }
-  return { spec: parseSpec(text, file), text };
+  const parse = await specParser();
+  return { spec: parse(text, file), text };
+}
+
+/**
+ * Loads the spec parser on first use.
+ * @returns `parseSpec`.
+ */
+export async function specParser(): Promise<typeof parseSpec> {
+  return (await import("../spec/parse_spec.ts")).parseSpec;
 }

@@ -18,7 +18,7 @@ import {
   positiveIntFlag,
   requireFlag,
 } from "./_flags.ts";
-import { loadSpec } from "./_load_spec.ts";
+import { loadSpec, specParser } from "./_load_spec.ts";
 import { openLedger } from "./_open_ledger.ts";
 import { warnUnignored } from "./_warn_unignored.ts";
 
@@ -92,6 +92,7 @@ export const runCommand: Command = {
         base: flags.strings.base ?? spec.base ?? "HEAD^1",
         settings,
         dryRun: flags.booleans["dry-run"],
+        parseSpec: await specParser(),
       }, { ...io, ledger });
       if (json) io.stdout.write(JSON.stringify(orderedResult(result)) + "\n");
       const summaryFile = io.env.GITHUB_ACTIONS

@@ -5,7 +5,6 @@
  */
 
 import { OK } from "../exit_codes.ts";
-import { specJsonSchema } from "../spec/spec_json_schema.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
 
@@ -20,9 +19,10 @@ export const schemaCommand: Command = {
     "",
     "example: chant-wave schema > waves.schema.json",
   ].join("\n"),
-  run(argv, io) {
+  async run(argv, io) {
     parseFlags("schema", argv, {});
+    const { specJsonSchema } = await import("../spec/spec_json_schema.ts");
     io.stdout.write(JSON.stringify(specJsonSchema(), null, 2) + "\n");
-    return Promise.resolve(OK);
+    return OK;
   },
 };

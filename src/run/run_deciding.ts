@@ -10,7 +10,6 @@ import { OK, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { OutcomeError } from "../errors.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { readPolicyAtBase } from "../policy/read_policy.ts";
-import { parseSpec } from "../spec/parse_spec.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
@@ -54,7 +53,7 @@ export async function runDeciding(
     specPath: input.specFile,
     base: input.base,
     waveName: wave.name,
-    parse: parseSpec,
+    parse: input.parseSpec,
   });
   log(
     `policy of wave ${wave.k} "${wave.name}": ${policy.policy} (${policy.reason})`,

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"
 import { join } from "@std/path";
+import type { ParseSpecFn } from "../policy/policy_at_base.ts";
 import type { Spec } from "../spec/types.ts";
 import type { JobResult } from "./job_result.ts";
 import { runDeciding } from "./run_deciding.ts";
@@ -26,6 +27,8 @@ export interface RunJobInput {
   base: string;
   settings: StepSettings;
   dryRun: boolean;
+  /** Parses the spec as it was at base (`parseSpec`, loaded by the CLI). */
+  parseSpec: ParseSpecFn;
 }
 
 /**

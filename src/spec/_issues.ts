@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import { suggest } from "./did_you_mean.ts";
 import { showValue } from "./_schema_parts.ts";
 import { asRecord, type Collector, valueAt } from "./_problems.ts";

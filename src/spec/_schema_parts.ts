@@ -5,7 +5,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { DURATION_HINT, DURATION_PATTERN } from "./duration.ts";
 
 /** Rollout, wave, group and gate names. */

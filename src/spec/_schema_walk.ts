@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import { asRecord, valueAt } from "./_problems.ts";
 import type { Path } from "./_locate.ts";
 

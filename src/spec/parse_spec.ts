@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { z } from "zod";
+import type * as z from "zod";
 // @ts-types="../../types/std/jsonc.d.ts"
 import { parse } from "@std/jsonc";
 import { SpecError, type SpecProblem } from "../errors.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { specFileSchema } from "./spec_schema.ts";
 
 /**

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { GATE_POLICIES, ON_FAILURE } from "./types.ts";
 import {
   argvSchema,

@@ -1,0 +1,196 @@
+/**
+ * Git plumbing on top of the `Git` seam, for callers that build commits without a
+ * work tree: write blobs, commit trees, read and move refs with compare-and-swap,
+ * ask ancestry and read many blobs at once. Every function runs git through
+ * `Git.exec`/`Git.run` (no shell, isolated environment) and never touches the work
+ * tree, the index or HEAD. It knows nothing of ledgers.
+ * @module
+ */
+
+import type { Env } from "./git_env.ts";
+import { type Git, GitError } from "./git.ts";
+
+/** The outcome of {@linkcode updateRef}. */
+export type UpdateRefResult =
+  | { ok: true }
+  /** The ref was not at the expected old value (another writer moved it). */
+  | { ok: false; reason: "moved"; stderr: string }
+  /** A lock file is in the way (another git process, or a stale one). */
+  | { ok: false; reason: "locked"; lockPath: string; stderr: string };
+
+/**
+ * Writes `content` as a blob into the object database (`hash-object -w --stdin`).
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param content The blob's bytes (text is written as UTF-8).
+ * @returns The blob's object id.
+ * @throws {GitError} When git fails.
+ */
+export async function hashObject(
+  git: Git,
+  cwd: string,
+  content: string | Uint8Array,
+): Promise<string> {
+  const out = await git.run(["hash-object", "-w", "--stdin"], {
+    cwd,
+    input: content,
+  });
+  return out.trim();
+}
+
+/** What {@linkcode commitTree} commits. */
+export interface CommitTreeOptions {
+  /** The tree's object id. */
+  tree: string;
+  /** Parent commits, first parent first; none for a root commit. */
+  parents: readonly string[];
+  /** The commit message. */
+  message: string;
+  /** Identity variables (`GIT_AUTHOR_NAME`, `GIT_COMMITTER_EMAIL`, …). */
+  env?: Env;
+}
+
+/**
+ * Makes a commit object with `commit-tree` (never signed, whatever the
+ * repository's `commit.gpgSign` says). No ref moves.
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param options The tree, parents, message and identity.
+ * @returns The new commit's object id.
+ * @throws {GitError} When git fails (e.g. no identity and none in `env`).
+ */
+export async function commitTree(
+  git: Git,
+  cwd: string,
+  options: CommitTreeOptions,
+): Promise<string> {
+  const args = ["commit-tree", "--no-gpg-sign", options.tree];
+  for (const parent of options.parents) args.push("-p", parent);
+  args.push("-F", "-");
+  const out = await git.run(args, {
+    cwd,
+    input: options.message,
+    env: options.env,
+  });
+  return out.trim();
+}
+
+const LOCK_FILE = /Unable to create '([^']+\.lock)': File exists/;
+
+/**
+ * Moves `ref` to `newOid` only if it is still at `oldOid`: `update-ref` with the
+ * old value, which git checks under the ref's lock (compare-and-swap).
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param ref The full ref name (`refs/heads/chant/ledger`).
+ * @param newOid The new value.
+ * @param oldOid The value it must have now; `undefined` means it must not exist.
+ * @param message The reflog message.
+ * @returns `ok`, or why it did not move (`moved`, or `locked` with the lock file).
+ * @throws {GitError} On any other failure.
+ */
+export async function updateRef(
+  git: Git,
+  cwd: string,
+  ref: string,
+  newOid: string,
+  oldOid: string | undefined,
+  message = "chant-wave",
+): Promise<UpdateRefResult> {
+  const args = ["update-ref", "-m", message, ref, newOid, oldOid ?? ""];
+  const out = await git.exec(args, { cwd });
+  if (out.exitCode === 0) return { ok: true };
+  const lock = LOCK_FILE.exec(out.stderr);
+  if (lock) {
+    return { ok: false, reason: "locked", lockPath: lock[1], stderr: out.stderr };
+  }
+  if (/cannot lock ref|reference already exists|but expected/.test(out.stderr)) {
+    return { ok: false, reason: "moved", stderr: out.stderr };
+  }
+  throw new GitError(args, out.exitCode, out.stderr);
+}
+
+/**
+ * Reads the values of some refs in one call (`for-each-ref`); refs that do not
+ * exist are absent from the result.
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param refs Full ref names.
+ * @returns Ref name → object id.
+ * @throws {GitError} When git fails.
+ */
+export async function readRefs(
+  git: Git,
+  cwd: string,
+  refs: readonly string[],
+): Promise<Map<string, string>> {
+  const out = await git.run(
+    ["for-each-ref", "--format=%(objectname) %(refname)", ...refs],
+    { cwd },
+  );
+  const values = new Map<string, string>();
+  for (const line of out.split("\n")) {
+    const space = line.indexOf(" ");
+    if (space > 0) values.set(line.slice(space + 1), line.slice(0, space));
+  }
+  return values;
+}
+
+/**
+ * Tells whether commit `ancestor` is reachable from `descendant` (or equal).
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param ancestor A commit.
+ * @param descendant Another commit.
+ * @returns `true` when `ancestor` is in `descendant`'s history.
+ * @throws {GitError} When git fails (e.g. an unknown commit).
+ */
+export async function isAncestor(
+  git: Git,
+  cwd: string,
+  ancestor: string,
+  descendant: string,
+): Promise<boolean> {
+  if (ancestor === descendant) return true;
+  const args = ["merge-base", "--is-ancestor", ancestor, descendant];
+  const out = await git.exec(args, { cwd });
+  if (out.exitCode === 0) return true;
+  if (out.exitCode === 1) return false;
+  throw new GitError(args, out.exitCode, out.stderr);
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Reads many objects in one process (`cat-file --batch`).
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param oids Object ids.
+ * @returns Object id → its content; a missing object is absent.
+ * @throws {GitError} When git fails or its output cannot be read.
+ */
+export async function readObjects(
+  git: Git,
+  cwd: string,
+  oids: readonly string[],
+): Promise<Map<string, Uint8Array>> {
+  const objects = new Map<string, Uint8Array>();
+  if (oids.length === 0) return objects;
+  const args = ["cat-file", "--batch"];
+  const out = await git.runBytes(args, { cwd, input: oids.join("\n") + "\n" });
+  let at = 0;
+  while (at < out.length) {
+    const end = out.indexOf(10, at);
+    if (end < 0) break;
+    const header = decoder.decode(out.subarray(at, end)).split(" ");
+    at = end + 1;
+    if (header[1] === "missing" || header.length < 3) continue;
+    const size = Number(header[2]);
+    if (!Number.isSafeInteger(size) || at + size > out.length) {
+      throw new GitError(args, 0, `unexpected output near "${header.join(" ")}"`);
+    }
+    objects.set(header[0], out.subarray(at, at + size));
+    at += size + 1;
+  }
+  return objects;
+}
