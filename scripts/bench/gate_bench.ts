@@ -7,6 +7,7 @@
  * @module
  */
 
+import { median, ms } from "./_measure.ts";
 import { decideGate } from "../../src/ledger/decide_gate.ts";
 import { dirLedger } from "../../src/ledger/dir_ledger.ts";
 import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
@@ -147,16 +148,15 @@ export async function gateBench(
       await evaluate();
       times.push(performance.now() - start);
     }
-    times.sort((a, b) => a - b);
-    const medianMs = times[Math.floor(times.length / 2)];
+    const medianMs = median(times);
     return {
       name: "gate evaluation (directory ledger)",
       records: count,
       repetitions,
       setupMs,
       medianMs,
-      minMs: times[0],
-      maxMs: times[times.length - 1],
+      minMs: Math.min(...times),
+      maxMs: Math.max(...times),
       targetMs: 300,
       ok: medianMs < 300,
     };
@@ -167,7 +167,6 @@ export async function gateBench(
 
 if (import.meta.main) {
   const r = await gateBench();
-  const ms = (n: number) => `${n.toFixed(1)} ms`;
   console.log(`${r.name}: ${r.records} records, ${r.repetitions} runs`);
   console.log(
     `  median  ${ms(r.medianMs)}  (target < ${r.targetMs} ms: ${

@@ -1,6 +1,7 @@
 /**
  * Opens the ledger a command names (`--ledger L`, else `CHANT_WAVE_LEDGER`, else
- * `.chant/ledger`): a directory, or the git-backed ledger (`git`, `git:<remote>`).
+ * `.chant/ledger`): a directory, or the git-backed ledger (`git`, `git:<remote>`)
+ * on the branch `chant/ledger` of the checkout the command runs in.
  * @module
  */
 
@@ -8,28 +9,39 @@
 import { resolve } from "@std/path";
 import { InputError } from "../errors.ts";
 import { DEFAULT_LEDGER_DIR, dirLedger } from "../ledger/dir_ledger.ts";
+import { gitLedger } from "../ledger/git_ledger.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
 import type { CliIo } from "./io.ts";
 
 /**
- * Opens the ledger for a command.
+ * Opens the ledger for a command. `git` shares the branch through the remote
+ * `origin` (or keeps it local when the repository has no remote); `git:<remote>`
+ * names the remote. Anything else is a directory, relative to the working
+ * directory. Nothing is read or written until the store is used.
  * @param flag The `--ledger` value, if given.
- * @param io The edges (environment, working directory).
+ * @param io The edges (environment, working directory, git, clock, log).
  * @returns The store.
- * @throws {InputError} For a ledger this version cannot open.
+ * @throws {InputError} For `git:` without a remote name or with an invalid one.
  */
 export function openLedger(
   flag: string | undefined,
-  io: Pick<CliIo, "env" | "cwd">,
+  io: Pick<CliIo, "env" | "cwd" | "git" | "clock" | "stderr">,
 ): LedgerStore {
   const where = flag ?? io.env.CHANT_WAVE_LEDGER ?? DEFAULT_LEDGER_DIR;
   if (where === "git" || where.startsWith("git:")) {
-    throw new InputError(
-      `ledger "${where}": the git-backed ledger is not built yet in this version`,
-      [
-        "use a directory ledger (the default, .chant/ledger) for now",
-      ],
-    );
+    const remote = where === "git" ? undefined : where.slice("git:".length);
+    if (remote === "") {
+      throw new InputError(
+        `ledger "${where}": name the remote after "git:", e.g. "git:origin"`,
+      );
+    }
+    return gitLedger({
+      git: io.git,
+      cwd: io.cwd,
+      ...(remote === undefined ? {} : { remote }),
+      clock: io.clock,
+      log: (line) => io.stderr.write(`${line}\n`),
+    });
   }
   return dirLedger(resolve(io.cwd, where));
 }

@@ -31,7 +31,7 @@ export const approveCommand: Command = {
     "  --plan DIGEST  sha256:<64 hex>, as printed after 'then approve:'",
     "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
     "  --note TEXT    a note kept with the approval",
-    "  --ledger L     a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER)",
+    "  --ledger L     git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "",
     "example: chant-wave approve demo demo-wave-2 --plan sha256:1fa7…",
   ].join("\n"),

@@ -7,6 +7,7 @@
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
 import { describeRecord } from "../ledger/describe_record.ts";
+import { isGitLedger } from "../ledger/git_ledger.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
 import { openLedger } from "./_open_ledger.ts";
@@ -20,10 +21,12 @@ export const ledgerCommand: Command = {
   help: [
     "log    lists the records of every gate (or of NAME, or of gate GATE of NAME),",
     "       gate by gate, newest last; malformed records are reported, not fatal",
-    "pull   fetches the ledger branch (git ledger only)",
-    "push   pushes the ledger branch (git ledger only)",
+    "pull   fetches the branch chant/ledger and fast-forwards the local one",
+    "       (git ledger only)",
+    "push   sends the local branch's records the remote lacks (git ledger only)",
     "",
-    "  --ledger L   a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER)",
+    "  --ledger L   a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER),",
+    "               or git / git:<remote> (the branch chant/ledger, remote origin)",
     "",
     "example: chant-wave ledger log demo demo-wave-2",
   ].join("\n"),
@@ -32,6 +35,20 @@ export const ledgerCommand: Command = {
     const [action, name, gate, ...extra] = flags.positionals;
     const ledger = openLedger(flags.strings.ledger, io);
     if (action === "pull" || action === "push") {
+      if (extra.length > 0 || name !== undefined) {
+        throw new InputError(
+          `"ledger ${action}" takes no arguments; got "${
+            flags.positionals.slice(1).join(" ")
+          }"`,
+        );
+      }
+      if (isGitLedger(ledger)) {
+        const report = action === "pull"
+          ? await ledger.pull()
+          : await ledger.push();
+        io.stderr.write(`${report.message}\n`);
+        return OK;
+      }
       throw new InputError(
         `"ledger ${action}" syncs the git ledger; ${ledger.describe()} is local, nothing to sync`,
       );

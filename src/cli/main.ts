@@ -15,7 +15,7 @@ import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { jobsCommand } from "./jobs_command.ts";
 import { ledgerCommand } from "./ledger_command.ts";
-import { notYetCommand } from "./not_yet_command.ts";
+import { pipelineCommand } from "./pipeline_command.ts";
 import { revokeCommand } from "./revoke_command.ts";
 import { runCommand } from "./run_command.ts";
 import { schemaCommand } from "./schema_command.ts";
@@ -29,11 +29,7 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   checkCommand,
   jobsCommand,
-  notYetCommand(
-    "pipeline",
-    "render the CI pipeline for a forge",
-    "chant-wave pipeline github|gitlab|forgejo --spec F [--out DIR] [--check]",
-  ),
+  pipelineCommand,
   schemaCommand,
   ledgerCommand,
 ];

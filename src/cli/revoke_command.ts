@@ -22,7 +22,7 @@ export const revokeCommand: Command = {
     "pending fact stops counting; the next run waits for a fresh approval.",
     "",
     "  --note TEXT  why",
-    "  --ledger L   a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER)",
+    "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "",
     'example: chant-wave revoke demo demo-wave-3 --note "wrong plan approved"',
   ].join("\n"),

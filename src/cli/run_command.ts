@@ -43,7 +43,7 @@ export const runCommand: Command = {
     "  --group G         group job: the runs of job group G (sliced by --share)",
     "  --base REV        where the policy is read (default: the spec's base, else HEAD^1)",
     "  --parallel N      runs planned or applied at once (default: the spec's)",
-    "  --ledger L        a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER)",
+    "  --ledger L        git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "  --dry-run         plan and decide, record nothing, apply nothing",
     "  --heartbeat DUR   print a still-running line after DUR of quiet (0 = off)",
     "  --timeout DUR     stop a plan or apply command after DUR (0 = none)",

@@ -39,7 +39,7 @@ export const statusCommand: Command = {
     "revoke with the decision that spent it.",
     "",
     "  --spec F     the waves file",
-    "  --ledger L   a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER)",
+    "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "  --json       print { name, waves: [...] } on stdout",
     "",
     "example: chant-wave status --spec waves.jsonc",

@@ -17,18 +17,24 @@ const encoder = new TextEncoder();
 
 /**
  * A writer for a file descriptor, using blocking `writeSync` (retrying on `EAGAIN`
- * when the descriptor is non-blocking), so nothing piles up in memory.
+ * when the descriptor is non-blocking), so nothing piles up in memory. Text is
+ * encoded into one reused buffer that grows to the largest write seen.
  * @param fd The descriptor: 1 for stdout, 2 for stderr.
  * @returns The writer.
  */
 export function fdWriter(fd: number): Writer {
+  let buffer = new Uint8Array(64 * 1024);
   return {
     write(text: string): void {
-      const bytes = encoder.encode(text);
+      // UTF-16 to UTF-8 takes at most 3 bytes per code unit.
+      if (text.length * 3 > buffer.length) {
+        buffer = new Uint8Array(text.length * 3);
+      }
+      const { written: length } = encoder.encodeInto(text, buffer);
       let offset = 0;
-      while (offset < bytes.length) {
+      while (offset < length) {
         try {
-          offset += writeSync(fd, bytes, offset, bytes.length - offset);
+          offset += writeSync(fd, buffer, offset, length - offset);
         } catch (error) {
           if ((error as { code?: string }).code !== "EAGAIN") throw error;
         }

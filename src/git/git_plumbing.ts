@@ -7,6 +7,9 @@
  * @module
  */
 
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Env } from "./git_env.ts";
 import { type Git, GitError } from "./git.ts";
 
@@ -36,6 +39,46 @@ export async function hashObject(
     input: content,
   });
   return out.trim();
+}
+
+/**
+ * Writes many blobs with one git process: the contents go to files in a fresh
+ * temporary directory, hashed with `hash-object -w --no-filters --stdin-paths`
+ * (so no attribute or filter of the repository applies), and the directory is
+ * removed. One content is hashed from stdin.
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param contents The blobs' bytes (text is written as UTF-8).
+ * @returns Their object ids, in the same order.
+ * @throws {GitError} When git fails.
+ */
+export async function hashObjects(
+  git: Git,
+  cwd: string,
+  contents: readonly (string | Uint8Array)[],
+): Promise<string[]> {
+  if (contents.length === 0) return [];
+  if (contents.length === 1) return [await hashObject(git, cwd, contents[0])];
+  const dir = await mkdtemp(join(tmpdir(), "chant-wave-blobs-"));
+  try {
+    const paths = contents.map((_, i) => join(dir, `${i}`));
+    await Promise.all(contents.map((c, i) => writeFile(paths[i], c)));
+    const out = await git.run(
+      ["hash-object", "-w", "--no-filters", "--stdin-paths"],
+      { cwd, input: paths.join("\n") + "\n" },
+    );
+    const oids = out.split("\n").filter((line) => line !== "");
+    if (oids.length !== contents.length) {
+      throw new GitError(
+        ["hash-object"],
+        0,
+        `got ${oids.length} ids for ${contents.length} blobs`,
+      );
+    }
+    return oids;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** What {@linkcode commitTree} commits. */
@@ -98,13 +141,46 @@ export async function updateRef(
   message = "chant-wave",
 ): Promise<UpdateRefResult> {
   const args = ["update-ref", "-m", message, ref, newOid, oldOid ?? ""];
+  return await refUpdate(git, cwd, args);
+}
+
+/**
+ * Deletes `ref` only if it is still at `oldOid` (`update-ref -d`, compare-and-swap).
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param ref The full ref name.
+ * @param oldOid The value it must have now.
+ * @returns `ok`, or why it was not deleted (`moved`, `locked`).
+ * @throws {GitError} On any other failure.
+ */
+export async function deleteRef(
+  git: Git,
+  cwd: string,
+  ref: string,
+  oldOid: string,
+): Promise<UpdateRefResult> {
+  return await refUpdate(git, cwd, ["update-ref", "-d", ref, oldOid]);
+}
+
+async function refUpdate(
+  git: Git,
+  cwd: string,
+  args: readonly string[],
+): Promise<UpdateRefResult> {
   const out = await git.exec(args, { cwd });
   if (out.exitCode === 0) return { ok: true };
   const lock = LOCK_FILE.exec(out.stderr);
   if (lock) {
-    return { ok: false, reason: "locked", lockPath: lock[1], stderr: out.stderr };
+    return {
+      ok: false,
+      reason: "locked",
+      lockPath: lock[1],
+      stderr: out.stderr,
+    };
   }
-  if (/cannot lock ref|reference already exists|but expected/.test(out.stderr)) {
+  if (
+    /cannot lock ref|reference already exists|but expected/.test(out.stderr)
+  ) {
     return { ok: false, reason: "moved", stderr: out.stderr };
   }
   throw new GitError(args, out.exitCode, out.stderr);
@@ -187,7 +263,11 @@ export async function readObjects(
     if (header[1] === "missing" || header.length < 3) continue;
     const size = Number(header[2]);
     if (!Number.isSafeInteger(size) || at + size > out.length) {
-      throw new GitError(args, 0, `unexpected output near "${header.join(" ")}"`);
+      throw new GitError(
+        args,
+        0,
+        `unexpected output near "${header.join(" ")}"`,
+      );
     }
     objects.set(header[0], out.subarray(at, at + size));
     at += size + 1;

@@ -54,7 +54,9 @@ export function gitReason(stderr: string): string {
   const lines = stderr.split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("hint:"))
-    .filter((line) => !/^(To |Done$|error: failed to push some refs)/.test(line))
+    .filter((line) =>
+      !/^(To |Done$|error: failed to push some refs)/.test(line)
+    )
     .map((line) => line.replace(/^(remote|fatal|error):\s*/, ""))
     .filter((line) => line !== "");
   const unique = [...new Set(lines)];
@@ -89,6 +91,7 @@ export async function fetchRef(
     "--no-tags",
     "--no-write-fetch-head",
     "--no-recurse-submodules",
+    "--no-auto-gc",
     remote,
     `+${src}:${dst}`,
   ], { cwd });
@@ -98,7 +101,9 @@ export async function fetchRef(
     return { ok: false, reason: "absent" };
   }
   const lock = LOCK_FILE.exec(stderr);
-  if (lock || /cannot lock ref|some local refs could not be updated/.test(stderr)) {
+  if (
+    lock || /cannot lock ref|some local refs could not be updated/.test(stderr)
+  ) {
     return {
       ok: false,
       reason: "locked",
@@ -152,7 +157,9 @@ export async function pushRef(
   }
   if (status.startsWith("[remote rejected]")) {
     const why = status.replace(/^\[remote rejected\]\s*/, "");
-    if (LOST_RACE.test(why)) return { ok: false, reason: "behind", detail: why };
+    if (LOST_RACE.test(why)) {
+      return { ok: false, reason: "behind", detail: why };
+    }
     const remoteSays = detail === "no reason given" ? "" : `: ${detail}`;
     return {
       ok: false,

@@ -13,6 +13,7 @@ import {
   mkdir,
   open,
   readdir,
+  readFile,
   rename,
   unlink,
 } from "node:fs/promises";
@@ -30,7 +31,11 @@ import {
   recordFileName,
   temporaryName,
 } from "./record_name.ts";
-import { formatRecord, type LedgerRecord } from "./records.ts";
+import {
+  type AppliedRecord,
+  formatRecord,
+  type LedgerRecord,
+} from "./records.ts";
 import { sortRecords } from "./sort_records.ts";
 
 /** The directory ledger's default root, relative to the working directory. */
@@ -214,7 +219,7 @@ export function dirLedger(
       checkLedgerSegment("gate", gate),
     );
 
-  return {
+  const store: DirLedger = {
     root,
 
     describe: () => `directory ledger ${root}`,
@@ -269,6 +274,41 @@ export function dirLedger(
       }
     },
 
+    /**
+     * Atomic across processes: the claim is a file named for the approval,
+     * `<gate dir>/claims/<approvalId>.json`, published without overwriting (a
+     * hard link fails when the name exists). The first decision to publish it
+     * wins and then writes its `applied` record; a loser reads the winner's claim.
+     * Readers of the gate skip the `claims` directory.
+     */
+    async claimApproval(record: AppliedRecord): Promise<AppliedRecord> {
+      const dir = join(gateDir(record.name, record.gate), "claims");
+      const final = join(
+        dir,
+        `${checkLedgerSegment("approval id", record.approvalId)}.json`,
+      );
+      const text = formatRecord(record);
+      const temp = join(dir, temporaryName("claim", randomHex(8, random)));
+      try {
+        await mkdir(dir, { recursive: true });
+        await writeNew(temp, text);
+        await publish(temp, final);
+      } catch (error) {
+        const winner = await readFile(final, "utf8").then(
+          (text) => parseRecord(text, final),
+          () => undefined,
+        );
+        if (winner?.kind === "applied") return winner;
+        throw error instanceof LedgerWriteError
+          ? error
+          : new LedgerWriteError(final, messageOf(error), { cause: error });
+      } finally {
+        await unlink(temp).catch(() => {});
+      }
+      await store.write(record);
+      return record;
+    },
+
     /** Lists `<root>/gates/<name>/<gate>` directories; a missing root lists none. */
     async listGates(name?: string): Promise<GateRef[]> {
       const gatesDir = join(root, "gates");
@@ -284,4 +324,5 @@ export function dirLedger(
       return refs;
     },
   };
+  return store;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { LedgerRecord } from "./records.ts";
+import type { AppliedRecord, LedgerRecord } from "./records.ts";
 
 /** A gate's records as read, with the records that could not be read. */
 export interface GateRecords {
@@ -43,6 +43,17 @@ export interface LedgerStore {
    * @throws {Error} When it cannot be written; then nothing is recorded.
    */
   write(record: LedgerRecord): Promise<void>;
+  /**
+   * Spends an approval (SPEC.md §4.7, §5.4): records the `applied` fact `record`
+   * unless another decision already applied under the same approval, atomically,
+   * so of decisions racing for one approval exactly one wins, on any number of
+   * machines sharing the ledger.
+   * @param record This decision's `applied` fact.
+   * @returns The first `applied` fact of `record.approvalId`: `record` itself when
+   *   this decision won (or already held it), else the winner's.
+   * @throws {Error} When it cannot be recorded; then the caller must not apply.
+   */
+  claimApproval(record: AppliedRecord): Promise<AppliedRecord>;
   /**
    * Lists the gates the ledger holds records for, sorted by name then gate.
    * @param name Only the gates of this spec `name`, when given.

@@ -7,22 +7,20 @@
  */
 
 import { OK, RUN_FAILED, WAITING } from "../exit_codes.ts";
-import { OutcomeError } from "../errors.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { readPolicyAtBase } from "../policy/read_policy.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
-import { applyRuns } from "./apply_runs.ts";
 import { decideWave } from "./decide_wave.ts";
-import type { Decision } from "./decision.ts";
 import { type JobResult, logFailures } from "./job_result.ts";
 import { type FailedRun, type PlannedRun, planRuns } from "./plan_runs.ts";
 import { compilePattern } from "../jobs/group_pattern.ts";
 import type { Wave } from "../spec/types.ts";
 import type { RunJobInput } from "./run_job.ts";
 import type { RunIo } from "./run_io.ts";
-import { spendApproval } from "./spend_approval.ts";
+import { throwIfInterrupted } from "./throw_if_interrupted.ts";
+import { countOf, dryRunLine, spendAndApply } from "./spend_and_apply.ts";
 
 /**
  * Runs a whole-wave or deciding job.
@@ -71,8 +69,8 @@ export async function runDeciding(
   if (failed.length > 0) {
     logFailures(failed, io.stderr);
     log(
-      `wave ${wave.k} "${wave.name}" is not decided: ${failed.length} run${
-        failed.length === 1 ? "" : "s"
+      `error: wave ${wave.k} "${wave.name}" is not decided: ${
+        countOf(failed.length, "run")
       } failed to plan`,
     );
     return {
@@ -84,45 +82,31 @@ export async function runDeciding(
   const decision = await decideWave({ ...input, wave, planned, policy }, io);
   throwIfInterrupted(io);
   if (!dryRun) {
-    await writeFileAtomic(
-      resolve(io.cwd, decisionRecordPath(spec.name, wave.k)),
-      JSON.stringify(decision, null, 2) + "\n",
-    );
+    const path = resolve(io.cwd, decisionRecordPath(spec.name, wave.k));
+    await writeFileAtomic(path, JSON.stringify(decision, null, 2) + "\n");
   }
   const decided = { ...result, decision };
   if (decision.status === "waiting") return { ...decided, exitCode: WAITING };
-  if (kind === "decide") {
-    log(
-      dryRun
-        ? "dry run: recorded nothing"
-        : `decided: ${decisionRecordPath(spec.name, wave.k)}`,
-    );
+  if (dryRun) {
+    log(dryRunLine(decision, planned.length));
     return decided;
   }
-  if (dryRun) return dryRunApply(decision, planned.length, log, decided);
-  if (decision.status === "approved") {
-    const spend = await spendApproval(decision, io);
-    if (!spend.spent) {
-      log(
-        `gate ${decision.gate}: the approval no longer stands; nothing applied`,
-      );
-      for (const reason of spend.reasons) log(`  ${reason}`);
-      return { ...decided, exitCode: WAITING };
-    }
+  if (kind === "decide") {
+    log(`decided: ${decisionRecordPath(spec.name, wave.k)}`);
+    return decided;
   }
-  const applied = await applyRuns(spec, wave, planned, context, io);
-  throwIfInterrupted(io);
-  logFailures(applied.failed, io.stderr);
-  if (applied.untried.length) {
-    log(
-      `untried after a failure (onFailure: stop): ${
-        applied.untried.join(", ")
-      }`,
-    );
-  }
-  log(
-    `applied ${applied.applied.length} of ${planned.length} runs of wave ${wave.k} "${wave.name}"`,
+  const applied = await spendAndApply(
+    spec,
+    wave,
+    decision,
+    planned,
+    context,
+    io,
   );
+  if (applied === "waiting") return { ...decided, exitCode: WAITING };
+  if (applied.failed.length) {
+    log(`error: ${countOf(applied.failed.length, "run")} failed to apply`);
+  }
   return {
     ...decided,
     exitCode: applied.failed.length ? RUN_FAILED : OK,
@@ -130,19 +114,6 @@ export async function runDeciding(
     failed: applied.failed.map((f) => f.target),
     untried: applied.untried,
   };
-}
-
-function dryRunApply(
-  decision: Decision,
-  runs: number,
-  log: (line: string) => void,
-  result: JobResult,
-): JobResult {
-  const using = decision.status === "approved"
-    ? ` under the approval ${decision.approvalId} by ${decision.approvedBy}`
-    : "";
-  log(`dry run: would apply ${runs} runs${using}; recorded nothing`);
-  return result;
 }
 
 /**
@@ -174,18 +145,4 @@ function ungroupedRuns(
     });
   }
   return failed;
-}
-
-/**
- * Stops the job once SIGINT/SIGTERM arrived, before anything more is recorded.
- * @throws {OutcomeError} With 130 or 143.
- */
-export function throwIfInterrupted(io: RunIo): void {
-  const code = io.interrupts.exitCode;
-  if (code !== undefined) {
-    throw new OutcomeError(
-      code,
-      "interrupted: stopped every running command; recorded nothing more",
-    );
-  }
 }

@@ -1,7 +1,8 @@
 /**
  * `chant-wave run` below the command line: picks the job's flow (whole wave or
- * deciding job, share or group job), and for dry runs plans under a temporary
- * directory that is removed afterwards, so nothing is written (SPEC.md §4.9).
+ * deciding job, share or group job), for dry runs plans under a temporary
+ * directory that is removed afterwards, so nothing is written (SPEC.md §4.9),
+ * and announces the outcome by webhook when the spec asks (§8).
  * @module
  */
 
@@ -11,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "@std/path";
 import type { ParseSpecFn } from "../policy/policy_at_base.ts";
 import type { Spec } from "../spec/types.ts";
+import { notifyOutcome } from "../notify/notify_outcome.ts";
 import type { JobResult } from "./job_result.ts";
 import { runDeciding } from "./run_deciding.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
@@ -55,6 +57,23 @@ export async function runJob(
       input.dryRun ? " (dry run)" : ""
     }\n`,
   );
+  const result = await runFlow(input, io);
+  if (!input.dryRun) {
+    const log = (line: string) => io.stderr.write(`${line}\n`);
+    await notifyOutcome({
+      spec: input.spec,
+      result,
+      env: io.env,
+      clock: io.clock,
+      log,
+    });
+  }
+  return result;
+}
+
+/** Runs the job's flow; a dry run plans under a temporary directory it removes. */
+async function runFlow(input: RunJobInput, io: RunIo): Promise<JobResult> {
+  const { kind } = input.selection;
   const flow = kind === "wave" || kind === "decide" ? runDeciding : runShare;
   if (!input.dryRun) return await flow(input, ".chant", io);
   const root = await mkdtemp(join(tmpdir(), "chant-wave-dry-run-"));

@@ -13,15 +13,14 @@ import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { sliceShare } from "../jobs/slice_shares.ts";
 import type { Run } from "../spec/types.ts";
-import { applyRuns } from "./apply_runs.ts";
 import { type Decision, parseDecision } from "./decision.ts";
 import { type JobResult, logFailures } from "./job_result.ts";
 import { type PlannedRun, planRuns } from "./plan_runs.ts";
-import { throwIfInterrupted } from "./run_deciding.ts";
+import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import type { RunJobInput } from "./run_job.ts";
 import type { RunIo } from "./run_io.ts";
 import { groupRuns } from "./select_job.ts";
-import { spendApproval } from "./spend_approval.ts";
+import { countOf, dryRunLine, spendAndApply } from "./spend_and_apply.ts";
 
 /**
  * Runs a share or group job.
@@ -91,42 +90,52 @@ export async function runShare(
   logFailures(failed, io.stderr);
   const { unmoved, moved } = compareWithDecision(planned, decision, log);
   const outcome = { ...result, failed: failed.map((f) => f.target), moved };
-  const exitCode = () =>
-    outcome.failed.length ? RUN_FAILED : moved.length ? PLAN_MOVED : OK;
   if (input.dryRun) {
-    log(`dry run: would apply ${unmoved.length} runs; recorded nothing`);
-    return { ...outcome, exitCode: exitCode() };
+    log(dryRunLine(decision, unmoved.length));
+    return finish(outcome, wave.k, log);
   }
-  if (unmoved.length > 0 && decision.status === "approved") {
-    const spend = await spendApproval(decision, io);
-    if (!spend.spent) {
-      log(
-        `gate ${decision.gate}: the approval no longer stands; nothing applied`,
-      );
-      for (const reason of spend.reasons) log(`  ${reason}`);
-      return { ...outcome, exitCode: WAITING };
-    }
-  }
-  const applied = await applyRuns(spec, wave, unmoved, context, io);
-  throwIfInterrupted(io);
-  logFailures(applied.failed, io.stderr);
-  if (applied.untried.length) {
+  const applied = await spendAndApply(
+    spec,
+    wave,
+    decision,
+    unmoved,
+    context,
+    io,
+  );
+  if (applied === "waiting") return { ...outcome, exitCode: WAITING };
+  outcome.failed.push(...applied.failed.map((f) => f.target));
+  return finish(
+    { ...outcome, applied: applied.applied, untried: applied.untried },
+    wave.k,
+    log,
+  );
+}
+
+/** Sets the exit code (1 a run failed, else 4 a run moved, else 0) and says why. */
+function finish(
+  result: JobResult,
+  k: number,
+  log: (line: string) => void,
+): JobResult {
+  if (result.failed.length) {
     log(
-      `untried after a failure (onFailure: stop): ${
-        applied.untried.join(", ")
+      `error: ${countOf(result.failed.length, "run")} failed: ${
+        result.failed.join(", ")
       }`,
     );
+    return { ...result, exitCode: RUN_FAILED };
   }
-  log(
-    `applied ${applied.applied.length} of ${slice.length} runs; ${moved.length} moved`,
-  );
-  outcome.failed.push(...applied.failed.map((f) => f.target));
-  return {
-    ...outcome,
-    applied: applied.applied,
-    untried: applied.untried,
-    exitCode: exitCode(),
-  };
+  if (result.moved.length) {
+    log(
+      `error: refused ${
+        countOf(result.moved.length, "run")
+      } whose plan moved since wave ${k} was decided: ${
+        result.moved.join(", ")
+      }`,
+    );
+    return { ...result, exitCode: PLAN_MOVED };
+  }
+  return { ...result, exitCode: OK };
 }
 
 async function readDecision(input: RunJobInput, io: RunIo): Promise<Decision> {

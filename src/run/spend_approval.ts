@@ -1,17 +1,14 @@
 /**
  * The spend rule (SPEC.md §4.7, §5.4): before a job's first apply under an
- * approval, it records an `applied` fact; the ledger then decides who spent the
- * approval: the decision of the earliest `applied` fact of that approval.
+ * approval, it claims the approval for its decision in the ledger; of decisions
+ * racing for one approval exactly one wins, and every job of that decision may
+ * apply under it.
  * @module
  */
 
 import { decideGate } from "../ledger/decide_gate.ts";
 import { spentMessage } from "../ledger/gate_messages.ts";
-import {
-  type AppliedRecord,
-  appliedRecord,
-  newStamp,
-} from "../ledger/records.ts";
+import { appliedRecord, newStamp } from "../ledger/records.ts";
 import { ciContext } from "./ci_context.ts";
 import type { Decision } from "./decision.ts";
 import type { RunIo } from "./run_io.ts";
@@ -23,10 +20,9 @@ export type SpendOutcome =
 
 /**
  * Spends the approval of an `approved` decision for this job: checks that it still
- * counts (not revoked, not spent by another decision), records this decision's
- * `applied` fact unless it already has one, and then reads the gate again: when an
- * earlier `applied` fact of the same approval belongs to another decision, this
- * job must apply nothing.
+ * counts (not revoked, not spent by another decision) and, unless this decision
+ * already holds it, claims it through the ledger's atomic `claimApproval`. When
+ * another decision's claim came first, this job must apply nothing.
  * @param decision An `approved` decision.
  * @param io The edges.
  * @returns `spent: true` when this decision holds the approval, else the reasons.
@@ -36,8 +32,8 @@ export async function spendApproval(
   io: RunIo,
 ): Promise<SpendOutcome> {
   const { name, gate, digest, decisionId } = decision;
-  const before = await io.ledger.readGate(name, gate);
-  const state = decideGate(before.records, {
+  const { records } = await io.ledger.readGate(name, gate);
+  const state = decideGate(records, {
     gate,
     digest,
     decisionId,
@@ -49,7 +45,7 @@ export async function spendApproval(
   const { approval } = state;
   if (state.applied === undefined) {
     const runId = ciContext(io.env).runId;
-    await io.ledger.write(appliedRecord({
+    const first = await io.ledger.claimApproval(appliedRecord({
       name,
       gate,
       planDigest: digest,
@@ -57,16 +53,12 @@ export async function spendApproval(
       decisionId,
       ...(runId ? { runId } : {}),
     }, newStamp(io.clock)));
-  }
-  const after = await io.ledger.readGate(name, gate);
-  const first = after.records.find((r): r is AppliedRecord =>
-    r.kind === "applied" && r.approvalId === approval.id
-  );
-  if (first !== undefined && first.decisionId !== decisionId) {
-    return {
-      spent: false,
-      reasons: [spentMessage(digest, approval.by, first.decisionId)],
-    };
+    if (first.decisionId !== decisionId) {
+      return {
+        spent: false,
+        reasons: [spentMessage(digest, approval.by, first.decisionId)],
+      };
+    }
   }
   return { spent: true, approvalId: approval.id, by: approval.by };
 }

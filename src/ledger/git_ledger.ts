@@ -1,0 +1,307 @@
+/**
+ * The git-backed ledger (SPEC.md §5.4): the directory ledger's files
+ * (`gates/<name>/<gate>/<file>.json`) kept on the branch `chant/ledger`, shared
+ * through a remote so every runner and approver sees the same records. Writes use
+ * plumbing only and never touch the user's work tree, index or HEAD. It implements
+ * `LedgerStore` and decides nothing about gates.
+ *
+ * Refs: `refs/remotes/<remote>/chant/ledger` is the remote's branch as last
+ * fetched, and what is read. `refs/heads/chant/ledger` is the local branch: it
+ * follows the remote's (fast-forwarded on every read and write) and, with no
+ * remote, is the only copy. Records the local branch holds that the remote lacks
+ * (written while there was no remote) are carried onto the remote's tip by the
+ * next write or by `push()`.
+ * @module
+ */
+
+import type { Clock } from "../clock.ts";
+import { InputError } from "../errors.ts";
+import type { Git } from "../git/git.ts";
+import { GitError } from "../git/git_error.ts";
+import { hashObjects } from "../git/git_plumbing.ts";
+import { listGatesAt, readGateAt } from "./_git_ledger_read.ts";
+import {
+  currentTip,
+  fetchLedger,
+  LEDGER_BRANCH,
+  type LedgerContext,
+  noteOnce,
+} from "./_git_ledger_sync.ts";
+import { publish } from "./_git_ledger_publish.ts";
+import { batcher } from "./_git_ledger_batch.ts";
+import { claimByOrder } from "./claim_by_order.ts";
+import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
+import { parseRecord } from "./parse_record.ts";
+import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
+import { checkLedgerSegment, recordFileName } from "./record_name.ts";
+import { formatRecord, type LedgerRecord } from "./records.ts";
+
+export { LEDGER_BRANCH };
+
+/** The remote a `git` ledger uses when none is named. */
+export const DEFAULT_LEDGER_REMOTE = "origin";
+
+/** A remote's name as `--ledger git:<remote>` accepts it. */
+export const REMOTE_NAME: RegExp = /^[A-Za-z0-9_][A-Za-z0-9._\/-]*$/;
+
+/** Options of {@linkcode gitLedger}. */
+export interface GitLedgerOptions {
+  /** The git seam. */
+  git: Git;
+  /** A directory inside the repository (the checkout). */
+  cwd: string;
+  /**
+   * The remote to share the branch through. Named, it must exist; omitted,
+   * `origin` is used when it exists, and with no remote at all the records stay
+   * on the local branch.
+   */
+  remote?: string;
+  /** Times the retry backoff (its `setTimeout`) and lock ages. */
+  clock: Clock;
+  /**
+   * The jitter's random source.
+   * @default {webRandomBytes}
+   */
+  random?: RandomBytes;
+  /** Receives notes for the human log, one line each, without a newline. */
+  log: (line: string) => void;
+  /**
+   * How many times a write tries to reach the branch before giving up.
+   * @default {10}
+   */
+  attempts?: number;
+}
+
+/** What {@linkcode GitLedger.pull} or {@linkcode GitLedger.push} did. */
+export interface SyncReport {
+  /** The remote. */
+  remote: string;
+  /** The branch tip afterwards; absent when the remote has no branch yet. */
+  tip?: string;
+  /** Records sent (push); 0 for pull. */
+  records: number;
+  /** One line for the log. */
+  message: string;
+}
+
+/** The git ledger: a `LedgerStore` plus syncing by hand. */
+export interface GitLedger extends LedgerStore {
+  /** Always `chant/ledger`. */
+  readonly branch: string;
+  /**
+   * Fetches the remote's branch and fast-forwards the local branch to it.
+   * @throws {InputError} With no remote, or when the remote cannot be read.
+   */
+  pull(): Promise<SyncReport>;
+  /**
+   * Sends the local branch's records the remote lacks (see `write` for how).
+   * @throws {InputError} With no remote, or when the remote refuses.
+   */
+  push(): Promise<SyncReport>;
+}
+
+const GIT_LEDGER = Symbol("chant-wave git ledger");
+
+/**
+ * Tells whether a store is the git ledger (and so can `pull` and `push`).
+ * @param store Any store.
+ * @returns `true` for a store made by {@linkcode gitLedger}.
+ */
+export function isGitLedger(store: LedgerStore): store is GitLedger {
+  return (store as { [GIT_LEDGER]?: boolean })[GIT_LEDGER] === true;
+}
+
+/** Finds the remote to use, once; in local mode logs so. */
+async function resolveRemote(
+  ctx: LedgerContext,
+  named: string | undefined,
+): Promise<void> {
+  const args = ["remote"];
+  const out = await ctx.git.exec(args, { cwd: ctx.cwd });
+  if (out.exitCode !== 0) {
+    if (/not a git repository/.test(out.stderr)) {
+      throw new InputError(
+        `cannot open the git ledger: "${ctx.cwd}" is not in a git repository; ` +
+          `run chant-wave in the checkout, or use a directory ledger`,
+      );
+    }
+    throw new GitError(args, out.exitCode, out.stderr);
+  }
+  const remotes = new TextDecoder().decode(out.stdout).split("\n")
+    .filter((line) => line !== "");
+  const wanted = named ?? DEFAULT_LEDGER_REMOTE;
+  const known = remotes.length ? `; its remotes: ${remotes.join(", ")}` : "";
+  if (remotes.includes(wanted)) {
+    ctx.remote = wanted;
+    ctx.tracking = `refs/remotes/${wanted}/${LEDGER_BRANCH}`;
+  } else if (named !== undefined) {
+    throw new InputError(
+      `ledger "git:${named}": the repository has no remote "${named}"${known}`,
+    );
+  } else if (remotes.length > 0) {
+    throw new InputError(
+      `ledger "git": the repository has no remote "${wanted}"${known}; ` +
+        `name one with --ledger git:<remote>`,
+    );
+  } else {
+    noteOnce(
+      ctx,
+      `git ledger: the repository has no remote; records stay on the local ` +
+        `branch ${LEDGER_BRANCH} ("chant-wave ledger push" sends them once it has one)`,
+    );
+  }
+}
+
+function needRemote(ctx: LedgerContext, action: string): string {
+  if (ctx.remote !== undefined) return ctx.remote;
+  throw new InputError(
+    `"ledger ${action}" needs a remote: the repository has none, so the ` +
+      `records stay on the local branch ${LEDGER_BRANCH}`,
+  );
+}
+
+/**
+ * Opens the git ledger of the repository containing `cwd`. Nothing runs until the
+ * first call; the first call finds the remote (and logs once when there is none).
+ * @param options The git seam, the checkout, the remote, clock, randomness, log.
+ * @returns The store.
+ * @throws {InputError} When the remote name is not a valid name.
+ * @example
+ * ```ts
+ * const ledger = gitLedger({ git, cwd, clock: realClock, log: console.error });
+ * await ledger.write(record);
+ * const { records } = await ledger.readGate("tf", "tf-wave-2");
+ * ```
+ */
+export function gitLedger(options: GitLedgerOptions): GitLedger {
+  const { remote } = options;
+  if (remote !== undefined && !REMOTE_NAME.test(remote)) {
+    throw new InputError(`ledger "git:${remote}": not a valid remote name`);
+  }
+  const ctx: LedgerContext = {
+    git: options.git,
+    cwd: options.cwd,
+    clock: options.clock,
+    random: options.random ?? webRandomBytes,
+    log: options.log,
+    attempts: Math.max(1, options.attempts ?? 10),
+    noted: new Set(),
+  };
+  let ready: Promise<void> | undefined;
+  const open = () => ready ??= resolveRemote(ctx, remote);
+  const writes = batcher<{ path: string; text: string; what: string }>(
+    async (items) => {
+      await open();
+      const oids = await hashObjects(
+        ctx.git,
+        ctx.cwd,
+        items.map((i) => i.text),
+      );
+      const files = items.map((item, i) => ({ path: item.path, oid: oids[i] }));
+      const what = items[0].what;
+      await publish(
+        ctx,
+        files,
+        (all) =>
+          all.length === 1
+            ? `chant-wave: ${what}`
+            : `chant-wave: ${what} and ${all.length - 1} more records`,
+      );
+    },
+  );
+  const gatePath = (name: string, gate: string) =>
+    `gates/${checkLedgerSegment("name", name)}/${
+      checkLedgerSegment("gate", gate)
+    }`;
+
+  const store: GitLedger = {
+    [GIT_LEDGER]: true,
+    branch: LEDGER_BRANCH,
+
+    describe: () =>
+      ready !== undefined && ctx.remote === undefined
+        ? `git ledger ${LEDGER_BRANCH} (local, no remote)`
+        : `git ledger ${LEDGER_BRANCH} of "${remote ?? DEFAULT_LEDGER_REMOTE}"`,
+
+    /**
+     * Fetches the branch first (with a remote), then reads only the gate's tree.
+     * Records come oldest first in the order they reached the branch (the
+     * first-parent commit that added each file), not by timestamp.
+     */
+    async readGate(name: string, gate: string): Promise<GateRecords> {
+      gatePath(name, gate);
+      await open();
+      const tip = await currentTip(ctx);
+      return await readGateAt(ctx.git, ctx.cwd, tip, name, gate, LEDGER_BRANCH);
+    },
+
+    /**
+     * Atomic, never overwriting and losing nothing under concurrent writers on
+     * any number of clones: the record's blob is written, a commit adding it is
+     * built on the remote's tip (plumbing and a temporary index only), the local
+     * branch moved by compare-and-swap and the commit pushed without force. A
+     * push rejected because another writer was first fetches, rebuilds on the new
+     * tip and retries (`attempts`, jittered exponential backoff). A push refused
+     * for another reason moves the local branch back: nothing is recorded.
+     * Writes of one store that overlap in time share one commit and one push
+     * (group commit); they succeed or fail together.
+     */
+    write(record: LedgerRecord): Promise<void> {
+      try {
+        const dir = gatePath(record.name, record.gate);
+        const fileName = recordFileName(record);
+        const text = formatRecord(record);
+        parseRecord(text, fileName);
+        const what = `${record.kind} ${record.name}/${record.gate}`;
+        return writes.add({ path: `${dir}/${fileName}`, text, what });
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+
+    /**
+     * Writes the `applied` fact and reads the gate back: the branch's order is
+     * the order pushes won, so the first `applied` fact of the approval wins.
+     */
+    claimApproval: (record) => claimByOrder(store, record),
+
+    /** Fetches first (with a remote), then lists `gates/<name>/<gate>` trees. */
+    async listGates(name?: string): Promise<GateRef[]> {
+      if (name !== undefined) checkLedgerSegment("name", name);
+      await open();
+      const tip = await currentTip(ctx);
+      return await listGatesAt(ctx.git, ctx.cwd, tip, name);
+    },
+
+    async pull(): Promise<SyncReport> {
+      await open();
+      const from = needRemote(ctx, "pull");
+      const tip = await currentTip(ctx);
+      const message = tip === undefined
+        ? `"${from}" has no branch ${LEDGER_BRANCH} yet`
+        : `pulled ${LEDGER_BRANCH} from "${from}" at ${tip.slice(0, 12)}`;
+      return { remote: from, ...(tip ? { tip } : {}), records: 0, message };
+    },
+
+    async push(): Promise<SyncReport> {
+      await open();
+      const to = needRemote(ctx, "push");
+      await fetchLedger(ctx);
+      const done = await publish(
+        ctx,
+        [],
+        (files) => `chant-wave: ${files.length} local records`,
+      );
+      const message = done.committed === 0
+        ? `${LEDGER_BRANCH} is up to date with "${to}"`
+        : `pushed ${done.committed} records to ${LEDGER_BRANCH} of "${to}"`;
+      return {
+        remote: to,
+        ...(done.tip ? { tip: done.tip } : {}),
+        records: done.committed,
+        message,
+      };
+    },
+  } as GitLedger;
+  return store;
+}

@@ -1,0 +1,215 @@
+/**
+ * The webhook events of one job's outcome (SPEC.md §8): which of `waiting`,
+ * `applied`, `failed` and `refused` a `JobResult` calls for, their bodies and their
+ * one-sentence summaries. Pure: values in, values out; sending them is
+ * `deliverEvent`'s job.
+ * @module
+ */
+
+import { WAITING } from "../exit_codes.ts";
+import { approveCommand } from "../ledger/gate_messages.ts";
+import type { JobResult } from "../run/job_result.ts";
+import type { Spec } from "../spec/types.ts";
+
+/** The events of §8, in the order a job sends them. */
+export const NOTIFY_EVENTS = [
+  "waiting",
+  "applied",
+  "refused",
+  "failed",
+] as const;
+/** One of {@linkcode NOTIFY_EVENTS}. */
+export type NotifyEventName = typeof NOTIFY_EVENTS[number];
+
+/** The JSON body of one webhook event (§8). */
+export interface NotifyBody {
+  event: NotifyEventName;
+  /** The spec's `name`. */
+  name: string;
+  /** The wave's number. */
+  wave: number;
+  waveName: string;
+  /** `<gate>-wave-<k>`. */
+  gate: string;
+  /** The set digest; absent when the wave failed before it was decided. */
+  digest?: string;
+  job: { kind: JobResult["job"]["kind"]; share?: number; group?: string };
+  /** One sentence, e.g. `wave 2 (apply) of tf, applied 3 runs`. */
+  summary: string;
+  /** The runs the event is about (applied, refused, failed). */
+  targets?: string[];
+  /** Why: the policy that asks for an approval, or what went wrong. */
+  reason?: string;
+  /** `waiting` only: the command that approves this digest. */
+  approve?: string;
+  /** The CI run, when known. */
+  runUrl?: string;
+  /** When the event was made, ISO 8601 UTC. */
+  timestamp: string;
+}
+
+/** What {@linkcode notifyEvents} derives events from. */
+export interface NotifyEventsInput {
+  spec: Spec;
+  result: JobResult;
+  /** The CI run's URL, when known. */
+  runUrl?: string;
+  /** Milliseconds since the Unix epoch. */
+  now: number;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * Names the job inside a summary: nothing for a whole wave, `deciding job`,
+ * `share 2 of 3`, `job group prod` or `share 1 of job group prod`.
+ * @param job The job.
+ * @param shares The wave's `shares` (for share jobs without a group).
+ * @returns The phrase, or `""` for a whole-wave job.
+ * @example
+ * ```ts
+ * jobPhrase({ kind: "group", share: 1, group: "prod" }, 1); // "share 1 of job group prod"
+ * ```
+ */
+export function jobPhrase(job: JobResult["job"], shares: number): string {
+  if (job.kind === "wave") return "";
+  if (job.kind === "decide") return "deciding job";
+  if (job.group !== undefined) {
+    const group = `job group ${job.group}`;
+    return job.share === undefined ? group : `share ${job.share} of ${group}`;
+  }
+  return `share ${job.share ?? 1} of ${shares}`;
+}
+
+/**
+ * Says what one event reports, after the wave and the job.
+ * @param event The event.
+ * @param count How many runs it is about.
+ * @param untried Runs left untried after a failure (`failed` only).
+ * @returns The phrase, e.g. `refused 1 run whose plan moved since the wave was decided`.
+ * @example
+ * ```ts
+ * outcomePhrase("applied", 3); // "applied 3 runs"
+ * ```
+ */
+export function outcomePhrase(
+  event: NotifyEventName,
+  count: number,
+  untried = 0,
+): string {
+  switch (event) {
+    case "waiting":
+      return `waits for an approval of ${plural(count, "run")}`;
+    case "applied":
+      return `applied ${plural(count, "run")}`;
+    case "refused":
+      return `refused ${plural(count, "run")} whose ${
+        count === 1 ? "plan" : "plans"
+      } moved since the wave was decided`;
+    case "failed":
+      return `${plural(count, "run")} failed` +
+        (untried ? `, ${untried} left untried` : "");
+  }
+}
+
+/**
+ * The summary sentence of §8: `wave <k> (<wave name>) of <name>[, <job>], <outcome>`.
+ * @param spec The spec's `name`.
+ * @param wave The wave's number and name.
+ * @param job The job phrase ({@linkcode jobPhrase}), `""` for a whole wave.
+ * @param outcome The outcome phrase ({@linkcode outcomePhrase}).
+ * @returns The sentence.
+ * @example
+ * ```ts
+ * summarize("tf-apply", { k: 2, name: "apply" }, "share 1 of job group prod",
+ *   "refused 1 run whose plan moved since the wave was decided");
+ * // "wave 2 (apply) of tf-apply, share 1 of job group prod, refused 1 run whose plan moved since the wave was decided"
+ * ```
+ */
+export function summarize(
+  spec: string,
+  wave: { k: number; name: string },
+  job: string,
+  outcome: string,
+): string {
+  return [`wave ${wave.k} (${wave.name}) of ${spec}`, job, outcome]
+    .filter((part) => part !== "").join(", ");
+}
+
+/**
+ * Derives the events a job's result calls for: `waiting` (whole-wave and deciding
+ * jobs only: share and group jobs do not repeat it), `applied` when runs applied,
+ * `refused` when plans moved, `failed` when runs failed. A job with nothing to
+ * report (a deciding job free to apply, an empty slice) sends none.
+ * @param input The spec, the result, the run URL and the time.
+ * @returns The bodies, in the order of {@linkcode NOTIFY_EVENTS}.
+ * @example
+ * ```ts
+ * notifyEvents({ spec, result: { exitCode: 0, wave: 1, job: { kind: "wave" },
+ *   applied: ["dev"], failed: [], moved: [], untried: [] }, now: 0 })[0].summary;
+ * // "wave 1 (dev) of tf, applied 1 run"
+ * ```
+ */
+export function notifyEvents(input: NotifyEventsInput): NotifyBody[] {
+  const { spec, result } = input;
+  const wave = spec.waves.find((w) => w.k === result.wave) ??
+    { k: result.wave, name: `wave-${result.wave}`, shares: 1 };
+  const decision = result.decision;
+  const gate = decision?.gate ?? `${spec.gate}-wave-${wave.k}`;
+  const job = jobPhrase(result.job, wave.shares);
+  const make = (
+    event: NotifyEventName,
+    outcome: string,
+    extra: Partial<NotifyBody>,
+  ): NotifyBody => ({
+    event,
+    name: spec.name,
+    wave: wave.k,
+    waveName: wave.name,
+    gate,
+    ...(decision ? { digest: decision.digest } : {}),
+    job: { ...result.job },
+    summary: summarize(spec.name, wave, job, outcome),
+    ...extra,
+    ...(input.runUrl ? { runUrl: input.runUrl } : {}),
+    timestamp: new Date(input.now).toISOString(),
+  });
+  const events: NotifyBody[] = [];
+  const deciding = result.job.kind === "wave" || result.job.kind === "decide";
+  if (result.exitCode === WAITING && deciding && decision) {
+    const count = decision.members.length;
+    events.push(make("waiting", outcomePhrase("waiting", count), {
+      reason: decision.status === "waiting"
+        ? `policy "${decision.policy}": ${decision.policyReason}`
+        : "the approval no longer stands (revoked, or spent by another decision)",
+      approve: decision.approve ??
+        approveCommand(spec.name, gate, decision.digest),
+    }));
+  }
+  if (result.applied.length > 0) {
+    const targets = result.applied;
+    events.push(
+      make("applied", outcomePhrase("applied", targets.length), { targets }),
+    );
+  }
+  if (result.moved.length > 0) {
+    const targets = result.moved;
+    events.push(make("refused", outcomePhrase("refused", targets.length), {
+      targets,
+      reason: `their plans moved since wave ${wave.k} was decided`,
+    }));
+  }
+  if (result.failed.length > 0) {
+    const targets = result.failed;
+    const untried = result.untried.length;
+    events.push(
+      make("failed", outcomePhrase("failed", targets.length, untried), {
+        targets,
+        reason: decision
+          ? "a plan or apply command failed; see the job's log"
+          : "planning failed before the wave was decided; see the job's log",
+      }),
+    );
+  }
+  return events;
+}

@@ -1,0 +1,149 @@
+/**
+ * Announces a job's outcome by webhook (SPEC.md §8): reads the URL and key from
+ * the variables `notify` names, derives the events (`notifyEvents`) and delivers
+ * each (`deliverEvent`), logging one line per event. The runner calls it once per
+ * job; it never throws and never fails the job, and neither the URL nor the key
+ * reaches the log.
+ * @module
+ */
+
+import type { Clock } from "../clock.ts";
+import { ciContext } from "../run/ci_context.ts";
+import type { JobResult } from "../run/job_result.ts";
+import type { Spec } from "../spec/types.ts";
+import { deliverEvent, type Delivery, scrub } from "./deliver_event.ts";
+import { type NotifyBody, notifyEvents } from "./notify_events.ts";
+
+/** What {@linkcode notifyOutcome} needs. */
+export interface NotifyOutcomeInput {
+  /** The spec; nothing is sent without `spec.notify`. */
+  spec: Spec;
+  /** The job's result, as `runJob` returned it. */
+  result: JobResult;
+  /** The process environment: the webhook URL, the key and the CI run's URL. */
+  env: Record<string, string | undefined>;
+  /** The time of the events, the timeouts and the backoff. */
+  clock: Clock;
+  /** Receives one line per event (and per problem), without a newline. */
+  log: (line: string) => void;
+  /** A dry run sends nothing (it records nothing either, §4.9). */
+  dryRun?: boolean;
+  /**
+   * The Web `fetch` to use.
+   * @default {globalThis.fetch}
+   */
+  fetch?: typeof fetch;
+  /**
+   * How long one attempt may take.
+   * @default {10000}
+   */
+  timeoutMs?: number;
+  /**
+   * The wait before the second attempt (doubling after).
+   * @default {1000}
+   */
+  backoffMs?: number;
+}
+
+/** One event and what happened to it. */
+export interface NotifyReport {
+  /** The body sent (or that could not be sent). */
+  body: NotifyBody;
+  delivery: Delivery;
+}
+
+/** Reads the URL and key; logs and returns `undefined` when they do not serve. */
+function endpoint(
+  input: NotifyOutcomeInput,
+): { url: string; key?: string } | undefined {
+  const notify = input.spec.notify!;
+  const url = input.env[notify.webhook];
+  if (!url) {
+    input.log(`notify: $${notify.webhook} is not set; sent no event`);
+    return undefined;
+  }
+  let protocol = "";
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    // reported below, without the value
+  }
+  if (protocol !== "http:" && protocol !== "https:") {
+    input.log(
+      `notify: $${notify.webhook} is not an http(s) URL; sent no event`,
+    );
+    return undefined;
+  }
+  if (notify.key === undefined) return { url };
+  const key = input.env[notify.key];
+  if (!key) {
+    input.log(
+      `notify: $${notify.key} is not set; sent no event (with notify.key, ` +
+        `events are only sent signed)`,
+    );
+    return undefined;
+  }
+  return { url, key };
+}
+
+/**
+ * Sends the webhook events of a job's outcome, one POST per event, one after
+ * another: `waiting` (whole-wave and deciding jobs), `applied`, `refused`,
+ * `failed`. Each is retried up to 3 attempts in all on network errors and 5xx,
+ * each attempt bounded by `timeoutMs`. Logs `notify: delivered "applied" (HTTP
+ * 204)` or `notify: could not deliver "failed" after 3 attempts: HTTP 503`.
+ * Never throws: a notify failure never fails the job.
+ * @param input The spec, the result, the environment, the clock and the log.
+ * @returns One report per event derived (none without `notify`, on a dry run,
+ * or when the URL or key variable is not set).
+ * @example
+ * ```ts
+ * await notifyOutcome({ spec, result, env: process.env, clock: realClock,
+ *   log: (line) => io.stderr.write(line + "\n") });
+ * ```
+ */
+export async function notifyOutcome(
+  input: NotifyOutcomeInput,
+): Promise<NotifyReport[]> {
+  if (input.spec.notify === undefined || input.dryRun) return [];
+  const reports: NotifyReport[] = [];
+  let secrets: string[] = [];
+  try {
+    const target = endpoint(input);
+    if (target === undefined) return [];
+    secrets = [target.url, target.key ?? ""];
+    const bodies = notifyEvents({
+      spec: input.spec,
+      result: input.result,
+      runUrl: ciContext(input.env).runUrl,
+      now: input.clock.now(),
+    });
+    for (const body of bodies) {
+      const delivery = await deliverEvent({
+        ...target,
+        body: JSON.stringify(body),
+        clock: input.clock,
+        ...(input.fetch ? { fetch: input.fetch } : {}),
+        ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
+        ...(input.backoffMs !== undefined
+          ? { backoffMs: input.backoffMs }
+          : {}),
+      });
+      reports.push({ body, delivery });
+      input.log(logLine(body, delivery));
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    input.log(`notify: sent no more events: ${scrub(message, secrets)}`);
+  }
+  return reports;
+}
+
+function logLine(body: NotifyBody, delivery: Delivery): string {
+  const tries = `${delivery.attempts} attempt${
+    delivery.attempts === 1 ? "" : "s"
+  }`;
+  return delivery.delivered
+    ? `notify: delivered "${body.event}" (HTTP ${delivery.status}, ${tries})`
+    : `notify: could not deliver "${body.event}" after ${tries}: ${delivery.problem}`;
+}

@@ -1,0 +1,142 @@
+/**
+ * One job of a GitHub or Forgejo workflow, from one §6.1 job: runner, needs,
+ * environment, permissions for id tokens, variables, the full-history checkout,
+ * the setup steps, the decision download (share and group jobs), the chant-wave
+ * step and the decision upload (deciding jobs, even when they wait). Pure.
+ * @module
+ */
+
+import type { Job } from "../jobs/expand_jobs.ts";
+import type { RunnerLabel, Spec } from "../spec/types.ts";
+import type { ActionsFlavour } from "./_actions_flavour.ts";
+import {
+  commandLine,
+  decisionArtifact,
+  installLine,
+  jobWhere,
+  recordDir,
+} from "./_common.ts";
+
+/** The permissions every job has: push the ledger branch. */
+export const LEDGER_PERMISSIONS = { contents: "write" } as const;
+
+/**
+ * Builds the workflow job for `job`.
+ * @param spec The spec (pipeline settings, name).
+ * @param job The job.
+ * @param specFile The spec's path, for the install hint.
+ * @param flavour The forge.
+ * @param problems Where to add what the forge cannot express.
+ * @returns The job's value, ready for YAML.
+ */
+export function actionsJob(
+  spec: Spec,
+  job: Job,
+  specFile: string,
+  flavour: ActionsFlavour,
+  problems: string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    "runs-on": runsOn(job, flavour, problems),
+  };
+  if (job.needs.length > 0) out.needs = [...job.needs];
+  if (job.environment !== undefined && flavour.environments) {
+    out.environment = { ...job.environment };
+  }
+  if (job.idTokens !== undefined) {
+    out.permissions = { ...LEDGER_PERMISSIONS, "id-token": "write" };
+  }
+  if (spec.pipeline?.image !== undefined) {
+    out.container = { image: spec.pipeline.image };
+  }
+  const env = jobEnv(job, problems);
+  if (Object.keys(env).length > 0) out.env = env;
+  out.steps = steps(spec, job, specFile, flavour);
+  return out;
+}
+
+function runsOn(
+  job: Job,
+  flavour: ActionsFlavour,
+  problems: string[],
+): unknown {
+  const label: RunnerLabel = job.runner ?? flavour.defaultRunner;
+  if (typeof label === "string") return label;
+  if (Array.isArray(label)) return [...label];
+  if (!flavour.runnerGroups) {
+    problems.push(
+      `${
+        jobWhere(job)
+      }: runner group "${label.group}" has no Forgejo equivalent; name runner labels instead`,
+    );
+    return label.labels ?? [];
+  }
+  return label.labels === undefined
+    ? { group: label.group }
+    : { group: label.group, labels: [...label.labels] };
+}
+
+/** Wave variables, plus `<NAME>_AUDIENCE` for each id token the job requests. */
+function jobEnv(job: Job, problems: string[]): Record<string, string> {
+  const env: Record<string, string> = { ...job.variables };
+  for (const [name, audience] of Object.entries(job.idTokens ?? {})) {
+    const key = `${name}_AUDIENCE`;
+    if (key in env) {
+      problems.push(
+        `${
+          jobWhere(job)
+        }: variable "${key}" clashes with the audience of id token "${name}"`,
+      );
+    }
+    env[key] = audience;
+  }
+  return env;
+}
+
+function steps(
+  spec: Spec,
+  job: Job,
+  specFile: string,
+  flavour: ActionsFlavour,
+): unknown[] {
+  const artifact = decisionArtifact(spec.name, job.wave);
+  const list: unknown[] = [{
+    name: "Check out with full history",
+    uses: flavour.checkout,
+    with: { "fetch-depth": 0 },
+  }];
+  for (const step of spec.pipeline?.setup ?? []) {
+    list.push(
+      "run" in step
+        ? { run: step.run }
+        : step.with === undefined
+        ? { uses: step.uses }
+        : { uses: step.uses, with: { ...step.with } },
+    );
+  }
+  if (job.kind === "share" || job.kind === "group") {
+    list.push({
+      name: `Fetch the wave ${job.wave} decision`,
+      uses: flavour.download,
+      with: { name: artifact, path: recordDir(job) },
+    });
+  }
+  list.push({
+    name: "chant-wave",
+    run: `${installLine(spec, specFile)}\n${commandLine(job)}`,
+  });
+  if (job.kind === "decide") {
+    list.push({
+      name: `Keep the wave ${job.wave} decision`,
+      if: "always()",
+      uses: flavour.upload,
+      with: {
+        name: artifact,
+        path: job.record,
+        "include-hidden-files": true,
+        overwrite: true,
+      },
+    });
+  }
+  return list;
+}

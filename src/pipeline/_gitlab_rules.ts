@@ -1,0 +1,51 @@
+/**
+ * The `rules:` of every GitLab job: run on a push to one of the spec's branches,
+ * or a pipeline started by hand from the web on one. Branch names become
+ * `==` comparisons, or anchored regular expressions when they hold `*`
+ * (`*` within a path segment, `**` across). Pure.
+ * @module
+ */
+
+const BRANCH = /^[A-Za-z0-9._/*-]+$/;
+const SOURCES =
+  '($CI_PIPELINE_SOURCE == "push" || $CI_PIPELINE_SOURCE == "web")';
+
+/**
+ * The rules for `branches`.
+ * @param branches The spec's branches.
+ * @param problems Where to add branches no rules expression can hold.
+ * @returns One `{ if }` rule per branch.
+ * @example
+ * ```ts
+ * gitlabRules(["main"], []);
+ * // [{ if: '($CI_PIPELINE_SOURCE == "push" || $CI_PIPELINE_SOURCE == "web") && $CI_COMMIT_BRANCH == "main"' }]
+ * ```
+ */
+export function gitlabRules(
+  branches: readonly string[],
+  problems: string[],
+): { if: string }[] {
+  const rules: { if: string }[] = [];
+  for (const branch of branches) {
+    if (!BRANCH.test(branch)) {
+      problems.push(
+        `branch "${branch}" cannot go into a rules expression; use letters, digits, ".", "_", "-", "/" and "*"`,
+      );
+      continue;
+    }
+    rules.push({ if: `${SOURCES} && $CI_COMMIT_BRANCH ${matcher(branch)}` });
+  }
+  return rules;
+}
+
+function matcher(branch: string): string {
+  if (!branch.includes("*")) return `== "${branch}"`;
+  const pattern = branch.split(/(\*\*|\*)/).map((part) =>
+    part === "**"
+      ? ".*"
+      : part === "*"
+      ? "[^\\/]*"
+      : part.replace(/[.]/g, "\\.").replaceAll("/", "\\/")
+  ).join("");
+  return `=~ /^${pattern}$/`;
+}

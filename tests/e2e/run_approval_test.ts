@@ -1,0 +1,379 @@
+// End to end through the binary: approving a gate for one set digest, spending
+// the approval (SPEC.md §4.5, §4.7, §5.3), revoke, and what status and the
+// ledger log show.
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import {
+  approveLine,
+  errorLines,
+  plannedDigest,
+  rollout,
+  SPEC,
+  specOf,
+} from "../fixtures/run/rollout.ts";
+
+const GATED = { name: "prod", gate: "always", runs: ["eu", "us", "ap"] };
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+Deno.test("run applies a wave approved with the printed command, then the approval is spent", async (t) => {
+  await using r = await rollout(specOf([GATED]));
+  let digest = "";
+  let firstDecision = "";
+
+  await t.step(
+    "the first run waits and prints the approve command",
+    async () => {
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(3);
+      digest = plannedDigest(out.stderr);
+      expect(approveLine(out.stderr)).toEqual([
+        "approve",
+        "tf",
+        "tf-wave-1",
+        "--plan",
+        digest,
+      ]);
+    },
+  );
+
+  await t.step("the printed command approves exactly that digest", async () => {
+    const out = await r.run([
+      ...approveLine(await waitingLog()),
+      "--by",
+      "ann",
+    ]);
+    expect(out).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: `approved tf-wave-1 of tf for ${digest} by ann\n` +
+        "this approves that plan only; a job whose fresh plan differs refuses it\n",
+    });
+  });
+
+  await t.step("the same wave now applies every run", async () => {
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(
+      `gate tf-wave-1: approved by ann for ${digest} (the policy is "always")\n`,
+    );
+    expect((await r.applied()).sort()).toEqual(["ap", "eu", "us"]);
+    const decision = await r.readJson(".chant/waves/tf/wave-1.json");
+    expect(decision).toMatchObject({ status: "approved", approvedBy: "ann" });
+    firstDecision = decision.decisionId as string;
+    const applied = (await r.records("tf-wave-1")).filter((record) =>
+      record.kind === "applied"
+    );
+    expect(applied).toHaveLength(1);
+    expect(applied[0]).toMatchObject({
+      planDigest: digest,
+      decisionId: firstDecision,
+      approvalId: decision.approvalId,
+    });
+  });
+
+  await t.step("a new decision of the same digest waits again", async () => {
+    await r.clearApplied();
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(3);
+    expect(plannedDigest(out.stderr)).toBe(digest);
+    expect(out.stderr).toContain(
+      `  the approval of ${digest} by ann was used by decision ${firstDecision}; approve again\n`,
+    );
+    expect(await r.applied()).toEqual([]);
+  });
+
+  await t.step(
+    "a fresh approval of the digest lets it apply again",
+    async () => {
+      expect(
+        (await r.run([...approveLine(await waitingLog()), "--by", "bob"]))
+          .code,
+      ).toBe(0);
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        `gate tf-wave-1: approved by bob for ${digest}`,
+      );
+    },
+  );
+
+  async function waitingLog(): Promise<string> {
+    const out = await r.run(["run", ...SPEC, "--wave", "1", "--dry-run"]);
+    expect(out.code).toBe(3);
+    return out.stderr;
+  }
+});
+
+Deno.test("run lets every share job of one approved decision apply", async (t) => {
+  await using r = await rollout(specOf([{ ...GATED, shares: 2 }]));
+  let digest = "";
+
+  await t.step("the deciding job waits, then decides approved", async () => {
+    const waiting = await r.run(["run", ...SPEC, "--wave", "1", "--decide"]);
+    expect(waiting.code).toBe(3);
+    digest = plannedDigest(waiting.stderr);
+    const share = await r.run(["run", ...SPEC, "--wave", "1", "--share", "1"]);
+    expect(share.code).toBe(3);
+    expect(share.stderr).toContain(
+      `then approve: chant-wave approve tf tf-wave-1 --plan ${digest}\n`,
+    );
+    expect(
+      (await r.run([...approveLine(waiting.stderr), "--by", "ann"])).code,
+    ).toBe(0);
+    const decided = await r.run(["run", ...SPEC, "--wave", "1", "--decide"]);
+    expect(decided.code).toBe(0);
+    expect(decided.stderr).toContain("decided: .chant/waves/tf/wave-1.json\n");
+    expect(await r.applied()).toEqual([]);
+  });
+
+  await t.step(
+    "share 1 and share 2 both apply under the one approval",
+    async () => {
+      const one = await r.run(["run", ...SPEC, "--wave", "1", "--share", "1"]);
+      expect(one.code).toBe(0);
+      expect(one.stderr).toContain("slice: ap, eu\n");
+      const two = await r.run(["run", ...SPEC, "--wave", "1", "--share", "2"]);
+      expect(two.code).toBe(0);
+      expect(two.stderr).toContain("slice: us\n");
+      expect(await r.applied()).toEqual(["ap", "eu", "us"]);
+      const { decisionId } = await r.readJson(".chant/waves/tf/wave-1.json");
+      const applied = (await r.records("tf-wave-1")).filter((record) =>
+        record.kind === "applied"
+      );
+      expect(applied.map((record) => record.decisionId)).toEqual([decisionId]);
+    },
+  );
+
+  await t.step(
+    "a share job re-run under the same decision applies again",
+    async () => {
+      await r.clearApplied();
+      const again = await r.run([
+        "run",
+        ...SPEC,
+        "--wave",
+        "1",
+        "--share",
+        "2",
+      ]);
+      expect(again.code).toBe(0);
+      expect(await r.applied()).toEqual(["us"]);
+    },
+  );
+
+  await t.step(
+    "a new deciding job needs a new approval; its shares wait",
+    async () => {
+      const { decisionId } = await r.readJson(".chant/waves/tf/wave-1.json");
+      const decide = await r.run(["run", ...SPEC, "--wave", "1", "--decide"]);
+      expect(decide.code).toBe(3);
+      expect(decide.stderr).toContain(
+        `the approval of ${digest} by ann was used by decision ${decisionId}; approve again`,
+      );
+      const share = await r.run([
+        "run",
+        ...SPEC,
+        "--wave",
+        "1",
+        "--share",
+        "1",
+      ]);
+      expect(share.code).toBe(3);
+    },
+  );
+});
+
+Deno.test("run does not count an approval of another digest and names both digests", async () => {
+  await using r = await rollout(specOf([GATED]));
+  const first = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(first.code).toBe(3);
+  const old = plannedDigest(first.stderr);
+  expect((await r.run([...approveLine(first.stderr), "--by", "ann"])).code)
+    .toBe(0);
+  await r.desire("us", "replicas = 3");
+  const second = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(second.code).toBe(3);
+  const now = plannedDigest(second.stderr);
+  expect(now).not.toBe(old);
+  expect(second.stderr).toContain(
+    `  gate "tf-wave-1" is approved for ${old} by ann, but this plan is ${now}\n`,
+  );
+  expect(second.stderr).toContain(
+    `then approve: chant-wave approve tf tf-wave-1 --plan ${now}\n`,
+  );
+  expect(await r.applied()).toEqual([]);
+});
+
+Deno.test("approve, revoke, status and ledger log work on the directory ledger", async (t) => {
+  await using r = await rollout(specOf([GATED]));
+  let first = "";
+  let second = "";
+
+  await t.step("approve without a pending fact is exit 2", async () => {
+    const out = await r.run(["approve", "tf", "tf-wave-1", "--by", "ann"]);
+    expect(out.code).toBe(2);
+    expect(errorLines(out.stderr)).toEqual([
+      `error: gate "tf-wave-1" of "tf" has no pending plan to approve in directory ledger ${r.path}/.chant/ledger`,
+    ]);
+  });
+
+  await t.step("approve --plan with a malformed digest is exit 2", async () => {
+    for (
+      const bad of [
+        "sha256:" + "A".repeat(64),
+        "sha256:" + "a".repeat(63),
+        "a".repeat(64),
+        "sha512:" + "a".repeat(64),
+      ]
+    ) {
+      const out = await r.run([
+        "approve",
+        "tf",
+        "tf-wave-1",
+        "--plan",
+        bad,
+        "--by",
+        "ann",
+      ]);
+      expect(out.code).toBe(2);
+      expect(out.stderr).toBe(
+        `error: "--plan" must be sha256:<64 lowercase hex>, not "${bad}"\n`,
+      );
+    }
+    expect(await r.records("tf-wave-1")).toEqual([]);
+  });
+
+  await t.step(
+    "approve without --plan takes the newest pending digest",
+    async () => {
+      const one = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(one.code).toBe(3);
+      first = plannedDigest(one.stderr);
+      await r.desire("eu", "a change");
+      const two = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(two.code).toBe(3);
+      second = plannedDigest(two.stderr);
+      expect(second).not.toBe(first);
+      const out = await r.run(["approve", "tf", "tf-wave-1"], {
+        USER: "carol",
+      });
+      expect(out.code).toBe(0);
+      // --by defaults to git's user.email (the test repo's) before $USER.
+      expect(out.stderr).toContain(
+        `approved tf-wave-1 of tf for ${second} by test@chant.invalid\n`,
+      );
+      const ci = await r.run(["approve", "tf", "tf-wave-1", "--plan", first], {
+        GITHUB_ACTIONS: "true",
+        GITHUB_ACTOR: "octocat",
+        GITHUB_STEP_SUMMARY: "/dev/null",
+      });
+      expect(ci.stderr).toContain(`for ${first} by octocat\n`);
+    },
+  );
+
+  await t.step("revoke makes a standing approval stop counting", async () => {
+    const revoked = await r.run([
+      "revoke",
+      "tf",
+      "tf-wave-1",
+      "--note",
+      "oops",
+    ]);
+    expect(revoked).toEqual({
+      code: 0,
+      stdout: "",
+      stderr:
+        "revoked tf-wave-1 of tf: earlier approvals and pending facts no longer count\n",
+    });
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(3);
+    expect(plannedDigest(out.stderr)).toBe(second);
+    expect(out.stderr).toMatch(
+      new RegExp(
+        `^  the approval of ${second} by test@chant\\.invalid was revoked at \\S+; approve again$`,
+        "m",
+      ),
+    );
+    expect(await r.applied()).toEqual([]);
+    // The pending fact before the revoke no longer stands: a new one was written.
+    const kinds = (await r.records("tf-wave-1")).map((record) => record.kind);
+    expect(kinds).toEqual([
+      "pending",
+      "pending",
+      "approval",
+      "approval",
+      "expired",
+      "pending",
+    ]);
+  });
+
+  await t.step(
+    "status --json shows the decision, the pending fact and approvals",
+    async () => {
+      const approved = await r.run([
+        "approve",
+        "tf",
+        "tf-wave-1",
+        "--by",
+        "dave",
+      ]);
+      expect(approved.code).toBe(0);
+      const applied = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(applied.code).toBe(0);
+      const out = await r.run(["status", ...SPEC, "--json"]);
+      expect(out.code).toBe(0);
+      const status = JSON.parse(out.stdout);
+      const { decisionId } = await r.readJson(".chant/waves/tf/wave-1.json");
+      expect(status).toMatchObject({
+        name: "tf",
+        waves: [{
+          wave: 1,
+          name: "prod",
+          gate: "tf-wave-1",
+          decision: { decisionId, status: "approved", digest: second },
+          pending: { planDigest: second },
+        }],
+      });
+      const approvals = status.waves[0].approvals as {
+        by: string;
+        planDigest: string;
+        appliedBy: string[];
+      }[];
+      // Only approvals since the last revoke are listed.
+      expect(approvals.map((a) => [a.by, a.planDigest, a.appliedBy])).toEqual([
+        ["dave", second, [decisionId]],
+      ]);
+      const human = await r.run(["status", ...SPEC]);
+      expect(human.code).toBe(0);
+      expect(human.stdout).toContain(
+        `  approval: ${second} by dave at `,
+      );
+      expect(human.stdout).toContain(`spent by decision ${decisionId}\n`);
+    },
+  );
+
+  await t.step("ledger log lists the gate's records, newest last", async () => {
+    const out = await r.run(["ledger", "log"]);
+    expect(out.code).toBe(0);
+    const lines = out.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("tf tf-wave-1");
+    const kinds = lines.slice(1).map((line) => line.trim().split(/\s+/)[1]);
+    expect(kinds).toEqual([
+      "pending",
+      "pending",
+      "approval",
+      "approval",
+      "expired",
+      "pending",
+      "approval",
+      "applied",
+    ]);
+    const stamps = lines.slice(1).map((line) => line.trim().split(/\s+/)[0]);
+    expect([...stamps].sort()).toEqual(stamps);
+    const records = await r.records("tf-wave-1");
+    expect(records).toHaveLength(8);
+    for (const record of records) {
+      if ("planDigest" in record) expect(record.planDigest).toMatch(DIGEST);
+    }
+  });
+});

@@ -1,0 +1,191 @@
+// End to end through the binary: the `--json` result (SPEC.md §4.8), failed
+// applies and `onFailure` (§4.7), and the `.chant/` hygiene warning (§9).
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { rollout, SPEC, specOf } from "../fixtures/run/rollout.ts";
+
+const RESULT_KEYS = [
+  "applied",
+  "decision",
+  "exitCode",
+  "failed",
+  "job",
+  "moved",
+  "untried",
+  "wave",
+];
+
+function onlyObject(stdout: string): Record<string, unknown> {
+  expect(stdout.endsWith("\n")).toBe(true);
+  expect(stdout.trimEnd().split("\n")).toHaveLength(1);
+  const value = JSON.parse(stdout);
+  expect(typeof value).toBe("object");
+  return value;
+}
+
+Deno.test("run --json puts exactly one result object on stdout and nothing else", async (t) => {
+  await using r = await rollout(specOf([
+    { name: "dev", gate: "never", runs: ["d2", "d1"] },
+    { name: "prod", gate: "always", runs: ["eu", "us"], shares: 2 },
+  ]));
+
+  await t.step("whole wave, applied: exit 0", async () => {
+    const out = await r.run(["run", ...SPEC, "--wave", "1", "--json"]);
+    expect(out.code).toBe(0);
+    const result = onlyObject(out.stdout);
+    expect(Object.keys(result).sort()).toEqual(RESULT_KEYS);
+    expect(result).toMatchObject({
+      exitCode: 0,
+      wave: 1,
+      job: { kind: "wave" },
+      decision: { wave: 1, name: "tf", status: "not-required" },
+      applied: ["d1", "d2"],
+      failed: [],
+      moved: [],
+      untried: [],
+    });
+    expect(result.job).toEqual({ kind: "wave" });
+    // The tools' own output goes to the log on stderr, never to stdout.
+    expect(out.stderr).toContain("[apply] d1 | applying d1\n");
+  });
+
+  await t.step("deciding job, waiting: exit 3", async () => {
+    const out = await r.run([
+      "run",
+      ...SPEC,
+      "--wave",
+      "2",
+      "--decide",
+      "--json",
+    ]);
+    expect(out.code).toBe(3);
+    const result = onlyObject(out.stdout);
+    expect(Object.keys(result).sort()).toEqual(RESULT_KEYS);
+    expect(result).toMatchObject({
+      exitCode: 3,
+      wave: 2,
+      job: { kind: "decide" },
+      decision: { status: "waiting" },
+      applied: [],
+    });
+    expect(result.job).toEqual({ kind: "decide" });
+  });
+
+  await t.step("share job, waiting: exit 3, with its share", async () => {
+    const out = await r.run([
+      "run",
+      ...SPEC,
+      "--wave",
+      "2",
+      "--share",
+      "2",
+      "--json",
+    ]);
+    expect(out.code).toBe(3);
+    const result = onlyObject(out.stdout);
+    expect(Object.keys(result).sort()).toEqual(RESULT_KEYS);
+    expect(result.job).toEqual({ kind: "share", share: 2 });
+    expect(result.exitCode).toBe(3);
+  });
+
+  await t.step("a failed plan: exit 1, no decision", async () => {
+    await r.control("d1", "plan-exit", "1");
+    const out = await r.run(["run", ...SPEC, "--wave", "1", "--json"]);
+    await r.uncontrol("d1", "plan-exit");
+    expect(out.code).toBe(1);
+    const result = onlyObject(out.stdout);
+    expect(Object.keys(result).sort()).toEqual(
+      RESULT_KEYS.filter((key) => key !== "decision"),
+    );
+    expect(result).toMatchObject({ exitCode: 1, failed: ["d1"], applied: [] });
+  });
+});
+
+const STOP_OR_GO = (onFailure: string) =>
+  specOf([{
+    name: "dev",
+    gate: "never",
+    runs: ["c", "a", "b"],
+    onFailure,
+  }], { parallel: 1 });
+
+Deno.test("run with onFailure stop leaves the rest untried; continue goes on; exit 1 with the output's tail", async (t) => {
+  for (const onFailure of ["stop", "continue"]) {
+    await t.step(onFailure, async () => {
+      await using r = await rollout(STOP_OR_GO(onFailure));
+      await r.control("b", "apply-exit", "7");
+      const out = await r.run(["run", ...SPEC, "--wave", "1", "--json"]);
+      expect(out.code).toBe(1);
+      const result = onlyObject(out.stdout);
+      const stop = onFailure === "stop";
+      expect(result).toMatchObject({
+        exitCode: 1,
+        applied: stop ? ["a"] : ["a", "c"],
+        failed: ["b"],
+        untried: stop ? ["c"] : [],
+      });
+      expect(await r.applied()).toEqual(stop ? ["a"] : ["a", "c"]);
+      expect(out.stderr).toContain('failed: apply of "b" exited 7\n');
+      // The tail: the last 20 lines of its output.
+      expect(out.stderr).toContain("  | apply b line 12\n");
+      expect(out.stderr).toContain("  | apply of b broke\n");
+      expect(out.stderr).not.toContain("  | apply b line 11\n");
+      if (stop) {
+        expect(out.stderr).toContain(
+          "untried after a failure (onFailure: stop): c\n",
+        );
+      } else {
+        expect(out.stderr).not.toContain("untried after a failure");
+      }
+    });
+  }
+
+  await t.step("in a share job too", async () => {
+    await using r = await rollout(specOf([{
+      name: "dev",
+      gate: "never",
+      runs: ["a", "b", "c", "d"],
+      shares: 2,
+      onFailure: "stop",
+    }]));
+    expect((await r.run(["run", ...SPEC, "--wave", "1", "--decide"])).code)
+      .toBe(0);
+    await r.control("a", "apply-exit", "1");
+    const out = await r.run([
+      "run",
+      ...SPEC,
+      "--wave",
+      "1",
+      "--share",
+      "1",
+      "--json",
+    ]);
+    expect(out.code).toBe(1);
+    expect(onlyObject(out.stdout)).toMatchObject({
+      exitCode: 1,
+      job: { kind: "share", share: 1 },
+      applied: [],
+      failed: ["a"],
+      untried: ["b"],
+    });
+    expect(await r.applied()).toEqual([]);
+  });
+});
+
+Deno.test("run warns when .chant/ is not git-ignored", async (t) => {
+  const warning =
+    'warning: ".chant/" is not git-ignored here; add ".chant/" to .gitignore\n';
+  const spec = specOf([{ name: "dev", gate: "never", runs: ["a"] }]);
+  await t.step("not ignored: the warning", async () => {
+    await using r = await rollout(spec, { ignoreChant: false });
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(warning);
+  });
+  await t.step("ignored: no warning", async () => {
+    await using r = await rollout(spec);
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).not.toContain("warning:");
+  });
+});

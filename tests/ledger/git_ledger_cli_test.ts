@@ -1,0 +1,88 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { realClock } from "../../src/clock.ts";
+import type { CliIo } from "../../src/cli/io.ts";
+import { ledgerCommand } from "../../src/cli/ledger_command.ts";
+import { openLedger } from "../../src/cli/_open_ledger.ts";
+import { memoryWriter } from "../../src/console/writer.ts";
+import { Interrupts } from "../../src/exec/interrupts.ts";
+import { isGitLedger } from "../../src/ledger/git_ledger.ts";
+import { approvalNoted, ledgerWorld } from "./git_ledger_fixture.ts";
+
+function cliIo(
+  world: Awaited<ReturnType<typeof ledgerWorld>>,
+  cwd: string,
+  env: Record<string, string> = {},
+) {
+  const stdout = memoryWriter();
+  const stderr = memoryWriter();
+  const io: CliIo = {
+    stdout,
+    stderr,
+    env,
+    cwd,
+    clock: realClock,
+    interrupts: new Interrupts(),
+    git: world.git,
+  };
+  return { io, stdout, stderr };
+}
+
+Deno.test("openLedger() opens the git ledger for git and git:<remote>", async (t) => {
+  await using world = await ledgerWorld();
+  const { io } = cliIo(world, world.repo.path);
+  await t.step("--ledger git", () => {
+    const ledger = openLedger("git", io);
+    expect(isGitLedger(ledger)).toBe(true);
+    expect(ledger.describe()).toBe('git ledger chant/ledger of "origin"');
+  });
+  await t.step("--ledger git:<remote>", () => {
+    expect(openLedger("git:upstream", io).describe()).toBe(
+      'git ledger chant/ledger of "upstream"',
+    );
+  });
+  await t.step("CHANT_WAVE_LEDGER=git", () => {
+    const { io } = cliIo(world, world.repo.path, { CHANT_WAVE_LEDGER: "git" });
+    expect(isGitLedger(openLedger(undefined, io))).toBe(true);
+  });
+  await t.step("git: without a name", () => {
+    expect(() => openLedger("git:", io)).toThrow(
+      'ledger "git:": name the remote after "git:", e.g. "git:origin"',
+    );
+  });
+  await t.step("a directory", () => {
+    expect(isGitLedger(openLedger(".chant/ledger", io))).toBe(false);
+  });
+});
+
+Deno.test("ledgerCommand pulls, pushes and logs the git ledger", async () => {
+  await using world = await ledgerWorld();
+  const a = await world.clone("a");
+  await world.open(a).ledger.write(approvalNoted("from a"));
+
+  const pull = cliIo(world, world.repo.path);
+  expect(await ledgerCommand.run(["pull", "--ledger", "git"], pull.io)).toBe(0);
+  expect(pull.stderr.text()).toMatch(
+    /^pulled chant\/ledger from "origin" at [0-9a-f]{12}\n$/,
+  );
+  expect(await world.repo.git("rev-parse", "chant/ledger")).toBe(
+    await world.repo.gitIn(world.remote, "rev-parse", "chant/ledger"),
+  );
+
+  const push = cliIo(world, world.repo.path);
+  expect(await ledgerCommand.run(["push", "--ledger", "git"], push.io)).toBe(0);
+  expect(push.stderr.text()).toBe('chant/ledger is up to date with "origin"\n');
+
+  const log = cliIo(world, world.repo.path, { CHANT_WAVE_LEDGER: "git" });
+  expect(await ledgerCommand.run(["log"], log.io)).toBe(0);
+  expect(log.stdout.lines()[0]).toBe("tf tf-wave-2");
+  expect(log.stdout.lines()[1]).toMatch(/approval/);
+  expect(log.stdout.lines()).toHaveLength(2);
+
+  const dir = cliIo(world, world.repo.path);
+  await expect(ledgerCommand.run(["push"], dir.io)).rejects.toThrow(
+    '"ledger push" syncs the git ledger; directory ledger',
+  );
+  await expect(ledgerCommand.run(["pull", "x", "--ledger", "git"], dir.io))
+    .rejects.toThrow('"ledger pull" takes no arguments; got "x"');
+});

@@ -1,0 +1,74 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { fileURLToPath } from "node:url";
+import type { ApprovalRecord } from "../../src/ledger/records.ts";
+import { ledgerWorld } from "./git_ledger_fixture.ts";
+
+const WRITER = fileURLToPath(
+  new URL("../fixtures/git_ledger/write_records.ts", import.meta.url),
+);
+const PROCESSES = 8;
+const CLONES = 4;
+const RECORDS = 25;
+const ROUNDS = 2;
+
+async function runWriters(clones: string[], round: number): Promise<void> {
+  const startAt = Date.now() + 1500;
+  const outputs = await Promise.all(
+    Array.from(
+      { length: PROCESSES },
+      (_, w) =>
+        new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "--allow-all",
+            WRITER,
+            clones[w % CLONES],
+            `r${round}w${w}`,
+            String(RECORDS),
+            String(startAt),
+          ],
+          stdout: "piped",
+          stderr: "piped",
+        }).output(),
+    ),
+  );
+  for (const out of outputs) {
+    expect({ code: out.code, stderr: new TextDecoder().decode(out.stderr) })
+      .toEqual({ code: 0, stderr: "" });
+  }
+}
+
+Deno.test("gitLedger() loses no record with 8 processes on 4 clones writing at once", async (t) => {
+  await using world = await ledgerWorld();
+  const clones: string[] = [];
+  for (let c = 0; c < CLONES; c++) clones.push(await world.clone(`c${c}`));
+  const { ledger } = world.open(world.repo.path);
+  for (let round = 0; round < ROUNDS; round++) {
+    await t.step(`round ${round + 1}`, async () => {
+      await runWriters(clones, round);
+      const { records, problems } = await ledger.readGate("tf", "tf-wave-2");
+      expect(problems).toEqual([]);
+      const notes = records.map((r) => (r as ApprovalRecord).note!);
+      const expected = Array.from(
+        { length: round + 1 },
+        (_, r) =>
+          Array.from(
+            { length: PROCESSES },
+            (_, w) =>
+              Array.from({ length: RECORDS }, (_, i) => `r${r}w${w}-${i}`),
+          ),
+      ).flat(2);
+      expect(notes.length).toBe(expected.length);
+      expect(new Set(notes).size).toBe(notes.length);
+      expect([...notes].sort()).toEqual([...expected].sort());
+      const files = await world.repo.gitIn(
+        world.remote,
+        "ls-tree",
+        "--name-only",
+        "chant/ledger:gates/tf/tf-wave-2",
+      );
+      expect(files.split("\n").length).toBe(expected.length);
+    });
+  }
+});

@@ -1,0 +1,358 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { join } from "node:path";
+import { realClock } from "../../src/clock.ts";
+import { memoryWriter } from "../../src/console/writer.ts";
+import { InputError } from "../../src/errors.ts";
+import { Interrupts } from "../../src/exec/interrupts.ts";
+import { createGit } from "../../src/git/git.ts";
+import { gitLedger } from "../../src/ledger/git_ledger.ts";
+import {
+  type ApprovalRecord,
+  approvalRecord,
+  newStamp,
+  pendingRecord,
+} from "../../src/ledger/records.ts";
+import type { Decision } from "../../src/run/decision.ts";
+import { spendApproval } from "../../src/run/spend_approval.ts";
+import { tempRepo } from "../_helpers/temp_repo.ts";
+import { approvalNoted, ledgerWorld } from "./git_ledger_fixture.ts";
+
+const D = "sha256:" + "d".repeat(64);
+const notes = (records: unknown[]) =>
+  records.map((r) =>
+    (r as ApprovalRecord).note ?? (r as { kind: string }).kind
+  );
+
+Deno.test("gitLedger() shares records between clones in branch order", async () => {
+  await using world = await ledgerWorld();
+  const a = world.open(await world.clone("a"));
+  const b = world.open(await world.clone("b"));
+  await a.ledger.write(pendingRecord(
+    {
+      name: "tf",
+      gate: "tf-wave-2",
+      planDigest: D,
+      description: "2 to add",
+      members: 1,
+      base: "0".repeat(40),
+    },
+    3_600_000,
+    newStamp(realClock),
+  ));
+  const seen = await b.ledger.readGate("tf", "tf-wave-2");
+  expect(notes(seen.records)).toEqual(["pending"]);
+  await b.ledger.write(approvalNoted("approved by b"));
+  // An older timestamp that reaches the branch later reads later.
+  await a.ledger.write(approvalRecord(
+    { name: "tf", gate: "tf-wave-2", planDigest: D, by: "x", note: "older" },
+    { id: "0".repeat(32), now: Date.UTC(2020, 0, 1) },
+  ));
+  const read = await a.ledger.readGate("tf", "tf-wave-2");
+  expect(notes(read.records)).toEqual(["pending", "approved by b", "older"]);
+  expect(read.problems).toEqual([]);
+  expect(await b.ledger.listGates()).toEqual([{
+    name: "tf",
+    gate: "tf-wave-2",
+  }]);
+  expect(await b.ledger.readGate("tf", "other-gate")).toEqual({
+    records: [],
+    problems: [],
+  });
+  expect(a.logs).toEqual([]);
+  const remoteLog = await world.repo.gitIn(
+    world.remote,
+    "log",
+    "--format=%an <%ae> %s",
+    "chant/ledger",
+  );
+  expect(remoteLog.split("\n")).toEqual([
+    "chant-wave <chant-wave@localhost> chant-wave: approval tf/tf-wave-2",
+    "chant-wave <chant-wave@localhost> chant-wave: approval tf/tf-wave-2",
+    "chant-wave <chant-wave@localhost> chant-wave: pending tf/tf-wave-2",
+  ]);
+});
+
+function approvedDecision(decisionId: string, approvalId: string): Decision {
+  return {
+    version: 1,
+    decisionId,
+    wave: 2,
+    name: "tf",
+    spec: "waves.jsonc",
+    gate: "tf-wave-2",
+    policy: "always",
+    policySource: "base",
+    policyReason: "read at 000000000000",
+    base: "0".repeat(40),
+    digest: D,
+    members: [],
+    status: "approved",
+    approvedBy: "ann",
+    approvalId,
+    createdAt: new Date().toISOString(),
+  };
+}
+
+Deno.test("gitLedger() lets exactly one of two racing decisions spend an approval", async () => {
+  await using world = await ledgerWorld();
+  const cwds = [await world.clone("a"), await world.clone("b")];
+  const ios = cwds.map((cwd) => ({
+    cwd,
+    env: {},
+    stderr: memoryWriter(),
+    clock: realClock,
+    interrupts: new Interrupts(),
+    git: world.git,
+    ledger: world.open(cwd).ledger,
+  }));
+  for (let round = 0; round < 3; round++) {
+    const approval = approvalNoted(`round ${round}`);
+    await ios[0].ledger.write(approval);
+    const outcomes = await Promise.all(
+      ios.map((io, i) =>
+        spendApproval(approvedDecision(`dec-${round}-${i}`, approval.id), io)
+      ),
+    );
+    expect(outcomes.filter((o) => o.spent).length).toBe(1);
+    const loser = outcomes.find((o) => !o.spent) as { reasons: string[] };
+    expect(loser.reasons[0]).toMatch(/was used by decision dec-/);
+  }
+});
+
+Deno.test("gitLedger() leaves the work tree, index and HEAD untouched", async () => {
+  await using world = await ledgerWorld();
+  const { repo } = world;
+  await repo.write("staged.txt", "staged\n");
+  await repo.git("add", "staged.txt");
+  await repo.write("README.md", "changed, not staged\n");
+  await repo.write("untracked.txt", "untracked\n");
+  // A stale index.lock does not matter: the ledger never takes it.
+  await Deno.writeTextFile(join(repo.path, ".git/index.lock"), "");
+  const snapshot = async () => ({
+    index: await Deno.readFile(join(repo.path, ".git/index")),
+    head: await repo.git("rev-parse", "HEAD"),
+    symbolic: await repo.git("symbolic-ref", "HEAD"),
+    status: await repo.git("status", "--porcelain", "--untracked-files=all"),
+    readme: await Deno.readTextFile(join(repo.path, "README.md")),
+  });
+  const before = await snapshot();
+  const { ledger } = world.open(repo.path);
+  await Promise.all([1, 2, 3].map((i) => ledger.write(approvalNoted(`${i}`))));
+  await ledger.write(approvalNoted("4"));
+  expect((await ledger.readGate("tf", "tf-wave-2")).records.length).toBe(4);
+  await Deno.remove(join(repo.path, ".git/index.lock"));
+  expect(await snapshot()).toEqual(before);
+});
+
+Deno.test("gitLedger() keeps records local without a remote and says so once", async () => {
+  await using repo = await tempRepo({ "README.md": "x\n" });
+  await repo.commit("base");
+  const logs: string[] = [];
+  const ledger = gitLedger({
+    git: createGit({ env: repo.env }),
+    cwd: repo.path,
+    clock: realClock,
+    log: (line) => logs.push(line),
+  });
+  await ledger.write(approvalNoted("one"));
+  await ledger.write(approvalNoted("two"));
+  expect(notes((await ledger.readGate("tf", "tf-wave-2")).records)).toEqual([
+    "one",
+    "two",
+  ]);
+  expect(logs).toEqual([
+    'git ledger: the repository has no remote; records stay on the local branch chant/ledger ("chant-wave ledger push" sends them once it has one)',
+  ]);
+  expect(ledger.describe()).toBe("git ledger chant/ledger (local, no remote)");
+  expect(await repo.git("rev-list", "--count", "chant/ledger")).toBe("2");
+  await expect(ledger.push()).rejects.toThrow(
+    '"ledger push" needs a remote: the repository has none',
+  );
+
+  await pushOnceThereIsARemote(repo);
+});
+
+/** Once the repository gets a remote, `push()` sends the local records. */
+async function pushOnceThereIsARemote(
+  repo: Awaited<ReturnType<typeof tempRepo>>,
+) {
+  const remote = join(repo.root, "remote.git");
+  await repo.gitIn(repo.root, "init", "-q", "--bare", remote);
+  await repo.git("remote", "add", "origin", remote);
+  const git = createGit({ env: repo.env });
+  const shared = gitLedger({
+    git,
+    cwd: repo.path,
+    clock: realClock,
+    log: () => {},
+  });
+  expect((await shared.push()).message).toBe(
+    'pushed 2 records to chant/ledger of "origin"',
+  );
+  expect((await shared.push()).message).toBe(
+    'chant/ledger is up to date with "origin"',
+  );
+  await repo.gitIn(repo.root, "clone", "-q", remote, "other");
+  const other = gitLedger({
+    git,
+    cwd: join(repo.root, "other"),
+    clock: realClock,
+    log: () => {},
+  });
+  expect((await other.pull()).message).toMatch(
+    /^pulled chant\/ledger from "origin" at [0-9a-f]{12}$/,
+  );
+  expect(notes((await other.readGate("tf", "tf-wave-2")).records)).toEqual([
+    "one",
+    "two",
+  ]);
+}
+
+Deno.test("gitLedger() reports malformed records without failing", async () => {
+  await using repo = await tempRepo({ "README.md": "x\n" });
+  await repo.commit("base");
+  const git = createGit({ env: repo.env });
+  const ledger = gitLedger({
+    git,
+    cwd: repo.path,
+    clock: realClock,
+    log: () => {},
+  });
+  await ledger.write(approvalNoted("good"));
+  const bad = await repo.git("hash-object", "-w", "README.md");
+  // Add gates/tf/tf-wave-2/bad.json (README's text, not JSON) on the branch.
+  const tip = await repo.git("rev-parse", "chant/ledger");
+  await repo.gitIn(
+    repo.path,
+    "read-tree",
+    "--index-output=" + join(repo.root, "idx"),
+    tip,
+  );
+  const env = `GIT_INDEX_FILE=${join(repo.root, "idx")}`;
+  await runWithEnv(repo, env, [
+    "update-index",
+    "--add",
+    "--cacheinfo",
+    `100644,${bad},gates/tf/tf-wave-2/bad.json`,
+  ]);
+  const newTree = await runWithEnv(repo, env, ["write-tree"]);
+  const commit = await repo.git("commit-tree", newTree, "-p", tip, "-m", "bad");
+  await repo.git("update-ref", "refs/heads/chant/ledger", commit);
+  const read = await ledger.readGate("tf", "tf-wave-2");
+  expect(notes(read.records)).toEqual(["good"]);
+  expect(read.problems).toHaveLength(1);
+  expect(read.problems[0]).toMatch(
+    /^chant\/ledger:gates\/tf\/tf-wave-2\/bad\.json: record is not valid JSON/,
+  );
+});
+
+async function runWithEnv(
+  repo: Awaited<ReturnType<typeof tempRepo>>,
+  assignment: string,
+  args: string[],
+): Promise<string> {
+  const [name, value] = assignment.split("=");
+  const out = await new Deno.Command("git", {
+    args,
+    cwd: repo.path,
+    env: { ...repo.env, [name]: value },
+    clearEnv: true,
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test("gitLedger() fails with one clear line", async (t) => {
+  await t.step("a stale lock on the branch", async () => {
+    await using repo = await tempRepo({ "README.md": "x\n" });
+    await repo.commit("base");
+    const ledger = gitLedger({
+      git: createGit({ env: repo.env }),
+      cwd: repo.path,
+      clock: realClock,
+      log: () => {},
+    });
+    await ledger.write(approvalNoted("one"));
+    const lock = join(repo.path, ".git/refs/heads/chant/ledger.lock");
+    await Deno.writeTextFile(lock, "");
+    const old = new Date(Date.now() - 60_000);
+    await Deno.utime(lock, old, old);
+    const error = await ledger.write(approvalNoted("two")).catch((e) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toMatch(
+      /^cannot update the ledger branch chant\/ledger: the lock file ".*\/\.git\/refs\/heads\/chant\/ledger\.lock" is in the way \(60s old\); if no git process is running in this repository, remove it and run again$/,
+    );
+  });
+
+  await t.step("a remote that refuses the push", async () => {
+    await using world = await ledgerWorld();
+    const hook = join(world.remote, "hooks/pre-receive");
+    await Deno.writeTextFile(
+      hook,
+      "#!/bin/sh\necho 'You are not allowed to push code to protected branches on this project.' >&2\nexit 1\n",
+    );
+    await Deno.chmod(hook, 0o755);
+    const { ledger } = world.open(world.repo.path);
+    const error = await ledger.write(approvalNoted("x")).catch((e) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toBe(
+      'cannot push the ledger branch chant/ledger to "origin": the remote refused it ' +
+        "(pre-receive hook declined: You are not allowed to push code to protected " +
+        'branches on this project.); allow the job to push the branch chant/ledger (GitHub and Forgejo: "permissions: contents: write"; GitLab: a token with write_repository), and exempt it from branch protection',
+    );
+    expect(error.message).not.toContain("\n");
+    // Nothing was recorded, locally either.
+    await expect(world.repo.git("rev-parse", "--verify", "-q", "chant/ledger"))
+      .rejects.toThrow();
+    expect((await ledger.readGate("tf", "tf-wave-2")).records).toEqual([]);
+  });
+
+  await t.step("a remote that does not exist", async () => {
+    await using world = await ledgerWorld();
+    await world.repo.git(
+      "remote",
+      "set-url",
+      "origin",
+      join(world.repo.root, "gone.git"),
+    );
+    const { ledger } = world.open(world.repo.path);
+    const error = await ledger.readGate("tf", "tf-wave-2").catch((e) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toMatch(
+      /^cannot fetch the ledger branch chant\/ledger from "origin": '.*gone\.git' does not appear to be a git repository; .*; check the remote's URL and that the job may read it$/,
+    );
+    const pushError = await ledger.write(approvalNoted("x")).catch((e) => e);
+    expect(pushError.message).toMatch(
+      /^cannot push the ledger branch chant\/ledger to "origin": .*gone\.git' does not appear to be a git repository; .*check the remote's URL and that the job may push to it$/,
+    );
+  });
+
+  await t.step("a remote the repository lacks", async () => {
+    await using world = await ledgerWorld();
+    const { ledger } = world.open(world.repo.path, { remote: "upstream" });
+    await expect(ledger.readGate("tf", "g")).rejects.toThrow(
+      'ledger "git:upstream": the repository has no remote "upstream"; its remotes: origin',
+    );
+    expect(() => world.open(world.repo.path, { remote: "-x" })).toThrow(
+      'ledger "git:-x": not a valid remote name',
+    );
+  });
+
+  await t.step("not a repository", async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const ledger = gitLedger({
+        git: createGit({ env: { PATH: Deno.env.get("PATH") } }),
+        cwd: dir,
+        clock: realClock,
+        log: () => {},
+      });
+      await expect(ledger.listGates()).rejects.toThrow(
+        /^cannot open the git ledger: ".*" is not in a git repository; run chant-wave in the checkout, or use a directory ledger$/,
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});

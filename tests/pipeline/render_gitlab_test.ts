@@ -1,0 +1,158 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { parse } from "yaml";
+import { renderGitlab } from "../../src/pipeline/render_gitlab.ts";
+import { tempRepo } from "../_helpers/temp_repo.ts";
+import { assertGolden, fixture, specOf } from "./_fixtures.ts";
+import { gitlabCiLocal } from "./_oracles.ts";
+
+type GitlabJob = Record<string, unknown> & {
+  needs: { job: string; artifacts: boolean }[];
+  script: string[];
+  variables: Record<string, string>;
+};
+
+for (const name of ["example", "portable"] as const) {
+  Deno.test({
+    name:
+      `renderGitlab() renders ${name} as the golden file, listed by gitlab-ci-local`,
+    sanitizeResources: false,
+  }, async () => {
+    const f = await fixture(name);
+    const [file] = renderGitlab(f.spec, f.jobs, f.specFile);
+    await assertGolden(`${name}/gitlab.yml`, file.text);
+    await using repo = await tempRepo({ [file.path]: file.text });
+    await repo.commit("pipeline");
+    const out = await gitlabCiLocal(
+      ["--file", file.path, "--list-json"],
+      repo.path,
+      { ...repo.env },
+    );
+    expect({ code: out.code, stderr: out.stderr }).toMatchObject({ code: 0 });
+    const listed = JSON.parse(out.stdout) as {
+      name: string;
+      needs: { job: string }[];
+    }[];
+    expect(listed.map((job) => [job.name, job.needs.map((need) => need.job)]))
+      .toEqual(f.jobs.map((job) => [job.name, job.needs]));
+  });
+}
+
+Deno.test("renderGitlab() writes the §6.2 settings for the example", async () => {
+  const f = await fixture("example");
+  const [file] = renderGitlab(f.spec, f.jobs, f.specFile);
+  expect(file.path).toBe("demo.gitlab-ci.yml");
+  const doc = parse(file.text) as Record<string, GitlabJob>;
+  const groups = new Set<unknown>();
+  for (const job of f.jobs) {
+    const rendered = doc[job.name];
+    groups.add(rendered.resource_group);
+    expect(rendered.variables.GIT_DEPTH).toBe("0");
+    expect(rendered.interruptible).toBe(false);
+    expect(rendered.script).toEqual([
+      [...job.command, "--ledger", "git"].join(" "),
+    ]);
+    expect(rendered.needs).toEqual(job.needs.map((need) => ({
+      job: need,
+      artifacts: need.endsWith("-decide"),
+    })));
+  }
+  expect(groups.size).toBe(f.jobs.length);
+  expect(doc["wave-1-dev"].resource_group).toBe("demo/wave-1-dev");
+  expect(doc["wave-2-staging-decide"].artifacts).toEqual({
+    when: "always",
+    paths: [".chant/waves/demo/wave-2.json"],
+  });
+  expect(doc["wave-2-staging-share-1"].artifacts).toBeUndefined();
+  expect(doc["wave-3-prod"].environment).toEqual({ name: "production" });
+});
+
+Deno.test("renderGitlab() writes tags, id tokens, image, variables and branch rules", async () => {
+  const f = await fixture("portable");
+  const doc = parse(renderGitlab(f.spec, f.jobs, f.specFile)[0].text) as Record<
+    string,
+    GitlabJob
+  >;
+  const share = doc["wave-2-staging-share-3"];
+  expect(share.tags).toEqual(["linux", "big"]);
+  expect(share.id_tokens).toEqual({
+    VAULT_ID_TOKEN: { aud: "https://vault.example.invalid" },
+  });
+  expect(share.image).toBe("debian:12");
+  expect(doc["wave-1-dev"].variables).toEqual({
+    GIT_DEPTH: "0",
+    TF_IN_AUTOMATION: "1",
+    VERBOSE: "yes",
+    STAGE: "dev",
+  });
+  expect(doc["wave-3-prod-us"].tags).toEqual(["us-east"]);
+  expect(doc["wave-3-prod-us"].environment).toEqual({ name: "production-us" });
+  expect(share.rules).toEqual([
+    {
+      if:
+        '($CI_PIPELINE_SOURCE == "push" || $CI_PIPELINE_SOURCE == "web") && $CI_COMMIT_BRANCH == "main"',
+    },
+    {
+      if:
+        '($CI_PIPELINE_SOURCE == "push" || $CI_PIPELINE_SOURCE == "web") && $CI_COMMIT_BRANCH =~ /^release\\/[^\\/]*$/',
+    },
+  ]);
+  expect(share.before_script).toEqual([
+    "apt-get install -y git",
+    f.spec.pipeline!.install,
+  ]);
+});
+
+const BASE = {
+  name: "s",
+  plan: ["p", "{plan}"],
+  apply: ["a", "{plan}"],
+  waves: [{ name: "a", runs: ["x"] }],
+};
+
+Deno.test("renderGitlab() refuses what GitLab cannot express", async (t) => {
+  const many = Array.from({ length: 51 }, (_, i) => `t${i}`);
+  const cases = [
+    {
+      name: "a uses: setup step",
+      spec: {
+        ...BASE,
+        pipeline: { setup: [{ uses: "actions/setup-node@v4" }] },
+      },
+      message:
+        'cannot render the GitLab CI pipeline: pipeline.setup[0] uses the action "actions/setup-node@v4", which GitLab CI cannot run; use a "run" step',
+    },
+    {
+      name: "a branch no rules expression can hold",
+      spec: { ...BASE, branches: ["main", 'we"ird'] },
+      message:
+        'cannot render the GitLab CI pipeline: branch "we"ird" cannot go into a rules expression; use letters, digits, ".", "_", "-", "/" and "*"',
+    },
+    {
+      name: "a runner group",
+      spec: { ...BASE, runner: { group: "big" } },
+      message:
+        'cannot render the GitLab CI pipeline: wave 1 "a": runner group "big" has no GitLab equivalent; name runner tags instead',
+    },
+    {
+      name: "more than 50 needs",
+      spec: {
+        ...BASE,
+        waves: [
+          { name: "wide", runs: many, shares: 51 },
+          { name: "next", runs: ["y"] },
+        ],
+      },
+      message:
+        'cannot render the GitLab CI pipeline: job "wave-2-next" needs 51 jobs, more than GitLab\'s limit of 50; use fewer shares in wave 1',
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const f = specOf(c.spec);
+      expect(() => renderGitlab(f.spec, f.jobs, f.specFile)).toThrow(
+        c.message,
+      );
+    });
+  }
+});
