@@ -8,7 +8,7 @@
  * @module
  */
 
-const BUN = "bun@1.3.5";
+const BUN = "bun@1.4.5";
 const root = new URL("..", import.meta.url).pathname;
 const dist = `${root}dist`;
 const output = `${dist}/chant-wave`;
@@ -68,6 +68,7 @@ async function bunCompile(): Promise<boolean> {
     "build",
     "--compile",
     "--bytecode",
+    "--format=esm",
     "--no-compile-autoload-dotenv",
     "--no-compile-autoload-bunfig",
     "--outfile",

@@ -177,8 +177,8 @@ function spawnDetached(options: SpawnOptions): Promise<SpawnedProcess> {
 }
 
 /** Chunks queued before the stream is paused, and the level it resumes at. */
-const HIGH_WATER = 16;
-const LOW_WATER = 4;
+const HIGH_WATER = 8;
+const LOW_WATER = 2;
 
 /**
  * Reads a stream as an async iterable of chunks through `data` events, with a
