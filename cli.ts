@@ -1,7 +1,11 @@
 /**
- * The `chant-wave` executable's entry: builds the real edges, stops children and
- * exits 130/143 on SIGINT/SIGTERM, runs the command line and exits with its code.
- * The only module that reads argv or exits.
+ * The `chant-wave` executable's entry: builds the real edges, runs the command
+ * line and exits with its code. The only module that reads argv or exits.
+ *
+ * On SIGINT/SIGTERM the running children are stopped (see `installSignalHandlers`);
+ * the command then sees the interrupt, records nothing more and ends with 130/143.
+ * Should it not end within a short grace period (it is waiting on something that
+ * is not a child), the process exits with that code anyway.
  * @module
  */
 
@@ -10,6 +14,22 @@ import { installSignalHandlers } from "./src/exec/interrupts.ts";
 import { realIo } from "./src/cli/io.ts";
 import { main } from "./src/cli/main.ts";
 
+const BACKSTOP_MS = 2_000;
 const io = realIo();
-installSignalHandlers(io.interrupts, (code) => process.exit(code));
-main(process.argv.slice(2), io).then((code) => process.exit(code));
+const interrupted = (code: number) => {
+  io.stderr.write(
+    `error: interrupted (${
+      code === 130 ? "SIGINT" : "SIGTERM"
+    }): recorded nothing more\n`,
+  );
+  process.exit(code);
+};
+
+installSignalHandlers(io.interrupts, (code) => {
+  setTimeout(() => interrupted(code), BACKSTOP_MS).unref();
+});
+main(process.argv.slice(2), io).then((code) => {
+  const signalled = io.interrupts.exitCode;
+  if (signalled !== undefined && code !== signalled) interrupted(signalled);
+  process.exit(code);
+});

@@ -10,7 +10,7 @@ import {
   rollout,
   SPEC,
   specOf,
-} from "../fixtures/run/rollout.ts";
+} from "../_helpers/rollout.ts";
 
 const GATED = { name: "prod", gate: "always", runs: ["eu", "us", "ap"] };
 const DIGEST = /^sha256:[0-9a-f]{64}$/;

@@ -2,7 +2,7 @@
 // one directory ledger at once lose no record (SPEC.md §5.2).
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { rollout, SPEC, specOf } from "../fixtures/run/rollout.ts";
+import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const hex = (i: number) => `sha256:${i.toString(16).padStart(64, "0")}`;
 

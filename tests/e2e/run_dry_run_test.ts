@@ -9,7 +9,7 @@ import {
   rollout,
   SPEC,
   specOf,
-} from "../fixtures/run/rollout.ts";
+} from "../_helpers/rollout.ts";
 
 const WAVES = [
   { name: "dev", gate: "never", runs: ["dev"] },

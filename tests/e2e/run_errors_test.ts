@@ -3,7 +3,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { runBinary } from "../_helpers/binary.ts";
-import { errorLines, rollout, SPEC, specOf } from "../fixtures/run/rollout.ts";
+import { errorLines, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const PLAN_FILE = ".chant/waves/tf/wave-1/b-3e23e8160039.plan.json";
 

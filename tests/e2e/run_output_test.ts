@@ -2,7 +2,7 @@
 // applies and `onFailure` (§4.7), and the `.chant/` hygiene warning (§9).
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { rollout, SPEC, specOf } from "../fixtures/run/rollout.ts";
+import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const RESULT_KEYS = [
   "applied",

@@ -4,7 +4,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { runBinary } from "../_helpers/binary.ts";
-import { rollout, SPEC, specOf } from "../fixtures/run/rollout.ts";
+import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const DECISION_KEYS = [
   "approve",

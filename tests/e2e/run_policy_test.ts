@@ -4,7 +4,7 @@
 import { expect } from "@std/expect";
 import { tempRepo } from "../_helpers/temp_repo.ts";
 import { runBinary } from "../_helpers/binary.ts";
-import { rollout, SPEC, specOf } from "../fixtures/run/rollout.ts";
+import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const PROD = { name: "prod", gate: "always", runs: ["eu", "us"] };
 

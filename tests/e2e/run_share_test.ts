@@ -8,7 +8,7 @@ import {
   rollout,
   SPEC,
   specOf,
-} from "../fixtures/run/rollout.ts";
+} from "../_helpers/rollout.ts";
 
 interface Member {
   target: string;

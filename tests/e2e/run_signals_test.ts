@@ -9,7 +9,7 @@ import {
   SLOW_PLAN,
   SPEC,
   specOf,
-} from "../fixtures/run/rollout.ts";
+} from "../_helpers/rollout.ts";
 
 /** Whether `pid` is a live process (a zombie awaiting its reaper counts as gone). */
 async function alive(pid: number): Promise<boolean> {
