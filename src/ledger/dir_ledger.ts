@@ -6,19 +6,23 @@
  * @module
  */
 
-import { type Dirent, readdirSync } from "node:fs";
 import {
   link,
   lstat,
   mkdir,
   open,
-  readdir,
   readFile,
   rename,
   unlink,
 } from "node:fs/promises";
 import { join } from "node:path";
-import { setImmediate } from "node:timers";
+import {
+  entriesOf,
+  errorCode,
+  messageOf,
+  nextTurn,
+  segmentsOf,
+} from "./_dir_listing.ts";
 import { textFileReader } from "./_read_text_sync.ts";
 import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
 import { parseRecord, RecordError } from "./parse_record.ts";
@@ -26,8 +30,6 @@ import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
 import {
   checkLedgerSegment,
   isRecordFileName,
-  isTemporaryName,
-  LEDGER_SEGMENT,
   recordFileName,
   temporaryName,
 } from "./record_name.ts";
@@ -73,54 +75,6 @@ export class LedgerWriteError extends Error {
     super(`cannot write record "${path}": ${why}`, options);
     this.name = "LedgerWriteError";
   }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as { code?: string } | null)?.code;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Lists a directory's entries; a missing directory (or a file) lists as empty. */
-function entriesOf(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch (error) {
-    return emptyIfMissing(dir, error);
-  }
-}
-
-/** Lists the ledger segments (spec names or gates) that are directories of `dir`. */
-async function segmentsOf(dir: string): Promise<string[]> {
-  return (await direntsOf(dir))
-    .filter((entry) =>
-      entry.isDirectory() && !isTemporaryName(entry.name) &&
-      LEDGER_SEGMENT.test(entry.name)
-    )
-    .map((entry) => entry.name)
-    .sort();
-}
-
-async function direntsOf(dir: string): Promise<Dirent[]> {
-  try {
-    return await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    return emptyIfMissing(dir, error);
-  }
-}
-
-/** A missing directory (or a file) lists as empty; other failures throw. */
-function emptyIfMissing(dir: string, error: unknown): never[] {
-  if (["ENOENT", "ENOTDIR"].includes(errorCode(error) ?? "")) return [];
-  throw new Error(`cannot list ledger directory "${dir}": ${messageOf(error)}`);
-}
-
-/** Lets timers and I/O callbacks run between chunks of synchronous reads. */
-function nextTurn(): Promise<void> {
-  // setImmediate, not setTimeout(0): nested timeouts are clamped to 4 ms.
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

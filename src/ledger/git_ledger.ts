@@ -17,7 +17,6 @@
 import type { Clock } from "../clock.ts";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import { GitError } from "../git/git_error.ts";
 import { hashObjects } from "../git/git_plumbing.ts";
 import { listGatesAt, readGateAt } from "./_git_ledger_read.ts";
 import {
@@ -25,9 +24,13 @@ import {
   fetchLedger,
   LEDGER_BRANCH,
   type LedgerContext,
-  noteOnce,
 } from "./_git_ledger_sync.ts";
 import { publish } from "./_git_ledger_publish.ts";
+import {
+  DEFAULT_LEDGER_REMOTE,
+  needRemote,
+  resolveRemote,
+} from "./_git_ledger_remote.ts";
 import { batcher } from "./_git_ledger_batch.ts";
 import { claimByOrder } from "./claim_by_order.ts";
 import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
@@ -38,8 +41,7 @@ import { formatRecord, type LedgerRecord } from "./records.ts";
 
 export { LEDGER_BRANCH };
 
-/** The remote a `git` ledger uses when none is named. */
-export const DEFAULT_LEDGER_REMOTE = "origin";
+export { DEFAULT_LEDGER_REMOTE };
 
 /** A remote's name as `--ledger git:<remote>` accepts it. */
 export const REMOTE_NAME: RegExp = /^[A-Za-z0-9_][A-Za-z0-9._\/-]*$/;
@@ -109,55 +111,6 @@ const GIT_LEDGER = Symbol("chant-wave git ledger");
  */
 export function isGitLedger(store: LedgerStore): store is GitLedger {
   return (store as { [GIT_LEDGER]?: boolean })[GIT_LEDGER] === true;
-}
-
-/** Finds the remote to use, once; in local mode logs so. */
-async function resolveRemote(
-  ctx: LedgerContext,
-  named: string | undefined,
-): Promise<void> {
-  const args = ["remote"];
-  const out = await ctx.git.exec(args, { cwd: ctx.cwd });
-  if (out.exitCode !== 0) {
-    if (/not a git repository/.test(out.stderr)) {
-      throw new InputError(
-        `cannot open the git ledger: "${ctx.cwd}" is not in a git repository; ` +
-          `run chant-wave in the checkout, or use a directory ledger`,
-      );
-    }
-    throw new GitError(args, out.exitCode, out.stderr);
-  }
-  const remotes = new TextDecoder().decode(out.stdout).split("\n")
-    .filter((line) => line !== "");
-  const wanted = named ?? DEFAULT_LEDGER_REMOTE;
-  const known = remotes.length ? `; its remotes: ${remotes.join(", ")}` : "";
-  if (remotes.includes(wanted)) {
-    ctx.remote = wanted;
-    ctx.tracking = `refs/remotes/${wanted}/${LEDGER_BRANCH}`;
-  } else if (named !== undefined) {
-    throw new InputError(
-      `ledger "git:${named}": the repository has no remote "${named}"${known}`,
-    );
-  } else if (remotes.length > 0) {
-    throw new InputError(
-      `ledger "git": the repository has no remote "${wanted}"${known}; ` +
-        `name one with --ledger git:<remote>`,
-    );
-  } else {
-    noteOnce(
-      ctx,
-      `git ledger: the repository has no remote; records stay on the local ` +
-        `branch ${LEDGER_BRANCH} ("chant-wave ledger push" sends them once it has one)`,
-    );
-  }
-}
-
-function needRemote(ctx: LedgerContext, action: string): string {
-  if (ctx.remote !== undefined) return ctx.remote;
-  throw new InputError(
-    `"ledger ${action}" needs a remote: the repository has none, so the ` +
-      `records stay on the local branch ${LEDGER_BRANCH}`,
-  );
 }
 
 /**

@@ -5,12 +5,11 @@
  * @module
  */
 
-import { fillTemplate, stepEnv } from "../exec/fill_template.ts";
 import { runLimited } from "../exec/run_limited.ts";
-import { runStep } from "../exec/run_step.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import type { FailedRun, PlanContext, PlannedRun } from "./plan_runs.ts";
 import type { RunIo } from "./run_io.ts";
+import { runUserStep } from "./run_user_step.ts";
 import { applyWholeWave } from "./wave_commands.ts";
 
 /** The outcome of applying some runs. */
@@ -47,33 +46,12 @@ export async function applyRuns(
     planned,
     settings.parallel,
     async ({ run, planPath }, _i, control) => {
-      const values = {
-        op: run.op,
-        target: run.target,
-        wave: wave.name,
-        k: wave.k,
-        plan: planPath,
-      };
-      const step = await runStep({
-        argv: fillTemplate(spec.apply!, values),
-        cwd: io.cwd,
-        env: stepEnv(io.env, {
-          name: wave.name,
-          k: wave.k,
-          phase: "apply",
-          target: run.target,
-          op: run.op,
-          plan: planPath,
-        }),
-        phase: "apply",
-        target: run.target,
-        heartbeatMs: settings.heartbeatMs,
-        timeoutMs: settings.timeoutMs,
-        interrupts: io.interrupts,
-        clock: io.clock,
-        writer: io.stderr,
-        spawner: io.spawner,
-      });
+      const step = await runUserStep(
+        { template: spec.apply!, phase: "apply", run, planPath },
+        wave,
+        settings,
+        io,
+      );
       if (!step.ok && wave.onFailure === "stop") control.stop();
       return step;
     },

@@ -8,14 +8,13 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
-import { fillTemplate, stepEnv } from "../exec/fill_template.ts";
 import { runLimited } from "../exec/run_limited.ts";
-import { runStep } from "../exec/run_step.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
 import type { Run, Spec, Wave } from "../spec/types.ts";
 import { parsePlanFile, type PlanFile } from "./plan_file.ts";
 import { planDir, planFileName } from "./plan_path.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
+import { runUserStep } from "./run_user_step.ts";
 import { planWholeWave } from "./wave_commands.ts";
 
 /** A run whose plan command succeeded and wrote a valid plan file. */
@@ -118,33 +117,12 @@ async function planOne(
 ): Promise<PlannedRun | FailedRun> {
   const file = resolve(io.cwd, planPath);
   await rm(file, { force: true });
-  const values = {
-    op: run.op,
-    target: run.target,
-    wave: wave.name,
-    k: wave.k,
-    plan: planPath,
-  };
-  const step = await runStep({
-    argv: fillTemplate(spec.plan!, values),
-    cwd: io.cwd,
-    env: stepEnv(io.env, {
-      name: wave.name,
-      k: wave.k,
-      phase: "plan",
-      target: run.target,
-      op: run.op,
-      plan: planPath,
-    }),
-    phase: "plan",
-    target: run.target,
-    heartbeatMs: settings.heartbeatMs,
-    timeoutMs: settings.timeoutMs,
-    interrupts: io.interrupts,
-    clock: io.clock,
-    writer: io.stderr,
-    spawner: io.spawner,
-  });
+  const step = await runUserStep(
+    { template: spec.plan!, phase: "plan", run, planPath },
+    wave,
+    settings,
+    io,
+  );
   if (!step.ok) {
     return {
       target: run.target,

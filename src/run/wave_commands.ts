@@ -9,8 +9,6 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
-import { fillTemplate, stepEnv } from "../exec/fill_template.ts";
-import { runStep } from "../exec/run_step.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
 import type { Run, Spec, Wave } from "../spec/types.ts";
 import type { ApplyOutcome } from "./apply_runs.ts";
@@ -18,6 +16,7 @@ import { parsePlansFile } from "./plan_file.ts";
 import { planDir, planFileName } from "./plan_path.ts";
 import type { FailedRun, PlannedRun, PlanOutcome } from "./plan_runs.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
+import { runUserStep } from "./run_user_step.ts";
 
 /**
  * Plans `runs` (or, for a discovering deciding job, whatever the command reports)
@@ -52,11 +51,10 @@ export async function planWholeWave(
     resolve(io.cwd, runsPath),
     JSON.stringify(runsFile, null, 2) + "\n",
   );
-  const step = await runWaveStep(
-    spec.planWave!,
-    "plan",
+  const values = { runs: runsPath, plans: plansPath, op: spec.op };
+  const step = await runUserStep(
+    { template: spec.planWave!, phase: "plan", values },
     wave,
-    { runs: runsPath, plans: plansPath, op: spec.op },
     context.settings,
     io,
   );
@@ -135,11 +133,10 @@ export async function applyWholeWave(
     resolve(io.cwd, plansPath),
     JSON.stringify({ runs: plans }, null, 2) + "\n",
   );
-  const step = await runWaveStep(
-    spec.applyWave!,
-    "apply",
+  const values = { runs: runsPath, plans: plansPath, op: spec.op };
+  const step = await runUserStep(
+    { template: spec.applyWave!, phase: "apply", values },
     wave,
-    { runs: runsPath, plans: plansPath, op: spec.op },
     context.settings,
     io,
   );
@@ -151,27 +148,4 @@ export async function applyWholeWave(
     failed: targets.map((target) => ({ target, message, tail: step.tail })),
     untried: [],
   };
-}
-
-function runWaveStep(
-  template: string[],
-  phase: "plan" | "apply",
-  wave: Wave,
-  values: { runs: string; plans: string; op: string },
-  settings: StepSettings,
-  io: RunIo,
-) {
-  return runStep({
-    argv: fillTemplate(template, { ...values, wave: wave.name, k: wave.k }),
-    cwd: io.cwd,
-    env: stepEnv(io.env, { name: wave.name, k: wave.k, phase }),
-    phase,
-    target: `wave ${wave.k}`,
-    heartbeatMs: settings.heartbeatMs,
-    timeoutMs: settings.timeoutMs,
-    interrupts: io.interrupts,
-    clock: io.clock,
-    writer: io.stderr,
-    spawner: io.spawner,
-  });
 }
