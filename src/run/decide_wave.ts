@@ -112,18 +112,16 @@ export async function decideWave(
   log(`gate ${gate}: waiting: ${need.why}`);
   for (const reason of gateState.reasons) log(`  ${reason}`);
   if (!input.dryRun && gateState.standing === undefined) {
-    const description = members.map((m) =>
-      `${m.target}: ${m.summary ?? "planned"}`
-    ).join("; ");
+    const runId = ciContext(io.env).runId;
     await io.ledger.write(pendingRecord(
       {
         name: spec.name,
         gate,
         planDigest: digest,
-        description,
+        description: describeMembers(members),
         members: members.length,
         base: policy.baseSha,
-        ...(ciContext(io.env).runId ? { runId: ciContext(io.env).runId } : {}),
+        ...(runId ? { runId } : {}),
       },
       spec.pendingTtlMs,
       newStamp(io.clock),
@@ -143,6 +141,18 @@ function toMember({ run, plan }: PlannedRun): DecisionMember {
     ...(plan.summary === undefined ? {} : { summary: plan.summary }),
   };
 }
+
+/** The pending fact's description: the first few members' summaries. */
+function describeMembers(members: readonly DecisionMember[]): string {
+  const shown = members.slice(0, DESCRIBED_MEMBERS).map((m) =>
+    `${m.target}: ${m.summary ?? "planned"}`
+  );
+  const more = members.length - shown.length;
+  return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
+}
+
+/** How many members a pending fact's description names. */
+const DESCRIBED_MEMBERS = 10;
 
 function describeMember(member: DecisionMember): string {
   const flags = [
