@@ -7,7 +7,12 @@
  * @module
  */
 
-import { type Env, isolatedGitEnv, userGitEnv } from "./git_env.ts";
+import {
+  type Env,
+  isolatedGitEnv,
+  safeDirectoryEnv,
+  userGitEnv,
+} from "./git_env.ts";
 import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
 
@@ -136,14 +141,19 @@ function notInWorkTree(stderr: string): boolean {
  */
 export function createGit(options: CreateGitOptions): Git {
   const gitPath = options.gitPath ?? "git";
-  const exec = (args: readonly string[], o: GitRunOptions) =>
-    spawnGit(args, {
+  let trusted: Promise<Record<string, string>> | undefined;
+  const exec = async (args: readonly string[], o: GitRunOptions) => {
+    trusted ??= readSafeDirectories(gitPath, options.env).then(
+      safeDirectoryEnv,
+    );
+    return await spawnGit(args, {
       gitPath,
       cwd: o.cwd,
-      env: isolatedGitEnv(options.env, o.env),
+      env: isolatedGitEnv(options.env, { ...o.env, ...await trusted }),
       input: o.input,
       signal: o.signal,
     });
+  };
   const runBytes = async (args: readonly string[], o: GitRunOptions) => {
     const out = await exec(args, o);
     if (out.exitCode !== 0) throw new GitError(args, out.exitCode, out.stderr);
@@ -198,6 +208,21 @@ async function readUserConfig(
   // exit 1 and silence: not set; exit 1 with a message: an invalid key.
   if (out.exitCode === 1 && out.stderr.trim() === "") return undefined;
   throw new GitError(args, out.exitCode, out.stderr);
+}
+
+/**
+ * The user's `safe.directory` values (global and system configuration), read once
+ * per `Git`; none when git cannot tell.
+ */
+async function readSafeDirectories(
+  gitPath: string,
+  env: Env,
+): Promise<string[]> {
+  const args = ["config", "--get-all", "safe.directory"];
+  const out = await spawnGit(args, { gitPath, cwd: "/", env: userGitEnv(env) })
+    .catch(() => undefined);
+  if (out?.exitCode !== 0) return [];
+  return decoder.decode(out.stdout).split("\n").filter((line) => line !== "");
 }
 
 function firstLine(stdout: Uint8Array): string {

@@ -122,3 +122,31 @@ export function userGitEnv(env: Env): Record<string, string> {
     GIT_TERMINAL_PROMPT: "0",
   };
 }
+
+/**
+ * Carries the user's `safe.directory` settings into the isolated environment as
+ * command-scope configuration (`GIT_CONFIG_COUNT`), which git honours for this
+ * protected setting: a CI checkout owned by another user (a container job) that
+ * the user's global configuration trusts stays trusted, and nothing else of that
+ * configuration leaks in.
+ * @param directories The user's `safe.directory` values.
+ * @returns Variables to add to the isolated environment (none for no values).
+ * @example
+ * ```ts
+ * safeDirectoryEnv(["/work"]);
+ * // { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "/work" }
+ * ```
+ */
+export function safeDirectoryEnv(
+  directories: readonly string[],
+): Record<string, string> {
+  if (directories.length === 0) return {};
+  const env: Record<string, string> = {
+    GIT_CONFIG_COUNT: String(directories.length),
+  };
+  directories.forEach((directory, i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = "safe.directory";
+    env[`GIT_CONFIG_VALUE_${i}`] = directory;
+  });
+  return env;
+}

@@ -279,3 +279,41 @@ Deno.test("Git.configGet() reads the repository's and the user's settings", asyn
     await expect(git.configGet("nodot", repo.path)).rejects.toThrow(GitError);
   });
 });
+
+Deno.test({
+  name:
+    "createGit() keeps trusting a checkout the user's safe.directory trusts, and nothing else of that config",
+  ignore: Deno.uid() !== 0,
+}, async (t) => {
+  await using repo = await tempRepo({ "a.txt": "a\n" });
+  await repo.commit("one");
+  // A checkout owned by another user, as in a container job: git refuses it.
+  await new Deno.Command("chown", { args: ["-R", "65534:65534", repo.path] })
+    .output();
+  await t.step("without safe.directory git refuses the checkout", async () => {
+    const error = await gitFor(join(repo.root, "plain-home")).topLevel(
+      repo.path,
+    ).catch((e) => e);
+    expect(error).toBeInstanceOf(GitError);
+    expect((error as GitError).stderr).toMatch(/dubious ownership/);
+  });
+  await t.step("the user's global safe.directory carries over", async () => {
+    const home = join(repo.root, "trusting-home");
+    await Deno.mkdir(home);
+    await Deno.writeTextFile(
+      join(home, ".gitconfig"),
+      `[safe]\n\tdirectory = ${repo.path}\n[chant]\n\tfrom = global\n`,
+    );
+    const git = gitFor(home);
+    expect(await git.topLevel(repo.path)).toBe(repo.path);
+    expect(
+      await git.run(["config", "--get-all", "safe.directory"], {
+        cwd: repo.path,
+      }),
+    ).toBe(`${repo.path}\n`);
+    const leaked = await git.exec(["config", "--get", "chant.from"], {
+      cwd: repo.path,
+    });
+    expect(leaked.exitCode).toBe(1);
+  });
+});
