@@ -35,15 +35,38 @@ export {
 } from "./src/jobs/expand_jobs.ts";
 export { sliceShare, sortByTarget } from "./src/jobs/slice_shares.ts";
 export { compilePattern, matchesPattern } from "./src/jobs/group_pattern.ts";
-export { isDigest, setDigest } from "./src/digest/set_digest.ts";
+export {
+  type DigestMember,
+  isDigest,
+  setDigest,
+} from "./src/digest/set_digest.ts";
 export {
   decideGate,
+  type GateApproved,
   type GateDecision,
   type GateQuery,
+  type GateWaiting,
 } from "./src/ledger/decide_gate.ts";
-export type { LedgerRecord } from "./src/ledger/records.ts";
-export { needsApproval } from "./src/policy/needs_approval.ts";
-export { policyAtBase } from "./src/policy/policy_at_base.ts";
+export type {
+  AppliedRecord,
+  ApprovalRecord,
+  ExpiredRecord,
+  LedgerRecord,
+  PendingRecord,
+  RecordBase,
+} from "./src/ledger/records.ts";
+export {
+  type ApprovalNeed,
+  needsApproval,
+  type PlannedMember,
+} from "./src/policy/needs_approval.ts";
+export {
+  type ParseSpecFn,
+  type PolicyAtBase,
+  policyAtBase,
+  type PolicyAtBaseInput,
+  type PolicySource,
+} from "./src/policy/policy_at_base.ts";
 export {
   formatProblem,
   InputError,

@@ -18,6 +18,7 @@ export class InputError extends Error {
   readonly exitCode: ExitCode = INVALID_INPUT;
 
   /**
+   * Makes an input error.
    * @param message One line: the failed action first, values in quotes.
    * @param details Indented lines printed under the message.
    */
@@ -65,7 +66,10 @@ export class SpecError extends InputError {
   /** Every problem, in file order. */
   readonly problems: readonly SpecProblem[];
 
-  /** @param problems At least one problem, in file order. */
+  /**
+   * Makes a spec error headed by the first problem.
+   * @param problems At least one problem, in file order.
+   */
   constructor(problems: readonly SpecProblem[]) {
     const lines = problems.map(formatProblem);
     super(lines[0] ?? "the spec is invalid", lines.slice(1));
@@ -85,6 +89,7 @@ export class OutcomeError extends Error {
   readonly details: readonly string[];
 
   /**
+   * Makes an outcome error.
    * @param exitCode The code to exit with.
    * @param message One line.
    * @param details Indented lines printed under the message.

@@ -16,9 +16,11 @@ export type JobKind = typeof JOB_KINDS[number];
 export interface Job {
   /** `wave-<k>-<wave name>` plus `-decide`, `-share-<i>`, `-<group>` or `-<group>-share-<i>`. */
   name: string;
+  /** What the job does. */
   kind: JobKind;
   /** The wave's number, from 1. */
   wave: number;
+  /** The wave's name. */
   waveName: string;
   /** The share this job applies, from 1, for share jobs and sliced group jobs. */
   share?: number;
@@ -32,9 +34,13 @@ export interface Job {
   command: string[];
   /** The decision record this job writes or reads. */
   record: string;
+  /** The runner label, from the group, the wave or the spec. */
   runner?: RunnerLabel;
+  /** The deployment environment (none for deciding jobs, which apply nothing). */
   environment?: Environment;
+  /** OIDC tokens: name → audience. */
   idTokens?: Record<string, string>;
+  /** The wave's environment variables. */
   variables?: Record<string, string>;
 }
 

@@ -24,25 +24,33 @@ export type RunnerLabel = string | string[] | {
 
 /** A forge deployment environment. */
 export interface Environment {
+  /** The environment's name on the forge (`production`). */
   name: string;
+  /** The URL the forge links the deployment to. */
   url?: string;
 }
 
 /** One target of a wave, with its `op` resolved (the run's, else the spec's). */
 export interface Run {
+  /** The target (`prod-eu`, `tenant-42`, `live/prod/vpc`), unique in its wave. */
   target: string;
+  /** The value of `{op}` for this run. */
   op: string;
 }
 
 /** A job group (§3.3). */
 export interface JobGroup {
+  /** The group's name, part of its jobs' names. */
   name: string;
   /** Patterns: exact targets, `*` within a segment, `**` across segments. */
   runs: string[];
   /** Share jobs of this group; 1 means one group job. */
   shares: number;
+  /** The group jobs' runner, over the wave's. */
   runner?: RunnerLabel;
+  /** The group jobs' environment, over the wave's. */
   environment?: Environment;
+  /** The group jobs' OIDC tokens (name → audience), over the wave's. */
   idTokens?: Record<string, string>;
 }
 
@@ -50,20 +58,31 @@ export interface JobGroup {
 export interface Wave {
   /** 1-based position in the spec. */
   k: number;
+  /** The wave's name; the policy at base is looked up by it. */
   name: string;
+  /** The wave's runs (possibly none with `discover`). */
   runs: Run[];
   /** The working copy's gate; the runner reads the policy at base instead (§4.4). */
   gate: GatePolicy;
+  /** Share jobs; 1 means one whole-wave job (or job groups). */
   shares: number;
+  /** The job groups that split the runs, instead of `shares`. */
   jobs?: JobGroup[];
+  /** Runs planned or applied at once in one job. */
   parallel: number;
+  /** After a failed apply: go on with the job's other runs, or stop. */
   onFailure: OnFailure;
   /** Milliseconds; 0 means no timeout. */
   timeoutMs: number;
+  /** The forge's deployment environment of the wave's applying jobs. */
   environment?: Environment;
+  /** Environment variables of the wave's jobs. */
   variables?: Record<string, string>;
+  /** The wave's jobs' runner, over the spec's. */
   runner?: RunnerLabel;
+  /** OIDC tokens of the wave's jobs: name → audience. */
   idTokens?: Record<string, string>;
+  /** Whether `planWave` chooses the runs (§4.10). */
   discover: boolean;
 }
 
@@ -74,8 +93,11 @@ export type SetupStep =
 
 /** How generated jobs get the binary and what they run first (§3.6). */
 export interface Pipeline {
+  /** The container image of every job. */
   image?: string;
+  /** Steps every job runs before chant-wave. */
   setup: SetupStep[];
+  /** Environment variables of every job. */
   variables: Record<string, string>;
   /** The shell line that puts `chant-wave` on PATH. */
   install?: string;
@@ -83,31 +105,48 @@ export interface Pipeline {
 
 /** Webhook settings (§8): the values NAME environment variables. */
 export interface Notify {
+  /** The variable holding the webhook URL. */
   webhook: string;
+  /** The variable holding the signing key. */
   key?: string;
 }
 
 /** A whole, valid spec (§3.1). */
 export interface Spec {
+  /** The rollout's name; gates are recorded under it. */
   name: string;
+  /** The default value of `{op}`. */
   op: string;
+  /** The gate prefix: wave k's gate is `<gate>-wave-<k>`. */
   gate: string;
   /** The base rev when the spec sets one; the runner defaults to `HEAD^1`. */
   base?: string;
+  /** Plans one run and writes `{plan}`. */
   plan?: string[];
+  /** Applies one run whose plan is at `{plan}`. */
   apply?: string[];
+  /** Plans a job's runs in one call (`{runs}` in, `{plans}` out). */
   planWave?: string[];
+  /** Applies a job's runs in one call (`{runs}`). */
   applyWave?: string[];
+  /** Runs planned or applied at once in one job. */
   parallel: number;
+  /** After a failed apply: go on, or stop. */
   onFailure: OnFailure;
   /** Milliseconds; 0 means no timeout. */
   timeoutMs: number;
   /** Milliseconds; 0 turns the heartbeat off. */
   heartbeatMs: number;
+  /** How long a pending gate stands, in milliseconds. */
   pendingTtlMs: number;
+  /** The branches whose pushes start the pipeline. */
   branches: string[];
+  /** The jobs' runner. */
   runner?: RunnerLabel;
+  /** Webhook notifications. */
   notify?: Notify;
+  /** How generated jobs get the binary. */
   pipeline?: Pipeline;
+  /** The waves, in order. */
   waves: Wave[];
 }
