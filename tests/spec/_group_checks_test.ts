@@ -1,19 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
-import { problemsOf, wavesSpec } from "./_helpers.ts";
-
-interface Case {
-  name: string;
-  text: string;
-  want: string[];
-}
-
-async function runCases(t: Deno.TestContext, cases: Case[]): Promise<void> {
-  for (const c of cases) {
-    await t.step(c.name, () => expect(problemsOf(c.text)).toEqual(c.want));
-  }
-}
+import { runProblemCases, wavesSpec } from "./_helpers.ts";
 
 /** A wave `dev` with these runs and job groups (one group per row), from line 6. */
 function groupsSpec(runs: string, ...groups: string[]): string {
@@ -27,7 +15,7 @@ function groupsSpec(runs: string, ...groups: string[]): string {
 }
 
 Deno.test("checkGroups() refuses repeated and reserved group names", async (t) => {
-  await runCases(t, [
+  await runProblemCases(t, [
     {
       name: "a repeated name",
       text: groupsSpec(
@@ -62,7 +50,7 @@ Deno.test("checkGroups() refuses repeated and reserved group names", async (t) =
 });
 
 Deno.test("checkGroups() wants every run in exactly one group", async (t) => {
-  await runCases(t, [
+  await runProblemCases(t, [
     {
       name: "a run in no group",
       text: groupsSpec(
@@ -105,7 +93,7 @@ Deno.test("checkGroups() wants every run in exactly one group", async (t) => {
 });
 
 Deno.test("checkGroups() keeps a group's shares within its runs", async (t) => {
-  await runCases(t, [
+  await runProblemCases(t, [
     {
       name: "more shares than matching runs",
       text: groupsSpec(

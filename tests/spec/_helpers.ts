@@ -4,6 +4,8 @@
  * @module
  */
 
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
 import { formatProblem, SpecError } from "../../src/errors.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 
@@ -37,5 +39,22 @@ export function problemsOf(text: string, file = "w.jsonc"): string[] {
   } catch (error) {
     if (error instanceof SpecError) return error.problems.map(formatProblem);
     throw error;
+  }
+}
+
+/** A named spec text and the exact problem lines it must give. */
+export interface ProblemCase {
+  name: string;
+  text: string;
+  want: string[];
+}
+
+/** Runs each case as a step: `problemsOf(text)` must equal `want`. */
+export async function runProblemCases(
+  t: Deno.TestContext,
+  cases: readonly ProblemCase[],
+): Promise<void> {
+  for (const c of cases) {
+    await t.step(c.name, () => expect(problemsOf(c.text)).toEqual(c.want));
   }
 }

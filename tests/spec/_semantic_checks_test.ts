@@ -1,21 +1,7 @@
-// @ts-types="../../types/std/expect.d.ts"
-import { expect } from "@std/expect";
-import { problemsOf, wavesSpec } from "./_helpers.ts";
-
-interface Case {
-  name: string;
-  text: string;
-  want: string[];
-}
-
-async function runCases(t: Deno.TestContext, cases: Case[]): Promise<void> {
-  for (const c of cases) {
-    await t.step(c.name, () => expect(problemsOf(c.text)).toEqual(c.want));
-  }
-}
+import { runProblemCases, wavesSpec } from "./_helpers.ts";
 
 Deno.test("checkSemantics() wants unique wave names and targets", async (t) => {
-  await runCases(t, [
+  await runProblemCases(t, [
     {
       name: "a repeated target (the SPEC example)",
       text: wavesSpec(
@@ -64,7 +50,7 @@ Deno.test("checkSemantics() wants unique wave names and targets", async (t) => {
 });
 
 Deno.test("checkSemantics() checks runs and shares of a wave", async (t) => {
-  await runCases(t, [
+  await runProblemCases(t, [
     {
       name: "no runs",
       text: wavesSpec('    { "name": "dev", "runs": [] }'),

@@ -1,6 +1,4 @@
-// @ts-types="../../types/std/expect.d.ts"
-import { expect } from "@std/expect";
-import { lines, problemsOf, wavesSpec } from "./_helpers.ts";
+import { lines, runProblemCases, wavesSpec } from "./_helpers.ts";
 
 /** A valid spec with `rows` as top-level fields from line 3 on. */
 function topSpec(...rows: string[]): string {
@@ -15,20 +13,8 @@ function topSpec(...rows: string[]): string {
   );
 }
 
-interface Case {
-  name: string;
-  text: string;
-  want: string[];
-}
-
-async function runCases(t: Deno.TestContext, cases: Case[]): Promise<void> {
-  for (const c of cases) {
-    await t.step(c.name, () => expect(problemsOf(c.text)).toEqual(c.want));
-  }
-}
-
 Deno.test("specSchema refuses unknown fields and suggests the nearest known one", async (t) => {
-  await runCases(t, [
+  await runProblemCases(t, [
     {
       name: "top level, with a suggestion",
       text: topSpec('  "paralel": 2,'),
@@ -103,7 +89,7 @@ Deno.test("specSchema refuses unknown fields and suggests the nearest known one"
 });
 
 Deno.test("specSchema reports missing and mistyped fields", async (t) => {
-  await runCases(t, [
+  await runProblemCases(t, [
     {
       name: "a missing name, at the object",
       text: lines(
@@ -195,7 +181,7 @@ Deno.test("specSchema reports missing and mistyped fields", async (t) => {
 Deno.test("specSchema checks names, counts and closed vocabularies", async (t) => {
   const name =
     'use lowercase letters, digits, "-" and "_", starting with a letter or digit';
-  await runCases(t, [
+  await runProblemCases(t, [
     {
       name: "the spec's name",
       text: lines(
@@ -272,7 +258,7 @@ Deno.test("specSchema checks names, counts and closed vocabularies", async (t) =
 
 Deno.test("specSchema checks durations", async (t) => {
   const hint = 'use a form like "90s", "15m", "2h" or "1h30m", or 0';
-  await runCases(t, [
+  await runProblemCases(t, [
     {
       name: "a malformed string",
       text: topSpec('  "timeout": "5x",'),
@@ -305,7 +291,7 @@ Deno.test("specSchema checks durations", async (t) => {
 
 Deno.test("specSchema checks notify, idTokens, variables and runners", async (t) => {
   const env = 'use letters, digits and "_", not starting with a digit';
-  await runCases(t, [
+  await runProblemCases(t, [
     {
       name: "a literal webhook URL",
       text: topSpec(
