@@ -27,6 +27,17 @@ Deno.test("run and approve: 8 processes against one directory ledger lose no rec
     })),
   ));
 
+  const approveAs = (i: number) =>
+    r.run([
+      "approve",
+      "tf",
+      "tf-wave-1",
+      "--plan",
+      hex(i),
+      "--by",
+      `approver-${i}`,
+    ]);
+
   await t.step(
     "4 deciding jobs and 4 approvers at once on a fresh ledger",
     async () => {
@@ -34,17 +45,7 @@ Deno.test("run and approve: 8 processes against one directory ledger lose no rec
         ...[1, 2, 3, 4].map((k) =>
           r.run(["run", ...SPEC, "--wave", String(k), "--decide"])
         ),
-        ...[1, 2, 3, 4].map((i) =>
-          r.run([
-            "approve",
-            "tf",
-            "tf-wave-1",
-            "--plan",
-            hex(i),
-            "--by",
-            `approver-${i}`,
-          ])
-        ),
+        ...[1, 2, 3, 4].map((i) => approveAs(i)),
       ]);
       expect(outs.map((out) => out.code)).toEqual([3, 3, 3, 3, 0, 0, 0, 0]);
       const one = await r.records("tf-wave-1");
@@ -66,17 +67,7 @@ Deno.test("run and approve: 8 processes against one directory ledger lose no rec
     async () => {
       const outs = await Promise.all([
         ...[1, 2].map(() => r.run(["run", ...SPEC, "--wave", "1", "--decide"])),
-        ...[5, 6, 7, 8, 9, 10].map((i) =>
-          r.run([
-            "approve",
-            "tf",
-            "tf-wave-1",
-            "--plan",
-            hex(i),
-            "--by",
-            `approver-${i}`,
-          ])
-        ),
+        ...[5, 6, 7, 8, 9, 10].map((i) => approveAs(i)),
       ]);
       expect(outs.map((out) => out.code)).toEqual([3, 3, 0, 0, 0, 0, 0, 0]);
       const records = await r.records("tf-wave-1");
