@@ -61,12 +61,22 @@ export {
   type PlannedMember,
 } from "./src/policy/needs_approval.ts";
 export {
-  type ParseSpecFn,
   type PolicyAtBase,
   policyAtBase,
-  type PolicyAtBaseInput,
   type PolicySource,
+  strictestPolicy,
 } from "./src/policy/policy_at_base.ts";
+export {
+  type BaseSpec,
+  baseSpecOf,
+  type ParseSpecFn,
+} from "./src/policy/base_spec.ts";
+export {
+  describeGoverning,
+  type GoverningWave,
+  governingWaves,
+  type WaveRef,
+} from "./src/policy/governing_waves.ts";
 export {
   formatProblem,
   InputError,

@@ -6,10 +6,11 @@
  * @module
  */
 
-import { readFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import { InputError } from "../errors.ts";
+import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { MAX_SPEC_BYTES } from "../limits.ts";
 import type { parseSpec } from "../spec/parse_spec.ts";
 import type { Spec } from "../spec/types.ts";
 
@@ -18,7 +19,8 @@ import type { Spec } from "../spec/types.ts";
  * @param file The path as the user gave it; messages name it so.
  * @param cwd The working directory.
  * @returns The spec and its text.
- * @throws {InputError} When the file cannot be read.
+ * @throws {InputError} When the file cannot be read, is not a regular file, or
+ *   is larger than 1 MiB.
  * @throws {SpecError} When it fails SPEC.md §3.
  */
 export async function loadSpec(
@@ -27,14 +29,19 @@ export async function loadSpec(
 ): Promise<{ spec: Spec; text: string }> {
   let text: string;
   try {
-    text = await readFile(resolve(cwd, file), "utf8");
+    text = await readBounded(resolve(cwd, file), {
+      maxBytes: MAX_SPEC_BYTES,
+      followLinks: true,
+    });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const why = code === "ENOENT"
+    const why = error instanceof BoundedReadError
+      ? error.why
+      : code === "ENOENT"
       ? "no such file"
       : code === "EISDIR"
       ? "it is a directory"
-      : String(error);
+      : (error as Error).message;
     throw new InputError(`cannot read spec "${file}": ${why}`);
   }
   const parse = await specParser();

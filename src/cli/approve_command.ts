@@ -40,7 +40,7 @@ export const approveCommand: Command = {
       strings: ["plan", "by", "note", "ledger"],
     });
     const { name, gate } = nameAndGate("approve", flags);
-    const ledger = openLedger(flags.strings.ledger, io);
+    const ledger = await openLedger(flags.strings.ledger, io);
     const plan = flags.strings.plan;
     if (plan !== undefined && !isDigest(plan)) {
       throw new InputError(

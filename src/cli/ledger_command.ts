@@ -4,6 +4,7 @@
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
 import { describeRecord } from "../ledger/describe_record.ts";
@@ -33,7 +34,7 @@ export const ledgerCommand: Command = {
   async run(argv, io) {
     const flags = parseFlags("ledger", argv, { strings: ["ledger"] });
     const [action, name, gate, ...extra] = flags.positionals;
-    const ledger = openLedger(flags.strings.ledger, io);
+    const ledger = await openLedger(flags.strings.ledger, io);
     if (action === "pull" || action === "push") {
       if (extra.length > 0 || name !== undefined) {
         throw new InputError(
@@ -46,7 +47,7 @@ export const ledgerCommand: Command = {
         const report = action === "pull"
           ? await ledger.pull()
           : await ledger.push();
-        io.stderr.write(`${report.message}\n`);
+        lineLog(io.stderr)(report.message);
         return OK;
       }
       throw new InputError(
@@ -66,13 +67,13 @@ export const ledgerCommand: Command = {
     if (gates.length === 0) {
       io.stderr.write(`no records in ${ledger.describe()}\n`);
     }
+    const out = lineLog(io.stdout);
+    const log = lineLog(io.stderr);
     for (const ref of gates) {
       const { records, problems } = await ledger.readGate(ref.name, ref.gate);
-      io.stdout.write(`${ref.name} ${ref.gate}\n`);
-      for (const record of records) {
-        io.stdout.write(`  ${describeRecord(record)}\n`);
-      }
-      for (const problem of problems) io.stderr.write(`warning: ${problem}\n`);
+      out(`${ref.name} ${ref.gate}`);
+      for (const record of records) out(`  ${describeRecord(record)}`);
+      for (const problem of problems) log(`warning: ${problem}`);
     }
     return OK;
   },

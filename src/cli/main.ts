@@ -5,6 +5,7 @@
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 import { InputError, OutcomeError } from "../errors.ts";
 import { INVALID_INPUT, OK, RUN_FAILED } from "../exit_codes.ts";
 import { suggest } from "../spec/did_you_mean.ts";
@@ -100,12 +101,13 @@ function overview(): string {
 
 function report(error: unknown, io: CliIo): number {
   if (error instanceof InputError || error instanceof OutcomeError) {
-    io.stderr.write(`error: ${error.message}\n`);
-    for (const line of error.details) io.stderr.write(`  ${line}\n`);
+    const log = lineLog(io.stderr);
+    log(`error: ${error.message}`);
+    for (const line of error.details) log(`  ${line}`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`error: internal error: ${message}\n`);
+  lineLog(io.stderr)(`error: internal error: ${message}`);
   if (
     io.env.CHANT_WAVE_DEBUG === "1" && error instanceof Error && error.stack
   ) {

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { GateRecords } from "../ledger/ledger_store.ts";
+import { lineLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
 import { revokedLine } from "../ledger/gate_messages.ts";
 import { expiredRecord, newStamp } from "../ledger/records.ts";
@@ -29,15 +31,44 @@ export const revokeCommand: Command = {
   async run(argv, io) {
     const flags = parseFlags("revoke", argv, { strings: ["note", "ledger"] });
     const { name, gate } = nameAndGate("revoke", flags);
-    const ledger = openLedger(flags.strings.ledger, io);
+    const ledger = await openLedger(flags.strings.ledger, io);
     const note = flags.strings.note;
+    const approvals = endingApprovals(await ledger.readGate(name, gate));
     await ledger.write(
       expiredRecord(
-        { name, gate, ...(note === undefined ? {} : { note }) },
+        {
+          name,
+          gate,
+          ...(note === undefined ? {} : { note }),
+          ...(approvals.length ? { approvals } : {}),
+        },
         newStamp(io.clock),
       ),
     );
-    io.stderr.write(`${revokedLine(name, gate)}\n`);
+    const log = lineLog(io.stderr);
+    log(revokedLine(name, gate));
+    if (approvals.length) {
+      log(`  ended approvals: ${approvals.join(", ")}`);
+    }
     return OK;
   },
 };
+
+/** How many approval ids one `expired` record lists, to stay within 64 KiB. */
+const MAX_ENDED = 1000;
+
+/**
+ * The approvals a revoke ends by id: those after the newest earlier revoke, and
+ * any dated too far ahead to count yet (they would otherwise sort after it).
+ */
+function endingApprovals(read: GateRecords): string[] {
+  const { records, future = [] } = read;
+  let start = 0;
+  records.forEach((record, i) => {
+    if (record.kind === "expired") start = i + 1;
+  });
+  return [...records.slice(start), ...future]
+    .filter((record) => record.kind === "approval")
+    .map((record) => record.id)
+    .slice(-MAX_ENDED);
+}

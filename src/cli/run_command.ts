@@ -83,13 +83,15 @@ export const runCommand: Command = {
         timeoutMs: durationFlag(flags, "timeout") ?? wave.timeoutMs,
         heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
       };
-      const ledger = openLedger(flags.strings.ledger, io);
+      const ledger = await openLedger(flags.strings.ledger, io);
       await warnUnignored(io);
       const result = await runJob({
         spec,
         specFile: file,
         selection,
-        base: flags.strings.base ?? spec.base ?? "HEAD^1",
+        ...(flags.strings.base === undefined
+          ? {}
+          : { baseFlag: flags.strings.base }),
         settings,
         dryRun: flags.booleans["dry-run"],
         parseSpec: await specParser(),

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 import { readFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
@@ -51,12 +52,12 @@ export const statusCommand: Command = {
     });
     const file = requireFlag("status", flags, "spec");
     const { spec } = await loadSpec(file, io.cwd);
-    const ledger = openLedger(flags.strings.ledger, io);
+    const ledger = await openLedger(flags.strings.ledger, io);
     const waves: WaveStatus[] = [];
     for (const wave of spec.waves) {
       const gate = gateName(spec, wave.k);
       const { records, problems } = await ledger.readGate(spec.name, gate);
-      for (const problem of problems) io.stderr.write(`warning: ${problem}\n`);
+      for (const problem of problems) lineLog(io.stderr)(`warning: ${problem}`);
       const decision = await readDecision(
         resolve(io.cwd, decisionRecordPath(spec.name, wave.k)),
       );
@@ -70,7 +71,7 @@ export const statusCommand: Command = {
     }
     if (flags.booleans.json) {
       io.stdout.write(JSON.stringify({ name: spec.name, waves }) + "\n");
-    } else io.stdout.write(waves.map(describeWave).join(""));
+    } else waves.flatMap(describeWave).forEach(lineLog(io.stdout));
     return OK;
   },
 };
@@ -92,7 +93,7 @@ async function readDecision(path: string): Promise<WaveStatus["decision"]> {
   }
 }
 
-function describeWave(wave: WaveStatus): string {
+function describeWave(wave: WaveStatus): string[] {
   const lines = [`wave ${wave.wave} "${wave.name}"  gate ${wave.gate}`];
   const d = wave.decision;
   lines.push(
@@ -116,5 +117,5 @@ function describeWave(wave: WaveStatus): string {
       `  approval: ${a.planDigest} by ${a.by} at ${a.timestamp}, ${spent}`,
     );
   }
-  return lines.join("\n") + "\n";
+  return lines;
 }

@@ -2,10 +2,12 @@
  * The step console of SPEC.md §7: prints a step's output lines as
  * `[<phase>] <target> | <line>` and its heartbeat as
  * `[<phase>] <target>: still running after <n>s`. It formats and writes; it does
- * not split bytes into lines or keep time (`run_step.ts` does).
+ * not split bytes into lines or keep time (`run_step.ts` does). What the step
+ * wrote is shown with its control characters made visible.
  * @module
  */
 
+import { visible } from "./visible.ts";
 import type { Writer } from "./writer.ts";
 
 /**
@@ -24,7 +26,7 @@ export function formatStepLine(
   target: string,
   line: string,
 ): string {
-  return `[${phase}] ${target} | ${line}`;
+  return `[${phase}] ${visible(target)} | ${visible(line)}`;
 }
 
 /**
@@ -44,14 +46,15 @@ export function formatHeartbeat(
   elapsedMs: number,
 ): string {
   const seconds = Math.floor(Math.max(0, elapsedMs) / 1000);
-  return `[${phase}] ${target}: still running after ${seconds}s`;
+  return `[${phase}] ${visible(target)}: still running after ${seconds}s`;
 }
 
 /** Prints one step's lines and heartbeats to a writer. */
 export interface StepConsole {
   /**
-   * Prints lines the step wrote, each prefixed, in ONE `writer.write` call, so
-   * lines of parallel steps never mix within a line (and a batch stays together).
+   * Prints lines the step wrote, each prefixed and with its control characters
+   * made visible (SPEC.md §14), in ONE `writer.write` call, so lines of parallel
+   * steps never mix within a line (and a batch stays together).
    * @param lines Lines without line ends; nothing is written for an empty array.
    */
   lines(lines: readonly string[]): void;
@@ -74,12 +77,12 @@ export function stepConsole(
   phase: string,
   target: string,
 ): StepConsole {
-  const prefix = `[${phase}] ${target} | `;
+  const prefix = `[${phase}] ${visible(target)} | `;
   return {
     lines(lines: readonly string[]): void {
       if (lines.length === 0) return;
       let text = "";
-      for (const line of lines) text += prefix + line + "\n";
+      for (const line of lines) text += prefix + visible(line) + "\n";
       writer.write(text);
     },
     heartbeat(elapsedMs: number): void {

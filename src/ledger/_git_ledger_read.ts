@@ -9,6 +9,7 @@
 import { posix } from "node:path";
 import type { Git } from "../git/git.ts";
 import { readObjects } from "../git/git_plumbing.ts";
+import { formatBytes, MAX_RECORD_BYTES } from "../limits.ts";
 import { blobsAt } from "./_git_ledger_tree.ts";
 import type { GateRecords, GateRef } from "./ledger_store.ts";
 import { parseRecord, RecordError } from "./parse_record.ts";
@@ -81,15 +82,24 @@ export async function readGateAt(
 ): Promise<GateRecords> {
   if (tip === undefined) return { records: [], problems: [] };
   const dir = `gates/${name}/${gate}/`;
+  const problems: string[] = [];
   const files = (await blobsAt(git, cwd, tip, [dir]))
-    .filter((file) => isRecordFileName(posix.basename(file.path)));
-  if (files.length === 0) return { records: [], problems: [] };
+    .filter((file) => isRecordFileName(posix.basename(file.path)))
+    .filter((file) => {
+      const refused = file.mode !== "100644" && file.mode !== "100755"
+        ? "is not a regular file (a link or a submodule); it does not count"
+        : file.size > MAX_RECORD_BYTES
+        ? `is larger than ${formatBytes(MAX_RECORD_BYTES)}; it does not count`
+        : undefined;
+      if (refused) problems.push(`${label}:${file.path}: ${refused}`);
+      return refused === undefined;
+    });
+  if (files.length === 0) return { records: [], problems };
   const [order, blobs] = await Promise.all([
     arrivalOrder(git, cwd, tip, dir),
     readObjects(git, cwd, files.map((file) => file.oid)),
   ]);
   const found: { record: LedgerRecord; at: number }[] = [];
-  const problems: string[] = [];
   for (const file of files) {
     const shown = `${label}:${file.path}`;
     const bytes = blobs.get(file.oid);

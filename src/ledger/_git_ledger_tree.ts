@@ -21,6 +21,14 @@ export interface LedgerFile {
   oid: string;
 }
 
+/** A blob as a tree lists it: its mode (`100644`, `120000` for a link) and size. */
+export interface ListedBlob extends LedgerFile {
+  /** The tree entry's mode. */
+  mode: string;
+  /** The blob's size in bytes. */
+  size: number;
+}
+
 /** The identity of every ledger commit, so writes need no user configuration. */
 export const LEDGER_IDENTITY: Env = {
   GIT_AUTHOR_NAME: "chant-wave",
@@ -73,20 +81,23 @@ export async function buildCommit(
   }
 }
 
-/** Parses `ls-tree -z` output into blob entries (other entry types dropped). */
-function lsTreeBlobs(stdout: string): LedgerFile[] {
-  const files: LedgerFile[] = [];
+/** Parses `ls-tree -l -z` output into blob entries (other entry types dropped). */
+function lsTreeBlobs(stdout: string): ListedBlob[] {
+  const files: ListedBlob[] = [];
   for (const entry of stdout.split("\0")) {
     const tab = entry.indexOf("\t");
     if (tab < 0) continue;
-    const [, type, oid] = entry.slice(0, tab).split(" ");
-    if (type === "blob") files.push({ path: entry.slice(tab + 1), oid });
+    const [mode, type, oid, size] = entry.slice(0, tab).split(/ +/);
+    if (type === "blob") {
+      files.push({ path: entry.slice(tab + 1), oid, mode, size: Number(size) });
+    }
   }
   return files;
 }
 
 /**
- * Lists the blobs at or under some paths of a tip (`ls-tree -z`, literal paths).
+ * Lists the blobs at or under some paths of a tip (`ls-tree -l -z`, literal
+ * paths), with each entry's mode and size.
  * @param git The git seam.
  * @param cwd A directory inside the repository.
  * @param tip A commit.
@@ -101,8 +112,8 @@ export async function blobsAt(
   tip: string,
   paths: readonly string[],
   recursive = false,
-): Promise<LedgerFile[]> {
-  const args = ["--literal-pathspecs", "ls-tree", "--full-tree", "-z"];
+): Promise<ListedBlob[]> {
+  const args = ["--literal-pathspecs", "ls-tree", "--full-tree", "-l", "-z"];
   if (recursive) args.push("-r");
   const stdout = await git.run([...args, tip, "--", ...paths], { cwd });
   return lsTreeBlobs(stdout);
@@ -125,7 +136,8 @@ export async function addedFiles(
   tip: string,
 ): Promise<LedgerFile[]> {
   if (base === undefined) {
-    return await blobsAt(git, cwd, tip, ["gates/"], true);
+    return (await blobsAt(git, cwd, tip, ["gates/"], true))
+      .map(({ path, oid }) => ({ path, oid }));
   }
   const stdout = await git.run([
     "--literal-pathspecs",

@@ -96,6 +96,17 @@ function spentApprovals(
   return spent;
 }
 
+/** The approvals some `expired` record names: they never count again. */
+function endedApprovals(records: readonly LedgerRecord[]): Set<string> {
+  const ended = new Set<string>();
+  for (const record of records) {
+    if (record.kind === "expired") {
+      for (const id of record.approvals ?? []) ended.add(id);
+    }
+  }
+  return ended;
+}
+
 const isApproval = (r: LedgerRecord): r is ApprovalRecord =>
   r.kind === "approval";
 
@@ -158,10 +169,12 @@ export function decideGate(
   const { digest, decisionId } = query;
   const { live } = afterNewestExpired(records);
   const spent = spentApprovals(records, decisionId);
+  const ended = endedApprovals(records);
   const counting = newest(
     live,
     (r): r is ApprovalRecord =>
-      isApproval(r) && r.planDigest === digest && !spent.has(r.id),
+      isApproval(r) && r.planDigest === digest && !spent.has(r.id) &&
+      !ended.has(r.id),
   );
   if (counting) {
     const applied = newest(

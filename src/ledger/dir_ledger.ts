@@ -6,15 +6,7 @@
  * @module
  */
 
-import {
-  link,
-  lstat,
-  mkdir,
-  open,
-  readFile,
-  rename,
-  unlink,
-} from "node:fs/promises";
+import { link, lstat, mkdir, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
   entriesOf,
@@ -23,7 +15,12 @@ import {
   nextTurn,
   segmentsOf,
 } from "./_dir_listing.ts";
-import { textFileReader } from "./_read_text_sync.ts";
+import { InputError } from "../errors.ts";
+import { BoundedReadError, readBoundedSync } from "../fs/read_bounded.ts";
+import { refuseLinks } from "../fs/refuse_links.ts";
+import { type Clock, realClock } from "../clock.ts";
+import { MAX_RECORD_BYTES } from "../limits.ts";
+import { screenRecords } from "./screen_records.ts";
 import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
 import { parseRecord, RecordError } from "./parse_record.ts";
 import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
@@ -55,6 +52,11 @@ export interface DirLedgerOptions {
    * @default {256}
    */
   readChunk?: number;
+  /**
+   * The reader's clock: records dated more than five minutes after it do not count.
+   * @default {realClock}
+   */
+  clock?: Pick<Clock, "now">;
 }
 
 /** A `LedgerStore` kept in a directory. */
@@ -83,15 +85,18 @@ export class LedgerWriteError extends Error {
  * faster than the thread-pool round trips of `fs/promises`.
  */
 function readOne(
-  readText: (path: string) => string,
+  scratch: Uint8Array,
   path: string,
   name: string,
   gate: string,
 ): LedgerRecord | string {
   let text: string;
   try {
-    text = readText(path);
+    text = readBoundedSync(path, { maxBytes: MAX_RECORD_BYTES }, scratch);
   } catch (error) {
+    if (error instanceof BoundedReadError) {
+      return `${path}: ${error.why}; it does not count`;
+    }
     return `${path}: cannot read the record: ${messageOf(error)}`;
   }
   try {
@@ -104,6 +109,30 @@ function readOne(
   } catch (error) {
     if (error instanceof RecordError) return error.message;
     throw error;
+  }
+}
+
+/**
+ * Reads a claim file back: the winning `applied` record, `undefined` when there is
+ * none. A claim that is there but not a valid record (a crash, a hand edit) is an
+ * input error: the approval's spend cannot be told, so nothing may apply under it.
+ */
+function readClaim(path: string): LedgerRecord | undefined {
+  let text: string;
+  try {
+    text = readBoundedSync(path, { maxBytes: MAX_RECORD_BYTES });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return undefined;
+    throw new InputError(
+      `cannot read the claim ${messageOf(error)}; remove it and approve again`,
+    );
+  }
+  try {
+    return parseRecord(text, path);
+  } catch (error) {
+    throw new InputError(
+      `the claim ${messageOf(error)}; remove it and approve again`,
+    );
   }
 }
 
@@ -165,13 +194,18 @@ export function dirLedger(
 ): DirLedger {
   const random = options.random ?? webRandomBytes;
   const chunk = Math.max(1, options.readChunk ?? 256);
-  const gateDir = (name: string, gate: string) =>
-    join(
-      root,
+  const clock = options.clock ?? realClock;
+  const gateSegments = (name: string, gate: string, ...more: string[]) => {
+    const segments = [
       "gates",
       checkLedgerSegment("name", name),
       checkLedgerSegment("gate", gate),
-    );
+      ...more,
+    ];
+    refuseLinks(root, segments, "the ledger");
+    return join(root, ...segments);
+  };
+  const gateDir = (name: string, gate: string) => gateSegments(name, gate);
 
   const store: DirLedger = {
     root,
@@ -188,16 +222,19 @@ export function dirLedger(
     async readGate(name: string, gate: string): Promise<GateRecords> {
       const dir = gateDir(name, gate);
       const files = entriesOf(dir).filter(isRecordFileName).sort();
-      const readText = textFileReader();
+      const scratch = new Uint8Array(MAX_RECORD_BYTES + 1);
       const records: LedgerRecord[] = [];
       const problems: string[] = [];
       for (let i = 0; i < files.length; i++) {
         if (i > 0 && i % chunk === 0) await nextTurn();
-        const item = readOne(readText, join(dir, files[i]), name, gate);
+        const item = readOne(scratch, join(dir, files[i]), name, gate);
         if (typeof item === "string") problems.push(item);
         else records.push(item);
       }
-      return { records: sortRecords(records), problems };
+      return screenRecords(
+        { records: sortRecords(records), problems },
+        clock.now(),
+      );
     },
 
     /**
@@ -218,10 +255,12 @@ export function dirLedger(
       const temp = join(dir, temporaryName(fileName, randomHex(8, random)));
       try {
         await mkdir(dir, { recursive: true });
+        gateDir(record.name, record.gate);
         await writeNew(temp, text);
         await publish(temp, final);
       } catch (error) {
         if (error instanceof LedgerWriteError) throw error;
+        if (error instanceof InputError) throw error;
         throw new LedgerWriteError(final, messageOf(error), { cause: error });
       } finally {
         await unlink(temp).catch(() => {});
@@ -236,7 +275,7 @@ export function dirLedger(
      * Readers of the gate skip the `claims` directory.
      */
     async claimApproval(record: AppliedRecord): Promise<AppliedRecord> {
-      const dir = join(gateDir(record.name, record.gate), "claims");
+      const dir = gateSegments(record.name, record.gate, "claims");
       const final = join(
         dir,
         `${checkLedgerSegment("approval id", record.approvalId)}.json`,
@@ -245,13 +284,12 @@ export function dirLedger(
       const temp = join(dir, temporaryName("claim", randomHex(8, random)));
       try {
         await mkdir(dir, { recursive: true });
+        gateSegments(record.name, record.gate, "claims");
         await writeNew(temp, text);
         await publish(temp, final);
       } catch (error) {
-        const winner = await readFile(final, "utf8").then(
-          (text) => parseRecord(text, final),
-          () => undefined,
-        );
+        if (error instanceof InputError) throw error;
+        const winner = readClaim(final);
         if (winner?.kind === "applied") return winner;
         throw error instanceof LedgerWriteError
           ? error

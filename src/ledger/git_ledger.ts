@@ -35,6 +35,7 @@ import { batcher } from "./_git_ledger_batch.ts";
 import { claimByOrder } from "./claim_by_order.ts";
 import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
 import { parseRecord } from "./parse_record.ts";
+import { screenRecords } from "./screen_records.ts";
 import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
 import { checkLedgerSegment, recordFileName } from "./record_name.ts";
 import { formatRecord, type LedgerRecord } from "./records.ts";
@@ -185,7 +186,10 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
       gatePath(name, gate);
       await open();
       const tip = await currentTip(ctx);
-      return await readGateAt(ctx.git, ctx.cwd, tip, name, gate, LEDGER_BRANCH);
+      return screenRecords(
+        await readGateAt(ctx.git, ctx.cwd, tip, name, gate, LEDGER_BRANCH),
+        ctx.clock.now(),
+      );
     },
 
     /**

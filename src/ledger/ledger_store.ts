@@ -14,6 +14,11 @@ export interface GateRecords {
   records: LedgerRecord[];
   /** One line per malformed or unreadable record, naming it; never fatal. */
   problems: string[];
+  /**
+   * Valid records dated more than five minutes after the reader's clock: they do
+   * not count (and are in `problems`), but `revoke` ends them by id.
+   */
+  future?: LedgerRecord[];
 }
 
 /** A gate recorded in the ledger. */

@@ -69,6 +69,18 @@ class Fields {
     return this.json[key] === undefined ? {} : { [key]: this.text(key, true) };
   }
 
+  optionalIds(key: string): { [key: string]: string[] } {
+    const value = this.json[key];
+    if (value === undefined) return {};
+    if (
+      !Array.isArray(value) ||
+      !value.every((id) => typeof id === "string" && RECORD_ID.test(id))
+    ) {
+      this.fail(`field "${key}" must be a list of record ids`);
+    }
+    return { [key]: value as string[] };
+  }
+
   matching(key: string, pattern: RegExp, form: string): string {
     const value = this.text(key);
     if (!pattern.test(value)) {
@@ -182,6 +194,7 @@ function readExpired(
     ...head,
     kind: "expired",
     ...f.optionalText("note"),
+    ...f.optionalIds("approvals"),
     timestamp: f.time("timestamp"),
   };
 }

@@ -86,6 +86,11 @@ export interface ExpiredRecord extends RecordBase {
   kind: "expired";
   /** Why, free text (`revoke --note`). */
   note?: string;
+  /**
+   * The ids of the approvals it ends (SPEC.md §14): those never count again,
+   * whatever their timestamp says.
+   */
+  approvals?: string[];
 }
 
 /** Any ledger record, discriminated by `kind`. */
@@ -250,7 +255,7 @@ export function expiredRecord(
 ): ExpiredRecord {
   return {
     ...head("expired", stamp, fields),
-    ...optional(fields, ["note"]),
+    ...optional(fields, ["note", "approvals"]),
     timestamp: isoTime(stamp.now),
   };
 }

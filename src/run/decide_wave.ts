@@ -5,6 +5,7 @@
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { decideGate } from "../ledger/decide_gate.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
@@ -12,7 +13,8 @@ import { newStamp, pendingRecord } from "../ledger/records.ts";
 import { compactTime } from "../ledger/record_name.ts";
 import { randomHex } from "../ledger/random_hex.ts";
 import { needsApproval } from "../policy/needs_approval.ts";
-import type { PolicyRead } from "../policy/read_policy.ts";
+import type { PolicyAtBase } from "../policy/policy_at_base.ts";
+import type { ResolvedBase } from "../policy/resolve_base.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "./ci_context.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
@@ -27,7 +29,9 @@ export interface DecideInput {
   wave: Wave;
   /** The wave's runs, planned. */
   planned: readonly PlannedRun[];
-  policy: PolicyRead;
+  policy: PolicyAtBase;
+  /** Where the policy was read. */
+  base: Pick<ResolvedBase, "sha" | "rule">;
   /** Record nothing (§4.9). */
   dryRun: boolean;
 }
@@ -56,11 +60,11 @@ export async function decideWave(
   input: DecideInput,
   io: RunIo,
 ): Promise<Decision> {
-  const { spec, wave, planned, policy } = input;
+  const { spec, wave, planned, policy, base } = input;
   const gate = gateName(spec, wave.k);
   const members = planned.map(toMember);
   const digest = setDigest(members);
-  const log = (line: string) => io.stderr.write(`${line}\n`);
+  const log = lineLog(io.stderr);
   log(
     `planned ${members.length} run${
       members.length === 1 ? "" : "s"
@@ -80,7 +84,8 @@ export async function decideWave(
     policy: policy.policy,
     policySource: policy.source,
     policyReason: policy.reason,
-    base: policy.baseSha,
+    base: base.sha,
+    baseRule: base.rule,
     digest,
     members,
     status: "not-required",
@@ -120,7 +125,7 @@ export async function decideWave(
         planDigest: digest,
         description: describeMembers(members),
         members: members.length,
-        base: policy.baseSha,
+        base: base.sha,
         ...(runId ? { runId } : {}),
       },
       spec.pendingTtlMs,

@@ -6,8 +6,9 @@
  * @module
  */
 
-import type { GatePolicy } from "../spec/types.ts";
+import { GATE_POLICIES, type GatePolicy } from "../spec/types.ts";
 import type { PolicySource } from "../policy/policy_at_base.ts";
+import type { BaseRule } from "../policy/resolve_base.ts";
 
 /** One decided run. */
 export interface DecisionMember {
@@ -38,21 +39,72 @@ export interface Decision {
   policyReason: string;
   /** The base commit's full sha. */
   base: string;
+  /** The rule that chose the base (SPEC.md §4.4). */
+  baseRule?: BaseRule;
   digest: string;
   members: DecisionMember[];
   status: DecisionStatus;
   approvedBy?: string;
   approvalId?: string;
-  /** The command that approves this digest, when waiting. */
+  /** The command that approves this digest, when waiting (never read back). */
   approve?: string;
   createdAt: string;
 }
 
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const ID = /^[A-Za-z0-9_.-]{1,64}$/;
+const BASE_RULES = ["flag", "spec", "push", "parent"];
+
+function fail(what: string): never {
+  throw new Error(what);
+}
+
+function field(value: unknown, name: string): string {
+  return typeof value === "string" ? value : fail(`has no "${name}"`);
+}
+
+function member(value: unknown, i: number): DecisionMember {
+  const m = value as Partial<DecisionMember> | null;
+  if (typeof m !== "object" || m === null) {
+    fail(`members[${i}] is not an object`);
+  }
+  if (typeof m.target !== "string" || m.target === "") {
+    fail(`members[${i}] has no "target"`);
+  }
+  if (typeof m.planDigest !== "string" || !DIGEST.test(m.planDigest)) {
+    fail(`members[${i}] has no valid "planDigest"`);
+  }
+  for (const flag of ["destructive", "empty"] as const) {
+    if (m[flag] !== undefined && typeof m[flag] !== "boolean") {
+      fail(`members[${i}] "${flag}" is not true or false`);
+    }
+  }
+  if (m.summary !== undefined && typeof m.summary !== "string") {
+    fail(`members[${i}] "summary" is not a string`);
+  }
+  return {
+    target: m.target,
+    planDigest: m.planDigest,
+    op: typeof m.op === "string" ? m.op : "",
+    ...(m.destructive ? { destructive: true } : {}),
+    ...(m.empty ? { empty: true } : {}),
+    ...(m.summary === undefined ? {} : { summary: m.summary }),
+  };
+}
+
 /**
- * Parses a decision record's text and checks the fields a share job relies on.
+ * Parses a decision record's text and checks every field a share job relies on.
+ * It checks form only: a record travels between jobs as a CI artifact, so whether
+ * it says the truth (its digest, policy and approval) is checked against the spec
+ * at base and the ledger by the share job (`verify_decision.ts`).
  * @param text The file's content.
- * @returns The decision.
+ * @returns The decision, with only the fields of SPEC.md §4.6.
  * @throws {Error} A one-line reason; the caller names the file.
+ * @example
+ * ```ts
+ * parseDecision("{}"); // throws Error "is not a version 1 decision record"
+ * ```
  */
 export function parseDecision(text: string): Decision {
   let value: unknown;
@@ -61,38 +113,52 @@ export function parseDecision(text: string): Decision {
   } catch (error) {
     throw new Error(`is not JSON: ${(error as Error).message}`);
   }
-  const decision = value as Partial<Decision> | null;
-  if (
-    typeof decision !== "object" || decision === null || decision.version !== 1
-  ) {
-    throw new Error("is not a version 1 decision record");
+  const d = value as Record<string, unknown> | null;
+  if (typeof d !== "object" || d === null || d.version !== 1) {
+    fail("is not a version 1 decision record");
   }
-  for (
-    const field of [
-      "decisionId",
-      "name",
-      "gate",
-      "digest",
-      "status",
-      "base",
-    ] as const
-  ) {
-    if (typeof decision[field] !== "string") {
-      throw new Error(`has no "${field}"`);
-    }
+  const decisionId = field(d.decisionId, "decisionId");
+  if (!ID.test(decisionId)) fail('has an invalid "decisionId"');
+  if (!Number.isSafeInteger(d.wave) || (d.wave as number) < 1) {
+    fail('has no "wave"');
   }
-  if (typeof decision.wave !== "number") throw new Error('has no "wave"');
-  if (!["approved", "not-required", "waiting"].includes(decision.status!)) {
-    throw new Error(`has an unknown status "${decision.status}"`);
+  const status = field(d.status, "status") as DecisionStatus;
+  if (!["approved", "not-required", "waiting"].includes(status)) {
+    fail(`has an unknown status ${JSON.stringify(status.slice(0, 60))}`);
   }
-  const members = decision.members;
-  if (
-    !Array.isArray(members) ||
-    members.some((m) =>
-      typeof m?.target !== "string" || typeof m?.planDigest !== "string"
-    )
-  ) {
-    throw new Error('has no valid "members"');
+  const policy = field(d.policy, "policy") as GatePolicy;
+  if (!(GATE_POLICIES as readonly string[]).includes(policy)) {
+    fail('has an unknown "policy"');
   }
-  return decision as Decision;
+  const base = field(d.base, "base");
+  if (!SHA.test(base)) fail('has no valid "base" commit');
+  const digest = field(d.digest, "digest");
+  if (!DIGEST.test(digest)) fail('has no valid "digest"');
+  if (!Array.isArray(d.members)) fail('has no valid "members"');
+  const members = d.members.map(member);
+  const optional = (key: string) =>
+    typeof d[key] === "string" ? { [key]: d[key] as string } : {};
+  return {
+    version: 1,
+    decisionId,
+    wave: d.wave as number,
+    name: field(d.name, "name"),
+    spec: typeof d.spec === "string" ? d.spec : "",
+    gate: field(d.gate, "gate"),
+    policy,
+    policySource: d.policySource === "base" ? "base" : "absent-at-base",
+    policyReason: typeof d.policyReason === "string" ? d.policyReason : "",
+    base,
+    ...(BASE_RULES.includes(d.baseRule as string)
+      ? { baseRule: d.baseRule as BaseRule }
+      : {}),
+    digest,
+    members,
+    status,
+    ...optional("approvedBy"),
+    ...(typeof d.approvalId === "string" && ID.test(d.approvalId)
+      ? { approvalId: d.approvalId }
+      : {}),
+    createdAt: typeof d.createdAt === "string" ? d.createdAt : "",
+  };
 }

@@ -9,6 +9,7 @@ import type { ExitCode } from "../exit_codes.ts";
 import type { JobKind } from "../jobs/expand_jobs.ts";
 import type { Decision } from "./decision.ts";
 import type { FailedRun } from "./plan_runs.ts";
+import { lineLog } from "../console/line_log.ts";
 import type { Writer } from "../console/writer.ts";
 
 /** The result of one `chant-wave run`. */
@@ -25,7 +26,8 @@ export interface JobResult {
 }
 
 /**
- * Logs failed runs: the failure line, then the tail of their output, indented.
+ * Logs failed runs: the failure line, then the tail of their output, indented,
+ * each line with its control characters made visible.
  * @param failed The failed runs.
  * @param stderr The log.
  */
@@ -33,10 +35,11 @@ export function logFailures(
   failed: readonly FailedRun[],
   stderr: Writer,
 ): void {
+  const log = lineLog(stderr);
   for (const run of failed) {
-    const tail = run.tail.length
-      ? ["  last lines:", ...run.tail.map((line) => `  | ${line}`)]
-      : [];
-    stderr.write([`failed: ${run.message}`, ...tail].join("\n") + "\n");
+    log(`failed: ${run.message}`);
+    if (run.tail.length === 0) continue;
+    log("  last lines:");
+    for (const line of run.tail) log(`  | ${line}`);
   }
 }

@@ -4,6 +4,9 @@
  * @module
  */
 
+import { hasControlCharacter } from "../console/visible.ts";
+import { MAX_ECHO_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
+
 /** What a plan command reports about one run. */
 export interface PlanFile {
   planDigest: string;
@@ -90,6 +93,13 @@ export function parsePlansFile(text: string): WavePlanEntry[] {
     const target = (entry as { target?: unknown } | null)?.target;
     if (typeof target !== "string" || target === "") {
       throw new Error(`runs[${i}] has no "target"`);
+    }
+    if (target.length > MAX_TARGET_LENGTH || hasControlCharacter(target)) {
+      throw new Error(
+        `runs[${i}] has an invalid target ${
+          JSON.stringify(target.slice(0, MAX_ECHO_LENGTH))
+        }: at most ${MAX_TARGET_LENGTH} characters, no control characters`,
+      );
     }
     if (seen.has(target)) {
       throw new Error(`runs[${i}] "${target}" appears twice`);

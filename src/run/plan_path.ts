@@ -1,10 +1,14 @@
 /**
  * Where a run's plan file lives (SPEC.md §4.2): a readable, injective file name per
- * target, so two targets such as `a/b` and `a_b` never share a file. Pure.
+ * target, so two targets such as `a/b` and `a_b` never share a file; and the
+ * directory they live in, made without following links.
  * @module
  */
 
 import { createHash } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import { refuseLinks } from "../fs/refuse_links.ts";
 
 /**
  * The plan file's name for a target: the target with every character outside
@@ -29,7 +33,33 @@ export function planFileName(target: string): string {
 /**
  * The directory of wave `k`'s plan files, relative to the working directory.
  * @param root `.chant` for real runs; a temporary directory for dry runs.
+ * @param name The spec's `name`.
+ * @param k The wave's number.
+ * @returns `<root>/waves/<name>/wave-<k>`.
  */
 export function planDir(root: string, name: string, k: number): string {
   return `${root}/waves/${name}/wave-${k}`;
+}
+
+/**
+ * Makes wave `k`'s plan directory, refusing a symbolic link on the way when it
+ * lies in the working directory (`.chant/waves/…`; SPEC.md §14).
+ * @param root `.chant` for real runs; a temporary directory for dry runs.
+ * @param name The spec's `name`.
+ * @param k The wave's number.
+ * @param cwd The working directory.
+ * @returns The directory, as {@linkcode planDir} names it.
+ * @throws {InputError} Exit 2 when a component is a symbolic link.
+ */
+export async function preparePlanDir(
+  root: string,
+  name: string,
+  k: number,
+  cwd: string,
+): Promise<string> {
+  const dir = planDir(root, name, k);
+  if (!isAbsolute(dir)) refuseLinks(cwd, dir.split("/"), ".chant/waves");
+  await mkdir(resolve(cwd, dir), { recursive: true });
+  if (!isAbsolute(dir)) refuseLinks(cwd, dir.split("/"), ".chant/waves");
+  return dir;
 }

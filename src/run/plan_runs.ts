@@ -5,14 +5,16 @@
  * @module
  */
 
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
 import { runLimited } from "../exec/run_limited.ts";
+import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { MAX_PLAN_FILE_BYTES } from "../limits.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
 import type { Run, Spec, Wave } from "../spec/types.ts";
 import { parsePlanFile, type PlanFile } from "./plan_file.ts";
-import { planDir, planFileName } from "./plan_path.ts";
+import { planFileName, preparePlanDir } from "./plan_path.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
 import { runUserStep } from "./run_user_step.ts";
 import { planWholeWave } from "./wave_commands.ts";
@@ -73,8 +75,7 @@ export async function planRuns(
 ): Promise<PlanOutcome> {
   if (spec.planWave) return await planWholeWave(spec, wave, runs, context, io);
   const { root, settings } = context;
-  const dir = planDir(root, spec.name, wave.k);
-  await mkdir(resolve(io.cwd, dir), { recursive: true });
+  const dir = await preparePlanDir(root, spec.name, wave.k, io.cwd);
   const settled = await runLimited(
     runs,
     settings.parallel,
@@ -132,11 +133,18 @@ async function planOne(
   }
   let text: string;
   try {
-    text = await readFile(file, "utf8");
-  } catch {
+    text = await readBounded(file, { maxBytes: MAX_PLAN_FILE_BYTES });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
     return {
       target: run.target,
-      message: `plan of "${run.target}" wrote no plan file at "${planPath}"`,
+      message: code === "ENOENT"
+        ? `plan of "${run.target}" wrote no plan file at "${planPath}"`
+        : `plan file of "${run.target}" at "${planPath}" ${
+          error instanceof BoundedReadError
+            ? error.why
+            : `cannot be read: ${(error as Error).message}`
+        }`,
       tail: step.tail,
     };
   }

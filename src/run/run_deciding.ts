@@ -6,18 +6,19 @@
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 import { OK, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
-import { readPolicyAtBase } from "../policy/read_policy.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import { decideWave } from "./decide_wave.ts";
+import { readJobBase, wavePolicy } from "./job_base.ts";
 import { type JobResult, logFailures } from "./job_result.ts";
 import { type FailedRun, type PlannedRun, planRuns } from "./plan_runs.ts";
 import { compilePattern } from "../jobs/group_pattern.ts";
 import type { Wave } from "../spec/types.ts";
-import type { RunJobInput } from "./run_job.ts";
+import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { countOf, dryRunLine, spendAndApply } from "./spend_and_apply.ts";
@@ -35,7 +36,7 @@ export async function runDeciding(
   io: RunIo,
 ): Promise<JobResult> {
   const { spec, selection: { wave, kind }, settings, dryRun } = input;
-  const log = (line: string) => io.stderr.write(`${line}\n`);
+  const log = lineLog(io.stderr);
   const result: JobResult = {
     exitCode: OK,
     wave: wave.k,
@@ -45,17 +46,7 @@ export async function runDeciding(
     moved: [],
     untried: [],
   };
-  const policy = await readPolicyAtBase({
-    git: io.git,
-    cwd: io.cwd,
-    specPath: input.specFile,
-    base: input.base,
-    waveName: wave.name,
-    parse: input.parseSpec,
-  });
-  log(
-    `policy of wave ${wave.k} "${wave.name}": ${policy.policy} (${policy.reason})`,
-  );
+  const base = await readJobBase(input, io);
   const context = { root: planRoot, jobTag: kind, settings };
   const { planned, failed } = await planRuns(
     spec,
@@ -79,7 +70,16 @@ export async function runDeciding(
       failed: failed.map((f) => f.target),
     };
   }
-  const decision = await decideWave({ ...input, wave, planned, policy }, io);
+  const policy = wavePolicy(
+    [base],
+    wave,
+    [...wave.runs, ...planned].map((run) => run.target),
+    io,
+  );
+  const decision = await decideWave(
+    { ...input, wave, planned, policy, base },
+    io,
+  );
   throwIfInterrupted(io);
   if (!dryRun) {
     const path = resolve(io.cwd, decisionRecordPath(spec.name, wave.k));
@@ -99,6 +99,7 @@ export async function runDeciding(
     spec,
     wave,
     decision,
+    decision.status === "approved",
     planned,
     context,
     io,

@@ -6,32 +6,17 @@
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"
 import { join } from "@std/path";
-import type { ParseSpecFn } from "../policy/policy_at_base.ts";
-import type { Spec } from "../spec/types.ts";
 import { notifyOutcome } from "../notify/notify_outcome.ts";
 import type { JobResult } from "./job_result.ts";
 import { runDeciding } from "./run_deciding.ts";
-import type { RunIo, StepSettings } from "./run_io.ts";
+import type { RunJobInput } from "./job_input.ts";
+import type { RunIo } from "./run_io.ts";
 import { runShare } from "./run_share.ts";
-import type { JobSelection } from "./select_job.ts";
-
-/** Everything a job needs besides the edges. */
-export interface RunJobInput {
-  spec: Spec;
-  /** The spec file as the user named it. */
-  specFile: string;
-  selection: JobSelection;
-  /** The base rev: `--base`, else the spec's `base`, else `HEAD^1`. */
-  base: string;
-  settings: StepSettings;
-  dryRun: boolean;
-  /** Parses the spec as it was at base (`parseSpec`, loaded by the CLI). */
-  parseSpec: ParseSpecFn;
-}
 
 /**
  * Runs one job.
@@ -52,20 +37,19 @@ export async function runJob(
     ? "deciding job"
     : [share ? `share ${share}` : "", group ? `group "${group.name}"` : ""]
       .filter(Boolean).join(" of ") + " job";
-  io.stderr.write(
+  lineLog(io.stderr)(
     `chant-wave: wave ${wave.k} "${wave.name}" of ${input.spec.name}, ${what}${
       input.dryRun ? " (dry run)" : ""
-    }\n`,
+    }`,
   );
   const result = await runFlow(input, io);
   if (!input.dryRun) {
-    const log = (line: string) => io.stderr.write(`${line}\n`);
     await notifyOutcome({
       spec: input.spec,
       result,
       env: io.env,
       clock: io.clock,
-      log,
+      log: lineLog(io.stderr),
     });
   }
   return result;

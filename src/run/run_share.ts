@@ -1,26 +1,27 @@
 /**
- * Share and group jobs (SPEC.md §4.7): read the wave's decision, take this job's
+ * Share and group jobs (SPEC.md §4.7): read the wave's decision, check it against
+ * the spec at base and the ledger (it travelled as an artifact), take this job's
  * slice, re-plan it, refuse every run whose plan moved since the decision, spend
  * the approval and apply the rest.
  * @module
  */
 
-import { readFile } from "node:fs/promises";
-// @ts-types="../../types/std/path.d.ts"
-import { resolve } from "@std/path";
-import { InputError } from "../errors.ts";
+import { lineLog } from "../console/line_log.ts";
 import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
-import { decisionRecordPath } from "../jobs/expand_jobs.ts";
+import { approveCommand } from "../ledger/gate_messages.ts";
 import { sliceShare } from "../jobs/slice_shares.ts";
 import type { Run } from "../spec/types.ts";
-import { type Decision, parseDecision } from "./decision.ts";
+import type { Decision, DecisionMember } from "./decision.ts";
+import type { RunJobInput } from "./job_input.ts";
+import { readJobBase } from "./job_base.ts";
 import { type JobResult, logFailures } from "./job_result.ts";
 import { type PlannedRun, planRuns } from "./plan_runs.ts";
-import { throwIfInterrupted } from "./throw_if_interrupted.ts";
-import type { RunJobInput } from "./run_job.ts";
+import { readDecision } from "./read_decision.ts";
 import type { RunIo } from "./run_io.ts";
 import { groupRuns } from "./select_job.ts";
 import { countOf, dryRunLine, spendAndApply } from "./spend_and_apply.ts";
+import { throwIfInterrupted } from "./throw_if_interrupted.ts";
+import { verifyDecision } from "./verify_decision.ts";
 
 /**
  * Runs a share or group job.
@@ -28,7 +29,8 @@ import { countOf, dryRunLine, spendAndApply } from "./spend_and_apply.ts";
  * @param planRoot `.chant`, or a temporary directory for dry runs.
  * @param io The edges.
  * @returns The result: 0 applied, 1 a run failed, 3 waiting, 4 a run moved.
- * @throws {InputError} When the decision is missing or unreadable (exit 2).
+ * @throws {InputError} When the decision is missing, unreadable or does not match
+ *   the spec at base or the ledger (exit 2).
  */
 export async function runShare(
   input: RunJobInput,
@@ -36,8 +38,8 @@ export async function runShare(
   io: RunIo,
 ): Promise<JobResult> {
   const { spec, selection: { wave, kind, share, group }, settings } = input;
-  const log = (line: string) => io.stderr.write(`${line}\n`);
-  const decision = await readDecision(input, io);
+  const log = lineLog(io.stderr);
+  const { decision, path } = await readDecision(spec.name, wave, io.cwd);
   const job = {
     kind,
     ...(share === undefined ? {} : { share }),
@@ -53,13 +55,22 @@ export async function runShare(
     moved: [],
     untried: [],
   };
+  const base = await readJobBase(input, io);
   if (decision.status === "waiting") {
     log(
       `wave ${wave.k} "${wave.name}" waits for an approval of ${decision.digest}`,
     );
-    if (decision.approve) log(`then approve: ${decision.approve}`);
+    log(
+      `then approve: ${
+        approveCommand(spec.name, decision.gate, decision.digest)
+      }`,
+    );
     return { ...result, exitCode: WAITING };
   }
+  const { need } = await verifyDecision(
+    { decision, path, spec, wave, base },
+    io,
+  );
   const candidates: Run[] = wave.discover
     ? decision.members.map(({ target, op }) => ({ target, op }))
     : wave.runs;
@@ -98,6 +109,7 @@ export async function runShare(
     spec,
     wave,
     decision,
+    need.needed,
     unmoved,
     context,
     io,
@@ -138,46 +150,41 @@ function finish(
   return { ...result, exitCode: OK };
 }
 
-async function readDecision(input: RunJobInput, io: RunIo): Promise<Decision> {
-  const { spec, selection: { wave } } = input;
-  const path = decisionRecordPath(spec.name, wave.k);
-  let text: string;
-  try {
-    text = await readFile(resolve(io.cwd, path), "utf8");
-  } catch {
-    throw new InputError(
-      `no decision for wave ${wave.k} "${wave.name}" at "${path}": run the deciding job first`,
-    );
-  }
-  let decision: Decision;
-  try {
-    decision = parseDecision(text);
-  } catch (error) {
-    throw new InputError(
-      `cannot read the decision "${path}": it ${(error as Error).message}`,
-    );
-  }
-  if (decision.name !== spec.name || decision.wave !== wave.k) {
-    throw new InputError(
-      `the decision "${path}" is for wave ${decision.wave} of "${decision.name}", not wave ${wave.k} of "${spec.name}"`,
-    );
-  }
-  return decision;
+/** The plan's digest and flags, as a refusal names them. */
+function describePlan(
+  plan: Pick<DecisionMember, "planDigest" | "destructive" | "empty">,
+): string {
+  const flags = [
+    plan.destructive ? "destructive" : "",
+    plan.empty ? "empty" : "",
+  ].filter(Boolean);
+  return flags.length
+    ? `${plan.planDigest} (${flags.join(", ")})`
+    : plan.planDigest;
 }
 
+/**
+ * Splits the re-planned runs into those whose plan is the decided one (same
+ * digest, same destructive and empty flags) and those whose plan moved.
+ */
 function compareWithDecision(
   planned: readonly PlannedRun[],
   decision: Decision,
   log: (line: string) => void,
 ): { unmoved: PlannedRun[]; moved: string[] } {
   const decided = new Map(
-    decision.members.map((member) => [member.target, member.planDigest]),
+    decision.members.map((member) => [member.target, member]),
   );
   const unmoved: PlannedRun[] = [];
   const moved: string[] = [];
   for (const run of planned) {
     const before = decided.get(run.target);
-    if (before === run.plan.planDigest) {
+    const now = run.plan;
+    if (
+      before?.planDigest === now.planDigest &&
+      (before.destructive ?? false) === now.destructive &&
+      (before.empty ?? false) === now.empty
+    ) {
       unmoved.push(run);
       continue;
     }
@@ -185,8 +192,10 @@ function compareWithDecision(
     log(
       `refused: ${run.target}: its plan moved since wave ${decision.wave} was decided; ` +
         `decided ${
-          before ?? "nothing (the decision lacks this run)"
-        }, planned now ${run.plan.planDigest}`,
+          before
+            ? describePlan(before)
+            : "nothing (the decision lacks this run)"
+        }, planned now ${describePlan(now)}`,
     );
   }
   return { unmoved, moved };

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { type ApplyOutcome, applyRuns } from "./apply_runs.ts";
 import type { Decision } from "./decision.ts";
@@ -15,7 +16,9 @@ import type { RunIo } from "./run_io.ts";
 import { spendApproval } from "./spend_approval.ts";
 
 /**
- * Spends the approval of an `approved` decision, then applies `planned`.
+ * Spends the decision's approval when the wave is gated, then applies `planned`.
+ * @param gated Whether the policy at base needs an approval for this decision
+ *   (then the decision is `approved` and its approval must still stand).
  * @returns What applied, or `waiting` when the approval no longer stands for this
  *   decision (revoked, or spent by another decision); then nothing was applied.
  * @throws {OutcomeError} When interrupted (130/143).
@@ -24,12 +27,13 @@ export async function spendAndApply(
   spec: Spec,
   wave: Wave,
   decision: Decision,
+  gated: boolean,
   planned: readonly PlannedRun[],
   context: Omit<PlanContext, "discover">,
   io: RunIo,
 ): Promise<ApplyOutcome | "waiting"> {
-  const log = (line: string) => io.stderr.write(`${line}\n`);
-  if (planned.length > 0 && decision.status === "approved") {
+  const log = lineLog(io.stderr);
+  if (planned.length > 0 && gated) {
     const spend = await spendApproval(decision, io);
     if (!spend.spent) {
       log(

@@ -6,14 +6,17 @@
  * @module
  */
 
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
+import { lineLog } from "../console/line_log.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
 import type { Run, Spec, Wave } from "../spec/types.ts";
 import type { ApplyOutcome } from "./apply_runs.ts";
 import { parsePlansFile } from "./plan_file.ts";
-import { planDir, planFileName } from "./plan_path.ts";
+import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
+import { planFileName, preparePlanDir } from "./plan_path.ts";
 import type { FailedRun, PlannedRun, PlanOutcome } from "./plan_runs.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
 import { runUserStep } from "./run_user_step.ts";
@@ -38,10 +41,9 @@ export async function planWholeWave(
   },
   io: RunIo,
 ): Promise<PlanOutcome> {
-  const dir = planDir(context.root, spec.name, wave.k);
+  const dir = await preparePlanDir(context.root, spec.name, wave.k, io.cwd);
   const runsPath = join(dir, `${context.jobTag}.runs.json`);
   const plansPath = join(dir, `${context.jobTag}.plans.json`);
-  await mkdir(resolve(io.cwd, dir), { recursive: true });
   await rm(resolve(io.cwd, plansPath), { force: true });
   const runsFile = {
     runs: runs.map(({ target, op }) => ({ target, op })),
@@ -69,11 +71,15 @@ export async function planWholeWave(
   let entries;
   try {
     entries = parsePlansFile(
-      await readFile(resolve(io.cwd, plansPath), "utf8"),
+      await readBounded(resolve(io.cwd, plansPath), {
+        maxBytes: MAX_PLANS_FILE_BYTES,
+      }),
     );
   } catch (error) {
     const why = (error as { code?: string }).code === "ENOENT"
       ? "was not written"
+      : error instanceof BoundedReadError
+      ? error.why
       : (error as Error).message;
     return failAll(`the plans file "${plansPath}" of wave ${wave.k} ${why}`);
   }
@@ -94,8 +100,8 @@ export async function planWholeWave(
     planned.push({ target, run, planPath, plan });
   }
   if (outside.length) {
-    io.stderr.write(
-      `ignored the plans of runs outside this job: ${outside.join(", ")}\n`,
+    lineLog(io.stderr)(
+      `ignored the plans of runs outside this job: ${outside.join(", ")}`,
     );
   }
   for (const target of requested.keys()) {
@@ -119,10 +125,9 @@ export async function applyWholeWave(
   context: { root: string; jobTag: string; settings: StepSettings },
   io: RunIo,
 ): Promise<ApplyOutcome> {
-  const dir = planDir(context.root, spec.name, wave.k);
+  const dir = await preparePlanDir(context.root, spec.name, wave.k, io.cwd);
   const runsPath = join(dir, `${context.jobTag}.apply-runs.json`);
   const plansPath = join(dir, `${context.jobTag}.apply-plans.json`);
-  await mkdir(resolve(io.cwd, dir), { recursive: true });
   const runs = planned.map(({ run: { target, op } }) => ({ target, op }));
   const plans = planned.map(({ target, plan }) => ({ target, ...plan }));
   await writeFile(

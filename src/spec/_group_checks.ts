@@ -10,6 +10,7 @@
  * @module
  */
 
+import { quote } from "./_quote.ts";
 import { compilePattern } from "../jobs/group_pattern.ts";
 import { asRecord, type Collector } from "./_problems.ts";
 import type { Path } from "./_locate.ts";
@@ -39,7 +40,7 @@ function checkGroupName(
 ): void {
   if (typeof name !== "string") return;
   const where = { where: at };
-  const quoted = JSON.stringify(name);
+  const quoted = quote(name);
   if (seen.has(name)) {
     collector.add([...at, "name"], `group name ${quoted} appears twice`, where);
   } else if (name === "decide") {
@@ -69,9 +70,7 @@ function readGroups(
     checkGroupName(collector, [...wavePath, "jobs", j], group.name, seen);
     const patterns = Array.isArray(group.runs) ? group.runs : [];
     return {
-      label: typeof group.name === "string"
-        ? JSON.stringify(group.name)
-        : `jobs[${j}]`,
+      label: typeof group.name === "string" ? quote(group.name) : `jobs[${j}]`,
       patterns: patterns.filter((p): p is string => typeof p === "string")
         .map(compilePattern),
       matched: 0,
@@ -106,7 +105,7 @@ export function checkGroups(
       group.patterns.some((pattern) => pattern.test(target))
     );
     for (const group of matching) group.matched++;
-    const quoted = JSON.stringify(target);
+    const quoted = quote(target);
     if (matching.length === 0) {
       collector.add(path, `target ${quoted} matches no group of "jobs"`, {
         where: run,

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { quote } from "./_quote.ts";
 import type * as z from "zod";
 import { suggest } from "./did_you_mean.ts";
 import { showValue } from "./_schema_parts.ts";
@@ -74,10 +75,10 @@ function unknownKeys(context: IssueContext, issue: Issue): void {
     .filter((key) => !Object.hasOwn(object, key));
   for (const key of issue.keys ?? []) {
     const near = suggest(key, known);
-    const hint = near ? `; did you mean ${JSON.stringify(near)}?` : "";
+    const hint = near ? `; did you mean ${quote(near)}?` : "";
     context.collector.addInDocument(
       [...issue.path, key],
-      `unknown field ${JSON.stringify(key)}${hint}`,
+      `unknown field ${quote(key)}${hint}`,
       { key: true, where: issue.path },
     );
   }
@@ -90,7 +91,7 @@ function wrongType(context: IssueContext, issue: Issue): void {
     const field = String(issue.path[issue.path.length - 1]);
     context.collector.addInDocument(
       parent,
-      `missing field ${JSON.stringify(field)}`,
+      `missing field ${quote(field)}`,
     );
     return;
   }
@@ -106,7 +107,7 @@ function badValue(context: IssueContext, issue: Issue): void {
   const values = issue.values ?? [];
   const strings = values.filter((v): v is string => typeof v === "string");
   const near = typeof value === "string" ? suggest(value, strings) : undefined;
-  const hint = near ? `; did you mean ${JSON.stringify(near)}?` : "";
+  const hint = near ? `; did you mean ${quote(near)}?` : "";
   context.collector.addInDocument(
     issue.path,
     `invalid value ${showValue(value)}: expected ${listOf(values)}${hint}`,

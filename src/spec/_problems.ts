@@ -6,6 +6,7 @@
  * @module
  */
 
+import { quote } from "./_quote.ts";
 import type { Path } from "./_locate.ts";
 
 /** A problem found by the schema or the semantic checks, not located yet. */
@@ -45,7 +46,7 @@ function accessor(path: Path): string {
   return path.map((segment, i) => {
     if (typeof segment === "number") return `[${segment}]`;
     if (!/^[A-Za-z_$][\w$-]*$/.test(segment)) {
-      return `[${JSON.stringify(segment)}]`;
+      return `[${quote(segment)}]`;
     }
     return i === 0 ? segment : `.${segment}`;
   }).join("");
@@ -53,7 +54,7 @@ function accessor(path: Path): string {
 
 function named(label: string, item: unknown): string {
   const name = asRecord(item)?.name;
-  return typeof name === "string" ? `${label} ${JSON.stringify(name)}` : label;
+  return typeof name === "string" ? `${label} ${quote(name)}` : label;
 }
 
 /**

@@ -7,6 +7,9 @@
 
 import * as z from "zod";
 import { DURATION_HINT, DURATION_PATTERN } from "./duration.ts";
+import { hasControlCharacter } from "../console/visible.ts";
+import { MAX_NAME_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
+import { quote } from "./_quote.ts";
 
 /** Rollout, wave, group and gate names. */
 export const NAME_PATTERN: RegExp = /^[a-z0-9][a-z0-9_-]*$/;
@@ -22,7 +25,7 @@ const URL_LIKE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
  * @returns `"dev"`, `42`, `null`, `an array`, `an object`.
  */
 export function showValue(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") return quote(value);
   if (typeof value === "number" || typeof value === "boolean") {
     return String(value);
   }
@@ -31,12 +34,30 @@ export function showValue(value: unknown): string {
   return typeof value === "object" ? "an object" : String(value);
 }
 
-/** A name: `^[a-z0-9][a-z0-9_-]*$`. */
-export const nameSchema = z.string().regex(NAME_PATTERN, {
+/** A name: `^[a-z0-9][a-z0-9_-]*$`, at most 64 characters. */
+export const nameSchema = z.string().max(MAX_NAME_LENGTH, {
+  error: (issue) =>
+    `name ${
+      showValue(issue.input)
+    } is too long: at most ${MAX_NAME_LENGTH} characters`,
+}).regex(NAME_PATTERN, {
   error: (issue) =>
     `invalid name ${
       showValue(issue.input)
     }: use lowercase letters, digits, "-" and "_", starting with a letter or digit`,
+});
+
+/** A run target: non-empty, at most 256 characters, no control characters. */
+export const targetSchema = z.string().min(1, {
+  error: "a target must not be empty",
+}).max(MAX_TARGET_LENGTH, {
+  error: (issue) =>
+    `target ${
+      showValue(issue.input)
+    } is too long: at most ${MAX_TARGET_LENGTH} characters`,
+}).refine((target) => !hasControlCharacter(target), {
+  error: (issue) =>
+    `target ${showValue(issue.input)} holds a control character`,
 });
 
 /** An environment-variable name; a literal URL gets its own message. */

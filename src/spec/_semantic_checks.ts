@@ -7,6 +7,7 @@
  * @module
  */
 
+import { quote } from "./_quote.ts";
 import { asRecord, type Collector } from "./_problems.ts";
 import type { Path } from "./_locate.ts";
 import { checkGroups, type TargetAt } from "./_group_checks.ts";
@@ -35,7 +36,7 @@ function checkTargets(
     if (count > 1) {
       collector.add(
         path,
-        `target ${JSON.stringify(target)} appears ${times(count)}`,
+        `target ${quote(target)} appears ${times(count)}`,
         {
           where: run,
         },
@@ -118,9 +119,7 @@ function checkWaveNames(collector: Collector, waves: unknown[]): void {
     else {
       collector.add(
         ["waves", i, "name"],
-        `wave name ${JSON.stringify(name)} appears twice (also wave ${
-          earlier + 1
-        })`,
+        `wave name ${quote(name)} appears twice (also wave ${earlier + 1})`,
         { where: ["waves", i] },
       );
     }

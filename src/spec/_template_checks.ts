@@ -5,6 +5,7 @@
  * @module
  */
 
+import { quote } from "./_quote.ts";
 import { suggest } from "./did_you_mean.ts";
 import { asRecord, type Collector } from "./_problems.ts";
 
@@ -55,9 +56,7 @@ export function checkTemplates(collector: Collector): void {
     if (!Object.hasOwn(spec, field) && !Object.hasOwn(spec, wave)) {
       collector.add(
         [],
-        `missing field ${JSON.stringify(field)} (needed unless ${
-          JSON.stringify(wave)
-        } is set)`,
+        `missing field ${quote(field)} (needed unless ${quote(wave)} is set)`,
       );
     }
   }

@@ -17,6 +17,9 @@ function threshold(length: number): number {
   return 3;
 }
 
+/** Words longer than this are never corrected (no known word is that long). */
+const MAX_WORD = 64;
+
 /**
  * The optimal-string-alignment distance between two strings: insertions,
  * deletions, substitutions and swaps of adjacent characters each cost one.
@@ -62,11 +65,13 @@ export function suggest(
   word: string,
   candidates: readonly string[],
 ): string | undefined {
-  const lower = word.toLowerCase();
   const limit = threshold(word.length);
+  if (word.length > MAX_WORD) return undefined;
+  const lower = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
+    if (Math.abs(candidate.length - lower.length) > limit) continue;
     const distance = editDistance(lower, candidate.toLowerCase());
     if (distance <= limit && distance < bestDistance) {
       best = candidate;

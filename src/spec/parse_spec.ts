@@ -9,6 +9,8 @@ import type * as z from "zod";
 // @ts-types="../../types/std/jsonc.d.ts"
 import { parse } from "@std/jsonc";
 import { SpecError, type SpecProblem } from "../errors.ts";
+import { formatBytes, MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from "../limits.ts";
+import { tooDeepAt } from "./_depth.ts";
 import { indexJsonc, positionAt } from "./_locate.ts";
 import { addIssues } from "./_issues.ts";
 import { normalise } from "./_normalise.ts";
@@ -47,6 +49,31 @@ function syntaxError(error: unknown, text: string, file: string): SpecError {
   }]);
 }
 
+/** Refuses a text over 1 MiB or nested deeper than 64 levels before parsing it. */
+function checkLimits(text: string, file: string): void {
+  const bytes = text.length * 3 <= MAX_SPEC_BYTES
+    ? text.length
+    : new TextEncoder().encode(text).length;
+  if (bytes > MAX_SPEC_BYTES) {
+    throw new SpecError([{
+      file,
+      line: 1,
+      col: 1,
+      where: "",
+      what: `the spec is larger than ${formatBytes(MAX_SPEC_BYTES)}`,
+    }]);
+  }
+  const deep = tooDeepAt(text, MAX_SPEC_DEPTH);
+  if (deep !== undefined) {
+    throw new SpecError([{
+      file,
+      ...positionAt(text, deep),
+      where: "",
+      what: `the spec nests deeper than ${MAX_SPEC_DEPTH} levels`,
+    }]);
+  }
+}
+
 function locateAll(
   problems: RawProblem[],
   text: string,
@@ -81,7 +108,8 @@ function locateAll(
  * @returns The normalised spec.
  * @throws {SpecError} With every problem, in file order, each located at the
  *   offending value (or key) as `<file>:<line>:<col>: <where>: <what>`; a syntax
- *   error is the only problem reported when the text is not JSONC.
+ *   error is the only problem reported when the text is not JSONC, and a text over
+ *   1 MiB or nested deeper than 64 levels is refused before it is parsed.
  * @example
  * ```ts
  * const spec = parseSpec(
@@ -93,6 +121,7 @@ function locateAll(
  */
 export function parseSpec(text: string, file: string): Spec {
   const source = text.startsWith("\ufeff") ? ` ${text.slice(1)}` : text;
+  checkLimits(source, file);
   let document: unknown;
   try {
     document = parse(source);

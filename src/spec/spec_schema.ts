@@ -19,6 +19,7 @@ import {
   notifySchema,
   pipelineSchema,
   runnerSchema,
+  targetSchema,
   variablesSchema,
 } from "./_schema_parts.ts";
 
@@ -26,9 +27,9 @@ const countSchema = z.int().min(1);
 
 /** A run (§3.2): a bare target, or `{ target, op? }`. */
 export const runSchema = z.union([
-  nonEmpty("a target"),
+  targetSchema,
   z.strictObject({
-    target: nonEmpty("a target"),
+    target: targetSchema,
     op: nonEmpty("an op").optional(),
   }),
 ], { error: 'invalid run: expected a target or { "target": … }' }).meta({

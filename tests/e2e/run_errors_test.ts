@@ -119,12 +119,12 @@ Deno.test("run in a shallow clone that lacks the base is exit 2 with the fetch-d
       expect(out.code).toBe(2);
       expect(out.stdout).toBe("");
       expect(errorLines(out.stderr)).toEqual([
-        'error: cannot read the policy of "waves.json" at base "HEAD^1": the checkout lacks that commit',
+        "error: HEAD^1 is not in this checkout: it is a shallow clone, so there is no base to read the policy at",
       ]);
       expect(out.stderr).toContain(
         '\n  hint: fetch the full history: `fetch-depth: 0` on GitHub and Forgejo, `GIT_DEPTH: "0"` on GitLab\n',
       );
-      // Nothing was planned: the policy is read first.
+      // Nothing was planned: the base is resolved first.
       expect(out.stderr).not.toContain("[plan]");
     });
   }
@@ -132,7 +132,7 @@ Deno.test("run in a shallow clone that lacks the base is exit 2 with the fetch-d
     const out = await r.run(["run", ...SPEC, "--wave", "1", "--base", "nope"]);
     expect(out.code).toBe(2);
     expect(errorLines(out.stderr)).toEqual([
-      'error: cannot read the policy of "waves.json" at base "nope": the checkout lacks that commit',
+      'error: --base "nope" names no commit in this repository',
     ]);
   });
 });

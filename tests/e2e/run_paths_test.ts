@@ -9,6 +9,7 @@ import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 const DECISION_KEYS = [
   "approve",
   "base",
+  "baseRule",
   "createdAt",
   "decisionId",
   "digest",
@@ -159,7 +160,7 @@ Deno.test("run reads the policy of a spec in a subdirectory, from the top or fro
     ]);
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(
-      `policy of wave 1 "dev": never (read at ${sha12})\n`,
+      `policy of wave 1 "dev": never (read at ${sha12}: wave 1 "dev" by name and position)\n`,
     );
   });
   await t.step("--spec waves.json from deploy/", async () => {
@@ -169,7 +170,7 @@ Deno.test("run reads the policy of a spec in a subdirectory, from the top or fro
     );
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(
-      `policy of wave 1 "dev": never (read at ${sha12})\n`,
+      `policy of wave 1 "dev": never (read at ${sha12}: wave 1 "dev" by name and position)\n`,
     );
   });
 });

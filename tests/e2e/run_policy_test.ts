@@ -27,7 +27,7 @@ Deno.test("run waits on a gated wave even when the change sets gate never", asyn
       expect(out.code).toBe(3);
       expect(out.stdout).toBe("");
       expect(out.stderr).toContain(
-        `policy of wave 2 "prod": always (read at ${sha12})\n`,
+        `policy of wave 2 "prod": always (read at ${sha12}: wave 2 "prod" by name and position)\n`,
       );
       expect(out.stderr).toMatch(
         /^then approve: chant-wave approve tf tf-wave-2 --plan sha256:[0-9a-f]{64}$/m,
@@ -38,7 +38,8 @@ Deno.test("run waits on a gated wave even when the change sets gate never", asyn
         status: "waiting",
         policy: "always",
         policySource: "base",
-        policyReason: `read at ${sha12}`,
+        policyReason: `read at ${sha12}: wave 2 "prod" by name and position`,
+        baseRule: "parent",
         base: r.base,
       });
       const records = await r.records("tf-wave-2");
@@ -64,7 +65,7 @@ Deno.test("run waits on a gated wave even when the change sets gate never", asyn
     const out = await r.run(["run", ...SPEC, "--wave", "1"]);
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(
-      `policy of wave 1 "dev": never (read at ${sha12})\n`,
+      `policy of wave 1 "dev": never (read at ${sha12}: wave 1 "dev" by name and position)\n`,
     );
     expect(await r.applied()).toEqual(["dev"]);
   });
@@ -81,7 +82,9 @@ Deno.test("run waits on a gated wave even when the change sets gate never", asyn
     ]);
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(
-      `policy of wave 2 "prod": never (read at ${r.head.slice(0, 12)})\n`,
+      `policy of wave 2 "prod": never (read at ${
+        r.head.slice(0, 12)
+      }: wave 2 "prod" by name and position)\n`,
     );
   });
 });
@@ -132,16 +135,18 @@ Deno.test("run reads every row of the policy table at base and fails closed", as
       wave: "new",
       base: devOnly,
       code: 3,
-      line: `policy of wave 2 "new": always (wave "new" is not in the spec at ${
+      line: `policy of wave 2 "new": always (no wave at ${
         devOnly.slice(0, 12)
-      })\n`,
+      } governs wave 2 "new")\n`,
     },
     {
       name: "wave found with its gate",
       wave: "dev",
       base: devOnly,
       code: 0,
-      line: `policy of wave 1 "dev": never (read at ${devOnly.slice(0, 12)})\n`,
+      line: `policy of wave 1 "dev": never (read at ${
+        devOnly.slice(0, 12)
+      }: wave 1 "dev" by name and position)\n`,
     },
   ];
   for (const c of cases) {

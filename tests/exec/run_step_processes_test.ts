@@ -116,7 +116,7 @@ Deno.test("runStep() replaces invalid UTF-8 and keeps going", async () => {
   expect((await result).ok).toBe(true);
   expect(writer.lines()).toEqual([
     "[plan] prod-eu | bad \uFFFD\uFFFD bytes",
-    "[plan] prod-eu | nul \0 byte",
+    "[plan] prod-eu | nul \\0 byte",
     "[plan] prod-eu | euro €",
     "[plan] prod-eu | cut \uFFFD",
   ]);

@@ -31,27 +31,34 @@ function cliIo(
 Deno.test("openLedger() opens the git ledger for git and git:<remote>", async (t) => {
   await using world = await ledgerWorld();
   const { io } = cliIo(world, world.repo.path);
-  await t.step("--ledger git", () => {
-    const ledger = openLedger("git", io);
+  await t.step("--ledger git", async () => {
+    const ledger = await openLedger("git", io);
     expect(isGitLedger(ledger)).toBe(true);
     expect(ledger.describe()).toBe('git ledger chant/ledger of "origin"');
   });
-  await t.step("--ledger git:<remote>", () => {
-    expect(openLedger("git:upstream", io).describe()).toBe(
+  await t.step("--ledger git:<remote>", async () => {
+    expect((await openLedger("git:upstream", io)).describe()).toBe(
       'git ledger chant/ledger of "upstream"',
     );
   });
-  await t.step("CHANT_WAVE_LEDGER=git", () => {
+  await t.step("CHANT_WAVE_LEDGER=git", async () => {
     const { io } = cliIo(world, world.repo.path, { CHANT_WAVE_LEDGER: "git" });
-    expect(isGitLedger(openLedger(undefined, io))).toBe(true);
+    expect(isGitLedger(await openLedger(undefined, io))).toBe(true);
   });
-  await t.step("git: without a name", () => {
-    expect(() => openLedger("git:", io)).toThrow(
+  await t.step("git: without a name", async () => {
+    await expect(openLedger("git:", io)).rejects.toThrow(
       'ledger "git:": name the remote after "git:", e.g. "git:origin"',
     );
   });
-  await t.step("a directory", () => {
-    expect(isGitLedger(openLedger(".chant/ledger", io))).toBe(false);
+  await t.step("git: with a URL holding a credential", async () => {
+    await expect(
+      openLedger("git:https://ann:s3cret@git.example/x.git", io),
+    ).rejects.toThrow(
+      'ledger "git:https://***@git.example/x.git": not a valid remote name; name a remote ("git:origin"), not a URL',
+    );
+  });
+  await t.step("a directory", async () => {
+    expect(isGitLedger(await openLedger(".chant/ledger", io))).toBe(false);
   });
 });
 

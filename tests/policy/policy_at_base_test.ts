@@ -1,152 +1,121 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { policyAtBase } from "../../src/policy/policy_at_base.ts";
-import { invalidMessage, standInParse } from "./_stand_in_parse.ts";
+import { baseSpecOf } from "../../src/policy/base_spec.ts";
+import {
+  policyAtBase,
+  strictestPolicy,
+} from "../../src/policy/policy_at_base.ts";
+import { parseSpec } from "../../src/spec/parse_spec.ts";
 
-const BASE = "0123456789abcdef0123456789abcdef01234567";
-const FILE = "waves.jsonc";
+const SHA = "0123456789abcdef0123456789abcdef01234567";
 
-const spec = (waves: string) =>
-  `{\n  // at base\n  "name": "x",\n  "waves": [${waves}],\n}\n`;
+/** A spec text at base with the given waves (JSON objects). */
+function specAt(...waves: Record<string, unknown>[]): string {
+  return JSON.stringify({
+    name: "x",
+    plan: ["p", "{plan}"],
+    apply: ["a"],
+    waves,
+  });
+}
+
+function read(
+  text: string | undefined,
+  k: number,
+  name: string,
+  targets: string[],
+) {
+  const spec = baseSpecOf(text, "waves.jsonc", parseSpec);
+  const { governing: _, ...rest } = policyAtBase({ sha: SHA, spec }, {
+    k,
+    name,
+    targets,
+  });
+  return rest;
+}
+
+const DEV = { name: "dev", gate: "never", runs: ["dev"] };
+const STAGING = { name: "staging", gate: "on-destructive", runs: ["st-eu"] };
+const PROD = { name: "prod", gate: "always", runs: ["prod-eu", "prod-us"] };
 
 Deno.test("policyAtBase() decides every row of the §4.4 table", async (t) => {
-  const cases = [
-    {
-      name: "wave found with gate never",
-      text: spec('{ "name": "dev" }, { "name": "prod", "gate": "never" }'),
-      want: { policy: "never", source: "base", reason: "read at 0123456789ab" },
+  await t.step("governing waves found: the strictest of their gates", () => {
+    expect(read(specAt(DEV, STAGING, PROD), 2, "staging", ["st-eu"])).toEqual({
+      policy: "on-destructive",
+      source: "base",
+      reason: 'read at 0123456789ab: wave 2 "staging" by name and position',
+    });
+  });
+  await t.step("a governing wave without gate counts as always", () => {
+    expect(read(specAt({ name: "dev", runs: ["dev"] }), 1, "dev", ["dev"]))
+      .toMatchObject({ policy: "always", source: "base" });
+  });
+  await t.step("none governs (a new wave with new targets)", () => {
+    expect(read(specAt(DEV), 2, "canary", ["c-1"])).toEqual({
+      policy: "always",
+      source: "absent-at-base",
+      reason: 'no wave at 0123456789ab governs wave 2 "canary"',
+    });
+  });
+  await t.step("the spec is absent at base", () => {
+    expect(read(undefined, 1, "dev", ["dev"])).toEqual({
+      policy: "always",
+      source: "absent-at-base",
+      reason: "the spec is not in 0123456789ab",
+    });
+  });
+  await t.step("the spec does not parse at base", () => {
+    expect(read('{ "name": "x", "waves": [ }', 1, "dev", ["dev"])).toEqual({
+      policy: "always",
+      source: "absent-at-base",
+      reason:
+        'the spec at 0123456789ab does not parse: waves.jsonc:1:27: invalid JSONC: unexpected token "}"',
+    });
+  });
+  await t.step(
+    "a spec that fails validation at base counts as unparsable",
+    () => {
+      const got = read(
+        specAt({ name: "dev", gate: "sometimes", runs: ["dev"] }),
+        1,
+        "dev",
+        ["dev"],
+      );
+      expect(got.policy).toBe("always");
+      expect(got.reason).toMatch(/^the spec at 0123456789ab does not parse: /);
     },
-    {
-      name: "wave found with gate on-destructive",
-      text: spec('{ "name": "prod", "gate": "on-destructive" }'),
-      want: {
+  );
+});
+
+Deno.test("policyAtBase() cannot be loosened by the change's names or targets", async (t) => {
+  const base = specAt(DEV, STAGING, PROD);
+  await t.step(
+    "renaming staging to dev: staging still governs by position",
+    () => {
+      expect(read(base, 2, "dev", ["st-eu"])).toEqual({
         policy: "on-destructive",
         source: "base",
-        reason: "read at 0123456789ab",
-      },
-    },
-    {
-      name: "wave found with gate always",
-      text: spec('{ "name": "prod", "gate": "always" }'),
-      want: {
-        policy: "always",
-        source: "base",
-        reason: "read at 0123456789ab",
-      },
-    },
-    {
-      name: "wave found without gate",
-      text: spec('{ "name": "dev", "gate": "never" }, { "name": "prod" }'),
-      want: {
-        policy: "always",
-        source: "base",
-        reason: 'read at 0123456789ab; wave "prod" sets no gate',
-      },
-    },
-    {
-      name: "no such wave (new or renamed)",
-      text: spec('{ "name": "production", "gate": "never" }'),
-      want: {
-        policy: "always",
-        source: "absent-at-base",
-        reason: 'wave "prod" is not in the spec at 0123456789ab',
-      },
-    },
-    {
-      name: "file absent at base",
-      text: undefined,
-      want: {
-        policy: "always",
-        source: "absent-at-base",
-        reason: "the spec is not in 0123456789ab",
-      },
-    },
-    {
-      name: "file unparsable at base (JSONC syntax)",
-      text: '{ "waves": [',
-      want: {
-        policy: "always",
-        source: "absent-at-base",
         reason:
-          "the spec at 0123456789ab does not parse: Cannot parse JSONC: unexpected end of JSONC input",
-      },
-    },
-    {
-      name: "file parsable but invalid at base: the first problem",
-      text: spec('{ "name": "prod", "gate": "never", "INVALID": 1 }'),
-      want: {
-        policy: "always",
-        source: "absent-at-base",
-        reason: `the spec at 0123456789ab does not parse: ${
-          invalidMessage(FILE).split("\n")[0]
-        }`,
-      },
-    },
-    {
-      name: "an unknown gate value the parser let through",
-      text: spec('{ "name": "prod", "gate": "sometimes" }'),
-      want: {
-        policy: "always",
-        source: "absent-at-base",
-        reason:
-          'the spec at 0123456789ab does not parse: wave "prod": gate "sometimes" is not one of "always", "on-destructive", "never"',
-      },
-    },
-    {
-      name: "compatibility wrapper, wave with gate",
-      text:
-        '{ "waves": { "name": "x", "waves": [{ "name": "prod", "gate": "never" }] }, "options": {} }',
-      want: { policy: "never", source: "base", reason: "read at 0123456789ab" },
-    },
-    {
-      name: "compatibility wrapper, wave without gate",
-      text:
-        '{ "waves": { "name": "x", "waves": [{ "name": "prod" }] }, "options": { "gate": "never" } }',
-      want: {
-        policy: "always",
-        source: "base",
-        reason: 'read at 0123456789ab; wave "prod" sets no gate',
-      },
-    },
-  ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const got = policyAtBase({
-        text: c.text,
-        file: FILE,
-        parse: standInParse,
-        waveName: "prod",
-        base: BASE,
+          'read at 0123456789ab: wave 1 "dev" by name; wave 2 "staging" by position',
       });
-      expect(got).toEqual(c.want);
-    });
-  }
-});
-
-Deno.test("policyAtBase() quotes a parser that throws a non-Error", () => {
-  const got = policyAtBase({
-    text: "{}",
-    file: FILE,
-    parse: () => {
-      throw "boom";
     },
-    waveName: "prod",
-    base: BASE,
+  );
+  await t.step("swapping the names of dev and prod", () => {
+    expect(read(base, 1, "prod", ["dev"]).policy).toBe("always");
+    expect(read(base, 3, "dev", ["prod-eu", "prod-us"]).policy).toBe("always");
   });
-  expect(got.reason).toBe("the spec at 0123456789ab does not parse: boom");
+  await t.step("moving a prod target into the dev wave", () => {
+    expect(read(base, 1, "dev", ["dev", "prod-eu"])).toEqual({
+      policy: "always",
+      source: "base",
+      reason:
+        'read at 0123456789ab: wave 1 "dev" by name and position; wave 3 "prod" by target prod-eu',
+    });
+  });
 });
 
-Deno.test("policyAtBase() trusts the parser's gate when the raw wave is not found", () => {
-  const got = policyAtBase({
-    text: "{}",
-    file: FILE,
-    parse: () => ({ waves: [{ name: "prod", gate: "never" }] }),
-    waveName: "prod",
-    base: BASE,
-  });
-  expect(got).toEqual({
-    policy: "never",
-    source: "base",
-    reason: "read at 0123456789ab",
-  });
+Deno.test("strictestPolicy() orders always > on-destructive > never", () => {
+  expect(strictestPolicy(["never"])).toBe("never");
+  expect(strictestPolicy(["never", "on-destructive"])).toBe("on-destructive");
+  expect(strictestPolicy(["on-destructive", "always", "never"])).toBe("always");
 });

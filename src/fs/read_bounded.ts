@@ -1,0 +1,175 @@
+/**
+ * Reads files that crossed a trust boundary (SPEC.md §14): plan files, ledger
+ * records, decision records, spec files. Only a regular file is read, opened
+ * without blocking (a FIFO cannot hang the reader) and, unless links are allowed,
+ * without following a symbolic link; at most a bound of bytes is read, so
+ * `/dev/zero` or a huge file cannot exhaust memory. It knows nothing of formats.
+ * @module
+ */
+
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { formatBytes } from "../limits.ts";
+
+/** Why a file was not read. */
+export type RefusalReason = "symlink" | "not-a-file" | "too-large";
+
+/** A file that was refused: a link, a non-regular file, or over the bound. */
+export class BoundedReadError extends Error {
+  /** What was wrong with it. */
+  readonly reason: RefusalReason;
+  /** What was wrong, without the path: `is not a regular file`. */
+  readonly why: string;
+
+  /**
+   * @param path The file.
+   * @param reason What was wrong.
+   * @param maxBytes The bound, for the message.
+   */
+  constructor(path: string, reason: RefusalReason, maxBytes: number) {
+    const why = reason === "symlink"
+      ? "is a symbolic link, which chant-wave does not follow here"
+      : reason === "not-a-file"
+      ? "is not a regular file"
+      : `is larger than ${formatBytes(maxBytes)}`;
+    super(`"${path}" ${why}`);
+    this.name = "BoundedReadError";
+    this.reason = reason;
+    this.why = why;
+  }
+}
+
+/** Options of {@linkcode readBoundedSync} and {@linkcode readBounded}. */
+export interface BoundedReadOptions {
+  /** The most bytes the file may hold. */
+  maxBytes: number;
+  /**
+   * Follow a symbolic link at the last component of the path.
+   * @default {false}
+   */
+  followLinks?: boolean;
+}
+
+function flags(followLinks: boolean | undefined): number {
+  return constants.O_RDONLY | constants.O_NONBLOCK |
+    (followLinks ? 0 : constants.O_NOFOLLOW);
+}
+
+/** Maps the open errors of a refused file to its reason; rethrows the rest. */
+function refusal(path: string, error: unknown, maxBytes: number): never {
+  const code = (error as { code?: string }).code;
+  if (code === "ELOOP" || code === "EMLINK") {
+    throw new BoundedReadError(path, "symlink", maxBytes);
+  }
+  if (code === "ENXIO" || code === "EISDIR") {
+    throw new BoundedReadError(path, "not-a-file", maxBytes);
+  }
+  throw error;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Reads a whole regular file as UTF-8 (invalid bytes replaced), synchronously.
+ * Synchronous on purpose: for thousands of small ledger records one blocking
+ * open/fstat/read/close each is several times faster than `fs/promises`.
+ * @param path The file.
+ * @param options The byte bound, and whether a final symbolic link is followed.
+ * @param scratch A reusable buffer of at least `maxBytes + 1` bytes, if any.
+ * @returns The text.
+ * @throws {BoundedReadError} For a link (unless followed), a FIFO, a device, a
+ *   directory, or a file over the bound.
+ * @throws {Error} When it cannot be opened or read otherwise (`ENOENT`, …).
+ */
+export function readBoundedSync(
+  path: string,
+  options: BoundedReadOptions,
+  scratch?: Uint8Array,
+): string {
+  const { maxBytes } = options;
+  let fd: number;
+  try {
+    fd = openSync(path, flags(options.followLinks));
+  } catch (error) {
+    refusal(path, error, maxBytes);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      throw new BoundedReadError(path, "not-a-file", maxBytes);
+    }
+    if (stat.size > maxBytes) {
+      throw new BoundedReadError(path, "too-large", maxBytes);
+    }
+    const buffer = scratch && scratch.length > maxBytes
+      ? scratch
+      : new Uint8Array(Math.min(maxBytes, stat.size) + 1);
+    let length = 0;
+    for (;;) {
+      if (length > maxBytes) {
+        throw new BoundedReadError(path, "too-large", maxBytes);
+      }
+      const room = Math.min(buffer.length, maxBytes + 1) - length;
+      if (room === 0) break;
+      const read = readSync(fd, buffer, length, room, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > maxBytes) {
+      throw new BoundedReadError(path, "too-large", maxBytes);
+    }
+    return decoder.decode(buffer.subarray(0, length));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads a whole regular file as UTF-8, like {@linkcode readBoundedSync} but
+ * without blocking the event loop; for single large files (plans, decisions).
+ * @param path The file.
+ * @param options The byte bound, and whether a final symbolic link is followed.
+ * @returns The text.
+ * @throws {BoundedReadError} For a link (unless followed), a FIFO, a device, a
+ *   directory, or a file over the bound.
+ * @throws {Error} When it cannot be opened or read otherwise (`ENOENT`, …).
+ */
+export async function readBounded(
+  path: string,
+  options: BoundedReadOptions,
+): Promise<string> {
+  const { maxBytes } = options;
+  const handle = await open(path, flags(options.followLinks)).catch((error) =>
+    refusal(path, error, maxBytes)
+  );
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      throw new BoundedReadError(path, "not-a-file", maxBytes);
+    }
+    if (stat.size > maxBytes) {
+      throw new BoundedReadError(path, "too-large", maxBytes);
+    }
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    const chunk = new Uint8Array(Math.min(maxBytes + 1, 1024 * 1024));
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > maxBytes) {
+        throw new BoundedReadError(path, "too-large", maxBytes);
+      }
+      chunks.push(chunk.slice(0, bytesRead));
+    }
+    const all = new Uint8Array(length);
+    let offset = 0;
+    for (const part of chunks) {
+      all.set(part, offset);
+      offset += part.length;
+    }
+    return decoder.decode(all);
+  } finally {
+    await handle.close();
+  }
+}

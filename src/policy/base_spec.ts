@@ -1,0 +1,52 @@
+/**
+ * The spec as it was at a commit (SPEC.md §4.4): absent there, present but not a
+ * valid spec, or parsed. Pure: the text and the parser are given; reading git is
+ * `read_base.ts`'s job. Every policy read at base starts from this.
+ * @module
+ */
+
+import type { Spec } from "../spec/types.ts";
+
+/** The spec file at a commit. */
+export type BaseSpec =
+  | { status: "absent" }
+  | { status: "unparsable"; problem: string }
+  | { status: "parsed"; spec: Spec };
+
+/**
+ * The spec parser, injected: `parseSpec` in production. It throws on a spec that
+ * is not valid JSONC or fails validation; the message's first line is the first
+ * problem.
+ */
+export type ParseSpecFn = (text: string, file: string) => Spec;
+
+/**
+ * Parses the spec text found at a commit. A text that fails validation counts as
+ * unparsable (its first problem quoted): a broken spec at base can never loosen a
+ * gate, since every policy then falls back to the strictest.
+ * @param text The file's text at the commit, or `undefined` when it is absent.
+ * @param file The spec file as the user named it (for messages).
+ * @param parse The full spec parser.
+ * @returns The spec at the commit.
+ * @example
+ * ```ts
+ * baseSpecOf(undefined, "waves.jsonc", parseSpec); // { status: "absent" }
+ * baseSpecOf("{", "waves.jsonc", parseSpec).status; // "unparsable"
+ * ```
+ */
+export function baseSpecOf(
+  text: string | undefined,
+  file: string,
+  parse: ParseSpecFn,
+): BaseSpec {
+  if (text === undefined) return { status: "absent" };
+  try {
+    return { status: "parsed", spec: parse(text, file) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      status: "unparsable",
+      problem: message.split("\n")[0] || "unknown error",
+    };
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Which waves of the spec at base govern a wave of the change (SPEC.md §4.4): the
+ * base wave of the same name, the one at the same position, and every base wave
+ * holding a target the wave holds. Every policy read at base (the gate, and the
+ * rules that later sections add) is the strictest over these, so renaming a wave,
+ * swapping two names or moving targets between waves loosens nothing. Pure.
+ * @module
+ */
+
+import type { Wave } from "../spec/types.ts";
+
+/** The wave of the change being governed. */
+export interface WaveRef {
+  /** Its number. */
+  k: number;
+  /** Its name. */
+  name: string;
+  /** Every target it holds (for a discovering wave, the targets it planned). */
+  targets: readonly string[];
+}
+
+/** A base wave that governs, and why. */
+export interface GoverningWave {
+  /** The wave as the spec at base has it. */
+  wave: Wave;
+  /** Same name. */
+  byName: boolean;
+  /** Same position. */
+  byPosition: boolean;
+  /** The targets both hold, sorted. */
+  byTargets: string[];
+}
+
+/**
+ * Finds the base waves that govern `wave`, in base order.
+ * @param baseWaves The waves of the spec at base.
+ * @param wave The wave of the change: number, name and targets.
+ * @returns The governing waves, possibly none (a new wave with new targets).
+ * @example
+ * ```ts
+ * governingWaves(base.waves, { k: 2, name: "staging", targets: ["prod-eu"] })
+ *   .map((g) => g.wave.name); // ["staging", "prod"]
+ * ```
+ */
+export function governingWaves(
+  baseWaves: readonly Wave[],
+  wave: WaveRef,
+): GoverningWave[] {
+  const targets = new Set(wave.targets);
+  const governing: GoverningWave[] = [];
+  for (const base of baseWaves) {
+    const byTargets = base.runs.map((run) => run.target)
+      .filter((target) => targets.has(target)).sort();
+    const byName = base.name === wave.name;
+    const byPosition = base.k === wave.k;
+    if (byName || byPosition || byTargets.length > 0) {
+      governing.push({ wave: base, byName, byPosition, byTargets });
+    }
+  }
+  return governing;
+}
+
+const NAMED_TARGETS = 3;
+
+function joinAnd(parts: readonly string[]): string {
+  return parts.length <= 1
+    ? parts.join("")
+    : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
+/**
+ * Says why each wave governs, for the log: `wave 2 "staging" by name and
+ * position; wave 3 "prod" by target prod-eu`. Shared targets are named only for
+ * a wave that governs by them alone.
+ * @param governing The governing waves.
+ * @returns One phrase; empty for none.
+ * @example
+ * ```ts
+ * describeGoverning([{ wave: prod, byName: false, byPosition: false, byTargets: ["eu"] }]);
+ * // 'wave 3 "prod" by target eu'
+ * ```
+ */
+export function describeGoverning(governing: readonly GoverningWave[]): string {
+  return governing.map(({ wave, byName, byPosition, byTargets }) => {
+    const why: string[] = [];
+    if (byName) why.push("name");
+    if (byPosition) why.push("position");
+    if (why.length === 0) {
+      const named = byTargets.slice(0, NAMED_TARGETS).join(", ");
+      const more = byTargets.length - NAMED_TARGETS;
+      why.push(
+        `target${byTargets.length === 1 ? "" : "s"} ${named}${
+          more > 0 ? ` and ${more} more` : ""
+        }`,
+      );
+    }
+    return `wave ${wave.k} "${wave.name}" by ${joinAnd(why)}`;
+  }).join("; ");
+}

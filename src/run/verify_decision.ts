@@ -1,0 +1,118 @@
+/**
+ * A share or group job trusts no artifact (SPEC.md §4.4, last paragraph): the
+ * decision record arrives from the deciding job as a CI artifact, so before a
+ * share job applies anything it re-derives what the record claims. The members
+ * must hash to the record's digest, the record's base must be a strict ancestor
+ * of HEAD, the policy is read again at that base and at the job's own base (the
+ * strictest wins), and when that policy needs an approval, the record must name
+ * one that the ledger holds for its digest. Any mismatch is exit 2.
+ * @module
+ */
+
+import { setDigest } from "../digest/set_digest.ts";
+import { InputError } from "../errors.ts";
+import { isStrictAncestor } from "../git/git_history.ts";
+import { type ApprovalNeed, needsApproval } from "../policy/needs_approval.ts";
+import type { PolicyAtBase } from "../policy/policy_at_base.ts";
+import type { BaseRead } from "../policy/read_base.ts";
+import type { Wave } from "../spec/types.ts";
+import { gateName } from "./decide_wave.ts";
+import type { Decision } from "./decision.ts";
+import { wavePolicy } from "./job_base.ts";
+import type { RunIo } from "./run_io.ts";
+
+/** What a share job may do under a decision it checked. */
+export interface VerifiedDecision {
+  /** The policy re-read at base. */
+  policy: PolicyAtBase;
+  /** Whether the decided members need an approval under it. */
+  need: ApprovalNeed;
+}
+
+/** What is checked: the record, where it was read, and the job. */
+export interface VerifyInput {
+  decision: Decision;
+  /** The record's path, for messages. */
+  path: string;
+  /** The spec's `name` and `gate` prefix (the working copy's). */
+  spec: { name: string; gate: string };
+  wave: Wave;
+  /** The job's own base. */
+  base: BaseRead;
+}
+
+function mismatch(path: string, what: string, detail?: string): InputError {
+  return new InputError(
+    `the decision record ${path} does not match ${what}; run the deciding job again`,
+    detail ? [detail] : [],
+  );
+}
+
+/**
+ * Checks a decision record against the spec at base and the ledger.
+ * @param input The record, its path, the spec's name and gate, the wave and the base.
+ * @param io The edges (git, the ledger, the log).
+ * @returns The policy and whether an approval is needed.
+ * @throws {InputError} Exit 2 when the record does not match its members, the
+ *   history, the policy at base or the ledger.
+ */
+export async function verifyDecision(
+  input: VerifyInput,
+  io: RunIo,
+): Promise<VerifiedDecision> {
+  const { decision, path, base, wave } = input;
+  const gate = gateName(input.spec, wave.k);
+  if (decision.gate !== gate) {
+    throw mismatch(path, `the gate "${gate}"`);
+  }
+  let digest: string;
+  try {
+    digest = setDigest(decision.members);
+  } catch (error) {
+    throw mismatch(path, "its members", (error as Error).message);
+  }
+  if (digest !== decision.digest) {
+    throw mismatch(path, "its members", `they hash to ${digest}`);
+  }
+  const recordBase = await io.git.resolveCommit(decision.base, base.top);
+  const sha12 = decision.base.slice(0, 12);
+  if (
+    recordBase === undefined ||
+    !await isStrictAncestor(io.git, recordBase, base.head, base.top)
+  ) {
+    throw mismatch(
+      path,
+      `the history`,
+      `its base ${sha12} is not an ancestor of HEAD`,
+    );
+  }
+  const bases = recordBase === base.sha
+    ? [base]
+    : [base, { sha: recordBase, spec: await base.specAt(recordBase) }];
+  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
+  const policy = wavePolicy(bases, wave, targets, io);
+  const need = needsApproval(policy.policy, decision.members);
+  if (!need.needed) return { policy, need };
+  if (decision.status !== "approved") {
+    throw mismatch(
+      path,
+      `the policy at ${base.sha.slice(0, 12)}`,
+      `it says "${decision.status}", but ${need.why}`,
+    );
+  }
+  const { records } = await io.ledger.readGate(input.spec.name, gate);
+  const named = records.some((record) =>
+    record.kind === "approval" && record.id === decision.approvalId &&
+    record.planDigest === decision.digest
+  );
+  if (!named) {
+    throw mismatch(
+      path,
+      "the ledger",
+      `${io.ledger.describe()} holds no approval ${
+        decision.approvalId ?? "(none named)"
+      } of ${decision.digest}`,
+    );
+  }
+  return { policy, need };
+}
