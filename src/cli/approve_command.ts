@@ -4,6 +4,7 @@
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 import { isDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
@@ -71,9 +72,7 @@ export const approveCommand: Command = {
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
     }, newStamp(io.clock)));
-    for (const line of approvedLines(name, gate, digest, by)) {
-      io.stderr.write(`${line}\n`);
-    }
+    approvedLines(name, gate, digest, by).forEach(lineLog(io.stderr));
     return OK;
   },
 };

@@ -29,12 +29,15 @@ export function entriesOf(dir: string): string[] {
   }
 }
 
-/** Lists the ledger segments (spec names or gates) that are directories of `dir`. */
+/**
+ * Lists the ledger segments (spec names or gates) of `dir`: directories, and
+ * symbolic links (so that the caller refuses them rather than skip them).
+ */
 export async function segmentsOf(dir: string): Promise<string[]> {
   return (await direntsOf(dir))
     .filter((entry) =>
-      entry.isDirectory() && !isTemporaryName(entry.name) &&
-      LEDGER_SEGMENT.test(entry.name)
+      (entry.isDirectory() || entry.isSymbolicLink()) &&
+      !isTemporaryName(entry.name) && LEDGER_SEGMENT.test(entry.name)
     )
     .map((entry) => entry.name)
     .sort();

@@ -303,13 +303,16 @@ export function dirLedger(
 
     /** Lists `<root>/gates/<name>/<gate>` directories; a missing root lists none. */
     async listGates(name?: string): Promise<GateRef[]> {
+      refuseLinks(root, ["gates"], "the ledger");
       const gatesDir = join(root, "gates");
       const names = name === undefined
         ? await segmentsOf(gatesDir)
         : [checkLedgerSegment("name", name)];
       const refs: GateRef[] = [];
       for (const each of names) {
+        refuseLinks(gatesDir, [each], "the ledger");
         for (const gate of await segmentsOf(join(gatesDir, each))) {
+          refuseLinks(gatesDir, [each, gate], "the ledger");
           refs.push({ name: each, gate });
         }
       }

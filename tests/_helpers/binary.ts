@@ -24,6 +24,8 @@ export interface BinaryOptions {
   env?: Record<string, string>;
   /** Text for stdin. */
   stdin?: string;
+  /** Kills the binary when aborted (a guard for tests of things that must not hang). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function runBinary(
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
+    ...(options.signal ? { signal: options.signal } : {}),
   }).spawn();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();

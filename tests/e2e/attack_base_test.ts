@@ -1,0 +1,176 @@
+// End to end through the binary, as an attacker would try it: a change cannot
+// choose its own base, nor borrow a looser policy by renaming waves, swapping
+// their names or moving targets (SPEC.md §4.4). Every attempt fails closed.
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import {
+  errorLines,
+  rollout,
+  SPEC,
+  specOf,
+  type WaveJson,
+} from "../_helpers/rollout.ts";
+
+const DEV: WaveJson = { name: "dev", gate: "never", runs: ["dev-1"] };
+const STAGING: WaveJson = { name: "staging", gate: "always", runs: ["st-1"] };
+const PROD: WaveJson = { name: "prod", gate: "always", runs: ["eu", "us"] };
+const BASE = specOf([DEV, STAGING, PROD]);
+
+Deno.test("a change that sets its own base still waits", async (t) => {
+  for (const base of ["HEAD", "HEAD^0", "release"]) {
+    await t.step(`"base": "${base}" in the change`, async () => {
+      await using r = await rollout(BASE, {
+        headSpec: specOf([DEV, STAGING, { ...PROD, gate: "never" }], { base }),
+      });
+      await r.repo.git("branch", "-f", "release", "HEAD");
+      const out = await r.run(["run", ...SPEC, "--wave", "3"]);
+      expect(out.code).toBe(3);
+      expect(out.stderr).toContain(`base ${r.base.slice(0, 12)}: HEAD^1\n`);
+      expect(await r.applied()).toEqual([]);
+    });
+  }
+  await t.step("a tag on HEAD named as base", async () => {
+    await using r = await rollout(BASE, {
+      headSpec: specOf([DEV, STAGING, { ...PROD, gate: "never" }], {
+        base: "v1",
+      }),
+    });
+    await r.repo.git("tag", "v1");
+    const out = await r.run(["run", ...SPEC, "--wave", "3"]);
+    expect(out.code).toBe(3);
+    expect(await r.applied()).toEqual([]);
+  });
+});
+
+Deno.test("a spec base that is not a strict ancestor of HEAD is exit 2", async (t) => {
+  await t.step("set in an earlier commit to HEAD, then anything", async () => {
+    await using r = await rollout(BASE, {
+      headSpec: specOf([DEV, STAGING, { ...PROD, gate: "never" }], {
+        base: "HEAD",
+      }),
+    });
+    await r.repo.commit("anything", { "a.txt": "a" });
+    const out = await r.run(["run", ...SPEC, "--wave", "3"]);
+    expect(out.code).toBe(2);
+    expect(errorLines(out.stderr)).toEqual([
+      `error: the spec's base "HEAD" is ${
+        (await r.repo.git("rev-parse", "HEAD")).slice(0, 12)
+      }, which is not an ancestor of HEAD; a change cannot choose its own base`,
+    ]);
+    expect(await r.applied()).toEqual([]);
+  });
+  await t.step("...but judged as one push, it simply waits", async () => {
+    await using r = await rollout(BASE, {
+      headSpec: specOf([DEV, STAGING, { ...PROD, gate: "never" }], {
+        base: "HEAD",
+      }),
+    });
+    await r.repo.commit("anything", { "a.txt": "a" });
+    const out = await r.run(["run", ...SPEC, "--wave", "3"], {
+      GITLAB_CI: "true",
+      CI_COMMIT_BEFORE_SHA: r.base,
+    });
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(
+      `base ${r.base.slice(0, 12)}: the commit before the push\n`,
+    );
+  });
+  await t.step("a commit on another branch", async () => {
+    await using r = await rollout(BASE);
+    await r.repo.git("checkout", "-q", "-b", "side", r.base);
+    const side = await r.repo.commit("loose", {
+      "waves.json": JSON.stringify(
+        specOf([DEV, STAGING, { ...PROD, gate: "never" }]),
+      ),
+    });
+    await r.repo.git("checkout", "-q", r.head);
+    await r.repo.commit("set the base", {
+      "waves.json": JSON.stringify({ ...BASE, base: side }),
+    });
+    await r.repo.commit("the change", { "a.txt": "a" });
+    const out = await r.run(["run", ...SPEC, "--wave", "3"]);
+    expect(out.code).toBe(2);
+    expect(errorLines(out.stderr)[0]).toMatch(
+      /^error: the spec's base "[0-9a-f]{40}" is [0-9a-f]{12}, which is not an ancestor of HEAD; a change cannot choose its own base$/,
+    );
+  });
+  await t.step(
+    "an older ancestor: read there, and its governing waves still apply",
+    async () => {
+      await using r = await rollout(
+        specOf([DEV, { ...STAGING, gate: "never" }, PROD]),
+      );
+      const older = r.base;
+      await r.repo.commit("base: point at the older commit", {
+        "waves.json": JSON.stringify({ ...BASE, base: older }),
+      });
+      // The change moves prod's target eu into staging, which was "never" there.
+      await r.repo.commit("the change", {
+        "waves.json": JSON.stringify(
+          specOf([DEV, { ...STAGING, gate: "never", runs: ["st-1", "eu"] }, {
+            ...PROD,
+            runs: ["us"],
+          }]),
+        ),
+      });
+      const out = await r.run(["run", ...SPEC, "--wave", "2"]);
+      expect(out.stderr).toContain(
+        `policy of wave 2 "staging": always (read at ${
+          older.slice(0, 12)
+        }: wave 2 "staging" by name and position; wave 3 "prod" by target eu)\n`,
+      );
+      expect(out.code).toBe(3);
+    },
+  );
+});
+
+Deno.test("renames, swaps and moved targets borrow no looser policy", async (t) => {
+  const cases: { name: string; head: WaveJson[]; wave: string }[] = [
+    {
+      name: "renaming staging to dev (never at base)",
+      head: [{ ...DEV, name: "sandbox" }, {
+        ...STAGING,
+        name: "dev",
+        gate: "never",
+      }, PROD],
+      wave: "2",
+    },
+    {
+      name: "swapping the names of dev and prod",
+      head: [{ ...PROD, name: "dev", gate: "never" }, STAGING, {
+        ...DEV,
+        name: "prod",
+      }],
+      wave: "1",
+    },
+    {
+      name: "moving a prod target into the dev wave",
+      head: [{ ...DEV, runs: ["dev-1", "eu"] }, STAGING, {
+        ...PROD,
+        runs: ["us"],
+      }],
+      wave: "1",
+    },
+    {
+      name: "a new wave holding staging's target",
+      head: [
+        DEV,
+        { name: "canary", gate: "never", runs: ["st-1"] },
+        STAGING,
+        PROD,
+      ],
+      wave: "2",
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      await using r = await rollout(BASE, { headSpec: specOf(c.head) });
+      const out = await r.run(["run", ...SPEC, "--wave", c.wave]);
+      expect(out.stderr).toMatch(
+        /^policy of wave \d "[a-z]+": always \(read at /m,
+      );
+      expect(out.code).toBe(3);
+      expect(await r.applied()).toEqual([]);
+    });
+  }
+});
