@@ -10,7 +10,7 @@ import { resolve } from "@std/path";
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
 import { suggest } from "../spec/did_you_mean.ts";
-import { TOOL_KINDS, type ToolKind } from "../tofu/tofu_plan_file.ts";
+import { TOOL_KINDS, type ToolKind } from "../spec/types.ts";
 import {
   ShowJsonError,
   writeToolPlanFile,

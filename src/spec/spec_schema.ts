@@ -19,6 +19,7 @@ import {
   notifySchema,
   pipelineSchema,
   runnerSchema,
+  toolSchema,
   variablesSchema,
 } from "./_schema_parts.ts";
 
@@ -89,6 +90,7 @@ const specShape = {
   apply: argvSchema.optional(),
   planWave: argvSchema.optional(),
   applyWave: argvSchema.optional(),
+  tool: toolSchema.optional(),
   parallel: countSchema.default(1),
   onFailure: z.enum(ON_FAILURE).default("continue"),
   timeout: durationSchema.optional(),

@@ -12,11 +12,6 @@ import { canonicalJson, writeCanonical } from "./_canonical_json.ts";
 import { type PlanDocument, readPlanDocument } from "./_plan_document.ts";
 import { summarise } from "./_summary.ts";
 
-/** The tools whose plans chant-wave reads; both write the same plan format. */
-export const TOOL_KINDS = ["opentofu", "terraform"] as const;
-/** `opentofu` or `terraform`. */
-export type ToolKind = typeof TOOL_KINDS[number];
-
 /** The plan file of a tool's plan (SPEC.md §4.2), with its summary always set. */
 export interface ToolPlanFile {
   /** `sha256:` and 64 lowercase hex digits over the changes (see {@linkcode tofuPlanFile}). */
