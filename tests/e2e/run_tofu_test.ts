@@ -4,6 +4,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { planFileName } from "../../src/run/plan_path.ts";
+import { runBinary, tempDir } from "../_helpers/binary.ts";
 import { approveLine, rollout, SPEC } from "../_helpers/rollout.ts";
 
 const FAKE_DIR = new URL("../fixtures/tofu/", import.meta.url).pathname
@@ -61,10 +62,15 @@ function planPathOf(k: number, target: string): string {
 }
 
 Deno.test("run with tool: a destructive plan waits on an on-destructive wave, then applies the saved plan", async (t) => {
-  await using r = await rollout(
-    toolSpec([{ name: "dev", runs: ["dev"], gate: "on-destructive" }]),
-    { files: { "live/dev/plan.json": TAINTED } },
-  );
+  const spec = toolSpec([{
+    name: "dev",
+    runs: ["dev"],
+    gate: "on-destructive",
+  }]);
+  (spec.tool as Record<string, unknown>).args = ["-var=env={wave}-{k}"];
+  await using r = await rollout(spec, {
+    files: { "live/dev/plan.json": TAINTED },
+  });
   let planPath = "";
   await t.step("waits, exit 3, having planned and shown only", async () => {
     const out = await r.run(["run", ...SPEC, "--wave", "1"], ENV);
@@ -72,13 +78,17 @@ Deno.test("run with tool: a destructive plan waits on an on-destructive wave, th
     planPath = planPathOf(1, "dev");
     const tfplan = `${r.path}/${planPath}.tfplan`;
     expect(await calls(r.path)).toEqual([
-      `-chdir=live/dev plan -input=false -no-color -out=${tfplan}`,
+      `-chdir=live/dev plan -input=false -no-color -out=${tfplan} -var=env=dev-1`,
       `-chdir=live/dev show -json ${tfplan}`,
     ]);
     expect(out.stderr).toContain(
       "1 to add, 0 to change, 1 to destroy (replace null_resource.example: tainted)",
     );
     expect(out.stderr).toContain("[plan] dev | Saved the plan to: ");
+    expect(out.stderr).toContain("[plan] dev | TF_IN_AUTOMATION=1\n");
+    expect(out.stderr).toContain(
+      "[plan] dev | stdout goes to a file of mode 600\n",
+    );
     expect(out.stderr).not.toContain("resource_changes");
     expect(await r.readJson(planPath)).toEqual({
       planDigest: TAINTED_DIGEST,
@@ -98,7 +108,7 @@ Deno.test("run with tool: a destructive plan waits on an on-destructive wave, th
     expect(out.code).toBe(0);
     const tfplan = `${r.path}/${planPath}.tfplan`;
     expect(await calls(r.path)).toEqual([
-      `-chdir=live/dev plan -input=false -no-color -out=${tfplan}`,
+      `-chdir=live/dev plan -input=false -no-color -out=${tfplan} -var=env=dev-1`,
       `-chdir=live/dev show -json ${tfplan}`,
       `-chdir=live/dev apply -input=false -no-color ${tfplan}`,
     ]);
@@ -204,5 +214,60 @@ Deno.test("run with tool: a failing tofu fails the run with one line naming it",
     const out = await r.run(["run", ...SPEC, "--wave", "1"]);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('plan of "dev" could not start "tofu"');
+  });
+  await t.step("binary names the program", async () => {
+    await r.repo.write("live/dev/plan.json", TAINTED);
+    const spec = toolSpec([{ name: "dev", runs: ["dev"], gate: "never" }]);
+    (spec.tool as Record<string, unknown>).binary = `${FAKE_DIR}/tofu`;
+    await r.repo.write("waves.json", JSON.stringify(spec));
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain("[apply] dev | Apply complete!");
+  });
+});
+
+Deno.test("run with a plan script of one's own and chant-wave plan-file (the README's plan.sh)", async () => {
+  const script = await Deno.readTextFile(`${FAKE_DIR}/plan.sh`);
+  const readme = await Deno.readTextFile(
+    new URL("../../README.md", import.meta.url),
+  );
+  expect(readme).toContain(script);
+  await using r = await rollout({
+    name: "tf",
+    plan: ["sh", `${FAKE_DIR}/plan.sh`, "{target}", "{plan}"],
+    apply: ["true"],
+    heartbeat: "0",
+    waves: [{ name: "dev", runs: ["dev"], gate: "never" }],
+  }, { files: { "live/dev/plan.json": TAINTED } });
+  const dist = new URL("../../dist/", import.meta.url).pathname;
+  const out = await r.run(["run", ...SPEC, "--wave", "1"], {
+    PATH: `${FAKE_DIR}:${dist}:/usr/bin:/bin`,
+  });
+  expect(out.code).toBe(0);
+  expect(out.stderr).toContain(
+    `[plan] dev | wrote "${
+      planPathOf(1, "dev")
+    }": 1 to add, 0 to change, 1 to destroy (replace null_resource.example: tainted)`,
+  );
+  expect((await r.readJson(planPathOf(1, "dev"))).planDigest).toBe(
+    TAINTED_DIGEST,
+  );
+});
+
+Deno.test("the README's three-environment tool spec passes check", async () => {
+  const readme = await Deno.readTextFile(
+    new URL("../../README.md", import.meta.url),
+  );
+  const section = readme.slice(readme.indexOf("## OpenTofu and Terraform"));
+  const spec = section.match(/```jsonc\n([\s\S]*?)```/)?.[1];
+  expect(spec).toContain('"tool"');
+  await using dir = await tempDir({ "waves.jsonc": spec! });
+  const out = await runBinary(["check", "--spec", "waves.jsonc"], {
+    cwd: dir.path,
+  });
+  expect(out).toEqual({
+    code: 0,
+    stdout: "",
+    stderr: "ok: waves.jsonc: 3 waves, 6 runs\n",
   });
 });
