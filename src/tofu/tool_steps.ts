@@ -104,7 +104,7 @@ function runToolStep(
   });
 }
 
-/** A failed plan whose tool steps succeeded: the `show -json` output was bad. */
+/** A plan that failed around the tool: its `show -json` output could not be saved or used. */
 function failed(target: string, why: string, tail: string[]): StepResult {
   return {
     exitCode: 1,
@@ -117,9 +117,13 @@ function failed(target: string, why: string, tail: string[]): StepResult {
   };
 }
 
-/** A file that takes at most `MAX_PLAN_DOCUMENT` bytes, then only counts. */
+/**
+ * A new file, readable by its owner only, that takes at most `MAX_PLAN_DOCUMENT`
+ * bytes and then only counts; a leftover file (or link) at `path` is removed first.
+ */
 async function cappedFile(path: string) {
-  const handle = await open(path, "w", 0o600);
+  await rm(path, { force: true });
+  const handle = await open(path, "wx", 0o600);
   let size = 0;
   let problem: string | undefined;
   return {
