@@ -1,8 +1,8 @@
 /**
  * chant-wave applies one change in ordered, gated waves. This module is its
  * library face: the pure core (spec parsing, job expansion, share slicing, the set
- * digest, the gate decision) and the types it works with. The `chant-wave`
- * executable is `cli.ts`.
+ * digest, the gate decision, the plan file of an OpenTofu or Terraform plan) and
+ * the types it works with. The `chant-wave` executable is `cli.ts`.
  *
  * @example
  * ```ts
@@ -25,7 +25,8 @@ export { parseSpec } from "./src/spec/parse_spec.ts";
 export { specJsonSchema } from "./src/spec/spec_json_schema.ts";
 export { formatDuration, parseDuration } from "./src/spec/duration.ts";
 export type * from "./src/spec/types.ts";
-export { GATE_POLICIES, ON_FAILURE } from "./src/spec/types.ts";
+export { GATE_POLICIES, ON_FAILURE, TOOL_KINDS } from "./src/spec/types.ts";
+export { tofuPlanFile, type ToolPlanFile } from "./src/tofu/tofu_plan_file.ts";
 export {
   decisionRecordPath,
   expandJobs,

@@ -17,6 +17,7 @@ import type { CliIo } from "./io.ts";
 import { jobsCommand } from "./jobs_command.ts";
 import { ledgerCommand } from "./ledger_command.ts";
 import { pipelineCommand } from "./pipeline_command.ts";
+import { planFileCommand } from "./plan_file_command.ts";
 import { revokeCommand } from "./revoke_command.ts";
 import { runCommand } from "./run_command.ts";
 import { schemaCommand } from "./schema_command.ts";
@@ -31,6 +32,7 @@ export const COMMANDS: readonly Command[] = [
   checkCommand,
   jobsCommand,
   pipelineCommand,
+  planFileCommand,
   schemaCommand,
   ledgerCommand,
 ];

@@ -55,6 +55,12 @@ export interface RunStepOptions {
   writer?: Writer;
   /** @default {nodeSpawner()} */
   spawner?: Spawner;
+  /**
+   * Takes the step's stdout as bytes instead of printing it (output too large or
+   * too secret for the console, such as `tofu show -json`); stderr is still
+   * printed. It must not reject. @default {none: stdout is printed}
+   */
+  captureStdout?: (chunk: Uint8Array) => Promise<void>;
 }
 
 /** How a step ended. */
@@ -80,7 +86,8 @@ export interface StepResult {
  * output streams closed. Never rejects for the step's own failures.
  *
  * Contracts:
- * - Every output line is printed as `[<phase>] <target> | <line>` as it arrives;
+ * - Every output line is printed as `[<phase>] <target> | <line>` as it arrives
+ *   (stdout's go to `captureStdout` instead, when given);
  *   a batch of lines read together is written with one `writer.write` call, so
  *   lines of parallel steps never mix within a line. A last line without a
  *   newline is printed when the stream ends.
@@ -153,7 +160,9 @@ async function watchStep(
     tail.pushAll(lines);
   };
   const finished = Promise.all([
-    pumpLines(child.stdout(), onLines),
+    options.captureStdout
+      ? pumpBytes(child.stdout(), options.captureStdout)
+      : pumpLines(child.stdout(), onLines),
     pumpLines(child.stderr(), onLines),
     child.waitExitCode(),
   ]);
@@ -211,6 +220,14 @@ async function pumpLines(
   }
   const last = splitter.flush();
   if (last !== undefined) onLines([last]);
+}
+
+/** Reads a byte stream to its end, handing over each chunk in order. */
+async function pumpBytes(
+  stream: AsyncIterable<Uint8Array>,
+  onChunk: (chunk: Uint8Array) => Promise<void>,
+): Promise<void> {
+  for await (const chunk of stream) await onChunk(chunk);
 }
 
 /** The heartbeat and timeout timers of one step. */

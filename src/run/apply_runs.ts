@@ -7,6 +7,7 @@
 
 import { runLimited } from "../exec/run_limited.ts";
 import type { Spec, Wave } from "../spec/types.ts";
+import { applyWithTool } from "../tofu/tool_steps.ts";
 import type { FailedRun, PlanContext, PlannedRun } from "./plan_runs.ts";
 import type { RunIo } from "./run_io.ts";
 import { runUserStep } from "./run_user_step.ts";
@@ -23,7 +24,8 @@ export interface ApplyOutcome {
 
 /**
  * Applies `planned` runs of `wave`: one `apply` command per run with `{plan}` = its
- * plan file, up to `parallel` at once, or one `applyWave` command for all (§4.10).
+ * plan file, up to `parallel` at once, or one `applyWave` command for all (§4.10),
+ * or with `tool` OpenTofu's or Terraform's apply of the saved plan (§15).
  * @param spec The spec (its `apply` or `applyWave` template).
  * @param wave The wave (its `onFailure`).
  * @param planned The runs to apply, in order.
@@ -46,12 +48,14 @@ export async function applyRuns(
     planned,
     settings.parallel,
     async ({ run, planPath }, _i, control) => {
-      const step = await runUserStep(
-        { template: spec.apply!, phase: "apply", run, planPath },
-        wave,
-        settings,
-        io,
-      );
+      const step = spec.tool
+        ? await applyWithTool(spec.tool, { wave, run, planPath }, settings, io)
+        : await runUserStep(
+          { template: spec.apply!, phase: "apply", run, planPath },
+          wave,
+          settings,
+          io,
+        );
       if (!step.ok && wave.onFailure === "stop") control.stop();
       return step;
     },

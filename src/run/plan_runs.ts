@@ -11,6 +11,7 @@ import { join, resolve } from "@std/path";
 import { runLimited } from "../exec/run_limited.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
 import { MAX_PLAN_FILE_BYTES } from "../limits.ts";
+import { planWithTool } from "../tofu/tool_steps.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
 import type { Run, Spec, Wave } from "../spec/types.ts";
 import { parsePlanFile, type PlanFile } from "./plan_file.ts";
@@ -57,7 +58,8 @@ export interface PlanContext {
 
 /**
  * Plans `runs` of `wave`: one `plan` command per run, up to `parallel` at once, or
- * one `planWave` command for all (§4.10). Each plan file is removed before its
+ * one `planWave` command for all (§4.10), or with `tool` OpenTofu's or
+ * Terraform's plan (§15). Each plan file is removed before its
  * command runs, so a command that writes nothing never passes off an old plan.
  * @param spec The spec (its `plan` or `planWave` template and `name`).
  * @param wave The wave.
@@ -118,12 +120,14 @@ async function planOne(
 ): Promise<PlannedRun | FailedRun> {
   const file = resolve(io.cwd, planPath);
   await rm(file, { force: true });
-  const step = await runUserStep(
-    { template: spec.plan!, phase: "plan", run, planPath },
-    wave,
-    settings,
-    io,
-  );
+  const step = spec.tool
+    ? await planWithTool(spec.tool, { wave, run, planPath }, settings, io)
+    : await runUserStep(
+      { template: spec.plan!, phase: "plan", run, planPath },
+      wave,
+      settings,
+      io,
+    );
   if (!step.ok) {
     return {
       target: run.target,

@@ -13,6 +13,8 @@ import type {
   Run,
   SetupStep,
   Spec,
+  Tool,
+  ToolKind,
   Wave,
 } from "./types.ts";
 
@@ -76,6 +78,21 @@ function normaliseWave(
   };
 }
 
+/** The program of each tool when the spec names none. */
+const DEFAULT_BINARY: Record<ToolKind, string> = {
+  opentofu: "tofu",
+  terraform: "terraform",
+};
+
+function normaliseTool(tool: NonNullable<SpecOutput["tool"]>): Tool {
+  return {
+    kind: tool.kind,
+    dir: tool.dir,
+    binary: tool.binary ?? DEFAULT_BINARY[tool.kind],
+    args: [...(tool.args ?? [])],
+  };
+}
+
 function normalisePipeline(pipeline: PipelineOutput): Pipeline {
   return {
     setup: pipeline.setup.map((step) => ({ ...step }) as SetupStep),
@@ -90,7 +107,8 @@ function normalisePipeline(pipeline: PipelineOutput): Pipeline {
  * @param options The compatibility wrapper's `options`, read as `pipeline`.
  * @returns The normalised spec. `op` and `gate` default to `name`; each wave's
  *   `parallel`, `onFailure` and `timeout` inherit the top level; `timeoutMs` 0
- *   means none. `runner`, `environment` and `idTokens` are kept as written:
+ *   means none. `tool` gets its default `binary` and `args`. `runner`,
+ *   `environment` and `idTokens` are kept as written:
  *   the job expansion falls back to the wave's and the top level's.
  */
 export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
@@ -116,6 +134,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
       apply: spec.apply,
       planWave: spec.planWave,
       applyWave: spec.applyWave,
+      tool: spec.tool && normaliseTool(spec.tool),
       runner: spec.runner,
       notify: spec.notify,
       pipeline: pipeline && normalisePipeline(pipeline),

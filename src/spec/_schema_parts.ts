@@ -10,6 +10,7 @@ import { DURATION_HINT, DURATION_PATTERN } from "./duration.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { MAX_NAME_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
 import { quote } from "./_quote.ts";
+import { TOOL_KINDS } from "./types.ts";
 
 /** Rollout, wave, group and gate names. */
 export const NAME_PATTERN: RegExp = /^[a-z0-9][a-z0-9_-]*$/;
@@ -97,6 +98,26 @@ export const argvSchema = z.array(z.string()).min(1, {
   id: "ArgvTemplate",
   description:
     "An argv template: {op}, {target}, {wave}, {k}, {plan} (and {runs}, {plans} for wave commands)",
+});
+
+/** The `tool` shorthand (SPEC.md §15), in place of `plan` and `apply`. */
+export const toolSchema = z.strictObject({
+  kind: z.enum(TOOL_KINDS),
+  dir: nonEmpty("a directory").meta({
+    description:
+      "The root module's directory, relative to the working directory: {op}, {target}, {wave}, {k}",
+  }),
+  binary: nonEmpty("a program").optional().meta({
+    description:
+      'The program (default "tofu" for opentofu, "terraform" for terraform)',
+  }),
+  args: z.array(z.string()).optional().meta({
+    description: "Extra arguments of plan: {op}, {target}, {wave}, {k}",
+  }),
+}).meta({
+  id: "Tool",
+  description:
+    "OpenTofu or Terraform in place of plan and apply: plan -out, show -json, the plan file, apply of the saved plan",
 });
 
 /** A runner label (§3.5). */

@@ -1,12 +1,14 @@
 /**
- * Checks of the argv templates (SPEC.md §3.4): required commands, `plan` mentions
- * `{plan}`, and no unknown `{placeholder}`. Runs on the raw spec, skipping values
+ * Checks of the argv templates (SPEC.md §3.4) and the `tool` shorthand (§15):
+ * required commands, `tool` alone, `plan` mentions `{plan}`, and no unknown
+ * `{placeholder}`. Runs on the raw spec, skipping values
  * the schema already refuses; it does not fill templates in.
  * @module
  */
 
 import { quote } from "./_quote.ts";
 import { suggest } from "./did_you_mean.ts";
+import type { Path } from "./_locate.ts";
 import { asRecord, type Collector } from "./_problems.ts";
 
 /** Placeholders of the per-run commands `plan` and `apply`. */
@@ -25,44 +27,87 @@ const TEMPLATES = {
   applyWave: WAVE_PLACEHOLDERS,
 } as const;
 
+/** Placeholders of the `tool` shorthand's `dir` and `args` (§15). */
+export const TOOL_PLACEHOLDERS = ["op", "target", "wave", "k"] as const;
+
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_-]*)\}/g;
 
-function checkPlaceholders(
+const COMMANDS = ["plan", "apply", "planWave", "applyWave"] as const;
+
+/** Reports the unknown placeholders of one template element. */
+function checkElement(
   collector: Collector,
-  field: keyof typeof TEMPLATES,
-  argv: readonly unknown[],
+  path: Path,
+  known: readonly string[],
+  arg: unknown,
 ): void {
-  const known: readonly string[] = TEMPLATES[field];
-  argv.forEach((arg, index) => {
-    if (typeof arg !== "string") return;
-    for (const [, word] of arg.matchAll(PLACEHOLDER)) {
-      if (known.includes(word)) continue;
-      const near = suggest(word, known);
-      const hint = near ? `; did you mean "{${near}}"?` : "";
-      collector.add([field, index], `unknown placeholder "{${word}}"${hint}`);
+  if (typeof arg !== "string") return;
+  for (const [, word] of arg.matchAll(PLACEHOLDER)) {
+    if (known.includes(word)) continue;
+    if (path[0] === "tool" && word === "plan") {
+      collector.add(
+        path,
+        'unknown placeholder "{plan}": "tool" passes the saved plan itself',
+      );
+      continue;
     }
-  });
+    const near = suggest(word, known);
+    const hint = near ? `; did you mean "{${near}}"?` : "";
+    collector.add(path, `unknown placeholder "{${word}}"${hint}`);
+  }
+}
+
+/** `tool` stands for every command: none of them may be given beside it. */
+function checkTool(collector: Collector, spec: Record<string, unknown>): void {
+  for (const field of COMMANDS) {
+    if (!Object.hasOwn(spec, field)) continue;
+    collector.add(
+      [field],
+      `"${field}" and "tool" do not go together: "tool" stands for the plan and apply commands`,
+      { key: true },
+    );
+  }
+  const tool = asRecord(spec.tool);
+  if (!tool) return;
+  checkElement(collector, ["tool", "dir"], TOOL_PLACEHOLDERS, tool.dir);
+  if (Array.isArray(tool.args)) {
+    tool.args.forEach((arg, i) =>
+      checkElement(collector, ["tool", "args", i], TOOL_PLACEHOLDERS, arg)
+    );
+  }
 }
 
 /**
- * Adds the template problems of a raw spec: `plan` required unless `planWave`,
- * `apply` unless `applyWave`, `plan` mentioning `{plan}`, unknown placeholders.
+ * Adds the template problems of a raw spec: `plan` required unless `planWave` or
+ * `tool`, `apply` unless `applyWave` or `tool`, `tool` beside none of them,
+ * `plan` mentioning `{plan}`, unknown placeholders (in `tool`'s `dir` and `args`
+ * too).
  * @param collector Receives the problems.
  */
 export function checkTemplates(collector: Collector): void {
   const spec = asRecord(collector.spec);
   if (!spec) return;
-  for (const [field, wave] of [["plan", "planWave"], ["apply", "applyWave"]]) {
-    if (!Object.hasOwn(spec, field) && !Object.hasOwn(spec, wave)) {
-      collector.add(
-        [],
-        `missing field ${quote(field)} (needed unless ${quote(wave)} is set)`,
-      );
+  if (Object.hasOwn(spec, "tool")) checkTool(collector, spec);
+  else {
+    for (
+      const [field, wave] of [["plan", "planWave"], ["apply", "applyWave"]]
+    ) {
+      if (!Object.hasOwn(spec, field) && !Object.hasOwn(spec, wave)) {
+        collector.add(
+          [],
+          `missing field ${quote(field)} (needed unless ${
+            quote(wave)
+          } or "tool" is set)`,
+        );
+      }
     }
   }
-  for (const field of Object.keys(TEMPLATES) as (keyof typeof TEMPLATES)[]) {
+  for (const field of COMMANDS) {
     const argv = spec[field];
-    if (Array.isArray(argv)) checkPlaceholders(collector, field, argv);
+    if (!Array.isArray(argv)) continue;
+    argv.forEach((arg, i) =>
+      checkElement(collector, [field, i], TEMPLATES[field], arg)
+    );
   }
   const plan = spec.plan;
   if (

@@ -20,6 +20,7 @@ import {
   pipelineSchema,
   runnerSchema,
   targetSchema,
+  toolSchema,
   variablesSchema,
 } from "./_schema_parts.ts";
 
@@ -90,6 +91,7 @@ const specShape = {
   apply: argvSchema.optional(),
   planWave: argvSchema.optional(),
   applyWave: argvSchema.optional(),
+  tool: toolSchema.optional(),
   parallel: countSchema.default(1),
   onFailure: z.enum(ON_FAILURE).default("continue"),
   timeout: durationSchema.optional(),

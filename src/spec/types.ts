@@ -16,6 +16,26 @@ export const ON_FAILURE = ["continue", "stop"] as const;
 /** `continue` with the job's other runs, or `stop`. */
 export type OnFailure = typeof ON_FAILURE[number];
 
+/** The tools of the `tool` shorthand (SPEC.md §15); both write the same plan format. */
+export const TOOL_KINDS = ["opentofu", "terraform"] as const;
+/** `opentofu` or `terraform`. */
+export type ToolKind = typeof TOOL_KINDS[number];
+
+/**
+ * The `tool` shorthand (SPEC.md §15): OpenTofu or Terraform stand for the plan
+ * and apply commands.
+ */
+export interface Tool {
+  /** Which tool. */
+  kind: ToolKind;
+  /** The root module's directory, an argv-template element (`live/{target}`). */
+  dir: string;
+  /** The program: the spec's, else `tofu` for opentofu and `terraform` for terraform. */
+  binary: string;
+  /** Extra arguments of `plan`, argv-template elements (possibly none). */
+  args: string[];
+}
+
 /** A runner label (§3.5): a label, several labels, or a runner group. */
 export type RunnerLabel = string | string[] | {
   group: string;
@@ -129,6 +149,8 @@ export interface Spec {
   planWave?: string[];
   /** Applies a job's runs in one call (`{runs}`). */
   applyWave?: string[];
+  /** OpenTofu or Terraform in place of `plan` and `apply`. */
+  tool?: Tool;
   /** Runs planned or applied at once in one job. */
   parallel: number;
   /** After a failed apply: go on, or stop. */

@@ -1,6 +1,7 @@
 /**
  * Runs the compiled `dist/chant-wave` the way a CI runner would: through
- * `env -i` with only `PATH=/usr/bin:/bin` (no HOME, no deno), in a given directory.
+ * `env -i` with only `PATH=/usr/bin:/bin` (no HOME, no deno), in a given directory;
+ * a test may give another PATH (to put a stand-in tool first).
  * End-to-end tests use it; `deno task test` builds the binary first.
  * @module
  */
@@ -20,7 +21,7 @@ export interface BinaryResult {
 export interface BinaryOptions {
   /** Working directory. */
   cwd: string;
-  /** Variables added to the empty environment (PATH is always `/usr/bin:/bin`). */
+  /** Variables added to the empty environment; `PATH` is `/usr/bin:/bin` unless this gives one. */
   env?: Record<string, string>;
   /** Text for stdin. */
   stdin?: string;
@@ -29,7 +30,8 @@ export interface BinaryOptions {
 }
 
 /**
- * Runs `chant-wave <args>` under `env -i PATH=/usr/bin:/bin`.
+ * Runs `chant-wave <args>` under `env -i PATH=/usr/bin:/bin` (or the `PATH` of
+ * `options.env`).
  * @param args The arguments.
  * @param options The directory and any extra variables.
  * @returns Exit code and decoded output.
@@ -38,11 +40,10 @@ export async function runBinary(
   args: readonly string[],
   options: BinaryOptions,
 ): Promise<BinaryResult> {
-  const extra = Object.entries(options.env ?? {}).map(([name, value]) =>
-    `${name}=${value}`
-  );
+  const { PATH = "/usr/bin:/bin", ...rest } = options.env ?? {};
+  const extra = Object.entries(rest).map(([name, value]) => `${name}=${value}`);
   const child = new Deno.Command("/usr/bin/env", {
-    args: ["-i", "PATH=/usr/bin:/bin", ...extra, BINARY, ...args],
+    args: ["-i", `PATH=${PATH}`, ...extra, BINARY, ...args],
     cwd: options.cwd,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",

@@ -61,6 +61,27 @@ Deno.test("runStep() prints stdout and stderr lines prefixed, as they arrive", a
   });
 });
 
+Deno.test("runStep() hands stdout to captureStdout and prints only stderr", async () => {
+  const captured: string[] = [];
+  const { writer, result, child, clock } = start({
+    captureStdout: async (chunk) => {
+      await Promise.resolve();
+      captured.push(new TextDecoder().decode(chunk));
+    },
+  });
+  const fake = await child();
+  fake.out.push('{"secret":');
+  fake.err.push("warn\n");
+  await clock.tick(0);
+  fake.out.push('"x"}');
+  fake.exit(0);
+  const outcome = await result;
+  expect(captured.join("")).toBe('{"secret":"x"}');
+  expect(writer.lines()).toEqual(["[plan] prod-eu | warn"]);
+  expect(outcome.ok).toBe(true);
+  expect(outcome.tail).toEqual(["warn"]);
+});
+
 Deno.test("runStep() reports a non-zero exit with the last 20 lines", async () => {
   const { result, child } = start({ phase: "apply" });
   const fake = await child();

@@ -151,3 +151,41 @@ Deno.test("normalise() reads the wrapper's options as pipeline", () => {
     variables: { X: "1" },
   });
 });
+
+Deno.test("normalise() gives the tool shorthand its default program", async (t) => {
+  const toolOf = (tool: Record<string, unknown>) =>
+    parseSpec(
+      JSON.stringify({
+        name: "tf",
+        tool,
+        waves: [{ name: "dev", runs: ["a"] }],
+      }),
+      "w.json",
+    ).tool;
+  await t.step("tofu for opentofu", () => {
+    expect(toolOf({ kind: "opentofu", dir: "live/{target}" })).toStrictEqual({
+      kind: "opentofu",
+      dir: "live/{target}",
+      binary: "tofu",
+      args: [],
+    });
+  });
+  await t.step("terraform for terraform", () => {
+    expect(toolOf({ kind: "terraform", dir: "." })?.binary).toBe("terraform");
+  });
+  await t.step("the spec's own program and arguments", () => {
+    expect(
+      toolOf({
+        kind: "terraform",
+        dir: "stacks/{target}",
+        binary: "/opt/tf/terraform",
+        args: ["-var-file={target}.tfvars", "-lock-timeout=5m"],
+      }),
+    ).toStrictEqual({
+      kind: "terraform",
+      dir: "stacks/{target}",
+      binary: "/opt/tf/terraform",
+      args: ["-var-file={target}.tfvars", "-lock-timeout=5m"],
+    });
+  });
+});

@@ -84,8 +84,8 @@ Deno.test("checkTemplates() checks the argv templates of SPEC.md §3.4", async (
       name: "plan and apply are required",
       text: commandsSpec('  "op": "x",'),
       want: [
-        'w.jsonc:1:1: missing field "plan" (needed unless "planWave" is set)',
-        'w.jsonc:1:1: missing field "apply" (needed unless "applyWave" is set)',
+        'w.jsonc:1:1: missing field "plan" (needed unless "planWave" or "tool" is set)',
+        'w.jsonc:1:1: missing field "apply" (needed unless "applyWave" or "tool" is set)',
       ],
     },
     {
@@ -100,7 +100,55 @@ Deno.test("checkTemplates() checks the argv templates of SPEC.md §3.4", async (
       name: "applyWave does not stand in for plan",
       text: commandsSpec('  "applyWave": ["a", "{runs}"],'),
       want: [
-        'w.jsonc:1:1: missing field "plan" (needed unless "planWave" is set)',
+        'w.jsonc:1:1: missing field "plan" (needed unless "planWave" or "tool" is set)',
+      ],
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => expect(problemsOf(c.text)).toEqual(c.want));
+  }
+});
+
+Deno.test("checkTemplates() checks the tool shorthand of SPEC.md §15", async (t) => {
+  const cases: { name: string; text: string; want: string[] }[] = [
+    {
+      name: "tool stands for plan and apply",
+      text: commandsSpec(
+        '  "tool": { "kind": "opentofu", "dir": "live/{target}", "args": ["-var=op={op}", "-var=k={k}", "-var=w={wave}"] },',
+      ),
+      want: [],
+    },
+    {
+      name: "tool beside plan and apply, each located at its key",
+      text: commandsSpec(
+        '  "tool": { "kind": "terraform", "dir": "live" },',
+        '  "plan": ["p", "{plan}"],',
+        '  "apply": ["a", "{plan}"],',
+      ),
+      want: [
+        'w.jsonc:4:3: plan: "plan" and "tool" do not go together: "tool" stands for the plan and apply commands',
+        'w.jsonc:5:3: apply: "apply" and "tool" do not go together: "tool" stands for the plan and apply commands',
+      ],
+    },
+    {
+      name: "tool beside a whole-wave command",
+      text: commandsSpec(
+        '  "tool": { "kind": "terraform", "dir": "live" },',
+        '  "planWave": ["p", "{runs}", "{plans}"],',
+      ),
+      want: [
+        'w.jsonc:4:3: planWave: "planWave" and "tool" do not go together: "tool" stands for the plan and apply commands',
+      ],
+    },
+    {
+      name: "unknown placeholders in dir and args; {plan} is chant-wave's",
+      text: commandsSpec(
+        '  "tool": { "kind": "opentofu", "dir": "live/{targte}", "args": ["-out={plan}", "{runs}"] },',
+      ),
+      want: [
+        'w.jsonc:3:40: tool.dir: unknown placeholder "{targte}"; did you mean "{target}"?',
+        'w.jsonc:3:66: tool.args[0]: unknown placeholder "{plan}": "tool" passes the saved plan itself',
+        'w.jsonc:3:81: tool.args[1]: unknown placeholder "{runs}"',
       ],
     },
   ];

@@ -138,8 +138,8 @@ Deno.test("parseSpec() reads the compatibility wrapper", async (t) => {
     expect(problemsOf(lines("{", '  "waves": [],', '  "options": {}', "}")))
       .toEqual([
         'w.jsonc:1:1: missing field "name"',
-        'w.jsonc:1:1: missing field "plan" (needed unless "planWave" is set)',
-        'w.jsonc:1:1: missing field "apply" (needed unless "applyWave" is set)',
+        'w.jsonc:1:1: missing field "plan" (needed unless "planWave" or "tool" is set)',
+        'w.jsonc:1:1: missing field "apply" (needed unless "applyWave" or "tool" is set)',
         "w.jsonc:2:12: waves: a spec needs at least one wave",
         'w.jsonc:3:3: unknown field "options"',
       ]);
@@ -173,7 +173,7 @@ Deno.test("parseSpec() reports every problem, in file order", () => {
     ...(error as SpecError).details,
   ];
   expect(lines_).toEqual([
-    'waves.jsonc:1:1: missing field "apply" (needed unless "applyWave" is set)',
+    'waves.jsonc:1:1: missing field "apply" (needed unless "applyWave" or "tool" is set)',
     'waves.jsonc:2:11: name: invalid name "Demo": use lowercase letters, digits, "-" and "_", starting with a letter or digit',
     'waves.jsonc:3:11: plan: the plan command must mention "{plan}", the file it writes',
     'waves.jsonc:4:14: timeout: invalid duration "5x": use a form like "90s", "15m", "2h" or "1h30m", or 0',

@@ -100,6 +100,30 @@ Deno.test("specJsonSchema() validates spec files", async (t) => {
       },
       valid: true,
     },
+    {
+      name: "the tool shorthand",
+      value: {
+        name: "tf",
+        tool: {
+          kind: "opentofu",
+          dir: "live/{target}",
+          binary: "tofu",
+          args: ["-lock-timeout=5m"],
+        },
+        waves: minimal.waves,
+      },
+      valid: true,
+    },
+    {
+      name: "a tool of another kind",
+      value: { ...minimal, tool: { kind: "pulumi", dir: "." } },
+      valid: false,
+    },
+    {
+      name: "a tool without a dir",
+      value: { ...minimal, tool: { kind: "terraform" } },
+      valid: false,
+    },
     { name: "an unknown key", value: { ...minimal, share: 1 }, valid: false },
     { name: "a bad name", value: { ...minimal, name: "Demo" }, valid: false },
     {

@@ -372,3 +372,34 @@ Deno.test("specSchema checks notify, idTokens, variables and runners", async (t)
     },
   ]);
 });
+
+Deno.test("specSchema checks the tool shorthand", async (t) => {
+  const toolSpec = (tool: string) =>
+    lines(
+      "{",
+      '  "name": "tf",',
+      `  "tool": ${tool},`,
+      '  "waves": [{ "name": "dev", "runs": ["a"] }]',
+      "}",
+    );
+  await runProblemCases(t, [
+    {
+      name: "kind, dir, an unknown field and a mistyped argument",
+      text: toolSpec('{ "kind": "pulumi", "directory": "x", "args": [1] }'),
+      want: [
+        'w.jsonc:3:11: tool: missing field "dir"',
+        'w.jsonc:3:21: tool.kind: invalid value "pulumi": expected "opentofu" or "terraform"',
+        'w.jsonc:3:31: tool: unknown field "directory"',
+        "w.jsonc:3:58: tool.args[0]: expected a string, got 1",
+      ],
+    },
+    {
+      name: "an empty dir and binary",
+      text: toolSpec('{ "kind": "opentofu", "dir": "", "binary": "" }'),
+      want: [
+        "w.jsonc:3:40: tool.dir: a directory must not be empty",
+        "w.jsonc:3:54: tool.binary: a program must not be empty",
+      ],
+    },
+  ]);
+});

@@ -1,0 +1,92 @@
+/**
+ * The one-line summary of a checked plan document, counted the way OpenTofu and
+ * Terraform count their own `Plan:` line (a replace is one to add and one to
+ * destroy), with the objects that get destroyed named after it. It holds
+ * addresses, counts and reasons only, never a value, and shows control characters
+ * of addresses as `\xHH` so the line is safe to print. Pure.
+ * @module
+ */
+
+import { visible } from "../console/visible.ts";
+import type { PlanDocument, ResourceChange } from "./_plan_document.ts";
+
+/** How many destroyed objects the summary names before `and N more`. */
+const NAMED = 3;
+
+const REASONS: Record<string, string> = {
+  replace_because_tainted: "tainted",
+  replace_by_request: "requested",
+  replace_by_triggers: "replace_triggered_by",
+  replace_because_cannot_update: "cannot update in place",
+  delete_because_no_resource_config: "not in the configuration",
+  delete_because_wrong_repetition: "count or for_each changed",
+  delete_because_count_index: "count index out of range",
+  delete_because_each_key: "for_each key gone",
+  delete_because_no_module: "module not in the configuration",
+  delete_because_no_move_target: "moved to an address not in the configuration",
+  delete_because_enabled_false: "enabled is false",
+};
+
+/** Shows text from the plan with its control characters visible, cut to `max`. */
+function shown(text: string, max: number): string {
+  return visible(text.length > max ? `${text.slice(0, max)}…` : text);
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** `replace a.b: tainted`, `destroy deposed a.b`, … for a deleting change. */
+function describe(change: ResourceChange): string {
+  const verb = change.actions.includes("create") ? "replace" : "destroy";
+  const object = change.deposed === undefined ? "" : "deposed ";
+  const reason = change.reason === undefined
+    ? ""
+    : `: ${REASONS[change.reason] ?? shown(change.reason, 60)}`;
+  return `${verb} ${object}${shown(change.address, 120)}${reason}`;
+}
+
+/**
+ * Summarises a plan document: `<n> to add, <n> to change, <n> to destroy`, then
+ * only when not zero `<n> to import`, `<n> to move`, `<n> to forget`, `<n>
+ * outputs to change` and `<n> actions to invoke`, then the objects destroyed (at
+ * most three, then `and <n> more`) in parentheses.
+ * @param document A checked plan document.
+ * @returns The summary line.
+ * @example
+ * ```ts
+ * // a tainted null_resource.example planned as ["delete", "create"]:
+ * // "1 to add, 0 to change, 1 to destroy (replace null_resource.example: tainted)"
+ * ```
+ */
+export function summarise(document: PlanDocument): string {
+  const { resources, outputs, invocations } = document;
+  const count = (test: (change: ResourceChange) => boolean) =>
+    resources.filter(test).length;
+  const parts = [
+    `${count((c) => c.actions.includes("create"))} to add`,
+    `${count((c) => c.actions.join() === "update")} to change`,
+    `${count((c) => c.actions.includes("delete"))} to destroy`,
+  ];
+  const extras: [number, string, string][] = [
+    [count((c) => c.importing), "to import", "to import"],
+    [count((c) => c.previousAddress !== undefined), "to move", "to move"],
+    [count((c) => c.actions.includes("forget")), "to forget", "to forget"],
+    [
+      outputs.filter((o) => o.actions.join() !== "no-op").length,
+      "output to change",
+      "outputs to change",
+    ],
+    [invocations.length, "action to invoke", "actions to invoke"],
+  ];
+  for (const [n, one, many] of extras) {
+    if (n > 0) parts.push(plural(n, one, many));
+  }
+  const deleting = resources.filter((c) => c.actions.includes("delete"));
+  if (deleting.length === 0) return parts.join(", ");
+  const named = deleting.slice(0, NAMED).map(describe);
+  if (deleting.length > NAMED) {
+    named.push(`and ${deleting.length - NAMED} more`);
+  }
+  return `${parts.join(", ")} (${named.join("; ")})`;
+}

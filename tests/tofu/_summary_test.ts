@@ -1,0 +1,77 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { summarise } from "../../src/tofu/_summary.ts";
+import type {
+  PlanDocument,
+  ResourceChange,
+} from "../../src/tofu/_plan_document.ts";
+
+function change(
+  address: string,
+  actions: string[],
+  more: Partial<ResourceChange> = {},
+): ResourceChange {
+  return { address, actions, importing: false, covered: {}, ...more };
+}
+
+function doc(...resources: ResourceChange[]): PlanDocument {
+  return { resources, outputs: [], invocations: [] };
+}
+
+Deno.test("summarise() counts as tofu does and names what is destroyed", async (t) => {
+  const cases: [string, PlanDocument, string][] = [
+    ["nothing", doc(), "0 to add, 0 to change, 0 to destroy"],
+    [
+      "the brief's example",
+      doc(
+        change("null_resource.a", ["create"]),
+        change("null_resource.b", ["update"]),
+        change("null_resource.example", ["delete", "create"], {
+          reason: "replace_because_tainted",
+        }),
+      ),
+      "2 to add, 1 to change, 1 to destroy (replace null_resource.example: tainted)",
+    ],
+    [
+      "every reason word",
+      doc(
+        change("a.requested", ["create", "delete"], {
+          reason: "replace_by_request",
+        }),
+        change("a.gone", ["delete"], {
+          reason: "delete_because_no_resource_config",
+        }),
+        change("a.old", ["delete"], { deposed: "0a1b2c3d" }),
+      ),
+      "1 to add, 0 to change, 3 to destroy (replace a.requested: requested; destroy a.gone: not in the configuration; destroy deposed a.old)",
+    ],
+    [
+      "a reason chant-wave does not know is shown as written",
+      doc(change("a.b", ["delete"], { reason: "delete_because_\u001b[2J" })),
+      "0 to add, 0 to change, 1 to destroy (destroy a.b: delete_because_\\x1b[2J)",
+    ],
+    [
+      "control characters of an address are made visible",
+      doc(change('a.b["x\nerror: y"]', ["delete"])),
+      '0 to add, 0 to change, 1 to destroy (destroy a.b["x\\nerror: y"])',
+    ],
+    [
+      "a long address is cut",
+      doc(change(`a.b["${"k".repeat(200)}"]`, ["delete"])),
+      `0 to add, 0 to change, 1 to destroy (destroy a.b["${"k".repeat(115)}…)`,
+    ],
+    [
+      "imports, moves, forgets",
+      doc(
+        change("a.i", ["no-op"], { importing: true }),
+        change("a.m", ["update"], { previousAddress: "a.n" }),
+        change("a.f", ["forget"]),
+        change("a.g", ["create", "forget"]),
+      ),
+      "1 to add, 1 to change, 0 to destroy, 1 to import, 1 to move, 2 to forget",
+    ],
+  ];
+  for (const [name, document, want] of cases) {
+    await t.step(name, () => expect(summarise(document)).toBe(want));
+  }
+});
