@@ -241,6 +241,25 @@ export function timeAt(object: JsonObject, key: string, where: string): string {
 }
 
 /**
+ * A member that may be absent or `null`, else a date-time as {@linkcode timeAt}.
+ * @param object The object.
+ * @param key The member.
+ * @param where The object's path.
+ * @returns The time in UTC ISO form, or `undefined`.
+ * @throws {ShapeError} When present and not a date-time.
+ */
+export function optionalTimeAt(
+  object: JsonObject,
+  key: string,
+  where: string,
+): string | undefined {
+  const value = object[key];
+  return value === undefined || value === null
+    ? undefined
+    : timeAt(object, key, where);
+}
+
+/**
  * Whether a string is a commit SHA: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits.
  * @param value Any string.
  * @returns Whether it is one.

@@ -37,7 +37,7 @@ export type ReviewState = typeof REVIEW_STATES[number];
 
 /**
  * One submitted review. Unsubmitted (pending) reviews and reviews by deleted
- * users are never returned. Reviews come oldest first.
+ * users are never returned. Reviews come oldest first; undated ones last.
  */
 export interface Review {
   /** The reviewer's login (GitLab: username). */

@@ -199,7 +199,9 @@ export function forgeHttp(target: HttpTarget, deps: HttpDeps = {}): ForgeHttp {
   const base = parseApiUrl(target.apiUrl);
   const clock = deps.clock ?? realClock;
   const settings = {
-    fetch: deps.fetch ?? fetch,
+    fetch: deps.fetch ??
+      ((input: URL | Request | string, init?: RequestInit) =>
+        fetch(input, init)),
     clock,
     sleep: deps.sleep ??
       ((ms: number) =>
@@ -233,39 +235,14 @@ export function forgeHttp(target: HttpTarget, deps: HttpDeps = {}): ForgeHttp {
   return {
     request: (method, path, options = {}) =>
       send(method, urlOf(path, options.query), options),
-    async list(path, query) {
-      const items: unknown[] = [];
-      const maxPages = deps.maxPages ?? 50;
-      const what = `GET ${mask(urlOf(path, query).href)}`;
-      let url: URL | undefined = urlOf(path, query);
-      for (let page = 1; url !== undefined; page++) {
-        if (page > maxPages) {
-          throw new ForgeError(
-            "bad-answer",
-            `${what}: more than ${maxPages} pages`,
-          );
-        }
-        const answer: ForgeAnswer = await send("GET", url, {});
-        if (!Array.isArray(answer.body)) {
-          throw new ForgeError(
-            "bad-answer",
-            `${answer.what}: unexpected answer: the page is not an array`,
-            answer.status,
-          );
-        }
-        items.push(...answer.body);
-        try {
-          url = nextPageUrl(url, answer.headers, base);
-        } catch (error) {
-          throw new ForgeError(
-            "bad-answer",
-            `${answer.what}: ${mask((error as Error).message)}`,
-            answer.status,
-          );
-        }
-      }
-      return { items, what };
-    },
+    list: (path, query) =>
+      listPages(
+        urlOf(path, query),
+        base,
+        deps.maxPages ?? 50,
+        (url) => send("GET", url, {}),
+        mask,
+      ),
     decode(what, body, decode) {
       try {
         return decode(body);
@@ -278,4 +255,47 @@ export function forgeHttp(target: HttpTarget, deps: HttpDeps = {}): ForgeHttp {
       }
     },
   };
+}
+
+/**
+ * Reads every page of a list from `first` on, each page's body an array,
+ * following `nextPageUrl` (which never leaves `base`), at most `maxPages`.
+ */
+async function listPages(
+  first: URL,
+  base: URL,
+  maxPages: number,
+  get: (url: URL) => Promise<ForgeAnswer>,
+  mask: (text: string) => string,
+): Promise<ForgeList> {
+  const items: unknown[] = [];
+  const what = `GET ${mask(first.href)}`;
+  let url: URL | undefined = first;
+  for (let page = 1; url !== undefined; page++) {
+    if (page > maxPages) {
+      throw new ForgeError(
+        "bad-answer",
+        `${what}: more than ${maxPages} pages`,
+      );
+    }
+    const answer: ForgeAnswer = await get(url);
+    if (!Array.isArray(answer.body)) {
+      throw new ForgeError(
+        "bad-answer",
+        `${answer.what}: unexpected answer: the page is not an array`,
+        answer.status,
+      );
+    }
+    items.push(...answer.body);
+    try {
+      url = nextPageUrl(url, answer.headers, base);
+    } catch (error) {
+      throw new ForgeError(
+        "bad-answer",
+        `${answer.what}: ${mask((error as Error).message)}`,
+        answer.status,
+      );
+    }
+  }
+  return { items, what };
 }

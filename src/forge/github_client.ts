@@ -25,10 +25,10 @@ import {
   objectAt,
   optionalShaAt,
   optionalStringAt,
+  optionalTimeAt,
   shaAt,
   ShapeError,
   stringAt,
-  timeAt,
 } from "./_json_shape.ts";
 import { ownLocator } from "./_same_target.ts";
 
@@ -157,8 +157,7 @@ function pullRequest(pr: JsonObject, where: string): PullRequest {
   return {
     number: integerAt(pr, "number", where),
     author: user ? stringAt(user, "login", `${where}.user`) : "ghost",
-    merged: pr.merged_at !== null && pr.merged_at !== undefined &&
-      timeAt(pr, "merged_at", where) !== undefined,
+    merged: optionalTimeAt(pr, "merged_at", where) !== undefined,
     headSha: shaAt(objectAt(pr, "head", where), "sha", `${where}.head`),
     ...(mergeSha ? { mergeSha } : {}),
   };
@@ -172,10 +171,7 @@ function review(item: JsonObject, where: string): Review[] {
     throw new ShapeError(`${where}.state`, "is not a known review state");
   }
   const commitSha = optionalShaAt(item, "commit_id", where);
-  const submittedAt = item.submitted_at === undefined ||
-      item.submitted_at === null
-    ? undefined
-    : timeAt(item, "submitted_at", where);
+  const submittedAt = optionalTimeAt(item, "submitted_at", where);
   return [{
     user: stringAt(objectAt(item, "user", where), "login", `${where}.user`),
     state: mapped,
