@@ -1,0 +1,147 @@
+/**
+ * The one interface chant-wave talks to a forge through (SPEC.md §13), and the
+ * small normalised results it returns: pull requests, reviews, permissions and
+ * the outcome of restarting a CI job. Types and one pure helper; the three
+ * clients implement it.
+ * @module
+ */
+
+import type { HttpDeps } from "./forge_http.ts";
+import type { Forge } from "./forges.ts";
+import type { RunLocator } from "./run_locator.ts";
+
+/** A pull request (a GitLab merge request), as far as review approvals need it. */
+export interface PullRequest {
+  /** Its number (GitLab: the merge request's `iid`). */
+  number: number;
+  /** Its author's login (GitLab: username). */
+  author: string;
+  /** Whether it was merged. */
+  merged: boolean;
+  /** The SHA of its head commit (for a merged one: the head it was merged at). */
+  headSha: string;
+  /** The commit the merge made on the target branch, when the forge names one. */
+  mergeSha?: string;
+}
+
+/** What a review says. */
+export const REVIEW_STATES = [
+  "approved",
+  "changes_requested",
+  "commented",
+  "dismissed",
+] as const;
+
+/** `approved`, `changes_requested`, `commented` or `dismissed`. */
+export type ReviewState = typeof REVIEW_STATES[number];
+
+/**
+ * One submitted review. Unsubmitted (pending) reviews and reviews by deleted
+ * users are never returned. Reviews come oldest first; undated ones last.
+ */
+export interface Review {
+  /** The reviewer's login (GitLab: username). */
+  user: string;
+  /** What the review says. */
+  state: ReviewState;
+  /**
+   * The commit the review was given on; absent when the forge cannot say
+   * (GitHub after the commit was garbage-collected; GitLab, see `gitlab_client.ts`).
+   */
+  commitSha?: string;
+  /**
+   * When it was submitted, ISO 8601 UTC; absent when the forge does not say
+   * (GitLab's standing requests for changes are a reviewer's current state).
+   */
+  submittedAt?: string;
+}
+
+/** A user's access to the repository, most first. */
+export const PERMISSIONS = [
+  "admin",
+  "maintain",
+  "write",
+  "triage",
+  "read",
+  "none",
+] as const;
+
+/** `admin`, `maintain`, `write`, `triage`, `read` or `none`. */
+export type Permission = typeof PERMISSIONS[number];
+
+/**
+ * Whether a permission lets its holder push to the repository ("a writer").
+ * @param permission The permission.
+ * @returns `true` for `write`, `maintain` and `admin`.
+ * @example
+ * ```ts
+ * isWriter("maintain"); // true
+ * isWriter("triage"); // false
+ * ```
+ */
+export function isWriter(permission: Permission): boolean {
+  return permission === "write" || permission === "maintain" ||
+    permission === "admin";
+}
+
+/**
+ * What restarting a recorded CI job did. Failures are thrown (`ForgeError`),
+ * never returned.
+ */
+export type RestartResult =
+  /** The job runs again; `detail` says what was restarted. */
+  | { status: "resumed"; detail: string }
+  /** Not restarted, on purpose: the run is unfinished or was re-run since. */
+  | { status: "skipped"; reason: string }
+  /** There is no job of this repository to restart (gone, or another repository's). */
+  | { status: "no-job"; reason: string };
+
+/** One forge's API, for one repository (GitLab: one project). */
+export interface ForgeClient {
+  /** Which forge this is. */
+  readonly forge: Forge;
+  /**
+   * Restarts the CI job a pending fact was recorded in (SPEC.md §13 `resume`).
+   * GitHub: re-runs the failed jobs of the run unless it is not completed or
+   * was re-run since the recorded attempt. GitLab: retries the job unless a
+   * newer job of the same name exists in its pipeline or it has not finished.
+   * Forgejo: dispatches the workflow on the recorded ref. A locator of another
+   * forge, API or repository is `no-job` (its token is not sent there).
+   * @param locator The run locator, already validated by `parseRunLocator`.
+   * @returns What happened.
+   * @throws {ForgeError} When the forge cannot be asked or refuses.
+   */
+  restartJob(locator: RunLocator): Promise<RestartResult>;
+  /**
+   * The pull requests that contain a commit (for a merge commit: the one it merged).
+   * @param sha A commit SHA.
+   * @returns Every such pull request; empty when none (GitHub/GitLab list them;
+   *   Forgejo names at most one).
+   * @throws {ForgeError} When the forge cannot be asked or refuses.
+   */
+  pullRequestsOfCommit(sha: string): Promise<PullRequest[]>;
+  /**
+   * The submitted reviews of a pull request, oldest first.
+   * @param pullRequest Its number (GitLab: iid).
+   * @returns The reviews.
+   * @throws {ForgeError} When the forge cannot be asked or refuses.
+   */
+  reviews(pullRequest: number): Promise<Review[]>;
+  /**
+   * A user's permission on the repository (`none` for a stranger).
+   * @param user A login (GitLab: username).
+   * @returns The permission.
+   * @throws {ForgeError} When the forge cannot be asked or refuses.
+   */
+  permission(user: string): Promise<Permission>;
+}
+
+/** What every client is made from. */
+export interface ForgeClientConfig extends HttpDeps {
+  /** The API base URL (see `forgeApiUrl`); the token is only ever sent there. */
+  apiUrl: string;
+  /** The token (see `forgeToken`). */
+  token: string;
+  /** The repository: `owner/name` (GitHub, Forgejo) or the project id or path (GitLab). */
+  repository: string;
+}

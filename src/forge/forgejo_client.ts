@@ -1,0 +1,162 @@
+/**
+ * The Forgejo (and Gitea) REST v1 client (SPEC.md §13): a workflow's dispatch,
+ * the pull request a commit merged, a pull request's reviews and a
+ * collaborator's permission, normalised. `Authorization: token` auth.
+ * @module
+ */
+
+import type {
+  ForgeClient,
+  ForgeClientConfig,
+  Permission,
+  PullRequest,
+  RestartResult,
+  Review,
+  ReviewState,
+} from "./forge_client.ts";
+import { apiPath, forgeHttp, parseApiUrl } from "./forge_http.ts";
+import type { RunLocator } from "./run_locator.ts";
+import { checkedSha, checkedUser, ownerAndName } from "./_client_input.ts";
+import {
+  asArray,
+  asObject,
+  booleanAt,
+  integerAt,
+  type JsonObject,
+  objectAt,
+  optionalShaAt,
+  shaAt,
+  ShapeError,
+  stringAt,
+  timeAt,
+} from "./_json_shape.ts";
+import { ownLocator } from "./_same_target.ts";
+
+/** Submitted review states; `PENDING`, `REQUEST_REVIEW` and `""` are not reviews. */
+const REVIEW_STATE: Readonly<Record<string, ReviewState>> = {
+  APPROVED: "approved",
+  REQUEST_CHANGES: "changes_requested",
+  COMMENT: "commented",
+};
+const NOT_A_REVIEW = new Set(["PENDING", "REQUEST_REVIEW", ""]);
+
+const PERMISSION: Readonly<Record<string, Permission>> = {
+  owner: "admin",
+  admin: "admin",
+  write: "write",
+  read: "read",
+  none: "none",
+};
+
+/**
+ * Makes the Forgejo client for one repository.
+ * @param config API URL (`<server>/api/v1`), token, `owner/name` and HTTP deps.
+ * @returns The client.
+ * @throws {InputError} When the API URL or the repository is unusable.
+ */
+export function forgejoClient(config: ForgeClientConfig): ForgeClient {
+  const [owner, name] = ownerAndName(config.repository);
+  const base = parseApiUrl(config.apiUrl);
+  const http = forgeHttp({
+    apiUrl: config.apiUrl,
+    auth: ["authorization", `token ${config.token}`],
+    token: config.token,
+  }, config);
+  const repo = apiPath`/repos/${owner}/${name}`;
+  return {
+    forge: "forgejo",
+    async restartJob(recorded: RunLocator): Promise<RestartResult> {
+      const own = ownLocator(recorded, "forgejo", base, config.repository);
+      if (!own.ok) return { status: "no-job", reason: own.reason };
+      const { workflow, ref } = own.locator;
+      const answer = await http.request(
+        "POST",
+        repo + apiPath`/actions/workflows/${workflow}/dispatches`,
+        { body: { ref }, allow: [404] },
+      );
+      if (answer.status === 404) {
+        return {
+          status: "no-job",
+          reason: `workflow ${workflow} is not on ${ref}`,
+        };
+      }
+      return {
+        status: "resumed",
+        detail: `dispatched workflow ${workflow} on ${ref}`,
+      };
+    },
+    async pullRequestsOfCommit(sha: string): Promise<PullRequest[]> {
+      const answer = await http.request(
+        "GET",
+        repo + apiPath`/commits/${checkedSha(sha)}/pull`,
+        { allow: [404] },
+      );
+      if (answer.status === 404) return [];
+      return http.decode(
+        answer.what,
+        answer.body,
+        (body) => [pullRequest(asObject(body, ""))],
+      );
+    },
+    async reviews(pullRequest: number): Promise<Review[]> {
+      const list = await http.list(
+        repo + apiPath`/pulls/${pullRequest}/reviews`,
+        { limit: "50" },
+      );
+      return http.decode(
+        list.what,
+        list.items,
+        (items) =>
+          asArray(items, "").flatMap((item, i) =>
+            review(asObject(item, `[${i}]`), `[${i}]`)
+          ),
+      );
+    },
+    async permission(user: string): Promise<Permission> {
+      const answer = await http.request(
+        "GET",
+        repo + apiPath`/collaborators/${checkedUser(user)}/permission`,
+        { allow: [404] },
+      );
+      if (answer.status === 404) return "none";
+      return http.decode(answer.what, answer.body, (body) => {
+        const permission = stringAt(asObject(body, ""), "permission", "");
+        if (!PERMISSION[permission]) {
+          throw new ShapeError(".permission", "is not a known permission");
+        }
+        return PERMISSION[permission];
+      });
+    },
+  };
+}
+
+function pullRequest(pr: JsonObject): PullRequest {
+  const mergeSha = optionalShaAt(pr, "merge_commit_sha", "");
+  return {
+    number: integerAt(pr, "number", ""),
+    author: stringAt(objectAt(pr, "user", ""), "login", ".user"),
+    merged: booleanAt(pr, "merged", ""),
+    headSha: shaAt(objectAt(pr, "head", ""), "sha", ".head"),
+    ...(mergeSha ? { mergeSha } : {}),
+  };
+}
+
+function review(item: JsonObject, where: string): Review[] {
+  const state = stringAt(item, "state", where);
+  if (
+    NOT_A_REVIEW.has(state) || item.user === null || item.user === undefined
+  ) {
+    return [];
+  }
+  const mapped = REVIEW_STATE[state];
+  if (mapped === undefined) {
+    throw new ShapeError(`${where}.state`, "is not a known review state");
+  }
+  const commitSha = optionalShaAt(item, "commit_id", where);
+  return [{
+    user: stringAt(objectAt(item, "user", where), "login", `${where}.user`),
+    state: item.dismissed === true ? "dismissed" : mapped,
+    ...(commitSha ? { commitSha } : {}),
+    submittedAt: timeAt(item, "submitted_at", where),
+  }];
+}

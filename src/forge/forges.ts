@@ -1,0 +1,10 @@
+/**
+ * The closed vocabulary of forges chant-wave speaks to (SPEC.md §13).
+ * @module
+ */
+
+/** The forges chant-wave speaks to. */
+export const FORGES = ["github", "gitlab", "forgejo"] as const;
+
+/** A forge: `github`, `gitlab` or `forgejo`. */
+export type Forge = typeof FORGES[number];

@@ -1,0 +1,319 @@
+/**
+ * The GitLab REST (v4) client (SPEC.md §13): a pipeline's jobs and a job's
+ * retry, the merge requests of a commit, a merge request's approvals and
+ * requests for changes, and a member's access level, normalised.
+ * `PRIVATE-TOKEN` auth.
+ *
+ * What an approval approved: GitLab approvals carry no commit. Each push to a
+ * merge request makes a new diff version (`GET …/versions`: `head_commit_sha`,
+ * `created_at`), and each approval says when it was given (`approved_by[].approved_at`).
+ * An approval is taken to approve the head of the newest version created at or
+ * before it (both times are the server's). When GitLab does not say when
+ * (versions before `approved_at` was exposed), the approval is tied to a commit
+ * only if the merge request ever had one version; otherwise it has no
+ * `commitSha` and cannot count for a head. A standing request for changes is a
+ * reviewer whose state is `requested_changes` (`GET …/reviewers`); it has no
+ * commit or time.
+ * @module
+ */
+
+import type {
+  ForgeClient,
+  ForgeClientConfig,
+  Permission,
+  PullRequest,
+  RestartResult,
+  Review,
+} from "./forge_client.ts";
+import { ForgeError } from "./forge_error.ts";
+import {
+  apiPath,
+  type ForgeHttp,
+  forgeHttp,
+  parseApiUrl,
+} from "./forge_http.ts";
+import type { RunLocator } from "./run_locator.ts";
+import { checkedSha, checkedUser } from "./_client_input.ts";
+import {
+  asArray,
+  asObject,
+  idAt,
+  integerAt,
+  type JsonObject,
+  objectAt,
+  optionalShaAt,
+  shaAt,
+  stringAt,
+  timeAt,
+} from "./_json_shape.ts";
+import { ownLocator } from "./_same_target.ts";
+
+/** Job statuses after which a job may be retried. */
+const FINISHED = new Set(["success", "failed", "canceled", "skipped"]);
+
+/**
+ * Makes the GitLab client for one project.
+ * @param config API URL (`CI_API_V4_URL`), token, project id (`CI_PROJECT_ID`)
+ *   or path, and HTTP deps.
+ * @returns The client.
+ * @throws {InputError} When the API URL is unusable.
+ */
+export function gitlabClient(config: ForgeClientConfig): ForgeClient {
+  const base = parseApiUrl(config.apiUrl);
+  const http = forgeHttp({
+    apiUrl: config.apiUrl,
+    auth: ["private-token", config.token],
+    token: config.token,
+  }, config);
+  const project = apiPath`/projects/${config.repository}`;
+  return {
+    forge: "gitlab",
+    async restartJob(recorded: RunLocator): Promise<RestartResult> {
+      const own = ownLocator(recorded, "gitlab", base, config.repository);
+      if (!own.ok) return { status: "no-job", reason: own.reason };
+      const locator = own.locator;
+      const jobs = await pipelineJobs(http, project, locator.pipelineId);
+      if (jobs === undefined) {
+        return {
+          status: "no-job",
+          reason: `pipeline ${locator.pipelineId} is gone`,
+        };
+      }
+      const job = jobs.find((candidate) => candidate.id === locator.jobId);
+      if (job === undefined) {
+        return {
+          status: "no-job",
+          reason:
+            `job ${locator.jobId} is not in pipeline ${locator.pipelineId}`,
+        };
+      }
+      const newer = jobs.find((candidate) =>
+        candidate.name === locator.jobName &&
+        BigInt(candidate.id) > BigInt(locator.jobId)
+      );
+      if (newer !== undefined) {
+        return {
+          status: "skipped",
+          reason: `a newer job ${newer.id} of the name exists`,
+        };
+      }
+      if (!FINISHED.has(job.status)) {
+        return {
+          status: "skipped",
+          reason: `job ${job.id} has not finished (${job.status})`,
+        };
+      }
+      const answer = await http.request(
+        "POST",
+        project + apiPath`/jobs/${locator.jobId}/retry`,
+      );
+      const retried = http.decode(
+        answer.what,
+        answer.body,
+        (body) => idAt(asObject(body, ""), "id", ""),
+      );
+      return {
+        status: "resumed",
+        detail: `retried job ${locator.jobId} as job ${retried}`,
+      };
+    },
+    async pullRequestsOfCommit(sha: string): Promise<PullRequest[]> {
+      const path = project +
+        apiPath`/repository/commits/${checkedSha(sha)}/merge_requests`;
+      const list = await http.list(path, { per_page: "100" });
+      return http.decode(
+        list.what,
+        list.items,
+        (items) =>
+          asArray(items, "").map((item, i) =>
+            mergeRequest(asObject(item, `[${i}]`), `[${i}]`)
+          ),
+      );
+    },
+    async reviews(iid: number): Promise<Review[]> {
+      const mr = project + apiPath`/merge_requests/${iid}`;
+      const approvals = await approvalsOf(http, `${mr}/approvals`);
+      const heads = approvals.length === 0
+        ? []
+        : await versionsOf(http, `${mr}/versions`);
+      const reviewers = await http.list(`${mr}/reviewers`, { per_page: "100" });
+      const changes = http.decode(
+        reviewers.what,
+        reviewers.items,
+        (items) =>
+          asArray(items, "").flatMap((item, i): Review[] => {
+            const reviewer = asObject(item, `[${i}]`);
+            if (stringAt(reviewer, "state", `[${i}]`) !== "requested_changes") {
+              return [];
+            }
+            const user = objectAt(reviewer, "user", `[${i}]`);
+            return [{
+              user: stringAt(user, "username", `[${i}].user`),
+              state: "changes_requested",
+            }];
+          }),
+      );
+      const approved = approvals.map((approval): Review => {
+        const commitSha = approvedHead(approval.at, heads);
+        return {
+          user: approval.user,
+          state: "approved",
+          ...(commitSha ? { commitSha } : {}),
+          ...(approval.at ? { submittedAt: approval.at } : {}),
+        };
+      }).sort((a, b) =>
+        (a.submittedAt ?? "").localeCompare(b.submittedAt ?? "")
+      );
+      return [...approved, ...changes];
+    },
+    async permission(user: string): Promise<Permission> {
+      const users = await http.request("GET", "/users", {
+        query: { username: checkedUser(user) },
+      });
+      const id = http.decode(users.what, users.body, (body) => {
+        const found = asArray(body, "").map((item, i) =>
+          asObject(item, `[${i}]`)
+        ).find((item, i) => stringAt(item, "username", `[${i}]`) === user);
+        return found === undefined ? undefined : idAt(found, "id", "[]");
+      });
+      if (id === undefined) return "none";
+      const answer = await http.request(
+        "GET",
+        project + apiPath`/members/all/${id}`,
+        { allow: [404] },
+      );
+      if (answer.status === 404) return "none";
+      return http.decode(answer.what, answer.body, (body) => {
+        const member = asObject(body, "");
+        if (member.state !== undefined && member.state !== "active") {
+          return "none";
+        }
+        return accessPermission(integerAt(member, "access_level", ""));
+      });
+    },
+  };
+}
+
+interface Job {
+  id: string;
+  name: string;
+  status: string;
+}
+
+/** Every job of a pipeline, retried ones included; `undefined` when it is gone. */
+async function pipelineJobs(
+  http: ForgeHttp,
+  project: string,
+  pipelineId: string,
+): Promise<Job[] | undefined> {
+  let list;
+  try {
+    list = await http.list(
+      project + apiPath`/pipelines/${pipelineId}/jobs`,
+      { per_page: "100", include_retried: "true" },
+    );
+  } catch (error) {
+    if (error instanceof ForgeError && error.status === 404) return undefined;
+    throw error;
+  }
+  return http.decode(
+    list.what,
+    list.items,
+    (items) =>
+      asArray(items, "").map((item, i) => {
+        const job = asObject(item, `[${i}]`);
+        return {
+          id: idAt(job, "id", `[${i}]`),
+          name: stringAt(job, "name", `[${i}]`),
+          status: stringAt(job, "status", `[${i}]`),
+        };
+      }),
+  );
+}
+
+function mergeRequest(mr: JsonObject, where: string): PullRequest {
+  const mergeSha = optionalShaAt(mr, "merge_commit_sha", where) ??
+    optionalShaAt(mr, "squash_commit_sha", where);
+  return {
+    number: integerAt(mr, "iid", where),
+    author: stringAt(
+      objectAt(mr, "author", where),
+      "username",
+      `${where}.author`,
+    ),
+    merged: stringAt(mr, "state", where) === "merged",
+    headSha: shaAt(mr, "sha", where),
+    ...(mergeSha ? { mergeSha } : {}),
+  };
+}
+
+interface Approval {
+  user: string;
+  at?: string;
+}
+
+async function approvalsOf(http: ForgeHttp, path: string): Promise<Approval[]> {
+  const answer = await http.request("GET", path);
+  return http.decode(answer.what, answer.body, (body) => {
+    const object = asObject(body, "");
+    return asArray(object.approved_by, ".approved_by").map((item, i) => {
+      const where = `.approved_by[${i}]`;
+      const entry = asObject(item, where);
+      const user = stringAt(
+        objectAt(entry, "user", where),
+        "username",
+        `${where}.user`,
+      );
+      return entry.approved_at === undefined || entry.approved_at === null
+        ? { user }
+        : { user, at: timeAt(entry, "approved_at", where) };
+    });
+  });
+}
+
+interface Version {
+  head: string;
+  at: string;
+}
+
+async function versionsOf(http: ForgeHttp, path: string): Promise<Version[]> {
+  const list = await http.list(path, { per_page: "100" });
+  return http.decode(
+    list.what,
+    list.items,
+    (items) =>
+      asArray(items, "").map((item, i) => {
+        const version = asObject(item, `[${i}]`);
+        return {
+          head: shaAt(version, "head_commit_sha", `[${i}]`),
+          at: timeAt(version, "created_at", `[${i}]`),
+        };
+      }),
+  );
+}
+
+/** The head an approval at `at` approved (see the module doc). */
+function approvedHead(
+  at: string | undefined,
+  versions: Version[],
+): string | undefined {
+  if (at === undefined) {
+    return versions.length === 1 ? versions[0].head : undefined;
+  }
+  const before = versions.filter((version) => version.at <= at)
+    .sort((a, b) => a.at.localeCompare(b.at));
+  return before.at(-1)?.head;
+}
+
+/**
+ * GitLab access levels as permissions: Owner (50) and above `admin`, Maintainer
+ * (40) `maintain`, Developer (30) `write`, Reporter (20) `triage`, Planner,
+ * Guest and Minimal access `read`, no access `none`.
+ */
+function accessPermission(level: number): Permission {
+  if (level >= 50) return "admin";
+  if (level >= 40) return "maintain";
+  if (level >= 30) return "write";
+  if (level >= 20) return "triage";
+  return level > 0 ? "read" : "none";
+}

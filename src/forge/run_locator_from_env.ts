@@ -1,0 +1,111 @@
+/**
+ * The run locator of the CI job chant-wave runs in (SPEC.md §13), read from the
+ * environment the forge's runner sets: GitHub `GITHUB_*`; GitLab `CI_*`;
+ * Forgejo the `GITHUB_*` compatibility variables its runner sets beside
+ * `FORGEJO_*`. Pure; it sits beside `ciContext` and uses it to tell the forges apart.
+ * @module
+ */
+
+import { ciContext } from "../run/ci_context.ts";
+import { parseRunLocator, type RunLocator } from "./run_locator.ts";
+
+/** What the caller knows that the environment may not say. */
+export interface LocatorHints {
+  /**
+   * The Forgejo workflow file chant-wave rendered (`<spec name>.yml`), used when
+   * the runner names none: Forgejo's runner sets `GITHUB_WORKFLOW` to the
+   * workflow's `name:`, and no `GITHUB_WORKFLOW_REF`.
+   */
+  workflowFile?: string;
+}
+
+/**
+ * The run locator of the current CI job, validated as {@linkcode parseRunLocator}
+ * would validate it read back, so a recorded locator always parses.
+ *
+ * - GitHub (`GITHUB_ACTIONS`): `GITHUB_REPOSITORY`, `GITHUB_RUN_ID`,
+ *   `GITHUB_RUN_ATTEMPT` (1 when unset), `GITHUB_API_URL` (default
+ *   `https://api.github.com`).
+ * - GitLab (`GITLAB_CI`): `CI_API_V4_URL`, `CI_PROJECT_ID`, `CI_PIPELINE_ID`,
+ *   `CI_JOB_ID`, `CI_JOB_NAME`.
+ * - Forgejo (`FORGEJO_ACTIONS`): `GITHUB_REPOSITORY`, `GITHUB_REF`,
+ *   `GITHUB_API_URL` (else `GITHUB_SERVER_URL` + `/api/v1`), and the workflow
+ *   file from `GITHUB_WORKFLOW_REF` (`owner/repo/.forgejo/workflows/x.yml@ref`),
+ *   else `hints.workflowFile`, else `GITHUB_WORKFLOW` when it is a file name.
+ * @param env The process environment.
+ * @param hints What the caller knows (the rendered Forgejo workflow file).
+ * @returns The locator; `undefined` outside CI or when a variable is missing or malformed.
+ * @example
+ * ```ts
+ * runLocatorFromEnv({ GITHUB_ACTIONS: "true", GITHUB_REPOSITORY: "o/r",
+ *   GITHUB_RUN_ID: "7", GITHUB_RUN_ATTEMPT: "2" });
+ * // { forge: "github", apiUrl: "https://api.github.com", repository: "o/r", runId: "7", attempt: 2 }
+ * ```
+ */
+export function runLocatorFromEnv(
+  env: Record<string, string | undefined>,
+  hints: LocatorHints = {},
+): RunLocator | undefined {
+  const forge = ciContext(env).forge;
+  const value = (name: string) => env[name] === "" ? undefined : env[name];
+  let candidate: Record<string, unknown> | undefined;
+  if (forge === "github") {
+    const attempt = value("GITHUB_RUN_ATTEMPT") ?? "1";
+    candidate = {
+      forge,
+      apiUrl: trimSlash(value("GITHUB_API_URL") ?? "https://api.github.com"),
+      repository: value("GITHUB_REPOSITORY"),
+      runId: value("GITHUB_RUN_ID"),
+      attempt: /^\d{1,5}$/.test(attempt) ? Number(attempt) : undefined,
+    };
+  } else if (forge === "gitlab") {
+    candidate = {
+      forge,
+      apiUrl: trimSlash(value("CI_API_V4_URL")),
+      projectId: value("CI_PROJECT_ID"),
+      pipelineId: value("CI_PIPELINE_ID"),
+      jobId: value("CI_JOB_ID"),
+      jobName: value("CI_JOB_NAME"),
+    };
+  } else if (forge === "forgejo") {
+    const server = value("GITHUB_SERVER_URL");
+    candidate = {
+      forge,
+      apiUrl: trimSlash(
+        value("GITHUB_API_URL") ??
+          (server ? `${trimSlash(server)}/api/v1` : undefined),
+      ),
+      repository: value("GITHUB_REPOSITORY"),
+      workflow: workflowFile(env, hints),
+      ref: value("GITHUB_REF"),
+    };
+  }
+  if (candidate === undefined) return undefined;
+  try {
+    return parseRunLocator(candidate);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Forgejo workflow's file name, by the order documented above. */
+function workflowFile(
+  env: Record<string, string | undefined>,
+  hints: LocatorHints,
+): string | undefined {
+  const ref = env.GITHUB_WORKFLOW_REF;
+  if (ref) {
+    const path = ref.split("@")[0];
+    const match = /\/\.(?:forgejo|gitea|github)\/workflows\/([^/]+)$/.exec(
+      path,
+    );
+    if (match) return match[1];
+  }
+  if (hints.workflowFile) return hints.workflowFile;
+  const name = env.GITHUB_WORKFLOW;
+  return name && /^[^/\s]+\.ya?ml$/.test(name) ? name : undefined;
+}
+
+function trimSlash(url: string | undefined): string | undefined {
+  return url?.replace(/\/+$/, "");
+}

@@ -1,0 +1,225 @@
+/**
+ * What the fake forges share: the state a test arranges, the route type each
+ * forge's table uses, the documented fixtures, and list pages with each forge's
+ * pagination headers. Tests only; `fake_forge.ts` serves it.
+ * @module
+ */
+
+import type { Forge } from "../../src/forge/forges.ts";
+
+/** A pull request (GitLab: merge request) the fake knows. */
+export interface FakePull {
+  /** Number (GitLab: iid). */
+  number: number;
+  /** The author's login. */
+  author: string;
+  /** The head commit. */
+  headSha: string;
+  /** Whether it is merged. */
+  merged: boolean;
+  /** The merge commit, when merged. */
+  mergeSha?: string;
+  /** Other commits it contains (GitHub and GitLab list it for them too). */
+  commits?: string[];
+}
+
+/** A review in the forge's own words (GitHub `APPROVED`, Forgejo `REQUEST_CHANGES`). */
+export interface FakeReview {
+  /** The reviewer's login; `null` for a deleted user (GitHub) or a team request (Forgejo). */
+  user: string | null;
+  /** The forge's own state string. */
+  state: string;
+  /** The reviewed commit (`null` when gone). */
+  commitId?: string | null;
+  /** When it was submitted (absent for a pending review). */
+  submittedAt?: string;
+  /** Forgejo: dismissed. */
+  dismissed?: boolean;
+}
+
+/** Everything the fake forges answer from; tests arrange and inspect it. */
+export interface FakeState {
+  /** GitHub/Forgejo `owner/name`, GitLab project id; other repositories are 404. */
+  repository: string;
+  /** Pull requests (all forges). */
+  pulls: FakePull[];
+  /** GitHub and Forgejo reviews, per pull request number. */
+  reviews: Map<number, FakeReview[]>;
+  /** GitHub `role_name` or Forgejo `permission`, per login; unknown logins are 404. */
+  permissions: Map<string, string>;
+  /** GitHub workflow runs by id. */
+  runs: Map<string, { status: string; attempt: number }>;
+  /** GitHub runs whose failed jobs were re-run, in order. */
+  reruns: string[];
+  /** GitLab jobs. */
+  jobs: { id: number; name: string; status: string; pipeline: number }[];
+  /** GitLab jobs retried (the old ids), in order. */
+  retries: number[];
+  /** GitLab approvals per merge request iid. */
+  approvals: Map<number, { user: string; approvedAt?: string }[]>;
+  /** GitLab diff versions per merge request iid. */
+  versions: Map<number, { head: string; createdAt: string }[]>;
+  /** GitLab reviewers per merge request iid. */
+  reviewers: Map<number, { user: string; state: string }[]>;
+  /** GitLab users by username: id, and access level when a project member. */
+  members: Map<string, { id: number; accessLevel?: number; state?: string }>;
+  /** Forgejo workflow files and the refs they exist on. */
+  workflows: Map<string, string[]>;
+  /** Forgejo dispatches, in order. */
+  dispatches: { workflow: string; ref: string }[];
+}
+
+/**
+ * Makes an empty state for a repository.
+ * @param repository `owner/name` or a GitLab project id.
+ * @returns The state.
+ */
+export function emptyState(repository: string): FakeState {
+  return {
+    repository,
+    pulls: [],
+    reviews: new Map(),
+    permissions: new Map(),
+    runs: new Map(),
+    reruns: [],
+    jobs: [],
+    retries: [],
+    approvals: new Map(),
+    versions: new Map(),
+    reviewers: new Map(),
+    members: new Map(),
+    workflows: new Map(),
+    dispatches: [],
+  };
+}
+
+/** An answer a route gives. */
+export interface FakeAnswer {
+  /** HTTP status. */
+  status: number;
+  /** JSON body; none when absent. */
+  body?: unknown;
+  /** Extra headers. */
+  headers?: Record<string, string>;
+}
+
+/** A request as a route sees it. */
+export interface RouteRequest {
+  /** The path's captured segments, decoded. */
+  params: string[];
+  /** The full URL. */
+  url: URL;
+  /** The parsed JSON body (POST), or `undefined`. */
+  json: unknown;
+}
+
+/** A request the forge would refuse as malformed: answered 400 and recorded as a protocol error. */
+export class ProtocolViolation extends Error {}
+
+/** One documented endpoint of a fake forge. */
+export interface FakeRoute {
+  /** `GET` or `POST`. */
+  method: "GET" | "POST";
+  /** The path under the API prefix; groups capture one encoded segment each. */
+  path: RegExp;
+  /** The query parameters the endpoint documents; any other is a protocol error. */
+  query: readonly string[];
+  /** Whether a JSON body is expected (POST); otherwise a body is a protocol error. */
+  body: "json" | "none";
+  /** Answers, or throws `ProtocolViolation`. */
+  handle(request: RouteRequest): FakeAnswer;
+}
+
+/**
+ * A documented example response, freshly parsed (callers may change it).
+ * @param forge Its forge folder.
+ * @param name Its file name without `.json`.
+ * @returns The JSON value.
+ */
+export function fixture(forge: Forge, name: string): Record<string, unknown> {
+  const url = new URL(
+    `../fixtures/forge/${forge}/${name}.json`,
+    import.meta.url,
+  );
+  return JSON.parse(Deno.readTextFileSync(url));
+}
+
+/** How a forge pages its lists. */
+export interface PageStyle {
+  /** The forge. */
+  forge: Forge;
+  /** The page size parameter (`per_page`, Forgejo `limit`). */
+  sizeParam: string;
+  /** Its default. */
+  defaultSize: number;
+  /** The largest page the fake serves (tests lower it to force several pages). */
+  maxSize: number;
+  /** GitLab: also send `Link` (it always does); off to test `x-next-page` alone. */
+  linkHeader: boolean;
+}
+
+/**
+ * One page of a list with the forge's pagination headers: GitHub `Link`;
+ * GitLab `x-page`, `x-per-page`, `x-next-page`, `x-prev-page`, `x-total`,
+ * `x-total-pages` (and `Link`); Forgejo `Link` and `x-total-count`.
+ * @param url The request's URL.
+ * @param items Every item.
+ * @param style The forge's paging.
+ * @returns The answer.
+ * @throws {ProtocolViolation} On a page or size that is not a positive whole number.
+ */
+export function pageOf(
+  url: URL,
+  items: unknown[],
+  style: PageStyle,
+): FakeAnswer {
+  const number = (name: string, fallback: number) => {
+    const text = url.searchParams.get(name);
+    if (text === null) return fallback;
+    if (!/^[1-9]\d*$/.test(text)) {
+      throw new ProtocolViolation(`"${name}" is not a positive whole number`);
+    }
+    return Number(text);
+  };
+  const size = Math.min(
+    number(style.sizeParam, style.defaultSize),
+    style.maxSize,
+  );
+  const page = number("page", 1);
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  const at = (p: number) => {
+    const next = new URL(url);
+    next.searchParams.set("page", String(p));
+    return next.href;
+  };
+  const links: string[] = [];
+  if (page < pages) {
+    links.push(`<${at(page + 1)}>; rel="next"`, `<${at(pages)}>; rel="last"`);
+  }
+  if (page > 1) {
+    links.push(`<${at(1)}>; rel="first"`, `<${at(page - 1)}>; rel="prev"`);
+  }
+  const headers: Record<string, string> = {};
+  if (links.length > 0 && style.linkHeader) headers.link = links.join(", ");
+  if (style.forge === "gitlab") {
+    Object.assign(headers, {
+      "x-page": String(page),
+      "x-per-page": String(size),
+      "x-next-page": page < pages ? String(page + 1) : "",
+      "x-prev-page": page > 1 ? String(page - 1) : "",
+      "x-total": String(items.length),
+      "x-total-pages": String(pages),
+    });
+  }
+  if (style.forge === "forgejo") {
+    headers["x-total-count"] = String(items.length);
+  }
+  return {
+    status: 200,
+    body: items.slice((page - 1) * size, page * size),
+    headers,
+  };
+}
+
+/** Segment pattern for route paths: one URL-encoded path segment. */
+export const SEGMENT = "([^/]+)";

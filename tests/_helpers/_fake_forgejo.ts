@@ -1,0 +1,122 @@
+/**
+ * The Forgejo (REST v1) endpoints the fake serves, answering with instances of
+ * the swagger definitions (`tests/fixtures/forge/forgejo/`) filled from the
+ * test's state. Tests only.
+ * @module
+ */
+
+import {
+  type FakeAnswer,
+  type FakeRoute,
+  type FakeState,
+  fixture,
+  pageOf,
+  type PageStyle,
+  ProtocolViolation,
+  SEGMENT,
+} from "./_fake_forge_core.ts";
+import { objectBody } from "./_fake_github.ts";
+
+const S = SEGMENT;
+
+/**
+ * The Forgejo routes over a state.
+ * @param state The state to answer from and change.
+ * @param style How lists are paged.
+ * @returns The routes.
+ */
+export function forgejoRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
+  const notFound = (): FakeAnswer => ({
+    status: 404,
+    body: fixture("forgejo", "api-error"),
+  });
+  const ours = (owner: string, name: string) =>
+    `${owner}/${name}` === state.repository;
+  return [
+    {
+      method: "POST",
+      path: new RegExp(`^/repos/${S}/${S}/actions/workflows/${S}/dispatches$`),
+      query: [],
+      body: "json",
+      handle({ params: [owner, name, workflow], json }) {
+        const body = objectBody(json);
+        const allowed = ["ref", "inputs", "return_run_info"];
+        const extra = Object.keys(body).filter((key) => !allowed.includes(key));
+        if (extra.length > 0) {
+          throw new ProtocolViolation(`unexpected body members ${extra}`);
+        }
+        if (typeof body.ref !== "string" || body.ref === "") {
+          throw new ProtocolViolation("ref is empty");
+        }
+        const refs = state.workflows.get(workflow);
+        if (!ours(owner, name) || !refs?.includes(body.ref)) return notFound();
+        state.dispatches.push({ workflow, ref: body.ref });
+        return { status: 204 };
+      },
+    },
+    {
+      method: "GET",
+      path: new RegExp(`^/repos/${S}/${S}/commits/${S}/pull$`),
+      query: [],
+      body: "none",
+      handle({ params: [owner, name, sha] }) {
+        const pull = state.pulls.find((candidate) =>
+          candidate.mergeSha === sha
+        );
+        if (!ours(owner, name) || pull === undefined) return notFound();
+        const body = fixture("forgejo", "pull-request");
+        Object.assign(body, {
+          number: pull.number,
+          user: { ...(body.user as object), login: pull.author },
+          merged: pull.merged,
+          merge_commit_sha: pull.mergeSha,
+          head: { ...(body.head as object), sha: pull.headSha },
+        });
+        return { status: 200, body };
+      },
+    },
+    {
+      method: "GET",
+      path: new RegExp(`^/repos/${S}/${S}/pulls/${S}/reviews$`),
+      query: ["page", "limit"],
+      body: "none",
+      handle({ params: [owner, name, index], url }) {
+        if (!ours(owner, name)) return notFound();
+        const reviews = (state.reviews.get(Number(index)) ?? []).map(
+          (review, i) => {
+            const body = fixture("forgejo", "pull-review");
+            Object.assign(body, {
+              id: i + 1,
+              user: review.user === null
+                ? null
+                : { ...(body.user as object), login: review.user },
+              state: review.state,
+              commit_id: review.commitId ?? body.commit_id,
+              dismissed: review.dismissed ?? false,
+              submitted_at: review.submittedAt ?? body.submitted_at,
+            });
+            return body;
+          },
+        );
+        return pageOf(url, reviews, style);
+      },
+    },
+    {
+      method: "GET",
+      path: new RegExp(`^/repos/${S}/${S}/collaborators/${S}/permission$`),
+      query: [],
+      body: "none",
+      handle({ params: [owner, name, user] }) {
+        const permission = state.permissions.get(user);
+        if (!ours(owner, name) || permission === undefined) return notFound();
+        const body = fixture("forgejo", "repo-collaborator-permission");
+        Object.assign(body, {
+          permission,
+          role_name: permission,
+          user: { ...(body.user as object), login: user },
+        });
+        return { status: 200, body };
+      },
+    },
+  ];
+}
