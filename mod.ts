@@ -42,19 +42,37 @@ export {
   setDigest,
 } from "./src/digest/set_digest.ts";
 export {
+  countingApprovals,
   decideGate,
   type GateApproved,
   type GateDecision,
+  type GateMember,
   type GateQuery,
   type GateWaiting,
+  type PlanSets,
 } from "./src/ledger/decide_gate.ts";
+export {
+  type ClaimLedger,
+  claimLedger,
+  planKey,
+  type RunStanding,
+} from "./src/ledger/claims.ts";
+export { WAVE_OUTCOMES } from "./src/ledger/records.ts";
 export type {
-  AppliedRecord,
   ApprovalRecord,
+  ClaimedRun,
+  ClaimRecord,
   ExpiredRecord,
   LedgerRecord,
+  OutcomeJob,
+  OutOfOrderRecord,
   PendingRecord,
+  PlanPair,
   RecordBase,
+  RunOutcomeRecord,
+  SettledRun,
+  WaveOutcome,
+  WaveOutcomeRecord,
 } from "./src/ledger/records.ts";
 export {
   type ApprovalNeed,

@@ -12,10 +12,10 @@ import { decideGate } from "../../src/ledger/decide_gate.ts";
 import { dirLedger } from "../../src/ledger/dir_ledger.ts";
 import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
 import {
-  appliedRecord,
   approvalRecord,
   expiredRecord,
   type LedgerRecord,
+  newRecord,
   pendingRecord,
   type RecordStamp,
 } from "../../src/ledger/records.ts";
@@ -62,7 +62,7 @@ const T0 = Date.UTC(2026, 0, 1);
 const digest = (n: number) =>
   "sha256:" + n.toString(16).padStart(8, "0").repeat(8);
 
-/** The i-th record of a busy gate: pendings, approvals, applied facts, revokes. */
+/** The i-th record of a busy gate: pendings, approvals, claims, revokes. */
 function recordAt(i: number, stamp: RecordStamp): LedgerRecord {
   const gate = { name: NAME, gate: GATE };
   const planDigest = digest(Math.floor(i / 4));
@@ -82,10 +82,12 @@ function recordAt(i: number, stamp: RecordStamp): LedgerRecord {
     case 1:
       return approvalRecord({ ...gate, planDigest, by: "ann" }, stamp);
     case 2:
-      return appliedRecord(
-        { ...gate, planDigest, approvalId: "x", decisionId: `dec-${i}` },
-        stamp,
-      );
+      return newRecord("claim", {
+        ...gate,
+        approvalId: "x",
+        decisionId: `dec-${i}`,
+        runs: [{ target: `run-${i}`, planDigest, attempt: 1 }],
+      }, stamp);
     default:
       return i % 400 === 3
         ? expiredRecord(gate, stamp)
@@ -134,10 +136,11 @@ export async function gateBench(
           `read ${records.length} records, ${problems.length} problems`,
         );
       }
-      return decideGate(records, {
+      const planDigest = digest(Math.floor((count - 1) / 4));
+      return decideGate(records, new Map(), {
         gate: GATE,
-        digest: digest(Math.floor((count - 1) / 4)),
-        decisionId: "bench",
+        digest: planDigest,
+        members: [{ target: "run-0", planDigest }],
         now: T0 + count * 1000,
       });
     };

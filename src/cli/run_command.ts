@@ -126,8 +126,17 @@ export const runCommand: Command = {
 
 /** The result with its keys in the order of SPEC.md §4.8. */
 function orderedResult(result: JobResult): JobResult {
-  const { exitCode, wave, job, decision, applied, failed, moved, untried } =
-    result;
+  const {
+    exitCode,
+    wave,
+    job,
+    decision,
+    applied,
+    failed,
+    moved,
+    untried,
+    skipped,
+  } = result;
   return {
     exitCode,
     wave,
@@ -137,6 +146,7 @@ function orderedResult(result: JobResult): JobResult {
     failed,
     moved,
     untried,
+    skipped,
   };
 }
 

@@ -13,6 +13,7 @@ import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { type Decision, parseDecision } from "../run/decision.ts";
 import { gateName } from "../run/decide_wave.ts";
 import { type GateStatus, gateStatus } from "../run/gate_status.ts";
+import { loadPlanSets } from "../run/read_gate.ts";
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
@@ -66,7 +67,11 @@ export const statusCommand: Command = {
         name: wave.name,
         gate,
         ...(decision ? { decision } : {}),
-        ...gateStatus(records, io.clock.now()),
+        ...gateStatus(
+          records,
+          await loadPlanSets(ledger, spec.name, gate, records),
+          io.clock.now(),
+        ),
       });
     }
     if (flags.booleans.json) {
@@ -110,11 +115,11 @@ function describeWave(wave: WaveStatus): string[] {
     );
   }
   for (const a of wave.approvals) {
-    const spent = a.appliedBy.length
-      ? `spent by decision ${a.appliedBy[0]}`
-      : "not spent";
+    const plans = a.plans
+      ? `plans: ${a.plans.applied} applied, ${a.plans.failed} failed, ${a.plans.unsettled} unsettled, ${a.plans.left} left`
+      : "covers its digest as a whole";
     lines.push(
-      `  approval: ${a.planDigest} by ${a.by} at ${a.timestamp}, ${spent}`,
+      `  approval: ${a.planDigest} by ${a.by} at ${a.timestamp}, ${plans}`,
     );
   }
   return lines;

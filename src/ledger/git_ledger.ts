@@ -17,7 +17,14 @@
 import type { Clock } from "../clock.ts";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import { hashObjects } from "../git/git_plumbing.ts";
+import { hashObjects, readObjects } from "../git/git_plumbing.ts";
+import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
+import { blobsAt } from "./_git_ledger_tree.ts";
+import {
+  formatPlanSet,
+  parsePlanSet,
+  planSetFileName,
+} from "./plan_set_file.ts";
 import { listGatesAt, readGateAt } from "./_git_ledger_read.ts";
 import {
   currentTip,
@@ -217,10 +224,43 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     },
 
     /**
-     * Writes the `applied` fact and reads the gate back: the branch's order is
-     * the order pushes won, so the first `applied` fact of the approval wins.
+     * Writes the claim and reads the gate back: the branch's order is the order
+     * pushes won, so of claims of one plan and attempt the first wins.
      */
-    claimApproval: (record) => claimByOrder(store, record),
+    claimRuns: (claim) => claimByOrder(store, claim),
+
+    /** Adds `gates/<name>/<gate>/sets/<hex>.json`; the same set again adds nothing. */
+    writePlanSet(name, gate, digest, pairs) {
+      try {
+        const path = `${gatePath(name, gate)}/sets/${planSetFileName(digest)}`;
+        return writes.add({
+          path,
+          text: formatPlanSet(digest, pairs),
+          what: `plans of ${name}/${gate}`,
+        });
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+
+    /** Fetches first (with a remote), then reads the set's blob, checked. */
+    async readPlanSet(name, gate, digest) {
+      const path = `${gatePath(name, gate)}/sets/${planSetFileName(digest)}`;
+      await open();
+      const tip = await currentTip(ctx);
+      if (tip === undefined) return undefined;
+      const [blob] = await blobsAt(ctx.git, ctx.cwd, tip, [path]);
+      if (blob === undefined || blob.size > MAX_PLANS_FILE_BYTES) {
+        return undefined;
+      }
+      const bytes = (await readObjects(ctx.git, ctx.cwd, [blob.oid]))
+        .get(blob.oid);
+      try {
+        return parsePlanSet(new TextDecoder().decode(bytes), digest);
+      } catch {
+        return undefined;
+      }
+    },
 
     /** Fetches first (with a remote), then lists `gates/<name>/<gate>` trees. */
     async listGates(name?: string): Promise<GateRef[]> {

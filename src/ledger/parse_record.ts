@@ -6,14 +6,24 @@
  */
 
 import { isDigest } from "../digest/set_digest.ts";
+import { hasControlCharacter } from "../console/visible.ts";
+import { MAX_TARGET_LENGTH } from "../limits.ts";
 import {
-  type AppliedRecord,
   type ApprovalRecord,
+  type ClaimedRun,
+  type ClaimRecord,
   type ExpiredRecord,
   type LedgerRecord,
+  type OutcomeJob,
+  type OutOfOrderRecord,
   type PendingRecord,
   RECORD_KINDS,
   type RecordKind,
+  type RunOutcomeRecord,
+  type SettledRun,
+  WAVE_OUTCOMES,
+  type WaveOutcome,
+  type WaveOutcomeRecord,
 } from "./records.ts";
 
 /** A record file that is not a valid record; the message starts with its name. */
@@ -31,6 +41,10 @@ export class RecordError extends Error {
 
 /** The ISO 8601 UTC form of `timestamp` and `expiresAt`. */
 const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+/** A commit's full sha (SHA-1 or SHA-256). */
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** Decision ids: a compact time and random hex. */
+const DECISION_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Record ids: safe in file names and messages. */
 const RECORD_ID = /^[A-Za-z0-9_-]+$/;
 const RECORD_ID_FORM = `a record id (letters, digits, "-" or "_")`;
@@ -109,6 +123,33 @@ class Fields {
     return value;
   }
 
+  /** A list of plans: target, digest, attempt, and (with `settled`) the outcome. */
+  runs(settled: false): ClaimedRun[];
+  runs(settled: true): SettledRun[];
+  runs(settled: boolean): ClaimedRun[] | SettledRun[] {
+    const value = this.present("runs");
+    if (!Array.isArray(value)) this.fail(`field "runs" must be a list`);
+    return value.map((run, i) => {
+      const at = new Fields(`${this.name}: runs[${i}]`, run ?? {});
+      if (typeof run !== "object" || run === null) at.fail("is not an object");
+      const target = at.text("target");
+      if (target.length > MAX_TARGET_LENGTH || hasControlCharacter(target)) {
+        at.fail(`field "target" is not a valid target`);
+      }
+      const attempt = at.count("attempt");
+      if (attempt < 1) at.fail(`field "attempt" must be at least 1`);
+      const plan = { target, planDigest: at.digest("planDigest"), attempt };
+      if (!settled) return plan;
+      const outcome = at.text("outcome");
+      if (outcome !== "ok" && outcome !== "failed") {
+        at.fail(
+          `field "outcome" must be "ok" or "failed", got ${show(outcome)}`,
+        );
+      }
+      return { ...plan, outcome };
+    });
+  }
+
   count(key: string): number {
     const value = this.present(key);
     if (!Number.isSafeInteger(value) || (value as number) < 0) {
@@ -171,21 +212,6 @@ function readApproval(
   };
 }
 
-function readApplied(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
-): AppliedRecord {
-  return {
-    ...head,
-    kind: "applied",
-    planDigest: f.digest("planDigest"),
-    approvalId: f.matching("approvalId", RECORD_ID, RECORD_ID_FORM),
-    decisionId: f.text("decisionId"),
-    ...f.optionalText("runId"),
-    timestamp: f.time("timestamp"),
-  };
-}
-
 function readExpired(
   f: Fields,
   head: ReturnType<typeof readHead>,
@@ -195,6 +221,93 @@ function readExpired(
     kind: "expired",
     ...f.optionalText("note"),
     ...f.optionalIds("approvals"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
+function readClaim(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): ClaimRecord {
+  return {
+    ...head,
+    kind: "claim",
+    approvalId: f.matching("approvalId", RECORD_ID, RECORD_ID_FORM),
+    decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
+    runs: f.runs(false),
+    ...f.optionalText("runId"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
+function readRunOutcome(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): RunOutcomeRecord {
+  return {
+    ...head,
+    kind: "run-outcome",
+    approvalId: f.matching("approvalId", RECORD_ID, RECORD_ID_FORM),
+    decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
+    runs: f.runs(true),
+    ...f.optionalText("runId"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
+function readJob(f: Fields): OutcomeJob {
+  const raw = f.present("job");
+  const job = new Fields(`${f.name}: job`, (raw ?? {}) as Json);
+  if (typeof raw !== "object" || raw === null) job.fail("is not an object");
+  const kind = job.text("kind");
+  if (kind !== "wave" && kind !== "share" && kind !== "group") {
+    job.fail(`field "kind" must be wave, share or group, got ${show(kind)}`);
+  }
+  const share = job.json.share === undefined ? undefined : job.count("share");
+  const group = job.json.group === undefined
+    ? undefined
+    : job.matching("group", RECORD_ID, "a group name");
+  return {
+    kind: kind as OutcomeJob["kind"],
+    ...(share === undefined ? {} : { share }),
+    ...(group === undefined ? {} : { group }),
+  };
+}
+
+function readWaveOutcome(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): WaveOutcomeRecord {
+  const outcome = f.text("outcome");
+  if (!(WAVE_OUTCOMES as readonly string[]).includes(outcome)) {
+    f.fail(`field "outcome" must be one of ${WAVE_OUTCOMES.join(", ")}`);
+  }
+  return {
+    ...head,
+    kind: "wave-outcome",
+    wave: f.count("wave"),
+    head: f.matching("head", SHA, "a full commit sha"),
+    digest: f.digest("digest"),
+    decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
+    job: readJob(f),
+    outcome: outcome as WaveOutcome,
+    ...f.optionalText("runId"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
+function readOutOfOrder(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): OutOfOrderRecord {
+  return {
+    ...head,
+    kind: "out-of-order",
+    wave: f.count("wave"),
+    head: f.matching("head", SHA, "a full commit sha"),
+    by: f.text("by"),
+    reason: f.text("reason"),
+    ...f.optionalText("runId"),
     timestamp: f.time("timestamp"),
   };
 }
@@ -233,9 +346,15 @@ export function parseRecord(text: string, name: string): LedgerRecord {
       return readPending(fields, head);
     case "approval":
       return readApproval(fields, head);
-    case "applied":
-      return readApplied(fields, head);
     case "expired":
       return readExpired(fields, head);
+    case "claim":
+      return readClaim(fields, head);
+    case "run-outcome":
+      return readRunOutcome(fields, head);
+    case "wave-outcome":
+      return readWaveOutcome(fields, head);
+    case "out-of-order":
+      return readOutOfOrder(fields, head);
   }
 }

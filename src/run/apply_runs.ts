@@ -31,6 +31,7 @@ export interface ApplyOutcome {
  * @param planned The runs to apply, in order.
  * @param context Where the job's files go, the job, the settings.
  * @param io The edges.
+ * @param onSettled Told each run's outcome as soon as its command ended.
  * @returns What applied, failed and was left untried.
  */
 export async function applyRuns(
@@ -39,9 +40,13 @@ export async function applyRuns(
   planned: readonly PlannedRun[],
   context: Omit<PlanContext, "discover">,
   io: RunIo,
+  onSettled: (target: string, ok: boolean) => void = () => {},
 ): Promise<ApplyOutcome> {
   if (spec.applyWave) {
-    return await applyWholeWave(spec, wave, planned, context, io);
+    const outcome = await applyWholeWave(spec, wave, planned, context, io);
+    for (const target of outcome.applied) onSettled(target, true);
+    for (const { target } of outcome.failed) onSettled(target, false);
+    return outcome;
   }
   const { settings } = context;
   const settled = await runLimited(
@@ -57,6 +62,7 @@ export async function applyRuns(
           io,
         );
       if (!step.ok && wave.onFailure === "stop") control.stop();
+      onSettled(run.target, step.ok);
       return step;
     },
     { signal: io.interrupts.signal },

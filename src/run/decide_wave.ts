@@ -1,13 +1,13 @@
 /**
- * Deciding (SPEC.md §4.5–§4.6): plans every run of a wave, computes the set digest,
- * reads the policy at base, evaluates the gate in the ledger, records a pending fact
- * when the wave must wait, and writes the decision record. Dry runs record nothing.
+ * Deciding (SPEC.md §4.5–§4.6, §10): from a wave's planned runs and its policy at
+ * base, computes the set digest, decides whether an approval covers the plans, and
+ * when the wave must wait records a pending fact with its plan set. Dry runs record
+ * nothing.
  * @module
  */
 
 import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
-import { decideGate } from "../ledger/decide_gate.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { newStamp, pendingRecord } from "../ledger/records.ts";
 import { compactTime } from "../ledger/record_name.ts";
@@ -19,6 +19,7 @@ import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "./ci_context.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
 import type { PlannedRun } from "./plan_runs.ts";
+import { readGate } from "./read_gate.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** What a decision is made from. */
@@ -48,9 +49,9 @@ export function gateName(spec: Pick<Spec, "gate">, k: number): string {
 }
 
 /**
- * Decides the wave: whether an approval is needed and whether it stands; writes a
- * pending fact when it must wait (unless an identical unexpired one stands, or this
- * is a dry run). Logs the policy, the plans' summaries and, when waiting, the
+ * Decides the wave: whether an approval is needed and whether one covers its
+ * plans; writes the plan set and a pending fact when it must wait (unless an
+ * identical unexpired one stands, or this is a dry run). Logs the policy, the plans' summaries and, when waiting, the
  * command that approves this digest on a line of its own.
  * @param input The planned wave and its policy.
  * @param io The edges.
@@ -95,17 +96,15 @@ export async function decideWave(
     log(`gate ${gate}: no approval needed: ${need.why}`);
     return decision;
   }
-  const { records, problems } = await io.ledger.readGate(spec.name, gate);
-  for (const problem of problems) log(`warning: ledger: ${problem}`);
-  const gateState = decideGate(records, {
-    gate,
-    digest,
-    decisionId: decision.decisionId,
-    now: io.clock.now(),
-  });
+  const gateState = (await readGate(spec.name, gate, { digest, members }, io))
+    .decision;
   if (gateState.status === "approved") {
     const { approval } = gateState;
-    log(`gate ${gate}: approved by ${approval.by} for ${digest} (${need.why})`);
+    log(
+      approval.planDigest === digest
+        ? `gate ${gate}: approved by ${approval.by} for ${digest} (${need.why})`
+        : `gate ${gate}: approved by ${approval.by}: the approval of ${approval.planDigest} covers every plan not yet applied (${need.why})`,
+    );
     return {
       ...decision,
       status: "approved",
@@ -118,6 +117,7 @@ export async function decideWave(
   for (const reason of gateState.reasons) log(`  ${reason}`);
   if (!input.dryRun && gateState.standing === undefined) {
     const runId = ciContext(io.env).runId;
+    await io.ledger.writePlanSet(spec.name, gate, digest, members);
     await io.ledger.write(pendingRecord(
       {
         name: spec.name,

@@ -1,8 +1,8 @@
 /**
- * The whole-wave job and the deciding job (SPEC.md §4.1): read the policy at base,
- * plan every run, decide, write the decision record, and (whole wave only) spend
- * the approval and apply. Dry runs plan under a temporary directory and record
- * nothing.
+ * The whole-wave job and the deciding job (SPEC.md §4.1), as their stages: the
+ * base, planning, the policy at base, the decision and its record, then (whole
+ * wave only) claiming and applying. Dry runs plan under a temporary directory
+ * and record nothing.
  * @module
  */
 
@@ -12,23 +12,25 @@ import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
-import { decideWave } from "./decide_wave.ts";
-import { readJobBase, wavePolicy } from "./job_base.ts";
-import { type JobResult, logFailures } from "./job_result.ts";
-import { type FailedRun, type PlannedRun, planRuns } from "./plan_runs.ts";
 import { compilePattern } from "../jobs/group_pattern.ts";
 import type { Wave } from "../spec/types.ts";
+import { applyStage, countOf, previewApply } from "./apply_stage.ts";
+import { decideWave } from "./decide_wave.ts";
+import type { Decision } from "./decision.ts";
 import type { RunJobInput } from "./job_input.ts";
+import { readJobBase, wavePolicy } from "./job_base.ts";
+import { dryRunLine, type JobResult, logFailures } from "./job_result.ts";
+import { type FailedRun, type PlannedRun, planRuns } from "./plan_runs.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
-import { countOf, dryRunLine, spendAndApply } from "./spend_and_apply.ts";
 
 /**
  * Runs a whole-wave or deciding job.
- * @param input The job and its settings; `planRoot` is `.chant` or a temporary directory.
+ * @param input The job and its settings.
+ * @param planRoot `.chant`, or a temporary directory for dry runs.
  * @param io The edges.
  * @returns The result; exit 0 decided/applied, 1 a run failed, 3 waiting.
- * @throws {InputError} When the base commit is missing (exit 2).
+ * @throws {InputError} When the base cannot be resolved (exit 2).
  */
 export async function runDeciding(
   input: RunJobInput,
@@ -37,73 +39,52 @@ export async function runDeciding(
 ): Promise<JobResult> {
   const { spec, selection: { wave, kind }, settings, dryRun } = input;
   const log = lineLog(io.stderr);
-  const result: JobResult = {
-    exitCode: OK,
-    wave: wave.k,
-    job: { kind },
-    applied: [],
-    failed: [],
-    moved: [],
-    untried: [],
-  };
+  const result = emptyResult(wave.k, kind);
   const base = await readJobBase(input, io);
   const context = { root: planRoot, jobTag: kind, settings };
-  const { planned, failed } = await planRuns(
-    spec,
-    wave,
-    wave.runs,
-    { ...context, discover: wave.discover },
-    io,
-  );
+  const { planned, failed } = await planRuns(spec, wave, wave.runs, {
+    ...context,
+    discover: wave.discover,
+  }, io);
   throwIfInterrupted(io);
   failed.push(...ungroupedRuns(wave, planned));
-  if (failed.length > 0) {
-    logFailures(failed, io.stderr);
-    log(
-      `error: wave ${wave.k} "${wave.name}" is not decided: ${
-        countOf(failed.length, "run")
-      } failed to plan`,
-    );
-    return {
-      ...result,
-      exitCode: RUN_FAILED,
-      failed: failed.map((f) => f.target),
-    };
-  }
-  const policy = wavePolicy(
-    [base],
-    wave,
-    [...wave.runs, ...planned].map((run) => run.target),
-    io,
-  );
+  if (failed.length > 0) return notDecided(result, wave, failed, io);
+  const targets = [...wave.runs, ...planned].map((run) => run.target);
+  const policy = wavePolicy([base], wave, targets, io);
   const decision = await decideWave(
     { ...input, wave, planned, policy, base },
     io,
   );
   throwIfInterrupted(io);
-  if (!dryRun) {
-    const path = resolve(io.cwd, decisionRecordPath(spec.name, wave.k));
-    await writeFileAtomic(path, JSON.stringify(decision, null, 2) + "\n");
-  }
+  if (!dryRun) await writeDecision(decision, io);
   const decided = { ...result, decision };
   if (decision.status === "waiting") return { ...decided, exitCode: WAITING };
   if (dryRun) {
-    log(dryRunLine(decision, planned.length));
-    return decided;
+    const preview = await previewApply({
+      spec,
+      wave,
+      decision,
+      gated: decision.status === "approved",
+      planned,
+    }, io);
+    for (const { target, reason } of preview.skipped) {
+      log(`would skip: ${target}: ${reason}`);
+    }
+    log(dryRunLine(decision, preview.apply));
+    return { ...decided, skipped: preview.skipped };
   }
   if (kind === "decide") {
     log(`decided: ${decisionRecordPath(spec.name, wave.k)}`);
     return decided;
   }
-  const applied = await spendAndApply(
+  const applied = await applyStage({
     spec,
     wave,
     decision,
-    decision.status === "approved",
+    gated: decision.status === "approved",
     planned,
     context,
-    io,
-  );
+  }, io);
   if (applied === "waiting") return { ...decided, exitCode: WAITING };
   if (applied.failed.length) {
     log(`error: ${countOf(applied.failed.length, "run")} failed to apply`);
@@ -114,7 +95,50 @@ export async function runDeciding(
     applied: applied.applied,
     failed: applied.failed.map((f) => f.target),
     untried: applied.untried,
+    skipped: applied.skipped,
   };
+}
+
+function emptyResult(wave: number, kind: JobResult["job"]["kind"]): JobResult {
+  return {
+    exitCode: OK,
+    wave,
+    job: { kind },
+    applied: [],
+    failed: [],
+    moved: [],
+    untried: [],
+    skipped: [],
+  };
+}
+
+/** A wave some run of which failed to plan is not decided: exit 1. */
+function notDecided(
+  result: JobResult,
+  wave: Wave,
+  failed: readonly FailedRun[],
+  io: RunIo,
+): JobResult {
+  logFailures(failed, io.stderr);
+  lineLog(io.stderr)(
+    `error: wave ${wave.k} "${wave.name}" is not decided: ${
+      countOf(failed.length, "run")
+    } failed to plan`,
+  );
+  return {
+    ...result,
+    exitCode: RUN_FAILED,
+    failed: failed.map((f) => f.target),
+  };
+}
+
+/** Writes the decision record atomically. */
+async function writeDecision(decision: Decision, io: RunIo): Promise<void> {
+  const path = resolve(
+    io.cwd,
+    decisionRecordPath(decision.name, decision.wave),
+  );
+  await writeFileAtomic(path, JSON.stringify(decision, null, 2) + "\n");
 }
 
 /**

@@ -14,12 +14,13 @@ import type { Run } from "../spec/types.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { readJobBase } from "./job_base.ts";
-import { type JobResult, logFailures } from "./job_result.ts";
+import { dryRunLine, type JobResult, logFailures } from "./job_result.ts";
 import { type PlannedRun, planRuns } from "./plan_runs.ts";
 import { readDecision } from "./read_decision.ts";
 import type { RunIo } from "./run_io.ts";
 import { groupRuns } from "./select_job.ts";
-import { countOf, dryRunLine, spendAndApply } from "./spend_and_apply.ts";
+import { applyStage, countOf, previewApply } from "./apply_stage.ts";
+import { readGate } from "./read_gate.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { verifyDecision } from "./verify_decision.ts";
 
@@ -54,17 +55,11 @@ export async function runShare(
     failed: [],
     moved: [],
     untried: [],
+    skipped: [],
   };
   const base = await readJobBase(input, io);
   if (decision.status === "waiting") {
-    log(
-      `wave ${wave.k} "${wave.name}" waits for an approval of ${decision.digest}`,
-    );
-    log(
-      `then approve: ${
-        approveCommand(spec.name, decision.gate, decision.digest)
-      }`,
-    );
+    await sayWhatWaits(decision, input, io);
     return { ...result, exitCode: WAITING };
   }
   const { need } = await verifyDecision(
@@ -102,24 +97,73 @@ export async function runShare(
   const { unmoved, moved } = compareWithDecision(planned, decision, log);
   const outcome = { ...result, failed: failed.map((f) => f.target), moved };
   if (input.dryRun) {
-    log(dryRunLine(decision, unmoved.length));
-    return finish(outcome, wave.k, log);
+    const preview = await previewApply({
+      spec,
+      wave,
+      decision,
+      gated: need.needed,
+      planned: unmoved,
+    }, io);
+    for (const { target, reason } of preview.skipped) {
+      log(`would skip: ${target}: ${reason}`);
+    }
+    log(dryRunLine(decision, preview.apply));
+    return finish({ ...outcome, skipped: preview.skipped }, wave.k, log);
   }
-  const applied = await spendAndApply(
+  const applied = await applyStage({
     spec,
     wave,
     decision,
-    need.needed,
-    unmoved,
+    gated: need.needed,
+    planned: unmoved,
     context,
-    io,
-  );
+  }, io);
   if (applied === "waiting") return { ...outcome, exitCode: WAITING };
   outcome.failed.push(...applied.failed.map((f) => f.target));
   return finish(
-    { ...outcome, applied: applied.applied, untried: applied.untried },
+    {
+      ...outcome,
+      applied: applied.applied,
+      untried: applied.untried,
+      skipped: applied.skipped,
+    },
     wave.k,
     log,
+  );
+}
+
+/**
+ * Says why a share job of a waiting decision waits: the approve command, or, when
+ * an approval now covers the decided plans, that the deciding job must run again
+ * to record it.
+ */
+async function sayWhatWaits(
+  decision: Decision,
+  input: RunJobInput,
+  io: RunIo,
+): Promise<void> {
+  const { spec, selection: { wave } } = input;
+  const log = lineLog(io.stderr);
+  const gate = await readGate(spec.name, decision.gate, {
+    digest: decision.digest,
+    members: decision.members,
+  }, io);
+  if (gate.decision.status === "approved") {
+    log(
+      `wave ${wave.k} "${wave.name}": the approval by ${gate.decision.approval.by} stands, but this decision was made before it`,
+    );
+    log(
+      `then decide again: chant-wave run --spec ${input.specFile} --wave ${wave.k} --decide, then run this job again`,
+    );
+    return;
+  }
+  log(
+    `wave ${wave.k} "${wave.name}" waits for an approval of ${decision.digest}`,
+  );
+  log(
+    `then approve: ${
+      approveCommand(spec.name, decision.gate, decision.digest)
+    }`,
   );
 }
 

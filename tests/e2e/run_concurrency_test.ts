@@ -10,6 +10,7 @@ async function leftovers(dir: string): Promise<string[]> {
   const odd: string[] = [];
   for await (const gate of Deno.readDir(dir)) {
     for await (const file of Deno.readDir(`${dir}/${gate.name}`)) {
+      if (file.isDirectory && ["claims", "sets"].includes(file.name)) continue;
       if (!file.name.endsWith(".json") || file.name.startsWith(".")) {
         odd.push(`${gate.name}/${file.name}`);
       }

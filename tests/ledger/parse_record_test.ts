@@ -2,7 +2,8 @@
 import { expect } from "@std/expect";
 import { parseRecord, RecordError } from "../../src/ledger/parse_record.ts";
 import { formatRecord } from "../../src/ledger/records.ts";
-import { applied, approval, D, expired, pending } from "./_records.ts";
+import { approval, claim, D, expired, outcome, pending } from "./_records.ts";
+import { newRecord } from "../../src/ledger/records.ts";
 
 Deno.test("parseRecord() reads back every kind as written", async (t) => {
   const withExtras = {
@@ -15,10 +16,35 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
     { ...pending("w2", 1), runId: "run-7" },
     approval("a1", 2),
     withExtras,
-    applied("p1", 3, "a1", "dec-1"),
-    { ...applied("p2", 3, "a1", "dec-1"), runId: "run-8" },
+    claim("p1", 3, "a1", "dec-1", [{ target: "eu", planDigest: D }]),
+    {
+      ...claim("p2", 3, "a1", "dec-1", [{ target: "eu", planDigest: D }]),
+      runId: "run-8",
+    },
+    outcome("o1", 3, "a1", "dec-1", [
+      { target: "eu", planDigest: D, attempt: 2, outcome: "failed" },
+    ]),
     expired("e1", 4),
     { ...expired("e2", 4), note: "" },
+    expired("e3", 4, ["a1", "a2"]),
+    newRecord("wave-outcome", {
+      name: "tf",
+      gate: "tf-wave-2",
+      wave: 2,
+      head: "f".repeat(40),
+      digest: D,
+      decisionId: "20261130T090000.000Z-0123",
+      job: { kind: "group", group: "eu", share: 2 },
+      outcome: "nothing-to-do",
+    }, { id: "w9", now: 0 }),
+    newRecord("out-of-order", {
+      name: "tf",
+      gate: "tf-wave-2",
+      wave: 2,
+      head: "f".repeat(40),
+      by: "ann",
+      reason: "hotfix",
+    }, { id: "x9", now: 0 }),
   ];
   for (const record of records) {
     await t.step(`${record.kind} ${record.id}`, () => {
@@ -65,7 +91,7 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
       name: "unknown kind",
       text: edit(a, { kind: "approved" }),
       want: 'unknown record kind "approved"; expected one of ' +
-        '"pending", "approval", "applied", "expired"',
+        '"pending", "approval", "expired", "claim", "run-outcome", "wave-outcome", "out-of-order"',
     },
     {
       name: "missing kind",
@@ -142,9 +168,23 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
       want: 'field "note" must be a string, got 5',
     },
     {
-      name: "applied without a decision",
-      text: edit(applied("p1", 1, "a1", "dec-1"), { decisionId: undefined }),
+      name: "a claim without a decision",
+      text: edit(claim("p1", 1, "a1", "dec-1", []), { decisionId: undefined }),
       want: 'missing field "decisionId"',
+    },
+    {
+      name: "a claim of a target with a control character",
+      text: edit(claim("p1", 1, "a1", "dec-1", []), {
+        runs: [{ target: "a\u001b", planDigest: D, attempt: 1 }],
+      }),
+      want: 'runs[0]: field "target" is not a valid target',
+    },
+    {
+      name: "an outcome that is neither ok nor failed",
+      text: edit(outcome("o1", 1, "a1", "dec-1", []), {
+        runs: [{ target: "eu", planDigest: D, attempt: 1, outcome: "maybe" }],
+      }),
+      want: 'runs[0]: field "outcome" must be "ok" or "failed", got "maybe"',
     },
   ];
   for (const c of cases) {

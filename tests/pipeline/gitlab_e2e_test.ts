@@ -182,10 +182,11 @@ Deno.test({
       "chant/ledger",
     );
     const kinds = files.split("\n").map((name) =>
-      name.match(/-(pending|approval|applied)-/)?.[1]
+      name.match(/-(pending|approval|claim|run-outcome)-/)?.[1]
     );
     expect(kinds.filter((kind) => kind === "approval").length).toBe(1);
     expect(kinds).toContain("pending");
-    expect(kinds).toContain("applied");
+    expect(kinds).toContain("claim");
+    expect(kinds).toContain("run-outcome");
   });
 });
