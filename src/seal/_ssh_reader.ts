@@ -121,7 +121,7 @@ export class SshReader {
  */
 export function sshWire(
   parts: readonly (Uint8Array | { string: Uint8Array | string })[],
-): Uint8Array {
+): Uint8Array<ArrayBuffer> {
   const encoder = new TextEncoder();
   const chunks: Uint8Array[] = [];
   for (const part of parts) {

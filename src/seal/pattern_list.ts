@@ -21,7 +21,8 @@ export type PatternList = readonly Pattern[];
 /**
  * Splits a pattern list at commas.
  * @param text The list, e.g. `*@example.com,!eve@example.com`.
- * @param normalise Applied to each pattern (after the `!` is taken off).
+ * @param normalise Applied to each pattern (after the `!`, and any white space
+ * before it, is taken off).
  * @returns The patterns, in order; empty entries are kept (they match only "").
  * @example
  * ```ts
@@ -34,8 +35,9 @@ export function parsePatternList(
   normalise: (pattern: string) => string = (pattern) => pattern,
 ): PatternList {
   return text.split(",").map((entry) => {
-    const negated = entry.startsWith("!");
-    return { negated, pattern: normalise(negated ? entry.slice(1) : entry) };
+    const negated = /^\s*!/.test(entry);
+    const pattern = negated ? entry.replace(/^\s*!/, "") : entry;
+    return { negated, pattern: normalise(pattern) };
   });
 }
 
