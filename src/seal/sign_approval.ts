@@ -21,7 +21,12 @@ import {
 import { type Seal, SEAL_NAMESPACE } from "./seal.ts";
 import { SealFormatError } from "./seal_format_error.ts";
 import type { SigningKey } from "./signing_key.ts";
-import { formatSshPublicKey } from "./ssh_public_key.ts";
+import {
+  formatSshPublicKey,
+  parseSshPublicKeyLine,
+  sshKeyFingerprint,
+  type SshPublicKey,
+} from "./ssh_public_key.ts";
 import { parseSshSignature } from "./sshsig.ts";
 
 /** What {@linkcode signApproval} signs, and how. */
@@ -48,8 +53,9 @@ export interface SignApprovalOptions {
  * seal's `publicKey` is the key inside the signature, as `<type> <base64>`.
  * @param options The approval, the principal, the key and the environment.
  * @returns The seal to store in the approval record.
- * @throws {InputError} When ssh-keygen is missing or fails (its last line of
- * stderr is kept), or writes a signature chant-wave cannot read.
+ * @throws {InputError} When a literal key is not a supported public key,
+ * ssh-keygen is missing or fails (its last line of stderr is kept), or it writes
+ * a signature chant-wave cannot read.
  */
 export async function signApproval(
   options: SignApprovalOptions,
@@ -65,10 +71,11 @@ export async function signApproval(
       keyArgs = ["-f", options.key.path];
       keyName = options.key.path;
     } else {
+      const key = literalKey(options.key.publicKey);
       const pub = join(dir, "key.pub");
-      await writeFile(pub, `${options.key.publicKey}\n`, { mode: 0o600 });
+      await writeFile(pub, `${formatSshPublicKey(key)}\n`, { mode: 0o600 });
       keyArgs = ["-f", pub, "-U"];
-      keyName = options.key.publicKey.slice(0, 60);
+      keyName = `${key.type} ${await sshKeyFingerprint(key)}`;
     }
     const command = options.sshKeygen ?? "ssh-keygen";
     const args = ["-Y", "sign", "-n", SEAL_NAMESPACE, ...keyArgs, message];
@@ -89,6 +96,16 @@ export async function signApproval(
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Parses a literal signing key; fails with a one-line input error. */
+function literalKey(line: string): SshPublicKey {
+  try {
+    return parseSshPublicKeyLine(line);
+  } catch (error) {
+    if (!(error instanceof SealFormatError)) throw error;
+    throw new InputError(`cannot sign with the given key: ${error.message}`);
   }
 }
 

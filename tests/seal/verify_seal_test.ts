@@ -11,6 +11,7 @@ import {
   type TestKey,
   testKeys,
 } from "./_ssh_keygen.ts";
+import { runFuzz } from "./_fuzz.ts";
 
 const APPROVAL = {
   name: "demo",
@@ -371,4 +372,28 @@ Deno.test("verifySeal() verifies against a given namespace", async () => {
     namespace: "file",
   });
   expect(verdict.ok && verdict.keyType).toBe("ssh-ed25519");
+});
+
+Deno.test("verifySeal() refuses mutated signatures without throwing", async () => {
+  await using k = await testKeys();
+  const samples = await Promise.all(KEY_KINDS.map(async (kind) => {
+    const key = k.keys[kind];
+    const signature = await sshSign(key, "chant-wave", PAYLOAD);
+    return JSON.stringify({
+      approval: APPROVAL,
+      seal: {
+        principal: "ann@example.com",
+        publicKey: key.publicKey,
+        signature,
+      },
+      signers: `ann@example.com ${key.publicKey}\n`,
+    });
+  }));
+  const failures = await runFuzz({
+    target: "seal",
+    seed: 2026,
+    samples,
+    iterations: 300,
+  });
+  expect(failures).toEqual([]);
 });
