@@ -8,7 +8,7 @@
  * @module
  */
 
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import { InputError } from "../errors.ts";
@@ -78,14 +78,17 @@ async function signingKeyFromGit(
   return key;
 }
 
-/** Fails with a one-line input error unless `path` is a readable regular file. */
+/**
+ * Fails with a one-line input error unless `path` is a readable regular file
+ * (checked before opening, so a FIFO never blocks).
+ */
 async function checkReadable(path: string): Promise<void> {
   let handle;
   try {
-    handle = await open(path, "r");
-    if (!(await handle.stat()).isFile()) {
+    if (!(await stat(path)).isFile()) {
       throw new InputError(`cannot sign: key file "${path}" is not a file`);
     }
+    handle = await open(path, "r");
   } catch (error) {
     if (error instanceof InputError) throw error;
     const code = (error as { code?: string }).code;

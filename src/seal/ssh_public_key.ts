@@ -38,13 +38,14 @@ export const RSA_MAX_BITS = 16384;
 /** The most bytes a key blob may have (an RSA key of {@linkcode RSA_MAX_BITS}). */
 export const MAX_KEY_BLOB_BYTES = 4096;
 
-interface KeyBase {
+/** What every parsed key has. */
+export interface SshKeyBlob {
   /** The key's wire blob, as it appears in a signature or a key line. */
   readonly blob: Uint8Array;
 }
 
 /** An Ed25519 public key. */
-export interface Ed25519Key extends KeyBase {
+export interface Ed25519Key extends SshKeyBlob {
   /** The key type. */
   readonly type: "ssh-ed25519";
   /** The 32-byte public key. */
@@ -52,7 +53,7 @@ export interface Ed25519Key extends KeyBase {
 }
 
 /** An ECDSA key on NIST P-256. */
-export interface EcdsaP256Key extends KeyBase {
+export interface EcdsaP256Key extends SshKeyBlob {
   /** The key type. */
   readonly type: "ecdsa-sha2-nistp256";
   /** The uncompressed point: `0x04`, X (32 bytes), Y (32 bytes). */
@@ -60,7 +61,7 @@ export interface EcdsaP256Key extends KeyBase {
 }
 
 /** An RSA public key. */
-export interface RsaKey extends KeyBase {
+export interface RsaKey extends SshKeyBlob {
   /** The key type. */
   readonly type: "ssh-rsa";
   /** The public exponent, big-endian, no leading zero byte. */

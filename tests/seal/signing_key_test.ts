@@ -57,6 +57,13 @@ Deno.test("resolveSigningKey() takes the given KEY", async (t) => {
       `cannot sign: key file "${join(h.dir, "nokey")}" does not exist`,
     );
   });
+  await t.step("a FIFO is an input error, without blocking", async () => {
+    const fifo = join(h.dir, "fifo");
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    expect(made.code).toBe(0);
+    const error = await inputError(resolveSigningKey(fifo, h.io));
+    expect(error.message).toBe(`cannot sign: key file "${fifo}" is not a file`);
+  });
   await t.step("a directory is an input error", async () => {
     const error = await inputError(resolveSigningKey(".ssh", h.io));
     expect(error.message).toBe(
