@@ -32,86 +32,91 @@ export async function verifyKeySignature(
   signature: Uint8Array,
   data: Uint8Array,
 ): Promise<boolean> {
-  const subtle = globalThis.crypto.subtle;
-  if (key.type === "ssh-ed25519") {
-    if (signature.length !== 64) return false;
-    const cryptoKey = await importKey(
-      key.type,
-      () =>
-        subtle.importKey("raw", copy(key.key), { name: "Ed25519" }, false, [
-          "verify",
-        ]),
-    );
-    return await subtle.verify(
-      "Ed25519",
-      cryptoKey,
-      copy(signature),
-      copy(data),
-    );
-  }
-  if (key.type === "ecdsa-sha2-nistp256") {
-    const raw = ecdsaRawSignature(signature);
-    const cryptoKey = await importKey(
-      key.type,
-      () =>
-        subtle.importKey(
-          "raw",
-          copy(key.point),
-          { name: "ECDSA", namedCurve: "P-256" },
-          false,
-          ["verify"],
-        ),
-    );
-    return await subtle.verify(
-      { name: "ECDSA", hash: "SHA-256" },
-      cryptoKey,
-      raw,
-      copy(data),
-    );
-  }
-  if (signature.length > key.n.length) return false;
-  const padded = new Uint8Array(key.n.length);
-  padded.set(signature, key.n.length - signature.length);
-  const jwk = {
-    kty: "RSA",
-    n: encodeBase64Url(key.n),
-    e: encodeBase64Url(key.e),
-    ext: true,
-  };
-  const cryptoKey = await importKey(
-    key.type,
-    () =>
-      subtle.importKey(
-        "jwk",
-        jwk,
-        { name: "RSASSA-PKCS1-v1_5", hash: "SHA-512" },
-        false,
-        ["verify"],
-      ),
-  );
-  return await subtle.verify(
-    "RSASSA-PKCS1-v1_5",
+  const check = webCryptoCheck(key, signature);
+  if (check === undefined) return false;
+  const cryptoKey = await importKey(key.type, check);
+  return await globalThis.crypto.subtle.verify(
+    check.verifyAlgorithm,
     cryptoKey,
-    padded,
+    check.signature,
     copy(data),
   );
+}
+
+/** How WebCrypto checks one key type's signature. */
+interface WebCryptoCheck {
+  /** The key to import: raw bytes, or a JWK (RSA). */
+  readonly keyData: Bytes | JsonWebKey;
+  /** The algorithm to import the key with. */
+  readonly importAlgorithm:
+    | AlgorithmIdentifier
+    | EcKeyImportParams
+    | RsaHashedImportParams;
+  /** The algorithm to verify with. */
+  readonly verifyAlgorithm: AlgorithmIdentifier | EcdsaParams;
+  /** The signature in WebCrypto's form. */
+  readonly signature: Bytes;
+}
+
+/** The WebCrypto form of a key and its signature; `undefined` for a signature of impossible length. */
+function webCryptoCheck(
+  key: SshPublicKey,
+  signature: Uint8Array,
+): WebCryptoCheck | undefined {
+  if (key.type === "ssh-ed25519") {
+    if (signature.length !== 64) return undefined;
+    return {
+      keyData: copy(key.key),
+      importAlgorithm: { name: "Ed25519" },
+      verifyAlgorithm: { name: "Ed25519" },
+      signature: copy(signature),
+    };
+  }
+  if (key.type === "ecdsa-sha2-nistp256") {
+    return {
+      keyData: copy(key.point),
+      importAlgorithm: { name: "ECDSA", namedCurve: "P-256" },
+      verifyAlgorithm: { name: "ECDSA", hash: "SHA-256" },
+      signature: ecdsaRawSignature(signature),
+    };
+  }
+  if (signature.length > key.n.length) return undefined;
+  const padded = new Uint8Array(key.n.length);
+  padded.set(signature, key.n.length - signature.length);
+  return {
+    keyData: {
+      kty: "RSA",
+      n: encodeBase64Url(key.n),
+      e: encodeBase64Url(key.e),
+      ext: true,
+    },
+    importAlgorithm: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-512" },
+    verifyAlgorithm: { name: "RSASSA-PKCS1-v1_5" },
+    signature: padded,
+  };
 }
 
 /** Imports a key, telling a runtime without the algorithm from a bad key. */
 async function importKey(
   type: string,
-  run: () => Promise<CryptoKey>,
+  check: WebCryptoCheck,
 ): Promise<CryptoKey> {
+  const subtle = globalThis.crypto.subtle;
+  const { keyData, importAlgorithm } = check;
   try {
-    return await run();
+    return keyData instanceof Uint8Array
+      ? await subtle.importKey("raw", keyData, importAlgorithm, false, [
+        "verify",
+      ])
+      : await subtle.importKey("jwk", keyData, importAlgorithm, false, [
+        "verify",
+      ]);
   } catch (error) {
     const name = (error as { name?: unknown })?.name;
     if (name === "NotSupportedError") {
       throw new Error(
         `this runtime's WebCrypto cannot verify ${type} signatures`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
     throw new SealFormatError(`the ${type} public key is not a valid key`);

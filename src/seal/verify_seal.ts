@@ -25,7 +25,11 @@ import {
   sshKeyFingerprint,
   type SshKeyType,
 } from "./ssh_public_key.ts";
-import { parseSshSignature, sshsigSignedData } from "./sshsig.ts";
+import {
+  parseSshSignature,
+  type SshSignature,
+  sshsigSignedData,
+} from "./sshsig.ts";
 
 /** Why a seal was refused, as a closed vocabulary. */
 export const SEAL_REFUSALS = [
@@ -153,25 +157,9 @@ export async function verifySeal(input: VerifySealInput): Promise<SealVerdict> {
       }, not "${namespace}"`,
     );
   }
-  const subtle = globalThis.crypto.subtle;
-  const hash = new Uint8Array(
-    await subtle.digest(
-      signature.hashAlgorithm === "sha512" ? "SHA-512" : "SHA-256",
-      new TextEncoder().encode(payload),
-    ),
-  );
-  let verified: boolean;
-  try {
-    verified = await verifyKeySignature(
-      signature.publicKey,
-      signature.signatureBytes,
-      sshsigSignedData(signature, hash),
-    );
-  } catch (error) {
-    if (!(error instanceof SealFormatError)) throw error;
-    verified = false;
+  if (!await signatureVerifies(signature, payload)) {
+    return refuse("bad-signature", "signature does not verify");
   }
-  if (!verified) return refuse("bad-signature", "signature does not verify");
   const candidates = signers.signers.filter((signer) =>
     sameSshKey(signer.key, signature.publicKey) &&
     matchesPatternList(principal, signer.principals)
@@ -192,6 +180,29 @@ export async function verifySeal(input: VerifySealInput): Promise<SealVerdict> {
     keyType: signature.publicKey.type,
     line: allowing.line,
   };
+}
+
+/** Checks the SSHSIG over the payload; a key WebCrypto refuses does not verify. */
+async function signatureVerifies(
+  signature: SshSignature,
+  payload: string,
+): Promise<boolean> {
+  const hash = new Uint8Array(
+    await globalThis.crypto.subtle.digest(
+      signature.hashAlgorithm === "sha512" ? "SHA-512" : "SHA-256",
+      new TextEncoder().encode(payload),
+    ),
+  );
+  try {
+    return await verifyKeySignature(
+      signature.publicKey,
+      signature.signatureBytes,
+      sshsigSignedData(signature, hash),
+    );
+  } catch (error) {
+    if (!(error instanceof SealFormatError)) throw error;
+    return false;
+  }
 }
 
 /** Parses the seal's parts; throws `SealFormatError` on anything malformed. */
