@@ -1,8 +1,9 @@
 /**
  * chant-wave applies one change in ordered, gated waves. This module is its
  * library face: the pure core (spec parsing, job expansion, share slicing, the set
- * digest, the gate decision, the plan file of an OpenTofu or Terraform plan) and
- * the types it works with. The `chant-wave` executable is `cli.ts`.
+ * digest, the gate decision, sealed-approval verification, the plan file of an
+ * OpenTofu or Terraform plan) and the types it works with. The `chant-wave`
+ * executable is `cli.ts`.
  *
  * @example
  * ```ts
@@ -96,6 +97,45 @@ export {
   governingWaves,
   type WaveRef,
 } from "./src/policy/governing_waves.ts";
+export {
+  APPROVAL_PAYLOAD_HEADER,
+  approvalPayload,
+  type ApprovalPayloadFields,
+} from "./src/seal/approval_payload.ts";
+export { type Seal, SEAL_NAMESPACE } from "./src/seal/seal.ts";
+export { SealFormatError } from "./src/seal/seal_format_error.ts";
+export {
+  type AllowedSigner,
+  type AllowedSigners,
+  parseAllowedSigners,
+  type SignersProblem,
+} from "./src/seal/allowed_signers.ts";
+export { normalisePrincipal } from "./src/seal/normalise_principal.ts";
+export {
+  matchesPatternList,
+  type Pattern,
+  type PatternList,
+} from "./src/seal/pattern_list.ts";
+export {
+  type EcdsaP256Key,
+  type Ed25519Key,
+  parseSshPublicKeyLine,
+  type RsaKey,
+  SSH_KEY_TYPES,
+  type SshKeyBlob,
+  sshKeyFingerprint,
+  type SshKeyType,
+  type SshPublicKey,
+} from "./src/seal/ssh_public_key.ts";
+export {
+  SEAL_REFUSALS,
+  type SealRefusal,
+  type SealRefused,
+  type SealVerdict,
+  type SealVerified,
+  verifySeal,
+  type VerifySealInput,
+} from "./src/seal/verify_seal.ts";
 export {
   formatProblem,
   InputError,
