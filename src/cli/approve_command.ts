@@ -12,6 +12,7 @@ import { newestPendingDigest } from "../ledger/decide_gate.ts";
 import { approvedLines } from "../ledger/gate_messages.ts";
 import { approvalRecord, newStamp } from "../ledger/records.ts";
 import { ciContext } from "../run/ci_context.ts";
+import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
@@ -83,12 +84,7 @@ export const approveCommand: Command = {
  * @throws {InputError} When none is known.
  */
 async function defaultApprover(io: CliIo): Promise<string> {
-  const actor = ciContext(io.env).actor;
-  if (actor) return actor;
-  const email = await io.git.configGet("user.email", io.cwd).catch(() =>
-    undefined
-  );
-  if (email) return email;
-  if (io.env.USER) return io.env.USER;
+  const who = await whoRuns(io);
+  if (who) return who;
   throw new InputError("cannot tell who approves: pass --by WHO");
 }

@@ -29,7 +29,7 @@ export const runCommand: Command = {
   usage:
     "chant-wave run --spec F --wave K [--decide | --share I | --group G [--share I]]\n" +
     "                      [--base REV] [--parallel N] [--ledger L] [--dry-run]\n" +
-    "                      [--heartbeat DUR] [--timeout DUR] [--json]",
+    "                      [--heartbeat DUR] [--timeout DUR] [--out-of-order REASON] [--json]",
   help: [
     "Plans every run of wave K, binds the gate to the set digest of the plans, reads",
     "the gate policy from the spec at the base commit, waits (exit 3) until a matching",
@@ -47,6 +47,7 @@ export const runCommand: Command = {
     "  --dry-run         plan and decide, record nothing, apply nothing",
     "  --heartbeat DUR   print a still-running line after DUR of quiet (0 = off)",
     "  --timeout DUR     stop a plan or apply command after DUR (0 = none)",
+    "  --out-of-order REASON  run even though the wave before has not applied this commit",
     "  --json            print the result object on stdout",
     "",
     "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting, 4 plans moved",
@@ -64,6 +65,7 @@ export const runCommand: Command = {
         "ledger",
         "heartbeat",
         "timeout",
+        "out-of-order",
       ],
       booleans: ["decide", "dry-run", "json"],
     });
@@ -94,6 +96,9 @@ export const runCommand: Command = {
           : { baseFlag: flags.strings.base }),
         settings,
         dryRun: flags.booleans["dry-run"],
+        ...(flags.strings["out-of-order"] === undefined
+          ? {}
+          : { outOfOrder: outOfOrderReason(flags.strings["out-of-order"]) }),
         parseSpec: await specParser(),
       }, { ...io, ledger });
       if (json) io.stdout.write(JSON.stringify(orderedResult(result)) + "\n");
@@ -148,6 +153,16 @@ function orderedResult(result: JobResult): JobResult {
     untried,
     skipped,
   };
+}
+
+/** The reason of `--out-of-order`, which must say something. */
+function outOfOrderReason(reason: string): string {
+  if (reason.trim() === "") {
+    throw new InputError(
+      'flag "--out-of-order" needs a reason: --out-of-order "hotfix for INC-42"',
+    );
+  }
+  return reason;
 }
 
 function durationFlag(flags: ParsedFlags, name: string): number | undefined {

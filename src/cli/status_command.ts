@@ -5,15 +5,26 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
-import { readFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import { OK } from "../exit_codes.ts";
+import { readBounded } from "../fs/read_bounded.ts";
+import { MAX_DECISION_BYTES } from "../limits.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { type Decision, parseDecision } from "../run/decision.ts";
 import { gateName } from "../run/decide_wave.ts";
 import { type GateStatus, gateStatus } from "../run/gate_status.ts";
 import { loadPlanSets } from "../run/read_gate.ts";
+import { lastCompleted } from "../order/wave_completion.ts";
+import type { BaseRule } from "../policy/resolve_base.ts";
+
+/** How status names the rule that chose a decision's base. */
+const BASE_RULES: Record<BaseRule, string> = {
+  flag: "--base",
+  spec: "the spec's base",
+  push: "the commit before the push",
+  parent: "HEAD^1",
+};
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
@@ -26,8 +37,19 @@ interface WaveStatus extends GateStatus {
   gate: string;
   decision?: Pick<
     Decision,
-    "decisionId" | "status" | "digest" | "createdAt" | "policy" | "approvedBy"
+    | "decisionId"
+    | "status"
+    | "digest"
+    | "createdAt"
+    | "policy"
+    | "approvedBy"
+    | "base"
+    | "baseRule"
   >;
+  /** The newest commit at which every applying job of the wave succeeded (§4.11). */
+  completed?: { head: string; at: string };
+  /** The newest run of the wave out of order (`--out-of-order`). */
+  outOfOrder?: { head: string; by: string; reason: string; at: string };
 }
 
 /** The `status` command. */
@@ -62,11 +84,24 @@ export const statusCommand: Command = {
       const decision = await readDecision(
         resolve(io.cwd, decisionRecordPath(spec.name, wave.k)),
       );
+      const completed = lastCompleted(records, wave);
+      const override = records.findLast((r) => r.kind === "out-of-order");
       waves.push({
         wave: wave.k,
         name: wave.name,
         gate,
         ...(decision ? { decision } : {}),
+        ...(completed ? { completed } : {}),
+        ...(override?.kind === "out-of-order"
+          ? {
+            outOfOrder: {
+              head: override.head,
+              by: override.by,
+              reason: override.reason,
+              at: override.timestamp,
+            },
+          }
+          : {}),
         ...gateStatus(
           records,
           await loadPlanSets(ledger, spec.name, gate, records),
@@ -83,15 +118,18 @@ export const statusCommand: Command = {
 
 async function readDecision(path: string): Promise<WaveStatus["decision"]> {
   try {
-    const { decisionId, status, digest, createdAt, policy, approvedBy } =
-      parseDecision(await readFile(path, "utf8"));
+    const d = parseDecision(
+      await readBounded(path, { maxBytes: MAX_DECISION_BYTES }),
+    );
     return {
-      decisionId,
-      status,
-      digest,
-      createdAt,
-      policy,
-      ...(approvedBy ? { approvedBy } : {}),
+      decisionId: d.decisionId,
+      status: d.status,
+      digest: d.digest,
+      createdAt: d.createdAt,
+      policy: d.policy,
+      base: d.base,
+      ...(d.baseRule ? { baseRule: d.baseRule } : {}),
+      ...(d.approvedBy ? { approvedBy: d.approvedBy } : {}),
     };
   } catch {
     return undefined;
@@ -108,6 +146,28 @@ function describeWave(wave: WaveStatus): string[] {
       }, ${d.digest}, policy ${d.policy}, ${d.createdAt}`
       : "  decision: none here",
   );
+  if (d?.base) {
+    lines.push(
+      `  base: ${d.base.slice(0, 12)}${
+        d.baseRule ? ` (${BASE_RULES[d.baseRule]})` : ""
+      }`,
+    );
+  }
+  lines.push(
+    wave.completed
+      ? `  completed: at ${
+        wave.completed.head.slice(0, 12)
+      }, ${wave.completed.at}`
+      : "  completed: never",
+  );
+  if (wave.outOfOrder) {
+    const o = wave.outOfOrder;
+    lines.push(
+      `  out of order: at ${
+        o.head.slice(0, 12)
+      } by ${o.by}: ${o.reason} (${o.at})`,
+    );
+  }
   if (wave.revokedAt) lines.push(`  revoked: ${wave.revokedAt}`);
   if (wave.pending) {
     lines.push(

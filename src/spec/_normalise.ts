@@ -125,6 +125,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     heartbeatMs: ms(spec.heartbeat, 60_000),
     pendingTtlMs: ms(spec.pendingTtl, 48 * 3_600_000),
     branches: [...spec.branches],
+    order: spec.order,
     waves: spec.waves.map((wave, i) =>
       normaliseWave(wave, i, spec, { op, timeoutMs })
     ),

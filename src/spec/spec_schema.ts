@@ -8,7 +8,7 @@
  */
 
 import * as z from "zod";
-import { GATE_POLICIES, ON_FAILURE } from "./types.ts";
+import { GATE_POLICIES, ON_FAILURE, ORDERS } from "./types.ts";
 import {
   argvSchema,
   durationSchema,
@@ -97,6 +97,10 @@ const specShape = {
   timeout: durationSchema.optional(),
   heartbeat: durationSchema.default("60s"),
   pendingTtl: durationSchema.default("48h"),
+  order: z.enum(ORDERS).default("strict").meta({
+    description:
+      'Whether wave k runs only after wave k-1 applied this revision ("strict") or not ("none"); read at the base commit',
+  }),
   branches: z.array(nonEmpty("a branch")).min(1, {
     error: "branches must name at least one branch",
   }).default(["main"]),
