@@ -57,7 +57,8 @@ function details(record: LedgerRecord): string {
         ` under approval ${shortId(record.approvalId)}` +
         (record.runId ? `, run ${record.runId}` : "");
     case "expired":
-      return "revoked" + (record.note ? `: ${firstLine(record.note)}` : "");
+      return "revoked" + (record.by ? ` by ${record.by}` : "") +
+        (record.note ? `: ${firstLine(record.note)}` : "");
   }
 }
 

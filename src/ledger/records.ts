@@ -84,6 +84,8 @@ export interface AppliedRecord extends RecordBase {
 export interface ExpiredRecord extends RecordBase {
   /** Always `expired`. */
   kind: "expired";
+  /** Who revoked (`revoke --by`, else the CI actor, git user.email or `USER`). */
+  by?: string;
   /** Why, free text (`revoke --note`). */
   note?: string;
   /**
@@ -240,7 +242,7 @@ export function appliedRecord(
 
 /**
  * Makes an `expired` record (`chant-wave revoke`).
- * @param fields The gate, and an optional note.
+ * @param fields The gate, and optionally who revoked, a note and the approvals it ends.
  * @param stamp Its id and time.
  * @returns The record.
  * @example
@@ -255,7 +257,7 @@ export function expiredRecord(
 ): ExpiredRecord {
   return {
     ...head("expired", stamp, fields),
-    ...optional(fields, ["note", "approvals"]),
+    ...optional(fields, ["by", "note", "approvals"]),
     timestamp: isoTime(stamp.now),
   };
 }
