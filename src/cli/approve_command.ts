@@ -14,6 +14,7 @@ import { approvalRecord, newStamp } from "../ledger/records.ts";
 import { ciContext } from "../run/ci_context.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
+import { defaultActor } from "./_actor.ts";
 import { parseFlags } from "./_flags.ts";
 import { openLedger } from "./_open_ledger.ts";
 import { nameAndGate } from "./_positionals.ts";
@@ -23,7 +24,7 @@ export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
   usage:
-    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--ledger L]",
+    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--ledger L] [--json]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
@@ -33,13 +34,19 @@ export const approveCommand: Command = {
     "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
     "  --note TEXT    a note kept with the approval",
     "  --ledger L     git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
-    "",
-    "example: chant-wave approve demo demo-wave-2 --plan sha256:1fa7…",
+    "  --json         print { ledger, record } on stdout: the approval as recorded",
   ].join("\n"),
+  examples: [
+    "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
+    "chant-wave approve demo demo-wave-2 --plan sha256:… --ledger git   # as printed",
+    'chant-wave approve demo demo-wave-2 --note "reviewed in #42" --json',
+  ],
+  flags: {
+    strings: ["plan", "by", "note", "ledger"],
+    booleans: ["json"],
+  },
   async run(argv, io) {
-    const flags = parseFlags("approve", argv, {
-      strings: ["plan", "by", "note", "ledger"],
-    });
+    const flags = parseFlags("approve", argv, approveCommand.flags);
     const { name, gate } = nameAndGate("approve", flags);
     const ledger = await openLedger(flags.strings.ledger, io);
     const plan = flags.strings.plan;
@@ -64,14 +71,20 @@ export const approveCommand: Command = {
     const by = flags.strings.by ?? await defaultApprover(io);
     const url = ciContext(io.env).runUrl;
     const note = flags.strings.note;
-    await ledger.write(approvalRecord({
+    const record = approvalRecord({
       name,
       gate,
       planDigest: digest,
       by,
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
-    }, newStamp(io.clock)));
+    }, newStamp(io.clock));
+    await ledger.write(record);
+    if (flags.booleans.json) {
+      io.stdout.write(
+        JSON.stringify({ ledger: ledger.describe(), record }) + "\n",
+      );
+    }
     approvedLines(name, gate, digest, by).forEach(lineLog(io.stderr));
     return OK;
   },
@@ -83,12 +96,7 @@ export const approveCommand: Command = {
  * @throws {InputError} When none is known.
  */
 async function defaultApprover(io: CliIo): Promise<string> {
-  const actor = ciContext(io.env).actor;
+  const actor = await defaultActor(io);
   if (actor) return actor;
-  const email = await io.git.configGet("user.email", io.cwd).catch(() =>
-    undefined
-  );
-  if (email) return email;
-  if (io.env.USER) return io.env.USER;
   throw new InputError("cannot tell who approves: pass --by WHO");
 }
