@@ -19,6 +19,7 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
     { ...applied("p2", 3, "a1", "dec-1"), runId: "run-8" },
     expired("e1", 4),
     { ...expired("e2", 4), note: "" },
+    { ...expired("e3", 4), by: "bob", note: "wrong plan" },
   ];
   for (const record of records) {
     await t.step(`${record.kind} ${record.id}`, () => {

@@ -103,6 +103,21 @@ Deno.test("appliedRecord() and expiredRecord() build their kinds", () => {
     note: "wrong plan",
     timestamp: "2026-11-30T09:15:02.123Z",
   });
+  expect(
+    Object.keys(
+      expiredRecord({ ...gate, note: "n", by: "bob", approvals: ["a"] }, stamp),
+    ),
+  ).toEqual([
+    "version",
+    "kind",
+    "id",
+    "name",
+    "gate",
+    "by",
+    "note",
+    "approvals",
+    "timestamp",
+  ]);
 });
 
 Deno.test("formatRecord() writes indented JSON ending in a newline", () => {
