@@ -107,6 +107,15 @@ Deno.test("no colour with NO_COLOR, TERM=dumb, or when stderr is not a terminal"
     );
     expect(bad.stderr).not.toContain(ESC);
   });
+  await t.step("a pipe, even with FORCE_COLOR", async () => {
+    const out = await runBinary(["check", "--spec", "nope.json"], {
+      cwd: dir.path,
+      env: { FORCE_COLOR: "1" },
+    });
+    expect(out.stderr).toBe(
+      'error: cannot read spec "nope.json": no such file\n',
+    );
+  });
 });
 
 Deno.test("on a terminal, an untrusted name is escaped, never raw", async (t) => {
