@@ -70,6 +70,20 @@ Deno.test("on a terminal, error: is red and check's ok: green", async (t) => {
   });
 });
 
+Deno.test("on a terminal, pipeline's warning: is yellow", async () => {
+  await using dir = await tempDir({ "waves.json": SPEC });
+  const out = await runInTerminal(
+    ["pipeline", "github", "--spec", "waves.json"],
+    dir.path,
+  );
+  expect(out.code).toBe(0);
+  expect(out.output).toMatch(
+    new RegExp(
+      `^${ESC}\\[33mwarning:${ESC}\\[0m "pipeline\\.install" is not set`,
+    ),
+  );
+});
+
 Deno.test("no colour with NO_COLOR, TERM=dumb, or when stderr is not a terminal", async (t) => {
   await using dir = await tempDir({ "waves.json": SPEC });
   const quiet: Record<string, string>[] = [{ NO_COLOR: "1" }, { TERM: "dumb" }];

@@ -85,6 +85,32 @@ Deno.test("completion zsh parses, registers with compinit and hands run's flags 
     }).output();
     expect(new TextDecoder().decode(out.stdout)).toBe("_chant_wave\n");
   });
+  await t.step(
+    "saved as _chant-wave in $fpath, compinit autoloads it",
+    async () => {
+      await Deno.mkdir(`${dir.path}/functions`);
+      await Deno.copyFile(script, `${dir.path}/functions/_chant-wave`);
+      const out = await new Deno.Command("zsh", {
+        args: [
+          "-fc",
+          [
+            'fpath=("$1/functions" $fpath)',
+            "autoload -Uz compinit && compinit -u -D",
+            "print -r -- $_comps[chant-wave]",
+            '_arguments() { print -rl -- "$@"; }',
+            "words=(chant-wave pipeline --sp); CURRENT=3; PREFIX=--sp",
+            "_chant-wave",
+          ].join("\n"),
+          "zsh",
+          dir.path,
+        ],
+        env: { HOME: dir.path },
+      }).output();
+      const lines = new TextDecoder().decode(out.stdout).split("\n");
+      expect(lines[0]).toBe("_chant-wave");
+      expect(lines).toContain("1:word:(github gitlab forgejo)");
+    },
+  );
   await t.step("run's flags", async () => {
     const specs = await zshCalls(script, ["chant-wave", "run", "--"], dir.path);
     const flags = specs.filter((spec) => spec.startsWith("--"))

@@ -49,3 +49,20 @@ Deno.test("nothing chant-wave prints cites SPEC.md: messages cite the README or 
   await walk(new URL("../../src/", import.meta.url));
   expect(citing).toEqual([]);
 });
+
+Deno.test("the README sections a topic cites exist", async () => {
+  const readme = await Deno.readTextFile(
+    new URL("../../README.md", import.meta.url),
+  );
+  const headings = new Set(
+    [...readme.matchAll(/^#+ (.+)$/gm)].map((match) => match[1]),
+  );
+  const missing: string[] = [];
+  for (const topic of HELP_TOPICS) {
+    const cited = topicText(topic).lines.at(-1)!.slice("README: ".length);
+    for (const [, section] of cited.matchAll(/"([^"]+)"/g)) {
+      if (!headings.has(section)) missing.push(`${topic}: ${section}`);
+    }
+  }
+  expect(missing).toEqual([]);
+});
