@@ -24,7 +24,7 @@ export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
   usage:
-    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--ledger L]",
+    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--ledger L] [--json]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
@@ -34,13 +34,19 @@ export const approveCommand: Command = {
     "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
     "  --note TEXT    a note kept with the approval",
     "  --ledger L     git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
-    "",
-    "example: chant-wave approve demo demo-wave-2 --plan sha256:1fa7…",
+    "  --json         print { ledger, record } on stdout: the approval as recorded",
   ].join("\n"),
+  examples: [
+    "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
+    "chant-wave approve demo demo-wave-2 --plan sha256:… --ledger git   # as printed",
+    'chant-wave approve demo demo-wave-2 --note "reviewed in #42" --json',
+  ],
+  flags: {
+    strings: ["plan", "by", "note", "ledger"],
+    booleans: ["json"],
+  },
   async run(argv, io) {
-    const flags = parseFlags("approve", argv, {
-      strings: ["plan", "by", "note", "ledger"],
-    });
+    const flags = parseFlags("approve", argv, approveCommand.flags);
     const { name, gate } = nameAndGate("approve", flags);
     const ledger = await openLedger(flags.strings.ledger, io);
     const plan = flags.strings.plan;
@@ -65,14 +71,20 @@ export const approveCommand: Command = {
     const by = flags.strings.by ?? await defaultApprover(io);
     const url = ciContext(io.env).runUrl;
     const note = flags.strings.note;
-    await ledger.write(approvalRecord({
+    const record = approvalRecord({
       name,
       gate,
       planDigest: digest,
       by,
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
-    }, newStamp(io.clock)));
+    }, newStamp(io.clock));
+    await ledger.write(record);
+    if (flags.booleans.json) {
+      io.stdout.write(
+        JSON.stringify({ ledger: ledger.describe(), record }) + "\n",
+      );
+    }
     approvedLines(name, gate, digest, by).forEach(lineLog(io.stderr));
     return OK;
   },

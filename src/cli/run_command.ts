@@ -50,25 +50,32 @@ export const runCommand: Command = {
     "  --out-of-order REASON  run even though the wave before has not applied this commit",
     "  --json            print the result object on stdout",
     "",
-    "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting, 4 plans moved",
-    "example: chant-wave run --spec waves.jsonc --wave 2 --decide",
+    "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting, 4 plans moved;",
+    'see "chant-wave help exit-codes"',
   ].join("\n"),
+  examples: [
+    "chant-wave run --spec waves.jsonc --wave 1   # whole wave: plan, gate, apply",
+    "chant-wave run --spec waves.jsonc --wave 2 --decide --ledger git   # deciding job",
+    "chant-wave run --spec waves.jsonc --wave 2 --share 1 --ledger git   # share job 1",
+    "chant-wave run --spec waves.jsonc --wave prod --decide --dry-run   # would it wait?",
+  ],
+  flags: {
+    strings: [
+      "spec",
+      "wave",
+      "share",
+      "group",
+      "base",
+      "parallel",
+      "ledger",
+      "heartbeat",
+      "timeout",
+      "out-of-order",
+    ],
+    booleans: ["decide", "dry-run", "json"],
+  },
   async run(argv, io) {
-    const flags = parseFlags("run", argv, {
-      strings: [
-        "spec",
-        "wave",
-        "share",
-        "group",
-        "base",
-        "parallel",
-        "ledger",
-        "heartbeat",
-        "timeout",
-        "out-of-order",
-      ],
-      booleans: ["decide", "dry-run", "json"],
-    });
+    const flags = parseFlags("run", argv, runCommand.flags);
     const json = flags.booleans.json;
     try {
       const file = requireFlag("run", flags, "spec");

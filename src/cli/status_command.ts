@@ -65,14 +65,14 @@ export const statusCommand: Command = {
     "  --spec F     the waves file",
     "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "  --json       print { name, waves: [...] } on stdout",
-    "",
-    "example: chant-wave status --spec waves.jsonc",
   ].join("\n"),
+  examples: [
+    "chant-wave status --spec waves.jsonc",
+    "chant-wave status --spec waves.jsonc --ledger git --json",
+  ],
+  flags: { strings: ["spec", "ledger"], booleans: ["json"] },
   async run(argv, io) {
-    const flags = parseFlags("status", argv, {
-      strings: ["spec", "ledger"],
-      booleans: ["json"],
-    });
+    const flags = parseFlags("status", argv, statusCommand.flags);
     const file = requireFlag("status", flags, "spec");
     const { spec } = await loadSpec(file, io.cwd);
     const ledger = await openLedger(flags.strings.ledger, io);
