@@ -18,6 +18,7 @@ const RUN_FLAGS = [
   "--heartbeat",
   "--json",
   "--ledger",
+  "--out-of-order",
   "--parallel",
   "--share",
   "--spec",
