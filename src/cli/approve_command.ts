@@ -11,25 +11,29 @@ import { OK } from "../exit_codes.ts";
 import { newestPendingDigest } from "../ledger/decide_gate.ts";
 import { approvedLines } from "../ledger/gate_messages.ts";
 import { approvalRecord, newStamp } from "../ledger/records.ts";
+import type { PlanSetMember } from "../ledger/plan_set_file.ts";
 import { ciContext } from "../run/ci_context.ts";
 import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { openLedger } from "./_open_ledger.ts";
-import { nameAndGate } from "./_positionals.ts";
+import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 
 /** The `approve` command. */
 export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
   usage:
-    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--ledger L] [--json]",
+    "chant-wave approve NAME GATE | --spec F --wave K [--plan DIGEST] [--by WHO] [--note TEXT]\n" +
+    "                          [--ledger L] [--json]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
     "fresh plans differ refuses it.",
     "",
+    "  --spec F       with --wave: the gate of wave K of this spec, instead of NAME GATE",
+    "  --wave K       the wave, by number or name",
     "  --plan DIGEST  sha256:<64 hex>, as printed after 'then approve:'",
     "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
     "  --note TEXT    a note kept with the approval",
@@ -40,14 +44,16 @@ export const approveCommand: Command = {
     "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
     "chant-wave approve demo demo-wave-2 --plan sha256:… --ledger git   # as printed",
     'chant-wave approve demo demo-wave-2 --note "reviewed in #42" --json',
+    "chant-wave approve --spec waves.jsonc --wave staging",
   ],
   flags: {
-    strings: ["plan", "by", "note", "ledger"],
+    strings: ["spec", "wave", "plan", "by", "note", "ledger"],
     booleans: ["json"],
   },
   async run(argv, io) {
     const flags = parseFlags("approve", argv, approveCommand.flags);
-    const { name, gate } = nameAndGate("approve", flags);
+    const target = await gateTarget("approve", flags, io.cwd);
+    const { name, gate } = target;
     const ledger = await openLedger(flags.strings.ledger, io);
     const plan = flags.strings.plan;
     if (plan !== undefined && !isDigest(plan)) {
@@ -55,19 +61,25 @@ export const approveCommand: Command = {
         `"--plan" must be sha256:<64 lowercase hex>, not "${plan}"`,
       );
     }
-    let digest = plan;
+    await requireKnownGate(target, ledger);
+    const log = lineLog(io.stderr);
+    const { records } = await ledger.readGate(name, gate);
+    const pending = newestPendingDigest(records, io.clock.now());
+    const digest = plan ?? pending;
     if (digest === undefined) {
-      const { records } = await ledger.readGate(name, gate);
-      digest = newestPendingDigest(records, io.clock.now());
-      if (digest === undefined) {
-        throw new InputError(
-          `gate "${gate}" of "${name}" has no pending plan to approve in ${ledger.describe()}`,
-          [
-            "pass --plan sha256:<hex> as printed after 'then approve:'",
-          ],
-        );
-      }
+      throw new InputError(
+        `gate "${gate}" of "${name}" has no pending plan to approve in ${ledger.describe()}`,
+        [
+          "pass --plan sha256:<hex> as printed after 'then approve:'",
+        ],
+      );
     }
+    if (pending !== undefined && pending !== digest) {
+      log(
+        `warning: gate "${gate}" waits for ${pending}, not ${digest}; this approval covers only the plans of ${digest}`,
+      );
+    }
+    const plans = await ledger.readPlanSet(name, gate, digest);
     const by = flags.strings.by ?? await defaultApprover(io);
     const url = ciContext(io.env).runUrl;
     const note = flags.strings.note;
@@ -85,7 +97,9 @@ export const approveCommand: Command = {
         JSON.stringify({ ledger: ledger.describe(), record }) + "\n",
       );
     }
-    approvedLines(name, gate, digest, by).forEach(lineLog(io.stderr));
+    approvedLines(name, gate, digest, by).forEach(log);
+    if (plans) log(`  it covers ${describePlans(plans)}`);
+    log(`  recorded in ${ledger.describe()}`);
     return OK;
   },
 };
@@ -99,4 +113,22 @@ async function defaultApprover(io: CliIo): Promise<string> {
   const who = await whoRuns(io);
   if (who) return who;
   throw new InputError("cannot tell who approves: pass --by WHO");
+}
+
+const NAMED_PLANS = 10;
+
+/** `3 plans: eu (2 to add), us (destructive), ap` — the targets an approval covers. */
+function describePlans(plans: readonly PlanSetMember[]): string {
+  const shown = plans.slice(0, NAMED_PLANS).map((plan) => {
+    const notes = [
+      plan.destructive ? "destructive" : "",
+      plan.empty ? "no changes" : "",
+      plan.summary ?? "",
+    ].filter(Boolean);
+    return notes.length ? `${plan.target} (${notes.join(", ")})` : plan.target;
+  });
+  const more = plans.length - shown.length;
+  return `${plans.length} plan${plans.length === 1 ? "" : "s"}: ${
+    shown.join(", ")
+  }${more > 0 ? ` and ${more} more` : ""}`;
 }

@@ -42,6 +42,9 @@ Deno.test("run and approve: 8 processes against one directory ledger lose no rec
   await t.step(
     "4 deciding jobs and 4 approvers at once on a fresh ledger",
     async () => {
+      // approve refuses a gate the ledger does not know: wave 1 waits first.
+      expect((await r.run(["run", ...SPEC, "--wave", "1", "--decide"])).code)
+        .toBe(3);
       const outs = await Promise.all([
         ...[1, 2, 3, 4].map((k) =>
           r.run(["run", ...SPEC, "--wave", String(k), "--decide"])

@@ -132,7 +132,7 @@ Deno.test({
       expect(await applied()).toEqual(["dev"]);
       const line = log.match(/then approve: (chant-wave approve .*)/)?.[1];
       expect(line).toMatch(
-        /^chant-wave approve e2e e2e-wave-2 --plan sha256:[0-9a-f]{64}$/,
+        /^chant-wave approve e2e e2e-wave-2 --plan sha256:[0-9a-f]{64} --ledger git$/,
       );
       approve = line!.split(" ").slice(1);
     },
@@ -140,7 +140,7 @@ Deno.test({
 
   await t.step("the printed command approves the digest", async () => {
     const out = await new Deno.Command(BINARY, {
-      args: [...approve, "--by", "ann", "--ledger", "git"],
+      args: [...approve, "--by", "ann"],
       cwd: repo.path,
       env: repo.env,
       clearEnv: true,
