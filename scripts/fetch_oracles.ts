@@ -20,7 +20,9 @@ const out = await new Deno.Command(Deno.execPath(), {
 }).output();
 if (!out.success) {
   console.error(
-    `fetch_oracles: "deno cache ${ORACLES.join(" ")}" failed (exit ${out.code})`,
+    `fetch_oracles: "deno cache ${
+      ORACLES.join(" ")
+    }" failed (exit ${out.code})`,
   );
   Deno.exit(1);
 }
