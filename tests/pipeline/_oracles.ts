@@ -152,11 +152,15 @@ function cacheDir(): Promise<string> {
   return denoDir;
 }
 
+const LOCKFILE = new URL("../../deno.lock", import.meta.url).pathname;
+
 /**
  * Runs gitlab-ci-local in `cwd` with `args`, under deno, with `env` plus what
  * deno needs to find its cache. The child never fetches (`--cached-only`): the
  * test task fetched the package beforehand (`scripts/fetch_oracles.ts`), so a
- * cleared environment without the user's certificates or proxy still works.
+ * cleared environment without the user's certificates or proxy still works. It
+ * resolves the package through a copy of the project's `deno.lock` (deno would
+ * rewrite the lockfile it is given), so it runs exactly the pinned version.
  * @param args Its arguments.
  * @param cwd A git repository holding the pipeline file.
  * @param env The whole environment (PATH, HOME…).
@@ -167,30 +171,44 @@ export async function gitlabCiLocal(
   cwd: string,
   env: Record<string, string>,
 ): Promise<GclResult> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--cached-only", "-A", GITLAB_CI_LOCAL, ...args],
-    cwd,
-    env: {
-      ...Object.fromEntries(
-        PASSED_THROUGH.flatMap((name) => {
-          const value = Deno.env.get(name);
-          return value === undefined ? [] : [[name, value]];
-        }),
-      ),
-      DENO_DIR: await cacheDir(),
-      ...env,
-      NO_COLOR: "1",
-      FORCE_COLOR: "0",
-    },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+  const dir = await Deno.makeTempDir({ prefix: "chant-wave-gcl-lock-" });
+  try {
+    await Deno.copyFile(LOCKFILE, `${dir}/deno.lock`);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--cached-only",
+        `--lock=${dir}/deno.lock`,
+        "-A",
+        GITLAB_CI_LOCAL,
+        ...args,
+      ],
+      cwd,
+      env: {
+        ...Object.fromEntries(
+          PASSED_THROUGH.flatMap((name) => {
+            const value = Deno.env.get(name);
+            return value === undefined ? [] : [[name, value]];
+          }),
+        ),
+        DENO_DIR: await cacheDir(),
+        ...env,
+        NO_COLOR: "1",
+        FORCE_COLOR: "0",
+      },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    return {
+      code: out.code,
+      stdout: decoder.decode(out.stdout),
+      stderr: decoder.decode(out.stderr),
+    };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }
