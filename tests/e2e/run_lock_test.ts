@@ -5,7 +5,8 @@
 // is gone is stale; dry runs take none.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { BINARY } from "../_helpers/binary.ts";
+import { startBinary } from "../_helpers/binary.ts";
+import { pollUntil } from "../_helpers/poll.ts";
 import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const TARGETS = ["t1", "t2", "t3", "t4"];
@@ -13,19 +14,6 @@ const LOCK = ".chant/waves/tf/wave-1.lock";
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
-}
-
-/** Polls `check` every 20 ms until it holds; fails after `ms`. */
-async function until(
-  what: string,
-  check: () => Promise<boolean>,
-  ms = 30_000,
-): Promise<void> {
-  const end = Date.now() + ms;
-  while (!await check()) {
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A lock file as chant-wave writes it, held by `pid` of this host. */
@@ -82,43 +70,17 @@ Deno.test("run: jobs of one wave started together in one checkout take turns", a
   await t.step("a job that finds the wave held waits, then runs", async () => {
     await r.control("t1", "wait-for", `${r.path}/go`);
     const first = r.run(["run", ...SPEC, "--wave", "1", "--decide"]);
-    await until("the first job's lock", () => exists(`${r.path}/${LOCK}`));
+    await pollUntil("the first job's lock", () => exists(`${r.path}/${LOCK}`));
     const holder = JSON.parse(await Deno.readTextFile(`${r.path}/${LOCK}`));
-    const second = new Deno.Command("/usr/bin/env", {
-      args: [
-        "-i",
-        "PATH=/usr/bin:/bin",
-        BINARY,
-        "run",
-        ...SPEC,
-        "--wave",
-        "1",
-        "--decide",
-      ],
+    const second = startBinary(["run", ...SPEC, "--wave", "1", "--decide"], {
       cwd: r.path,
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    let stderr = "";
-    const decoder = new TextDecoder();
-    const reader = second.stderr.getReader();
-    const waiting =
-      `another run holds wave 1 in this checkout (pid ${holder.pid}); waiting up to 1m`;
-    while (!stderr.includes(waiting)) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      stderr += decoder.decode(value, { stream: true });
-    }
-    expect(stderr).toContain(waiting);
+    });
+    await second.stderrHas(
+      `another run holds wave 1 in this checkout (pid ${holder.pid}); waiting up to 1m`,
+    );
     await Deno.writeTextFile(`${r.path}/go`, "");
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      stderr += decoder.decode(value, { stream: true });
-    }
     expect((await first).code).toBe(0);
-    expect((await second.status).code).toBe(0);
+    expect((await second.finish()).code).toBe(0);
     await r.uncontrol("t1", "wait-for");
     expect(await exists(`${r.path}/${LOCK}`)).toBe(false);
   });

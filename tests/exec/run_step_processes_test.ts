@@ -25,8 +25,16 @@ function run(options: Partial<RunStepOptions> & { argv: string[] }) {
 }
 
 Deno.test("runStep() streams interleaved stdout and stderr in arrival order", async () => {
-  const { writer, result } = run({ argv: ["sh", fixture("interleaved.sh")] });
+  const dir = await Deno.makeTempDir();
+  const { writer, result } = run({
+    argv: ["sh", fixture("interleaved.sh"), `${dir}/seen`],
+  });
+  for (let n = 1; n <= 3; n++) {
+    await pollUntil(`line ${n}`, () => writer.lines().length === n);
+    await Deno.writeTextFile(`${dir}/seen.${n}`, "");
+  }
   const outcome = await result;
+  await Deno.remove(dir, { recursive: true });
   expect(writer.lines()).toEqual([
     "[plan] prod-eu | out 1",
     "[plan] prod-eu | err 1",
