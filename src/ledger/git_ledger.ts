@@ -17,7 +17,6 @@
 import type { Clock } from "../clock.ts";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import { hashObjects } from "../git/git_plumbing.ts";
 import { listGatesAt, readGateAt } from "./_git_ledger_read.ts";
 import {
   currentTip,
@@ -42,6 +41,9 @@ import { formatRecord, type LedgerRecord } from "./records.ts";
 export { LEDGER_BRANCH };
 
 export { DEFAULT_LEDGER_REMOTE };
+
+/** How long a write keeps retrying against other writers: 120 s. */
+export const DEFAULT_BUDGET_MS = 120_000;
 
 /** A remote's name as `--ledger git:<remote>` accepts it. */
 export const REMOTE_NAME: RegExp = /^[A-Za-z0-9_][A-Za-z0-9._\/-]*$/;
@@ -68,10 +70,11 @@ export interface GitLedgerOptions {
   /** Receives notes for the human log, one line each, without a newline. */
   log: (line: string) => void;
   /**
-   * How many times a write tries to reach the branch before giving up.
-   * @default {10}
+   * How long (milliseconds) a write keeps retrying while other writers push
+   * first, before it gives up (exit 1).
+   * @default {120000}
    */
-  attempts?: number;
+  budgetMs?: number;
 }
 
 /** What {@linkcode GitLedger.pull} or {@linkcode GitLedger.push} did. */
@@ -137,7 +140,8 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     clock: options.clock,
     random: options.random ?? webRandomBytes,
     log: options.log,
-    attempts: Math.max(1, options.attempts ?? 10),
+    budgetMs: Math.max(0, options.budgetMs ?? DEFAULT_BUDGET_MS),
+    remoteTips: new Set(),
     noted: new Set(),
   };
   let ready: Promise<void> | undefined;
@@ -145,12 +149,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
   const writes = batcher<{ path: string; text: string; what: string }>(
     async (items) => {
       await open();
-      const oids = await hashObjects(
-        ctx.git,
-        ctx.cwd,
-        items.map((i) => i.text),
-      );
-      const files = items.map((item, i) => ({ path: item.path, oid: oids[i] }));
+      const files = items.map(({ path, text }) => ({ path, text }));
       const what = items[0].what;
       await publish(
         ctx,
@@ -190,12 +189,13 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
 
     /**
      * Atomic, never overwriting and losing nothing under concurrent writers on
-     * any number of clones: the record's blob is written, a commit adding it is
-     * built on the remote's tip (plumbing and a temporary index only), the local
-     * branch moved by compare-and-swap and the commit pushed without force. A
-     * push rejected because another writer was first fetches, rebuilds on the new
-     * tip and retries (`attempts`, jittered exponential backoff). A push refused
-     * for another reason moves the local branch back: nothing is recorded.
+     * any number of clones: the record's blob and a commit adding it on the
+     * remote's tip are written by one `git fast-import` (no index, no ref), the
+     * commit is pushed without force, and the local branch follows by
+     * compare-and-swap. A push rejected because another writer was first
+     * fetches, rebuilds on the new tip and retries with jittered exponential
+     * backoff for up to `budgetMs` (then exit 1). A push refused for another
+     * reason records nothing.
      * Writes of one store that overlap in time share one commit and one push
      * (group commit); they succeed or fail together.
      */
