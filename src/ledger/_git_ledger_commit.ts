@@ -109,9 +109,13 @@ export async function buildCommit(
 
 /** A path as fast-import reads it: double-quoted, with C-style escapes. */
 function quotePath(path: string): string {
-  const escaped = path.replace(/[\\"]/g, "\\$&").replace(
-    /[\x00-\x1f\x7f]/g,
-    (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`,
-  );
-  return `"${escaped}"`;
+  let quoted = '"';
+  for (const char of path) {
+    const code = char.charCodeAt(0);
+    if (char === "\\" || char === '"') quoted += `\\${char}`;
+    else if (code < 0x20 || code === 0x7f) {
+      quoted += `\\${code.toString(8).padStart(3, "0")}`;
+    } else quoted += char;
+  }
+  return `${quoted}"`;
 }
