@@ -31,6 +31,7 @@ import {
   resolveRemote,
 } from "./_git_ledger_remote.ts";
 import { batcher } from "./_git_ledger_batch.ts";
+import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
 import { claimByOrder } from "./claim_by_order.ts";
 import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
 import { parseRecord } from "./parse_record.ts";
@@ -146,19 +147,22 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
   };
   let ready: Promise<void> | undefined;
   const open = () => ready ??= resolveRemote(ctx, remote);
+  let common: Promise<string | undefined> | undefined;
+  const gitDir = () => common ??= commonGitDir(ctx.cwd);
   const writes = batcher<{ path: string; text: string; what: string }>(
     async (items) => {
       await open();
       const files = items.map(({ path, text }) => ({ path, text }));
       const what = items[0].what;
-      await publish(
-        ctx,
-        files,
-        (all) =>
-          all.length === 1
-            ? `chant-wave: ${what}`
-            : `chant-wave: ${what} and ${all.length - 1} more records`,
-      );
+      await withCloneLock(ctx, await gitDir(), () =>
+        publish(
+          ctx,
+          files,
+          (all) =>
+            all.length === 1
+              ? `chant-wave: ${what}`
+              : `chant-wave: ${what} and ${all.length - 1} more records`,
+        ));
     },
   );
   const gatePath = (name: string, gate: string) =>
@@ -195,7 +199,8 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
      * compare-and-swap. A push rejected because another writer was first
      * fetches, rebuilds on the new tip and retries with jittered exponential
      * backoff for up to `budgetMs` (then exit 1). A push refused for another
-     * reason records nothing.
+     * reason records nothing. Processes writing from the same clone take turns
+     * (a lock file in its git folder), so they do not race each other.
      * Writes of one store that overlap in time share one commit and one push
      * (group commit); they succeed or fail together.
      */
@@ -240,11 +245,12 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
       await open();
       const to = needRemote(ctx, "push");
       await fetchLedger(ctx);
-      const done = await publish(
-        ctx,
-        [],
-        (files) => `chant-wave: ${files.length} local records`,
-      );
+      const done = await withCloneLock(ctx, await gitDir(), () =>
+        publish(
+          ctx,
+          [],
+          (files) => `chant-wave: ${files.length} local records`,
+        ));
       const message = done.committed === 0
         ? `${LEDGER_BRANCH} is up to date with "${to}"`
         : `pushed ${done.committed} records to ${LEDGER_BRANCH} of "${to}"`;
