@@ -110,9 +110,9 @@ async function runWriters(
   ));
   const ms = performance.now() - started;
   const failures = outs.flatMap((out, w) =>
-    out.success
-      ? []
-      : [`writer w${w}: exit ${out.code}: ${new TextDecoder().decode(out.stderr)}`]
+    out.success ? [] : [
+      `writer w${w}: exit ${out.code}: ${new TextDecoder().decode(out.stderr)}`,
+    ]
   );
   return { ms, failures };
 }
