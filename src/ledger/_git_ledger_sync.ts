@@ -117,7 +117,8 @@ export async function waitToRetry(
     throw new OutcomeError(
       RUN_FAILED,
       `${state.doing} within ${Math.round(ctx.budgetMs / 1000)}s ` +
-        `(${state.attempt} attempts): ${state.why}; run it again`,
+        `(${state.attempt} attempt${state.attempt === 1 ? "" : "s"}): ` +
+        `${state.why}; run it again`,
     );
   }
   await sleep(ctx.clock, wait);

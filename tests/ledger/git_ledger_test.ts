@@ -3,7 +3,7 @@ import { expect } from "@std/expect";
 import { join } from "node:path";
 import { realClock } from "../../src/clock.ts";
 import { memoryWriter } from "../../src/console/writer.ts";
-import { InputError } from "../../src/errors.ts";
+import { InputError, OutcomeError } from "../../src/errors.ts";
 import { Interrupts } from "../../src/exec/interrupts.ts";
 import { createGit } from "../../src/git/git.ts";
 import { gitLedger } from "../../src/ledger/git_ledger.ts";
@@ -287,6 +287,26 @@ Deno.test("gitLedger() fails with one clear line", async (t) => {
     expect(Number(error.message.match(/\((\d+)s old\)/)[1]))
       .toBeGreaterThanOrEqual(3_600);
   });
+
+  await t.step(
+    "other writers win every race for the whole budget: exit 1",
+    async () => {
+      await using world = await ledgerWorld();
+      const clone = await world.clone("late");
+      await world.open(world.repo.path).ledger.write(approvalNoted("first"));
+      const late = world.open(clone, {
+        budgetMs: 0,
+        random: (n) => new Uint8Array(n).fill(255),
+      }).ledger;
+      // Its remote-tracking ref predates the first record: the push loses.
+      const error = await late.write(approvalNoted("late")).catch((e) => e);
+      expect(error).toBeInstanceOf(OutcomeError);
+      expect(error.exitCode).toBe(1);
+      expect(error.message).toMatch(
+        /^cannot record in the ledger branch chant\/ledger of "origin" within 0s \(1 attempt\): other writers kept pushing first \(.*\); run it again$/,
+      );
+    },
+  );
 
   await t.step("a remote that refuses the push", async () => {
     await using world = await ledgerWorld();
