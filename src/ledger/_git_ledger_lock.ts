@@ -16,10 +16,17 @@ import { tryPidLock } from "../fs/pid_lock.ts";
 import { type LedgerContext, sleep } from "./_git_ledger_sync.ts";
 
 const POLL_MS = 25;
+/**
+ * A writer that waited for a sibling of its clone starts after a random pause
+ * below this, so a clone whose writer just won does not keep winning while the
+ * writers of other clones are between retries.
+ */
+const POLITE_MS = 500;
 
 /**
  * Runs `work` holding the clone's writer lock: waits (polling) while a live
- * process of this clone holds it, up to the ledger's budget.
+ * process of this clone holds it, up to the ledger's budget, then pauses a
+ * random moment (under 0.5 s) before it writes, for fairness between clones.
  * @param ctx The ledger (its clock and budget).
  * @param gitDir The clone's common git folder, if known.
  * @param work What to do under the lock.
@@ -34,13 +41,16 @@ export async function withCloneLock<T>(
   if (gitDir === undefined) return await work();
   const path = join(gitDir, "chant-ledger.lock");
   const deadline = ctx.clock.now() + ctx.budgetMs;
-  for (;;) {
+  for (let waited = false;; waited = true) {
     const got = await tryPidLock({ path, clock: ctx.clock }).catch(() =>
       undefined
     );
     if (got === undefined) return await work();
     if (got.ok) {
       try {
+        if (waited) {
+          await sleep(ctx.clock, Math.floor(Math.random() * POLITE_MS));
+        }
         return await work();
       } finally {
         await got.release();

@@ -59,14 +59,14 @@ export function sleep(clock: Clock, ms: number): Promise<void> {
 }
 
 /** The longest single wait between two attempts. */
-const MAX_WAIT_MS = 4_000;
+const MAX_WAIT_MS = 1_000;
 
 /**
  * How long to wait before retry number `attempt` (1 for the first retry): a
  * random time ("full jitter") in [0, bound), where the bound doubles with each
- * retry from 50 ms, is at least twice as long as the attempt that just lost
- * took (so writers that collided spread out instead of colliding again), and at
- * most 4 s.
+ * retry from 50 ms, is at least as long as the attempt that just lost took (so
+ * writers that collided spread out instead of colliding again), and at most
+ * 1 s (a writer that lost often must not sleep while fresh writers win).
  * @param ctx The ledger (its random source).
  * @param attempt The retry's number, from 1.
  * @param lastMs How long the lost attempt took.
@@ -81,7 +81,7 @@ export function retryWait(
   const fraction = ((a << 8) | b) / 65536;
   const bound = Math.min(
     MAX_WAIT_MS,
-    Math.max(50 * 2 ** Math.min(attempt - 1, 16), 2 * lastMs),
+    Math.max(50 * 2 ** Math.min(attempt - 1, 16), lastMs),
   );
   return Math.floor(fraction * bound);
 }
