@@ -41,7 +41,8 @@ export interface PublishReport {
  * remote-tracking ref with it), after which the local branch follows by
  * compare-and-swap. When another writer pushed first, fetch, rebuild on the new
  * tip and retry after a jittered, growing wait, for as long as the ledger's time
- * budget allows (`ctx.budgetMs`, 120 s by default). When the push fails for
+ * budget allows (`ctx.budgetMs`, 120 s by default, and at least
+ * `ctx.minAttempts` attempts, 40). When the push fails for
  * another reason nothing moved (nothing is recorded) and a one-line `InputError`
  * says what to do. In local mode the compare-and-swap of the local branch is the
  * commit point, retried the same way.

@@ -34,6 +34,8 @@ export interface LedgerContext {
   log: (line: string) => void;
   /** Milliseconds a write (or a fetch) keeps retrying before giving up. */
   budgetMs: number;
+  /** Attempts made before giving up even when the budget is spent. */
+  minAttempts: number;
   /** The remote, once known to exist; `undefined` in local mode. */
   remote?: string;
   /** `refs/remotes/<remote>/chant/ledger`. */
@@ -102,7 +104,8 @@ export interface RetryState {
 
 /**
  * Waits before another attempt, or gives up when the wait would end past the
- * deadline.
+ * deadline and at least `ctx.minAttempts` attempts were made (so a machine so
+ * loaded that one attempt takes many seconds is not cut short after a few).
  * @param ctx The ledger.
  * @param state The attempts so far.
  * @throws {OutcomeError} Exit 1 when the budget is spent:
@@ -113,7 +116,10 @@ export async function waitToRetry(
   state: RetryState,
 ): Promise<void> {
   const wait = retryWait(ctx, state.attempt, state.lastMs);
-  if (ctx.clock.now() + wait > state.deadline) {
+  if (
+    ctx.clock.now() + wait > state.deadline &&
+    state.attempt >= ctx.minAttempts
+  ) {
     throw new OutcomeError(
       RUN_FAILED,
       `${state.doing} within ${Math.round(ctx.budgetMs / 1000)}s ` +

@@ -46,6 +46,9 @@ export { DEFAULT_LEDGER_REMOTE };
 /** How long a write keeps retrying against other writers: 120 s. */
 export const DEFAULT_BUDGET_MS = 120_000;
 
+/** Attempts a write makes before giving up, however long they took: 40. */
+export const DEFAULT_MIN_ATTEMPTS = 40;
+
 /** A remote's name as `--ledger git:<remote>` accepts it. */
 export const REMOTE_NAME: RegExp = /^[A-Za-z0-9_][A-Za-z0-9._\/-]*$/;
 
@@ -76,6 +79,11 @@ export interface GitLedgerOptions {
    * @default {120000}
    */
   budgetMs?: number;
+  /**
+   * Attempts a write makes before giving up, even once `budgetMs` is spent.
+   * @default {40}
+   */
+  minAttempts?: number;
 }
 
 /** What {@linkcode GitLedger.pull} or {@linkcode GitLedger.push} did. */
@@ -142,6 +150,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     random: options.random ?? webRandomBytes,
     log: options.log,
     budgetMs: Math.max(0, options.budgetMs ?? DEFAULT_BUDGET_MS),
+    minAttempts: Math.max(1, options.minAttempts ?? DEFAULT_MIN_ATTEMPTS),
     remoteTips: new Set(),
     noted: new Set(),
   };
@@ -198,7 +207,8 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
      * commit is pushed without force, and the local branch follows by
      * compare-and-swap. A push rejected because another writer was first
      * fetches, rebuilds on the new tip and retries with jittered exponential
-     * backoff for up to `budgetMs` (then exit 1). A push refused for another
+     * backoff for up to `budgetMs` and at least `minAttempts` attempts (then
+     * exit 1). A push refused for another
      * reason records nothing. Processes writing from the same clone take turns
      * (a lock file in its git folder), so they do not race each other.
      * Writes of one store that overlap in time share one commit and one push

@@ -296,6 +296,7 @@ Deno.test("gitLedger() fails with one clear line", async (t) => {
       await world.open(world.repo.path).ledger.write(approvalNoted("first"));
       const late = world.open(clone, {
         budgetMs: 0,
+        minAttempts: 1,
         random: (n) => new Uint8Array(n).fill(255),
       }).ledger;
       // Its remote-tracking ref predates the first record: the push loses.
