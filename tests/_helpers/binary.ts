@@ -85,8 +85,11 @@ export async function tempDir(
 export interface RunningBinary {
   /** The process id (of `env`, which execs the binary). */
   pid: number;
-  /** Resolves once stderr holds `text`; rejects if the process ends first. */
-  stderrHas(text: string): Promise<void>;
+  /**
+   * Resolves once stderr holds `text` (or matches it); rejects if the process
+   * ends first, or after 60 s.
+   */
+  stderrHas(text: string | RegExp): Promise<void>;
   /** Waits for the end; stderr holds everything it wrote. */
   finish(): Promise<BinaryResult>;
 }
@@ -130,12 +133,20 @@ export function startBinary(
     pid: child.pid,
     stderrHas(text) {
       return new Promise((resolve, reject) => {
+        const found = () =>
+          typeof text === "string" ? stderr.includes(text) : text.test(stderr);
+        const timer = setTimeout(() => {
+          watchers.delete(watch);
+          reject(new Error(`no "${text}" within 60s:\n${stderr}`));
+        }, 60_000);
         const watch = () => {
-          if (stderr.includes(text)) {
+          if (found()) {
             watchers.delete(watch);
+            clearTimeout(timer);
             resolve();
           } else if (ended) {
             watchers.delete(watch);
+            clearTimeout(timer);
             reject(new Error(`ended without printing "${text}":\n${stderr}`));
           }
         };
