@@ -6,6 +6,7 @@
  */
 
 import { isDigest } from "../digest/set_digest.ts";
+import { LocatorError, parseRunLocator } from "../forge/run_locator.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { MAX_TARGET_LENGTH } from "../limits.ts";
 import {
@@ -58,7 +59,16 @@ function show(value: unknown): string {
 
 /** Validates fields of one parsed object, failing with the record's name. */
 class Fields {
-  constructor(readonly name: string, readonly json: Json) {}
+  /**
+   * @param name The record's name, for messages.
+   * @param json The parsed object.
+   * @param problems Where a dropped optional field is reported.
+   */
+  constructor(
+    readonly name: string,
+    readonly json: Json,
+    readonly problems: string[] = [],
+  ) {}
 
   fail(what: string): never {
     throw new RecordError(this.name, what);
@@ -150,6 +160,21 @@ class Fields {
     });
   }
 
+  /**
+   * The optional run locator of a pending fact (SPEC.md §13): a bad one is
+   * dropped and reported, never fatal, since the record still says what waits.
+   */
+  optionalLocator(): Pick<PendingRecord, "locator"> {
+    if (this.json.locator === undefined) return {};
+    try {
+      return { locator: parseRunLocator(this.json.locator) };
+    } catch (error) {
+      if (!(error instanceof LocatorError)) throw error;
+      this.problems.push(`${this.name}: ${error.message}; it is dropped`);
+      return {};
+    }
+  }
+
   count(key: string): number {
     const value = this.present(key);
     if (!Number.isSafeInteger(value) || (value as number) < 0) {
@@ -192,6 +217,7 @@ function readPending(
     members: f.count("members"),
     base: f.text("base"),
     ...f.optionalText("runId"),
+    ...f.optionalLocator(),
     timestamp: f.time("timestamp"),
     expiresAt: f.time("expiresAt"),
   };
@@ -318,6 +344,8 @@ function readOutOfOrder(
  * result has the fields of its kind only, in the order of SPEC.md §5.2.
  * @param text The file's text.
  * @param name The file's name or path, used as the prefix of error messages.
+ * @param problems Where an optional field that is dropped as malformed (a
+ *   pending fact's run locator) is reported, one line naming the record.
  * @returns The record.
  * @throws {RecordError} When the text is not JSON, not an object, of another
  * version or an unknown kind, lacks a field or has one of the wrong form
@@ -329,7 +357,11 @@ function readOutOfOrder(
  * parseRecord("{", "x.json"); // throws RecordError "x.json: record is not valid JSON: …"
  * ```
  */
-export function parseRecord(text: string, name: string): LedgerRecord {
+export function parseRecord(
+  text: string,
+  name: string,
+  problems: string[] = [],
+): LedgerRecord {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -340,7 +372,7 @@ export function parseRecord(text: string, name: string): LedgerRecord {
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     throw new RecordError(name, "record is not a JSON object");
   }
-  const fields = new Fields(name, json as Json);
+  const fields = new Fields(name, json as Json, problems);
   const head = readHead(fields);
   switch (head.kind) {
     case "pending":

@@ -9,6 +9,7 @@
  */
 
 import type { Clock } from "../clock.ts";
+import type { RunLocator } from "../forge/run_locator.ts";
 import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
 
 /** The record kinds. */
@@ -53,6 +54,11 @@ export interface PendingRecord extends RecordBase {
   base: string;
   /** The CI run that waited, when known. */
   runId?: string;
+  /**
+   * The CI job that waited, to restart once the gate is approved (SPEC.md §13
+   * `resume`); recorded in CI only.
+   */
+  locator?: RunLocator;
   /** When the pending fact stops standing, ISO 8601 UTC. */
   expiresAt: string;
 }
@@ -281,7 +287,7 @@ export function pendingRecord(
     description: fields.description,
     members: fields.members,
     base: fields.base,
-    ...optional(fields, ["runId"]),
+    ...optional(fields, ["runId", "locator"]),
     timestamp: isoTime(stamp.now),
     expiresAt: isoTime(stamp.now + ttlMs),
   };

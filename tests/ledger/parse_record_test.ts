@@ -4,6 +4,15 @@ import { parseRecord, RecordError } from "../../src/ledger/parse_record.ts";
 import { formatRecord } from "../../src/ledger/records.ts";
 import { approval, claim, D, expired, outcome, pending } from "./_records.ts";
 import { newRecord } from "../../src/ledger/records.ts";
+import type { RunLocator } from "../../src/forge/run_locator.ts";
+
+const LOCATOR: RunLocator = {
+  forge: "github",
+  apiUrl: "https://api.github.com",
+  repository: "octo/hello",
+  runId: "7",
+  attempt: 1,
+};
 
 Deno.test("parseRecord() reads back every kind as written", async (t) => {
   const withExtras = {
@@ -14,6 +23,7 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
   const records = [
     pending("w1", 1),
     { ...pending("w2", 1), runId: "run-7" },
+    { ...pending("w3", 1), locator: LOCATOR },
     approval("a1", 2),
     withExtras,
     claim("p1", 3, "a1", "dec-1", [{ target: "eu", planDigest: D }]),
@@ -50,6 +60,34 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
   for (const record of records) {
     await t.step(`${record.kind} ${record.id}`, () => {
       expect(parseRecord(formatRecord(record), "x.json")).toEqual(record);
+    });
+  }
+});
+
+Deno.test("parseRecord() drops a malformed run locator with a problem line, keeping the pending fact", async (t) => {
+  const cases = [
+    {
+      name: "a run id that is not digits",
+      locator: { ...LOCATOR, runId: "7; rm -rf /" },
+      want: 'x.json: run locator: "runId" must be a run id (digits); it is dropped',
+    },
+    {
+      name: "an unknown field",
+      locator: { ...LOCATOR, token: "s3cret" },
+      want: 'x.json: run locator: unknown field "token" for github; it is dropped',
+    },
+    {
+      name: "not an object",
+      locator: "github",
+      want: "x.json: run locator: must be an object; it is dropped",
+    },
+  ];
+  for (const { name, locator, want } of cases) {
+    await t.step(name, () => {
+      const problems: string[] = [];
+      const text = JSON.stringify({ ...pending("w1", 1), locator });
+      expect(parseRecord(text, "x.json", problems)).toEqual(pending("w1", 1));
+      expect(problems).toEqual([want]);
     });
   }
 });
