@@ -69,12 +69,14 @@ Deno.test("parseRecord() drops a malformed run locator with a problem line, keep
     {
       name: "a run id that is not digits",
       locator: { ...LOCATOR, runId: "7; rm -rf /" },
-      want: 'x.json: run locator: "runId" must be a run id (digits); it is dropped',
+      want:
+        'x.json: run locator: "runId" must be a run id (digits); it is dropped',
     },
     {
       name: "an unknown field",
       locator: { ...LOCATOR, token: "s3cret" },
-      want: 'x.json: run locator: unknown field "token" for github; it is dropped',
+      want:
+        'x.json: run locator: unknown field "token" for github; it is dropped',
     },
     {
       name: "not an object",
