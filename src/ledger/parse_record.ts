@@ -8,7 +8,8 @@
 import { isDigest } from "../digest/set_digest.ts";
 import { LocatorError, parseRunLocator } from "../forge/run_locator.ts";
 import { hasControlCharacter } from "../console/visible.ts";
-import { MAX_TARGET_LENGTH } from "../limits.ts";
+import { MAX_NAME_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
+import { LEDGER_SEGMENT } from "./record_name.ts";
 import {
   type ApprovalRecord,
   type ClaimedRun,
@@ -19,6 +20,8 @@ import {
   type OutOfOrderRecord,
   type PendingRecord,
   RECORD_KINDS,
+  type RecordedPlansRecord,
+  type RecordedWave,
   type RecordKind,
   type RunOutcomeRecord,
   type SettledRun,
@@ -339,6 +342,40 @@ function readOutOfOrder(
   };
 }
 
+function readRecordedWaves(f: Fields): RecordedWave[] {
+  const value = f.present("waves");
+  if (!Array.isArray(value)) f.fail(`field "waves" must be a list`);
+  return value.map((item, i) => {
+    const at = new Fields(`${f.name}: waves[${i}]`, item ?? {});
+    if (typeof item !== "object" || item === null) at.fail("is not an object");
+    const wave = at.count("wave");
+    if (wave < 1) at.fail(`field "wave" must be at least 1`);
+    const name = at.text("name");
+    if (name.length > MAX_NAME_LENGTH || hasControlCharacter(name)) {
+      at.fail(`field "name" is not a valid wave name`);
+    }
+    const gate = at.matching("gate", LEDGER_SEGMENT, "a gate name");
+    if (gate.length > 2 * MAX_NAME_LENGTH) {
+      at.fail(`field "gate" is not a valid gate name`);
+    }
+    return { wave, name, gate, digest: at.digest("digest") };
+  });
+}
+
+function readRecordedPlans(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): RecordedPlansRecord {
+  return {
+    ...head,
+    kind: "recorded-plans",
+    head: f.matching("head", SHA, "a full commit sha"),
+    waves: readRecordedWaves(f),
+    ...f.optionalText("runId"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
 /**
  * Parses and validates one record's file text. Unknown fields are dropped; the
  * result has the fields of its kind only, in the order of SPEC.md §5.2.
@@ -389,5 +426,7 @@ export function parseRecord(
       return readWaveOutcome(fields, head);
     case "out-of-order":
       return readOutOfOrder(fields, head);
+    case "recorded-plans":
+      return readRecordedPlans(fields, head);
   }
 }

@@ -56,6 +56,7 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
       by: "ann",
       reason: "hotfix",
     }, { id: "x9", now: 0 }),
+    PLANS,
   ];
   for (const record of records) {
     await t.step(`${record.kind} ${record.id}`, () => {
@@ -99,6 +100,14 @@ Deno.test("parseRecord() drops unknown fields", () => {
   expect(parseRecord(text, "x.json")).toEqual(expired("e1", 1));
 });
 
+const PLANS = newRecord("recorded-plans", {
+  name: "tf",
+  gate: "recorded-plans",
+  head: "f".repeat(40),
+  waves: [{ wave: 1, name: "prod", gate: "tf-wave-1", digest: D }],
+  runId: "9",
+}, { id: "r9", now: 0 });
+
 /** The message `fn` throws, checking it is a RecordError. */
 function thrown(fn: () => unknown): string {
   try {
@@ -132,7 +141,7 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
       name: "unknown kind",
       text: edit(a, { kind: "approved" }),
       want: 'unknown record kind "approved"; expected one of ' +
-        '"pending", "approval", "expired", "claim", "run-outcome", "wave-outcome", "out-of-order"',
+        '"pending", "approval", "expired", "claim", "run-outcome", "wave-outcome", "out-of-order", "recorded-plans"',
     },
     {
       name: "missing kind",
@@ -226,6 +235,27 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
         runs: [{ target: "eu", planDigest: D, attempt: 1, outcome: "maybe" }],
       }),
       want: 'runs[0]: field "outcome" must be "ok" or "failed", got "maybe"',
+    },
+    {
+      name: "recorded plans of a short head",
+      text: edit(PLANS, { head: "f".repeat(12) }),
+      want: 'field "head" must be a full commit sha, got "ffffffffffff"',
+    },
+    {
+      name: "recorded plans of wave 0",
+      text: edit(PLANS, { waves: [{ ...PLANS.waves[0], wave: 0 }] }),
+      want: 'waves[0]: field "wave" must be at least 1',
+    },
+    {
+      name: "recorded plans under a gate that is no path segment",
+      text: edit(PLANS, { waves: [{ ...PLANS.waves[0], gate: "../x" }] }),
+      want: 'waves[0]: field "gate" must be a gate name, got "../x"',
+    },
+    {
+      name: "recorded plans with a bad digest",
+      text: edit(PLANS, { waves: [{ ...PLANS.waves[0], digest: "x" }] }),
+      want:
+        'waves[0]: field "digest" must be "sha256:" and 64 lowercase hex, got "x"',
     },
   ];
   for (const c of cases) {
