@@ -1,7 +1,7 @@
 /**
  * `run --record-plans` below the command line (SPEC.md §13), the pull-request
- * pipeline's job: plans every wave at HEAD (the pull request's head) as a dry run
- * would, under a temporary directory it removes, and records each wave's set
+ * pipeline's job: plans every wave at HEAD (the pull request's head, or in a
+ * GitLab merged results pipeline its merge into the target) as a dry run would, under a temporary directory it removes, and records each wave's set
  * digest in one `recorded-plans` record, so a review of that head can approve a
  * wave on the merged commit while it plans the same. Nothing else is recorded.
  * @module
@@ -32,6 +32,21 @@ import { planRuns } from "./plan_runs.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 
+/**
+ * In a GitLab merged results pipeline, HEAD is a merge of the merge request's
+ * head into its target, and `CI_MERGE_REQUEST_SOURCE_BRANCH_SHA` the head
+ * itself (it is empty in other merge request pipelines): the plans are recorded
+ * for the head that reviewers approve.
+ */
+function mergedResultHead(
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const sha = env.GITLAB_CI
+    ? env.CI_MERGE_REQUEST_SOURCE_BRANCH_SHA
+    : undefined;
+  return sha && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : undefined;
+}
+
 /** What `--record-plans` is asked to do. */
 export interface RecordPlansInput {
   /** The spec at HEAD. */
@@ -46,7 +61,7 @@ export interface RecordPlansResult {
   exitCode: number;
   /** The spec's `name`. */
   name: string;
-  /** The commit planned. */
+  /** The head the plans are recorded for. */
   head: string;
   /** Each wave's digest, when every wave planned. */
   waves: RecordedWave[];
@@ -73,12 +88,17 @@ export async function recordPlans(
 ): Promise<RecordPlansResult> {
   const { spec, settings } = input;
   const log = lineLog(io.stderr);
-  const head = await io.git.resolveCommit("HEAD", io.cwd);
-  if (head === undefined) {
+  const checkedOut = await io.git.resolveCommit("HEAD", io.cwd);
+  if (checkedOut === undefined) {
     throw new InputError("--record-plans needs a commit at HEAD to plan");
   }
+  const source = mergedResultHead(io.env);
+  const head = source ?? checkedOut;
   log(
-    `chant-wave: recording the plans of ${spec.name} at ${head.slice(0, 12)}`,
+    `chant-wave: recording the plans of ${spec.name} at ${head.slice(0, 12)}` +
+      (source
+        ? ` (planned at its merged result ${checkedOut.slice(0, 12)})`
+        : ""),
   );
   const result: RecordPlansResult = {
     exitCode: OK,

@@ -102,6 +102,20 @@ Deno.test("run --record-plans records every wave's digest at HEAD, and nothing e
   });
 });
 
+Deno.test("run --record-plans in a GitLab merged results pipeline records the plans for the merge request's head", async () => {
+  await using r = await rollout(specOf(WAVES));
+  const out = await r.run(["run", ...SPEC, "--record-plans", "--json"], {
+    GITLAB_CI: "true",
+    CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: r.base,
+  });
+  expect(out.code).toBe(0);
+  expect(JSON.parse(out.stdout).head).toBe(r.base);
+  expect(out.stderr).toContain(
+    `chant-wave: recording the plans of tf at ${r.base.slice(0, 12)} ` +
+      `(planned at its merged result ${r.head.slice(0, 12)})\n`,
+  );
+});
+
 Deno.test("run --record-plans records nothing when a wave fails to plan", async () => {
   await using r = await rollout(specOf(WAVES));
   await r.control("ap", "plan-exit", "5");
