@@ -94,7 +94,8 @@ export function decideResume(query: ResumeQuery): ResumeStep | undefined {
       status: "no-job",
       pending,
       approval,
-      reason: "the pending fact names no CI job (it was recorded outside CI)",
+      reason:
+        "the pending fact names no CI job (recorded outside CI, or its run locator was dropped)",
     };
   }
   const since = records.slice(records.indexOf(approval) + 1)

@@ -303,3 +303,44 @@ Deno.test("approve --resume records the approval, then restarts the job that wai
     expect(json.resume).toMatchObject({ resumed: 1, waiting: 0 });
   });
 });
+
+Deno.test("resume says no-job for a malformed locator and for another repository's job", async (t) => {
+  await using fake = fakeForge("github");
+  await using r = await rollout(specOf(WAVES.slice(0, 1)));
+  expect((await r.run(["run", ...SPEC, "--wave", "1"], ciEnv(fake, 1))).code)
+    .toBe(3);
+  expect((await r.run(["approve", "tf", "tf-wave-1", "--by", "ann"])).code)
+    .toBe(0);
+  fake.state.runs.set("701", { status: "completed", attempt: 1 });
+  await t.step(
+    "a job of another repository than the scheduled job's",
+    async () => {
+      const out = await r.run(["resume"], {
+        ...forgeEnv(fake),
+        GITHUB_REPOSITORY: "octo/other",
+      });
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        "tf-wave-1 of tf: no-job: recorded for another repository (octo/hello)\n",
+      );
+      expect(fake.requests).toEqual([]);
+    },
+  );
+  await t.step("a locator edited into a bad one", async () => {
+    const dir = `${r.path}/.chant/ledger/gates/tf/tf-wave-1`;
+    const [file] = [...Deno.readDirSync(dir)].map((entry) => entry.name)
+      .filter((name) => name.includes("-pending-"));
+    const record = JSON.parse(await Deno.readTextFile(`${dir}/${file}`));
+    record.locator.runId = "701/../../x";
+    await Deno.writeTextFile(`${dir}/${file}`, JSON.stringify(record));
+    const out = await r.run(["resume"], forgeEnv(fake));
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(
+      `warning: ledger: ${dir}/${file}: run locator: "runId" must be a run id (digits); it is dropped\n`,
+    );
+    expect(out.stderr).toContain(
+      "tf-wave-1 of tf: no-job: the pending fact names no CI job (recorded outside CI, or its run locator was dropped)\n",
+    );
+    expect(fake.requests).toEqual([]);
+  });
+});

@@ -78,7 +78,8 @@ Deno.test("decideResume() says what resume does about a gate", async (t) => {
     const step = decide([pending("w1", 0), approval("a1", 1)]);
     expect(step).toMatchObject({
       status: "no-job",
-      reason: "the pending fact names no CI job (it was recorded outside CI)",
+      reason:
+        "the pending fact names no CI job (recorded outside CI, or its run locator was dropped)",
     });
   });
   await t.step("skipped when a job of the gate ran since the approval", () => {
