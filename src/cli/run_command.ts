@@ -64,7 +64,6 @@ export const runCommand: Command = {
   examples: [
     "chant-wave run --spec waves.jsonc --wave 1   # whole wave: plan, gate, apply",
     "chant-wave run --spec waves.jsonc --wave 2 --decide --ledger git   # deciding job",
-    "chant-wave run --spec waves.jsonc --wave 2 --share 1 --ledger git   # share job 1",
     "chant-wave run --spec waves.jsonc --wave prod --decide --dry-run   # would it wait?",
     "chant-wave run --spec waves.jsonc --record-plans --ledger git   # pull-request job",
   ],
