@@ -60,6 +60,12 @@ export {
 } from "./src/ledger/claims.ts";
 export { WAVE_OUTCOMES } from "./src/ledger/records.ts";
 export type {
+  ForgejoRunLocator,
+  GithubRunLocator,
+  GitlabRunLocator,
+  RunLocator,
+} from "./src/forge/run_locator.ts";
+export type {
   ApprovalRecord,
   ClaimedRun,
   ClaimRecord,
@@ -70,6 +76,8 @@ export type {
   PendingRecord,
   PlanPair,
   RecordBase,
+  RecordedPlansRecord,
+  RecordedWave,
   RunOutcomeRecord,
   SettledRun,
   WaveOutcome,

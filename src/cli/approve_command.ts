@@ -1,6 +1,8 @@
 /**
  * `chant-wave approve NAME GATE` (SPEC.md §5.3): records an approval of one set
- * digest, the one given with `--plan` or that of the newest pending fact.
+ * digest, the one given with `--plan` or that of the newest pending fact, and
+ * with `--resume` restarts the CI job that waited once the approval is recorded
+ * (with the git ledger: pushed), as `resume` does (§13).
  * @module
  */
 
@@ -19,6 +21,7 @@ import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { openLedger } from "./_open_ledger.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
+import { resumeExitCode, resumeOne } from "./resume_command.ts";
 
 /** The `approve` command. */
 export const approveCommand: Command = {
@@ -26,7 +29,7 @@ export const approveCommand: Command = {
   summary: "approve a gate for one set of plans",
   usage:
     "chant-wave approve NAME GATE | --spec F --wave K [--plan DIGEST] [--by WHO] [--note TEXT]\n" +
-    "                          [--ledger L] [--json]",
+    "                          [--ledger L] [--resume] [--json]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
@@ -38,17 +41,18 @@ export const approveCommand: Command = {
     "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
     "  --note TEXT    a note kept with the approval",
     "  --ledger L     git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
-    "  --json         print { ledger, record } on stdout: the approval as recorded",
+    "  --resume       then restart the CI job that waited (as chant-wave resume does)",
+    "  --json         print { ledger, record, resume? } on stdout: the approval as recorded",
   ].join("\n"),
   examples: [
     "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
     "chant-wave approve demo demo-wave-2 --plan sha256:… --ledger git   # as printed",
     'chant-wave approve demo demo-wave-2 --note "reviewed in #42" --json',
-    "chant-wave approve --spec waves.jsonc --wave staging",
+    "chant-wave approve --spec waves.jsonc --wave staging --ledger git --resume   # and restart the job",
   ],
   flags: {
     strings: ["spec", "wave", "plan", "by", "note", "ledger"],
-    booleans: ["json"],
+    booleans: ["resume", "json"],
   },
   async run(argv, io) {
     const flags = parseFlags("approve", argv, approveCommand.flags);
@@ -92,15 +96,22 @@ export const approveCommand: Command = {
       ...(url === undefined ? {} : { url }),
     }, newStamp(io.clock));
     await ledger.write(record);
-    if (flags.booleans.json) {
-      io.stdout.write(
-        JSON.stringify({ ledger: ledger.describe(), record }) + "\n",
-      );
-    }
     approvedLines(name, gate, digest, by).forEach(log);
     if (plans) log(`  it covers ${describePlans(plans)}`);
     log(`  recorded in ${ledger.describe()}`);
-    return OK;
+    const resume = flags.booleans.resume
+      ? await resumeOne({ name, gate }, ledger, io)
+      : undefined;
+    if (flags.booleans.json) {
+      io.stdout.write(
+        JSON.stringify({
+          ledger: ledger.describe(),
+          record,
+          ...(resume ? { resume } : {}),
+        }) + "\n",
+      );
+    }
+    return resume ? resumeExitCode(resume) : OK;
   },
 };
 

@@ -58,10 +58,10 @@ export function installLine(spec: Spec, specFile: string): string {
 
 /**
  * A job's command as one shell line, with the git-backed ledger every CI job uses.
- * @param job The job.
- * @returns `chant-wave run … --ledger git`, shell-quoted.
+ * @param job The job (a wave's, or one of `forgeJobs`).
+ * @returns `chant-wave … --ledger git`, shell-quoted.
  */
-export function commandLine(job: Job): string {
+export function commandLine(job: { command: readonly string[] }): string {
   return shellLine([...job.command, "--ledger", "git"]);
 }
 

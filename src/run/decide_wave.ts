@@ -1,13 +1,14 @@
 /**
  * Deciding (SPEC.md §4.5–§4.6, §10): from a wave's planned runs and its policy at
  * base, computes the set digest, decides whether an approval covers the plans, and
- * when the wave must wait records a pending fact with its plan set. Dry runs record
- * nothing.
+ * when the wave must wait records a pending fact with its plan set (and, in CI, the
+ * job's run locator for `resume`). Dry runs record nothing.
  * @module
  */
 
 import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
+import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { newStamp, pendingRecord } from "../ledger/records.ts";
 import { compactTime } from "../ledger/record_name.ts";
@@ -119,6 +120,9 @@ export async function decideWave(
   for (const reason of gateState.reasons) log(`  ${reason}`);
   if (!input.dryRun && gateState.standing === undefined) {
     const runId = ciContext(io.env).runId;
+    const locator = runLocatorFromEnv(io.env, {
+      workflowFile: `${spec.name}.yml`,
+    });
     await io.ledger.writePlanSet(spec.name, gate, digest, members);
     await io.ledger.write(pendingRecord(
       {
@@ -129,6 +133,7 @@ export async function decideWave(
         members: members.length,
         base: base.sha,
         ...(runId ? { runId } : {}),
+        ...(locator ? { locator } : {}),
       },
       spec.pendingTtlMs,
       newStamp(io.clock),

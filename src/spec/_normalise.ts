@@ -139,6 +139,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
       runner: spec.runner,
       notify: spec.notify,
       pipeline: pipeline && normalisePipeline(pipeline),
+      resume: spec.resume && { schedule: spec.resume.schedule.trim() },
     }),
   };
 }

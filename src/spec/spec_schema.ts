@@ -23,6 +23,7 @@ import {
   toolSchema,
   variablesSchema,
 } from "./_schema_parts.ts";
+import { resumeSchema } from "./_resume_schema.ts";
 
 const countSchema = z.int().min(1);
 
@@ -208,6 +209,10 @@ const specShape = {
   pipeline: pipelineSchema.optional().meta({
     description:
       "How generated jobs get chant-wave: install, image, setup, variables",
+  }),
+  resume: resumeSchema.optional().meta({
+    description:
+      "A scheduled job running chant-wave resume: { schedule: <cron> }",
   }),
   waves: z.array(waveSchema).min(1, {
     error: "a spec needs at least one wave",

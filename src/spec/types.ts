@@ -136,6 +136,12 @@ export interface Notify {
   key?: string;
 }
 
+/** The scheduled `resume` job (§13). */
+export interface Resume {
+  /** A 5-field cron schedule (UTC). */
+  schedule: string;
+}
+
 /** A whole, valid spec (§3.1). */
 export interface Spec {
   /** The rollout's name; gates are recorded under it. */
@@ -176,6 +182,8 @@ export interface Spec {
   notify?: Notify;
   /** How generated jobs get the binary. */
   pipeline?: Pipeline;
+  /** The scheduled job that restarts approved gates' jobs. */
+  resume?: Resume;
   /** The waves, in order. */
   waves: Wave[];
 }
