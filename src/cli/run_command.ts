@@ -136,7 +136,7 @@ export const runCommand: Command = {
   },
 };
 
-/** The result with its keys in the order of SPEC.md §4.8. */
+/** The result with its keys in the order of SPEC.md §4.8 (and `rest`, §11). */
 function orderedResult(result: JobResult): JobResult {
   const {
     exitCode,
@@ -148,6 +148,7 @@ function orderedResult(result: JobResult): JobResult {
     moved,
     untried,
     skipped,
+    rest,
   } = result;
   return {
     exitCode,
@@ -159,6 +160,7 @@ function orderedResult(result: JobResult): JobResult {
     moved,
     untried,
     skipped,
+    ...(rest ? { rest } : {}),
   };
 }
 

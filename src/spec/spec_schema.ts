@@ -23,6 +23,7 @@ import {
   toolSchema,
   variablesSchema,
 } from "./_schema_parts.ts";
+import { hooksSchema } from "./_hooks_schema.ts";
 
 const countSchema = z.int().min(1);
 
@@ -122,6 +123,13 @@ export const waveSchema = z.strictObject({
   discover: z.boolean().default(false).meta({
     description: "planWave chooses the wave's runs (runs may then be [])",
   }),
+  rest: z.boolean().default(false).meta({
+    description:
+      'The last wave only (not with jobs): it stands for every further wave, "--wave k" past the spec\'s waves, and a whole-wave job goes on through the waves its planWave reports',
+  }),
+  hooks: hooksSchema.optional().meta({
+    description: "This wave's hooks, in place of the spec's",
+  }),
 }).meta({
   id: "Wave",
   description:
@@ -208,6 +216,10 @@ const specShape = {
   pipeline: pipelineSchema.optional().meta({
     description:
       "How generated jobs get chant-wave: install, image, setup, variables",
+  }),
+  hooks: hooksSchema.optional().meta({
+    description:
+      "Hooks of every wave that sets none: commands and holds at before-plan, after-plan, before-apply, after-apply",
   }),
   waves: z.array(waveSchema).min(1, {
     error: "a spec needs at least one wave",
