@@ -1,16 +1,18 @@
 /**
  * The end of a pass and of a job (SPEC.md §4.7, §11): the before-apply hooks,
  * the apply stage (claims and outcomes under the approval, §10) over the plans
- * not applied in an earlier pass, and after the last pass the after-apply hooks,
- * whose failure fails the job once the applies are done.
+ * not applied in an earlier pass, or a dry run's preview of it; and after the
+ * last pass the after-apply hooks, whose failure fails the job once the applies
+ * are done.
  * @module
  */
 
 import { RUN_FAILED, WAITING } from "../exit_codes.ts";
-import { applyStage } from "./apply_stage.ts";
+import { lineLog } from "../console/line_log.ts";
+import { applyStage, previewApply } from "./apply_stage.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";
-import type { JobResult, SkippedRun } from "./job_result.ts";
+import { dryRunLine, type JobResult, type SkippedRun } from "./job_result.ts";
 import type { AppliedInJob, PassEnd } from "./replan_loop.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import type { WaveJob } from "./wave_job.ts";
@@ -83,6 +85,40 @@ export async function applyPass(
     replan: applied.replan,
     members,
   };
+}
+
+/**
+ * What a dry run's pass would apply (SPEC.md §4.9), recording nothing: the holds
+ * at before-apply are checked (a real run would wait on them) but no command
+ * runs; then the runs it would apply and skip are logged, and its last line.
+ * @param job The wave job.
+ * @param input The decision and the runs.
+ * @param result The job's result so far.
+ * @returns `stop`, with exit 3 when a hold is held, else with the skipped runs.
+ */
+export async function previewPass(
+  job: WaveJob,
+  input: ApplyPassInput,
+  result: JobResult,
+): Promise<JobResult> {
+  const { decision, planned, gated } = input;
+  const held = await job.hooks.run("before-apply", {
+    runs: planned.map((p) => p.run),
+    members: membersOf(planned),
+    holdsOnly: true,
+  });
+  if (held) return { ...result, ...held };
+  const { spec } = job.input;
+  const preview = await previewApply(
+    { spec, wave: job.wave, decision, gated, planned },
+    job.io,
+  );
+  const log = lineLog(job.io.stderr);
+  for (const { target, reason } of preview.skipped) {
+    log(`would skip: ${target}: ${reason}`);
+  }
+  log(dryRunLine(decision, preview.apply));
+  return { ...result, skipped: preview.skipped };
 }
 
 /**

@@ -100,6 +100,15 @@ function member(value: unknown, i: number): DecisionMember {
   };
 }
 
+/** The record's hooks, or why they cannot be read. */
+function hooksOf(value: unknown): Hooks {
+  try {
+    return parseHooks(value);
+  } catch (error) {
+    fail(`has bad hooks: ${(error as Error).message}`);
+  }
+}
+
 /**
  * Parses a decision record's text and checks every field a share job relies on.
  * It checks form only: a record travels between jobs as a CI artifact, so whether
@@ -143,12 +152,7 @@ export function parseDecision(text: string): Decision {
   if (!DIGEST.test(digest)) fail('has no valid "digest"');
   if (!Array.isArray(d.members)) fail('has no valid "members"');
   const members = d.members.map(member);
-  let hooks: Hooks;
-  try {
-    hooks = parseHooks(d.hooks);
-  } catch (error) {
-    fail(`has bad hooks: ${(error as Error).message}`);
-  }
+  const hooks = hooksOf(d.hooks);
   const optional = (key: string) =>
     typeof d[key] === "string" ? { [key]: d[key] as string } : {};
   return {

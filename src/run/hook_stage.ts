@@ -57,6 +57,8 @@ export interface HookStop {
 export interface HookJob {
   runs: readonly Run[];
   members?: readonly DecisionMember[];
+  /** Check the holds only, and say which commands would run (a dry run's before-apply). */
+  holdsOnly?: boolean;
 }
 
 /** Runs a wave job's hooks, point by point. */
@@ -115,6 +117,12 @@ export function hookRunner(setting: HookSetting, hooks: Hooks): HookRunner {
       let failed = false;
       for (const item of list) {
         checked.add(item.hook);
+        if (job.holdsOnly && !isHold(item.hook)) {
+          lineLog(setting.io.stderr)(
+            `dry run: would run ${item.point} hook "${item.hook.name}"`,
+          );
+          continue;
+        }
         const stop = isHold(item.hook)
           ? await runHold(setting, item.point, item.hook)
           : await runCommand(setting, item.point, item.hook);

@@ -13,19 +13,18 @@ import type { ExitCode } from "../exit_codes.ts";
 import { OK, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import type { Wave } from "../spec/types.ts";
-import { afterApply, applyPass } from "./apply_pass.ts";
-import { countOf, previewApply } from "./apply_stage.ts";
+import { afterApply, applyPass, previewPass } from "./apply_pass.ts";
+import { countOf } from "./apply_stage.ts";
 import { decideStage } from "./decide_stage.ts";
-import type { Decision } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { readJobBase } from "./job_base.ts";
-import { dryRunLine, type JobResult, logFailures } from "./job_result.ts";
+import { type JobResult, logFailures } from "./job_result.ts";
 import { checkOrder } from "./order_stage.ts";
 import { planRuns } from "./plan_runs.ts";
 import { recordWaveOutcome } from "./record_outcome.ts";
 import { type AppliedInJob, type PassEnd, runPasses } from "./replan_loop.ts";
-import type { FailedRun, PlannedRun } from "./run_outcomes.ts";
+import type { FailedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { ungroupedRuns } from "./ungrouped_runs.ts";
@@ -111,24 +110,14 @@ async function pass(
     ...(plan.waves === undefined ? {} : { wavesFound: plan.waves }),
   };
   if (decision.status === "waiting") return stopWith(decided, WAITING);
-  if (dryRun) {
-    return stopWith(await previewDryRun(job, decision, plan.planned, decided));
-  }
+  const gated = decision.status === "approved";
+  const apply = { decision, gated, planned: plan.planned };
+  if (dryRun) return stopWith(await previewPass(job, apply, decided));
   if (kind === "decide") {
     lineLog(io.stderr)(`decided: ${decisionRecordPath(spec.name, wave.k)}`);
     return stopWith(decided);
   }
-  const gated = decision.status === "approved";
-  return await applyPass(
-    job,
-    {
-      decision,
-      gated,
-      planned: plan.planned,
-    },
-    appliedInJob,
-    decided,
-  );
+  return await applyPass(job, apply, appliedInJob, decided);
 }
 
 /** The job stops here, with the result (and another exit code, when given). */
@@ -137,27 +126,6 @@ function stopWith(result: JobResult, exitCode?: ExitCode): PassEnd {
     end: "stop",
     result: exitCode === undefined ? result : { ...result, exitCode },
   };
-}
-
-/** What a dry run would apply and skip, logged; nothing recorded. */
-async function previewDryRun(
-  job: WaveJob,
-  decision: Decision,
-  planned: readonly PlannedRun[],
-  result: JobResult,
-): Promise<JobResult> {
-  const { spec } = job.input;
-  const gated = decision.status === "approved";
-  const preview = await previewApply(
-    { spec, wave: job.wave, decision, gated, planned },
-    job.io,
-  );
-  const log = lineLog(job.io.stderr);
-  for (const { target, reason } of preview.skipped) {
-    log(`would skip: ${target}: ${reason}`);
-  }
-  log(dryRunLine(decision, preview.apply));
-  return { ...result, skipped: preview.skipped };
 }
 
 function emptyResult(wave: number, kind: JobResult["job"]["kind"]): JobResult {

@@ -13,14 +13,14 @@ import { lineLog } from "../console/line_log.ts";
 import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { sliceShare } from "../jobs/slice_shares.ts";
 import type { Run } from "../spec/types.ts";
-import { afterApply, applyPass } from "./apply_pass.ts";
-import { countOf, previewApply } from "./apply_stage.ts";
+import { afterApply, applyPass, previewPass } from "./apply_pass.ts";
+import { countOf } from "./apply_stage.ts";
 import { compareWithDecision } from "./compare_with_decision.ts";
 import type { Decision } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { readJobBase } from "./job_base.ts";
-import { dryRunLine, type JobResult, logFailures } from "./job_result.ts";
+import { type JobResult, logFailures } from "./job_result.ts";
 import { checkOrder } from "./order_stage.ts";
 import { planRuns } from "./plan_runs.ts";
 import { readDecision } from "./read_decision.ts";
@@ -119,32 +119,12 @@ async function pass(
   const log = lineLog(io.stderr);
   const { unmoved, moved } = compareWithDecision(planned, decision, log);
   const outcome = { ...of.result, failed: failed.map((f) => f.target), moved };
+  const apply = { decision, gated: of.gated, planned: unmoved };
   if (job.input.dryRun) {
-    const preview = await previewApply({
-      spec,
-      wave,
-      decision,
-      gated: of.gated,
-      planned: unmoved,
-    }, io);
-    for (const { target, reason } of preview.skipped) {
-      log(`would skip: ${target}: ${reason}`);
-    }
-    log(dryRunLine(decision, preview.apply));
-    return stopWith(
-      finish({ ...outcome, skipped: preview.skipped }, wave.k, io),
-    );
+    const preview = await previewPass(job, apply, outcome);
+    return stopWith(preview.exitCode ? preview : finish(preview, wave.k, io));
   }
-  return await applyPass(
-    job,
-    {
-      decision,
-      gated: of.gated,
-      planned: unmoved,
-    },
-    appliedInJob,
-    outcome,
-  );
+  return await applyPass(job, apply, appliedInJob, outcome);
 }
 
 function stopWith(result: JobResult): PassEnd {
