@@ -69,6 +69,13 @@ export async function applyPass(
   if (applied === "waiting") {
     return { end: "stop", result: { ...result, exitCode: WAITING } };
   }
+  const log = lineLog(job.io.stderr);
+  for (const { target, reason } of skipped) {
+    log(`skipped: ${target}: ${reason}`);
+  }
+  for (const target of applied.replan) {
+    log(`${target}: its apply asks for a new plan (exit 75)`);
+  }
   const digests = new Map(planned.map((p) => [p.target, p.plan.planDigest]));
   for (const target of applied.applied) {
     appliedInJob.set(target, digests.get(target)!);
