@@ -224,3 +224,45 @@ Deno.test("share jobs run the hooks recorded in the decision, once checked", asy
     expect(await r.applied()).toEqual(["a"]);
   });
 });
+
+Deno.test("check refuses exactly what run refuses: a bad hook is exit 2 with the same line", async () => {
+  const spec = specOf([{ ...DEV, rest: true }, { name: "prod", runs: ["p"] }], {
+    hooks: { "before-plan": [{ name: "x", run: ["r", "{plans}"] }] },
+  });
+  await using r = await rollout(spec);
+  const check = await r.run(["check", ...SPEC]);
+  const run = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect([check.code, run.code]).toEqual([2, 2]);
+  const first = (text: string) => text.split("\n")[0];
+  expect(first(check.stderr)).toBe(first(run.stderr));
+  expect(check.stderr).toContain(
+    'hooks.before-plan[0].run[1]: unknown placeholder "{plans}": there are no plans before planning',
+  );
+  expect(check.stderr).toContain(
+    'wave 1 "dev" rest: only the last wave may be "rest"',
+  );
+  expect(run.stderr).not.toContain("[hook]");
+});
+
+Deno.test("a dry run runs the plan-side hooks and names the apply-side ones", async () => {
+  await using r = await rollout(
+    specOf([DEV], {
+      hooks: {
+        "before-plan": [hook("init")],
+        "before-apply": [hook("backup")],
+        "after-apply": [hook("smoke")],
+      },
+    }),
+  );
+  const out = await r.run(["run", ...SPEC, "--wave", "1", "--dry-run"]);
+  expect(out.code).toBe(0);
+  expect(out.stderr).toContain(
+    'dry run: would run before-apply hook "backup"\n',
+  );
+  expect(
+    (await Deno.readTextFile(`${r.path}/hooks.log`)).split("\n").filter(
+      Boolean,
+    ),
+  ).toEqual(["init"]);
+  expect(await exists(`${r.path}/.chant`)).toBe(false);
+});
