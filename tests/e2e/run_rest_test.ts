@@ -4,6 +4,7 @@
 // once it applied one, each planned, gated and applied on its own.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { runBinary, tempDir } from "../_helpers/binary.ts";
 import {
   approveLine,
   PLAN_WAVE,
@@ -152,4 +153,45 @@ Deno.test("jobs shows the rest wave as k+ and the pipeline says its job carries 
     '# Wave 2 "tenants" is a rest wave: job wave-2-tenants goes on through every\n' +
       "# further wave its plan reports, each planned, gated and applied on its own.\n",
   );
+});
+
+Deno.test("a rest wave with shares: the pipeline says further waves run by hand", async () => {
+  await using r = await rollout({
+    ...restSpec("never"),
+    waves: [{
+      name: "tenants",
+      runs: ["a", "b"],
+      shares: 2,
+      rest: true,
+    }],
+  });
+  const out = await r.run(["pipeline", "gitlab", ...SPEC, "--out", "out"]);
+  expect(out.code).toBe(0);
+  const text = await Deno.readTextFile(`${r.path}/out/tf.gitlab-ci.yml`);
+  expect(text).toContain(
+    '# Wave 1 "tenants" is a rest wave with shares: these jobs run wave 1 only;\n' +
+      "# run further waves with chant-wave run --wave <k> (--decide, --share <i>).\n",
+  );
+});
+
+Deno.test("the README's hook and rest-wave specs pass check", async (t) => {
+  const readme = await Deno.readTextFile(
+    new URL("../../README.md", import.meta.url),
+  );
+  const cases: [string, string, string][] = [
+    ["### Hooks", '"hooks"', "ok: waves.jsonc: 2 waves, 3 runs\n"],
+    ["### Rest waves", '"rest": true', "ok: waves.jsonc: 2 waves, 1 runs\n"],
+  ];
+  for (const [heading, needle, want] of cases) {
+    await t.step(heading, async () => {
+      const section = readme.slice(readme.indexOf(`${heading}\n`));
+      const spec = section.match(/```jsonc\n([\s\S]*?)```/)?.[1];
+      expect(spec).toContain(needle);
+      await using dir = await tempDir({ "waves.jsonc": spec! });
+      const out = await runBinary(["check", "--spec", "waves.jsonc"], {
+        cwd: dir.path,
+      });
+      expect(out).toEqual({ code: 0, stdout: "", stderr: want });
+    });
+  }
 });
