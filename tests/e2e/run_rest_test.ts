@@ -58,6 +58,20 @@ Deno.test("one whole-wave job applies waves 1 to 3 in order, each under its own 
     );
     expect(outcomes.map((o) => [o.wave, o.outcome])).toEqual([[k, "applied"]]);
   }
+  const status = JSON.parse(
+    (await r.run(["status", ...SPEC, "--json"])).stdout,
+  );
+  expect(
+    status.waves.map((w: { wave: number; name: string; gate: string }) => [
+      w.wave,
+      w.name,
+      w.gate,
+    ]),
+  ).toEqual([
+    [1, "tenants", "tf-wave-1"],
+    [2, "tenants", "tf-wave-2"],
+    [3, "tenants", "tf-wave-3"],
+  ]);
 });
 
 Deno.test("a gated rest wave waits (exit 3) and the next run goes on from it", async (t) => {
