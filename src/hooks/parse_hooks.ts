@@ -1,6 +1,7 @@
 /**
  * Reads the hooks a decision record carries (SPEC.md §11, §4.6): the four points,
- * each a list of commands `{ name, run }` and holds `{ name, after }`. It checks
+ * each a list of commands `{ name, run }` and holds `{ name, after }` (no hold at
+ * `after-apply`, as in a spec). It checks
  * form only; whether the record may be trusted is `verify_hooks.ts`'s question.
  * Pure.
  * @module
@@ -67,7 +68,11 @@ export function parseHooks(value: unknown): Hooks {
     if (!Array.isArray(list) || list.length > MAX_HOOKS_PER_POINT) {
       fail(`hooks.${point} is not a list of at most ${MAX_HOOKS_PER_POINT}`);
     }
-    return [point, list.map((hook, i) => hookOf(hook, `hooks.${point}[${i}]`))];
+    const hooks = list.map((hook, i) => hookOf(hook, `hooks.${point}[${i}]`));
+    if (point === "after-apply" && hooks.some((hook) => "after" in hook)) {
+      fail("hooks.after-apply holds a hold, which would hold nothing back");
+    }
+    return [point, hooks];
   });
   return Object.fromEntries(entries) as Hooks;
 }

@@ -1,8 +1,9 @@
 /**
  * The files a wave job's hooks use (SPEC.md §11): the hooks report every plan,
  * apply and hook command finds at `CHANT_WAVE_HOOKS`, rewritten atomically as
- * hooks finish and when the decision stands approved; and the `{runs}` and
- * `{plans}` files of hook commands. They live beside the job's plan files.
+ * hooks finish and when the decision stands approved (only when it changed); and
+ * the `{runs}` and `{plans}` files of hook commands. They live beside the job's
+ * plan files.
  * @module
  */
 
@@ -85,8 +86,13 @@ export async function openHooksReport(
     approved: false,
     hooks: [],
   };
-  const write = () =>
-    writeFileAtomic(resolve(cwd, path), hooksReportText(report));
+  let written = "";
+  const write = async () => {
+    const text = hooksReportText(report);
+    if (text === written) return;
+    await writeFileAtomic(resolve(cwd, path), text);
+    written = text;
+  };
   await write();
   return {
     path,

@@ -52,6 +52,11 @@ Deno.test("parseHooks() reads a decision record's hooks", async (t) => {
       { "after-plan": [{ name: "x", after: { name: "i" } }] },
       "hooks.after-plan[0].after.gate is not a name",
     ],
+    [
+      "a hold at after-apply",
+      { "after-apply": [{ name: "x", after: { name: "i", gate: "g" } }] },
+      "hooks.after-apply holds a hold, which would hold nothing back",
+    ],
   ];
   for (const [name, value, message] of bad) {
     await t.step(`refuses ${name}`, () => {
