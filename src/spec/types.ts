@@ -73,6 +73,7 @@ export interface HoldTarget {
 export interface HoldHook {
   /** The hook's name, unique at its point. */
   name: string;
+  /** The gate it waits on. */
   after: HoldTarget;
 }
 
