@@ -67,7 +67,7 @@ const SPEC: TopicText = {
     "  plan        argv template that plans one run and writes the plan file {plan}",
     "  apply       argv template that applies one run whose plan is at {plan}",
     '  tool        { "kind": "opentofu"|"terraform", "dir", "binary"?, "args"? }',
-    "              in place of plan and apply",
+    '              in place of plan and apply (README "OpenTofu and Terraform")',
     "  planWave, applyWave   one command for all the job's runs ({runs}, {plans})",
     "  waves       the waves, in order (below)",
     "  op          fills {op} (default: name)",
@@ -100,8 +100,7 @@ const SPEC: TopicText = {
     "75 asks for the wave to be planned again (at most 10 times).",
     "Durations: 90s, 15m, 2h, 1h30m, or 0 (off).",
     "",
-    'README: "The spec", "Hooks and holds", "Rest waves", "Replans",',
-    '"OpenTofu and Terraform".',
+    'README: "The spec", "Hooks, holds, rest waves and replans".',
   ],
 };
 
