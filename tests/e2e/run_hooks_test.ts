@@ -222,6 +222,13 @@ Deno.test("share jobs run the hooks recorded in the decision, once checked", asy
       "[hook] backup | hook backup ran in phase hook",
     );
     expect(await r.applied()).toEqual(["a"]);
+    // A wave whose policy needs no approval is never "approved".
+    expect(await r.readJson("seen/backup.hooks.json")).toEqual({
+      wave: "dev",
+      k: 1,
+      approved: false,
+      hooks: [],
+    });
   });
 });
 
