@@ -101,7 +101,7 @@ export async function applyPass(
  * @param job The wave job.
  * @param input The decision and the runs.
  * @param result The job's result so far.
- * @returns `stop`, with exit 3 when a hold is held, else with the skipped runs.
+ * @returns The result: exit 3 when a hold is held, else with the runs it would skip.
  */
 export async function previewPass(
   job: WaveJob,
