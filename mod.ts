@@ -26,7 +26,13 @@ export { parseSpec } from "./src/spec/parse_spec.ts";
 export { specJsonSchema } from "./src/spec/spec_json_schema.ts";
 export { formatDuration, parseDuration } from "./src/spec/duration.ts";
 export type * from "./src/spec/types.ts";
-export { GATE_POLICIES, ON_FAILURE, TOOL_KINDS } from "./src/spec/types.ts";
+export {
+  GATE_POLICIES,
+  HOOK_POINTS,
+  ON_FAILURE,
+  TOOL_KINDS,
+} from "./src/spec/types.ts";
+export { waveAt } from "./src/spec/wave_at.ts";
 export { tofuPlanFile, type ToolPlanFile } from "./src/tofu/tofu_plan_file.ts";
 export {
   decisionRecordPath,

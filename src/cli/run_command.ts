@@ -198,7 +198,7 @@ async function runRecordPlans(
   return result.exitCode;
 }
 
-/** The result with its keys in the order of SPEC.md §4.8. */
+/** The result with its keys in the order of SPEC.md §4.8 (and `rest`, §11). */
 function orderedResult(result: JobResult): JobResult {
   const {
     exitCode,
@@ -210,6 +210,7 @@ function orderedResult(result: JobResult): JobResult {
     moved,
     untried,
     skipped,
+    rest,
   } = result;
   return {
     exitCode,
@@ -221,6 +222,7 @@ function orderedResult(result: JobResult): JobResult {
     moved,
     untried,
     skipped,
+    ...(rest ? { rest } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import type { Spec } from "../spec/types.ts";
 import type { ActionsFlavour } from "./_actions_flavour.ts";
 import { actionsForgeWorkflows } from "./_actions_forge_jobs.ts";
 import { actionsJob, LEDGER_PERMISSIONS } from "./_actions_job.ts";
-import { headerLines, throwProblems } from "./_common.ts";
+import { headerLines, restNote, throwProblems } from "./_common.ts";
 import { toYaml } from "./_yaml.ts";
 import type { RenderedFile } from "./rendered_file.ts";
 
@@ -57,7 +57,10 @@ export function renderActions(
   const header = headerLines(
     flavour.forge,
     specFile,
-    flavour.environments ? [] : droppedEnvironments(jobs),
+    [
+      ...flavour.environments ? [] : droppedEnvironments(jobs),
+      ...restNote(jobs),
+    ],
   );
   return [{
     path: flavour.path(spec.name),

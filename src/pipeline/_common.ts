@@ -110,3 +110,25 @@ export function jobWhere(job: Job): string {
   const group = job.group === undefined ? "" : ` group "${job.group}"`;
   return `wave ${job.wave} "${job.waveName}"${group}`;
 }
+
+/**
+ * The header note of a spec with a rest wave (SPEC.md §11): which job carries on
+ * through the further waves, since CI cannot add jobs at run time.
+ * @param jobs The jobs.
+ * @returns No lines without a rest wave.
+ */
+export function restNote(jobs: readonly Job[]): string[] {
+  const rest = jobs.filter((job) => job.rest);
+  if (rest.length === 0) return [];
+  const { wave, waveName } = rest[0];
+  const whole = rest.find((job) => job.kind === "wave");
+  return whole
+    ? [
+      `Wave ${wave} "${waveName}" is a rest wave: job ${whole.name} goes on through every`,
+      "further wave its plan reports, each planned, gated and applied on its own.",
+    ]
+    : [
+      `Wave ${wave} "${waveName}" is a rest wave with shares: these jobs run wave ${wave} only;`,
+      `run further waves with chant-wave run --wave <k> (--decide, --share <i>).`,
+    ];
+}

@@ -7,7 +7,7 @@
 
 import type { Job } from "../jobs/expand_jobs.ts";
 import type { Spec } from "../spec/types.ts";
-import { headerLines, throwProblems } from "./_common.ts";
+import { headerLines, restNote, throwProblems } from "./_common.ts";
 import { gitlabForgeJobs } from "./_gitlab_forge_jobs.ts";
 import { type GitlabContext, gitlabJob } from "./_gitlab_job.ts";
 import { gitlabRules } from "./_gitlab_rules.ts";
@@ -68,6 +68,7 @@ export function renderGitlab(
     `Each job's resource_group (${spec.name}/<job>) keeps two pipelines off the same wave or share;`,
     "the jobs push the ledger branch chant/ledger, so their token needs write access (see the docs).",
     ...extra.notes,
+    ...restNote(jobs),
   ]);
   return [{ path, text: toYaml(file, header, { spacedMap: [] }) }];
 }

@@ -19,7 +19,8 @@ import type { ResolvedBase } from "../policy/resolve_base.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "./ci_context.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
-import type { PlannedRun } from "./plan_runs.ts";
+import { membersOf } from "./decision_members.ts";
+import type { PlannedRun } from "./run_outcomes.ts";
 import { readGate } from "./read_gate.ts";
 import type { RunIo } from "./run_io.ts";
 
@@ -66,7 +67,7 @@ export async function decideWave(
 ): Promise<Decision> {
   const { spec, wave, planned, policy, base } = input;
   const gate = gateName(spec, wave.k);
-  const members = planned.map(toMember);
+  const members = membersOf(planned);
   const digest = setDigest(members);
   const log = lineLog(io.stderr);
   log(
@@ -141,17 +142,6 @@ export async function decideWave(
   }
   log(`then approve: ${approve}`);
   return { ...decision, status: "waiting", approve };
-}
-
-function toMember({ run, plan }: PlannedRun): DecisionMember {
-  return {
-    target: run.target,
-    planDigest: plan.planDigest,
-    op: run.op,
-    ...(plan.destructive ? { destructive: true } : {}),
-    ...(plan.empty ? { empty: true } : {}),
-    ...(plan.summary === undefined ? {} : { summary: plan.summary }),
-  };
 }
 
 /** The pending fact's description: the first few members' summaries. */

@@ -24,6 +24,7 @@ import {
   variablesSchema,
 } from "./_schema_parts.ts";
 import { resumeSchema } from "./_resume_schema.ts";
+import { hooksSchema } from "./_hooks_schema.ts";
 
 const countSchema = z.int().min(1);
 
@@ -123,6 +124,13 @@ export const waveSchema = z.strictObject({
   discover: z.boolean().default(false).meta({
     description: "planWave chooses the wave's runs (runs may then be [])",
   }),
+  rest: z.boolean().default(false).meta({
+    description:
+      'The last wave only (not with jobs): it stands for every further wave, "--wave k" past the spec\'s waves, and a whole-wave job goes on through the waves its planWave reports',
+  }),
+  hooks: hooksSchema.optional().meta({
+    description: "This wave's hooks, in place of the spec's",
+  }),
 }).meta({
   id: "Wave",
   description:
@@ -213,6 +221,10 @@ const specShape = {
   resume: resumeSchema.optional().meta({
     description:
       "A scheduled job running chant-wave resume: { schedule: <cron> }",
+  }),
+  hooks: hooksSchema.optional().meta({
+    description:
+      "Hooks of every wave that sets none: commands and holds at before-plan, after-plan, before-apply, after-apply",
   }),
   waves: z.array(waveSchema).min(1, {
     error: "a spec needs at least one wave",
