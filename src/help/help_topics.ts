@@ -153,7 +153,7 @@ const APPROVALS: TopicText = {
     "  chant-wave ledger log [NAME [GATE]]      the records, newest last",
     "  chant-wave resume                        restart the jobs of approved gates",
     "",
-    'README: "How a wave runs", "approve, revoke", "The git ledger".',
+    'README: "How a wave runs", "approve, revoke, show", "The git ledger".',
   ],
 };
 
