@@ -137,7 +137,8 @@ export function stepConsole(
         return;
       }
       reserve(prefix.length + end - start + 1);
-      out.set(prefix, used);
+      // A short loop beats a native call per line for the prefix.
+      for (let i = 0; i < prefix.length; i++) out[used + i] = prefix[i];
       used += prefix.length;
       if (bytes !== source) {
         source = bytes;
