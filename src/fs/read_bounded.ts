@@ -70,6 +70,20 @@ function refusal(path: string, error: unknown, maxBytes: number): never {
 const decoder = new TextDecoder();
 
 /**
+ * A full read buffer, doubled up to one byte past the bound (a file can grow
+ * after its stat, and a `/proc` file reports size 0); a full buffer of that
+ * size means the file is over the bound.
+ */
+function grow(buffer: Uint8Array, path: string, maxBytes: number): Uint8Array {
+  if (buffer.length > maxBytes) {
+    throw new BoundedReadError(path, "too-large", maxBytes);
+  }
+  const grown = new Uint8Array(Math.min(maxBytes + 1, buffer.length * 2));
+  grown.set(buffer);
+  return grown;
+}
+
+/**
  * Reads a whole regular file as UTF-8 (invalid bytes replaced), synchronously.
  * Synchronous on purpose: for thousands of small ledger records one blocking
  * open/fstat/read/close each is several times faster than `fs/promises`.
@@ -101,22 +115,15 @@ export function readBoundedSync(
     if (stat.size > maxBytes) {
       throw new BoundedReadError(path, "too-large", maxBytes);
     }
-    const buffer = scratch && scratch.length > maxBytes
-      ? scratch
+    let buffer = scratch && scratch.length > maxBytes
+      ? scratch.subarray(0, maxBytes + 1)
       : new Uint8Array(Math.min(maxBytes, stat.size) + 1);
     let length = 0;
     for (;;) {
-      if (length > maxBytes) {
-        throw new BoundedReadError(path, "too-large", maxBytes);
-      }
-      const room = Math.min(buffer.length, maxBytes + 1) - length;
-      if (room === 0) break;
-      const read = readSync(fd, buffer, length, room, null);
+      if (length === buffer.length) buffer = grow(buffer, path, maxBytes);
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
       if (read === 0) break;
       length += read;
-    }
-    if (length > maxBytes) {
-      throw new BoundedReadError(path, "too-large", maxBytes);
     }
     return decoder.decode(buffer.subarray(0, length));
   } finally {
@@ -150,25 +157,22 @@ export async function readBounded(
     if (stat.size > maxBytes) {
       throw new BoundedReadError(path, "too-large", maxBytes);
     }
-    const chunks: Uint8Array[] = [];
+    // Sized from the stat: a fresh 1 MiB buffer per plan file was most of the
+    // cost of reading it.
+    let buffer: Uint8Array = new Uint8Array(Math.min(maxBytes, stat.size) + 1);
     let length = 0;
-    const chunk = new Uint8Array(Math.min(maxBytes + 1, 1024 * 1024));
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (length === buffer.length) buffer = grow(buffer, path, maxBytes);
+      const { bytesRead } = await handle.read(
+        buffer,
+        length,
+        buffer.length - length,
+        null,
+      );
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length > maxBytes) {
-        throw new BoundedReadError(path, "too-large", maxBytes);
-      }
-      chunks.push(chunk.slice(0, bytesRead));
     }
-    const all = new Uint8Array(length);
-    let offset = 0;
-    for (const part of chunks) {
-      all.set(part, offset);
-      offset += part.length;
-    }
-    return decoder.decode(all);
+    return decoder.decode(buffer.subarray(0, length));
   } finally {
     await handle.close();
   }

@@ -56,6 +56,18 @@ for (const [name, read] of readers) {
       () => refused("fifo.json", "not-a-file"),
     );
     await t.step("a directory", () => refused(".", "not-a-file"));
+    await t.step("a file whose size says 0 is read whole", async () => {
+      const text = await read("/proc/self/status", { maxBytes: 1024 * 1024 });
+      expect(text).toMatch(/^Name:/);
+      expect(text).toMatch(/\nPid:\s+\d+\n/);
+    });
+    await t.step("and refused past the bound", async () => {
+      const error = await read("/proc/self/status", { maxBytes: 64 }).then(
+        () => undefined,
+        (e) => e,
+      );
+      expect((error as BoundedReadError).reason).toBe("too-large");
+    });
     await t.step("a missing file is ENOENT", async () => {
       const error = await read(p("none.json"), { maxBytes: 64 }).then(
         () => undefined,
