@@ -238,6 +238,9 @@ export async function commitAll(dir: string): Promise<void> {
   await git(dir, "commit", "-q", "--allow-empty", "-m", "change");
 }
 
-/** The compiled binary the benchmarks measure. */
-export const BINARY =
+/**
+ * The compiled binary the benchmarks measure: `dist/chant-wave`, or the one
+ * `CHANT_WAVE_BENCH_BINARY` names (to measure another build the same way).
+ */
+export const BINARY = Deno.env.get("CHANT_WAVE_BENCH_BINARY") ??
   new URL("../../dist/chant-wave", import.meta.url).pathname;

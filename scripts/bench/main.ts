@@ -7,7 +7,8 @@
  * runs last, as its own process, and prints its own lines under the table.
  *
  * `--quick` shrinks every size and round (for a smoke test in CI: its figures
- * are not the ones to quote); `--no-compile` measures the binary already built.
+ * are not the ones to quote); `--no-compile` measures the binary already built;
+ * `CHANT_WAVE_BENCH_BINARY=path` measures another build (nothing is compiled).
  * @module
  */
 
@@ -37,7 +38,10 @@ async function output(cmd: string, args: string[]): Promise<string> {
   return new TextDecoder().decode(stdout).trim();
 }
 
-if (!Deno.args.includes("--no-compile")) {
+if (
+  !Deno.args.includes("--no-compile") &&
+  !Deno.env.has("CHANT_WAVE_BENCH_BINARY")
+) {
   const built = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "scripts/compile.ts"],
     cwd: root,
@@ -48,11 +52,14 @@ if (!Deno.args.includes("--no-compile")) {
 const cpu = (await Deno.readTextFile("/proc/cpuinfo").catch(() => ""))
   .match(/^model name\s*:\s*(.+)$/m)?.[1] ?? "unknown CPU";
 console.log(
-  `chant-wave ${await output(BINARY, ["--version"])} at ${await output("git", [
-    "rev-parse",
-    "--short",
-    "HEAD",
-  ])}${
+  `${BINARY} ${await output(BINARY, ["--version"])}, tree at ${await output(
+    "git",
+    [
+      "rev-parse",
+      "--short",
+      "HEAD",
+    ],
+  )}${
     (await output("git", ["status", "--porcelain"])) ? " (with changes)" : ""
   }, ${navigator.hardwareConcurrency} × ${cpu}, ${
     new Date().toISOString().slice(0, 16)
