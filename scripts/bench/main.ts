@@ -51,19 +51,16 @@ if (
 
 const cpu = (await Deno.readTextFile("/proc/cpuinfo").catch(() => ""))
   .match(/^model name\s*:\s*(.+)$/m)?.[1] ?? "unknown CPU";
+const head = await output("git", ["rev-parse", "--short", "HEAD"]);
+const changed = (await output("git", ["status", "--porcelain"])) !== "";
+const built = Deno.env.has("CHANT_WAVE_BENCH_BINARY")
+  ? ""
+  : `, built from ${head}${changed ? " with uncommitted changes" : ""}`;
+const version = await output(BINARY, ["--version"]);
 console.log(
-  `${BINARY} ${await output(BINARY, ["--version"])}, tree at ${await output(
-    "git",
-    [
-      "rev-parse",
-      "--short",
-      "HEAD",
-    ],
-  )}${
-    (await output("git", ["status", "--porcelain"])) ? " (with changes)" : ""
-  }, ${navigator.hardwareConcurrency} × ${cpu}, ${
-    new Date().toISOString().slice(0, 16)
-  }Z${quick ? ", QUICK (sizes cut: not for quoting)" : ""}`,
+  `${BINARY} ${version}${built}; ${navigator.hardwareConcurrency} × ${cpu}; ` +
+    `${new Date().toISOString().slice(0, 16)}Z` +
+    (quick ? "; QUICK: sizes cut, not for quoting" : ""),
 );
 console.log(`load average at the start: ${loadAverage()}\n`);
 
