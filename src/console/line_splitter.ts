@@ -100,6 +100,7 @@ export class LineSplitter {
     const to = from + chunk.length;
     const work = this.#work;
     const words = this.#words;
+    const max = this.#max;
     let lineStart = this.#start;
     let plain = this.#plain;
     for (let w = from >>> 2, last = (to - 1) >>> 2; w <= last; w++) {
@@ -114,7 +115,8 @@ export class LineSplitter {
         if (byte >= 0x20 && byte < 0x7f) continue;
         if (byte === 10) {
           const lineEnd = i > lineStart && work[i - 1] === 13 ? i - 1 : i;
-          this.#emit(lineStart, lineEnd, plain, sink);
+          if (lineEnd - lineStart <= max) sink(work, lineStart, lineEnd, plain);
+          else this.#emit(lineStart, lineEnd, plain, sink);
           lineStart = i + 1;
           plain = true;
         } else if (byte !== 9 && !(byte === 13 && work[i + 1] === 10)) {

@@ -8,6 +8,9 @@
 
 import { TailBuffer } from "./tail_buffer.ts";
 
+// Stateless: it only ever decodes whole lines (never with `stream: true`).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
 /**
  * Keeps the last `capacity` lines of a stream of byte lines, decoded as UTF-8
  * (invalid bytes become U+FFFD). Note each line of a batch with
@@ -26,10 +29,9 @@ import { TailBuffer } from "./tail_buffer.ts";
  */
 export class LineTail {
   readonly #tail: TailBuffer;
-  readonly #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   readonly #bytes: (Uint8Array | undefined)[];
-  readonly #starts: number[];
-  readonly #ends: number[];
+  /** Start and end of each noted line, by slot. */
+  readonly #ranges: Int32Array;
   /** The next slot, and how many lines were noted since the last settle. */
   #next = 0;
   #noted = 0;
@@ -41,8 +43,7 @@ export class LineTail {
   constructor(capacity: number) {
     this.#tail = new TailBuffer(capacity);
     this.#bytes = new Array(capacity).fill(undefined);
-    this.#starts = new Array(capacity).fill(0);
-    this.#ends = new Array(capacity).fill(0);
+    this.#ranges = new Int32Array(capacity * 2);
   }
 
   /**
@@ -56,8 +57,8 @@ export class LineTail {
     if (capacity === 0) return;
     const slot = this.#next;
     this.#bytes[slot] = bytes;
-    this.#starts[slot] = start;
-    this.#ends[slot] = end;
+    this.#ranges[slot * 2] = start;
+    this.#ranges[slot * 2 + 1] = end;
     this.#next = slot + 1 === capacity ? 0 : slot + 1;
     this.#noted++;
   }
@@ -70,8 +71,8 @@ export class LineTail {
     for (let i = 0; i < count; i++) {
       const bytes = this.#bytes[slot] as Uint8Array;
       this.#tail.push(
-        this.#decoder.decode(
-          bytes.subarray(this.#starts[slot], this.#ends[slot]),
+        decoder.decode(
+          bytes.subarray(this.#ranges[slot * 2], this.#ranges[slot * 2 + 1]),
         ),
       );
       this.#bytes[slot] = undefined;

@@ -81,6 +81,8 @@ export interface StepConsole {
 const BATCH_BYTES = 256 * 1024;
 
 const encoder = new TextEncoder();
+// Stateless: it only ever decodes whole lines (never with `stream: true`).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Creates the console of one step. Its buffer starts small and grows to the
@@ -97,7 +99,6 @@ export function stepConsole(
   target: string,
 ): StepConsole {
   const prefix = encoder.encode(linePrefix(phase, target));
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   let out = new Uint8Array(0);
   let used = 0;
   // A Buffer view of the last `bytes` seen, for `copy` (no view per line).
