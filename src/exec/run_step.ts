@@ -88,10 +88,12 @@ export interface StepResult {
  *
  * Contracts:
  * - Every output line is printed as `[<phase>] <target> | <line>` as it arrives
- *   (stdout's go to `captureStdout` instead, when given);
- *   a batch of lines read together is written with one `writer.write` call, so
- *   lines of parallel steps never mix within a line. A last line without a
- *   newline is printed when the stream ends.
+ *   (stdout's go to `captureStdout` instead, when given), with its control
+ *   characters made visible and invalid UTF-8 replaced; the lines of one read
+ *   are written with one writer call (`writeBytes` when the writer has it; a
+ *   very large read in a few, each ending with a whole line), so lines of
+ *   parallel steps never mix within a line. A last line without a newline is
+ *   printed when the stream ends; a line over 64 KiB is printed in pieces.
  * - Heartbeat: after `heartbeatMs` without output, prints
  *   `[<phase>] <target>: still running after <n>s` (n = seconds since the start),
  *   then again after every further `heartbeatMs` of quiet.
