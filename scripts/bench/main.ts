@@ -64,13 +64,31 @@ console.log(
 );
 console.log(`load average at the start: ${loadAverage()}\n`);
 
-const rows: Row[] = [
-  ...await waveBench(
-    quick ? { large: 100, small: 20, memory: 300, rounds: 1 } : {},
-  ),
-  ...await streamBench(quick ? { lines: 100_000, rounds: 1 } : {}),
+const rows: Row[] = [];
+/** Runs one group of benchmarks, saying on stderr what it does and found. */
+async function measure(title: string, group: () => Promise<Row[]>) {
+  console.error(`bench: ${title}…`);
+  for (const row of await group()) {
+    console.error(
+      `  ${row.what}: ${row.measured} | ${row.baseline} | ${row.ratio}`,
+    );
+    rows.push(row);
+  }
+}
+
+await measure(
+  "waves against xargs -P 2",
+  () =>
+    waveBench(quick ? { large: 100, small: 20, memory: 300, rounds: 1 } : {}),
+);
+await measure(
+  "streaming through the step console",
+  () => streamBench(quick ? { lines: 100_000, rounds: 1 } : {}),
+);
+await measure("the gate", async () => [
   await gateBench(quick ? { records: 1000, rounds: 2 } : {}),
-];
+]);
+console.error("bench: the git ledger (scripts/bench/git_ledger_bench.ts)…");
 const { value: ledger, load } = await withLoad(() =>
   new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "scripts/bench/git_ledger_bench.ts"],
@@ -88,7 +106,10 @@ rows.push({
   met: undefined,
   load,
 });
-rows.push(...await startupBench(quick ? { rounds: 3 } : {}));
+await measure(
+  "start-up, check and pipeline",
+  () => startupBench(quick ? { rounds: 3 } : {}),
+);
 
 printTable(rows);
 console.log("\ngit ledger benchmark (scripts/bench/git_ledger_bench.ts):");
