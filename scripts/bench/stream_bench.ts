@@ -13,8 +13,8 @@ import {
   BINARY,
   commitAll,
   formatMb,
-  formatMs,
   formatRatio,
+  formatRuns,
   median,
   paired,
   printTable,
@@ -115,11 +115,12 @@ export async function streamBench(
       throw new Error(`${delivered} of ${lines} lines were delivered`);
     }
     const flood = () =>
-      runTimed(BINARY, run("flood.json"), { cwd: dir, peak: true });
+      runTimed(BINARY, run("flood.json"), { cwd: dir, usage: true });
     const cat = await withLoad(() =>
       paired(
         rounds,
         flood,
+        // The baselines run bare: GNU time's own start would flatter the ratio.
         () => runTimed("cat", ["lines.txt"], { cwd: dir }),
         cleanUp(dir),
       )
@@ -136,7 +137,7 @@ export async function streamBench(
       paired(
         rounds,
         flood,
-        () => runTimed(BINARY, run("quiet.json"), { cwd: dir, peak: true }),
+        () => runTimed(BINARY, run("quiet.json"), { cwd: dir, usage: true }),
         cleanUp(dir),
       )
     );
@@ -144,7 +145,7 @@ export async function streamBench(
       (lines * LINE_BYTES / 1e6).toFixed(0)
     } MB)`;
     const ms = (p: typeof cat.value, side: "mine" | "base") =>
-      formatMs(median(p[side].map((t) => t.ms)));
+      formatRuns(p[side]);
     const catRatio = median(cat.value.ratios);
     const sedRatio = median(sed.value.ratios);
     const peak = median(memory.value.mine.map((t) => t.peakMb ?? 0));
@@ -152,7 +153,7 @@ export async function streamBench(
     return [
       {
         what: `${size} through the step console (\`run\`, log to /dev/null)`,
-        measured: `${ms(cat.value, "mine")}, every line delivered`,
+        measured: `${ms(cat.value, "mine")}; every line delivered`,
         baseline: `\`cat\` to /dev/null: ${ms(cat.value, "base")}`,
         ratio: formatRatio(catRatio),
         goal: "≤ 6× `cat`",
@@ -173,7 +174,7 @@ export async function streamBench(
         measured: formatMb(peak),
         baseline: `the same run, a plan that prints nothing: ${
           formatMb(quietPeak)
-        } (in ${ms(memory.value, "base")})`,
+        } (${ms(memory.value, "base")})`,
         ratio: formatRatio(peak / quietPeak),
         goal: "< 60 MB",
         met: peak < 60,

@@ -12,8 +12,8 @@ import {
   BINARY,
   commitAll,
   formatMb,
-  formatMs,
   formatRatio,
+  formatRuns,
   median,
   paired,
   printTable,
@@ -92,20 +92,17 @@ async function timedRow(
     const { value: pairs, load } = await withLoad(() =>
       paired(
         rounds,
-        () => runTimed(BINARY, RUN, { cwd: dir, peak: true }),
-        () => runTimed("sh", ["xargs.sh"], { cwd: dir }),
+        () => runTimed(BINARY, RUN, { cwd: dir, usage: true }),
+        () => runTimed("sh", ["xargs.sh"], { cwd: dir, usage: true }),
         () => cleanUp(dir),
       )
     );
     const ratio = median(pairs.ratios);
-    const peak = median(pairs.mine.map((t) => t.peakMb ?? 0));
     return {
       what,
-      measured: `${formatMs(median(pairs.mine.map((t) => t.ms)))} (peak ${
-        formatMb(peak)
-      })`,
+      measured: formatRuns(pairs.mine),
       baseline: `\`xargs -P 2\`, the same ${2 * runs} commands: ${
-        formatMs(median(pairs.base.map((t) => t.ms)))
+        formatRuns(pairs.base)
       }`,
       ratio: formatRatio(ratio),
       goal: `≤ ${goal.toFixed(2)}×`,
@@ -125,14 +122,14 @@ async function memoryRow(runs: number): Promise<Row> {
       const peaks = [];
       for (const dir of [one, big]) {
         await cleanUp(dir);
-        peaks.push(await runTimed(BINARY, RUN, { cwd: dir, peak: true }));
+        peaks.push(await runTimed(BINARY, RUN, { cwd: dir, usage: true }));
       }
       return peaks;
     });
     const [base, mine] = value.map((t) => t.peakMb ?? 0);
     return {
       what: `peak memory of a ${runs.toLocaleString("en")}-run wave`,
-      measured: `${formatMb(mine)} (in ${formatMs(value[1].ms)})`,
+      measured: `${formatMb(mine)} (${formatRuns([value[1]])})`,
       baseline: `a 1-run wave: ${formatMb(base)}`,
       ratio: formatRatio(mine / base),
       goal: "< 80 MiB",
