@@ -165,7 +165,7 @@ export class LineSplitter {
       );
       this.#work = work;
       this.#words = new Int32Array(work.buffer);
-    } else if (length > 0) {
+    } else if (length > 0 && this.#start !== from - length) {
       this.#work.copyWithin(from - length, this.#start, this.#start + length);
     }
     this.#start = from - length;
