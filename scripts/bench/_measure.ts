@@ -219,7 +219,7 @@ export function printTable(rows: readonly Row[]): void {
   const line = (c: string[]) =>
     `| ${c.map((v, i) => v.padEnd(widths[i])).join(" | ")} |`;
   console.log(line(header));
-  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  console.log(line(widths.map((w) => "-".repeat(w))));
   for (const c of cells) {
     console.log(line(c.map((v) => v.replace(/\|/g, "\\|"))));
   }
