@@ -1,8 +1,9 @@
 /**
  * chant-wave applies one change in ordered, gated waves. This module is its
  * library face: the pure core (spec parsing, job expansion, share slicing, the set
- * digest, the gate decision, the plan file of an OpenTofu or Terraform plan) and
- * the types it works with. The `chant-wave` executable is `cli.ts`.
+ * digest, the gate decision, sealed-approval verification, the plan file of an
+ * OpenTofu or Terraform plan) and the types it works with. The `chant-wave`
+ * executable is `cli.ts`.
  *
  * @example
  * ```ts
@@ -25,7 +26,13 @@ export { parseSpec } from "./src/spec/parse_spec.ts";
 export { specJsonSchema } from "./src/spec/spec_json_schema.ts";
 export { formatDuration, parseDuration } from "./src/spec/duration.ts";
 export type * from "./src/spec/types.ts";
-export { GATE_POLICIES, ON_FAILURE, TOOL_KINDS } from "./src/spec/types.ts";
+export {
+  GATE_POLICIES,
+  HOOK_POINTS,
+  ON_FAILURE,
+  TOOL_KINDS,
+} from "./src/spec/types.ts";
+export { waveAt } from "./src/spec/wave_at.ts";
 export { tofuPlanFile, type ToolPlanFile } from "./src/tofu/tofu_plan_file.ts";
 export {
   decisionRecordPath,
@@ -42,19 +49,45 @@ export {
   setDigest,
 } from "./src/digest/set_digest.ts";
 export {
+  countingApprovals,
   decideGate,
   type GateApproved,
   type GateDecision,
+  type GateMember,
   type GateQuery,
   type GateWaiting,
+  type PlanSets,
 } from "./src/ledger/decide_gate.ts";
+export {
+  type ClaimLedger,
+  claimLedger,
+  planKey,
+  type RunStanding,
+} from "./src/ledger/claims.ts";
+export { WAVE_OUTCOMES } from "./src/ledger/records.ts";
 export type {
-  AppliedRecord,
+  ForgejoRunLocator,
+  GithubRunLocator,
+  GitlabRunLocator,
+  RunLocator,
+} from "./src/forge/run_locator.ts";
+export type {
   ApprovalRecord,
+  ClaimedRun,
+  ClaimRecord,
   ExpiredRecord,
   LedgerRecord,
+  OutcomeJob,
+  OutOfOrderRecord,
   PendingRecord,
+  PlanPair,
   RecordBase,
+  RecordedPlansRecord,
+  RecordedWave,
+  RunOutcomeRecord,
+  SettledRun,
+  WaveOutcome,
+  WaveOutcomeRecord,
 } from "./src/ledger/records.ts";
 export {
   type ApprovalNeed,
@@ -78,6 +111,45 @@ export {
   governingWaves,
   type WaveRef,
 } from "./src/policy/governing_waves.ts";
+export {
+  APPROVAL_PAYLOAD_HEADER,
+  approvalPayload,
+  type ApprovalPayloadFields,
+} from "./src/seal/approval_payload.ts";
+export { type Seal, SEAL_NAMESPACE } from "./src/seal/seal.ts";
+export { SealFormatError } from "./src/seal/seal_format_error.ts";
+export {
+  type AllowedSigner,
+  type AllowedSigners,
+  parseAllowedSigners,
+  type SignersProblem,
+} from "./src/seal/allowed_signers.ts";
+export { normalisePrincipal } from "./src/seal/normalise_principal.ts";
+export {
+  matchesPatternList,
+  type Pattern,
+  type PatternList,
+} from "./src/seal/pattern_list.ts";
+export {
+  type EcdsaP256Key,
+  type Ed25519Key,
+  parseSshPublicKeyLine,
+  type RsaKey,
+  SSH_KEY_TYPES,
+  type SshKeyBlob,
+  sshKeyFingerprint,
+  type SshKeyType,
+  type SshPublicKey,
+} from "./src/seal/ssh_public_key.ts";
+export {
+  SEAL_REFUSALS,
+  type SealRefusal,
+  type SealRefused,
+  type SealVerdict,
+  type SealVerified,
+  verifySeal,
+  type VerifySealInput,
+} from "./src/seal/verify_seal.ts";
 export {
   formatProblem,
   InputError,

@@ -1,7 +1,7 @@
 /**
  * Gate evaluation, through the binary: `chant-wave run --decide --dry-run` of a
  * one-run wave whose gate (policy `always`) holds 10,000 records in the
- * directory ledger (pendings, approvals, applied facts and a few expiries),
+ * directory ledger (pendings, approvals, claims and a few expiries),
  * against the same command with an empty gate, in paired runs. The records are
  * written through the ledger's own writer, so they are what `approve` and `run`
  * would write. Runnable alone
@@ -24,10 +24,10 @@ import {
 import { dirLedger } from "../../src/ledger/dir_ledger.ts";
 import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
 import {
-  appliedRecord,
   approvalRecord,
   expiredRecord,
   type LedgerRecord,
+  newRecord,
   pendingRecord,
   type RecordStamp,
 } from "../../src/ledger/records.ts";
@@ -45,7 +45,7 @@ const GATE = "bench-wave-1";
 const digest = (n: number) =>
   "sha256:" + n.toString(16).padStart(8, "0").repeat(8);
 
-/** The i-th record of a busy gate: pendings, approvals, applied facts, expiries. */
+/** The i-th record of a busy gate: pendings, approvals, claims, revokes. */
 function recordAt(i: number, stamp: RecordStamp): LedgerRecord {
   const gate = { name: NAME, gate: GATE };
   const planDigest = digest(Math.floor(i / 4));
@@ -65,10 +65,12 @@ function recordAt(i: number, stamp: RecordStamp): LedgerRecord {
     case 1:
       return approvalRecord({ ...gate, planDigest, by: "ann" }, stamp);
     case 2:
-      return appliedRecord(
-        { ...gate, planDigest, approvalId: "x", decisionId: `dec-${i}` },
-        stamp,
-      );
+      return newRecord("claim", {
+        ...gate,
+        approvalId: "x",
+        decisionId: `dec-${i}`,
+        runs: [{ target: `run-${i}`, planDigest, attempt: 1 }],
+      }, stamp);
     default:
       return i % 400 === 3
         ? expiredRecord(gate, stamp)

@@ -1,6 +1,8 @@
 /**
  * `chant-wave approve NAME GATE` (SPEC.md §5.3): records an approval of one set
- * digest, the one given with `--plan` or that of the newest pending fact.
+ * digest, the one given with `--plan` or that of the newest pending fact, and
+ * with `--resume` restarts the CI job that waited once the approval is recorded
+ * (with the git ledger: pushed), as `resume` does (§13).
  * @module
  */
 
@@ -11,36 +13,51 @@ import { OK } from "../exit_codes.ts";
 import { newestPendingDigest } from "../ledger/decide_gate.ts";
 import { approvedLines } from "../ledger/gate_messages.ts";
 import { approvalRecord, newStamp } from "../ledger/records.ts";
+import type { PlanSetMember } from "../ledger/plan_set_file.ts";
 import { ciContext } from "../run/ci_context.ts";
+import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { openLedger } from "./_open_ledger.ts";
-import { nameAndGate } from "./_positionals.ts";
+import { gateTarget, requireKnownGate } from "./_gate_target.ts";
+import { resumeExitCode, resumeOne } from "./resume_command.ts";
 
 /** The `approve` command. */
 export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
   usage:
-    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--ledger L]",
+    "chant-wave approve NAME GATE | --spec F --wave K [--plan DIGEST] [--by WHO] [--note TEXT]\n" +
+    "                          [--ledger L] [--resume] [--json]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
     "fresh plans differ refuses it.",
     "",
+    "  --spec F       with --wave: the gate of wave K of this spec, instead of NAME GATE",
+    "  --wave K       the wave, by number or name",
     "  --plan DIGEST  sha256:<64 hex>, as printed after 'then approve:'",
     "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
     "  --note TEXT    a note kept with the approval",
     "  --ledger L     git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
-    "",
-    "example: chant-wave approve demo demo-wave-2 --plan sha256:1fa7…",
+    "  --resume       then restart the CI job that waited (as chant-wave resume does)",
+    "  --json         print { ledger, record, resume? } on stdout: the approval as recorded",
   ].join("\n"),
+  examples: [
+    "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
+    "chant-wave approve demo demo-wave-2 --plan sha256:… --ledger git   # as printed",
+    'chant-wave approve demo demo-wave-2 --note "reviewed in #42" --json',
+    "chant-wave approve --spec waves.jsonc --wave staging --ledger git --resume   # and restart the job",
+  ],
+  flags: {
+    strings: ["spec", "wave", "plan", "by", "note", "ledger"],
+    booleans: ["resume", "json"],
+  },
   async run(argv, io) {
-    const flags = parseFlags("approve", argv, {
-      strings: ["plan", "by", "note", "ledger"],
-    });
-    const { name, gate } = nameAndGate("approve", flags);
+    const flags = parseFlags("approve", argv, approveCommand.flags);
+    const target = await gateTarget("approve", flags, io.cwd);
+    const { name, gate } = target;
     const ledger = await openLedger(flags.strings.ledger, io);
     const plan = flags.strings.plan;
     if (plan !== undefined && !isDigest(plan)) {
@@ -48,32 +65,53 @@ export const approveCommand: Command = {
         `"--plan" must be sha256:<64 lowercase hex>, not "${plan}"`,
       );
     }
-    let digest = plan;
+    await requireKnownGate(target, ledger);
+    const log = lineLog(io.stderr);
+    const { records } = await ledger.readGate(name, gate);
+    const pending = newestPendingDigest(records, io.clock.now());
+    const digest = plan ?? pending;
     if (digest === undefined) {
-      const { records } = await ledger.readGate(name, gate);
-      digest = newestPendingDigest(records, io.clock.now());
-      if (digest === undefined) {
-        throw new InputError(
-          `gate "${gate}" of "${name}" has no pending plan to approve in ${ledger.describe()}`,
-          [
-            "pass --plan sha256:<hex> as printed after 'then approve:'",
-          ],
-        );
-      }
+      throw new InputError(
+        `gate "${gate}" of "${name}" has no pending plan to approve in ${ledger.describe()}`,
+        [
+          "pass --plan sha256:<hex> as printed after 'then approve:'",
+        ],
+      );
     }
+    if (pending !== undefined && pending !== digest) {
+      log(
+        `warning: gate "${gate}" waits for ${pending}, not ${digest}; this approval covers only the plans of ${digest}`,
+      );
+    }
+    const plans = await ledger.readPlanSet(name, gate, digest);
     const by = flags.strings.by ?? await defaultApprover(io);
     const url = ciContext(io.env).runUrl;
     const note = flags.strings.note;
-    await ledger.write(approvalRecord({
+    const record = approvalRecord({
       name,
       gate,
       planDigest: digest,
       by,
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
-    }, newStamp(io.clock)));
-    approvedLines(name, gate, digest, by).forEach(lineLog(io.stderr));
-    return OK;
+    }, newStamp(io.clock));
+    await ledger.write(record);
+    approvedLines(name, gate, digest, by).forEach(log);
+    if (plans) log(`  it covers ${describePlans(plans)}`);
+    log(`  recorded in ${ledger.describe()}`);
+    const resume = flags.booleans.resume
+      ? await resumeOne({ name, gate }, ledger, io)
+      : undefined;
+    if (flags.booleans.json) {
+      io.stdout.write(
+        JSON.stringify({
+          ledger: ledger.describe(),
+          record,
+          ...(resume ? { resume } : {}),
+        }) + "\n",
+      );
+    }
+    return resume ? resumeExitCode(resume) : OK;
   },
 };
 
@@ -83,12 +121,25 @@ export const approveCommand: Command = {
  * @throws {InputError} When none is known.
  */
 async function defaultApprover(io: CliIo): Promise<string> {
-  const actor = ciContext(io.env).actor;
-  if (actor) return actor;
-  const email = await io.git.configGet("user.email", io.cwd).catch(() =>
-    undefined
-  );
-  if (email) return email;
-  if (io.env.USER) return io.env.USER;
+  const who = await whoRuns(io);
+  if (who) return who;
   throw new InputError("cannot tell who approves: pass --by WHO");
+}
+
+const NAMED_PLANS = 10;
+
+/** `3 plans: eu (2 to add), us (destructive), ap` — the targets an approval covers. */
+function describePlans(plans: readonly PlanSetMember[]): string {
+  const shown = plans.slice(0, NAMED_PLANS).map((plan) => {
+    const notes = [
+      plan.destructive ? "destructive" : "",
+      plan.empty ? "no changes" : "",
+      plan.summary ?? "",
+    ].filter(Boolean);
+    return notes.length ? `${plan.target} (${notes.join(", ")})` : plan.target;
+  });
+  const more = plans.length - shown.length;
+  return `${plans.length} plan${plans.length === 1 ? "" : "s"}: ${
+    shown.join(", ")
+  }${more > 0 ? ` and ${more} more` : ""}`;
 }

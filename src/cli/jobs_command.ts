@@ -9,7 +9,8 @@ import { expandJobs, type Job } from "../jobs/expand_jobs.ts";
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { formatCommand, formatTable } from "./_table.ts";
+import { formatTable } from "../table.ts";
+import { shellLine } from "../shell_words.ts";
 
 /** The `jobs` command. */
 export const jobsCommand: Command = {
@@ -19,17 +20,18 @@ export const jobsCommand: Command = {
   help: [
     "Expands the spec into its CI jobs: one job per wave, or a deciding job plus",
     "share jobs or job groups, each needing the last jobs of the wave before.",
+    'A rest wave shows as "<k>+": its whole-wave job goes on through further waves.',
     "",
     "  --spec F   the waves file",
     "  --json     print the jobs as a JSON array on stdout",
-    "",
-    "example: chant-wave jobs --spec waves.jsonc --json",
   ].join("\n"),
+  examples: [
+    "chant-wave jobs --spec waves.jsonc   # a table: job, kind, wave, needs, command",
+    "chant-wave jobs --spec waves.jsonc --json",
+  ],
+  flags: { strings: ["spec"], booleans: ["json"] },
   async run(argv, io) {
-    const flags = parseFlags("jobs", argv, {
-      strings: ["spec"],
-      booleans: ["json"],
-    });
+    const flags = parseFlags("jobs", argv, jobsCommand.flags);
     const file = requireFlag("jobs", flags, "spec");
     const { spec } = await loadSpec(file, io.cwd);
     const jobs = expandJobs(spec, file);
@@ -47,11 +49,11 @@ function jobsTable(jobs: readonly Job[]): string {
   const rows = jobs.map((job) => [
     job.name,
     job.kind,
-    `${job.wave} ${job.waveName}`,
+    `${job.wave}${job.rest ? "+" : ""} ${job.waveName}`,
     job.share === undefined ? "-" : `${job.share}/${job.shares}`,
     job.group ?? "-",
     job.needs.length === 0 ? "-" : job.needs.join(","),
-    formatCommand(job.command),
+    shellLine(job.command),
   ]);
   return formatTable([header, ...rows]);
 }

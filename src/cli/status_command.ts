@@ -5,18 +5,33 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
-import { readFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import { OK } from "../exit_codes.ts";
+import { readBounded } from "../fs/read_bounded.ts";
+import { MAX_DECISION_BYTES } from "../limits.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { type Decision, parseDecision } from "../run/decision.ts";
 import { gateName } from "../run/decide_wave.ts";
 import { type GateStatus, gateStatus } from "../run/gate_status.ts";
+import { loadPlanSets } from "../run/read_gate.ts";
+import { lastCompleted } from "../order/wave_completion.ts";
+import type { BaseRule } from "../policy/resolve_base.ts";
+
+/** How status names the rule that chose a decision's base. */
+const BASE_RULES: Record<BaseRule, string> = {
+  flag: "--base",
+  spec: "the spec's base",
+  push: "the commit before the push",
+  parent: "HEAD^1",
+};
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { openLedger } from "./_open_ledger.ts";
+import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { Spec, Wave } from "../spec/types.ts";
+import { waveAt } from "../spec/wave_at.ts";
 
 /** One wave's status. */
 interface WaveStatus extends GateStatus {
@@ -25,8 +40,19 @@ interface WaveStatus extends GateStatus {
   gate: string;
   decision?: Pick<
     Decision,
-    "decisionId" | "status" | "digest" | "createdAt" | "policy" | "approvedBy"
+    | "decisionId"
+    | "status"
+    | "digest"
+    | "createdAt"
+    | "policy"
+    | "approvedBy"
+    | "base"
+    | "baseRule"
   >;
+  /** The newest commit at which every applying job of the wave succeeded (§4.11). */
+  completed?: { head: string; at: string };
+  /** The newest run of the wave out of order (`--out-of-order`). */
+  outOfOrder?: { head: string; by: string; reason: string; at: string };
 }
 
 /** The `status` command. */
@@ -42,31 +68,48 @@ export const statusCommand: Command = {
     "  --spec F     the waves file",
     "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "  --json       print { name, waves: [...] } on stdout",
-    "",
-    "example: chant-wave status --spec waves.jsonc",
   ].join("\n"),
+  examples: [
+    "chant-wave status --spec waves.jsonc",
+    "chant-wave status --spec waves.jsonc --ledger git --json",
+  ],
+  flags: { strings: ["spec", "ledger"], booleans: ["json"] },
   async run(argv, io) {
-    const flags = parseFlags("status", argv, {
-      strings: ["spec", "ledger"],
-      booleans: ["json"],
-    });
+    const flags = parseFlags("status", argv, statusCommand.flags);
     const file = requireFlag("status", flags, "spec");
     const { spec } = await loadSpec(file, io.cwd);
     const ledger = await openLedger(flags.strings.ledger, io);
     const waves: WaveStatus[] = [];
-    for (const wave of spec.waves) {
+    for (const wave of await wavesOf(spec, ledger)) {
       const gate = gateName(spec, wave.k);
       const { records, problems } = await ledger.readGate(spec.name, gate);
       for (const problem of problems) lineLog(io.stderr)(`warning: ${problem}`);
       const decision = await readDecision(
         resolve(io.cwd, decisionRecordPath(spec.name, wave.k)),
       );
+      const completed = lastCompleted(records, wave);
+      const override = records.findLast((r) => r.kind === "out-of-order");
       waves.push({
         wave: wave.k,
         name: wave.name,
         gate,
         ...(decision ? { decision } : {}),
-        ...gateStatus(records, io.clock.now()),
+        ...(completed ? { completed } : {}),
+        ...(override?.kind === "out-of-order"
+          ? {
+            outOfOrder: {
+              head: override.head,
+              by: override.by,
+              reason: override.reason,
+              at: override.timestamp,
+            },
+          }
+          : {}),
+        ...gateStatus(
+          records,
+          await loadPlanSets(ledger, spec.name, gate, records),
+          io.clock.now(),
+        ),
       });
     }
     if (flags.booleans.json) {
@@ -76,17 +119,36 @@ export const statusCommand: Command = {
   },
 };
 
+/**
+ * The spec's waves, and past them the rest wave again for every further wave
+ * whose gate the ledger holds (SPEC.md §11).
+ */
+async function wavesOf(spec: Spec, ledger: LedgerStore): Promise<Wave[]> {
+  const waves = [...spec.waves];
+  if (!waves[waves.length - 1].rest) return waves;
+  const gates = new Set(
+    (await ledger.listGates(spec.name)).map((ref) => ref.gate),
+  );
+  for (let k = waves.length + 1; gates.has(gateName(spec, k)); k++) {
+    waves.push(waveAt(spec, k)!);
+  }
+  return waves;
+}
+
 async function readDecision(path: string): Promise<WaveStatus["decision"]> {
   try {
-    const { decisionId, status, digest, createdAt, policy, approvedBy } =
-      parseDecision(await readFile(path, "utf8"));
+    const d = parseDecision(
+      await readBounded(path, { maxBytes: MAX_DECISION_BYTES }),
+    );
     return {
-      decisionId,
-      status,
-      digest,
-      createdAt,
-      policy,
-      ...(approvedBy ? { approvedBy } : {}),
+      decisionId: d.decisionId,
+      status: d.status,
+      digest: d.digest,
+      createdAt: d.createdAt,
+      policy: d.policy,
+      base: d.base,
+      ...(d.baseRule ? { baseRule: d.baseRule } : {}),
+      ...(d.approvedBy ? { approvedBy: d.approvedBy } : {}),
     };
   } catch {
     return undefined;
@@ -103,6 +165,28 @@ function describeWave(wave: WaveStatus): string[] {
       }, ${d.digest}, policy ${d.policy}, ${d.createdAt}`
       : "  decision: none here",
   );
+  if (d?.base) {
+    lines.push(
+      `  base: ${d.base.slice(0, 12)}${
+        d.baseRule ? ` (${BASE_RULES[d.baseRule]})` : ""
+      }`,
+    );
+  }
+  lines.push(
+    wave.completed
+      ? `  completed: at ${
+        wave.completed.head.slice(0, 12)
+      }, ${wave.completed.at}`
+      : "  completed: never",
+  );
+  if (wave.outOfOrder) {
+    const o = wave.outOfOrder;
+    lines.push(
+      `  out of order: at ${
+        o.head.slice(0, 12)
+      } by ${o.by}: ${o.reason} (${o.at})`,
+    );
+  }
   if (wave.revokedAt) lines.push(`  revoked: ${wave.revokedAt}`);
   if (wave.pending) {
     lines.push(
@@ -110,11 +194,11 @@ function describeWave(wave: WaveStatus): string[] {
     );
   }
   for (const a of wave.approvals) {
-    const spent = a.appliedBy.length
-      ? `spent by decision ${a.appliedBy[0]}`
-      : "not spent";
+    const plans = a.plans
+      ? `plans: ${a.plans.applied} applied, ${a.plans.failed} failed, ${a.plans.unsettled} unsettled, ${a.plans.left} left`
+      : "covers its digest as a whole";
     lines.push(
-      `  approval: ${a.planDigest} by ${a.by} at ${a.timestamp}, ${spent}`,
+      `  approval: ${a.planDigest} by ${a.by} at ${a.timestamp}, ${plans}`,
     );
   }
   return lines;

@@ -1,29 +1,28 @@
 /**
- * Spending an approval in a ledger that orders records by the order they were
- * recorded (the git ledger's branch): write the `applied` fact, read the gate
- * again, and the first `applied` fact of the approval wins.
+ * Claiming in a ledger that orders records by the order they were recorded (the
+ * git ledger's branch; SPEC.md §10): write the claim, read the gate again, and of
+ * claims of one plan and attempt the first in that order wins.
  * @module
  */
 
+import { chunkRuns } from "./chunk_runs.ts";
+import { type ClaimLedger, claimLedger } from "./claims.ts";
 import type { LedgerStore } from "./ledger_store.ts";
-import type { AppliedRecord } from "./records.ts";
+import type { ClaimRecord } from "./records.ts";
 
 /**
- * Claims an approval by writing `record` and reading the gate back. Race-safe
- * only for a store whose `readGate` returns records in the order they were
- * recorded, never by a timestamp the writer chose.
- * @param store The store (its `write` and `readGate`).
- * @param record This decision's `applied` fact.
- * @returns The first `applied` fact of the approval.
+ * Records `claim` (in chunks of at most 64 KiB, written together) and reads back
+ * where every plan of its approval stands.
+ * @param store A store whose `readGate` returns records in the order written.
+ * @param claim The job's claim.
+ * @returns The standings after the claim.
+ * @throws {Error} When the claim cannot be recorded.
  */
 export async function claimByOrder(
   store: Pick<LedgerStore, "write" | "readGate">,
-  record: AppliedRecord,
-): Promise<AppliedRecord> {
-  await store.write(record);
-  const { records } = await store.readGate(record.name, record.gate);
-  const first = records.find((r): r is AppliedRecord =>
-    r.kind === "applied" && r.approvalId === record.approvalId
-  );
-  return first ?? record;
+  claim: ClaimRecord,
+): Promise<ClaimLedger> {
+  await Promise.all(chunkRuns(claim).map((chunk) => store.write(chunk)));
+  const { records } = await store.readGate(claim.name, claim.gate);
+  return claimLedger(records, claim.approvalId);
 }

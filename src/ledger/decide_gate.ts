@@ -1,54 +1,68 @@
 /**
- * The gate decision of SPEC.md §5.3, pure: given a gate's records (already in
- * ledger order, newest last), the set digest and the deciding decision, does an
- * approval stand, and if not, why. Reading and writing records is the store's
- * business; waiting, recording and exiting are the runner's.
+ * The gate decision of SPEC.md §5.3 and §10, pure: given a gate's records (in
+ * ledger order, newest last), the plan sets their approvals were given for, and a
+ * decision's members, does an approval cover the decision, and if not, why. An
+ * approval covers plans, not only a digest: a decision stands approved when one
+ * counting approval covers each of its non-empty members that has not already
+ * applied under it, so a retried or partly applied wave needs no new approval.
+ * Reading and writing records is the store's business; waiting, claiming and
+ * applying are the runner's.
  * @module
  */
 
+import { type ClaimLedger, claimLedger } from "./claims.ts";
 import {
   approvedForAnotherMessage,
   noApprovalMessage,
   revokedMessage,
-  spentMessage,
+  uncoveredMessage,
 } from "./gate_messages.ts";
 import type {
-  AppliedRecord,
   ApprovalRecord,
   ExpiredRecord,
   LedgerRecord,
   PendingRecord,
+  PlanPair,
 } from "./records.ts";
 
-/** What the gate is evaluated against. */
+/** A member of a decision: its plan, and whether the plan changes nothing. */
+export interface GateMember extends PlanPair {
+  /** An empty plan needs no approval. */
+  empty?: boolean;
+}
+
+/** The plans each approved digest names (from the pending facts' plan sets). */
+export type PlanSets = ReadonlyMap<string, readonly PlanPair[]>;
+
+/** What the gate is evaluated for. */
 export interface GateQuery {
   /** The gate, `<gate>-wave-<k>` (for messages). */
   gate: string;
-  /** The set digest D of this plan. */
+  /** The decision's set digest. */
   digest: string;
-  /** The deciding decision; absent for `status` and dry runs (then any `applied` fact spends). */
-  decisionId?: string;
+  /** The decision's members. */
+  members: readonly GateMember[];
   /** The clock's time, milliseconds since the Unix epoch (pending facts expire). */
   now: number;
 }
 
-/** The gate stands approved for D by `approval`. */
+/** The gate stands approved: `approval` covers the decision. */
 export interface GateApproved {
   /** Always `approved`. */
   status: "approved";
-  /** The newest counting approval. */
+  /** The newest counting approval that covers the decision. */
   approval: ApprovalRecord;
-  /** This decision's `applied` fact for it, when it already recorded one. */
-  applied?: AppliedRecord;
+  /** Where each plan stands under it. */
+  claims: ClaimLedger;
 }
 
-/** The gate does not stand approved for D. */
+/** No approval covers the decision. */
 export interface GateWaiting {
   /** Always `waiting`. */
   status: "waiting";
-  /** Why, one sentence each (SPEC.md §5.3 wording); never empty. */
+  /** Why, one sentence each; never empty. */
   reasons: string[];
-  /** The unexpired pending fact of D that already stands, if any (then write none). */
+  /** The unexpired pending fact of this digest that already stands, if any. */
   standing?: PendingRecord;
 }
 
@@ -68,34 +82,6 @@ function afterNewestExpired(
   return { live: records };
 }
 
-function newest<R extends LedgerRecord>(
-  records: readonly LedgerRecord[],
-  match: (record: LedgerRecord) => record is R,
-): R | undefined {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i];
-    if (match(record)) return record;
-  }
-  return undefined;
-}
-
-/** Maps each spent approval id to the first other decision that applied under it. */
-function spentApprovals(
-  records: readonly LedgerRecord[],
-  decisionId: string | undefined,
-): Map<string, string> {
-  const spent = new Map<string, string>();
-  for (const record of records) {
-    if (
-      record.kind === "applied" && record.decisionId !== decisionId &&
-      !spent.has(record.approvalId)
-    ) {
-      spent.set(record.approvalId, record.decisionId);
-    }
-  }
-  return spent;
-}
-
 /** The approvals some `expired` record names: they never count again. */
 function endedApprovals(records: readonly LedgerRecord[]): Set<string> {
   const ended = new Set<string>();
@@ -107,91 +93,143 @@ function endedApprovals(records: readonly LedgerRecord[]): Set<string> {
   return ended;
 }
 
-const isApproval = (r: LedgerRecord): r is ApprovalRecord =>
-  r.kind === "approval";
-
 /**
- * Says why no approval of D counts: the newest approval of D was spent (or, when
- * none follows the newest revoke, revoked), another digest is approved, or none.
+ * The approvals that count, newest first: after the newest `expired` record and
+ * not ended by any.
+ * @param records The gate's records, oldest first.
+ * @returns The counting approvals, newest first.
+ * @example
+ * ```ts
+ * countingApprovals([]); // []
+ * ```
  */
-function waitingReasons(
+export function countingApprovals(
   records: readonly LedgerRecord[],
-  query: GateQuery,
-  spent: ReadonlyMap<string, string>,
-): string[] {
-  const { gate, digest } = query;
-  const { live, expired } = afterNewestExpired(records);
-  const ofDigest = (r: LedgerRecord): r is ApprovalRecord =>
-    isApproval(r) && r.planDigest === digest;
-  const reasons: string[] = [];
-  const spentOne = newest(live, ofDigest);
-  const revokedOne = expired &&
-    newest(records.slice(0, records.indexOf(expired)), ofDigest);
-  if (spentOne) {
-    reasons.push(spentMessage(digest, spentOne.by, spent.get(spentOne.id)!));
-  } else if (revokedOne) {
-    reasons.push(revokedMessage(digest, revokedOne.by, expired.timestamp));
-  }
-  const another = newest(
-    live,
-    (r): r is ApprovalRecord => isApproval(r) && r.planDigest !== digest,
-  );
-  if (another) {
-    reasons.push(
-      approvedForAnotherMessage(gate, another.planDigest, another.by, digest),
-    );
-  }
-  if (reasons.length === 0) reasons.push(noApprovalMessage(gate, digest));
-  return reasons;
+): ApprovalRecord[] {
+  const ended = endedApprovals(records);
+  return afterNewestExpired(records).live
+    .filter((r): r is ApprovalRecord =>
+      r.kind === "approval" && !ended.has(r.id)
+    )
+    .reverse();
 }
 
 /**
- * Decides whether gate G stands approved for set digest D. An approval counts
- * when its `planDigest` is exactly D, it comes after the newest `expired` record,
- * and no `applied` record names it under another decision (one under
- * `query.decisionId` means this decision spent it and may keep applying). The
- * newest counting approval wins. Otherwise the gate waits, with reasons: the
- * approval of D that was spent or revoked, an approval of another digest, or none.
+ * The members an approval must cover: the non-empty ones not already applied
+ * under it.
+ */
+function needing(
+  members: readonly GateMember[],
+  claims: ClaimLedger,
+): GateMember[] {
+  return members.filter((m) =>
+    m.empty !== true && claims.standing(m).kind !== "applied"
+  );
+}
+
+/** The members of `need` that `approval` does not cover. */
+function uncovered(
+  approval: ApprovalRecord,
+  sets: PlanSets,
+  need: readonly GateMember[],
+  digest: string,
+): GateMember[] | "another-digest" | [] {
+  const set = sets.get(approval.planDigest);
+  if (set === undefined) {
+    return approval.planDigest === digest || need.length === 0
+      ? []
+      : "another-digest";
+  }
+  const approved = new Set(set.map((p) => `${p.target}\n${p.planDigest}`));
+  return need.filter((m) => !approved.has(`${m.target}\n${m.planDigest}`));
+}
+
+/**
+ * Decides whether a decision's plans stand approved. An approval counts when it
+ * comes after the newest `expired` record and no `expired` record names it; it
+ * covers the decision when each non-empty member not yet applied under it is one
+ * of the plans it was given for (the plan set of its digest), or, for an approval
+ * of a digest with no plan set, when the decision's digest is exactly that one.
+ * The newest covering approval wins. Otherwise the gate waits, with reasons: the
+ * plans the newest approval does not cover, an approval that was revoked, or none.
  * @param records The gate's records, oldest first (ledger order).
- * @param query The gate, D, the deciding decision and the time.
- * @returns `approved` with the approval, or `waiting` with reasons and the
- * standing pending fact of D, if any.
+ * @param sets The plan set of each approved digest that has one.
+ * @param query The gate, the decision's digest and members, and the time.
+ * @returns `approved` with the approval and the plans' standings under it, or
+ *   `waiting` with reasons and the standing pending fact of the digest, if any.
  * @example
  * ```ts
- * decideGate([], { gate: "tf-wave-1", digest: d, now: 0 });
+ * decideGate([], new Map(), { gate: "tf-wave-1", digest: d, members, now: 0 });
  * // { status: "waiting", reasons: ['gate "tf-wave-1" has no approval for sha256:…'] }
  * ```
  */
 export function decideGate(
   records: readonly LedgerRecord[],
+  sets: PlanSets,
   query: GateQuery,
 ): GateDecision {
-  const { digest, decisionId } = query;
-  const { live } = afterNewestExpired(records);
-  const spent = spentApprovals(records, decisionId);
-  const ended = endedApprovals(records);
-  const counting = newest(
-    live,
-    (r): r is ApprovalRecord =>
-      isApproval(r) && r.planDigest === digest && !spent.has(r.id) &&
-      !ended.has(r.id),
-  );
-  if (counting) {
-    const applied = newest(
-      records,
-      (r): r is AppliedRecord =>
-        r.kind === "applied" && r.approvalId === counting.id &&
-        decisionId !== undefined && r.decisionId === decisionId,
-    );
-    return applied
-      ? { status: "approved", approval: counting, applied }
-      : { status: "approved", approval: counting };
+  const approvals = countingApprovals(records);
+  for (const approval of approvals) {
+    const claims = claimLedger(records, approval.id);
+    const need = needing(query.members, claims);
+    const missing = uncovered(approval, sets, need, query.digest);
+    if (missing !== "another-digest" && missing.length === 0) {
+      return { status: "approved", approval, claims };
+    }
   }
-  const reasons = waitingReasons(records, query, spent);
-  const standing = standingPending(records, digest, query.now);
+  const reasons = waitingReasons(records, approvals[0], sets, query);
+  const standing = standingPending(records, query.digest, query.now);
   return standing
     ? { status: "waiting", reasons, standing }
     : { status: "waiting", reasons };
+}
+
+const NAMED = 5;
+
+function waitingReasons(
+  records: readonly LedgerRecord[],
+  newest: ApprovalRecord | undefined,
+  sets: PlanSets,
+  query: GateQuery,
+): string[] {
+  const { gate, digest } = query;
+  if (newest === undefined) {
+    const { expired } = afterNewestExpired(records);
+    const revoked = expired &&
+      [...records.slice(0, records.indexOf(expired))].reverse().find((r) =>
+        r.kind === "approval" && r.planDigest === digest
+      ) as ApprovalRecord | undefined;
+    return [
+      revoked
+        ? revokedMessage(digest, revoked.by, expired!.timestamp)
+        : noApprovalMessage(gate, digest),
+    ];
+  }
+  const claims = claimLedger(records, newest.id);
+  const missing = uncovered(
+    newest,
+    sets,
+    needing(query.members, claims),
+    digest,
+  );
+  if (missing === "another-digest") {
+    return [
+      approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),
+    ];
+  }
+  const set = new Map(
+    (sets.get(newest.planDigest) ?? []).map((p) => [p.target, p.planDigest]),
+  );
+  const lines = missing.slice(0, NAMED).map((m) =>
+    uncoveredMessage(m, set.get(m.target), newest)
+  );
+  if (missing.length > NAMED) {
+    lines.push(`and ${missing.length - NAMED} more plans it does not cover`);
+  }
+  return [
+    approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),
+    ...lines,
+  ];
 }
 
 /**
@@ -233,12 +271,14 @@ export function newestPending(
   digest?: string,
 ): PendingRecord | undefined {
   const { live } = afterNewestExpired(records);
-  return newest(
-    live,
-    (r): r is PendingRecord =>
+  for (let i = live.length - 1; i >= 0; i--) {
+    const r = live[i];
+    if (
       r.kind === "pending" && Date.parse(r.expiresAt) > now &&
-      (digest === undefined || r.planDigest === digest),
-  );
+      (digest === undefined || r.planDigest === digest)
+    ) return r;
+  }
+  return undefined;
 }
 
 /**

@@ -52,13 +52,58 @@ function details(record: LedgerRecord): string {
       return `${shortDigest(record.planDigest)} by ${record.by}` +
         (record.note ? `: ${firstLine(record.note)}` : "") +
         (record.url ? ` <${record.url}>` : "");
-    case "applied":
-      return `${shortDigest(record.planDigest)} decision ${record.decisionId}` +
-        ` under approval ${shortId(record.approvalId)}` +
+    case "claim":
+      return `${plans(record.runs.length)} by decision ${record.decisionId}` +
+        ` under approval ${shortId(record.approvalId)}: ${
+          targets(record.runs.map((r) => r.target))
+        }` + (record.runId ? `, run ${record.runId}` : "");
+    case "run-outcome": {
+      const ok = record.runs.filter((r) => r.outcome === "ok");
+      const failed = record.runs.filter((r) => r.outcome === "failed");
+      const parts = [
+        ok.length ? `applied ${targets(ok.map((r) => r.target))}` : "",
+        failed.length ? `failed ${targets(failed.map((r) => r.target))}` : "",
+      ].filter(Boolean);
+      return `decision ${record.decisionId} under approval ${
+        shortId(record.approvalId)
+      }: ${parts.join("; ")}` + (record.runId ? `, run ${record.runId}` : "");
+    }
+    case "wave-outcome": {
+      const job = record.job.kind === "wave" ? "whole-wave job" : [
+        record.job.group ? `group "${record.job.group}"` : "",
+        record.job.share ? `share ${record.job.share}` : "",
+      ].filter(Boolean).join(" ") + " job";
+      return `wave ${record.wave} ${record.outcome} at ${
+        record.head.slice(0, 12)
+      } by the ${job} of decision ${record.decisionId}` +
         (record.runId ? `, run ${record.runId}` : "");
+    }
+    case "out-of-order":
+      return `wave ${record.wave} ran out of order at ${
+        record.head.slice(0, 12)
+      } by ${record.by}: ${firstLine(record.reason)}` +
+        (record.runId ? `, run ${record.runId}` : "");
+    case "recorded-plans":
+      return `plans at ${record.head.slice(0, 12)}: ${
+        record.waves.map((w) => `wave ${w.wave} ${shortDigest(w.digest)}`)
+          .join(", ")
+      }` + (record.runId ? `, run ${record.runId}` : "");
     case "expired":
-      return "revoked" + (record.note ? `: ${firstLine(record.note)}` : "");
+      return "revoked" + (record.by ? ` by ${record.by}` : "") +
+        (record.note ? `: ${firstLine(record.note)}` : "");
   }
+}
+
+const NAMED = 3;
+
+function plans(count: number): string {
+  return `${count} plan${count === 1 ? "" : "s"}`;
+}
+
+function targets(list: readonly string[]): string {
+  const more = list.length - NAMED;
+  return list.slice(0, NAMED).join(", ") +
+    (more > 0 ? ` and ${more} more` : "");
 }
 
 function firstLine(text: string): string {

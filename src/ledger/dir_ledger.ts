@@ -2,39 +2,41 @@
  * The directory ledger (SPEC.md §5.1, §5.2): one immutable JSON file per record
  * under `<root>/gates/<name>/<gate>/`, written to a temporary name and moved into
  * place so concurrent writers (threads, processes, runners sharing a disk) lose
- * nothing. It implements `LedgerStore`; it decides nothing about gates.
+ * nothing; claims as one file per plan under `claims/` and plan sets under
+ * `sets/` beside them. It implements `LedgerStore`; it decides nothing about
+ * gates.
  * @module
  */
 
-import { link, lstat, mkdir, open, rename, unlink } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  entriesOf,
-  errorCode,
-  messageOf,
-  nextTurn,
-  segmentsOf,
-} from "./_dir_listing.ts";
-import { InputError } from "../errors.ts";
-import { BoundedReadError, readBoundedSync } from "../fs/read_bounded.ts";
-import { refuseLinks } from "../fs/refuse_links.ts";
 import { type Clock, realClock } from "../clock.ts";
-import { MAX_RECORD_BYTES } from "../limits.ts";
-import { screenRecords } from "./screen_records.ts";
-import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
-import { parseRecord, RecordError } from "./parse_record.ts";
-import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
+import { readBounded } from "../fs/read_bounded.ts";
+import { refuseLinks } from "../fs/refuse_links.ts";
+import { MAX_PLANS_FILE_BYTES, MAX_RECORD_BYTES } from "../limits.ts";
+import { publishClaims, readClaims } from "./_dir_claims.ts";
+import {
+  LedgerWriteError,
+  readRecordFile,
+  writeNewFile,
+} from "./_dir_files.ts";
+import { entriesOf, nextTurn, segmentsOf } from "./_dir_listing.ts";
+import { claimLedger } from "./claims.ts";
+import type { GateRef, LedgerStore } from "./ledger_store.ts";
+import { parseRecord } from "./parse_record.ts";
+import {
+  formatPlanSet,
+  parsePlanSet,
+  planSetFileName,
+} from "./plan_set_file.ts";
+import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
 import {
   checkLedgerSegment,
   isRecordFileName,
   recordFileName,
-  temporaryName,
 } from "./record_name.ts";
-import {
-  type AppliedRecord,
-  formatRecord,
-  type LedgerRecord,
-} from "./records.ts";
+import { formatRecord, type LedgerRecord } from "./records.ts";
+import { screenRecords } from "./screen_records.ts";
 import { sortRecords } from "./sort_records.ts";
 
 /** The directory ledger's default root, relative to the working directory. */
@@ -65,114 +67,7 @@ export interface DirLedger extends LedgerStore {
   readonly root: string;
 }
 
-/** A record that could not be written; nothing was recorded. */
-export class LedgerWriteError extends Error {
-  /**
-   * Makes the error `cannot write record "<path>": <why>`.
-   * @param path The record's final path.
-   * @param why What went wrong.
-   * @param options The underlying error, as `cause`.
-   */
-  constructor(path: string, why: string, options?: ErrorOptions) {
-    super(`cannot write record "${path}": ${why}`, options);
-    this.name = "LedgerWriteError";
-  }
-}
-
-/**
- * Reads one record file: the record, or one problem line. Synchronous on purpose:
- * for thousands of small files, one blocking open/read/close each is several times
- * faster than the thread-pool round trips of `fs/promises`.
- */
-function readOne(
-  scratch: Uint8Array,
-  path: string,
-  name: string,
-  gate: string,
-): LedgerRecord | string {
-  let text: string;
-  try {
-    text = readBoundedSync(path, { maxBytes: MAX_RECORD_BYTES }, scratch);
-  } catch (error) {
-    if (error instanceof BoundedReadError) {
-      return `${path}: ${error.why}; it does not count`;
-    }
-    return `${path}: cannot read the record: ${messageOf(error)}`;
-  }
-  try {
-    const record = parseRecord(text, path);
-    if (record.name !== name || record.gate !== gate) {
-      return `${path}: record is for gate "${record.gate}" of "${record.name}", ` +
-        `not gate "${gate}" of "${name}"`;
-    }
-    return record;
-  } catch (error) {
-    if (error instanceof RecordError) return error.message;
-    throw error;
-  }
-}
-
-/**
- * Reads a claim file back: the winning `applied` record, `undefined` when there is
- * none. A claim that is there but not a valid record (a crash, a hand edit) is an
- * input error: the approval's spend cannot be told, so nothing may apply under it.
- */
-function readClaim(path: string): LedgerRecord | undefined {
-  let text: string;
-  try {
-    text = readBoundedSync(path, { maxBytes: MAX_RECORD_BYTES });
-  } catch (error) {
-    if ((error as { code?: string }).code === "ENOENT") return undefined;
-    throw new InputError(
-      `cannot read the claim ${messageOf(error)}; remove it and approve again`,
-    );
-  }
-  try {
-    return parseRecord(text, path);
-  } catch (error) {
-    throw new InputError(
-      `the claim ${messageOf(error)}; remove it and approve again`,
-    );
-  }
-}
-
-/**
- * Moves a fully written temporary file to its final name without ever replacing
- * an existing file: a hard link (which fails if the name exists), or, where the
- * file system has no hard links, a rename after checking the name is free.
- */
-async function publish(temp: string, final: string): Promise<void> {
-  try {
-    await link(temp, final);
-    return;
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === "EEXIST") {
-      throw new LedgerWriteError(final, "it already exists");
-    }
-    if (
-      !["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EINVAL"].includes(
-        code ?? "",
-      )
-    ) {
-      throw error;
-    }
-  }
-  const taken = await lstat(final).then(() => true, () => false);
-  if (taken) throw new LedgerWriteError(final, "it already exists");
-  await rename(temp, final);
-}
-
-/** Writes `text` to a new file (`wx`) and flushes it to disk. */
-async function writeNew(path: string, text: string): Promise<void> {
-  const handle = await open(path, "wx");
-  try {
-    await handle.writeFile(text, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+export { LedgerWriteError };
 
 /**
  * Opens the directory ledger at `root`: records live in
@@ -207,35 +102,41 @@ export function dirLedger(
   };
   const gateDir = (name: string, gate: string) => gateSegments(name, gate);
 
+  const readGate = async (name: string, gate: string) => {
+    const dir = gateDir(name, gate);
+    const files = entriesOf(dir).filter(isRecordFileName).sort();
+    const scratch = new Uint8Array(MAX_RECORD_BYTES + 1);
+    const records: LedgerRecord[] = [];
+    const problems: string[] = [];
+    const read = (path: string) =>
+      readRecordFile(scratch, path, name, gate, problems);
+    for (let i = 0; i < files.length; i++) {
+      if (i > 0 && i % chunk === 0) await nextTurn();
+      const item = read(join(dir, files[i]));
+      if (typeof item === "string") problems.push(item);
+      else records.push(item);
+    }
+    await readClaims(dir, read, records, problems);
+    return screenRecords(
+      { records: sortRecords(records), problems },
+      clock.now(),
+    );
+  };
+
   const store: DirLedger = {
     root,
 
     describe: () => `directory ledger ${root}`,
 
     /**
-     * Reads only `<root>/gates/<name>/<gate>/`: every `*.json` entry that is not a
-     * temporary file, sorted by timestamp then id. Files are read synchronously
-     * in chunks of `readChunk`, yielding to the event loop between chunks.
-     * Malformed records, unreadable files and records of another gate become
-     * `problems`; a missing directory reads as no records.
+     * Reads only `<root>/gates/<name>/<gate>/` (its records, and its claims
+     * under `claims/`), sorted by timestamp then id. Files are read synchronously
+     * in chunks of `readChunk`, yielding to the event loop between chunks. Only
+     * regular files of at most 64 KiB count; malformed records, unreadable files,
+     * records of another gate and records dated too far ahead become `problems`;
+     * a missing directory reads as no records.
      */
-    async readGate(name: string, gate: string): Promise<GateRecords> {
-      const dir = gateDir(name, gate);
-      const files = entriesOf(dir).filter(isRecordFileName).sort();
-      const scratch = new Uint8Array(MAX_RECORD_BYTES + 1);
-      const records: LedgerRecord[] = [];
-      const problems: string[] = [];
-      for (let i = 0; i < files.length; i++) {
-        if (i > 0 && i % chunk === 0) await nextTurn();
-        const item = readOne(scratch, join(dir, files[i]), name, gate);
-        if (typeof item === "string") problems.push(item);
-        else records.push(item);
-      }
-      return screenRecords(
-        { records: sortRecords(records), problems },
-        clock.now(),
-      );
-    },
+    readGate,
 
     /**
      * Atomic and never overwriting: the record is validated, written to a new
@@ -243,62 +144,60 @@ export function dirLedger(
      * to its final name (which fails if the name exists) and the temporary name
      * removed. A reader sees the whole record or none; a crash leaves at most a
      * temporary file, which readers skip. Safe across threads and processes.
-     * Where the file system has no hard links, the record is renamed into place
-     * after checking its name is free (its id's 128 random bits keep names apart).
      */
     async write(record: LedgerRecord): Promise<void> {
       const dir = gateDir(record.name, record.gate);
       const fileName = recordFileName(record);
       const text = formatRecord(record);
       parseRecord(text, fileName);
-      const final = join(dir, fileName);
-      const temp = join(dir, temporaryName(fileName, randomHex(8, random)));
-      try {
-        await mkdir(dir, { recursive: true });
-        gateDir(record.name, record.gate);
-        await writeNew(temp, text);
-        await publish(temp, final);
-      } catch (error) {
-        if (error instanceof LedgerWriteError) throw error;
-        if (error instanceof InputError) throw error;
-        throw new LedgerWriteError(final, messageOf(error), { cause: error });
-      } finally {
-        await unlink(temp).catch(() => {});
-      }
+      await mkdir(dir, { recursive: true }).catch((error) => {
+        throw new LedgerWriteError(join(dir, fileName), String(error));
+      });
+      gateDir(record.name, record.gate);
+      await writeNewFile(dir, fileName, text, random);
     },
 
     /**
-     * Atomic across processes: the claim is a file named for the approval,
-     * `<gate dir>/claims/<approvalId>.json`, published without overwriting (a
-     * hard link fails when the name exists). The first decision to publish it
-     * wins and then writes its `applied` record; a loser reads the winner's claim.
-     * Readers of the gate skip the `claims` directory.
+     * Atomic across processes: one file per plan and attempt, published without
+     * overwriting, so the first job to create it wins; then every plan's
+     * standing is read back from the gate.
      */
-    async claimApproval(record: AppliedRecord): Promise<AppliedRecord> {
-      const dir = gateSegments(record.name, record.gate, "claims");
-      const final = join(
+    async claimRuns(claim) {
+      const dir = gateDir(claim.name, claim.gate);
+      await publishClaims(dir, claim, random);
+      const { records } = await readGate(claim.name, claim.gate);
+      return claimLedger(records, claim.approvalId);
+    },
+
+    /** Writes `sets/<hex>.json` unless a plan set of the digest is there. */
+    async writePlanSet(name, gate, digest, pairs) {
+      const dir = gateSegments(name, gate, "sets");
+      await mkdir(dir, { recursive: true });
+      gateSegments(name, gate, "sets");
+      await writeNewFile(
         dir,
-        `${checkLedgerSegment("approval id", record.approvalId)}.json`,
+        planSetFileName(digest),
+        formatPlanSet(digest, pairs),
+        random,
+      ).catch((error) => {
+        if (!(error instanceof LedgerWriteError)) throw error;
+      });
+    },
+
+    /** Reads `sets/<hex>.json` (a regular file, at most 64 MiB), checked. */
+    async readPlanSet(name, gate, digest) {
+      const path = join(
+        gateSegments(name, gate, "sets"),
+        planSetFileName(digest),
       );
-      const text = formatRecord(record);
-      const temp = join(dir, temporaryName("claim", randomHex(8, random)));
       try {
-        await mkdir(dir, { recursive: true });
-        gateSegments(record.name, record.gate, "claims");
-        await writeNew(temp, text);
-        await publish(temp, final);
-      } catch (error) {
-        if (error instanceof InputError) throw error;
-        const winner = readClaim(final);
-        if (winner?.kind === "applied") return winner;
-        throw error instanceof LedgerWriteError
-          ? error
-          : new LedgerWriteError(final, messageOf(error), { cause: error });
-      } finally {
-        await unlink(temp).catch(() => {});
+        return parsePlanSet(
+          await readBounded(path, { maxBytes: MAX_PLANS_FILE_BYTES }),
+          digest,
+        );
+      } catch {
+        return undefined;
       }
-      await store.write(record);
-      return record;
     },
 
     /** Lists `<root>/gates/<name>/<gate>` directories; a missing root lists none. */

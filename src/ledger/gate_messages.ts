@@ -5,6 +5,7 @@
  * @module
  */
 
+import { shellWord } from "../shell_words.ts";
 /**
  * Says that the gate stands approved for another digest than this plan's.
  * @param gate The gate, `<gate>-wave-<k>`.
@@ -28,23 +29,30 @@ export function approvedForAnotherMessage(
 }
 
 /**
- * Says that the approval of this digest was spent by another decision.
- * @param digest The set digest.
- * @param by Who approved it.
- * @param decisionId The decision that applied under it.
- * @returns `the approval of <D> by <who> was used by decision <id>; approve again`.
+ * Says why an approval does not cover one member: its plan moved since the
+ * approval (the approval names another plan of the target), or the approval
+ * names no plan of the target at all.
+ * @param member The member's target and plan digest.
+ * @param approved The plan digest the approval names for the target, if any.
+ * @param approval Who approved which digest.
+ * @returns `<target>: its plan moved since the approval of <D> by <who>: approved
+ *   <d1>, planned now <d2>`, or `<target>: the approval of <D> by <who> does not
+ *   cover it`.
  * @example
  * ```ts
- * spentMessage("sha256:1…", "ann", "dec-7");
- * // "the approval of sha256:1… by ann was used by decision dec-7; approve again"
+ * uncoveredMessage({ target: "eu", planDigest: d2 }, d1, { planDigest: D, by: "ann" });
+ * // "eu: its plan moved since the approval of sha256:… by ann: approved sha256:…, planned now sha256:…"
  * ```
  */
-export function spentMessage(
-  digest: string,
-  by: string,
-  decisionId: string,
+export function uncoveredMessage(
+  member: { target: string; planDigest: string },
+  approved: string | undefined,
+  approval: { planDigest: string; by: string },
 ): string {
-  return `the approval of ${digest} by ${by} was used by decision ${decisionId}; approve again`;
+  const of = `the approval of ${approval.planDigest} by ${approval.by}`;
+  return approved === undefined
+    ? `${member.target}: ${of} does not cover it`
+    : `${member.target}: its plan moved since ${of}: approved ${approved}, planned now ${member.planDigest}`;
 }
 
 /**
@@ -82,23 +90,29 @@ export function noApprovalMessage(gate: string, digest: string): string {
 }
 
 /**
- * The command that approves exactly this digest (SPEC.md §4.5).
+ * The command that approves exactly this digest (SPEC.md §4.5), with the ledger
+ * the job used, so that it works as printed.
  * @param name The spec's `name`.
  * @param gate The gate.
  * @param digest The set digest.
- * @returns `chant-wave approve <name> <gate> --plan <D>`.
+ * @param ledger The `--ledger` argument, when the job's ledger is not the default.
+ * @returns `chant-wave approve <name> <gate> --plan <D> [--ledger <L>]`.
  * @example
  * ```ts
- * approveCommand("tf", "tf-wave-2", "sha256:1…");
- * // "chant-wave approve tf tf-wave-2 --plan sha256:1…"
+ * approveCommand("tf", "tf-wave-2", "sha256:1…", "git");
+ * // "chant-wave approve tf tf-wave-2 --plan sha256:1… --ledger git"
  * ```
  */
 export function approveCommand(
   name: string,
   gate: string,
   digest: string,
+  ledger?: string,
 ): string {
-  return `chant-wave approve ${name} ${gate} --plan ${digest}`;
+  const command = `chant-wave approve ${name} ${gate} --plan ${digest}`;
+  return ledger === undefined
+    ? command
+    : `${command} --ledger ${shellWord(ledger)}`;
 }
 
 /**

@@ -6,7 +6,9 @@
  * @module
  */
 
-import type { AppliedRecord, LedgerRecord } from "./records.ts";
+import type { ClaimLedger } from "./claims.ts";
+import type { PlanSetMember } from "./plan_set_file.ts";
+import type { ClaimRecord, LedgerRecord } from "./records.ts";
 
 /** A gate's records as read, with the records that could not be read. */
 export interface GateRecords {
@@ -49,16 +51,45 @@ export interface LedgerStore {
    */
   write(record: LedgerRecord): Promise<void>;
   /**
-   * Spends an approval (SPEC.md §4.7, §5.4): records the `applied` fact `record`
-   * unless another decision already applied under the same approval, atomically,
-   * so of decisions racing for one approval exactly one wins, on any number of
-   * machines sharing the ledger.
-   * @param record This decision's `applied` fact.
-   * @returns The first `applied` fact of `record.approvalId`: `record` itself when
-   *   this decision won (or already held it), else the winner's.
+   * Claims plans under an approval (SPEC.md §10), atomically per plan and
+   * attempt: of claims of one plan and attempt, by any number of jobs on any
+   * number of machines sharing the ledger, exactly one wins.
+   * @param claim The job's claim: the approval, the decision, the plans with
+   *   their attempt numbers.
+   * @returns Where every plan of the approval stands afterwards; a plan this job
+   *   won stands `unsettled` under `claim.decisionId`.
    * @throws {Error} When it cannot be recorded; then the caller must not apply.
    */
-  claimApproval(record: AppliedRecord): Promise<AppliedRecord>;
+  claimRuns(claim: ClaimRecord): Promise<ClaimLedger>;
+  /**
+   * Records the plan set of a pending fact: the pairs `digest` names. Writing the
+   * same set again changes nothing.
+   * @param name The spec's `name`.
+   * @param gate The gate.
+   * @param digest The set digest.
+   * @param members The members: targets and plan digests (they hash to
+   *   `digest`), with their flags and summaries.
+   * @throws {Error} When it cannot be written.
+   */
+  writePlanSet(
+    name: string,
+    gate: string,
+    digest: string,
+    members: readonly PlanSetMember[],
+  ): Promise<void>;
+  /**
+   * Reads the plan set of a digest, checked to hash to it.
+   * @param name The spec's `name`.
+   * @param gate The gate.
+   * @param digest The set digest.
+   * @returns The members, or `undefined` when there is none (or it is not
+   *   valid; then the approval covers the digest as a whole).
+   */
+  readPlanSet(
+    name: string,
+    gate: string,
+    digest: string,
+  ): Promise<PlanSetMember[] | undefined>;
   /**
    * Lists the gates the ledger holds records for, sorted by name then gate.
    * @param name Only the gates of this spec `name`, when given.

@@ -6,14 +6,28 @@
  */
 
 import { isDigest } from "../digest/set_digest.ts";
+import { LocatorError, parseRunLocator } from "../forge/run_locator.ts";
+import { hasControlCharacter } from "../console/visible.ts";
+import { MAX_NAME_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
+import { LEDGER_SEGMENT } from "./record_name.ts";
 import {
-  type AppliedRecord,
   type ApprovalRecord,
+  type ClaimedRun,
+  type ClaimRecord,
   type ExpiredRecord,
   type LedgerRecord,
+  type OutcomeJob,
+  type OutOfOrderRecord,
   type PendingRecord,
   RECORD_KINDS,
+  type RecordedPlansRecord,
+  type RecordedWave,
   type RecordKind,
+  type RunOutcomeRecord,
+  type SettledRun,
+  WAVE_OUTCOMES,
+  type WaveOutcome,
+  type WaveOutcomeRecord,
 } from "./records.ts";
 
 /** A record file that is not a valid record; the message starts with its name. */
@@ -31,6 +45,10 @@ export class RecordError extends Error {
 
 /** The ISO 8601 UTC form of `timestamp` and `expiresAt`. */
 const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+/** A commit's full sha (SHA-1 or SHA-256). */
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** Decision ids: a compact time and random hex. */
+const DECISION_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Record ids: safe in file names and messages. */
 const RECORD_ID = /^[A-Za-z0-9_-]+$/;
 const RECORD_ID_FORM = `a record id (letters, digits, "-" or "_")`;
@@ -44,7 +62,16 @@ function show(value: unknown): string {
 
 /** Validates fields of one parsed object, failing with the record's name. */
 class Fields {
-  constructor(readonly name: string, readonly json: Json) {}
+  /**
+   * @param name The record's name, for messages.
+   * @param json The parsed object.
+   * @param problems Where a dropped optional field is reported.
+   */
+  constructor(
+    readonly name: string,
+    readonly json: Json,
+    readonly problems: string[] = [],
+  ) {}
 
   fail(what: string): never {
     throw new RecordError(this.name, what);
@@ -109,6 +136,48 @@ class Fields {
     return value;
   }
 
+  /** A list of plans: target, digest, attempt, and (with `settled`) the outcome. */
+  runs(settled: false): ClaimedRun[];
+  runs(settled: true): SettledRun[];
+  runs(settled: boolean): ClaimedRun[] | SettledRun[] {
+    const value = this.present("runs");
+    if (!Array.isArray(value)) this.fail(`field "runs" must be a list`);
+    return value.map((run, i) => {
+      const at = new Fields(`${this.name}: runs[${i}]`, run ?? {});
+      if (typeof run !== "object" || run === null) at.fail("is not an object");
+      const target = at.text("target");
+      if (target.length > MAX_TARGET_LENGTH || hasControlCharacter(target)) {
+        at.fail(`field "target" is not a valid target`);
+      }
+      const attempt = at.count("attempt");
+      if (attempt < 1) at.fail(`field "attempt" must be at least 1`);
+      const plan = { target, planDigest: at.digest("planDigest"), attempt };
+      if (!settled) return plan;
+      const outcome = at.text("outcome");
+      if (outcome !== "ok" && outcome !== "failed") {
+        at.fail(
+          `field "outcome" must be "ok" or "failed", got ${show(outcome)}`,
+        );
+      }
+      return { ...plan, outcome };
+    });
+  }
+
+  /**
+   * The optional run locator of a pending fact (SPEC.md §13): a bad one is
+   * dropped and reported, never fatal, since the record still says what waits.
+   */
+  optionalLocator(): Pick<PendingRecord, "locator"> {
+    if (this.json.locator === undefined) return {};
+    try {
+      return { locator: parseRunLocator(this.json.locator) };
+    } catch (error) {
+      if (!(error instanceof LocatorError)) throw error;
+      this.problems.push(`${this.name}: ${error.message}; it is dropped`);
+      return {};
+    }
+  }
+
   count(key: string): number {
     const value = this.present(key);
     if (!Number.isSafeInteger(value) || (value as number) < 0) {
@@ -151,6 +220,7 @@ function readPending(
     members: f.count("members"),
     base: f.text("base"),
     ...f.optionalText("runId"),
+    ...f.optionalLocator(),
     timestamp: f.time("timestamp"),
     expiresAt: f.time("expiresAt"),
   };
@@ -171,21 +241,6 @@ function readApproval(
   };
 }
 
-function readApplied(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
-): AppliedRecord {
-  return {
-    ...head,
-    kind: "applied",
-    planDigest: f.digest("planDigest"),
-    approvalId: f.matching("approvalId", RECORD_ID, RECORD_ID_FORM),
-    decisionId: f.text("decisionId"),
-    ...f.optionalText("runId"),
-    timestamp: f.time("timestamp"),
-  };
-}
-
 function readExpired(
   f: Fields,
   head: ReturnType<typeof readHead>,
@@ -193,8 +248,130 @@ function readExpired(
   return {
     ...head,
     kind: "expired",
+    ...f.optionalText("by"),
     ...f.optionalText("note"),
     ...f.optionalIds("approvals"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
+function readClaim(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): ClaimRecord {
+  return {
+    ...head,
+    kind: "claim",
+    approvalId: f.matching("approvalId", RECORD_ID, RECORD_ID_FORM),
+    decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
+    runs: f.runs(false),
+    ...f.optionalText("runId"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
+function readRunOutcome(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): RunOutcomeRecord {
+  return {
+    ...head,
+    kind: "run-outcome",
+    approvalId: f.matching("approvalId", RECORD_ID, RECORD_ID_FORM),
+    decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
+    runs: f.runs(true),
+    ...f.optionalText("runId"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
+function readJob(f: Fields): OutcomeJob {
+  const raw = f.present("job");
+  const job = new Fields(`${f.name}: job`, (raw ?? {}) as Json);
+  if (typeof raw !== "object" || raw === null) job.fail("is not an object");
+  const kind = job.text("kind");
+  if (kind !== "wave" && kind !== "share" && kind !== "group") {
+    job.fail(`field "kind" must be wave, share or group, got ${show(kind)}`);
+  }
+  const share = job.json.share === undefined ? undefined : job.count("share");
+  const group = job.json.group === undefined
+    ? undefined
+    : job.matching("group", RECORD_ID, "a group name");
+  return {
+    kind: kind as OutcomeJob["kind"],
+    ...(share === undefined ? {} : { share }),
+    ...(group === undefined ? {} : { group }),
+  };
+}
+
+function readWaveOutcome(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): WaveOutcomeRecord {
+  const outcome = f.text("outcome");
+  if (!(WAVE_OUTCOMES as readonly string[]).includes(outcome)) {
+    f.fail(`field "outcome" must be one of ${WAVE_OUTCOMES.join(", ")}`);
+  }
+  return {
+    ...head,
+    kind: "wave-outcome",
+    wave: f.count("wave"),
+    head: f.matching("head", SHA, "a full commit sha"),
+    digest: f.digest("digest"),
+    decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
+    job: readJob(f),
+    outcome: outcome as WaveOutcome,
+    ...f.optionalText("runId"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
+function readOutOfOrder(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): OutOfOrderRecord {
+  return {
+    ...head,
+    kind: "out-of-order",
+    wave: f.count("wave"),
+    head: f.matching("head", SHA, "a full commit sha"),
+    by: f.text("by"),
+    reason: f.text("reason"),
+    ...f.optionalText("runId"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
+function readRecordedWaves(f: Fields): RecordedWave[] {
+  const value = f.present("waves");
+  if (!Array.isArray(value)) f.fail(`field "waves" must be a list`);
+  return value.map((item, i) => {
+    const at = new Fields(`${f.name}: waves[${i}]`, item ?? {});
+    if (typeof item !== "object" || item === null) at.fail("is not an object");
+    const wave = at.count("wave");
+    if (wave < 1) at.fail(`field "wave" must be at least 1`);
+    const name = at.text("name");
+    if (name.length > MAX_NAME_LENGTH || hasControlCharacter(name)) {
+      at.fail(`field "name" is not a valid wave name`);
+    }
+    const gate = at.matching("gate", LEDGER_SEGMENT, "a gate name");
+    if (gate.length > 2 * MAX_NAME_LENGTH) {
+      at.fail(`field "gate" is not a valid gate name`);
+    }
+    return { wave, name, gate, digest: at.digest("digest") };
+  });
+}
+
+function readRecordedPlans(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): RecordedPlansRecord {
+  return {
+    ...head,
+    kind: "recorded-plans",
+    head: f.matching("head", SHA, "a full commit sha"),
+    waves: readRecordedWaves(f),
+    ...f.optionalText("runId"),
     timestamp: f.time("timestamp"),
   };
 }
@@ -204,6 +381,8 @@ function readExpired(
  * result has the fields of its kind only, in the order of SPEC.md §5.2.
  * @param text The file's text.
  * @param name The file's name or path, used as the prefix of error messages.
+ * @param problems Where an optional field that is dropped as malformed (a
+ *   pending fact's run locator) is reported, one line naming the record.
  * @returns The record.
  * @throws {RecordError} When the text is not JSON, not an object, of another
  * version or an unknown kind, lacks a field or has one of the wrong form
@@ -215,7 +394,11 @@ function readExpired(
  * parseRecord("{", "x.json"); // throws RecordError "x.json: record is not valid JSON: …"
  * ```
  */
-export function parseRecord(text: string, name: string): LedgerRecord {
+export function parseRecord(
+  text: string,
+  name: string,
+  problems: string[] = [],
+): LedgerRecord {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -226,16 +409,24 @@ export function parseRecord(text: string, name: string): LedgerRecord {
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     throw new RecordError(name, "record is not a JSON object");
   }
-  const fields = new Fields(name, json as Json);
+  const fields = new Fields(name, json as Json, problems);
   const head = readHead(fields);
   switch (head.kind) {
     case "pending":
       return readPending(fields, head);
     case "approval":
       return readApproval(fields, head);
-    case "applied":
-      return readApplied(fields, head);
     case "expired":
       return readExpired(fields, head);
+    case "claim":
+      return readClaim(fields, head);
+    case "run-outcome":
+      return readRunOutcome(fields, head);
+    case "wave-outcome":
+      return readWaveOutcome(fields, head);
+    case "out-of-order":
+      return readOutOfOrder(fields, head);
+    case "recorded-plans":
+      return readRecordedPlans(fields, head);
   }
 }

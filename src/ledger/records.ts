@@ -1,20 +1,27 @@
 /**
- * The ledger's records (SPEC.md §5.2): `pending`, `approval`, `applied` and
- * `expired`, their constructors (id and timestamp injected) and their JSON text.
- * Pure; where records are stored is the `LedgerStore`'s business, and reading
- * untrusted text back is `parseRecord`'s.
+ * The ledger's records (SPEC.md §5.2, §10, §4.11): `pending`, `approval` and
+ * `expired` for the gate; `claim` and `run-outcome` for applying each plan at
+ * most once under an approval; `wave-outcome` and `out-of-order` for the order of
+ * waves; `recorded-plans` for review approvals (§13). Their constructors (id and timestamp injected) and their JSON text. Pure;
+ * where records are stored is the `LedgerStore`'s business, and reading untrusted
+ * text back is `parseRecord`'s.
  * @module
  */
 
 import type { Clock } from "../clock.ts";
+import type { RunLocator } from "../forge/run_locator.ts";
 import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
 
-/** The record kinds, in the order of SPEC.md §5.2. */
+/** The record kinds. */
 export const RECORD_KINDS = [
   "pending",
   "approval",
-  "applied",
   "expired",
+  "claim",
+  "run-outcome",
+  "wave-outcome",
+  "out-of-order",
+  "recorded-plans",
 ] as const;
 
 /** One of {@linkcode RECORD_KINDS}. */
@@ -48,6 +55,11 @@ export interface PendingRecord extends RecordBase {
   base: string;
   /** The CI run that waited, when known. */
   runId?: string;
+  /**
+   * The CI job that waited, to restart once the gate is approved (SPEC.md §13
+   * `resume`); recorded in CI only.
+   */
+  locator?: RunLocator;
   /** When the pending fact stops standing, ISO 8601 UTC. */
   expiresAt: string;
 }
@@ -66,24 +78,12 @@ export interface ApprovalRecord extends RecordBase {
   url?: string;
 }
 
-/** A decision applied under an approval, spending it for every other decision. */
-export interface AppliedRecord extends RecordBase {
-  /** Always `applied`. */
-  kind: "applied";
-  /** The set digest applied. */
-  planDigest: string;
-  /** The `id` of the approval spent. */
-  approvalId: string;
-  /** The decision that spent it. */
-  decisionId: string;
-  /** The CI run that applied, when known. */
-  runId?: string;
-}
-
 /** Clears a standing gate (`chant-wave revoke`): earlier approvals and pending facts stop counting. */
 export interface ExpiredRecord extends RecordBase {
   /** Always `expired`. */
   kind: "expired";
+  /** Who revoked (`revoke --by`, else the CI actor, git user.email or `USER`). */
+  by?: string;
   /** Why, free text (`revoke --note`). */
   note?: string;
   /**
@@ -93,12 +93,152 @@ export interface ExpiredRecord extends RecordBase {
   approvals?: string[];
 }
 
+/** One plan of one run: what an approval covers (SPEC.md §10). */
+export interface PlanPair {
+  /** The run's target. */
+  target: string;
+  /** Its plan's digest. */
+  planDigest: string;
+}
+
+/** A plan claimed under an approval, on its n-th attempt (a failed one is retried). */
+export interface ClaimedRun extends PlanPair {
+  /** 1 for the first attempt, one more after each failed one. */
+  attempt: number;
+}
+
+/** A claimed plan's outcome. */
+export interface SettledRun extends ClaimedRun {
+  /** `ok`: applied; `failed`: the apply failed and may be claimed again. */
+  outcome: "ok" | "failed";
+}
+
+/**
+ * A job claims plans under an approval before applying them; of claims of one
+ * plan and attempt, the first in ledger order wins (SPEC.md §10).
+ */
+export interface ClaimRecord extends RecordBase {
+  /** Always `claim`. */
+  kind: "claim";
+  /** The approval the plans are applied under. */
+  approvalId: string;
+  /** The decision whose job claims them. */
+  decisionId: string;
+  /** The plans claimed. */
+  runs: ClaimedRun[];
+  /** The CI run, when known. */
+  runId?: string;
+}
+
+/** What became of claimed plans: applied, or failed (then they may be claimed again). */
+export interface RunOutcomeRecord extends RecordBase {
+  /** Always `run-outcome`. */
+  kind: "run-outcome";
+  /** The approval they were applied under. */
+  approvalId: string;
+  /** The decision whose job applied them. */
+  decisionId: string;
+  /** Each plan's outcome. */
+  runs: SettledRun[];
+  /** The CI run, when known. */
+  runId?: string;
+}
+
+/** The wave outcomes of SPEC.md §4.11. */
+export const WAVE_OUTCOMES = ["applied", "failed", "nothing-to-do"] as const;
+/** One of {@linkcode WAVE_OUTCOMES}. */
+export type WaveOutcome = typeof WAVE_OUTCOMES[number];
+
+/** A job of a wave, as wave outcomes name it. */
+export interface OutcomeJob {
+  /** `wave` (whole wave), `share` or `group`. */
+  kind: "wave" | "share" | "group";
+  /** The share, from 1. */
+  share?: number;
+  /** The job group's name. */
+  group?: string;
+}
+
+/** A job finished applying wave `wave` at commit `head` (SPEC.md §4.11). */
+export interface WaveOutcomeRecord extends RecordBase {
+  /** Always `wave-outcome`. */
+  kind: "wave-outcome";
+  /** The wave's number. */
+  wave: number;
+  /** The commit the job ran at (full sha). */
+  head: string;
+  /** The decision's set digest. */
+  digest: string;
+  /** The decision applied. */
+  decisionId: string;
+  /** Which job of the wave. */
+  job: OutcomeJob;
+  /** How it ended. */
+  outcome: WaveOutcome;
+  /** The CI run, when known. */
+  runId?: string;
+}
+
+/** Someone ran wave `wave` at `head` before the wave before it (`--out-of-order`). */
+export interface OutOfOrderRecord extends RecordBase {
+  /** Always `out-of-order`. */
+  kind: "out-of-order";
+  /** The wave's number. */
+  wave: number;
+  /** The commit it ran at (full sha). */
+  head: string;
+  /** Who ran it. */
+  by: string;
+  /** Why, as given. */
+  reason: string;
+  /** The CI run, when known. */
+  runId?: string;
+}
+
+/**
+ * The gate `recorded-plans` records are kept under, beside a spec's wave gates
+ * (which always end in `-wave-<k>`, so never collide with it).
+ */
+export const RECORDED_PLANS_GATE = "recorded-plans";
+
+/** One wave's set digest as planned at a pull request's head. */
+export interface RecordedWave {
+  /** The wave's number. */
+  wave: number;
+  /** The wave's name. */
+  name: string;
+  /** Its gate, `<gate>-wave-<k>`. */
+  gate: string;
+  /** The set digest its plans had at the head. */
+  digest: string;
+}
+
+/**
+ * The plans of every wave at a pull request's head (`run --record-plans`,
+ * SPEC.md §13), kept under the gate {@linkcode RECORDED_PLANS_GATE}: a review of
+ * that head approves a wave only while the wave plans the same digest.
+ */
+export interface RecordedPlansRecord extends RecordBase {
+  /** Always `recorded-plans`. */
+  kind: "recorded-plans";
+  /** The head commit planned (full sha). */
+  head: string;
+  /** Each wave's digest, in wave order. */
+  waves: RecordedWave[];
+  /** The CI run, when known. */
+  runId?: string;
+}
+
 /** Any ledger record, discriminated by `kind`. */
 export type LedgerRecord =
   | PendingRecord
   | ApprovalRecord
-  | AppliedRecord
-  | ExpiredRecord;
+  | ExpiredRecord
+  | ClaimRecord
+  | RunOutcomeRecord
+  | WaveOutcomeRecord
+  | OutOfOrderRecord
+  | RecordedPlansRecord;
 
 /** The injected parts of a new record: its id and the time it is made. */
 export interface RecordStamp {
@@ -183,7 +323,7 @@ export function pendingRecord(
     description: fields.description,
     members: fields.members,
     base: fields.base,
-    ...optional(fields, ["runId"]),
+    ...optional(fields, ["runId", "locator"]),
     timestamp: isoTime(stamp.now),
     expiresAt: isoTime(stamp.now + ttlMs),
   };
@@ -214,33 +354,8 @@ export function approvalRecord(
 }
 
 /**
- * Makes an `applied` record: `decisionId` spends approval `approvalId`.
- * @param fields The record's own fields.
- * @param stamp Its id and time.
- * @returns The record.
- * @example
- * ```ts
- * appliedRecord({ name: "n", gate: "n-wave-1", planDigest: d, approvalId: "01",
- *   decisionId: "dec-1" }, { id: "02", now: 0 }).kind; // "applied"
- * ```
- */
-export function appliedRecord(
-  fields: RecordFields<AppliedRecord>,
-  stamp: RecordStamp,
-): AppliedRecord {
-  return {
-    ...head("applied", stamp, fields),
-    planDigest: fields.planDigest,
-    approvalId: fields.approvalId,
-    decisionId: fields.decisionId,
-    ...optional(fields, ["runId"]),
-    timestamp: isoTime(stamp.now),
-  };
-}
-
-/**
  * Makes an `expired` record (`chant-wave revoke`).
- * @param fields The gate, and an optional note.
+ * @param fields The gate, and optionally who revoked, a note and the approvals it ends.
  * @param stamp Its id and time.
  * @returns The record.
  * @example
@@ -255,9 +370,43 @@ export function expiredRecord(
 ): ExpiredRecord {
   return {
     ...head("expired", stamp, fields),
-    ...optional(fields, ["note", "approvals"]),
+    ...optional(fields, ["by", "note", "approvals"]),
     timestamp: isoTime(stamp.now),
   };
+}
+
+/** The kinds {@linkcode newRecord} makes. */
+type PlainKind = Exclude<RecordKind, "pending">;
+
+/**
+ * Makes a record of any kind but `pending` (which has {@linkcode pendingRecord}):
+ * version, kind, id, name and gate first, then the given fields that are set, in
+ * the order given, then the timestamp.
+ * @param kind The kind.
+ * @param fields The record's own fields.
+ * @param stamp Its id and time.
+ * @returns The record.
+ * @example
+ * ```ts
+ * newRecord("claim", { name: "n", gate: "n-wave-1", approvalId: "a1",
+ *   decisionId: "d1", runs: [] }, { id: "01", now: 0 }).kind; // "claim"
+ * ```
+ */
+export function newRecord<K extends PlainKind>(
+  kind: K,
+  fields: RecordFields<Extract<LedgerRecord, { kind: K }>>,
+  stamp: RecordStamp,
+): Extract<LedgerRecord, { kind: K }> {
+  const own = Object.fromEntries(
+    Object.entries(fields).filter(([key, value]) =>
+      key !== "name" && key !== "gate" && value !== undefined
+    ),
+  );
+  return {
+    ...head(kind, stamp, fields),
+    ...own,
+    timestamp: isoTime(stamp.now),
+  } as unknown as Extract<LedgerRecord, { kind: K }>;
 }
 
 /**

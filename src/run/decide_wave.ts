@@ -1,13 +1,14 @@
 /**
- * Deciding (SPEC.md §4.5–§4.6): plans every run of a wave, computes the set digest,
- * reads the policy at base, evaluates the gate in the ledger, records a pending fact
- * when the wave must wait, and writes the decision record. Dry runs record nothing.
+ * Deciding (SPEC.md §4.5–§4.6, §10): from a wave's planned runs and its policy at
+ * base, computes the set digest, decides whether an approval covers the plans, and
+ * when the wave must wait records a pending fact with its plan set (and, in CI, the
+ * job's run locator for `resume`). Dry runs record nothing.
  * @module
  */
 
 import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
-import { decideGate } from "../ledger/decide_gate.ts";
+import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { newStamp, pendingRecord } from "../ledger/records.ts";
 import { compactTime } from "../ledger/record_name.ts";
@@ -18,7 +19,9 @@ import type { ResolvedBase } from "../policy/resolve_base.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "./ci_context.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
-import type { PlannedRun } from "./plan_runs.ts";
+import { membersOf } from "./decision_members.ts";
+import type { PlannedRun } from "./run_outcomes.ts";
+import { readGate } from "./read_gate.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** What a decision is made from. */
@@ -34,6 +37,8 @@ export interface DecideInput {
   base: Pick<ResolvedBase, "sha" | "rule">;
   /** Record nothing (§4.9). */
   dryRun: boolean;
+  /** The `--ledger` argument the printed approve command needs, if any. */
+  ledgerArg?: string;
 }
 
 /**
@@ -48,9 +53,9 @@ export function gateName(spec: Pick<Spec, "gate">, k: number): string {
 }
 
 /**
- * Decides the wave: whether an approval is needed and whether it stands; writes a
- * pending fact when it must wait (unless an identical unexpired one stands, or this
- * is a dry run). Logs the policy, the plans' summaries and, when waiting, the
+ * Decides the wave: whether an approval is needed and whether one covers its
+ * plans; writes the plan set and a pending fact when it must wait (unless an
+ * identical unexpired one stands, or this is a dry run). Logs the policy, the plans' summaries and, when waiting, the
  * command that approves this digest on a line of its own.
  * @param input The planned wave and its policy.
  * @param io The edges.
@@ -62,7 +67,7 @@ export async function decideWave(
 ): Promise<Decision> {
   const { spec, wave, planned, policy, base } = input;
   const gate = gateName(spec, wave.k);
-  const members = planned.map(toMember);
+  const members = membersOf(planned);
   const digest = setDigest(members);
   const log = lineLog(io.stderr);
   log(
@@ -95,17 +100,15 @@ export async function decideWave(
     log(`gate ${gate}: no approval needed: ${need.why}`);
     return decision;
   }
-  const { records, problems } = await io.ledger.readGate(spec.name, gate);
-  for (const problem of problems) log(`warning: ledger: ${problem}`);
-  const gateState = decideGate(records, {
-    gate,
-    digest,
-    decisionId: decision.decisionId,
-    now: io.clock.now(),
-  });
+  const gateState = (await readGate(spec.name, gate, { digest, members }, io))
+    .decision;
   if (gateState.status === "approved") {
     const { approval } = gateState;
-    log(`gate ${gate}: approved by ${approval.by} for ${digest} (${need.why})`);
+    log(
+      approval.planDigest === digest
+        ? `gate ${gate}: approved by ${approval.by} for ${digest} (${need.why})`
+        : `gate ${gate}: approved by ${approval.by}: the approval of ${approval.planDigest} covers every plan not yet applied (${need.why})`,
+    );
     return {
       ...decision,
       status: "approved",
@@ -113,11 +116,15 @@ export async function decideWave(
       approvalId: approval.id,
     };
   }
-  const approve = approveCommand(spec.name, gate, digest);
+  const approve = approveCommand(spec.name, gate, digest, input.ledgerArg);
   log(`gate ${gate}: waiting: ${need.why}`);
   for (const reason of gateState.reasons) log(`  ${reason}`);
   if (!input.dryRun && gateState.standing === undefined) {
     const runId = ciContext(io.env).runId;
+    const locator = runLocatorFromEnv(io.env, {
+      workflowFile: `${spec.name}.yml`,
+    });
+    await io.ledger.writePlanSet(spec.name, gate, digest, members);
     await io.ledger.write(pendingRecord(
       {
         name: spec.name,
@@ -127,6 +134,7 @@ export async function decideWave(
         members: members.length,
         base: base.sha,
         ...(runId ? { runId } : {}),
+        ...(locator ? { locator } : {}),
       },
       spec.pendingTtlMs,
       newStamp(io.clock),
@@ -134,17 +142,6 @@ export async function decideWave(
   }
   log(`then approve: ${approve}`);
   return { ...decision, status: "waiting", approve };
-}
-
-function toMember({ run, plan }: PlannedRun): DecisionMember {
-  return {
-    target: run.target,
-    planDigest: plan.planDigest,
-    op: run.op,
-    ...(plan.destructive ? { destructive: true } : {}),
-    ...(plan.empty ? { empty: true } : {}),
-    ...(plan.summary === undefined ? {} : { summary: plan.summary }),
-  };
 }
 
 /** The pending fact's description: the first few members' summaries. */

@@ -1,20 +1,40 @@
 /**
- * A gate's standing for `chant-wave status` (SPEC.md §2): the standing pending fact,
- * the approvals that still count and whether each was spent, and the last revoke.
- * Pure: records in, summary out.
+ * A gate's standing for `chant-wave status` (SPEC.md §2, §10): the standing pending
+ * fact, the approvals that still count and, per approval, where the plans it
+ * covers stand (applied, failed, unsettled, left), and the last revoke. Pure:
+ * records and plan sets in, summary out.
  * @module
  */
 
-import { newestPending } from "../ledger/decide_gate.ts";
+import { claimLedger } from "../ledger/claims.ts";
+import {
+  countingApprovals,
+  newestPending,
+  type PlanSets,
+} from "../ledger/decide_gate.ts";
 import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
 
-/** An approval after the last revoke. */
+/** How the plans an approval covers stand under it. */
+export interface PlanCounts {
+  /** Applied successfully: they never apply again under it. */
+  applied: number;
+  /** Their last attempt failed: a job may retry them. */
+  failed: number;
+  /** Claimed with no outcome (applying now, or the job died). */
+  unsettled: number;
+  /** Not claimed yet. */
+  left: number;
+}
+
+/** An approval that counts. */
 export interface ApprovalStatus {
   id: string;
   planDigest: string;
   by: string;
   timestamp: string;
-  /** The decisions that applied under it; the first one spent it. */
+  /** Where its plans stand; absent when it covers its digest as a whole (no plan set). */
+  plans?: PlanCounts;
+  /** The decisions that applied plans under it. */
   appliedBy: string[];
 }
 
@@ -25,47 +45,59 @@ export interface GateStatus {
     PendingRecord,
     "planDigest" | "timestamp" | "expiresAt" | "members"
   >;
+  /** The counting approvals, oldest first. */
   approvals: ApprovalStatus[];
   /** When the gate was last revoked. */
   revokedAt?: string;
 }
 
 /**
- * Summarises a gate's records, oldest first, as of `now`.
+ * Summarises a gate's records as of `now`.
  * @param records The gate's records in ledger order.
+ * @param sets The plan sets of the approved digests.
  * @param now Milliseconds since the Unix epoch.
  * @returns The summary.
  * @example
  * ```ts
- * gateStatus([], Date.now()); // { approvals: [] }
+ * gateStatus([], new Map(), Date.now()); // { approvals: [] }
  * ```
  */
 export function gateStatus(
   records: readonly LedgerRecord[],
+  sets: PlanSets,
   now: number,
 ): GateStatus {
-  let start = 0;
-  let revokedAt: string | undefined;
-  records.forEach((record, i) => {
-    if (record.kind === "expired") {
-      [start, revokedAt] = [i + 1, record.timestamp];
+  const revokedAt = [...records].reverse().find((r) => r.kind === "expired")
+    ?.timestamp;
+  const approvals = countingApprovals(records).reverse().map((approval) => {
+    const claims = claimLedger(records, approval.id);
+    const set = sets.get(approval.planDigest);
+    const appliedBy = new Set<string>();
+    let plans: PlanCounts | undefined;
+    if (set) {
+      plans = { applied: 0, failed: 0, unsettled: 0, left: 0 };
+      for (const pair of set) {
+        const standing = claims.standing(pair);
+        if (standing.kind === "applied") appliedBy.add(standing.decisionId);
+        plans[standing.kind]++;
+      }
     }
-  });
-  const approvals: ApprovalStatus[] = [];
-  for (const record of records.slice(start)) {
-    if (record.kind !== "approval") continue;
-    const appliedBy = records
-      .filter((r) => r.kind === "applied" && r.approvalId === record.id)
-      .map((r) => (r as { decisionId: string }).decisionId);
-    const { id, planDigest, by, timestamp } = record;
-    approvals.push({
+    for (const record of records) {
+      if (
+        record.kind === "run-outcome" && record.approvalId === approval.id &&
+        record.runs.some((run) => run.outcome === "ok")
+      ) appliedBy.add(record.decisionId);
+    }
+    const { id, planDigest, by, timestamp } = approval;
+    return {
       id,
       planDigest,
       by,
       timestamp,
-      appliedBy: [...new Set(appliedBy)],
-    });
-  }
+      ...(plans ? { plans } : {}),
+      appliedBy: [...appliedBy],
+    };
+  });
   const pending = newestPending(records, now);
   return {
     ...(pending

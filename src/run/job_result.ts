@@ -1,16 +1,22 @@
 /**
- * A job's outcome (SPEC.md §4.8): the exit code and what applied, failed, moved
- * and was left untried; printed as JSON with `--json`. Also the human lines for
- * failed runs and their output tails.
+ * A job's outcome (SPEC.md §4.8): the exit code and what applied, failed, moved,
+ * was skipped and left untried; printed as JSON with `--json`. Also the human
+ * lines for failed runs and their output tails, and a dry run's last line.
  * @module
  */
 
 import type { ExitCode } from "../exit_codes.ts";
 import type { JobKind } from "../jobs/expand_jobs.ts";
 import type { Decision } from "./decision.ts";
-import type { FailedRun } from "./plan_runs.ts";
+import type { FailedRun } from "./run_outcomes.ts";
 import { lineLog } from "../console/line_log.ts";
 import type { Writer } from "../console/writer.ts";
+
+/** A run not applied on purpose, and why (`no changes`, `already applied`). */
+export interface SkippedRun {
+  target: string;
+  reason: string;
+}
 
 /** The result of one `chant-wave run`. */
 export interface JobResult {
@@ -23,6 +29,21 @@ export interface JobResult {
   failed: string[];
   moved: string[];
   untried: string[];
+  /** Runs not applied on purpose (SPEC.md §10: `already applied`). */
+  skipped: SkippedRun[];
+  /** How many waves the wave's `planWave` reported (`"waves": N`, §11); never printed. */
+  wavesFound?: number;
+  /** The further waves a whole-wave job of a rest wave went on to (§11). */
+  rest?: RestWaveResult[];
+}
+
+/** A further wave a whole-wave job went on to (SPEC.md §11). */
+export interface RestWaveResult {
+  /** Its number. */
+  wave: number;
+  exitCode: ExitCode;
+  /** Its set digest, once planned. */
+  digest?: string;
 }
 
 /**
@@ -42,4 +63,23 @@ export function logFailures(
     log("  last lines:");
     for (const line of run.tail) log(`  | ${line}`);
   }
+}
+
+/**
+ * The line a dry run ends with: what it would apply and under which approval.
+ * @param decision The decision.
+ * @param runs How many runs it would apply.
+ * @returns The line.
+ * @example
+ * ```ts
+ * dryRunLine(decision, 2); // "dry run: would apply 2 runs under the approval 3f… by ann; recorded nothing"
+ * ```
+ */
+export function dryRunLine(decision: Decision, runs: number): string {
+  const using = decision.status === "approved"
+    ? ` under the approval ${decision.approvalId} by ${decision.approvedBy}`
+    : "";
+  return `dry run: would apply ${runs} run${
+    runs === 1 ? "" : "s"
+  }${using}; recorded nothing`;
 }

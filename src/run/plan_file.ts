@@ -5,7 +5,15 @@
  */
 
 import { hasControlCharacter } from "../console/visible.ts";
-import { MAX_ECHO_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
+import { MAX_TARGET_LENGTH } from "../limits.ts";
+import { quote } from "../quote.ts";
+
+/** A value from a plan file, for a message: strings quoted and cut, others as JSON, cut. */
+function shown(value: unknown): string {
+  return typeof value === "string"
+    ? quote(value)
+    : quote(JSON.stringify(value) ?? String(value)).slice(1, -1);
+}
 
 /** What a plan command reports about one run. */
 export interface PlanFile {
@@ -43,20 +51,20 @@ export function parsePlanFile(text: string): PlanFile {
   if (typeof plan.planDigest !== "string" || !DIGEST.test(plan.planDigest)) {
     throw new Error(
       `"planDigest" is not sha256:<64 lowercase hex>: ${
-        JSON.stringify(plan.planDigest)
+        shown(plan.planDigest)
       }`,
     );
   }
   for (const flag of ["destructive", "empty"] as const) {
     if (plan[flag] !== undefined && typeof plan[flag] !== "boolean") {
       throw new Error(
-        `"${flag}" is not true or false: ${JSON.stringify(plan[flag])}`,
+        `"${flag}" is not true or false: ${shown(plan[flag])}`,
       );
     }
   }
   if (plan.summary !== undefined && typeof plan.summary !== "string") {
     throw new Error(
-      `"summary" is not a string: ${JSON.stringify(plan.summary)}`,
+      `"summary" is not a string: ${shown(plan.summary)}`,
     );
   }
   return {
@@ -72,22 +80,57 @@ export interface WavePlanEntry extends PlanFile {
   target: string;
 }
 
+/** A whole-wave plans file: its entries and, for rest waves, how many waves the plan found. */
+export interface WavePlans {
+  /** The entries, in file order. */
+  runs: WavePlanEntry[];
+  /** `"waves": N` (§11): the plan found N waves in all. */
+  waves?: number;
+}
+
+/** The most waves a plans file may report (a bound on untrusted input). */
+export const MAX_REPORTED_WAVES = 10_000;
+
 /**
  * Parses the `{plans}` file a `planWave` command writes:
- * `{ "runs": [{ "target", "planDigest", "destructive"?, "empty"?, "summary"? }] }`.
+ * `{ "runs": [{ "target", "planDigest", "destructive"?, "empty"?, "summary"? }],
+ * "waves"?: N }`.
  * @param text The file's content.
- * @returns The entries, in file order.
- * @throws {Error} A one-line reason naming the entry (`runs[2] "eu": …`); the caller names the file.
+ * @returns The entries, in file order, and `waves` when given.
+ * @throws {Error} A one-line reason naming the entry (`runs[2] "eu": …`) or
+ *   `"waves"`; the caller names the file.
+ * @example
+ * ```ts
+ * parsePlansFile('{ "runs": [], "waves": 3 }'); // { runs: [], waves: 3 }
+ * ```
  */
-export function parsePlansFile(text: string): WavePlanEntry[] {
+export function parsePlansFile(text: string): WavePlans {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new Error(`is not JSON: ${(error as Error).message}`);
   }
-  const runs = (value as { runs?: unknown } | null)?.runs;
+  const { runs, waves } = (value ?? {}) as { runs?: unknown; waves?: unknown };
   if (!Array.isArray(runs)) throw new Error('has no "runs" array');
+  if (
+    waves !== undefined &&
+    !(Number.isSafeInteger(waves) && (waves as number) >= 1 &&
+      (waves as number) <= MAX_REPORTED_WAVES)
+  ) {
+    throw new Error(
+      `"waves" is not a whole number from 1 to ${MAX_REPORTED_WAVES}: ${
+        shown(waves)
+      }`,
+    );
+  }
+  return {
+    runs: parseEntries(runs),
+    ...(waves === undefined ? {} : { waves: waves as number }),
+  };
+}
+
+function parseEntries(runs: unknown[]): WavePlanEntry[] {
   const seen = new Set<string>();
   return runs.map((entry, i) => {
     const target = (entry as { target?: unknown } | null)?.target;
@@ -97,7 +140,7 @@ export function parsePlansFile(text: string): WavePlanEntry[] {
     if (target.length > MAX_TARGET_LENGTH || hasControlCharacter(target)) {
       throw new Error(
         `runs[${i}] has an invalid target ${
-          JSON.stringify(target.slice(0, MAX_ECHO_LENGTH))
+          quote(target)
         }: at most ${MAX_TARGET_LENGTH} characters, no control characters`,
       );
     }

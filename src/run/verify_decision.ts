@@ -5,7 +5,8 @@
  * must hash to the record's digest, the record's base must be a strict ancestor
  * of HEAD, the policy is read again at that base and at the job's own base (the
  * strictest wins), and when that policy needs an approval, the record must name
- * one that the ledger holds for its digest. Any mismatch is exit 2.
+ * one that the ledger holds and that covers its plans while it counts (one
+ * revoked since is not a forgery: the job then waits). Any mismatch is exit 2.
  * @module
  */
 
@@ -16,7 +17,9 @@ import { type ApprovalNeed, needsApproval } from "../policy/needs_approval.ts";
 import type { PolicyAtBase } from "../policy/policy_at_base.ts";
 import type { BaseRead } from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
+import { countingApprovals } from "../ledger/decide_gate.ts";
 import { gateName } from "./decide_wave.ts";
+import { readGate } from "./read_gate.ts";
 import type { Decision } from "./decision.ts";
 import { wavePolicy } from "./job_base.ts";
 import type { RunIo } from "./run_io.ts";
@@ -100,10 +103,14 @@ export async function verifyDecision(
       `it says "${decision.status}", but ${need.why}`,
     );
   }
-  const { records } = await io.ledger.readGate(input.spec.name, gate);
-  const named = records.some((record) =>
-    record.kind === "approval" && record.id === decision.approvalId &&
-    record.planDigest === decision.digest
+  const { records, decision: gateNow } = await readGate(
+    input.spec.name,
+    gate,
+    { digest: decision.digest, members: decision.members },
+    io,
+  );
+  const named = records.find((record) =>
+    record.kind === "approval" && record.id === decision.approvalId
   );
   if (!named) {
     throw mismatch(
@@ -111,7 +118,15 @@ export async function verifyDecision(
       "the ledger",
       `${io.ledger.describe()} holds no approval ${
         decision.approvalId ?? "(none named)"
-      } of ${decision.digest}`,
+      }`,
+    );
+  }
+  const stillCounts = countingApprovals(records).some((a) => a.id === named.id);
+  if (gateNow.status === "waiting" && stillCounts) {
+    throw mismatch(
+      path,
+      "the ledger",
+      `the approval ${named.id} does not cover its plans`,
     );
   }
   return { policy, need };

@@ -7,19 +7,23 @@
 
 import { parseDuration } from "./duration.ts";
 import type { PipelineOutput, SpecOutput } from "./spec_schema.ts";
-import type {
-  JobGroup,
-  Pipeline,
-  Run,
-  SetupStep,
-  Spec,
-  Tool,
-  ToolKind,
-  Wave,
+import {
+  type Hook,
+  HOOK_POINTS,
+  type Hooks,
+  type JobGroup,
+  type Pipeline,
+  type Run,
+  type SetupStep,
+  type Spec,
+  type Tool,
+  type ToolKind,
+  type Wave,
 } from "./types.ts";
 
 type WaveOutput = SpecOutput["waves"][number];
 type GroupOutput = NonNullable<WaveOutput["jobs"]>[number];
+type HooksOutput = NonNullable<SpecOutput["hooks"]>;
 
 /** Milliseconds of a schema-valid duration; `undefined` gives `fallback`. */
 function ms(duration: string | 0 | undefined, fallback: number): number {
@@ -47,6 +51,30 @@ function normaliseGroup(group: GroupOutput): JobGroup {
   };
 }
 
+/**
+ * The hooks at every point (none where the spec sets none): a hold's `applied`
+ * is made a boolean; a hook with both or neither of `run` and `after` never gets
+ * here (a semantic check refuses it).
+ */
+function normaliseHooks(hooks: HooksOutput | undefined): Hooks {
+  const entries = HOOK_POINTS.map((point) => {
+    const list: Hook[] = (hooks?.[point] ?? []).map((hook) =>
+      hook.after
+        ? {
+          name: hook.name,
+          after: {
+            name: hook.after.name,
+            gate: hook.after.gate,
+            applied: hook.after.applied === true,
+          },
+        }
+        : { name: hook.name, run: [...hook.run ?? []] }
+    );
+    return [point, list];
+  });
+  return Object.fromEntries(entries) as Hooks;
+}
+
 function normaliseWave(
   wave: WaveOutput,
   index: number,
@@ -68,6 +96,8 @@ function normaliseWave(
     onFailure: wave.onFailure ?? spec.onFailure,
     timeoutMs: ms(wave.timeout, defaults.timeoutMs),
     discover: wave.discover,
+    rest: wave.rest,
+    hooks: normaliseHooks(wave.hooks ?? spec.hooks),
     ...defined({
       jobs: wave.jobs?.map(normaliseGroup),
       environment: wave.environment,
@@ -106,7 +136,8 @@ function normalisePipeline(pipeline: PipelineOutput): Pipeline {
  * @param spec The schema's output for the spec.
  * @param options The compatibility wrapper's `options`, read as `pipeline`.
  * @returns The normalised spec. `op` and `gate` default to `name`; each wave's
- *   `parallel`, `onFailure` and `timeout` inherit the top level; `timeoutMs` 0
+ *   `parallel`, `onFailure`, `timeout` and `hooks` inherit the top level (a
+ *   wave's `hooks` replace the spec's); `timeoutMs` 0
  *   means none. `tool` gets its default `binary` and `args`. `runner`,
  *   `environment` and `idTokens` are kept as written:
  *   the job expansion falls back to the wave's and the top level's.
@@ -125,6 +156,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     heartbeatMs: ms(spec.heartbeat, 60_000),
     pendingTtlMs: ms(spec.pendingTtl, 48 * 3_600_000),
     branches: [...spec.branches],
+    order: spec.order,
     waves: spec.waves.map((wave, i) =>
       normaliseWave(wave, i, spec, { op, timeoutMs })
     ),
@@ -138,6 +170,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
       runner: spec.runner,
       notify: spec.notify,
       pipeline: pipeline && normalisePipeline(pipeline),
+      resume: spec.resume && { schedule: spec.resume.schedule.trim() },
     }),
   };
 }

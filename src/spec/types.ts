@@ -11,6 +11,11 @@ export const GATE_POLICIES = ["always", "on-destructive", "never"] as const;
 /** A gate policy. */
 export type GatePolicy = typeof GATE_POLICIES[number];
 
+/** Whether wave k runs only after wave k-1 applied this revision (§4.11). */
+export const ORDERS = ["strict", "none"] as const;
+/** `strict` or `none`. */
+export type Order = typeof ORDERS[number];
+
 /** What a job does after a failed apply. */
 export const ON_FAILURE = ["continue", "stop"] as const;
 /** `continue` with the job's other runs, or `stop`. */
@@ -35,6 +40,48 @@ export interface Tool {
   /** Extra arguments of `plan`, argv-template elements (possibly none). */
   args: string[];
 }
+
+/** The points of a wave where hooks run (SPEC.md §11), in the order they come. */
+export const HOOK_POINTS = [
+  "before-plan",
+  "after-plan",
+  "before-apply",
+  "after-apply",
+] as const;
+/** `before-plan`, `after-plan`, `before-apply` or `after-apply`. */
+export type HookPoint = typeof HOOK_POINTS[number];
+
+/** A command hook (§11): exit 0 is ok, anything else failed. */
+export interface CommandHook {
+  /** The hook's name, unique at its point; the step console's label. */
+  name: string;
+  /** The argv template: `{op}`, `{wave}`, `{k}`, `{runs}`, `{plans}` (after-plan on). */
+  run: string[];
+}
+
+/** What a hold waits for: another rollout's gate approved, or its wave applied. */
+export interface HoldTarget {
+  /** The other rollout's `name`. */
+  name: string;
+  /** Its gate, `<gate>-wave-<k>`. */
+  gate: string;
+  /** Wait until that wave applied, not only until it is approved. */
+  applied: boolean;
+}
+
+/** A hold (§11): keeps the wave waiting (exit 3) until its target stands. */
+export interface HoldHook {
+  /** The hook's name, unique at its point. */
+  name: string;
+  /** The gate it waits on. */
+  after: HoldTarget;
+}
+
+/** A hook: a command or a hold. */
+export type Hook = CommandHook | HoldHook;
+
+/** A wave's hooks at each point, in order (possibly none). */
+export type Hooks = Record<HookPoint, Hook[]>;
 
 /** A runner label (§3.5): a label, several labels, or a runner group. */
 export type RunnerLabel = string | string[] | {
@@ -104,6 +151,10 @@ export interface Wave {
   idTokens?: Record<string, string>;
   /** Whether `planWave` chooses the runs (§4.10). */
   discover: boolean;
+  /** The last wave only: it stands for every further wave (§11). */
+  rest: boolean;
+  /** Its hooks: the wave's own, else the spec's (§11), as written in this spec. */
+  hooks: Hooks;
 }
 
 /** A setup step of a generated pipeline job (§3.6). */
@@ -129,6 +180,12 @@ export interface Notify {
   webhook: string;
   /** The variable holding the signing key. */
   key?: string;
+}
+
+/** The scheduled `resume` job (§13). */
+export interface Resume {
+  /** A 5-field cron schedule (UTC). */
+  schedule: string;
 }
 
 /** A whole, valid spec (§3.1). */
@@ -163,12 +220,16 @@ export interface Spec {
   pendingTtlMs: number;
   /** The branches whose pushes start the pipeline. */
   branches: string[];
+  /** Whether waves must run in order (§4.11); the runner reads it at base. */
+  order: Order;
   /** The jobs' runner. */
   runner?: RunnerLabel;
   /** Webhook notifications. */
   notify?: Notify;
   /** How generated jobs get the binary. */
   pipeline?: Pipeline;
+  /** The scheduled job that restarts approved gates' jobs. */
+  resume?: Resume;
   /** The waves, in order. */
   waves: Wave[];
 }

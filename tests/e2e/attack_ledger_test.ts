@@ -160,12 +160,24 @@ Deno.test("a claim file that is not a record is a clear error, not an internal o
   const [approval] = (await r.records("tf-wave-1")).filter((x) =>
     x.kind === "approval"
   );
-  await r.repo.write(`${GATE_DIR}/claims/${approval.id}.json`, "{ broken");
+  const { members } = await r.readJson(".chant/waves/tf/wave-1.json");
+  const [{ planDigest }] = members as { planDigest: string }[];
+  const hash = new Uint8Array(
+    await crypto.subtle.digest(
+      "SHA-256",
+      new TextEncoder().encode(`eu\n${planDigest}`),
+    ),
+  );
+  const hex = Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
+  await r.repo.write(
+    `${GATE_DIR}/claims/${approval.id}/1-${hex.slice(0, 32)}.json`,
+    "{ broken",
+  );
   const out = await r.run(["run", ...SPEC, "--wave", "1"]);
   expect(out.code).toBe(2);
   expect(out.stderr).not.toContain("internal error");
   expect(errorLines(out.stderr)[0]).toMatch(
-    /^error: the claim .*claims\/[0-9a-f]{32}\.json: record is not valid JSON: .*; remove it and approve again$/,
+    /^error: the claim .*claims\/[0-9a-f]{32}\/1-[0-9a-f]{32}\.json: record is not valid JSON: .*; remove it and approve again$/,
   );
   expect(await r.applied()).toEqual([]);
 });

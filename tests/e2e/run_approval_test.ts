@@ -1,6 +1,6 @@
-// End to end through the binary: approving a gate for one set digest, spending
-// the approval (SPEC.md §4.5, §4.7, §5.3), revoke, and what status and the
-// ledger log show.
+// End to end through the binary: approving a gate for one set digest, applying
+// each approved plan once (SPEC.md §4.5, §4.7, §5.3, §10), revoke, and what
+// status and the ledger log show.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import {
@@ -15,10 +15,9 @@ import {
 const GATED = { name: "prod", gate: "always", runs: ["eu", "us", "ap"] };
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
-Deno.test("run applies a wave approved with the printed command, then the approval is spent", async (t) => {
+Deno.test("run applies a wave approved with the printed command; each plan applies once", async (t) => {
   await using r = await rollout(specOf([GATED]));
   let digest = "";
-  let firstDecision = "";
 
   await t.step(
     "the first run waits and prints the approve command",
@@ -46,7 +45,9 @@ Deno.test("run applies a wave approved with the printed command, then the approv
       code: 0,
       stdout: "",
       stderr: `approved tf-wave-1 of tf for ${digest} by ann\n` +
-        "this approves that plan only; a job whose fresh plan differs refuses it\n",
+        "this approves that plan only; a job whose fresh plan differs refuses it\n" +
+        "  it covers 3 plans: ap (ap: none), eu (eu: none), us (us: none)\n" +
+        `  recorded in directory ledger ${r.path}/.chant/ledger\n`,
     });
   });
 
@@ -59,41 +60,52 @@ Deno.test("run applies a wave approved with the printed command, then the approv
     expect((await r.applied()).sort()).toEqual(["ap", "eu", "us"]);
     const decision = await r.readJson(".chant/waves/tf/wave-1.json");
     expect(decision).toMatchObject({ status: "approved", approvedBy: "ann" });
-    firstDecision = decision.decisionId as string;
-    const applied = (await r.records("tf-wave-1")).filter((record) =>
-      record.kind === "applied"
-    );
-    expect(applied).toHaveLength(1);
-    expect(applied[0]).toMatchObject({
-      planDigest: digest,
-      decisionId: firstDecision,
-      approvalId: decision.approvalId,
-    });
-  });
-
-  await t.step("a new decision of the same digest waits again", async () => {
-    await r.clearApplied();
-    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
-    expect(out.code).toBe(3);
-    expect(plannedDigest(out.stderr)).toBe(digest);
-    expect(out.stderr).toContain(
-      `  the approval of ${digest} by ann was used by decision ${firstDecision}; approve again\n`,
-    );
-    expect(await r.applied()).toEqual([]);
+    const records = await r.records("tf-wave-1");
+    const claims = records.filter((record) => record.kind === "claim");
+    expect(claims).toHaveLength(3);
+    for (const claim of claims) {
+      expect(claim).toMatchObject({
+        decisionId: decision.decisionId,
+        approvalId: decision.approvalId,
+      });
+    }
+    const outcomes = records.filter((record) => record.kind === "run-outcome")
+      .flatMap((record) => record.runs as { outcome: string }[]);
+    expect(outcomes.map((run) => run.outcome)).toEqual(["ok", "ok", "ok"]);
   });
 
   await t.step(
-    "a fresh approval of the digest lets it apply again",
+    "a new decision of the same plans applies nothing again, exit 0",
     async () => {
+      await r.clearApplied();
+      const out = await r.run(["run", ...SPEC, "--wave", "1", "--json"]);
+      expect(out.code).toBe(0);
+      expect(plannedDigest(out.stderr)).toBe(digest);
+      expect(out.stderr).toContain("skipped: eu: already applied\n");
+      expect(JSON.parse(out.stdout).skipped).toEqual([
+        { target: "ap", reason: "already applied" },
+        { target: "eu", reason: "already applied" },
+        { target: "us", reason: "already applied" },
+      ]);
+      expect(await r.applied()).toEqual([]);
+    },
+  );
+
+  await t.step(
+    "after a revoke and a fresh approval the plans apply again",
+    async () => {
+      expect((await r.run(["revoke", "tf", "tf-wave-1"])).code).toBe(0);
+      const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(waiting.code).toBe(3);
       expect(
-        (await r.run([...approveLine(await waitingLog()), "--by", "bob"]))
-          .code,
+        (await r.run([...approveLine(waiting.stderr), "--by", "bob"])).code,
       ).toBe(0);
       const out = await r.run(["run", ...SPEC, "--wave", "1"]);
       expect(out.code).toBe(0);
       expect(out.stderr).toContain(
         `gate tf-wave-1: approved by bob for ${digest}`,
       );
+      expect((await r.applied()).sort()).toEqual(["ap", "eu", "us"]);
     },
   );
 
@@ -137,15 +149,17 @@ Deno.test("run lets every share job of one approved decision apply", async (t) =
       expect(two.stderr).toContain("slice: us\n");
       expect(await r.applied()).toEqual(["ap", "eu", "us"]);
       const { decisionId } = await r.readJson(".chant/waves/tf/wave-1.json");
-      const applied = (await r.records("tf-wave-1")).filter((record) =>
-        record.kind === "applied"
+      const claims = (await r.records("tf-wave-1")).filter((record) =>
+        record.kind === "claim"
       );
-      expect(applied.map((record) => record.decisionId)).toEqual([decisionId]);
+      expect(new Set(claims.map((record) => record.decisionId))).toEqual(
+        new Set([decisionId]),
+      );
     },
   );
 
   await t.step(
-    "a share job re-run under the same decision applies again",
+    "a share job re-run applies nothing twice",
     async () => {
       await r.clearApplied();
       const again = await r.run([
@@ -157,19 +171,16 @@ Deno.test("run lets every share job of one approved decision apply", async (t) =
         "2",
       ]);
       expect(again.code).toBe(0);
-      expect(await r.applied()).toEqual(["us"]);
+      expect(again.stderr).toContain("skipped: us: already applied\n");
+      expect(await r.applied()).toEqual([]);
     },
   );
 
   await t.step(
-    "a new deciding job needs a new approval; its shares wait",
+    "a new deciding job is covered by the same approval; its shares skip what applied",
     async () => {
-      const { decisionId } = await r.readJson(".chant/waves/tf/wave-1.json");
       const decide = await r.run(["run", ...SPEC, "--wave", "1", "--decide"]);
-      expect(decide.code).toBe(3);
-      expect(decide.stderr).toContain(
-        `the approval of ${digest} by ann was used by decision ${decisionId}; approve again`,
-      );
+      expect(decide.code).toBe(0);
       const share = await r.run([
         "run",
         ...SPEC,
@@ -178,7 +189,8 @@ Deno.test("run lets every share job of one approved decision apply", async (t) =
         "--share",
         "1",
       ]);
-      expect(share.code).toBe(3);
+      expect(share.code).toBe(0);
+      expect(await r.applied()).toEqual([]);
     },
   );
 });
@@ -209,13 +221,16 @@ Deno.test("approve, revoke, status and ledger log work on the directory ledger",
   let first = "";
   let second = "";
 
-  await t.step("approve without a pending fact is exit 2", async () => {
-    const out = await r.run(["approve", "tf", "tf-wave-1", "--by", "ann"]);
-    expect(out.code).toBe(2);
-    expect(errorLines(out.stderr)).toEqual([
-      `error: gate "tf-wave-1" of "tf" has no pending plan to approve in directory ledger ${r.path}/.chant/ledger`,
-    ]);
-  });
+  await t.step(
+    "approve of a gate nothing waited on yet is exit 2",
+    async () => {
+      const out = await r.run(["approve", "tf", "tf-wave-1", "--by", "ann"]);
+      expect(out.code).toBe(2);
+      expect(errorLines(out.stderr)).toEqual([
+        `error: rollout "tf" has no gate in directory ledger ${r.path}/.chant/ledger`,
+      ]);
+    },
+  );
 
   await t.step("approve --plan with a malformed digest is exit 2", async () => {
     for (
@@ -347,7 +362,9 @@ Deno.test("approve, revoke, status and ledger log work on the directory ledger",
       expect(human.stdout).toContain(
         `  approval: ${second} by dave at `,
       );
-      expect(human.stdout).toContain(`spent by decision ${decisionId}\n`);
+      expect(human.stdout).toContain(
+        "plans: 3 applied, 0 failed, 0 unsettled, 0 left\n",
+      );
     },
   );
 
@@ -357,7 +374,9 @@ Deno.test("approve, revoke, status and ledger log work on the directory ledger",
     const lines = out.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("tf tf-wave-1");
     const kinds = lines.slice(1).map((line) => line.trim().split(/\s+/)[1]);
-    expect(kinds).toEqual([
+    // Outcomes are recorded as runs end, so one or more run-outcome records,
+    // and the job's wave outcome last.
+    expect(kinds.filter((kind) => !kind.endsWith("-outcome"))).toEqual([
       "pending",
       "pending",
       "approval",
@@ -365,12 +384,15 @@ Deno.test("approve, revoke, status and ledger log work on the directory ledger",
       "expired",
       "pending",
       "approval",
-      "applied",
+      "claim",
+      "claim",
+      "claim",
     ]);
+    expect(kinds.slice(-2).sort()).toEqual(["run-outcome", "wave-outcome"]);
     const stamps = lines.slice(1).map((line) => line.trim().split(/\s+/)[0]);
     expect([...stamps].sort()).toEqual(stamps);
     const records = await r.records("tf-wave-1");
-    expect(records).toHaveLength(8);
+    expect(records).toHaveLength(kinds.length);
     for (const record of records) {
       if ("planDigest" in record) expect(record.planDigest).toMatch(DIGEST);
     }

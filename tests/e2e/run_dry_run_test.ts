@@ -97,11 +97,12 @@ Deno.test("run --dry-run writes nothing: exit 3 when a real run would wait, 0 wh
   );
 
   await t.step(
-    "spent: a dry run says a real run would wait, exit 3",
+    "applied: a dry run says a real run would skip every run, exit 0",
     async () => {
-      const out = await dry(["--wave", "2"], 3);
-      expect(out.stderr).toContain(
-        `the approval of ${digest} by ann was used by decision `,
+      const out = await dry(["--wave", "2"], 0);
+      expect(out.stderr).toContain("would skip: eu: already applied\n");
+      expect(out.stderr).toMatch(
+        /^dry run: would apply 0 runs under the approval [0-9a-f]{32} by ann; recorded nothing$/m,
       );
     },
   );

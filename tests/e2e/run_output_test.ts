@@ -11,6 +11,7 @@ const RESULT_KEYS = [
   "failed",
   "job",
   "moved",
+  "skipped",
   "untried",
   "wave",
 ];

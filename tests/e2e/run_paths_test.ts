@@ -105,7 +105,9 @@ Deno.test("run and approve use --ledger, else CHANT_WAVE_LEDGER, else .chant/led
   });
   expect(waiting.code).toBe(3);
   const pending = `${r.path}/shared/ledger/gates/tf/tf-wave-1`;
-  expect([...Deno.readDirSync(pending)].map((e) => e.name)).toHaveLength(1);
+  expect(
+    [...Deno.readDirSync(pending)].filter((e) => e.isFile).map((e) => e.name),
+  ).toHaveLength(1);
   await expect(Deno.stat(`${r.path}/.chant/ledger`)).rejects.toBeInstanceOf(
     Deno.errors.NotFound,
   );

@@ -5,14 +5,15 @@
  */
 
 import {
-  type AppliedRecord,
-  appliedRecord,
   type ApprovalRecord,
   approvalRecord,
+  type ClaimRecord,
   type ExpiredRecord,
   expiredRecord,
+  newRecord,
   type PendingRecord,
   pendingRecord,
+  type RunOutcomeRecord,
 } from "../../src/ledger/records.ts";
 
 /** The name and gate every builder uses. */
@@ -45,23 +46,53 @@ export function approval(
   return approvalRecord({ ...gate, planDigest, by }, stamp(id, minute));
 }
 
-/** Decision `decisionId` applied under approval `approvalId` at `minute`. */
-export function applied(
+/** Decision `decisionId` claims `runs` (attempt 1 unless given) under `approvalId`. */
+export function claim(
   id: string,
   minute: number,
   approvalId: string,
   decisionId: string,
-  planDigest = D,
-): AppliedRecord {
-  return appliedRecord(
-    { ...gate, planDigest, approvalId, decisionId },
-    stamp(id, minute),
-  );
+  runs: { target: string; planDigest: string; attempt?: number }[],
+): ClaimRecord {
+  return newRecord("claim", {
+    ...gate,
+    approvalId,
+    decisionId,
+    runs: runs.map((run) => ({ attempt: 1, ...run })),
+  }, stamp(id, minute));
 }
 
-/** A revoke at `minute`. */
-export function expired(id: string, minute: number): ExpiredRecord {
-  return expiredRecord(gate, stamp(id, minute));
+/** Decision `decisionId` records the outcomes of `runs` under `approvalId`. */
+export function outcome(
+  id: string,
+  minute: number,
+  approvalId: string,
+  decisionId: string,
+  runs: {
+    target: string;
+    planDigest: string;
+    attempt?: number;
+    outcome: "ok" | "failed";
+  }[],
+): RunOutcomeRecord {
+  return newRecord("run-outcome", {
+    ...gate,
+    approvalId,
+    decisionId,
+    runs: runs.map((run) => ({ attempt: 1, ...run })),
+  }, stamp(id, minute));
+}
+
+/** A revoke at `minute`, ending the approvals `ends` by id. */
+export function expired(
+  id: string,
+  minute: number,
+  ends: string[] = [],
+): ExpiredRecord {
+  return expiredRecord(
+    { ...gate, ...(ends.length ? { approvals: ends } : {}) },
+    stamp(id, minute),
+  );
 }
 
 /** A pending fact of `planDigest` at `minute`, standing `ttlMinutes`. */

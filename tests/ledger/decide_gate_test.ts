@@ -1,217 +1,179 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { setDigest } from "../../src/digest/set_digest.ts";
 import {
   decideGate,
-  type GateDecision,
+  type GateMember,
   newestPending,
   newestPendingDigest,
+  type PlanSets,
   standingPending,
 } from "../../src/ledger/decide_gate.ts";
-import type { LedgerRecord } from "../../src/ledger/records.ts";
-import { sortRecords } from "../../src/ledger/sort_records.ts";
+import type { LedgerRecord, PlanPair } from "../../src/ledger/records.ts";
 import {
-  applied,
   approval,
   at,
+  claim,
   D,
   D_OLD,
   digest,
   expired,
   GATE,
+  outcome,
   pending,
 } from "./_records.ts";
 
 const NOW = at(30);
 
-interface Case {
-  name: string;
-  records: LedgerRecord[];
-  decisionId?: string;
-  want: GateDecision;
+const p = (c: string) => digest(c);
+const EU: PlanPair = { target: "eu", planDigest: p("1") };
+const US: PlanPair = { target: "us", planDigest: p("2") };
+const PLANS = [EU, US];
+const SET = setDigest(PLANS);
+const SETS: PlanSets = new Map([[SET, PLANS]]);
+
+function decide(
+  records: LedgerRecord[],
+  members: GateMember[] = PLANS,
+  sets: PlanSets = SETS,
+) {
+  const result = decideGate(records, sets, {
+    gate: GATE,
+    digest: setDigest(members),
+    members,
+    now: NOW,
+  });
+  return result.status === "approved"
+    ? { status: result.status, approval: result.approval.id }
+    : result;
 }
 
-const a1 = approval("a1", 1);
-const a2 = approval("a2", 5, D, "bob");
-const old = approval("o1", 2, D_OLD, "bob");
-
-const cases: Case[] = [
-  {
-    name: "no records: waiting, no approval",
-    records: [],
-    want: {
-      status: "waiting",
-      reasons: [`gate "${GATE}" has no approval for ${D}`],
-    },
-  },
-  {
-    name: "an approval of D: approved",
-    records: [a1],
-    decisionId: "dec-1",
-    want: { status: "approved", approval: a1 },
-  },
-  {
-    name: "an approval of another digest: waiting, says which",
-    records: [old],
-    want: {
+Deno.test("decideGate() counts approvals as SPEC.md §5.3 says", async (t) => {
+  const a1 = approval("a1", 1, D);
+  await t.step("no records: waiting, no approval", () => {
+    expect(decide([], [{ target: "x", planDigest: p("9") }])).toEqual({
       status: "waiting",
       reasons: [
-        `gate "${GATE}" is approved for ${D_OLD} by bob, but this plan is ${D}`,
+        `gate "${GATE}" has no approval for ${
+          setDigest([{ target: "x", planDigest: p("9") }])
+        }`,
       ],
-    },
-  },
-  {
-    name: "revoked: an expired record newer than the approval",
-    records: [a1, expired("e1", 3)],
-    want: {
-      status: "waiting",
-      reasons: [
-        `the approval of ${D} by ann was revoked at 2026-11-30T09:03:00.000Z; approve again`,
-      ],
-    },
-  },
-  {
-    name: "approval, revoke, new approval: the new one counts",
-    records: [a1, expired("e1", 3), a2],
-    want: { status: "approved", approval: a2 },
-  },
-  {
-    name: "a revoke also clears approvals of other digests",
-    records: [old, expired("e1", 3)],
-    want: {
-      status: "waiting",
-      reasons: [`gate "${GATE}" has no approval for ${D}`],
-    },
-  },
-  {
-    name: "spent by another decision: waiting, says which",
-    records: [a1, applied("p1", 2, "a1", "dec-1")],
-    decisionId: "dec-2",
-    want: {
-      status: "waiting",
-      reasons: [
-        `the approval of ${D} by ann was used by decision dec-1; approve again`,
-      ],
-    },
-  },
-  {
-    name: "spent, seen without a decision (status, dry run)",
-    records: [a1, applied("p1", 2, "a1", "dec-1")],
-    want: {
-      status: "waiting",
-      reasons: [
-        `the approval of ${D} by ann was used by decision dec-1; approve again`,
-      ],
-    },
-  },
-  {
-    name: "spent names the first other decision that applied",
-    records: [
-      a1,
-      applied("p1", 2, "a1", "dec-1"),
-      applied("p2", 3, "a1", "dec-3"),
-    ],
-    decisionId: "dec-2",
-    want: {
-      status: "waiting",
-      reasons: [
-        `the approval of ${D} by ann was used by decision dec-1; approve again`,
-      ],
-    },
-  },
-  {
-    name: "the same decision keeps applying under the approval it spent",
-    records: [a1, applied("p1", 2, "a1", "dec-1")],
-    decisionId: "dec-1",
-    want: {
-      status: "approved",
-      approval: a1,
-      applied: applied("p1", 2, "a1", "dec-1"),
-    },
-  },
-  {
-    name: "the newest counting approval wins",
-    records: [a1, a2],
-    decisionId: "dec-1",
-    want: { status: "approved", approval: a2 },
-  },
-  {
-    name: "a spent newer approval gives way to an older unspent one",
-    records: [a1, a2, applied("p1", 6, "a2", "dec-1")],
-    decisionId: "dec-2",
-    want: { status: "approved", approval: a1 },
-  },
-  {
-    name: "a newer approval of another digest does not hide D's",
-    records: [a1, approval("o2", 4, D_OLD, "bob")],
-    decisionId: "dec-1",
-    want: { status: "approved", approval: a1 },
-  },
-  {
-    name: "spent and another digest approved: both reasons",
-    records: [
-      a1,
-      applied("p1", 2, "a1", "dec-1"),
-      approval("o2", 4, D_OLD, "bob"),
-    ],
-    decisionId: "dec-2",
-    want: {
-      status: "waiting",
-      reasons: [
-        `the approval of ${D} by ann was used by decision dec-1; approve again`,
-        `gate "${GATE}" is approved for ${D_OLD} by bob, but this plan is ${D}`,
-      ],
-    },
-  },
-  {
-    name: "ties by id: same time, the larger id is newer",
-    records: sortRecords([approval("b", 1, D, "bob"), approval("a", 1)]),
-    want: { status: "approved", approval: approval("b", 1, D, "bob") },
-  },
-  {
-    name: "ties by id: an expired record with a larger id revokes",
-    records: sortRecords([expired("z", 1), approval("a", 1)]),
-    want: {
-      status: "waiting",
-      reasons: [
-        `the approval of ${D} by ann was revoked at 2026-11-30T09:01:00.000Z; approve again`,
-      ],
-    },
-  },
-  {
-    name: "ties by id: an approval with a larger id survives the revoke",
-    records: sortRecords([approval("z", 1), expired("a", 1)]),
-    want: { status: "approved", approval: approval("z", 1) },
-  },
-  {
-    name: "waiting reports the standing pending fact of D",
-    records: [pending("w1", 10)],
-    want: {
-      status: "waiting",
-      reasons: [`gate "${GATE}" has no approval for ${D}`],
-      standing: pending("w1", 10),
-    },
-  },
-];
-
-Deno.test("decideGate() decides per SPEC.md §5.3", async (t) => {
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const got = decideGate(c.records, {
-        gate: GATE,
-        digest: D,
-        decisionId: c.decisionId,
-        now: NOW,
-      });
-      expect(got).toEqual(c.want);
     });
-  }
+  });
+  await t.step(
+    "an approval of a digest with no plan set covers exactly it",
+    () => {
+      const whole = approval("w1", 1, SET);
+      expect(decide([whole], PLANS, new Map())).toEqual({
+        status: "approved",
+        approval: "w1",
+      });
+    },
+  );
+  await t.step("an approval of another digest: waiting, says which", () => {
+    expect(decide([approval("o1", 2, D_OLD, "bob")])).toEqual({
+      status: "waiting",
+      reasons: [
+        `gate "${GATE}" is approved for ${D_OLD} by bob, but this plan is ${SET}`,
+      ],
+    });
+  });
+  await t.step("revoked: an expired record newer than the approval", () => {
+    const approved = approval("a1", 1, SET);
+    expect(decide([approved, expired("e1", 3)])).toEqual({
+      status: "waiting",
+      reasons: [
+        `the approval of ${SET} by ann was revoked at 2026-11-30T09:03:00.000Z; approve again`,
+      ],
+    });
+  });
+  await t.step("approval, revoke, new approval: the new one counts", () => {
+    expect(decide([a1, expired("e1", 3), approval("a2", 5, SET, "bob")]))
+      .toEqual({ status: "approved", approval: "a2" });
+  });
+  await t.step(
+    "an approval a revoke names never counts, whatever its time",
+    () => {
+      const ahead = approval("a9", 20, SET);
+      expect(decide([expired("e1", 3, ["a9"]), ahead]).status).toBe("waiting");
+    },
+  );
+  await t.step("the newest covering approval wins", () => {
+    expect(
+      decide([approval("a1", 1, SET), approval("a2", 5, SET, "bob")]),
+    ).toEqual({ status: "approved", approval: "a2" });
+  });
+});
+
+Deno.test("decideGate() lets an approval cover plans, not a digest (§10)", async (t) => {
+  const a = approval("a1", 1, SET);
+  await t.step("a retried wave whose applied run now plans empty", () => {
+    const members = [{ target: "eu", planDigest: p("0"), empty: true }, US];
+    const records = [
+      a,
+      claim("c1", 2, "a1", "dec-1", PLANS),
+      outcome("r1", 3, "a1", "dec-1", [{ ...EU, outcome: "ok" }, {
+        ...US,
+        outcome: "failed",
+      }]),
+    ];
+    expect(decide(records, members)).toEqual({
+      status: "approved",
+      approval: "a1",
+    });
+  });
+  await t.step("a plan applied under it needs nothing more", () => {
+    const records = [
+      a,
+      claim("c1", 2, "a1", "dec-1", PLANS),
+      outcome(
+        "r1",
+        3,
+        "a1",
+        "dec-1",
+        PLANS.map((x) => ({ ...x, outcome: "ok" as const })),
+      ),
+    ];
+    expect(decide(records).status).toBe("approved");
+  });
+  await t.step("a plan that moved is not covered, and is named", () => {
+    const moved = { target: "us", planDigest: p("9") };
+    const got = decide([a], [EU, moved]);
+    expect(got).toEqual({
+      status: "waiting",
+      reasons: [
+        `gate "${GATE}" is approved for ${SET} by ann, but this plan is ${
+          setDigest([EU, moved])
+        }`,
+        `us: its plan moved since the approval of ${SET} by ann: approved ${
+          p("2")
+        }, planned now ${p("9")}`,
+      ],
+    });
+  });
+  await t.step("a target the approval never saw is not covered", () => {
+    const extra = { target: "ap", planDigest: p("3") };
+    const got = decide([a], [extra, EU, US]);
+    expect(got.status).toBe("waiting");
+    expect((got as { reasons: string[] }).reasons[1]).toBe(
+      `ap: the approval of ${SET} by ann does not cover it`,
+    );
+  });
+  await t.step("empty members need no approval at all", () => {
+    const members = [{ ...EU, empty: true }, {
+      ...US,
+      planDigest: p("7"),
+      empty: true,
+    }];
+    expect(decide([a], members).status).toBe("approved");
+  });
 });
 
 Deno.test("decideGate() does not reorder its records", () => {
-  // Ledger order is the caller's (the git ledger orders by arrival): the last
-  // approval given wins even when its timestamp is older.
-  const got = decideGate([a2, a1], { gate: GATE, digest: D, now: NOW });
-  expect(got).toEqual({ status: "approved", approval: a1 });
+  const records = [approval("a2", 5, SET), approval("a1", 1, SET)];
+  const copy = [...records];
+  decide(records);
+  expect(records).toEqual(copy);
 });
 
 Deno.test("standingPending() finds an unexpired pending fact of D", async (t) => {
@@ -291,8 +253,12 @@ Deno.test("newestPendingDigest() picks the newest unexpired pending fact", async
       want: undefined,
     },
     {
-      name: "ignores approvals and applied facts",
-      records: [pending("w1", 10, D2), a2, applied("p1", 12, "a2", "dec-1")],
+      name: "ignores approvals and claims",
+      records: [
+        pending("w1", 10, D2),
+        approval("a2", 11, D2),
+        claim("c1", 12, "a2", "dec-1", [EU]),
+      ],
       want: D2,
     },
   ];

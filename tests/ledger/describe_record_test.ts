@@ -5,7 +5,7 @@ import {
   shortDigest,
   shortId,
 } from "../../src/ledger/describe_record.ts";
-import { applied, approval, D, expired, pending } from "./_records.ts";
+import { approval, claim, D, expired, outcome, pending } from "./_records.ts";
 
 Deno.test("describeRecord() prints one ledger log line per kind", async (t) => {
   const cases = [
@@ -41,15 +41,37 @@ Deno.test("describeRecord() prints one ledger log line per kind", async (t) => {
       want: "2026-11-30T09:01:00.000Z approval a1 sha256:dddddddddddd by ann",
     },
     {
-      name: "applied",
-      record: { ...applied("p1", 2, "0123456789abcdef", "dec-1"), runId: "9" },
-      want: "2026-11-30T09:02:00.000Z applied  p1 sha256:dddddddddddd " +
-        "decision dec-1 under approval 0123456789ab, run 9",
+      name: "claim",
+      record: {
+        ...claim("c1", 2, "0123456789abcdef", "dec-1", [
+          { target: "eu", planDigest: D },
+          { target: "us", planDigest: D },
+          { target: "ap", planDigest: D },
+          { target: "sa", planDigest: D },
+        ]),
+        runId: "9",
+      },
+      want: "2026-11-30T09:02:00.000Z claim    c1 4 plans by decision dec-1 " +
+        "under approval 0123456789ab: eu, us, ap and 1 more, run 9",
+    },
+    {
+      name: "run outcome",
+      record: outcome("o1", 2, "0123456789abcdef", "dec-1", [
+        { target: "eu", planDigest: D, outcome: "ok" },
+        { target: "us", planDigest: D, outcome: "failed" },
+      ]),
+      want: "2026-11-30T09:02:00.000Z run-outcome o1 decision dec-1 under " +
+        "approval 0123456789ab: applied eu; failed us",
     },
     {
       name: "expired",
       record: { ...expired("e1", 3), note: "wrong plan" },
       want: "2026-11-30T09:03:00.000Z expired  e1 revoked: wrong plan",
+    },
+    {
+      name: "expired, with who revoked",
+      record: { ...expired("e1", 3), by: "bob", note: "wrong plan" },
+      want: "2026-11-30T09:03:00.000Z expired  e1 revoked by bob: wrong plan",
     },
   ];
   for (const c of cases) {

@@ -4,7 +4,16 @@ import { dirLedger, LedgerWriteError } from "../../src/ledger/dir_ledger.ts";
 import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
 import { formatRecord } from "../../src/ledger/records.ts";
 import { InputError } from "../../src/errors.ts";
-import { applied, approval, expired, GATE, NAME, pending } from "./_records.ts";
+import { setDigest } from "../../src/digest/set_digest.ts";
+import {
+  approval,
+  claim,
+  D,
+  expired,
+  GATE,
+  NAME,
+  pending,
+} from "./_records.ts";
 
 /** A temporary directory removed at the end of the scope. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -28,7 +37,7 @@ Deno.test("dirLedger() writes records and reads them back oldest first", async (
     readChunk: 2,
   });
   const written = [
-    applied("p1", 3, "a1", "dec-1"),
+    claim("p1", 3, "a1", "dec-1", [{ target: "eu", planDigest: D }]),
     pending("w1", 0),
     expired("e1", 4),
     approval("a1", 1),
@@ -42,7 +51,7 @@ Deno.test("dirLedger() writes records and reads them back oldest first", async (
   expect(files).toEqual([
     "20261130T090000.000Z-pending-w1.json",
     "20261130T090100.000Z-approval-a1.json",
-    "20261130T090300.000Z-applied-p1.json",
+    "20261130T090300.000Z-claim-p1.json",
     "20261130T090400.000Z-expired-e1.json",
   ]);
   const text = await Deno.readTextFile(
@@ -108,6 +117,25 @@ Deno.test("dirLedger() reports malformed records in problems and keeps the rest"
   expect(got.problems[3]).toMatch(
     /\/e-dir\.json: is not a regular file; it does not count$/,
   );
+});
+
+Deno.test("dirLedger() keeps a pending fact whose run locator is malformed, without it, and says so", async () => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path);
+  const gateDir = `${dir.path}/gates/${NAME}/${GATE}`;
+  await Deno.mkdir(gateDir, { recursive: true });
+  await Deno.writeTextFile(
+    `${gateDir}/a-pending.json`,
+    JSON.stringify({
+      ...pending("w1", 1),
+      locator: { forge: "gitlab", apiUrl: "file:///etc/passwd" },
+    }),
+  );
+  const got = await ledger.readGate(NAME, GATE);
+  expect(got.records).toEqual([pending("w1", 1)]);
+  expect(got.problems).toEqual([
+    `${gateDir}/a-pending.json: run locator: "apiUrl" must be an http(s) URL without credentials, query or fragment; it is dropped`,
+  ]);
 });
 
 Deno.test("dirLedger() reads only the one gate's directory", async () => {
@@ -242,4 +270,42 @@ Deno.test("dirLedger() loses no record when 8 processes write 25 each at once", 
   expect(files).toHaveLength(writers * each);
   expect(files.filter((f) => f.startsWith(".") || f.endsWith(".tmp")))
     .toEqual([]);
+});
+
+Deno.test("dirLedger() lets exactly one of racing claims win each plan, and keeps plan sets", async (t) => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path);
+  const plans = ["eu", "us"].map((target, i) => ({
+    target,
+    planDigest: "sha256:" + String(i).repeat(64),
+    attempt: 1,
+  }));
+  await t.step("racing claims", async () => {
+    const after = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        ledger.claimRuns(claim(`c${i}`, 1, "a1", `dec-${i}`, plans))
+      ),
+    );
+    for (const plan of plans) {
+      const winners = new Set(after.map((claims) => {
+        const standing = claims.standing(plan);
+        return standing.kind === "unsettled" ? standing.decisionId : "?";
+      }));
+      expect(winners.size).toBe(1);
+    }
+    const { records, problems } = await ledger.readGate(NAME, GATE);
+    expect(problems).toEqual([]);
+    expect(records.filter((r) => r.kind === "claim")).toHaveLength(2);
+  });
+  await t.step("a plan set is read back only for its digest", async () => {
+    const pairs = plans.map(({ target, planDigest }) => ({
+      target,
+      planDigest,
+    }));
+    const digest = setDigest(pairs);
+    await ledger.writePlanSet(NAME, GATE, digest, pairs);
+    await ledger.writePlanSet(NAME, GATE, digest, pairs);
+    expect(await ledger.readPlanSet(NAME, GATE, digest)).toEqual(pairs);
+    expect(await ledger.readPlanSet(NAME, GATE, D)).toBeUndefined();
+  });
 });

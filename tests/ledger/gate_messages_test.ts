@@ -7,7 +7,7 @@ import {
   noApprovalMessage,
   revokedLine,
   revokedMessage,
-  spentMessage,
+  uncoveredMessage,
 } from "../../src/ledger/gate_messages.ts";
 import { D, D_OLD } from "./_records.ts";
 
@@ -20,10 +20,22 @@ Deno.test("gate messages use the wording of SPEC.md §4.5 and §5.3", async (t) 
         `gate "tf-wave-2" is approved for ${D_OLD} by bob, but this plan is ${D}`,
     },
     {
-      name: "spent",
-      got: spentMessage(D, "ann", "dec-1"),
+      name: "a plan that moved since the approval",
+      got: uncoveredMessage(
+        { target: "eu", planDigest: D },
+        D_OLD,
+        { planDigest: D_OLD, by: "ann" },
+      ),
       want:
-        `the approval of ${D} by ann was used by decision dec-1; approve again`,
+        `eu: its plan moved since the approval of ${D_OLD} by ann: approved ${D_OLD}, planned now ${D}`,
+    },
+    {
+      name: "a plan the approval never saw",
+      got: uncoveredMessage({ target: "eu", planDigest: D }, undefined, {
+        planDigest: D_OLD,
+        by: "ann",
+      }),
+      want: `eu: the approval of ${D_OLD} by ann does not cover it`,
     },
     {
       name: "revoked",

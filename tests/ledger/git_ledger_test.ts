@@ -2,19 +2,16 @@
 import { expect } from "@std/expect";
 import { join } from "node:path";
 import { realClock } from "../../src/clock.ts";
-import { memoryWriter } from "../../src/console/writer.ts";
-import { InputError } from "../../src/errors.ts";
-import { Interrupts } from "../../src/exec/interrupts.ts";
+import { InputError, OutcomeError } from "../../src/errors.ts";
 import { createGit } from "../../src/git/git.ts";
 import { gitLedger } from "../../src/ledger/git_ledger.ts";
 import {
   type ApprovalRecord,
   approvalRecord,
+  newRecord,
   newStamp,
   pendingRecord,
 } from "../../src/ledger/records.ts";
-import type { Decision } from "../../src/run/decision.ts";
-import { spendApproval } from "../../src/run/spend_approval.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
 import { approvalNoted, ledgerWorld } from "./git_ledger_fixture.ts";
 
@@ -73,50 +70,42 @@ Deno.test("gitLedger() shares records between clones in branch order", async () 
   ]);
 });
 
-function approvedDecision(decisionId: string, approvalId: string): Decision {
-  return {
-    version: 1,
-    decisionId,
-    wave: 2,
-    name: "tf",
-    spec: "waves.jsonc",
-    gate: "tf-wave-2",
-    policy: "always",
-    policySource: "base",
-    policyReason: "read at 000000000000",
-    base: "0".repeat(40),
-    digest: D,
-    members: [],
-    status: "approved",
-    approvedBy: "ann",
-    approvalId,
-    createdAt: new Date().toISOString(),
-  };
-}
-
-Deno.test("gitLedger() lets exactly one of two racing decisions spend an approval", async () => {
+Deno.test("gitLedger() lets exactly one of racing claims win each plan", async () => {
   await using world = await ledgerWorld();
-  const cwds = [await world.clone("a"), await world.clone("b")];
-  const ios = cwds.map((cwd) => ({
-    cwd,
-    env: {},
-    stderr: memoryWriter(),
-    clock: realClock,
-    interrupts: new Interrupts(),
-    git: world.git,
-    ledger: world.open(cwd).ledger,
+  const ledgers = [
+    await world.clone("a"),
+    await world.clone("b"),
+    await world.clone("c"),
+  ]
+    .map((cwd) => world.open(cwd).ledger);
+  const plans = ["eu", "us", "ap"].map((target, i) => ({
+    target,
+    planDigest: "sha256:" + String(i).repeat(64),
+    attempt: 1,
   }));
   for (let round = 0; round < 3; round++) {
     const approval = approvalNoted(`round ${round}`);
-    await ios[0].ledger.write(approval);
-    const outcomes = await Promise.all(
-      ios.map((io, i) =>
-        spendApproval(approvedDecision(`dec-${round}-${i}`, approval.id), io)
+    await ledgers[0].write(approval);
+    const after = await Promise.all(
+      ledgers.map((ledger, i) =>
+        ledger.claimRuns(newRecord("claim", {
+          name: "tf",
+          gate: "tf-wave-2",
+          approvalId: approval.id,
+          decisionId: `dec-${round}-${i}`,
+          runs: plans,
+        }, newStamp(realClock)))
       ),
     );
-    expect(outcomes.filter((o) => o.spent).length).toBe(1);
-    const loser = outcomes.find((o) => !o.spent) as { reasons: string[] };
-    expect(loser.reasons[0]).toMatch(/was used by decision dec-/);
+    for (const plan of plans) {
+      const winners = after.map((claims) => {
+        const standing = claims.standing(plan);
+        return standing.kind === "unsettled" ? standing.decisionId : "?";
+      });
+      // Every job sees the same single winner of each plan.
+      expect(new Set(winners).size).toBe(1);
+      expect(winners[0]).toMatch(new RegExp(`^dec-${round}-[0-2]$`));
+    }
   }
 });
 
@@ -276,14 +265,38 @@ Deno.test("gitLedger() fails with one clear line", async (t) => {
     await ledger.write(approvalNoted("one"));
     const lock = join(repo.path, ".git/refs/heads/chant/ledger.lock");
     await Deno.writeTextFile(lock, "");
-    const old = new Date(Date.now() - 60_000);
+    const old = new Date(Date.now() - 3_600_000);
     await Deno.utime(lock, old, old);
     const error = await ledger.write(approvalNoted("two")).catch((e) => e);
     expect(error).toBeInstanceOf(InputError);
     expect(error.message).toMatch(
-      /^cannot update the ledger branch chant\/ledger: the lock file ".*\/\.git\/refs\/heads\/chant\/ledger\.lock" is in the way \(6[0-9]s old\); if no git process is running in this repository, remove it and run again$/,
+      /^cannot update the ledger branch chant\/ledger: the lock file ".*\/\.git\/refs\/heads\/chant\/ledger\.lock" is in the way \(\d+s old\); if no git process is running in this repository, remove it and run again$/,
     );
+    // An hour old, however long the test took.
+    expect(Number(error.message.match(/\((\d+)s old\)/)[1]))
+      .toBeGreaterThanOrEqual(3_600);
   });
+
+  await t.step(
+    "other writers win every race for the whole budget: exit 1",
+    async () => {
+      await using world = await ledgerWorld();
+      const clone = await world.clone("late");
+      await world.open(world.repo.path).ledger.write(approvalNoted("first"));
+      const late = world.open(clone, {
+        budgetMs: 0,
+        minAttempts: 1,
+        random: (n) => new Uint8Array(n).fill(255),
+      }).ledger;
+      // Its remote-tracking ref predates the first record: the push loses.
+      const error = await late.write(approvalNoted("late")).catch((e) => e);
+      expect(error).toBeInstanceOf(OutcomeError);
+      expect(error.exitCode).toBe(1);
+      expect(error.message).toMatch(
+        /^cannot record in the ledger branch chant\/ledger of "origin" within 0s \(1 attempt\): other writers kept pushing first \(.*\); run it again$/,
+      );
+    },
+  );
 
   await t.step("a remote that refuses the push", async () => {
     await using world = await ledgerWorld();

@@ -2,10 +2,10 @@
 import { expect } from "@std/expect";
 import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
 import {
-  appliedRecord,
   approvalRecord,
   expiredRecord,
   formatRecord,
+  newRecord,
   newStamp,
   pendingRecord,
 } from "../../src/ledger/records.ts";
@@ -77,23 +77,36 @@ Deno.test("approvalRecord() leaves out optional fields that are not given", () =
   expect(full.url).toBe("https://x/1");
 });
 
-Deno.test("appliedRecord() and expiredRecord() build their kinds", () => {
-  expect(
-    appliedRecord(
-      { ...gate, planDigest: D, approvalId: "a1", decisionId: "dec-1" },
-      stamp,
-    ),
-  ).toEqual({
+Deno.test("newRecord() and expiredRecord() build their kinds, fields in order", () => {
+  const claim = newRecord("claim", {
+    ...gate,
+    approvalId: "a1",
+    decisionId: "dec-1",
+    runs: [{ target: "eu", planDigest: D, attempt: 1 }],
+    runId: undefined,
+  }, stamp);
+  expect(claim).toEqual({
     version: 1,
-    kind: "applied",
+    kind: "claim",
     id: "0123abcd",
     name: "tf",
     gate: "tf-wave-2",
-    planDigest: D,
     approvalId: "a1",
     decisionId: "dec-1",
+    runs: [{ target: "eu", planDigest: D, attempt: 1 }],
     timestamp: "2026-11-30T09:15:02.123Z",
   });
+  expect(Object.keys(claim)).toEqual([
+    "version",
+    "kind",
+    "id",
+    "name",
+    "gate",
+    "approvalId",
+    "decisionId",
+    "runs",
+    "timestamp",
+  ]);
   expect(expiredRecord({ ...gate, note: "wrong plan" }, stamp)).toEqual({
     version: 1,
     kind: "expired",
@@ -103,6 +116,21 @@ Deno.test("appliedRecord() and expiredRecord() build their kinds", () => {
     note: "wrong plan",
     timestamp: "2026-11-30T09:15:02.123Z",
   });
+  expect(
+    Object.keys(
+      expiredRecord({ ...gate, note: "n", by: "bob", approvals: ["a"] }, stamp),
+    ),
+  ).toEqual([
+    "version",
+    "kind",
+    "id",
+    "name",
+    "gate",
+    "by",
+    "note",
+    "approvals",
+    "timestamp",
+  ]);
 });
 
 Deno.test("formatRecord() writes indented JSON ending in a newline", () => {

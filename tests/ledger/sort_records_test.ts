@@ -1,19 +1,19 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { compareRecords, sortRecords } from "../../src/ledger/sort_records.ts";
-import { applied, approval, expired, pending } from "./_records.ts";
+import { approval, claim, expired, pending } from "./_records.ts";
 
 Deno.test("sortRecords() orders by timestamp, ties by id", () => {
   const records = [
     approval("b", 2),
     expired("z", 1),
     pending("a", 3),
-    applied("a", 2, "b", "dec-1"),
+    claim("a", 2, "b", "dec-1", []),
     approval("c", 2),
   ];
   expect(sortRecords(records).map((r) => `${r.kind}:${r.id}`)).toEqual([
     "expired:z",
-    "applied:a",
+    "claim:a",
     "approval:b",
     "approval:c",
     "pending:a",

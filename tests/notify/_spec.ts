@@ -62,6 +62,7 @@ export function result(fields: Partial<JobResult>): JobResult {
     failed: [],
     moved: [],
     untried: [],
+    skipped: [],
     ...fields,
   };
 }

@@ -1,0 +1,124 @@
+/**
+ * Where each plan stands under one approval (SPEC.md §10): never claimed, applied,
+ * failed (so it may be claimed again, on its next attempt), or claimed with no
+ * outcome yet. Of claims of one plan and attempt, the first in ledger order wins;
+ * only the winner's outcome counts. Pure: records in, standings out.
+ * @module
+ */
+
+import type { LedgerRecord, PlanPair } from "./records.ts";
+
+/** A plan under an approval. */
+export type RunStanding =
+  /** Never claimed: its first attempt may be claimed. */
+  | { kind: "left"; attempt: 1 }
+  /** Applied successfully by `decisionId`: it never applies again under this approval. */
+  | { kind: "applied"; decisionId: string }
+  /** Its last attempt failed: attempt `attempt` may be claimed. */
+  | { kind: "failed"; attempt: number }
+  /** Claimed by `decisionId` with no outcome yet (applying now, or its job died). */
+  | {
+    kind: "unsettled";
+    decisionId: string;
+    attempt: number;
+    claimId: string;
+    claimedAt: string;
+  };
+
+/** The standings of every plan claimed under one approval. */
+export interface ClaimLedger {
+  /** The approval. */
+  readonly approvalId: string;
+  /**
+   * Where a plan stands.
+   * @param plan The target and plan digest.
+   * @returns Its standing; `left` for a plan never claimed.
+   */
+  standing(plan: PlanPair): RunStanding;
+}
+
+/**
+ * The key of one plan: its target and digest.
+ * @param plan The target and plan digest.
+ * @returns A string unique to the pair.
+ * @example
+ * ```ts
+ * planKey({ target: "eu", planDigest: d }); // "eu\n" + d
+ * ```
+ */
+export function planKey(plan: PlanPair): string {
+  return `${plan.target}\n${plan.planDigest}`;
+}
+
+interface Attempt {
+  decisionId: string;
+  claimId: string;
+  claimedAt: string;
+  outcome?: "ok" | "failed";
+}
+
+/**
+ * Reads the claims and outcomes of one approval from a gate's records.
+ * @param records The gate's records, oldest first (ledger order).
+ * @param approvalId The approval.
+ * @returns The standings.
+ * @example
+ * ```ts
+ * claimLedger([], "a1").standing({ target: "eu", planDigest: d }); // { kind: "left", attempt: 1 }
+ * ```
+ */
+export function claimLedger(
+  records: readonly LedgerRecord[],
+  approvalId: string,
+): ClaimLedger {
+  const attempts = new Map<string, Map<number, Attempt>>();
+  for (const record of records) {
+    if (record.kind === "claim" && record.approvalId === approvalId) {
+      for (const run of record.runs) {
+        const key = planKey(run);
+        const byAttempt = attempts.get(key) ?? new Map<number, Attempt>();
+        attempts.set(key, byAttempt);
+        if (!byAttempt.has(run.attempt)) {
+          byAttempt.set(run.attempt, {
+            decisionId: record.decisionId,
+            claimId: record.id,
+            claimedAt: record.timestamp,
+          });
+        }
+      }
+    } else if (
+      record.kind === "run-outcome" && record.approvalId === approvalId
+    ) {
+      for (const run of record.runs) {
+        const won = attempts.get(planKey(run))?.get(run.attempt);
+        if (won?.decisionId === record.decisionId && won.outcome !== "ok") {
+          won.outcome = run.outcome;
+        }
+      }
+    }
+  }
+  return {
+    approvalId,
+    standing(plan) {
+      const byAttempt = attempts.get(planKey(plan));
+      if (byAttempt === undefined) return { kind: "left", attempt: 1 };
+      for (const attempt of byAttempt.values()) {
+        if (attempt.outcome === "ok") {
+          return { kind: "applied", decisionId: attempt.decisionId };
+        }
+      }
+      const last = Math.max(...byAttempt.keys());
+      const attempt = byAttempt.get(last)!;
+      if (attempt.outcome === "failed") {
+        return { kind: "failed", attempt: last + 1 };
+      }
+      return {
+        kind: "unsettled",
+        decisionId: attempt.decisionId,
+        attempt: last,
+        claimId: attempt.claimId,
+        claimedAt: attempt.claimedAt,
+      };
+    },
+  };
+}

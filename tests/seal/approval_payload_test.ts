@@ -1,0 +1,44 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { approvalPayload } from "../../src/seal/approval_payload.ts";
+import { SealFormatError } from "../../src/seal/seal_format_error.ts";
+
+const FIELDS = {
+  name: "demo",
+  gate: "demo-wave-2",
+  planDigest: `sha256:${"a".repeat(64)}`,
+  by: "ann@example.com",
+  timestamp: "2026-11-30T09:15:02.123Z",
+};
+
+Deno.test("approvalPayload() joins the six lines of SPEC §12 with LF, no final LF", () => {
+  expect(approvalPayload(FIELDS)).toBe(
+    [
+      "chant-wave approval v1",
+      "demo",
+      "demo-wave-2",
+      `sha256:${"a".repeat(64)}`,
+      "ann@example.com",
+      "2026-11-30T09:15:02.123Z",
+    ].join("\n"),
+  );
+});
+
+Deno.test("approvalPayload() ignores fields it does not sign", () => {
+  const record = { ...FIELDS, kind: "approval", id: "x", note: "ok" };
+  expect(approvalPayload(record)).toBe(approvalPayload(FIELDS));
+});
+
+Deno.test("approvalPayload() refuses a field with a line break", async (t) => {
+  for (const field of ["name", "gate", "planDigest", "by", "timestamp"]) {
+    for (const brk of ["\n", "\r"]) {
+      await t.step(`${field} with ${JSON.stringify(brk)}`, () => {
+        const fields = { ...FIELDS, [field]: `a${brk}b` };
+        expect(() => approvalPayload(fields)).toThrow(SealFormatError);
+        expect(() => approvalPayload(fields)).toThrow(
+          `the approval's "${field}" contains a line break`,
+        );
+      });
+    }
+  }
+});

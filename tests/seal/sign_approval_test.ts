@@ -1,0 +1,181 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { join } from "node:path";
+import { InputError } from "../../src/errors.ts";
+import { parseAllowedSigners } from "../../src/seal/allowed_signers.ts";
+import { approvalPayload } from "../../src/seal/approval_payload.ts";
+import { signApproval } from "../../src/seal/sign_approval.ts";
+import { verifySeal } from "../../src/seal/verify_seal.ts";
+import { KEY_KINDS, sshVerify, testKeys } from "./_ssh_keygen.ts";
+
+const APPROVAL = {
+  name: "demo",
+  gate: "demo-wave-1",
+  planDigest: `sha256:${"c".repeat(64)}`,
+  by: "ann@example.com",
+  timestamp: "2026-11-30T10:00:00.000Z",
+};
+const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+
+async function inputError(promise: Promise<unknown>): Promise<InputError> {
+  const error = await promise.then(() => undefined, (e) => e);
+  expect(error).toBeInstanceOf(InputError);
+  expect((error as InputError).exitCode).toBe(2);
+  return error as InputError;
+}
+
+Deno.test("signApproval() makes a seal that ssh-keygen and verifySeal accept", async (t) => {
+  await using k = await testKeys();
+  for (const kind of KEY_KINDS) {
+    await t.step(kind, async () => {
+      const key = k.keys[kind];
+      const seal = await signApproval({
+        approval: APPROVAL,
+        principal: "ann@example.com",
+        key: { kind: "file", path: key.path },
+        env: ENV,
+      });
+      expect(seal.principal).toBe("ann@example.com");
+      expect(seal.publicKey).toBe(key.publicKey);
+      expect(seal.signature).toMatch(
+        /^-----BEGIN SSH SIGNATURE-----\n[\s\S]+\n-----END SSH SIGNATURE-----$/,
+      );
+      const signers = `ann@example.com ${key.publicKey}\n`;
+      expect(
+        await sshVerify(k.dir, {
+          signers,
+          principal: "ann@example.com",
+          signature: seal.signature,
+          message: approvalPayload(APPROVAL),
+        }),
+      ).toBe(true);
+      const verdict = await verifySeal({
+        approval: APPROVAL,
+        seal,
+        signers: parseAllowedSigners(signers),
+        now: Date.now(),
+      });
+      expect(verdict.ok).toBe(true);
+    });
+  }
+});
+
+Deno.test("signApproval() signs through ssh-agent for a literal key", async () => {
+  await using k = await testKeys();
+  const socket = join(k.dir, "agent.sock");
+  const agent = new Deno.Command("ssh-agent", {
+    args: ["-D", "-a", socket],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!(await Deno.stat(socket).then(() => true, () => false))) {
+      if (Date.now() > deadline) throw new Error("ssh-agent did not start");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const add = await new Deno.Command("ssh-add", {
+      args: [k.keys.ed25519.path],
+      env: { SSH_AUTH_SOCK: socket },
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    expect(add.code).toBe(0);
+    await Deno.remove(k.keys.ed25519.path);
+    const seal = await signApproval({
+      approval: APPROVAL,
+      principal: "ann@example.com",
+      key: { kind: "literal", publicKey: k.keys.ed25519.publicKey },
+      env: { ...ENV, SSH_AUTH_SOCK: socket },
+    });
+    const verdict = await verifySeal({
+      approval: APPROVAL,
+      seal,
+      signers: parseAllowedSigners(
+        `ann@example.com ${k.keys.ed25519.publicKey}`,
+      ),
+      now: Date.now(),
+    });
+    expect(verdict.ok).toBe(true);
+  } finally {
+    agent.kill("SIGTERM");
+    await agent.status;
+  }
+});
+
+Deno.test("signApproval() fails with one line when it cannot sign", async (t) => {
+  await using k = await testKeys();
+  const key = { kind: "file" as const, path: k.keys.ed25519.path };
+  await t.step("ssh-keygen is not on PATH", async () => {
+    const error = await inputError(signApproval({
+      approval: APPROVAL,
+      principal: "ann@example.com",
+      key,
+      env: { PATH: "/nonexistent" },
+    }));
+    expect(error.message).toBe(
+      `cannot sign: "ssh-keygen" was not found (install OpenSSH's ssh-keygen, or check PATH)`,
+    );
+  });
+  await t.step("the key file is not a key", async () => {
+    const path = join(k.dir, "not_a_key");
+    await Deno.writeTextFile(path, "garbage\n", { mode: 0o600 });
+    const error = await inputError(signApproval({
+      approval: APPROVAL,
+      principal: "ann@example.com",
+      key: { kind: "file", path },
+      env: ENV,
+    }));
+    expect(error.message).toMatch(
+      new RegExp(`^ssh-keygen could not sign with "${path}": \\S.*$`),
+    );
+  });
+  await t.step("a literal key that no agent holds", async () => {
+    const error = await inputError(signApproval({
+      approval: APPROVAL,
+      principal: "ann@example.com",
+      key: { kind: "literal", publicKey: k.keys.ecdsa.publicKey },
+      env: ENV,
+    }));
+    expect(error.message).toMatch(
+      /^ssh-keygen could not sign with "ecdsa-sha2-nistp256 SHA256:[A-Za-z0-9+/]{43}": \S.*$/,
+    );
+  });
+  await t.step("a literal key that is not a key", async () => {
+    const error = await inputError(signApproval({
+      approval: APPROVAL,
+      principal: "ann@example.com",
+      key: { kind: "literal", publicKey: "ssh-ed25519 AAAA" },
+      env: ENV,
+    }));
+    expect(error.message).toBe(
+      'cannot sign with the given key: the public key is cut short in "key type"',
+    );
+  });
+});
+
+Deno.test("signApproval() leaves no temporary file behind", async () => {
+  await using k = await testKeys();
+  const tmp = join(k.dir, "tmp");
+  await Deno.mkdir(tmp);
+  const before = Deno.env.get("TMPDIR");
+  Deno.env.set("TMPDIR", tmp);
+  try {
+    await signApproval({
+      approval: APPROVAL,
+      principal: "ann@example.com",
+      key: { kind: "file", path: k.keys.ed25519.path },
+      env: ENV,
+    });
+    await signApproval({
+      approval: APPROVAL,
+      principal: "ann@example.com",
+      key: { kind: "file", path: join(k.dir, "missing") },
+      env: ENV,
+    }).catch(() => undefined);
+  } finally {
+    if (before === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", before);
+  }
+  expect(await Array.fromAsync(Deno.readDir(tmp))).toEqual([]);
+});
