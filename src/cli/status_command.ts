@@ -1,6 +1,8 @@
 /**
- * `chant-wave status --spec F`: per wave, the last decision (when its record is
- * here), the standing pending fact, and the approvals with whether they are spent.
+ * `chant-wave status --spec F [--wave K]`: gathers, per wave, the last decision
+ * (when its record is here), the revision it last completed, the pending fact
+ * while it still waits, and the approvals with where their plans stand; prints
+ * them as JSON or through `_status_lines.ts`.
  * @module
  */
 
@@ -11,76 +13,55 @@ import { OK } from "../exit_codes.ts";
 import { readBounded } from "../fs/read_bounded.ts";
 import { MAX_DECISION_BYTES } from "../limits.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
-import { type Decision, parseDecision } from "../run/decision.ts";
+import { parseDecision } from "../run/decision.ts";
 import { gateName } from "../run/decide_wave.ts";
-import { type GateStatus, gateStatus } from "../run/gate_status.ts";
+import { gateStatus } from "../run/gate_status.ts";
 import { loadPlanSets } from "../run/read_gate.ts";
 import { lastCompleted } from "../order/wave_completion.ts";
-import type { BaseRule } from "../policy/resolve_base.ts";
-
-/** How status names the rule that chose a decision's base. */
-const BASE_RULES: Record<BaseRule, string> = {
-  flag: "--base",
-  spec: "the spec's base",
-  push: "the commit before the push",
-  parent: "HEAD^1",
-};
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { openLedger } from "./_open_ledger.ts";
+import { ledgerArgument, openLedger } from "./_open_ledger.ts";
+import { findWave } from "./_gate_target.ts";
+import { statusLines, type WaveStatus } from "./_status_lines.ts";
+import { newestPending } from "../ledger/decide_gate.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { LedgerRecord, PlanPair } from "../ledger/records.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { waveAt } from "../spec/wave_at.ts";
-
-/** One wave's status. */
-interface WaveStatus extends GateStatus {
-  wave: number;
-  name: string;
-  gate: string;
-  decision?: Pick<
-    Decision,
-    | "decisionId"
-    | "status"
-    | "digest"
-    | "createdAt"
-    | "policy"
-    | "approvedBy"
-    | "base"
-    | "baseRule"
-  >;
-  /** The newest commit at which every applying job of the wave succeeded (§4.11). */
-  completed?: { head: string; at: string };
-  /** The newest run of the wave out of order (`--out-of-order`). */
-  outOfOrder?: { head: string; by: string; reason: string; at: string };
-}
 
 /** The `status` command. */
 export const statusCommand: Command = {
   name: "status",
   summary: "show each wave's decision, pending plan and approvals",
-  usage: "chant-wave status --spec F [--ledger L] [--json]",
+  usage: "chant-wave status --spec F [--wave K] [--ledger L] [--json]",
   help: [
-    "For every wave: the last decision recorded in this working directory, the",
-    "pending plan that waits for an approval, and each approval since the last",
-    "revoke with the decision that spent it.",
+    "A table of the waves: the last decision recorded in this working directory,",
+    "the revision each wave last completed, and the plans it still waits for an",
+    "approval of; then each wave's details (its base, the approvals since the",
+    "last revoke and where their plans stand) and the next step.",
     "",
     "  --spec F     the waves file",
+    "  --wave K     only wave K (its number or name)",
     "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "  --json       print { name, waves: [...] } on stdout",
   ].join("\n"),
   examples: [
     "chant-wave status --spec waves.jsonc",
+    "chant-wave status --spec waves.jsonc --wave prod",
     "chant-wave status --spec waves.jsonc --ledger git --json",
   ],
-  flags: { strings: ["spec", "ledger"], booleans: ["json"] },
+  flags: { strings: ["spec", "wave", "ledger"], booleans: ["json"] },
   async run(argv, io) {
     const flags = parseFlags("status", argv, statusCommand.flags);
     const file = requireFlag("status", flags, "spec");
     const { spec } = await loadSpec(file, io.cwd);
+    const only = flags.strings.wave === undefined
+      ? undefined
+      : findWave(spec, flags.strings.wave, file);
     const ledger = await openLedger(flags.strings.ledger, io);
     const waves: WaveStatus[] = [];
-    for (const wave of await wavesOf(spec, ledger)) {
+    for (const wave of only ? [only] : await wavesOf(spec, ledger)) {
       const gate = gateName(spec, wave.k);
       const { records, problems } = await ledger.readGate(spec.name, gate);
       for (const problem of problems) lineLog(io.stderr)(`warning: ${problem}`);
@@ -107,14 +88,25 @@ export const statusCommand: Command = {
           : {}),
         ...gateStatus(
           records,
-          await loadPlanSets(ledger, spec.name, gate, records),
+          await statusPlanSets(
+            ledger,
+            spec.name,
+            gate,
+            records,
+            io.clock.now(),
+          ),
           io.clock.now(),
         ),
       });
     }
     if (flags.booleans.json) {
       io.stdout.write(JSON.stringify({ name: spec.name, waves }) + "\n");
-    } else waves.flatMap(describeWave).forEach(lineLog(io.stdout));
+    } else {
+      statusLines(waves, {
+        specFile: file,
+        ledgerArg: ledgerArgument(flags.strings.ledger, io.env),
+      }).forEach(lineLog(io.stdout));
+    }
     return OK;
   },
 };
@@ -155,51 +147,19 @@ async function readDecision(path: string): Promise<WaveStatus["decision"]> {
   }
 }
 
-function describeWave(wave: WaveStatus): string[] {
-  const lines = [`wave ${wave.wave} "${wave.name}"  gate ${wave.gate}`];
-  const d = wave.decision;
-  lines.push(
-    d
-      ? `  decision: ${d.status}${
-        d.approvedBy ? ` by ${d.approvedBy}` : ""
-      }, ${d.digest}, policy ${d.policy}, ${d.createdAt}`
-      : "  decision: none here",
-  );
-  if (d?.base) {
-    lines.push(
-      `  base: ${d.base.slice(0, 12)}${
-        d.baseRule ? ` (${BASE_RULES[d.baseRule]})` : ""
-      }`,
-    );
+/** The plan sets of the counting approvals' digests and of the newest pending one. */
+async function statusPlanSets(
+  ledger: LedgerStore,
+  name: string,
+  gate: string,
+  records: readonly LedgerRecord[],
+  now: number,
+): Promise<Map<string, PlanPair[]>> {
+  const sets = await loadPlanSets(ledger, name, gate, records);
+  const pending = newestPending(records, now);
+  if (pending && !sets.has(pending.planDigest)) {
+    const pairs = await ledger.readPlanSet(name, gate, pending.planDigest);
+    if (pairs) sets.set(pending.planDigest, pairs);
   }
-  lines.push(
-    wave.completed
-      ? `  completed: at ${
-        wave.completed.head.slice(0, 12)
-      }, ${wave.completed.at}`
-      : "  completed: never",
-  );
-  if (wave.outOfOrder) {
-    const o = wave.outOfOrder;
-    lines.push(
-      `  out of order: at ${
-        o.head.slice(0, 12)
-      } by ${o.by}: ${o.reason} (${o.at})`,
-    );
-  }
-  if (wave.revokedAt) lines.push(`  revoked: ${wave.revokedAt}`);
-  if (wave.pending) {
-    lines.push(
-      `  pending: ${wave.pending.planDigest} since ${wave.pending.timestamp}, until ${wave.pending.expiresAt}`,
-    );
-  }
-  for (const a of wave.approvals) {
-    const plans = a.plans
-      ? `plans: ${a.plans.applied} applied, ${a.plans.failed} failed, ${a.plans.unsettled} unsettled, ${a.plans.left} left`
-      : "covers its digest as a whole";
-    lines.push(
-      `  approval: ${a.planDigest} by ${a.by} at ${a.timestamp}, ${plans}`,
-    );
-  }
-  return lines;
+  return sets;
 }

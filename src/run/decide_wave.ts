@@ -6,7 +6,8 @@
  * @module
  */
 
-import { lineLog } from "../console/line_log.ts";
+import { type Segment, styled, styledLead } from "../console/colour.ts";
+import { terminalLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
@@ -69,14 +70,14 @@ export async function decideWave(
   const gate = gateName(spec, wave.k);
   const members = membersOf(planned);
   const digest = setDigest(members);
-  const log = lineLog(io.stderr);
+  const log = terminalLog(io.stderr, io.env);
   log(
     `planned ${members.length} run${
       members.length === 1 ? "" : "s"
     } of wave ${wave.k} "${wave.name}": ${digest}`,
   );
   for (const member of members) {
-    log(`  ${member.target}: ${describeMember(member)}`);
+    log([`  ${member.target}: `, ...describeMember(member)]);
   }
   const need = needsApproval(policy.policy, members);
   const decision: Decision = {
@@ -104,11 +105,13 @@ export async function decideWave(
     .decision;
   if (gateState.status === "approved") {
     const { approval } = gateState;
-    log(
+    log([
+      `gate ${gate}: `,
+      styled("approved", "approved"),
       approval.planDigest === digest
-        ? `gate ${gate}: approved by ${approval.by} for ${digest} (${need.why})`
-        : `gate ${gate}: approved by ${approval.by}: the approval of ${approval.planDigest} covers every plan not yet applied (${need.why})`,
-    );
+        ? ` by ${approval.by} for ${digest} (${need.why})`
+        : ` by ${approval.by}: the approval of ${approval.planDigest} covers every plan not yet applied (${need.why})`,
+    ]);
     return {
       ...decision,
       status: "approved",
@@ -117,7 +120,7 @@ export async function decideWave(
     };
   }
   const approve = approveCommand(spec.name, gate, digest, input.ledgerArg);
-  log(`gate ${gate}: waiting: ${need.why}`);
+  log([`gate ${gate}: `, styled("waiting", "waiting:"), ` ${need.why}`]);
   for (const reason of gateState.reasons) log(`  ${reason}`);
   if (!input.dryRun && gateState.standing === undefined) {
     const runId = ciContext(io.env).runId;
@@ -140,7 +143,7 @@ export async function decideWave(
       newStamp(io.clock),
     ));
   }
-  log(`then approve: ${approve}`);
+  log(styledLead(`then approve: ${approve}`));
   return { ...decision, status: "waiting", approve };
 }
 
@@ -156,11 +159,15 @@ function describeMembers(members: readonly DecisionMember[]): string {
 /** How many members a pending fact's description names. */
 const DESCRIBED_MEMBERS = 10;
 
-function describeMember(member: DecisionMember): string {
-  const flags = [
-    member.destructive ? "destructive" : "",
-    member.empty ? "empty" : "",
-  ].filter(Boolean);
+/** A member's summary and flags, `destructive` styled so it stands out. */
+function describeMember(member: DecisionMember): Segment[] {
   const summary = member.summary ?? member.planDigest;
-  return flags.length ? `${summary} (${flags.join(", ")})` : summary;
+  if (member.destructive) {
+    return [
+      `${summary} (`,
+      styled("destructive", "destructive"),
+      member.empty ? ", empty)" : ")",
+    ];
+  }
+  return [member.empty ? `${summary} (empty)` : summary];
 }
