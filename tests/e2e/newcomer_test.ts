@@ -119,6 +119,28 @@ Deno.test("approve refuses what nobody waits for, and takes --spec --wave", asyn
       (await r.run(["approve", ...SPEC, "--wave", "qa", "--by", "ann"])).stderr,
     ).toContain('error: wave "qa" is not in "waves.json"');
   });
+  await t.step(
+    "plans already applied: a warning that they may apply again",
+    async () => {
+      expect((await r.run(["run", ...SPEC, "--wave", "2"])).code).toBe(0);
+      const again = await r.run([
+        "approve",
+        ...SPEC,
+        "--wave",
+        "2",
+        "--plan",
+        digest,
+        "--by",
+        "bob",
+      ]);
+      expect(again.code).toBe(0);
+      expect(again.stderr).toMatch(
+        new RegExp(
+          `warning: the plans of ${digest} were applied under the approval by ann at \\S+; this new approval lets them apply again\n`,
+        ),
+      );
+    },
+  );
 });
 
 Deno.test("show lists the plans a waiting wave would apply", async () => {
