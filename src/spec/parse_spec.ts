@@ -120,20 +120,6 @@ function locateAll(
  * ```
  */
 export function parseSpec(text: string, file: string): Spec {
-  if (lastParsed?.text === text) return structuredClone(lastParsed.spec);
-  const spec = parseAnew(text, file);
-  lastParsed = { text, spec: structuredClone(spec) };
-  return spec;
-}
-
-/**
- * The last spec parsed and its text: a run reads the same spec from the work
- * tree and at HEAD and base, and a parse is most of the fixed cost of a small
- * command. Only a valid spec is kept; each caller gets its own copy.
- */
-let lastParsed: { text: string; spec: Spec } | undefined;
-
-function parseAnew(text: string, file: string): Spec {
   const source = text.startsWith("\ufeff") ? ` ${text.slice(1)}` : text;
   checkLimits(source, file);
   let document: unknown;
