@@ -71,9 +71,6 @@ async function bunCompile(): Promise<boolean> {
     "--format=esm",
     "--no-compile-autoload-dotenv",
     "--no-compile-autoload-bunfig",
-    // Collect garbage more often: a wave of thousands of steps otherwise lets
-    // each step's spent pipes and streams pile up before a collection.
-    "--compile-exec-argv=--smol",
     "--outfile",
     output,
     bundle,
