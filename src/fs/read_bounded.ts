@@ -129,11 +129,12 @@ export function readBoundedSync(
 /**
  * Whether a read of a regular file reached its end without another call: it
  * filled less than it asked for and the file holds no more than its stat said
- * (a short read of a local file is its end; one that grew after the stat is
- * read on, up to the bound).
+ * (a short read of a local file is its end). A file whose stat says 0 bytes (a
+ * `/proc` file, whose reads may stop short of the end) is read until a read
+ * returns nothing.
  */
 function atEnd(read: number, room: number, length: number, size: number) {
-  return read < room && length >= size;
+  return read < room && size > 0 && length >= size;
 }
 
 /** Files up to this size are read in one blocking call by {@linkcode readBounded}. */
