@@ -114,8 +114,12 @@ async function timedRow(
   }
 }
 
-/** The peak memory of a `runs`-run wave against a 1-run wave's; one row. */
-async function memoryRow(runs: number): Promise<Row> {
+/**
+ * The peak memory of a `runs`-run wave against a 1-run wave's.
+ * @param runs The large wave's runs.
+ * @returns One row.
+ */
+export async function memoryRow(runs: number): Promise<Row> {
   const [big, one] = [await setUp(runs), await setUp(1)];
   try {
     const { value, load } = await withLoad(async () => {

@@ -115,14 +115,26 @@ export function readBoundedSync(
     let length = 0;
     for (;;) {
       if (length === buffer.length) buffer = grow(buffer, path, maxBytes);
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
+      const room = buffer.length - length;
+      const read = readSync(fd, buffer, length, room, null);
       length += read;
+      if (read === 0 || atEnd(read, room, length, size)) break;
     }
     return decoder.decode(buffer.subarray(0, length));
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Whether a read of a regular file reached its end without another call: it
+ * filled less than it asked for and the file holds no more than its stat said
+ * (a short read of a local file is its end). A file whose stat says 0 bytes (a
+ * `/proc` file, whose reads may stop short of the end) is read until a read
+ * returns nothing.
+ */
+function atEnd(read: number, room: number, length: number, size: number) {
+  return read < room && size > 0 && length >= size;
 }
 
 /** Files up to this size are read in one blocking call by {@linkcode readBounded}. */
@@ -157,8 +169,8 @@ export async function readBounded(
       const bytesRead = size < SMALL_FILE_BYTES
         ? readSync(fd, buffer, length, room, null)
         : await readAsync(fd, buffer, length, room);
-      if (bytesRead === 0) break;
       length += bytesRead;
+      if (bytesRead === 0 || atEnd(bytesRead, room, length, size)) break;
     }
     return decoder.decode(buffer.subarray(0, length));
   } finally {

@@ -175,15 +175,25 @@ export function createGit(options: CreateGitOptions): Git {
   };
   const run = async (args: readonly string[], o: GitRunOptions) =>
     decoder.decode(await runBytes(args, o));
+  // Per process: a work tree's top level does not move while chant-wave runs,
+  // and a blob's text is its id's (the spec at HEAD and at base is often one).
+  const topLevels = new Map<string, string>();
+  const blobs = new Map<string, string>();
 
   return {
     exec,
     run,
     runBytes,
     async topLevel(cwd) {
+      const known = topLevels.get(cwd);
+      if (known !== undefined) return known;
       const args = ["rev-parse", "--show-toplevel"];
       const out = await exec(args, { cwd });
-      if (out.exitCode === 0) return firstLine(out.stdout);
+      if (out.exitCode === 0) {
+        const top = firstLine(out.stdout);
+        topLevels.set(cwd, top);
+        return top;
+      }
       if (notInWorkTree(out.stderr)) return undefined;
       throw new GitError(args, out.exitCode, out.stderr);
     },
@@ -202,8 +212,12 @@ export function createGit(options: CreateGitOptions): Git {
       }
       const entry = await lsTreeEntry(run, sha, pathFromTop, cwd);
       if (entry?.type !== "blob") return undefined;
+      const known = blobs.get(entry.oid);
+      if (known !== undefined) return known;
       const bytes = await runBytes(["cat-file", "blob", entry.oid], { cwd });
-      return decoder.decode(bytes);
+      const text = decoder.decode(bytes);
+      blobs.set(entry.oid, text);
+      return text;
     },
     configGet: (key, cwd) => readUserConfig(gitPath, options.env, key, cwd),
   };

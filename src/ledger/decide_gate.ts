@@ -10,7 +10,7 @@
  * @module
  */
 
-import { type ClaimLedger, claimLedger } from "./claims.ts";
+import { type ClaimLedger, claimLedgers } from "./claims.ts";
 import {
   approvedForAnotherMessage,
   noApprovalMessage,
@@ -169,15 +169,21 @@ export function decideGate(
   query: GateQuery,
 ): GateDecision {
   const approvals = countingApprovals(records);
+  const claimsOf = claimLedgers(records);
   for (const approval of approvals) {
-    const claims = claimLedger(records, approval.id);
+    const claims = claimsOf(approval.id);
     const need = needing(query.members, claims);
     const missing = uncovered(approval, sets, need, query.digest);
     if (missing !== "another-digest" && missing.length === 0) {
       return { status: "approved", approval, claims };
     }
   }
-  const reasons = waitingReasons(records, approvals[0], sets, query);
+  const reasons = waitingReasons(
+    records,
+    approvals[0],
+    { sets, claimsOf },
+    query,
+  );
   const standing = standingPending(records, query.digest, query.now);
   return standing
     ? { status: "waiting", reasons, standing }
@@ -189,9 +195,10 @@ const NAMED = 5;
 function waitingReasons(
   records: readonly LedgerRecord[],
   newest: ApprovalRecord | undefined,
-  sets: PlanSets,
+  read: { sets: PlanSets; claimsOf: (approvalId: string) => ClaimLedger },
   query: GateQuery,
 ): string[] {
+  const { sets, claimsOf } = read;
   const { gate, digest } = query;
   if (newest === undefined) {
     const { expired } = afterNewestExpired(records);
@@ -205,7 +212,7 @@ function waitingReasons(
         : noApprovalMessage(gate, digest),
     ];
   }
-  const claims = claimLedger(records, newest.id);
+  const claims = claimsOf(newest.id);
   const missing = uncovered(
     newest,
     sets,

@@ -112,7 +112,7 @@ export function dirLedger(
       readRecordFile(scratch, path, name, gate, problems);
     for (let i = 0; i < files.length; i++) {
       if (i > 0 && i % chunk === 0) await nextTurn();
-      const item = read(join(dir, files[i]));
+      const item = read(`${dir}/${files[i]}`);
       if (typeof item === "string") problems.push(item);
       else records.push(item);
     }

@@ -24,8 +24,9 @@ export function screenRecords(read: GateRecords, now: number): GateRecords {
   const limit = now + MAX_CLOCK_SKEW_MS;
   const future = read.records.filter((r) => Date.parse(r.timestamp) > limit);
   if (future.length === 0) return read;
+  const ahead = new Set(future);
   return {
-    records: read.records.filter((r) => Date.parse(r.timestamp) <= limit),
+    records: read.records.filter((r) => !ahead.has(r)),
     future,
     problems: [
       ...read.problems,

@@ -38,5 +38,15 @@ export function compareRecords(a: LedgerRecord, b: LedgerRecord): number {
 export function sortRecords<R extends LedgerRecord>(
   records: readonly R[],
 ): R[] {
-  return [...records].sort(compareRecords);
+  // Each timestamp parsed once, not at every comparison.
+  const keyed = records.map((record) => ({
+    record,
+    ms: Date.parse(record.timestamp),
+  }));
+  keyed.sort((a, b) => {
+    const byTime = a.ms - b.ms;
+    if (byTime !== 0) return byTime;
+    return a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0;
+  });
+  return keyed.map((k) => k.record);
 }

@@ -83,12 +83,21 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
     );
   }
   const cache = new Map<string, Promise<BaseSpec>>();
+  // The spec is most often the same text at HEAD and at base: parsed once, and
+  // both commits share the (read-only) result.
+  const byText = new Map<string | undefined, BaseSpec>();
+  const parsed = (text: string | undefined) => {
+    let spec = byText.get(text);
+    if (spec === undefined) {
+      spec = baseSpecOf(text, specPath, options.parse);
+      byText.set(text, spec);
+    }
+    return spec;
+  };
   const specAt = (sha: string) => {
     let read = cache.get(sha);
     if (read === undefined) {
-      read = git.showFile(sha, fromTop, top).then((text) =>
-        baseSpecOf(text, specPath, options.parse)
-      );
+      read = git.showFile(sha, fromTop, top).then(parsed);
       cache.set(sha, read);
     }
     return read;

@@ -61,7 +61,13 @@ export async function applyRuns(
         control.stop();
       }
       onSettled(run.target, step.ok, step.durationMs);
-      return step;
+      // Kept until the wave ends: only what the outcome needs, not the step.
+      if (step.ok) return APPLIED;
+      if (asksReplan(step)) return REPLAN;
+      return {
+        message: step.failure ?? `apply of "${run.target}" failed`,
+        tail: step.tail,
+      };
     },
     { signal: io.interrupts.signal },
   );
@@ -74,12 +80,14 @@ export async function applyRuns(
   settled.forEach((result, i) => {
     const target = planned[i].target;
     if (result.status === "untried") outcome.untried.push(target);
-    else if (result.value.ok) outcome.applied.push(target);
-    else if (asksReplan(result.value)) outcome.replan.push(target);
-    else {
-      const message = result.value.failure ?? `apply of "${target}" failed`;
-      outcome.failed.push({ target, message, tail: result.value.tail });
-    }
+    else if (result.value === APPLIED) outcome.applied.push(target);
+    else if (result.value === REPLAN) outcome.replan.push(target);
+    else outcome.failed.push({ target, ...result.value });
   });
   return outcome;
 }
+
+/** An apply that succeeded. */
+const APPLIED = "applied";
+/** An apply that asks for a new plan (exit 75). */
+const REPLAN = "replan";

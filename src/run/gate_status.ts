@@ -6,7 +6,7 @@
  * @module
  */
 
-import { claimLedger } from "../ledger/claims.ts";
+import { claimLedgers } from "../ledger/claims.ts";
 import {
   countingApprovals,
   decideGate,
@@ -73,8 +73,9 @@ export function gateStatus(
 ): GateStatus {
   const revokedAt = [...records].reverse().find((r) => r.kind === "expired")
     ?.timestamp;
+  const claimsOf = claimLedgers(records);
   const approvals = countingApprovals(records).reverse().map((approval) => {
-    const claims = claimLedger(records, approval.id);
+    const claims = claimsOf(approval.id);
     const set = sets.get(approval.planDigest);
     const appliedBy = new Set<string>();
     let plans: PlanCounts | undefined;

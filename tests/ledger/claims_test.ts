@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { claimLedger } from "../../src/ledger/claims.ts";
+import { claimLedger, claimLedgers } from "../../src/ledger/claims.ts";
 import { claim, digest, outcome } from "./_records.ts";
 
 const EU = { target: "eu", planDigest: digest("1") };
@@ -71,5 +71,28 @@ Deno.test("claimLedger() tells where each plan stands under one approval", async
       claim("c2", 1, "a1", "dec-1", [{ ...EU, planDigest: digest("9") }]),
     ], "a1");
     expect(claims.standing(EU).kind).toBe("left");
+  });
+});
+
+Deno.test("claimLedgers() gives each approval the standings claimLedger() gives", async (t) => {
+  const records = [
+    claim("c1", 1, "a1", "dec-1", [EU]),
+    claim("c2", 2, "a2", "dec-2", [EU, US]),
+    outcome("o1", 3, "a1", "dec-1", [{ ...EU, outcome: "ok" }]),
+    outcome("o2", 4, "a2", "dec-2", [{ ...US, outcome: "failed" }]),
+  ];
+  const of = claimLedgers(records);
+  await t.step("per approval, the same as reading every record for it", () => {
+    for (const id of ["a1", "a2", "a3"]) {
+      for (const plan of [EU, US]) {
+        expect(of(id).standing(plan)).toEqual(
+          claimLedger(records, id).standing(plan),
+        );
+      }
+    }
+  });
+  await t.step("claims of another approval do not count", () => {
+    expect(of("a1").standing(US)).toEqual({ kind: "left", attempt: 1 });
+    expect(of("a2").standing(US)).toEqual({ kind: "failed", attempt: 2 });
   });
 });
