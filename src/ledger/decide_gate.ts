@@ -5,6 +5,9 @@
  * approval covers plans, not only a digest: a decision stands approved when one
  * counting approval covers each of its non-empty members that has not already
  * applied under it, so a retried or partly applied wave needs no new approval.
+ * Under approver rules (SPEC.md §12.1), `required` distinct principals must each
+ * have such an approval; the verdicts (seals verified, principals judged) are
+ * computed before and passed in.
  * Reading and writing records is the store's business; waiting, claiming and
  * applying are the runner's.
  * @module
@@ -17,6 +20,13 @@ import {
   revokedMessage,
   uncoveredMessage,
 } from "./gate_messages.ts";
+import {
+  type GateRules,
+  type Tally,
+  tallyApprovals,
+  tallyLine,
+  verdictOf,
+} from "./gate_tally.ts";
 import type {
   ApprovalRecord,
   ExpiredRecord,
@@ -44,16 +54,28 @@ export interface GateQuery {
   members: readonly GateMember[];
   /** The clock's time, milliseconds since the Unix epoch (pending facts expire). */
   now: number;
+  /**
+   * The approver rules and each approval's verdict; absent: one approval by
+   * anyone counts (a plain ledger gate).
+   */
+  rules?: GateRules;
 }
 
 /** The gate stands approved: `approval` covers the decision. */
 export interface GateApproved {
   /** Always `approved`. */
   status: "approved";
-  /** The newest counting approval that covers the decision. */
+  /**
+   * The newest approval that counts and covers the decision: plans are claimed
+   * under it.
+   */
   approval: ApprovalRecord;
   /** Where each plan stands under it. */
   claims: ClaimLedger;
+  /** Who counted (at least `required` distinct principals). */
+  tally: Tally;
+  /** How messages name the approvers: the approval's principal, or every counted one. */
+  approvedBy: string;
 }
 
 /** No approval covers the decision. */
@@ -64,6 +86,8 @@ export interface GateWaiting {
   reasons: string[];
   /** The unexpired pending fact of this digest that already stands, if any. */
   standing?: PendingRecord;
+  /** Who counted and who did not, when some approval covers the plans. */
+  tally?: Tally;
 }
 
 /** The outcome of {@linkcode decideGate}. */
@@ -127,6 +151,17 @@ function needing(
   );
 }
 
+/** Whether `approval` covers every member of `need`. */
+function covers(
+  approval: ApprovalRecord,
+  sets: PlanSets,
+  need: readonly GateMember[],
+  digest: string,
+): boolean {
+  const missing = uncovered(approval, sets, need, digest);
+  return missing !== "another-digest" && missing.length === 0;
+}
+
 /** The members of `need` that `approval` does not cover. */
 function uncovered(
   approval: ApprovalRecord,
@@ -169,19 +204,55 @@ export function decideGate(
   query: GateQuery,
 ): GateDecision {
   const approvals = countingApprovals(records);
+  const oldestFirst = [...approvals].reverse();
+  const { rules } = query;
   for (const approval of approvals) {
+    const verdict = verdictOf(approval, rules);
+    if (!verdict.counts) continue;
     const claims = claimLedger(records, approval.id);
     const need = needing(query.members, claims);
-    const missing = uncovered(approval, sets, need, query.digest);
-    if (missing !== "another-digest" && missing.length === 0) {
-      return { status: "approved", approval, claims };
+    if (!covers(approval, sets, need, query.digest)) continue;
+    const tally = tallyApprovals(
+      oldestFirst.filter((a) => covers(a, sets, need, query.digest)),
+      rules,
+    );
+    if (tally.counted.length >= tally.required) {
+      const approvedBy = tally.required === 1
+        ? verdict.display
+        : tally.counted.join(", ");
+      return { status: "approved", approval, claims, tally, approvedBy };
     }
   }
-  const reasons = waitingReasons(records, approvals[0], sets, query);
+  const tally = waitingTally(records, oldestFirst, sets, query);
+  const reasons = tally && (tally.required > 1 || tally.refused.length > 0)
+    ? [tallyLine(tally, query.digest)]
+    : waitingReasons(records, approvals[0], sets, query);
   const standing = standingPending(records, query.digest, query.now);
-  return standing
-    ? { status: "waiting", reasons, standing }
-    : { status: "waiting", reasons };
+  return {
+    status: "waiting",
+    reasons,
+    ...(standing ? { standing } : {}),
+    ...(tally ? { tally } : {}),
+  };
+}
+
+/**
+ * The tally of a waiting gate: the approvals that cover the plans not yet
+ * applied under the newest approval; `undefined` when none covers them.
+ */
+function waitingTally(
+  records: readonly LedgerRecord[],
+  oldestFirst: readonly ApprovalRecord[],
+  sets: PlanSets,
+  query: GateQuery,
+): Tally | undefined {
+  const newest = oldestFirst[oldestFirst.length - 1];
+  if (newest === undefined) return undefined;
+  const need = needing(query.members, claimLedger(records, newest.id));
+  const covering = oldestFirst.filter((a) =>
+    covers(a, sets, need, query.digest)
+  );
+  return covering.length ? tallyApprovals(covering, query.rules) : undefined;
 }
 
 const NAMED = 5;

@@ -7,15 +7,17 @@
 
 import { parseDuration } from "./duration.ts";
 import type { PipelineOutput, SpecOutput } from "./spec_schema.ts";
-import type {
-  JobGroup,
-  Pipeline,
-  Run,
-  SetupStep,
-  Spec,
-  Tool,
-  ToolKind,
-  Wave,
+import {
+  type ApproverRules,
+  DEFAULT_SIGNERS,
+  type JobGroup,
+  type Pipeline,
+  type Run,
+  type SetupStep,
+  type Spec,
+  type Tool,
+  type ToolKind,
+  type Wave,
 } from "./types.ts";
 
 type WaveOutput = SpecOutput["waves"][number];
@@ -47,6 +49,25 @@ function normaliseGroup(group: GroupOutput): JobGroup {
   };
 }
 
+type ApproversOutput = NonNullable<SpecOutput["approvers"]>;
+
+/**
+ * Approver rules, field by field: the first of `layers` that sets a field wins,
+ * then the defaults (1 approver, anyone, self-approval allowed).
+ */
+function approverRules(
+  ...layers: (ApproversOutput | undefined)[]
+): ApproverRules {
+  const pick = <K extends keyof ApproversOutput>(key: K) =>
+    layers.find((layer) => layer?.[key] !== undefined)?.[key];
+  const allowed = pick("allowed");
+  return {
+    required: pick("required") ?? 1,
+    ...(allowed === undefined ? {} : { allowed: [...allowed] }),
+    selfApproval: pick("selfApproval") ?? true,
+  };
+}
+
 function normaliseWave(
   wave: WaveOutput,
   index: number,
@@ -68,6 +89,8 @@ function normaliseWave(
     onFailure: wave.onFailure ?? spec.onFailure,
     timeoutMs: ms(wave.timeout, defaults.timeoutMs),
     discover: wave.discover,
+    approval: wave.approval ?? spec.approval ?? "ledger",
+    approvers: approverRules(wave.approvers, spec.approvers),
     ...defined({
       jobs: wave.jobs?.map(normaliseGroup),
       environment: wave.environment,
@@ -107,7 +130,9 @@ function normalisePipeline(pipeline: PipelineOutput): Pipeline {
  * @param options The compatibility wrapper's `options`, read as `pipeline`.
  * @returns The normalised spec. `op` and `gate` default to `name`; each wave's
  *   `parallel`, `onFailure` and `timeout` inherit the top level; `timeoutMs` 0
- *   means none. `tool` gets its default `binary` and `args`. `runner`,
+ *   means none. `tool` gets its default `binary` and `args`. A wave's `approval` is
+ *   its own, else the top level's, else `ledger`; its `approvers` take each field
+ *   from the wave, else the top level, else the default. `runner`,
  *   `environment` and `idTokens` are kept as written:
  *   the job expansion falls back to the wave's and the top level's.
  */
@@ -125,6 +150,9 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     heartbeatMs: ms(spec.heartbeat, 60_000),
     pendingTtlMs: ms(spec.pendingTtl, 48 * 3_600_000),
     branches: [...spec.branches],
+    approval: spec.approval ?? "ledger",
+    signers: spec.signers ?? DEFAULT_SIGNERS,
+    approvers: approverRules(spec.approvers),
     waves: spec.waves.map((wave, i) =>
       normaliseWave(wave, i, spec, { op, timeoutMs })
     ),

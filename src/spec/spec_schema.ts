@@ -23,6 +23,11 @@ import {
   toolSchema,
   variablesSchema,
 } from "./_schema_parts.ts";
+import {
+  approvalModeSchema,
+  approversSchema,
+  signersSchema,
+} from "./_approval_schema.ts";
 
 const countSchema = z.int().min(1);
 
@@ -73,6 +78,8 @@ export const waveSchema = z.strictObject({
   runner: runnerSchema.optional(),
   idTokens: idTokensSchema.optional(),
   discover: z.boolean().default(false),
+  approval: approvalModeSchema.optional(),
+  approvers: approversSchema.optional(),
 }).meta({ id: "Wave" });
 
 const specShape = {
@@ -103,6 +110,9 @@ const specShape = {
   runner: runnerSchema.optional(),
   notify: notifySchema.optional(),
   pipeline: pipelineSchema.optional(),
+  approval: approvalModeSchema.optional(),
+  signers: signersSchema.optional(),
+  approvers: approversSchema.optional(),
   waves: z.array(waveSchema).min(1, {
     error: "a spec needs at least one wave",
   }),

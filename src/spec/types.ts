@@ -11,6 +11,28 @@ export const GATE_POLICIES = ["always", "on-destructive", "never"] as const;
 /** A gate policy. */
 export type GatePolicy = typeof GATE_POLICIES[number];
 
+/**
+ * The approval modes of SPEC.md §12: which approvals a gate counts. Strictness,
+ * from the least strict: `pr-review` (reviews and ledger approvals), `ledger`,
+ * `sealed` (only approvals signed by a key listed at base).
+ */
+export const APPROVAL_MODES = ["ledger", "sealed", "pr-review"] as const;
+/** An approval mode. */
+export type ApprovalMode = typeof APPROVAL_MODES[number];
+
+/** The signers file a sealed gate reads at base when the spec names none (§12). */
+export const DEFAULT_SIGNERS = ".chant-wave/allowed_signers";
+
+/** The approver rules of SPEC.md §12.1, with their defaults filled in. */
+export interface ApproverRules {
+  /** How many distinct principals must approve (default 1). */
+  required: number;
+  /** Principal patterns (`*` within a word); absent: anyone may approve. */
+  allowed?: string[];
+  /** Whether the change's authors, committers and CI actor may approve (default true). */
+  selfApproval: boolean;
+}
+
 /** What a job does after a failed apply. */
 export const ON_FAILURE = ["continue", "stop"] as const;
 /** `continue` with the job's other runs, or `stop`. */
@@ -104,6 +126,10 @@ export interface Wave {
   idTokens?: Record<string, string>;
   /** Whether `planWave` chooses the runs (§4.10). */
   discover: boolean;
+  /** Which approvals its gate counts: the wave's, else the top level's (§12; read at base). */
+  approval: ApprovalMode;
+  /** Its approver rules: each field the wave's, else the top level's (§12.1; read at base). */
+  approvers: ApproverRules;
 }
 
 /** A setup step of a generated pipeline job (§3.6). */
@@ -169,6 +195,12 @@ export interface Spec {
   notify?: Notify;
   /** How generated jobs get the binary. */
   pipeline?: Pipeline;
+  /** Which approvals gates count unless a wave says otherwise (§12; read at base). */
+  approval: ApprovalMode;
+  /** The allowed-signers file, relative to the repository's top level (§12; read at base). */
+  signers: string;
+  /** The approver rules unless a wave says otherwise (§12.1; read at base). */
+  approvers: ApproverRules;
   /** The waves, in order. */
   waves: Wave[];
 }
