@@ -18,6 +18,7 @@ import { applyStage, countOf, previewApply } from "./apply_stage.ts";
 import { decideWave } from "./decide_wave.ts";
 import type { Decision } from "./decision.ts";
 import type { RunJobInput } from "./job_input.ts";
+import { gateRules } from "./gate_rules.ts";
 import { readJobBase, wavePolicy } from "./job_base.ts";
 import { dryRunLine, type JobResult, logFailures } from "./job_result.ts";
 import { type FailedRun, type PlannedRun, planRuns } from "./plan_runs.ts";
@@ -51,8 +52,9 @@ export async function runDeciding(
   if (failed.length > 0) return notDecided(result, wave, failed, io);
   const targets = [...wave.runs, ...planned].map((run) => run.target);
   const policy = wavePolicy([base], wave, targets, io);
+  const judge = gateRules([base], wave, targets, base, io);
   const decision = await decideWave(
-    { ...input, wave, planned, policy, base },
+    { ...input, wave, planned, policy, base, judge },
     io,
   );
   throwIfInterrupted(io);
@@ -66,6 +68,7 @@ export async function runDeciding(
       decision,
       gated: decision.status === "approved",
       planned,
+      judge,
     }, io);
     for (const { target, reason } of preview.skipped) {
       log(`would skip: ${target}: ${reason}`);
@@ -83,6 +86,7 @@ export async function runDeciding(
     decision,
     gated: decision.status === "approved",
     planned,
+    judge,
     context,
   }, io);
   if (applied === "waiting") return { ...decided, exitCode: WAITING };

@@ -23,6 +23,8 @@ import { applyStage, countOf, previewApply } from "./apply_stage.ts";
 import { readGate } from "./read_gate.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { verifyDecision } from "./verify_decision.ts";
+import { gateRules } from "./gate_rules.ts";
+import type { BaseRead } from "../policy/read_base.ts";
 
 /**
  * Runs a share or group job.
@@ -59,10 +61,10 @@ export async function runShare(
   };
   const base = await readJobBase(input, io);
   if (decision.status === "waiting") {
-    await sayWhatWaits(decision, input, io);
+    await sayWhatWaits(decision, input, base, io);
     return { ...result, exitCode: WAITING };
   }
-  const { need } = await verifyDecision(
+  const { need, judge } = await verifyDecision(
     { decision, path, spec, wave, base },
     io,
   );
@@ -103,6 +105,7 @@ export async function runShare(
       decision,
       gated: need.needed,
       planned: unmoved,
+      judge,
     }, io);
     for (const { target, reason } of preview.skipped) {
       log(`would skip: ${target}: ${reason}`);
@@ -116,6 +119,7 @@ export async function runShare(
     decision,
     gated: need.needed,
     planned: unmoved,
+    judge,
     context,
   }, io);
   if (applied === "waiting") return { ...outcome, exitCode: WAITING };
@@ -140,17 +144,20 @@ export async function runShare(
 async function sayWhatWaits(
   decision: Decision,
   input: RunJobInput,
+  base: BaseRead,
   io: RunIo,
 ): Promise<void> {
   const { spec, selection: { wave } } = input;
   const log = lineLog(io.stderr);
+  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const gate = await readGate(spec.name, decision.gate, {
     digest: decision.digest,
     members: decision.members,
+    judge: gateRules([base], wave, targets, base, io),
   }, io);
   if (gate.decision.status === "approved") {
     log(
-      `wave ${wave.k} "${wave.name}": the approval by ${gate.decision.approval.by} stands, but this decision was made before it`,
+      `wave ${wave.k} "${wave.name}": the approval by ${gate.decision.approvedBy} stands, but this decision was made before it`,
     );
     log(
       `then decide again: chant-wave run --spec ${input.specFile} --wave ${wave.k} --decide, then run this job again`,
