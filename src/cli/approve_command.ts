@@ -1,6 +1,8 @@
 /**
- * `chant-wave approve NAME GATE` (SPEC.md §5.3): records an approval of one set
- * digest, the one given with `--plan` or that of the newest pending fact.
+ * `chant-wave approve NAME GATE` (SPEC.md §5.3, §12): records an approval of one
+ * set digest, the one given with `--plan` or that of the newest pending fact,
+ * sealed with the approver's SSH key under `--sign`, and says when the rules at
+ * base will not count it.
  * @module
  */
 
@@ -11,6 +13,14 @@ import { OK } from "../exit_codes.ts";
 import { newestPendingDigest } from "../ledger/decide_gate.ts";
 import { approvedLines } from "../ledger/gate_messages.ts";
 import { approvalRecord, newStamp } from "../ledger/records.ts";
+import { resolveSigningKey } from "../seal/signing_key.ts";
+import { signApproval } from "../seal/sign_approval.ts";
+import {
+  parseSshPublicKeyLine,
+  sshKeyFingerprint,
+} from "../seal/ssh_public_key.ts";
+import { adviseApproval } from "./_approval_advice.ts";
+import { takeSignFlag } from "./_sign_flag.ts";
 import { ciContext } from "../run/ci_context.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
@@ -23,7 +33,7 @@ export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
   usage:
-    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--ledger L]",
+    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--sign [KEY]] [--ledger L]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
@@ -32,12 +42,16 @@ export const approveCommand: Command = {
     "  --plan DIGEST  sha256:<64 hex>, as printed after 'then approve:'",
     "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
     "  --note TEXT    a note kept with the approval",
+    "  --sign [KEY]   seal the approval with an SSH key (ssh-keygen -Y sign); KEY",
+    "                 defaults to git's user.signingkey when gpg.format is ssh;",
+    "                 write --sign=KEY, or put --sign KEY after NAME GATE",
     "  --ledger L     git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "",
     "example: chant-wave approve demo demo-wave-2 --plan sha256:1fa7…",
   ].join("\n"),
   async run(argv, io) {
-    const flags = parseFlags("approve", argv, {
+    const { rest, sign } = takeSignFlag(argv);
+    const flags = parseFlags("approve", rest, {
       strings: ["plan", "by", "note", "ledger"],
     });
     const { name, gate } = nameAndGate("approve", flags);
@@ -49,8 +63,8 @@ export const approveCommand: Command = {
       );
     }
     let digest = plan;
+    const { records } = await ledger.readGate(name, gate);
     if (digest === undefined) {
-      const { records } = await ledger.readGate(name, gate);
       digest = newestPendingDigest(records, io.clock.now());
       if (digest === undefined) {
         throw new InputError(
@@ -64,15 +78,39 @@ export const approveCommand: Command = {
     const by = flags.strings.by ?? await defaultApprover(io);
     const url = ciContext(io.env).runUrl;
     const note = flags.strings.note;
-    await ledger.write(approvalRecord({
+    const stamp = newStamp(io.clock);
+    const seal = sign === undefined ? undefined : await signApproval({
+      approval: {
+        name,
+        gate,
+        planDigest: digest,
+        by,
+        timestamp: new Date(stamp.now).toISOString(),
+      },
+      principal: by,
+      key: await resolveSigningKey(sign.key, io),
+      env: io.env,
+    });
+    const record = approvalRecord({
       name,
       gate,
       planDigest: digest,
       by,
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
-    }, newStamp(io.clock)));
-    approvedLines(name, gate, digest, by).forEach(lineLog(io.stderr));
+      ...(seal === undefined ? {} : { seal }),
+    }, stamp);
+    await ledger.write(record);
+    const log = lineLog(io.stderr);
+    approvedLines(name, gate, digest, by).forEach(log);
+    if (seal) {
+      const fingerprint = await sshKeyFingerprint(
+        parseSshPublicKeyLine(seal.publicKey),
+      );
+      log(`signed as ${seal.principal} with ${fingerprint}`);
+    }
+    const advice = await adviseApproval(record, records, { ...io, ledger });
+    advice.forEach(log);
     return OK;
   },
 };

@@ -66,7 +66,7 @@ export interface RulesContext {
  */
 export function gateRules(
   bases: readonly { sha: string; spec: BaseSpec }[],
-  wave: Wave,
+  wave: Pick<Wave, "k" | "name">,
   targets: Iterable<string>,
   context: RulesContext,
   io: Pick<RunIo, "git" | "stderr" | "clock">,
@@ -98,7 +98,7 @@ export function gateRules(
 async function readWhatRulesNeed(
   rules: ApprovalRules,
   bases: readonly { sha: string }[],
-  wave: Wave,
+  wave: Pick<Wave, "k" | "name">,
   context: RulesContext,
   io: Pick<RunIo, "git" | "stderr">,
 ): Promise<{ signers: SignersAtBase[]; people: ChangePeople }> {
