@@ -3,6 +3,7 @@
 // count the tally again from the ledger; the git ledger counts the same.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { runBinary, tempDir } from "../_helpers/binary.ts";
 import {
   approveLine,
   errorLines,
@@ -293,4 +294,26 @@ Deno.test("the git ledger counts distinct approvers the same way", async () => {
   );
   expect(onRemote.split("\n").filter((f) => f.includes("-approval-")))
     .toHaveLength(3);
+});
+
+Deno.test("the README's specs of sealed approvals and approver rules pass check", async (t) => {
+  const readme = await Deno.readTextFile(
+    new URL("../../README.md", import.meta.url),
+  );
+  for (const title of ["## Sealed approvals", "## Approver rules"]) {
+    await t.step(title, async () => {
+      const section = readme.slice(readme.indexOf(title));
+      const spec = section.match(/```jsonc\n([\s\S]*?)```/)?.[1];
+      expect(spec).toContain('"approval": "sealed"');
+      await using dir = await tempDir({ "waves.jsonc": spec! });
+      const out = await runBinary(["check", "--spec", "waves.jsonc"], {
+        cwd: dir.path,
+      });
+      expect(out).toEqual({
+        code: 0,
+        stdout: "",
+        stderr: "ok: waves.jsonc: 2 waves, 3 runs\n",
+      });
+    });
+  }
 });
