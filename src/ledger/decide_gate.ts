@@ -15,11 +15,13 @@
 
 import { type ClaimLedger, claimLedger } from "./claims.ts";
 import {
-  approvedForAnotherMessage,
-  noApprovalMessage,
-  revokedMessage,
-  uncoveredMessage,
-} from "./gate_messages.ts";
+  afterNewestExpired,
+  covers,
+  type GateMember,
+  needing,
+  type PlanSets,
+} from "./_coverage.ts";
+import { waitingReasons, waitingTally } from "./_gate_waiting.ts";
 import {
   type GateRules,
   type Tally,
@@ -27,22 +29,10 @@ import {
   tallyLine,
   verdictOf,
 } from "./gate_tally.ts";
-import type {
-  ApprovalRecord,
-  ExpiredRecord,
-  LedgerRecord,
-  PendingRecord,
-  PlanPair,
-} from "./records.ts";
 
-/** A member of a decision: its plan, and whether the plan changes nothing. */
-export interface GateMember extends PlanPair {
-  /** An empty plan needs no approval. */
-  empty?: boolean;
-}
+import type { ApprovalRecord, LedgerRecord, PendingRecord } from "./records.ts";
 
-/** The plans each approved digest names (from the pending facts' plan sets). */
-export type PlanSets = ReadonlyMap<string, readonly PlanPair[]>;
+export type { GateMember, PlanSets };
 
 /** What the gate is evaluated for. */
 export interface GateQuery {
@@ -93,19 +83,6 @@ export interface GateWaiting {
 /** The outcome of {@linkcode decideGate}. */
 export type GateDecision = GateApproved | GateWaiting;
 
-/** The records after the newest `expired` one (all of them when there is none). */
-function afterNewestExpired(
-  records: readonly LedgerRecord[],
-): { live: readonly LedgerRecord[]; expired?: ExpiredRecord } {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i];
-    if (record.kind === "expired") {
-      return { live: records.slice(i + 1), expired: record };
-    }
-  }
-  return { live: records };
-}
-
 /** The approvals some `expired` record names: they never count again. */
 function endedApprovals(records: readonly LedgerRecord[]): Set<string> {
   const ended = new Set<string>();
@@ -136,47 +113,6 @@ export function countingApprovals(
       r.kind === "approval" && !ended.has(r.id)
     )
     .reverse();
-}
-
-/**
- * The members an approval must cover: the non-empty ones not already applied
- * under it.
- */
-function needing(
-  members: readonly GateMember[],
-  claims: ClaimLedger,
-): GateMember[] {
-  return members.filter((m) =>
-    m.empty !== true && claims.standing(m).kind !== "applied"
-  );
-}
-
-/** Whether `approval` covers every member of `need`. */
-function covers(
-  approval: ApprovalRecord,
-  sets: PlanSets,
-  need: readonly GateMember[],
-  digest: string,
-): boolean {
-  const missing = uncovered(approval, sets, need, digest);
-  return missing !== "another-digest" && missing.length === 0;
-}
-
-/** The members of `need` that `approval` does not cover. */
-function uncovered(
-  approval: ApprovalRecord,
-  sets: PlanSets,
-  need: readonly GateMember[],
-  digest: string,
-): GateMember[] | "another-digest" | [] {
-  const set = sets.get(approval.planDigest);
-  if (set === undefined) {
-    return approval.planDigest === digest || need.length === 0
-      ? []
-      : "another-digest";
-  }
-  const approved = new Set(set.map((p) => `${p.target}\n${p.planDigest}`));
-  return need.filter((m) => !approved.has(`${m.target}\n${m.planDigest}`));
 }
 
 /**
@@ -234,73 +170,6 @@ export function decideGate(
     ...(standing ? { standing } : {}),
     ...(tally ? { tally } : {}),
   };
-}
-
-/**
- * The tally of a waiting gate: the approvals that cover the plans not yet
- * applied under the newest approval; `undefined` when none covers them.
- */
-function waitingTally(
-  records: readonly LedgerRecord[],
-  oldestFirst: readonly ApprovalRecord[],
-  sets: PlanSets,
-  query: GateQuery,
-): Tally | undefined {
-  const newest = oldestFirst[oldestFirst.length - 1];
-  if (newest === undefined) return undefined;
-  const need = needing(query.members, claimLedger(records, newest.id));
-  const covering = oldestFirst.filter((a) =>
-    covers(a, sets, need, query.digest)
-  );
-  return covering.length ? tallyApprovals(covering, query.rules) : undefined;
-}
-
-const NAMED = 5;
-
-function waitingReasons(
-  records: readonly LedgerRecord[],
-  newest: ApprovalRecord | undefined,
-  sets: PlanSets,
-  query: GateQuery,
-): string[] {
-  const { gate, digest } = query;
-  if (newest === undefined) {
-    const { expired } = afterNewestExpired(records);
-    const revoked = expired &&
-      [...records.slice(0, records.indexOf(expired))].reverse().find((r) =>
-        r.kind === "approval" && r.planDigest === digest
-      ) as ApprovalRecord | undefined;
-    return [
-      revoked
-        ? revokedMessage(digest, revoked.by, expired!.timestamp)
-        : noApprovalMessage(gate, digest),
-    ];
-  }
-  const claims = claimLedger(records, newest.id);
-  const missing = uncovered(
-    newest,
-    sets,
-    needing(query.members, claims),
-    digest,
-  );
-  if (missing === "another-digest") {
-    return [
-      approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),
-    ];
-  }
-  const set = new Map(
-    (sets.get(newest.planDigest) ?? []).map((p) => [p.target, p.planDigest]),
-  );
-  const lines = missing.slice(0, NAMED).map((m) =>
-    uncoveredMessage(m, set.get(m.target), newest)
-  );
-  if (missing.length > NAMED) {
-    lines.push(`and ${missing.length - NAMED} more plans it does not cover`);
-  }
-  return [
-    approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),
-    ...lines,
-  ];
 }
 
 /**
