@@ -6,6 +6,7 @@ import { expect } from "@std/expect";
 import { plannedDigest, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 /** Bytes no line chant-wave prints may carry (tab excepted). */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
 
 Deno.test("hostile tool output reaches the log with its control characters visible", async (t) => {
