@@ -112,6 +112,18 @@ Deno.test("allowed: an approver outside the patterns does not count, and is told
   const applied = await r.run(["run", ...SPEC, "--wave", "1"]);
   expect(applied.code).toBe(0);
   expect(applied.stderr).toContain("approved by Bob@Platform.Example for");
+  await using elsewhere = await tempDir();
+  const outsider = await runBinary([
+    ...approveLine(waiting.stderr),
+    "--by",
+    "ann@example.com",
+    "--ledger",
+    `${r.path}/.chant/ledger`,
+  ], { cwd: elsewhere.path });
+  expect(outsider.code).toBe(0);
+  expect(outsider.stderr).toContain(
+    `note: not checked against the rules at base: "${elsewhere.path}" is not in a git repository\n`,
+  );
 });
 
 Deno.test("selfApproval: false: the change's author and the waiting job's CI actor do not count", async (t) => {
