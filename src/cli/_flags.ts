@@ -56,7 +56,7 @@ export function parseFlags(
     const near = suggest(flag, known);
     const hint = near
       ? `; did you mean "${near}"?`
-      : `; see "chant-wave ${command} --help"`;
+      : `; see "chant-wave help ${command}"`;
     throw new InputError(`unknown flag "${flag}" for "${command}"${hint}`);
   }
   const result: ParsedFlags = { strings: {}, booleans: {}, positionals };

@@ -22,6 +22,7 @@ import {
 import { adviseApproval } from "./_approval_advice.ts";
 import { takeSignFlag } from "./_sign_flag.ts";
 import { ciContext } from "../run/ci_context.ts";
+import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
@@ -33,7 +34,7 @@ export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
   usage:
-    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--sign [KEY]] [--ledger L]",
+    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--sign [KEY]] [--ledger L] [--json]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
@@ -46,14 +47,23 @@ export const approveCommand: Command = {
     "                 defaults to git's user.signingkey when gpg.format is ssh;",
     "                 write --sign=KEY, or put --sign KEY after NAME GATE",
     "  --ledger L     git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
-    "",
-    "example: chant-wave approve demo demo-wave-2 --plan sha256:1fa7…",
+    "  --json         print { ledger, record } on stdout: the approval as recorded",
   ].join("\n"),
+  examples: [
+    "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
+    "chant-wave approve demo demo-wave-2 --plan sha256:… --ledger git   # as printed",
+    'chant-wave approve demo demo-wave-2 --note "reviewed in #42" --json',
+    "chant-wave approve demo demo-wave-3 --sign   # sealed with git's SSH signing key",
+  ],
+  // `--sign [KEY]` is taken out before parsing (its KEY is optional); it is
+  // listed here so that usage, help and completion name it.
+  flags: {
+    strings: ["plan", "by", "note", "ledger"],
+    booleans: ["json", "sign"],
+  },
   async run(argv, io) {
     const { rest, sign } = takeSignFlag(argv);
-    const flags = parseFlags("approve", rest, {
-      strings: ["plan", "by", "note", "ledger"],
-    });
+    const flags = parseFlags("approve", rest, approveCommand.flags);
     const { name, gate } = nameAndGate("approve", flags);
     const ledger = await openLedger(flags.strings.ledger, io);
     const plan = flags.strings.plan;
@@ -101,6 +111,11 @@ export const approveCommand: Command = {
       ...(seal === undefined ? {} : { seal }),
     }, stamp);
     await ledger.write(record);
+    if (flags.booleans.json) {
+      io.stdout.write(
+        JSON.stringify({ ledger: ledger.describe(), record }) + "\n",
+      );
+    }
     const log = lineLog(io.stderr);
     approvedLines(name, gate, digest, by).forEach(log);
     if (seal) {
@@ -121,12 +136,7 @@ export const approveCommand: Command = {
  * @throws {InputError} When none is known.
  */
 async function defaultApprover(io: CliIo): Promise<string> {
-  const actor = ciContext(io.env).actor;
-  if (actor) return actor;
-  const email = await io.git.configGet("user.email", io.cwd).catch(() =>
-    undefined
-  );
-  if (email) return email;
-  if (io.env.USER) return io.env.USER;
+  const who = await whoRuns(io);
+  if (who) return who;
   throw new InputError("cannot tell who approves: pass --by WHO");
 }

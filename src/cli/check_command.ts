@@ -4,6 +4,8 @@
  * @module
  */
 
+import { styled } from "../console/colour.ts";
+import { terminalLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
 import { SpecError } from "../errors.ts";
 import type { Command } from "./command.ts";
@@ -21,14 +23,14 @@ export const checkCommand: Command = {
     "",
     "  --spec F   the waves file (JSON or JSONC)",
     "  --json     print { ok, file, waves, runs } or { ok: false, problems } on stdout",
-    "",
-    "example: chant-wave check --spec waves.jsonc",
   ].join("\n"),
+  examples: [
+    "chant-wave check --spec waves.jsonc",
+    "chant-wave check --spec waves.jsonc --json   # every problem as JSON, for scripts",
+  ],
+  flags: { strings: ["spec"], booleans: ["json"] },
   async run(argv, io) {
-    const flags = parseFlags("check", argv, {
-      strings: ["spec"],
-      booleans: ["json"],
-    });
+    const flags = parseFlags("check", argv, checkCommand.flags);
     const file = requireFlag("check", flags, "spec");
     try {
       const { spec } = await loadSpec(file, io.cwd);
@@ -39,9 +41,10 @@ export const checkCommand: Command = {
             "\n",
         );
       }
-      io.stderr.write(
-        `ok: ${file}: ${spec.waves.length} waves, ${runs} runs\n`,
-      );
+      terminalLog(io.stderr, io.env)([
+        styled("ok", "ok:"),
+        ` ${file}: ${spec.waves.length} waves, ${runs} runs`,
+      ]);
       return OK;
     } catch (error) {
       if (error instanceof SpecError && flags.booleans.json) {

@@ -1,9 +1,10 @@
 /**
- * The shape every command file exports, so `main` can dispatch, list and
- * explain them uniformly.
+ * The shape every command file exports, so `main` can dispatch, list, explain
+ * and complete them uniformly.
  * @module
  */
 
+import type { FlagSpec } from "./_flags.ts";
 import type { CliIo } from "./io.ts";
 
 /** One `chant-wave` command. */
@@ -14,8 +15,19 @@ export interface Command {
   summary: string;
   /** The usage line(s), without the leading `usage: `. */
   usage: string;
-  /** Further lines of `--help`: flags, examples. */
+  /** Further lines of `--help`: what it does, its flags. */
   help: string;
+  /**
+   * Two to four real command lines for the EXAMPLES block of `--help`, each
+   * `chant-wave …`, optionally followed by `  # what it does`.
+   */
+  examples: readonly string[];
+  /** The flags it takes: `run` parses with them and completion offers them. */
+  flags: FlagSpec;
+  /** The words its first positional takes, offered by shell completion. */
+  words?: readonly string[];
+  /** Whether its other positionals are files (shell completion offers files). */
+  files?: boolean;
   /**
    * Runs the command.
    * @param argv The words after the command.

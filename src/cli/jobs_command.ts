@@ -22,14 +22,14 @@ export const jobsCommand: Command = {
     "",
     "  --spec F   the waves file",
     "  --json     print the jobs as a JSON array on stdout",
-    "",
-    "example: chant-wave jobs --spec waves.jsonc --json",
   ].join("\n"),
+  examples: [
+    "chant-wave jobs --spec waves.jsonc   # a table: job, kind, wave, needs, command",
+    "chant-wave jobs --spec waves.jsonc --json",
+  ],
+  flags: { strings: ["spec"], booleans: ["json"] },
   async run(argv, io) {
-    const flags = parseFlags("jobs", argv, {
-      strings: ["spec"],
-      booleans: ["json"],
-    });
+    const flags = parseFlags("jobs", argv, jobsCommand.flags);
     const file = requireFlag("jobs", flags, "spec");
     const { spec } = await loadSpec(file, io.cwd);
     const jobs = expandJobs(spec, file);

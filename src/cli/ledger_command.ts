@@ -19,7 +19,7 @@ export const ledgerCommand: Command = {
   name: "ledger",
   summary: "list the gate ledger's records, or sync the git ledger",
   usage:
-    "chant-wave ledger log [NAME [GATE]] [--ledger L]\nchant-wave ledger pull|push [--ledger L]",
+    "chant-wave ledger log [NAME [GATE]] [--ledger L] [--json]\nchant-wave ledger pull|push [--ledger L] [--json]",
   help: [
     "log    lists the records of every gate (or of NAME, or of gate GATE of NAME),",
     "       gate by gate, newest last; malformed records are reported, not fatal",
@@ -29,11 +29,20 @@ export const ledgerCommand: Command = {
     "",
     "  --ledger L   a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER),",
     "               or git / git:<remote> (the branch chant/ledger, remote origin)",
-    "",
-    "example: chant-wave ledger log demo demo-wave-2",
+    "  --json       log: print { ledger, gates: [{ name, gate, records, problems }] }",
+    "               on stdout; pull, push: { remote, tip?, records, message }",
   ].join("\n"),
+  examples: [
+    "chant-wave ledger log   # every gate's records, newest last",
+    "chant-wave ledger log demo demo-wave-2 --ledger git",
+    "chant-wave ledger pull --ledger git   # fetch the branch chant/ledger",
+    "chant-wave ledger push --ledger git --json",
+  ],
+  flags: { strings: ["ledger"], booleans: ["json"] },
+  words: ["log", "pull", "push"],
   async run(argv, io) {
-    const flags = parseFlags("ledger", argv, { strings: ["ledger"] });
+    const flags = parseFlags("ledger", argv, ledgerCommand.flags);
+    const json = flags.booleans.json;
     const [action, name, gate, ...extra] = flags.positionals;
     const ledger = await openLedger(flags.strings.ledger, io);
     if (action === "pull" || action === "push") {
@@ -49,6 +58,7 @@ export const ledgerCommand: Command = {
           ? await ledger.pull()
           : await ledger.push();
         lineLog(io.stderr)(report.message);
+        if (json) io.stdout.write(JSON.stringify(report) + "\n");
         return OK;
       }
       throw new InputError(
@@ -70,15 +80,25 @@ export const ledgerCommand: Command = {
     }
     const out = lineLog(io.stdout);
     const log = lineLog(io.stderr);
+    const listed = [];
     for (const ref of gates) {
       const { records, problems } = await ledger.readGate(ref.name, ref.gate);
-      out(`${ref.name} ${ref.gate}`);
-      for (const record of records) {
-        const seal = record.kind === "approval" ? record.seal : undefined;
-        const extras = seal ? { sealedBy: await summariseSeal(seal) } : {};
-        out(`  ${describeRecord(record, extras)}`);
+      if (json) {
+        listed.push({ name: ref.name, gate: ref.gate, records, problems });
+      } else {
+        out(`${ref.name} ${ref.gate}`);
+        for (const record of records) {
+          const seal = record.kind === "approval" ? record.seal : undefined;
+          const extras = seal ? { sealedBy: await summariseSeal(seal) } : {};
+          out(`  ${describeRecord(record, extras)}`);
+        }
       }
       for (const problem of problems) log(`warning: ${problem}`);
+    }
+    if (json) {
+      io.stdout.write(
+        JSON.stringify({ ledger: ledger.describe(), gates: listed }) + "\n",
+      );
     }
     return OK;
   },

@@ -1,11 +1,14 @@
 /**
  * The command line's front door: picks the command, prints help and the version,
- * and maps every error to its one-line message and exit code (SPEC.md §2.1).
+ * and maps every error to its one-line message (`error:` in red on a terminal)
+ * and exit code (SPEC.md §2.1), also as JSON on stdout under `--json`.
  * It never exits the process; `cli.ts` does, with the code `main` returns.
  * @module
  */
 
-import { lineLog } from "../console/line_log.ts";
+import { styled } from "../console/colour.ts";
+import { terminalLog } from "../console/line_log.ts";
+import type { Writer } from "../console/writer.ts";
 import { InputError, OutcomeError } from "../errors.ts";
 import { INVALID_INPUT, OK, RUN_FAILED } from "../exit_codes.ts";
 import { suggest } from "../spec/did_you_mean.ts";
@@ -13,6 +16,8 @@ import { VERSION } from "../version.ts";
 import { approveCommand } from "./approve_command.ts";
 import { checkCommand } from "./check_command.ts";
 import type { Command } from "./command.ts";
+import { completionCommand } from "./completion_command.ts";
+import { helpCommand } from "./help_command.ts";
 import type { CliIo } from "./io.ts";
 import { jobsCommand } from "./jobs_command.ts";
 import { ledgerCommand } from "./ledger_command.ts";
@@ -22,6 +27,7 @@ import { revokeCommand } from "./revoke_command.ts";
 import { runCommand } from "./run_command.ts";
 import { schemaCommand } from "./schema_command.ts";
 import { statusCommand } from "./status_command.ts";
+import { commandHelpText, overviewText } from "./_help_text.ts";
 
 /** Every command, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -35,10 +41,14 @@ export const COMMANDS: readonly Command[] = [
   planFileCommand,
   schemaCommand,
   ledgerCommand,
+  completionCommand(() => COMMANDS),
+  helpCommand(() => COMMANDS),
 ];
 
 /**
- * Runs the command line `argv` (the words after the executable).
+ * Runs the command line `argv` (the words after the executable). With `--json`
+ * among the words, a command that fails before it printed anything on stdout
+ * prints `{ "exitCode": N, "error": "…" }` there.
  * @param argv The arguments.
  * @param io The edges.
  * @returns The exit code.
@@ -47,20 +57,26 @@ export async function main(
   argv: readonly string[],
   io: CliIo,
 ): Promise<number> {
+  const stdout = watchedWriter(io.stdout);
   try {
-    return await dispatch([...argv], io);
+    return await dispatch([...argv], { ...io, stdout });
   } catch (error) {
-    return report(error, io);
+    const code = report(error, io);
+    if (argv.includes("--json") && !stdout.written) {
+      const message = error instanceof InputError ||
+          error instanceof OutcomeError
+        ? error.message
+        : `internal error: ${errorMessage(error)}`;
+      stdout.write(JSON.stringify({ exitCode: code, error: message }) + "\n");
+    }
+    return code;
   }
 }
 
 function dispatch(argv: string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
-  if (
-    first === undefined || first === "--help" || first === "-h" ||
-    first === "help"
-  ) {
-    io.stdout.write(overview());
+  if (first === undefined || first === "--help" || first === "-h") {
+    io.stdout.write(overviewText(COMMANDS));
     return Promise.resolve(first === undefined ? INVALID_INPUT : OK);
   }
   if (first === "--version" || first === "-V") {
@@ -72,44 +88,46 @@ function dispatch(argv: string[], io: CliIo): Promise<number> {
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (command === undefined) {
     const near = suggest(name, COMMANDS.map((candidate) => candidate.name));
-    const hint = near
-      ? `; did you mean "${near}"?`
-      : `; see "chant-wave --help"`;
+    const hint = near ? `; did you mean "${near}"?` : '; see "chant-wave help"';
     throw new InputError(`unknown command "${name}"${hint}`);
   }
   if (words.includes("--help") || words.includes("-h")) {
-    io.stdout.write(`usage: ${command.usage}\n\n${command.help}\n`);
+    io.stdout.write(commandHelpText(command));
     return Promise.resolve(OK);
   }
   return command.run(words, io);
 }
 
-function overview(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.name.length));
-  const lines = [
-    `chant-wave ${VERSION}: apply one change in ordered, gated waves`,
-    "",
-    "usage: chant-wave <command> [flags]   (chant-wave --spec F --wave K … means run)",
-    "",
-    ...COMMANDS.map((command) =>
-      `  ${command.name.padEnd(width)}  ${command.summary}`
-    ),
-    "",
-    'Run "chant-wave <command> --help" for its flags. Exit codes: 0 done, 1 a run failed,',
-    "2 invalid input, 3 waiting for an approval, 4 plans moved, 130/143 interrupted.",
-  ];
-  return lines.join("\n") + "\n";
+/** A writer that remembers whether anything was written through it. */
+interface WatchedWriter extends Writer {
+  readonly written: boolean;
+}
+
+function watchedWriter(writer: Writer): WatchedWriter {
+  let written = false;
+  return {
+    ...(writer.isTerminal === undefined
+      ? {}
+      : { isTerminal: writer.isTerminal }),
+    write(text: string): void {
+      written ||= text.length > 0;
+      writer.write(text);
+    },
+    get written() {
+      return written;
+    },
+  };
 }
 
 function report(error: unknown, io: CliIo): number {
+  const log = terminalLog(io.stderr, io.env);
+  const headline = styled("error", "error:");
   if (error instanceof InputError || error instanceof OutcomeError) {
-    const log = lineLog(io.stderr);
-    log(`error: ${error.message}`);
+    log([headline, ` ${error.message}`]);
     for (const line of error.details) log(`  ${line}`);
     return error.exitCode;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  lineLog(io.stderr)(`error: internal error: ${message}`);
+  log([headline, ` internal error: ${errorMessage(error)}`]);
   if (
     io.env.CHANT_WAVE_DEBUG === "1" && error instanceof Error && error.stack
   ) {
@@ -118,4 +136,8 @@ function report(error: unknown, io: CliIo): number {
     io.stderr.write("  set CHANT_WAVE_DEBUG=1 for a stack trace\n");
   }
   return RUN_FAILED;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

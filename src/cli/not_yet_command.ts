@@ -24,6 +24,8 @@ export function notYetCommand(
     summary: `${summary} (not yet built)`,
     usage,
     help: `"${name}" is designed but not built in this version; it exits 2.`,
+    examples: [],
+    flags: {},
     run() {
       return Promise.reject(
         new InputError(`command "${name}" is not built yet in this version`),

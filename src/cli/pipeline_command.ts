@@ -1,14 +1,17 @@
 /**
- * `chant-wave pipeline github|gitlab|forgejo --spec F [--out DIR] [--check]`:
+ * `chant-wave pipeline github|gitlab|forgejo --spec F [--out DIR] [--check] [--json]`:
  * renders the forge's pipeline from the spec's jobs (SPEC.md §6.2) and writes it
- * under `--out`, or with `--check` compares it with the files on disk. The
- * rendering is pure (`src/pipeline/`); this file reads and writes.
+ * under the repository root (or `--out`), or with `--check` compares it with the
+ * files on disk. The rendering is pure (`src/pipeline/`); this file reads and
+ * writes.
  * @module
  */
 
 import { readFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
-import { join, resolve } from "@std/path";
+import { join } from "@std/path";
+import { styledLead } from "../console/colour.ts";
+import { terminalLog } from "../console/line_log.ts";
 import { InputError } from "../errors.ts";
 import { OK, RUN_FAILED } from "../exit_codes.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
@@ -24,6 +27,7 @@ import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
+import { pipelineRoot } from "./_pipeline_root.ts";
 
 /** `--check` found files that differ from the rendering (exit 1, like a failed run). */
 const DRIFT = RUN_FAILED;
@@ -33,39 +37,68 @@ export const pipelineCommand: Command = {
   name: "pipeline",
   summary: "render the CI pipeline for a forge",
   usage:
-    "chant-wave pipeline github|gitlab|forgejo --spec F [--out DIR] [--check]",
+    "chant-wave pipeline github|gitlab|forgejo --spec F [--out DIR] [--check] [--json]",
   help: [
     "Renders the spec's jobs (see chant-wave jobs) as the forge's pipeline file:",
     "  github   .github/workflows/<name>.yml",
     "  gitlab   <name>.gitlab-ci.yml (include it from .gitlab-ci.yml)",
     "  forgejo  .forgejo/workflows/<name>.yml",
-    "Every job runs with --ledger git. Give --spec as a path from the repository",
-    "root: the jobs run it from there.",
+    "Every job runs with --ledger git, from the repository root: run this there and",
+    "give --spec as a path from it (an absolute path or one outside it is refused).",
+    'Set "pipeline.install" in the spec to the shell line that puts chant-wave on',
+    'PATH in the jobs; without it they fail with "chant-wave: command not found".',
     "",
-    "  --spec F    the waves file",
-    "  --out DIR   the repository root to write under (default: the working directory)",
+    "  --spec F    the waves file, a path from the repository root",
+    "  --out DIR   the repository root to write under (default: the repository",
+    "              root of the working directory)",
     "  --check     write nothing; exit 1 and print the difference when the files on",
     "              disk differ from the rendering, exit 0 when they match",
-    "",
-    "example: chant-wave pipeline github --spec waves.jsonc --check",
+    "  --json      print { exitCode, forge, files: [{ path, status, diff? }] } on",
+    "              stdout; status: written, up-to-date, missing or differs",
   ].join("\n"),
+  examples: [
+    "chant-wave pipeline github --spec waves.jsonc   # writes .github/workflows/<name>.yml",
+    "chant-wave pipeline gitlab --spec waves.jsonc --check   # exit 1 and a diff on drift",
+    "chant-wave pipeline forgejo --spec waves.jsonc --out /tmp/render --json",
+  ],
+  flags: { strings: ["spec", "out"], booleans: ["check", "json"] },
+  words: FORGES,
   async run(argv, io) {
-    const flags = parseFlags("pipeline", argv, {
-      strings: ["spec", "out"],
-      booleans: ["check"],
-    });
+    const flags = parseFlags("pipeline", argv, pipelineCommand.flags);
     const forge = forgeOf(flags.positionals);
     const file = requireFlag("pipeline", flags, "spec");
+    const root = await pipelineRoot(file, flags.strings.out, io);
     const { spec } = await loadSpec(file, io.cwd);
+    if (spec.pipeline?.install === undefined) {
+      terminalLog(io.stderr, io.env)(styledLead(
+        `warning: "pipeline.install" is not set in ${file}: the generated jobs cannot find chant-wave; set it to the shell line that puts the binary on PATH (see "chant-wave help pipeline")`,
+      ));
+    }
     // The renderers (and the YAML library) load only when a pipeline is rendered.
     const { renderPipeline } = await import("../pipeline/render_pipeline.ts");
     const files = renderPipeline(forge, spec, expandJobs(spec, file), file);
-    const root = resolve(io.cwd, flags.strings.out ?? ".");
-    return flags.booleans.check
-      ? await checkFiles(forge, files, root, io)
+    const report = flags.booleans.check
+      ? await checkFiles(forge, files, root, io, flags.booleans.json)
       : await writeFiles(files, root, io);
+    if (flags.booleans.json) {
+      io.stdout.write(JSON.stringify({ ...report, forge }) + "\n");
+    }
+    return report.exitCode;
   },
 };
+
+/** What `pipeline --json` prints of one file. */
+interface FileReport {
+  path: string;
+  status: "written" | "up-to-date" | "missing" | "differs";
+  diff?: string;
+}
+
+/** What `pipeline` did: its exit code and each file. */
+interface PipelineReport {
+  exitCode: number;
+  files: FileReport[];
+}
 
 function forgeOf(positionals: readonly string[]): Forge {
   const choices = FORGES.join(", ");
@@ -88,12 +121,14 @@ async function writeFiles(
   files: readonly RenderedFile[],
   root: string,
   io: CliIo,
-): Promise<number> {
+): Promise<PipelineReport> {
+  const reports: FileReport[] = [];
   for (const file of files) {
     await writeFileAtomic(join(root, file.path), file.text);
     io.stderr.write(`wrote ${file.path}\n`);
+    reports.push({ path: file.path, status: "written" });
   }
-  return OK;
+  return { exitCode: OK, files: reports };
 }
 
 async function checkFiles(
@@ -101,32 +136,35 @@ async function checkFiles(
   files: readonly RenderedFile[],
   root: string,
   io: CliIo,
-): Promise<number> {
-  let drifted = 0;
+  json: boolean,
+): Promise<PipelineReport> {
+  const reports: FileReport[] = [];
   for (const file of files) {
     const onDisk = await readIfExists(join(root, file.path));
     if (onDisk === file.text) {
       io.stderr.write(`${file.path} is up to date\n`);
+      reports.push({ path: file.path, status: "up-to-date" });
       continue;
     }
-    drifted++;
     io.stderr.write(
       onDisk === undefined
         ? `${file.path} is missing\n`
         : `${file.path} differs from what the spec renders\n`,
     );
-    io.stdout.write(
-      diffLines(onDisk ?? "", file.text, [
-        `${file.path} (on disk)`,
-        `${file.path} (rendered)`,
-      ]),
-    );
+    const diff = diffLines(onDisk ?? "", file.text, [
+      `${file.path} (on disk)`,
+      `${file.path} (rendered)`,
+    ]);
+    if (!json) io.stdout.write(diff);
+    const status = onDisk === undefined ? "missing" : "differs";
+    reports.push({ path: file.path, status, diff });
   }
-  if (drifted === 0) return OK;
+  const drifted = reports.some((report) => report.status !== "up-to-date");
+  if (!drifted) return { exitCode: OK, files: reports };
   io.stderr.write(
     `run "chant-wave pipeline ${forge} --spec …" without --check to update\n`,
   );
-  return DRIFT;
+  return { exitCode: DRIFT, files: reports };
 }
 
 async function readIfExists(path: string): Promise<string | undefined> {

@@ -37,13 +37,20 @@ export const planFileCommand: Command = {
     "",
     "  --json   also print the plan file on stdout",
     "",
-    "example, in a plan script whose plan file is $CHANT_WAVE_PLAN:",
+    "In a plan script whose plan file is $CHANT_WAVE_PLAN:",
     '  tofu -chdir=live/prod plan -input=false -out="$PWD/prod.tfplan"',
     '  tofu -chdir=live/prod show -json "$PWD/prod.tfplan" > prod.show.json',
     '  chant-wave plan-file opentofu prod.show.json "$CHANT_WAVE_PLAN"',
   ].join("\n"),
+  examples: [
+    "chant-wave plan-file opentofu prod.show.json prod.plan.json",
+    'chant-wave plan-file terraform show.json "$CHANT_WAVE_PLAN" --json',
+  ],
+  flags: { booleans: ["json"] },
+  words: TOOL_KINDS,
+  files: true,
   async run(argv, io) {
-    const flags = parseFlags("plan-file", argv, { booleans: ["json"] });
+    const flags = parseFlags("plan-file", argv, planFileCommand.flags);
     // Both tools write the same plan format: the kind is checked, not used.
     const [, showJson, planFile] = wordsOf(flags.positionals);
     let plan;

@@ -10,6 +10,7 @@ import { OK } from "../exit_codes.ts";
 import { revokedLine } from "../ledger/gate_messages.ts";
 import { expiredRecord, newStamp } from "../ledger/records.ts";
 import type { Command } from "./command.ts";
+import { whoRuns } from "../run/who.ts";
 import { parseFlags } from "./_flags.ts";
 import { openLedger } from "./_open_ledger.ts";
 import { nameAndGate } from "./_positionals.ts";
@@ -18,33 +19,47 @@ import { nameAndGate } from "./_positionals.ts";
 export const revokeCommand: Command = {
   name: "revoke",
   summary: "clear a gate's approvals and pending facts",
-  usage: "chant-wave revoke NAME GATE [--note TEXT] [--ledger L]",
+  usage:
+    "chant-wave revoke NAME GATE [--by WHO] [--note TEXT] [--ledger L] [--json]",
   help: [
     "Records that gate GATE of rollout NAME is cleared: every earlier approval and",
     "pending fact stops counting; the next run waits for a fresh approval.",
     "",
+    "  --by WHO     who revokes, kept in the record (default: the CI actor,",
+    "               git user.email, $USER)",
     "  --note TEXT  why",
     "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
-    "",
-    'example: chant-wave revoke demo demo-wave-3 --note "wrong plan approved"',
+    "  --json       print { ledger, record } on stdout: the expired record as written",
   ].join("\n"),
+  examples: [
+    'chant-wave revoke demo demo-wave-3 --note "wrong plan approved"',
+    "chant-wave revoke demo demo-wave-3 --by ann@example.com --ledger git",
+    "chant-wave revoke demo demo-wave-3 --json",
+  ],
+  flags: { strings: ["by", "note", "ledger"], booleans: ["json"] },
   async run(argv, io) {
-    const flags = parseFlags("revoke", argv, { strings: ["note", "ledger"] });
+    const flags = parseFlags("revoke", argv, revokeCommand.flags);
     const { name, gate } = nameAndGate("revoke", flags);
     const ledger = await openLedger(flags.strings.ledger, io);
     const note = flags.strings.note;
+    const by = flags.strings.by ?? await whoRuns(io);
     const approvals = endingApprovals(await ledger.readGate(name, gate));
-    await ledger.write(
-      expiredRecord(
-        {
-          name,
-          gate,
-          ...(note === undefined ? {} : { note }),
-          ...(approvals.length ? { approvals } : {}),
-        },
-        newStamp(io.clock),
-      ),
+    const record = expiredRecord(
+      {
+        name,
+        gate,
+        ...(by === undefined ? {} : { by }),
+        ...(note === undefined ? {} : { note }),
+        ...(approvals.length ? { approvals } : {}),
+      },
+      newStamp(io.clock),
     );
+    await ledger.write(record);
+    if (flags.booleans.json) {
+      io.stdout.write(
+        JSON.stringify({ ledger: ledger.describe(), record }) + "\n",
+      );
+    }
     const log = lineLog(io.stderr);
     log(revokedLine(name, gate));
     if (approvals.length) {

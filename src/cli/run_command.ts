@@ -29,7 +29,7 @@ export const runCommand: Command = {
   usage:
     "chant-wave run --spec F --wave K [--decide | --share I | --group G [--share I]]\n" +
     "                      [--base REV] [--parallel N] [--ledger L] [--dry-run]\n" +
-    "                      [--heartbeat DUR] [--timeout DUR] [--json]",
+    "                      [--heartbeat DUR] [--timeout DUR] [--out-of-order REASON] [--json]",
   help: [
     "Plans every run of wave K, binds the gate to the set digest of the plans, reads",
     "the gate policy from the spec at the base commit, waits (exit 3) until a matching",
@@ -47,26 +47,35 @@ export const runCommand: Command = {
     "  --dry-run         plan and decide, record nothing, apply nothing",
     "  --heartbeat DUR   print a still-running line after DUR of quiet (0 = off)",
     "  --timeout DUR     stop a plan or apply command after DUR (0 = none)",
+    "  --out-of-order REASON  run even though the wave before has not applied this commit",
     "  --json            print the result object on stdout",
     "",
-    "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting, 4 plans moved",
-    "example: chant-wave run --spec waves.jsonc --wave 2 --decide",
+    "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting, 4 plans moved;",
+    'see "chant-wave help exit-codes"',
   ].join("\n"),
+  examples: [
+    "chant-wave run --spec waves.jsonc --wave 1   # whole wave: plan, gate, apply",
+    "chant-wave run --spec waves.jsonc --wave 2 --decide --ledger git   # deciding job",
+    "chant-wave run --spec waves.jsonc --wave 2 --share 1 --ledger git   # share job 1",
+    "chant-wave run --spec waves.jsonc --wave prod --decide --dry-run   # would it wait?",
+  ],
+  flags: {
+    strings: [
+      "spec",
+      "wave",
+      "share",
+      "group",
+      "base",
+      "parallel",
+      "ledger",
+      "heartbeat",
+      "timeout",
+      "out-of-order",
+    ],
+    booleans: ["decide", "dry-run", "json"],
+  },
   async run(argv, io) {
-    const flags = parseFlags("run", argv, {
-      strings: [
-        "spec",
-        "wave",
-        "share",
-        "group",
-        "base",
-        "parallel",
-        "ledger",
-        "heartbeat",
-        "timeout",
-      ],
-      booleans: ["decide", "dry-run", "json"],
-    });
+    const flags = parseFlags("run", argv, runCommand.flags);
     const json = flags.booleans.json;
     try {
       const file = requireFlag("run", flags, "spec");
@@ -94,6 +103,9 @@ export const runCommand: Command = {
           : { baseFlag: flags.strings.base }),
         settings,
         dryRun: flags.booleans["dry-run"],
+        ...(flags.strings["out-of-order"] === undefined
+          ? {}
+          : { outOfOrder: outOfOrderReason(flags.strings["out-of-order"]) }),
         parseSpec: await specParser(),
       }, { ...io, ledger });
       if (json) io.stdout.write(JSON.stringify(orderedResult(result)) + "\n");
@@ -148,6 +160,16 @@ function orderedResult(result: JobResult): JobResult {
     untried,
     skipped,
   };
+}
+
+/** The reason of `--out-of-order`, which must say something. */
+function outOfOrderReason(reason: string): string {
+  if (reason.trim() === "") {
+    throw new InputError(
+      'flag "--out-of-order" needs a reason: --out-of-order "hotfix for INC-42"',
+    );
+  }
+  return reason;
 }
 
 function durationFlag(flags: ParsedFlags, name: string): number | undefined {

@@ -15,12 +15,18 @@ export const schemaCommand: Command = {
   usage: "chant-wave schema",
   help: [
     "Prints the JSON Schema of the waves file on stdout; point the spec's",
-    '"$schema" key at a saved copy so editors complete and check it.',
-    "",
-    "example: chant-wave schema > waves.schema.json",
+    '"$schema" key at a saved copy so editors complete and check it:',
+    '{ "$schema": "./waves.schema.json", "name": …, "waves": […] }.',
+    "Every field has a description; the compatibility wrapper",
+    '{ "waves": <spec>, "options": <pipeline> } is accepted too.',
   ].join("\n"),
+  examples: [
+    "chant-wave schema > waves.schema.json   # save it beside the spec",
+    "chant-wave schema > .vscode/chant-wave.schema.json   # for json.schemas",
+  ],
+  flags: {},
   async run(argv, io) {
-    parseFlags("schema", argv, {});
+    parseFlags("schema", argv, schemaCommand.flags);
     const { specJsonSchema } = await import("../spec/spec_json_schema.ts");
     io.stdout.write(JSON.stringify(specJsonSchema(), null, 2) + "\n");
     return OK;

@@ -7,44 +7,41 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
-import { readFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import { OK } from "../exit_codes.ts";
+import { readBounded } from "../fs/read_bounded.ts";
+import { MAX_DECISION_BYTES } from "../limits.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { type Decision, parseDecision } from "../run/decision.ts";
 import { gateName } from "../run/decide_wave.ts";
-import {
-  type ApprovalStatus,
-  type GateStatus,
-  gateStatus,
-} from "../run/gate_status.ts";
+import { type GateStatus, gateStatus } from "../run/gate_status.ts";
 import { loadPlanSets } from "../run/read_gate.ts";
 import { newestPending } from "../ledger/decide_gate.ts";
-import { tallyLine } from "../ledger/gate_tally.ts";
-import type { LedgerRecord } from "../ledger/records.ts";
-import { describeApprovers, describeMode } from "../policy/approval_at_base.ts";
-import { summariseSeal } from "../seal/seal_summary.ts";
 import {
-  type GateRulesStatus,
+  type ApprovalLine,
+  approvalLines,
+  describeRules,
+  describeTally,
   type RulesStatus,
   statusRules,
   type TallyStatus,
 } from "./_status_rules.ts";
+import { lastCompleted } from "../order/wave_completion.ts";
+import type { BaseRule } from "../policy/resolve_base.ts";
+
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { openLedger } from "./_open_ledger.ts";
 
-/** An approval as status shows it: its seal, and whether it counts. */
-interface ApprovalLine extends ApprovalStatus {
-  /** The seal's principal and key fingerprint; `verified` under the rules at base. */
-  seal?: { principal: string; fingerprint: string; verified: boolean };
-  /** Whether it counts under the rules at base (when they could be read). */
-  counts?: boolean;
-  /** Why it does not count. */
-  why?: string;
-}
+/** How status names the rule that chose a decision's base. */
+const BASE_RULES: Record<BaseRule, string> = {
+  flag: "--base",
+  spec: "the spec's base",
+  push: "the commit before the push",
+  parent: "HEAD^1",
+};
 
 /** One wave's status. */
 interface WaveStatus extends Omit<GateStatus, "approvals"> {
@@ -60,8 +57,19 @@ interface WaveStatus extends Omit<GateStatus, "approvals"> {
   rulesUnread?: string;
   decision?: Pick<
     Decision,
-    "decisionId" | "status" | "digest" | "createdAt" | "policy" | "approvedBy"
+    | "decisionId"
+    | "status"
+    | "digest"
+    | "createdAt"
+    | "policy"
+    | "approvedBy"
+    | "base"
+    | "baseRule"
   >;
+  /** The newest commit at which every applying job of the wave succeeded (§4.11). */
+  completed?: { head: string; at: string };
+  /** The newest run of the wave out of order (`--out-of-order`). */
+  outOfOrder?: { head: string; by: string; reason: string; at: string };
 }
 
 /** The `status` command. */
@@ -78,14 +86,14 @@ export const statusCommand: Command = {
     "  --spec F     the waves file",
     "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "  --json       print { name, waves: [...] } on stdout",
-    "",
-    "example: chant-wave status --spec waves.jsonc",
   ].join("\n"),
+  examples: [
+    "chant-wave status --spec waves.jsonc",
+    "chant-wave status --spec waves.jsonc --ledger git --json",
+  ],
+  flags: { strings: ["spec", "ledger"], booleans: ["json"] },
   async run(argv, io) {
-    const flags = parseFlags("status", argv, {
-      strings: ["spec", "ledger"],
-      booleans: ["json"],
-    });
+    const flags = parseFlags("status", argv, statusCommand.flags);
     const file = requireFlag("status", flags, "spec");
     const { spec } = await loadSpec(file, io.cwd);
     const ledger = await openLedger(flags.strings.ledger, io);
@@ -105,11 +113,24 @@ export const statusCommand: Command = {
         sets,
         { ...io, ledger },
       );
+      const completed = lastCompleted(records, wave);
+      const override = records.findLast((r) => r.kind === "out-of-order");
       waves.push({
         wave: wave.k,
         name: wave.name,
         gate,
         ...(decision ? { decision } : {}),
+        ...(completed ? { completed } : {}),
+        ...(override?.kind === "out-of-order"
+          ? {
+            outOfOrder: {
+              head: override.head,
+              by: override.by,
+              reason: override.reason,
+              at: override.timestamp,
+            },
+          }
+          : {}),
         ...standing,
         approvals: await approvalLines(standing.approvals, records, rules),
         ...(rules.rules ? { rules: rules.rules } : {}),
@@ -124,43 +145,20 @@ export const statusCommand: Command = {
   },
 };
 
-/** Adds each approval's seal and verdict under the rules at base. */
-async function approvalLines(
-  approvals: readonly ApprovalStatus[],
-  records: readonly LedgerRecord[],
-  rules: GateRulesStatus,
-): Promise<ApprovalLine[]> {
-  const lines: ApprovalLine[] = [];
-  for (const approval of approvals) {
-    const record = records.find((r) => r.id === approval.id);
-    const stored = record?.kind === "approval" ? record.seal : undefined;
-    const verdict = rules.verdicts?.get(approval.id);
-    const seal = verdict?.sealedBy
-      ? { ...verdict.sealedBy, verified: true }
-      : stored
-      ? { ...await summariseSeal(stored), verified: false }
-      : undefined;
-    lines.push({
-      ...approval,
-      ...(seal ? { seal } : {}),
-      ...(verdict ? { counts: verdict.counts } : {}),
-      ...(verdict?.why ? { why: verdict.why } : {}),
-    });
-  }
-  return lines;
-}
-
 async function readDecision(path: string): Promise<WaveStatus["decision"]> {
   try {
-    const { decisionId, status, digest, createdAt, policy, approvedBy } =
-      parseDecision(await readFile(path, "utf8"));
+    const d = parseDecision(
+      await readBounded(path, { maxBytes: MAX_DECISION_BYTES }),
+    );
     return {
-      decisionId,
-      status,
-      digest,
-      createdAt,
-      policy,
-      ...(approvedBy ? { approvedBy } : {}),
+      decisionId: d.decisionId,
+      status: d.status,
+      digest: d.digest,
+      createdAt: d.createdAt,
+      policy: d.policy,
+      base: d.base,
+      ...(d.baseRule ? { baseRule: d.baseRule } : {}),
+      ...(d.approvedBy ? { approvedBy: d.approvedBy } : {}),
     };
   } catch {
     return undefined;
@@ -177,6 +175,28 @@ function describeWave(wave: WaveStatus): string[] {
       }, ${d.digest}, policy ${d.policy}, ${d.createdAt}`
       : "  decision: none here",
   );
+  if (d?.base) {
+    lines.push(
+      `  base: ${d.base.slice(0, 12)}${
+        d.baseRule ? ` (${BASE_RULES[d.baseRule]})` : ""
+      }`,
+    );
+  }
+  lines.push(
+    wave.completed
+      ? `  completed: at ${
+        wave.completed.head.slice(0, 12)
+      }, ${wave.completed.at}`
+      : "  completed: never",
+  );
+  if (wave.outOfOrder) {
+    const o = wave.outOfOrder;
+    lines.push(
+      `  out of order: at ${
+        o.head.slice(0, 12)
+      } by ${o.by}: ${o.reason} (${o.at})`,
+    );
+  }
   if (wave.revokedAt) lines.push(`  revoked: ${wave.revokedAt}`);
   if (wave.pending) {
     lines.push(
@@ -203,32 +223,4 @@ function describeWave(wave: WaveStatus): string[] {
     );
   }
   return lines;
-}
-
-/**
- * The rules line: the mode (a ledger gate's approvers are whoever `--by`
- * names, SPEC.md §12.1), the approver rules, and where they were read.
- */
-function describeRules(rules: RulesStatus): string {
-  const mode = describeMode({
-    mode: rules.mode,
-    signers: rules.signers.map((path) => ({ sha: rules.base, path })),
-  });
-  const caveat = rules.mode === "sealed"
-    ? ""
-    : " (an approver is whoever --by names)";
-  return `${mode}${caveat}, ${describeApprovers(rules)} (${rules.reason})`;
-}
-
-/** The tally line: `1 of 2 approvals of D: ann; not counted: eve (…)`. */
-function describeTally(tally: TallyStatus): string {
-  const line = tallyLine(
-    {
-      required: tally.required,
-      counted: tally.counted,
-      refused: tally.refused.map((r) => ({ display: r.principal, why: r.why })),
-    },
-    tally.digest,
-  );
-  return tally.approved ? `${line} (approved)` : line;
 }

@@ -6,11 +6,14 @@
  */
 
 import { writeSync } from "node:fs";
+import { isatty } from "node:tty";
 
 /** Something text can be written to. Writes are synchronous and complete. */
 export interface Writer {
   /** Writes `text` fully before returning. */
   write(text: string): void;
+  /** Whether it writes to a terminal (absent: it does not); colour needs one. */
+  readonly isTerminal?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -18,13 +21,15 @@ const encoder = new TextEncoder();
 /**
  * A writer for a file descriptor, using blocking `writeSync` (retrying on `EAGAIN`
  * when the descriptor is non-blocking), so nothing piles up in memory. Text is
- * encoded into one reused buffer that grows to the largest write seen.
+ * encoded into one reused buffer that grows to the largest write seen. It tells
+ * whether the descriptor is a terminal, once, when it is made.
  * @param fd The descriptor: 1 for stdout, 2 for stderr.
  * @returns The writer.
  */
 export function fdWriter(fd: number): Writer {
   let buffer = new Uint8Array(64 * 1024);
   return {
+    isTerminal: isatty(fd),
     write(text: string): void {
       // UTF-16 to UTF-8 takes at most 3 bytes per code unit.
       if (text.length * 3 > buffer.length) {

@@ -93,7 +93,8 @@ function details(record: LedgerRecord, extras: RecordExtras): string {
       } by ${record.by}: ${firstLine(record.reason)}` +
         (record.runId ? `, run ${record.runId}` : "");
     case "expired":
-      return "revoked" + (record.note ? `: ${firstLine(record.note)}` : "");
+      return "revoked" + (record.by ? ` by ${record.by}` : "") +
+        (record.note ? `: ${firstLine(record.note)}` : "");
   }
 }
 

@@ -272,6 +272,7 @@ function readExpired(
   return {
     ...head,
     kind: "expired",
+    ...f.optionalText("by"),
     ...f.optionalText("note"),
     ...f.optionalIds("approvals"),
     timestamp: f.time("timestamp"),

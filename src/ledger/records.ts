@@ -90,6 +90,8 @@ export interface ApprovalRecord extends RecordBase {
 export interface ExpiredRecord extends RecordBase {
   /** Always `expired`. */
   kind: "expired";
+  /** Who revoked (`revoke --by`, else the CI actor, git user.email or `USER`). */
+  by?: string;
   /** Why, free text (`revoke --note`). */
   note?: string;
   /**
@@ -326,7 +328,7 @@ export function approvalRecord(
 
 /**
  * Makes an `expired` record (`chant-wave revoke`).
- * @param fields The gate, and an optional note.
+ * @param fields The gate, and optionally who revoked, a note and the approvals it ends.
  * @param stamp Its id and time.
  * @returns The record.
  * @example
@@ -341,7 +343,7 @@ export function expiredRecord(
 ): ExpiredRecord {
   return {
     ...head("expired", stamp, fields),
-    ...optional(fields, ["note", "approvals"]),
+    ...optional(fields, ["by", "note", "approvals"]),
     timestamp: isoTime(stamp.now),
   };
 }

@@ -20,6 +20,8 @@ export interface RunJobInput {
   baseFlag?: string;
   settings: StepSettings;
   dryRun: boolean;
+  /** `--out-of-order REASON`: run even when the wave before has not applied HEAD. */
+  outOfOrder?: string;
   /** Parses the spec as it was at base (`parseSpec`, loaded by the CLI). */
   parseSpec: ParseSpecFn;
 }

@@ -1,8 +1,8 @@
 /**
  * The whole-wave job and the deciding job (SPEC.md §4.1), as their stages: the
- * base, planning, the policy at base, the decision and its record, then (whole
- * wave only) claiming and applying. Dry runs plan under a temporary directory
- * and record nothing.
+ * base, the order of waves, planning, the policy at base, the decision and its
+ * record, then (whole wave only) claiming, applying and the wave outcome. Dry
+ * runs plan under a temporary directory and record nothing.
  * @module
  */
 
@@ -23,6 +23,8 @@ import { readJobBase, wavePolicy } from "./job_base.ts";
 import { dryRunLine, type JobResult, logFailures } from "./job_result.ts";
 import { type FailedRun, type PlannedRun, planRuns } from "./plan_runs.ts";
 import type { RunIo } from "./run_io.ts";
+import { checkOrder } from "./order_stage.ts";
+import { recordWaveOutcome } from "./record_outcome.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 
 /**
@@ -42,6 +44,9 @@ export async function runDeciding(
   const log = lineLog(io.stderr);
   const result = emptyResult(wave.k, kind);
   const base = await readJobBase(input, io);
+  if (await checkOrder(input, base, io) === "wait") {
+    return { ...result, exitCode: WAITING };
+  }
   const context = { root: planRoot, jobTag: kind, settings };
   const { planned, failed } = await planRuns(spec, wave, wave.runs, {
     ...context,
@@ -93,7 +98,7 @@ export async function runDeciding(
   if (applied.failed.length) {
     log(`error: ${countOf(applied.failed.length, "run")} failed to apply`);
   }
-  return {
+  const done: JobResult = {
     ...decided,
     exitCode: applied.failed.length ? RUN_FAILED : OK,
     applied: applied.applied,
@@ -101,6 +106,8 @@ export async function runDeciding(
     untried: applied.untried,
     skipped: applied.skipped,
   };
+  await recordWaveOutcome(decision, base.head, done, io);
+  return done;
 }
 
 function emptyResult(wave: number, kind: JobResult["job"]["kind"]): JobResult {

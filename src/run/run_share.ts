@@ -1,8 +1,9 @@
 /**
- * Share and group jobs (SPEC.md §4.7): read the wave's decision, check it against
- * the spec at base and the ledger (it travelled as an artifact), take this job's
- * slice, re-plan it, refuse every run whose plan moved since the decision, spend
- * the approval and apply the rest.
+ * Share and group jobs (SPEC.md §4.7): read the wave's decision, check the order
+ * of waves, check the decision against the spec at base and the ledger (it
+ * travelled as an artifact), take this job's slice, re-plan it, refuse every run
+ * whose plan moved since the decision, claim and apply the rest, and record the
+ * wave outcome.
  * @module
  */
 
@@ -22,6 +23,8 @@ import { groupRuns } from "./select_job.ts";
 import { applyStage, countOf, previewApply } from "./apply_stage.ts";
 import { readGate } from "./read_gate.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
+import { checkOrder } from "./order_stage.ts";
+import { recordWaveOutcome } from "./record_outcome.ts";
 import { verifyDecision } from "./verify_decision.ts";
 import { gateRules } from "./gate_rules.ts";
 import type { BaseRead } from "../policy/read_base.ts";
@@ -60,6 +63,9 @@ export async function runShare(
     skipped: [],
   };
   const base = await readJobBase(input, io);
+  if (await checkOrder(input, base, io) === "wait") {
+    return { ...result, exitCode: WAITING };
+  }
   if (decision.status === "waiting") {
     await sayWhatWaits(decision, input, base, io);
     return { ...result, exitCode: WAITING };
@@ -84,6 +90,7 @@ export async function runShare(
   );
   if (slice.length === 0) {
     log("nothing to apply: this job's slice is empty");
+    if (!input.dryRun) await recordWaveOutcome(decision, base.head, result, io);
     return result;
   }
   const jobTag = group
@@ -124,7 +131,7 @@ export async function runShare(
   }, io);
   if (applied === "waiting") return { ...outcome, exitCode: WAITING };
   outcome.failed.push(...applied.failed.map((f) => f.target));
-  return finish(
+  const done = finish(
     {
       ...outcome,
       applied: applied.applied,
@@ -134,6 +141,8 @@ export async function runShare(
     wave.k,
     log,
   );
+  await recordWaveOutcome(decision, base.head, done, io);
+  return done;
 }
 
 /**

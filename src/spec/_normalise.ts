@@ -153,6 +153,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     approval: spec.approval ?? "ledger",
     signers: spec.signers ?? DEFAULT_SIGNERS,
     approvers: approverRules(spec.approvers),
+    order: spec.order,
     waves: spec.waves.map((wave, i) =>
       normaliseWave(wave, i, spec, { op, timeoutMs })
     ),

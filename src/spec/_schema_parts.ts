@@ -102,7 +102,9 @@ export const argvSchema = z.array(z.string()).min(1, {
 
 /** The `tool` shorthand (SPEC.md §15), in place of `plan` and `apply`. */
 export const toolSchema = z.strictObject({
-  kind: z.enum(TOOL_KINDS),
+  kind: z.enum(TOOL_KINDS).meta({
+    description: 'The tool: opentofu (program "tofu") or terraform',
+  }),
   dir: nonEmpty("a directory").meta({
     description:
       "The root module's directory, relative to the working directory: {op}, {target}, {wave}, {k}",
@@ -127,8 +129,12 @@ export const runnerSchema = z.union([
     error: "a list of runner labels must not be empty",
   }),
   z.strictObject({
-    group: nonEmpty("a runner group"),
-    labels: z.array(nonEmpty("a runner label")).optional(),
+    group: nonEmpty("a runner group").meta({
+      description: "The runner group (GitHub only)",
+    }),
+    labels: z.array(nonEmpty("a runner label")).optional().meta({
+      description: "Labels a runner of the group must have",
+    }),
   }),
 ], {
   error: (issue) =>
@@ -142,8 +148,12 @@ export const runnerSchema = z.union([
 
 /** A forge deployment environment. */
 export const environmentSchema = z.strictObject({
-  name: nonEmpty("an environment name"),
-  url: z.string().optional(),
+  name: nonEmpty("an environment name").meta({
+    description: "The environment's name on the forge",
+  }),
+  url: z.string().optional().meta({
+    description: "A link shown with the deployment",
+  }),
 }).meta({ id: "Environment", description: "A forge deployment environment" });
 
 /** `{ NAME: audience }`: OIDC tokens; the entry count is a semantic check. */
@@ -167,11 +177,15 @@ export const notifySchema = z.strictObject({
 
 /** A setup step of a generated job (§3.6). */
 export const setupStepSchema = z.union([
-  z.strictObject({ run: z.string() }),
   z.strictObject({
-    uses: nonEmpty("an action"),
+    run: z.string().meta({ description: "A shell line the job runs" }),
+  }),
+  z.strictObject({
+    uses: nonEmpty("an action").meta({
+      description: "An action the job uses (GitHub and Forgejo only)",
+    }),
     with: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-      .optional(),
+      .optional().meta({ description: "The action's inputs" }),
   }),
 ], {
   error:
@@ -180,10 +194,18 @@ export const setupStepSchema = z.union([
 
 /** `pipeline` (§3.6), also read from the compatibility wrapper's `options`. */
 export const pipelineSchema = z.strictObject({
-  image: nonEmpty("an image").optional(),
-  setup: z.array(setupStepSchema).default([]),
-  variables: variablesSchema.default({}),
+  image: nonEmpty("an image").optional().meta({
+    description:
+      "The container image of the jobs (GitLab image, GitHub and Forgejo container)",
+  }),
+  setup: z.array(setupStepSchema).default([]).meta({
+    description: 'Steps every job runs first: { "run" } or { "uses", "with"? }',
+  }),
+  variables: variablesSchema.default({}).meta({
+    description: "Environment variables of every generated job",
+  }),
   install: z.string().meta({
-    description: "The shell line that puts chant-wave on PATH",
+    description:
+      "The shell line that puts chant-wave on PATH, run right before it in every job; without it the jobs cannot find chant-wave",
   }).optional(),
 }).meta({ id: "Pipeline", description: "How generated jobs get chant-wave" });

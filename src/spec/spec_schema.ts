@@ -8,7 +8,7 @@
  */
 
 import * as z from "zod";
-import { GATE_POLICIES, ON_FAILURE } from "./types.ts";
+import { GATE_POLICIES, ON_FAILURE, ORDERS } from "./types.ts";
 import {
   argvSchema,
   durationSchema,
@@ -35,8 +35,12 @@ const countSchema = z.int().min(1);
 export const runSchema = z.union([
   targetSchema,
   z.strictObject({
-    target: targetSchema,
-    op: nonEmpty("an op").optional(),
+    target: targetSchema.meta({
+      description: "The run's target, unique in its wave: fills {target}",
+    }),
+    op: nonEmpty("an op").optional().meta({
+      description: "Fills {op} for this run (default: the spec's op)",
+    }),
   }),
 ], { error: 'invalid run: expected a target or { "target": … }' }).meta({
   id: "Run",
@@ -45,90 +49,201 @@ export const runSchema = z.union([
 
 /** A job group (§3.3). */
 export const jobGroupSchema = z.strictObject({
-  name: nameSchema,
+  name: nameSchema.meta({
+    description:
+      'The group\'s name, unique in the wave; not "decide" nor "share-<n>"',
+  }),
   runs: z.array(nonEmpty("a pattern")).min(1, {
     error: "a group needs at least one pattern",
-  }).meta({ description: 'Targets or patterns with "*" and "**"' }),
-  shares: countSchema.default(1),
-  runner: runnerSchema.optional(),
-  environment: environmentSchema.optional(),
-  idTokens: idTokensSchema.optional(),
-}).meta({ id: "JobGroup", description: "Runs split off by pattern" });
+  }).meta({
+    description:
+      'Targets or patterns: "*" within one "/"-separated segment, "**" across segments',
+  }),
+  shares: countSchema.default(1).meta({
+    description: "Share jobs the group's runs are sliced into (default 1)",
+  }),
+  runner: runnerSchema.optional().meta({
+    description: "The runner of the group's jobs (default: the wave's)",
+  }),
+  environment: environmentSchema.optional().meta({
+    description: "The forge deployment environment of the group's jobs",
+  }),
+  idTokens: idTokensSchema.optional().meta({
+    description: "OIDC tokens of the group's jobs: { NAME: audience }",
+  }),
+}).meta({
+  id: "JobGroup",
+  description: "Runs of a wave split off by pattern into their own jobs",
+});
 
 /** A wave (§3.2); `parallel`, `onFailure` and `timeout` inherit the top level. */
 export const waveSchema = z.strictObject({
-  name: nameSchema,
+  name: nameSchema.meta({
+    description:
+      "The wave's name, unique: fills {wave}; the policy at base is looked up by it",
+  }),
   runs: z.array(runSchema).meta({
     description: 'Targets, unique in the wave; may be [] with "discover"',
   }),
   gate: z.enum(GATE_POLICIES).default("always").meta({
-    description: "The policy, read at the base commit only",
+    description:
+      "When a person must approve: always, on-destructive (a plan deletes or replaces) or never; read at the base commit only",
   }),
   shares: countSchema.optional().meta({
-    description: "Share jobs after a deciding job (default 1)",
+    description:
+      "Share jobs after a deciding job, each applying a slice of the runs (default 1)",
   }),
   jobs: z.array(jobGroupSchema).min(1, {
     error: "jobs must name at least one group",
-  }).optional(),
-  parallel: countSchema.optional(),
-  onFailure: z.enum(ON_FAILURE).optional(),
-  timeout: durationSchema.optional(),
-  environment: environmentSchema.optional(),
-  variables: variablesSchema.optional(),
-  runner: runnerSchema.optional(),
-  idTokens: idTokensSchema.optional(),
-  discover: z.boolean().default(false),
+  }).optional().meta({
+    description:
+      "Job groups: split the runs by pattern, every run in exactly one group; not with shares",
+  }),
+  parallel: countSchema.optional().meta({
+    description:
+      "Runs planned or applied at once in one job (default: the spec's)",
+  }),
+  onFailure: z.enum(ON_FAILURE).optional().meta({
+    description:
+      "After a failed apply: continue with the job's other runs, or stop (default: the spec's)",
+  }),
+  timeout: durationSchema.optional().meta({
+    description:
+      "A plan or apply command running longer is stopped and fails (default: the spec's)",
+  }),
+  environment: environmentSchema.optional().meta({
+    description:
+      "The forge deployment environment of the wave's jobs (dropped on Forgejo)",
+  }),
+  variables: variablesSchema.optional().meta({
+    description: "Environment variables of the wave's generated jobs",
+  }),
+  runner: runnerSchema.optional().meta({
+    description: "The runner of the wave's jobs (default: the spec's)",
+  }),
+  idTokens: idTokensSchema.optional().meta({
+    description: "OIDC tokens of the wave's jobs: { NAME: audience }",
+  }),
+  discover: z.boolean().default(false).meta({
+    description: "planWave chooses the wave's runs (runs may then be [])",
+  }),
   approval: approvalModeSchema.optional(),
   approvers: approversSchema.optional(),
-}).meta({ id: "Wave" });
+}).meta({
+  id: "Wave",
+  description:
+    "An ordered step of the rollout: runs that go together behind one gate",
+});
+
+/** The `"$schema"` key, which the runner ignores. */
+const schemaKey = z.string().optional().meta({
+  description:
+    "The JSON Schema editors check this file with; chant-wave ignores it",
+});
 
 const specShape = {
-  $schema: z.string().optional(),
-  name: nameSchema.meta({ description: "The rollout's name" }),
+  $schema: schemaKey,
+  name: nameSchema.meta({
+    description:
+      "The rollout's name: lowercase letters, digits, - and _; gates are recorded under it",
+  }),
   op: nonEmpty("an op").optional().meta({
     description: "Fills {op} (default: name)",
   }),
   gate: nameSchema.optional().meta({
-    description: "Gate prefix (default: name)",
+    description:
+      "Gate prefix: wave k's gate is <gate>-wave-<k> (default: name)",
   }),
   base: nonEmpty("a base revision").optional().meta({
-    description: "Where the policy is read (default HEAD^1)",
+    description:
+      "Where the gate policy is read (default: the commit before the push, else HEAD^1); must be an ancestor of HEAD",
   }),
-  plan: argvSchema.optional(),
-  apply: argvSchema.optional(),
-  planWave: argvSchema.optional(),
-  applyWave: argvSchema.optional(),
-  tool: toolSchema.optional(),
-  parallel: countSchema.default(1),
-  onFailure: z.enum(ON_FAILURE).default("continue"),
-  timeout: durationSchema.optional(),
-  heartbeat: durationSchema.default("60s"),
-  pendingTtl: durationSchema.default("48h"),
+  plan: argvSchema.optional().meta({
+    description:
+      "Plans one run and writes its plan file at {plan}; required unless planWave or tool",
+  }),
+  apply: argvSchema.optional().meta({
+    description:
+      "Applies one run whose plan is at {plan}; required unless applyWave or tool",
+  }),
+  planWave: argvSchema.optional().meta({
+    description:
+      "Plans all the job's runs in one command: reads {runs}, writes {plans}",
+  }),
+  applyWave: argvSchema.optional().meta({
+    description: "Applies all the job's runs in one command: {runs}, {plans}",
+  }),
+  tool: toolSchema.optional().meta({
+    description: "OpenTofu or Terraform in place of plan and apply",
+  }),
+  parallel: countSchema.default(1).meta({
+    description: "Runs planned or applied at once in one job (default 1)",
+  }),
+  onFailure: z.enum(ON_FAILURE).default("continue").meta({
+    description:
+      "After a failed apply: continue with the job's other runs, or stop and leave them untried (default continue); the job exits 1 either way",
+  }),
+  timeout: durationSchema.optional().meta({
+    description:
+      "A plan or apply command running longer is stopped and fails (default: none)",
+  }),
+  heartbeat: durationSchema.default("60s").meta({
+    description:
+      "A quiet step prints a still-running line this often (default 60s; 0 off)",
+  }),
+  pendingTtl: durationSchema.default("48h").meta({
+    description:
+      "How long a waiting wave's pending fact stands (default 48h): meanwhile re-runs add none and approve without --plan approves it",
+  }),
+  order: z.enum(ORDERS).default("strict").meta({
+    description:
+      'Whether wave k runs only after wave k-1 applied this revision ("strict") or not ("none"); read at the base commit',
+  }),
   branches: z.array(nonEmpty("a branch")).min(1, {
     error: "branches must name at least one branch",
-  }).default(["main"]),
-  runner: runnerSchema.optional(),
-  notify: notifySchema.optional(),
-  pipeline: pipelineSchema.optional(),
+  }).default(["main"]).meta({
+    description:
+      'Branches whose pushes start the generated pipeline (default ["main"])',
+  }),
+  runner: runnerSchema.optional().meta({
+    description: "The runner of the generated jobs (default: the forge's)",
+  }),
+  notify: notifySchema.optional().meta({
+    description:
+      "Webhook events: the environment variables holding the URL and key",
+  }),
+  pipeline: pipelineSchema.optional().meta({
+    description:
+      "How generated jobs get chant-wave: install, image, setup, variables",
+  }),
   approval: approvalModeSchema.optional(),
   signers: signersSchema.optional(),
   approvers: approversSchema.optional(),
   waves: z.array(waveSchema).min(1, {
     error: "a spec needs at least one wave",
-  }),
+  }).meta({ description: "The waves, in order; at least one" }),
 };
 
 /** The spec itself (§3.1). */
-export const specSchema = z.strictObject(specShape).meta({ id: "Spec" });
+export const specSchema = z.strictObject(specShape).meta({
+  id: "Spec",
+  description: "The waves file of chant-wave",
+});
 
 /**
  * The compatibility wrapper (§3): `{ "waves": <spec>, "options": <pipeline> }`.
  * Told apart from a plain spec by its `waves` being an object.
  */
 export const wrappedSpecSchema = z.strictObject({
-  $schema: z.string().optional(),
-  waves: specSchema,
-  options: pipelineSchema.optional(),
+  $schema: schemaKey,
+  waves: specSchema.meta({ description: "The spec itself" }),
+  options: pipelineSchema.optional().meta({
+    description: 'Read as the spec\'s "pipeline"',
+  }),
+}).meta({
+  id: "WrappedSpec",
+  description:
+    'The compatibility form { "waves": <spec>, "options": <pipeline> }, told apart by "waves" being an object',
 });
 
 /** A spec file: a plain spec or the compatibility wrapper. */

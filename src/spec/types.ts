@@ -33,6 +33,11 @@ export interface ApproverRules {
   selfApproval: boolean;
 }
 
+/** Whether wave k runs only after wave k-1 applied this revision (§4.11). */
+export const ORDERS = ["strict", "none"] as const;
+/** `strict` or `none`. */
+export type Order = typeof ORDERS[number];
+
 /** What a job does after a failed apply. */
 export const ON_FAILURE = ["continue", "stop"] as const;
 /** `continue` with the job's other runs, or `stop`. */
@@ -189,6 +194,8 @@ export interface Spec {
   pendingTtlMs: number;
   /** The branches whose pushes start the pipeline. */
   branches: string[];
+  /** Whether waves must run in order (§4.11); the runner reads it at base. */
+  order: Order;
   /** The jobs' runner. */
   runner?: RunnerLabel;
   /** Webhook notifications. */

@@ -173,7 +173,10 @@ Deno.test("run with on-destructive waits only when a member is destructive; an a
       'gate tf-wave-1: no approval needed: the policy is "on-destructive" and no member is destructive\n',
     );
     expect(await r.applied()).toEqual(["eu", "us"]);
-    expect(await r.records("tf-wave-1")).toEqual([]);
+    // No gate was involved: only the wave's outcome is recorded.
+    expect((await r.records("tf-wave-1")).map((x) => x.kind)).toEqual([
+      "wave-outcome",
+    ]);
   });
 
   await t.step("one member destructive: waits, exit 3", async () => {
@@ -198,7 +201,9 @@ Deno.test("run with on-destructive waits only when a member is destructive; an a
     expect(out.stderr).toContain(
       "gate tf-wave-2: no approval needed: every member's plan is empty\n",
     );
-    expect(await r.records("tf-wave-2")).toEqual([]);
+    expect((await r.records("tf-wave-2")).map((x) => x.kind)).toEqual([
+      "wave-outcome",
+    ]);
     expect((await r.readJson(".chant/waves/tf/wave-2.json")).status).toBe(
       "not-required",
     );

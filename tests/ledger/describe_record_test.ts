@@ -78,6 +78,11 @@ Deno.test("describeRecord() prints one ledger log line per kind", async (t) => {
       record: { ...expired("e1", 3), note: "wrong plan" },
       want: "2026-11-30T09:03:00.000Z expired  e1 revoked: wrong plan",
     },
+    {
+      name: "expired, with who revoked",
+      record: { ...expired("e1", 3), by: "bob", note: "wrong plan" },
+      want: "2026-11-30T09:03:00.000Z expired  e1 revoked by bob: wrong plan",
+    },
   ];
   for (const c of cases) {
     await t.step(

@@ -42,6 +42,7 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
     expired("e1", 4),
     { ...expired("e2", 4), note: "" },
     expired("e3", 4, ["a1", "a2"]),
+    { ...expired("e3", 4), by: "bob", note: "wrong plan" },
     newRecord("wave-outcome", {
       name: "tf",
       gate: "tf-wave-2",

@@ -116,6 +116,21 @@ Deno.test("newRecord() and expiredRecord() build their kinds, fields in order", 
     note: "wrong plan",
     timestamp: "2026-11-30T09:15:02.123Z",
   });
+  expect(
+    Object.keys(
+      expiredRecord({ ...gate, note: "n", by: "bob", approvals: ["a"] }, stamp),
+    ),
+  ).toEqual([
+    "version",
+    "kind",
+    "id",
+    "name",
+    "gate",
+    "by",
+    "note",
+    "approvals",
+    "timestamp",
+  ]);
 });
 
 Deno.test("formatRecord() writes indented JSON ending in a newline", () => {

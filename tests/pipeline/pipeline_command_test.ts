@@ -1,16 +1,20 @@
 // End to end through the binary: `chant-wave pipeline` writes each forge's file,
 // `--check` finds it up to date, then shows the drift of an edited file (exit 1),
-// and bad forges or specs are input errors (exit 2).
+// `--json` reports each file, a spec without `pipeline.install` is warned about,
+// and bad forges, specs and spec paths are input errors (exit 2).
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { runBinary, tempDir } from "../_helpers/binary.ts";
+import { tempRepo } from "../_helpers/temp_repo.ts";
 
-const SPEC = JSON.stringify({
+const BARE = {
   name: "demo",
   plan: ["p", "{plan}"],
   apply: ["a", "{plan}"],
   waves: [{ name: "dev", runs: ["x"] }, { name: "prod", runs: ["y"] }],
-});
+};
+const INSTALL = 'export PATH="$PWD/bin:$PATH"';
+const SPEC = JSON.stringify({ ...BARE, pipeline: { install: INSTALL } });
 
 const FILES = {
   github: ".github/workflows/demo.yml",
@@ -89,7 +93,10 @@ Deno.test("pipeline refuses bad input with exit 2", async (t) => {
     "waves.json": SPEC,
     "uses.json": JSON.stringify({
       ...JSON.parse(SPEC),
-      pipeline: { setup: [{ uses: "actions/setup-node@v4" }] },
+      pipeline: {
+        install: INSTALL,
+        setup: [{ uses: "actions/setup-node@v4" }],
+      },
     }),
   });
   const cases = [
@@ -121,4 +128,125 @@ Deno.test("pipeline refuses bad input with exit 2", async (t) => {
       });
     });
   }
+});
+
+Deno.test("pipeline --json reports each file it wrote or checked", async (t) => {
+  await using dir = await tempDir({ "waves.json": SPEC });
+  await t.step("written", async () => {
+    const out = await runBinary(
+      ["pipeline", "github", "--spec", "waves.json", "--json"],
+      { cwd: dir.path },
+    );
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({
+      exitCode: 0,
+      files: [{ path: FILES.github, status: "written" }],
+      forge: "github",
+    });
+    expect(out.stderr).toBe(`wrote ${FILES.github}\n`);
+  });
+  await t.step(
+    "--check: up to date, then missing (the diff in the JSON)",
+    async () => {
+      const same = await runBinary(
+        ["pipeline", "github", "--spec", "waves.json", "--check", "--json"],
+        { cwd: dir.path },
+      );
+      expect(JSON.parse(same.stdout)).toEqual({
+        exitCode: 0,
+        files: [{ path: FILES.github, status: "up-to-date" }],
+        forge: "github",
+      });
+      const missing = await runBinary(
+        ["pipeline", "gitlab", "--spec", "waves.json", "--check", "--json"],
+        { cwd: dir.path },
+      );
+      expect(missing.code).toBe(1);
+      const report = JSON.parse(missing.stdout);
+      expect(report.exitCode).toBe(1);
+      expect(report.files[0].path).toBe(FILES.gitlab);
+      expect(report.files[0].status).toBe("missing");
+      expect(report.files[0].diff).toMatch(
+        /^--- demo\.gitlab-ci\.yml \(on disk\)\n/,
+      );
+    },
+  );
+});
+
+Deno.test("pipeline warns on stderr when pipeline.install is unset", async () => {
+  await using dir = await tempDir({ "waves.json": JSON.stringify(BARE) });
+  const out = await runBinary(
+    ["pipeline", "github", "--spec", "waves.json"],
+    { cwd: dir.path },
+  );
+  expect(out).toEqual({
+    code: 0,
+    stdout: "",
+    stderr:
+      'warning: "pipeline.install" is not set in waves.json: the generated jobs cannot find chant-wave; set it to the shell line that puts the binary on PATH (see "chant-wave help pipeline")\n' +
+      `wrote ${FILES.github}\n`,
+  });
+  const help = await runBinary(["help", "pipeline"], { cwd: dir.path });
+  expect(help.stdout).toContain('Set "pipeline.install" in the spec');
+});
+
+Deno.test("pipeline refuses a --spec that is absolute or outside the repository root", async (t) => {
+  await using repo = await tempRepo({
+    "waves.json": SPEC,
+    "sub/waves.json": SPEC,
+  });
+  await Deno.writeTextFile(`${repo.root}/outside.json`, SPEC);
+  const why = "the generated jobs run it from the repository root";
+  const cases = [
+    {
+      name: "an absolute path",
+      cwd: repo.path,
+      args: ["--spec", `${repo.path}/waves.json`],
+      stderr:
+        `error: "--spec ${repo.path}/waves.json" is an absolute path: ${why}, so give the path from there ("waves.json")\n`,
+    },
+    {
+      name: "a path out of the root",
+      cwd: repo.path,
+      args: ["--spec", "../outside.json"],
+      stderr:
+        `error: "--spec ../outside.json" is outside the repository root "${repo.path}": ${why}, where it cannot be read\n`,
+    },
+    {
+      name: "a path from a subdirectory",
+      cwd: `${repo.path}/sub`,
+      args: ["--spec", "waves.json"],
+      stderr:
+        `error: "--spec waves.json" is not a path from the repository root "${repo.path}": ${why}; run "chant-wave pipeline" there with "--spec sub/waves.json"\n`,
+    },
+    {
+      name: "a path out of --out",
+      cwd: repo.path,
+      args: ["--spec", "../outside.json", "--out", "."],
+      stderr:
+        `error: "--spec ../outside.json" is outside the repository root "${repo.path}": ${why}, where it cannot be read\n`,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      expect(
+        await runBinary(["pipeline", "github", ...c.args], { cwd: c.cwd }),
+      ).toEqual({ code: 2, stdout: "", stderr: c.stderr });
+    });
+  }
+  await t.step("--json puts the refusal on stdout", async () => {
+    const out = await runBinary(
+      ["pipeline", "github", "--spec", "/etc/waves.json", "--json"],
+      { cwd: repo.path },
+    );
+    expect(out.code).toBe(2);
+    expect(JSON.parse(out.stdout)).toEqual({
+      exitCode: 2,
+      error:
+        `"--spec /etc/waves.json" is an absolute path: ${why}, so give the path from there`,
+    });
+  });
+  await t.step("nothing was written", async () => {
+    await expect(Deno.stat(`${repo.path}/.github`)).rejects.toThrow();
+  });
 });

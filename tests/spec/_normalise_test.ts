@@ -27,6 +27,7 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
     heartbeatMs: 60_000,
     pendingTtlMs: 48 * 3_600_000,
     branches: ["main"],
+    order: "strict",
     approval: "ledger",
     signers: ".chant-wave/allowed_signers",
     approvers: { required: 1, selfApproval: true },

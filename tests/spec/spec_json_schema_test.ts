@@ -14,6 +14,47 @@ function validator(): (value: unknown) => boolean {
   return ajv.compile(specJsonSchema());
 }
 
+const MINIMAL = {
+  name: "demo",
+  plan: ["p", "{plan}"],
+  apply: ["a"],
+  waves: [{ name: "dev", runs: ["a", { target: "b", op: "x" }] }],
+};
+
+/** Every `properties` entry of a schema tree, with its path. */
+function propertiesOf(
+  node: unknown,
+  path: string,
+): { path: string; schema: Record<string, unknown> }[] {
+  if (typeof node !== "object" || node === null) return [];
+  if (Array.isArray(node)) {
+    return node.flatMap((item, i) => propertiesOf(item, `${path}/${i}`));
+  }
+  const found: { path: string; schema: Record<string, unknown> }[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "properties" && typeof value === "object" && value !== null) {
+      for (const [name, schema] of Object.entries(value)) {
+        found.push({
+          path: `${path}/properties/${name}`,
+          schema: schema as Record<string, unknown>,
+        });
+      }
+    }
+    found.push(...propertiesOf(value, `${path}/${key}`));
+  }
+  return found;
+}
+
+/** The errors ajv reports for a value, as `<instancePath> <message>`. */
+function errorsOf(value: unknown): string[] {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const validate = ajv.compile(specJsonSchema());
+  validate(value);
+  return (validate.errors ?? []).map((error) =>
+    `${error.instancePath} ${error.message}`
+  );
+}
+
 Deno.test("specJsonSchema() matches the committed examples/waves.schema.json", async () => {
   // Regenerate with: deno run --allow-write scripts/write_schema.ts
   expect(await Deno.readTextFile(SCHEMA_FILE)).toBe(schemaFileText());
@@ -23,20 +64,69 @@ Deno.test("specJsonSchema() is draft 2020-12 and allows the $schema key", () => 
   const schema = specJsonSchema();
   expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
   expect(schema).toHaveProperty(["$defs", "Spec", "properties", "$schema"]);
+  expect(schema).toHaveProperty([
+    "$defs",
+    "WrappedSpec",
+    "properties",
+    "$schema",
+  ]);
   expect(schema).toHaveProperty(
     ["$defs", "Spec", "additionalProperties"],
     false,
   );
 });
 
+Deno.test("specJsonSchema() describes every field", () => {
+  const fields = propertiesOf(specJsonSchema(), "#");
+  expect(fields.length).toBeGreaterThan(60);
+  const undescribed = fields
+    .filter(({ schema }) =>
+      typeof schema.description !== "string" || schema.description === ""
+    )
+    .map(({ path }) => path);
+  expect(undescribed).toEqual([]);
+});
+
+Deno.test("specJsonSchema() picks the plain spec or the wrapper without a root anyOf", () => {
+  const schema = specJsonSchema();
+  expect(schema.anyOf).toBeUndefined();
+  expect(schema.oneOf).toBeUndefined();
+  expect(schema.then).toEqual({ $ref: "#/$defs/WrappedSpec" });
+  expect(schema.else).toEqual({ $ref: "#/$defs/Spec" });
+});
+
+Deno.test("specJsonSchema() lets ajv report a mistyped field at its own path", async (t) => {
+  await t.step("a wave's gate", () => {
+    const errors = errorsOf({
+      ...MINIMAL,
+      waves: [{ name: "dev", runs: ["a"], gate: "sometimes" }],
+    });
+    expect(errors).toContain(
+      "/waves/0/gate must be equal to one of the allowed values",
+    );
+    expect(errors.filter((error) => error.startsWith("/waves "))).toEqual([]);
+    expect(errors.some((error) => /anyOf|oneOf/.test(error))).toBe(false);
+  });
+  await t.step("a top-level number", () => {
+    const errors = errorsOf({ ...MINIMAL, parallel: "two" });
+    expect(errors).toContain("/parallel must be integer");
+    expect(errors).not.toContain("/waves must be object");
+  });
+  await t.step("an unknown key", () => {
+    expect(errorsOf({ ...MINIMAL, share: 1 })).toContain(
+      " must NOT have additional properties",
+    );
+  });
+  await t.step("inside the compatibility wrapper", () => {
+    const errors = errorsOf({ waves: { ...MINIMAL, parallel: "two" } });
+    expect(errors).toContain("/waves/parallel must be integer");
+    expect(errors).not.toContain("/waves must be array");
+  });
+});
+
 Deno.test("specJsonSchema() validates spec files", async (t) => {
   const validate = validator();
-  const minimal = {
-    name: "demo",
-    plan: ["p", "{plan}"],
-    apply: ["a"],
-    waves: [{ name: "dev", runs: ["a", { target: "b", op: "x" }] }],
-  };
+  const minimal = MINIMAL;
   const cases: { name: string; value: unknown; valid: boolean }[] = [
     {
       name: "the bundled example",

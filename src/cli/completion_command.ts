@@ -1,0 +1,69 @@
+/**
+ * `chant-wave completion bash|zsh|fish`: prints the shell's completion script
+ * for every command, flag and value chant-wave knows.
+ * @module
+ */
+
+import { InputError } from "../errors.ts";
+import { OK } from "../exit_codes.ts";
+import { type Shell, SHELLS } from "../completion/completion_model.ts";
+import { renderCompletion } from "../completion/render_completion.ts";
+import { suggest } from "../spec/did_you_mean.ts";
+import type { Command } from "./command.ts";
+import { completionModel } from "./_completion_model.ts";
+import { parseFlags } from "./_flags.ts";
+
+/**
+ * Makes the `completion` command over a list of commands that includes it.
+ * @param commands Every command, read when `completion` runs.
+ * @returns The command.
+ */
+export function completionCommand(
+  commands: () => readonly Command[],
+): Command {
+  return {
+    name: "completion",
+    summary: "print a shell completion script (bash, zsh, fish)",
+    usage: "chant-wave completion bash|zsh|fish",
+    help: [
+      "Prints the completion script of the shell on stdout: the commands, each",
+      "command's flags, files for --spec, directories for --out, git, git: and",
+      "directories for --ledger, and the forges, shells, topics or ledger actions",
+      "a command's first word takes.",
+      "",
+      "  bash   source <(chant-wave completion bash), e.g. in ~/.bashrc",
+      "  zsh    source <(chant-wave completion zsh) after compinit, or save it as",
+      "         _chant-wave in a directory of $fpath",
+      "  fish   chant-wave completion fish | source, or save it in",
+      "         ~/.config/fish/completions/chant-wave.fish",
+    ].join("\n"),
+    examples: [
+      "chant-wave completion bash > ~/.local/share/bash-completion/completions/chant-wave",
+      'chant-wave completion zsh > "${fpath[1]}/_chant-wave"',
+      "chant-wave completion fish > ~/.config/fish/completions/chant-wave.fish",
+    ],
+    flags: {},
+    words: SHELLS,
+    run(argv, io) {
+      const flags = parseFlags("completion", argv, {});
+      const shell = shellOf(flags.positionals);
+      io.stdout.write(renderCompletion(shell, completionModel(commands())));
+      return Promise.resolve(OK);
+    },
+  };
+}
+
+function shellOf(positionals: readonly string[]): Shell {
+  const choices = SHELLS.join(", ");
+  if (positionals.length !== 1) {
+    const got = positionals.length
+      ? `got "${positionals.join(" ")}"`
+      : "got none";
+    throw new InputError(`"completion" needs one shell (${choices}); ${got}`);
+  }
+  const [word] = positionals;
+  if ((SHELLS as readonly string[]).includes(word)) return word as Shell;
+  const near = suggest(word, SHELLS);
+  const hint = near ? `; did you mean "${near}"?` : `; choose ${choices}`;
+  throw new InputError(`unknown shell "${word}"${hint}`);
+}

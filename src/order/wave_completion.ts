@@ -1,0 +1,133 @@
+/**
+ * Whether a wave is complete for a commit (SPEC.md §4.11): its whole-wave job, or
+ * every one of its share and group jobs, recorded `applied` or `nothing-to-do` for
+ * that very head sha; and which revision a wave last completed. Pure: the wave's
+ * shape and its gate's records in, an answer out.
+ * @module
+ */
+
+import type {
+  LedgerRecord,
+  OutcomeJob,
+  WaveOutcomeRecord,
+} from "../ledger/records.ts";
+import type { Wave } from "../spec/types.ts";
+
+/**
+ * The applying jobs a wave's pipeline has: the whole-wave job, its share jobs, or
+ * its group jobs (each sliced by the group's shares).
+ * @param wave The wave.
+ * @returns The jobs, as wave outcomes name them.
+ * @example
+ * ```ts
+ * applyingJobs({ shares: 2, jobs: undefined } as Wave);
+ * // [{ kind: "share", share: 1 }, { kind: "share", share: 2 }]
+ * ```
+ */
+export function applyingJobs(
+  wave: Pick<Wave, "shares" | "jobs">,
+): OutcomeJob[] {
+  if (wave.jobs !== undefined) {
+    return wave.jobs.flatMap((group) =>
+      group.shares === 1
+        ? [{ kind: "group" as const, group: group.name }]
+        : Array.from({ length: group.shares }, (_, i) => ({
+          kind: "group" as const,
+          group: group.name,
+          share: i + 1,
+        }))
+    );
+  }
+  if (wave.shares > 1) {
+    return Array.from(
+      { length: wave.shares },
+      (_, i) => ({ kind: "share" as const, share: i + 1 }),
+    );
+  }
+  return [{ kind: "wave" }];
+}
+
+/**
+ * Names a job as messages do: `share 2`, `group "eu"`, `group "eu" share 1`, or
+ * `the whole-wave job`.
+ * @param job The job.
+ * @returns Its label.
+ * @example
+ * ```ts
+ * jobLabel({ kind: "group", group: "eu", share: 2 }); // 'group "eu" share 2'
+ * ```
+ */
+export function jobLabel(job: OutcomeJob): string {
+  if (job.kind === "wave") return "the whole-wave job";
+  const group = job.group === undefined ? "" : `group "${job.group}"`;
+  const share = job.share === undefined ? "" : `share ${job.share}`;
+  return [group, share].filter(Boolean).join(" ");
+}
+
+function sameJob(a: OutcomeJob, b: OutcomeJob): boolean {
+  return a.kind === b.kind && a.share === b.share && a.group === b.group;
+}
+
+/** Whether a wave is complete for a commit, and if not, which jobs are missing. */
+export interface Completion {
+  complete: boolean;
+  /** The jobs with no `applied` or `nothing-to-do` outcome (newest) at the commit. */
+  missing: OutcomeJob[];
+}
+
+/**
+ * Decides whether `wave` is complete at `head`: a whole-wave job's newest outcome
+ * at `head` is `applied` or `nothing-to-do`, or each of the wave's applying jobs'
+ * newest outcome at `head` is.
+ * @param records The wave's gate records, oldest first.
+ * @param wave The wave.
+ * @param head The commit (full sha).
+ * @returns Whether it is complete, and the jobs still missing.
+ * @example
+ * ```ts
+ * waveCompletion([], wave, head); // { complete: false, missing: [{ kind: "wave" }] }
+ * ```
+ */
+export function waveCompletion(
+  records: readonly LedgerRecord[],
+  wave: Pick<Wave, "k" | "shares" | "jobs">,
+  head: string,
+): Completion {
+  const outcomes = records.filter((r): r is WaveOutcomeRecord =>
+    r.kind === "wave-outcome" && r.wave === wave.k && r.head === head
+  );
+  const done = (job: OutcomeJob) => {
+    const newest = outcomes.findLast((r) => sameJob(r.job, job));
+    return newest !== undefined && newest.outcome !== "failed";
+  };
+  if (done({ kind: "wave" })) return { complete: true, missing: [] };
+  const missing = applyingJobs(wave).filter((job) => !done(job));
+  return { complete: missing.length === 0, missing };
+}
+
+/**
+ * The newest commit at which `wave` was complete, with when its last outcome was
+ * recorded.
+ * @param records The wave's gate records, oldest first.
+ * @param wave The wave.
+ * @returns The commit and the time, or `undefined` when it never was.
+ * @example
+ * ```ts
+ * lastCompleted([], wave); // undefined
+ * ```
+ */
+export function lastCompleted(
+  records: readonly LedgerRecord[],
+  wave: Pick<Wave, "k" | "shares" | "jobs">,
+): { head: string; at: string } | undefined {
+  const outcomes = records.filter((r): r is WaveOutcomeRecord =>
+    r.kind === "wave-outcome" && r.wave === wave.k
+  );
+  for (let i = outcomes.length - 1; i >= 0; i--) {
+    const { head } = outcomes[i];
+    if (waveCompletion(records, wave, head).complete) {
+      return { head, at: outcomes[i].timestamp };
+    }
+  }
+  return undefined;
+}

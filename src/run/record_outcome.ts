@@ -1,0 +1,77 @@
+/**
+ * The wave outcome every applying job records when it ends (SPEC.md §4.11):
+ * `applied`, `failed` or `nothing-to-do`, for the commit it ran at, so the next
+ * wave can tell that this one is complete for that revision. Dry runs and jobs
+ * that wait record nothing.
+ * @module
+ */
+
+import { WAITING } from "../exit_codes.ts";
+import {
+  newRecord,
+  newStamp,
+  type OutcomeJob,
+  type WaveOutcome,
+} from "../ledger/records.ts";
+import { ciContext } from "./ci_context.ts";
+import type { Decision } from "./decision.ts";
+import type { JobResult } from "./job_result.ts";
+import type { RunIo } from "./run_io.ts";
+
+/**
+ * The outcome a finished job records: `failed` when a run failed or moved,
+ * `applied` when it applied something, else `nothing-to-do`.
+ * @param result The job's result.
+ * @returns The outcome.
+ * @example
+ * ```ts
+ * waveOutcomeOf({ exitCode: 0, applied: [], failed: [], moved: [] } as JobResult);
+ * // "nothing-to-do"
+ * ```
+ */
+export function waveOutcomeOf(
+  result: Pick<JobResult, "exitCode" | "applied" | "failed" | "moved">,
+): WaveOutcome {
+  if (result.exitCode !== 0 || result.failed.length || result.moved.length) {
+    return "failed";
+  }
+  return result.applied.length ? "applied" : "nothing-to-do";
+}
+
+/**
+ * Records the job's wave outcome in the wave's gate.
+ * @param decision The decision the job applied.
+ * @param head The commit the job ran at (full sha).
+ * @param result The job's result.
+ * @param io The edges.
+ */
+export async function recordWaveOutcome(
+  decision: Decision,
+  head: string,
+  result: JobResult,
+  io: RunIo,
+): Promise<void> {
+  if (result.exitCode === WAITING) return;
+  const { kind, share, group } = result.job;
+  const job: OutcomeJob = kind === "share"
+    ? { kind: "share", ...(share ? { share } : {}) }
+    : kind === "group"
+    ? {
+      kind: "group",
+      ...(group ? { group } : {}),
+      ...(share ? { share } : {}),
+    }
+    : { kind: "wave" };
+  const runId = ciContext(io.env).runId;
+  await io.ledger.write(newRecord("wave-outcome", {
+    name: decision.name,
+    gate: decision.gate,
+    wave: decision.wave,
+    head,
+    digest: decision.digest,
+    decisionId: decision.decisionId,
+    job,
+    outcome: waveOutcomeOf(result),
+    ...(runId ? { runId } : {}),
+  }, newStamp(io.clock)));
+}
