@@ -127,8 +127,14 @@ export const waveSchema = z.strictObject({
   discover: z.boolean().default(false).meta({
     description: "planWave chooses the wave's runs (runs may then be [])",
   }),
-  approval: approvalModeSchema.optional(),
-  approvers: approversSchema.optional(),
+  approval: approvalModeSchema.optional().meta({
+    description:
+      "Which approvals this wave's gate counts (default: the spec's); read at the base commit",
+  }),
+  approvers: approversSchema.optional().meta({
+    description:
+      "This wave's approver rules, each field over the spec's; read at the base commit",
+  }),
 }).meta({
   id: "Wave",
   description:
@@ -216,9 +222,15 @@ const specShape = {
     description:
       "How generated jobs get chant-wave: install, image, setup, variables",
   }),
-  approval: approvalModeSchema.optional(),
+  approval: approvalModeSchema.optional().meta({
+    description:
+      'Which approvals the gates count (default "ledger"): "ledger", "sealed" (signed by a key listed in the signers file at base) or "pr-review"; read at the base commit',
+  }),
   signers: signersSchema.optional(),
-  approvers: approversSchema.optional(),
+  approvers: approversSchema.optional().meta({
+    description:
+      "Approver rules of every wave unless a wave overrides a field: required, allowed, selfApproval; read at the base commit",
+  }),
   waves: z.array(waveSchema).min(1, {
     error: "a spec needs at least one wave",
   }).meta({ description: "The waves, in order; at least one" }),
