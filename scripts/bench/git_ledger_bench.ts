@@ -1,25 +1,33 @@
 /**
- * Benchmark of the git ledger against a local bare remote: the median time of one
- * `approve`-like write (one record, committed and pushed), and the throughput of
- * 8 concurrent writer processes on 4 clones (records per second, and how many
- * records were lost: must be 0). Runnable alone
+ * Benchmark of the git ledger against a local bare remote, next to plain git
+ * doing the same work in the same run: the median of one `chant-wave approve
+ * --ledger git` (one record, committed and pushed) against one `git commit` and
+ * `git push` of one file; and the throughput of 8 writer processes on 4 clones,
+ * each recording 20 approvals one command at a time, against 8 plain-git loops
+ * (`git commit`, `git push`, `git pull --rebase` while rejected) from worktrees
+ * of the same clones. Records lost must be 0. Runnable alone
  * (`deno run --allow-all scripts/bench/git_ledger_bench.ts`); `gitLedgerBench()`
  * returns the figures.
  * @module
  */
 
-import { fileURLToPath } from "node:url";
 import { median, ms } from "./_measure.ts";
-import type { ApprovalRecord } from "../../src/ledger/records.ts";
+import { BINARY } from "../../tests/_helpers/binary.ts";
 import {
-  approvalNoted,
-  ledgerWorld,
-} from "../../tests/ledger/git_ledger_fixture.ts";
+  type ApproverWorld,
+  approverWorld,
+  chantWriters,
+  DIGEST,
+  expectedNotes,
+  notesOn,
+  PLAIN_BRANCH,
+  plainGitWriters,
+} from "../../tests/_helpers/approvers.ts";
 
 /** Options of {@linkcode gitLedgerBench}. */
 export interface GitLedgerBenchOptions {
   /**
-   * Timed single writes.
+   * Timed single writes of each kind.
    * @default {15}
    */
   writes?: number;
@@ -29,37 +37,114 @@ export interface GitLedgerBenchOptions {
    */
   writers?: number;
   /**
-   * Records each writer process writes (at once, so they share commits).
-   * @default {25}
+   * Records each writer writes, one command per record.
+   * @default {20}
    */
   records?: number;
 }
 
-/** The figures. */
-export interface GitLedgerBenchResult {
-  /** What was measured. */
-  name: string;
-  /** Median of one write (blob, commit, push), in ms. */
-  writeMedianMs: number;
-  /** Fastest and slowest single write, in ms. */
-  writeMinMs: number;
-  writeMaxMs: number;
-  /** Writer processes and records each. */
-  writers: number;
-  records: number;
-  /** From the common start to the last writer's exit, in ms. */
-  concurrentMs: number;
+/** One side's figures under contention. */
+export interface ContentionFigures {
+  /** From the common start to the last writer's end, in ms. */
+  ms: number;
   /** Records per second over that time. */
   recordsPerSecond: number;
   /** Records expected but not on the branch afterwards (must be 0). */
   lost: number;
-  /** Whether no record was lost. */
+}
+
+/** The figures. */
+export interface GitLedgerBenchResult {
+  /** Median of one `chant-wave approve` (binary start, commit, push), in ms. */
+  writeMedianMs: number;
+  /** Median of one plain `git commit` + `git push`, in ms. */
+  plainWriteMedianMs: number;
+  /** Writer processes and records each. */
+  writers: number;
+  records: number;
+  chant: ContentionFigures;
+  plain: ContentionFigures;
+  /** Whether no record was lost on either side. */
   ok: boolean;
 }
 
-const WRITER = fileURLToPath(
-  new URL("../../tests/fixtures/git_ledger/write_records.ts", import.meta.url),
-);
+async function timed(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<number> {
+  const started = performance.now();
+  const out = await new Deno.Command(cmd, {
+    args,
+    cwd,
+    env,
+    clearEnv: true,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(
+      `${cmd} ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`,
+    );
+  }
+  return performance.now() - started;
+}
+
+/** Medians of single writes: `chant-wave approve` and plain git, alternating. */
+async function singleWrites(
+  world: ApproverWorld,
+  writes: number,
+): Promise<{ chant: number; plain: number }> {
+  const [clone] = world.clones;
+  const env = { ...world.repo.env, PATH: "/usr/bin:/bin" };
+  const chant: number[] = [];
+  const plain: number[] = [];
+  await world.repo.gitIn(
+    clone,
+    "checkout",
+    "-q",
+    "-b",
+    "single",
+    "origin/main",
+  );
+  for (let i = -1; i < writes; i++) {
+    const c = await timed(
+      BINARY,
+      [
+        "approve",
+        "tf",
+        "tf-wave-1",
+        "--plan",
+        DIGEST,
+        "--by",
+        "bench",
+        "--note",
+        `single-${i}`,
+        "--ledger",
+        "git",
+      ],
+      clone,
+      { PATH: "/usr/bin:/bin" },
+    );
+    await Deno.writeTextFile(`${clone}/single-${i}.json`, `{"i":${i}}\n`);
+    const p = await timed(
+      "sh",
+      [
+        "-c",
+        `git add "single-${i}.json" && git commit -q -m "record ${i}" && ` +
+        `git push -q origin HEAD:refs/heads/single`,
+      ],
+      clone,
+      env,
+    );
+    if (i >= 0) { // the first of each warms the caches
+      chant.push(c);
+      plain.push(p);
+    }
+  }
+  return { chant: median(chant), plain: median(plain) };
+}
 
 /**
  * Runs the benchmark in a temporary directory (removed afterwards).
@@ -71,76 +156,67 @@ export async function gitLedgerBench(
 ): Promise<GitLedgerBenchResult> {
   const writes = options.writes ?? 15;
   const writers = options.writers ?? 8;
-  const records = options.records ?? 25;
-  await using world = await ledgerWorld();
-  const single = world.open(await world.clone("single")).ledger;
-  await single.write(approvalNoted("warm-up"));
-  const times: number[] = [];
-  for (let i = 0; i < writes; i++) {
-    const started = performance.now();
-    await single.write(approvalNoted(`single-${i}`));
-    times.push(performance.now() - started);
-  }
-  const clones: string[] = [];
-  for (let c = 0; c < 4; c++) clones.push(await world.clone(`c${c}`));
-  const startAt = Date.now() + 2000;
-  const outputs = await Promise.all(
-    Array.from(
-      { length: writers },
-      (_, w) =>
-        new Deno.Command(Deno.execPath(), {
-          args: [
-            "run",
-            "--allow-all",
-            WRITER,
-            clones[w % 4],
-            `w${w}`,
-            String(records),
-            String(startAt),
-          ],
-          stdout: "null",
-          stderr: "piped",
-        }).output(),
-    ),
+  const records = options.records ?? 20;
+  await using world = await approverWorld();
+  const single = await singleWrites(world, writes);
+  const expected = expectedNotes(writers, records);
+  const figures = async (
+    run: Promise<{ ms: number; failures: string[] }>,
+    branch: string,
+    folder: string,
+  ): Promise<ContentionFigures> => {
+    const { ms, failures } = await run;
+    for (const failure of failures) console.error(failure);
+    const notes = new Set(await notesOn(world, branch, folder));
+    return {
+      ms,
+      recordsPerSecond: (writers * records) / (ms / 1000),
+      lost: expected.filter((note) => !notes.has(note)).length,
+    };
+  };
+  const plain = await figures(
+    plainGitWriters(world, writers, records),
+    PLAIN_BRANCH,
+    "gates/tf/plain",
   );
-  const concurrentMs = Date.now() - startAt;
-  for (const out of outputs) {
-    if (!out.success) console.error(new TextDecoder().decode(out.stderr));
-  }
-  const { ledger } = world.open(world.repo.path);
-  const notes = new Set(
-    (await ledger.readGate("tf", "tf-wave-2")).records
-      .map((r) => (r as ApprovalRecord).note),
+  const chant = await figures(
+    chantWriters(world, writers, records),
+    "chant/ledger",
+    "gates/tf/tf-wave-2",
   );
-  let lost = 0;
-  for (let w = 0; w < writers; w++) {
-    for (let i = 0; i < records; i++) if (!notes.has(`w${w}-${i}`)) lost++;
-  }
   return {
-    name: "git ledger (local bare remote)",
-    writeMedianMs: median(times),
-    writeMinMs: Math.min(...times),
-    writeMaxMs: Math.max(...times),
+    writeMedianMs: single.chant,
+    plainWriteMedianMs: single.plain,
     writers,
     records,
-    concurrentMs,
-    recordsPerSecond: (writers * records) / (concurrentMs / 1000),
-    lost,
-    ok: lost === 0,
+    chant,
+    plain,
+    ok: chant.lost === 0 && plain.lost === 0,
   };
 }
 
 if (import.meta.main) {
   const r = await gitLedgerBench();
-  console.log(`${r.name}`);
+  console.log("git ledger (local bare remote) vs plain git, same run");
   console.log(
-    `  one write: median ${ms(r.writeMedianMs)} (min ${ms(r.writeMinMs)}, max ${
-      ms(r.writeMaxMs)
-    })`,
+    `  one write: chant-wave approve ${ms(r.writeMedianMs)}, ` +
+      `git commit + push ${ms(r.plainWriteMedianMs)} ` +
+      `(${(r.writeMedianMs / r.plainWriteMedianMs).toFixed(2)}x)`,
   );
+  const total = r.writers * r.records;
+  const line = (name: string, f: ContentionFigures) =>
+    `  ${name}: ${f.recordsPerSecond.toFixed(2)} records/s ` +
+    `(${ms(f.ms)}), ${total - f.lost}/${total} landed`;
   console.log(
-    `  ${r.writers} writers x ${r.records} records: ${ms(r.concurrentMs)}, ` +
-      `${r.recordsPerSecond.toFixed(1)} records/s, lost ${r.lost}`,
+    `  ${r.writers} writers on 4 clones x ${r.records} records, one command each:`,
+  );
+  console.log(line("chant-wave approve", r.chant));
+  console.log(line("plain git loops   ", r.plain));
+  console.log(
+    `  throughput: ${
+      (r.chant.recordsPerSecond / r.plain.recordsPerSecond)
+        .toFixed(2)
+    }x plain git`,
   );
   if (!r.ok) Deno.exitCode = 1;
 }

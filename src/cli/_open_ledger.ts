@@ -6,8 +6,9 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
+import { lstat, realpath } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
-import { isAbsolute, resolve } from "@std/path";
+import { dirname, isAbsolute, join, resolve } from "@std/path";
 import { InputError } from "../errors.ts";
 import { DEFAULT_LEDGER_DIR, dirLedger } from "../ledger/dir_ledger.ts";
 import { gitLedger, REMOTE_NAME } from "../ledger/git_ledger.ts";
@@ -57,12 +58,60 @@ export async function openLedger(
       log: lineLog(io.stderr),
     });
   }
-  const root = resolve(io.cwd, where);
+  const from = where === DEFAULT_LEDGER_DIR && flag === undefined
+    ? await defaultLedgerHome(io)
+    : io.cwd;
+  const root = resolve(from, where);
   if (!isAbsolute(where)) {
-    refuseLinks(io.cwd, where.split(/[\\/]/), "the ledger");
+    refuseLinks(from, where.split(/[\\/]/), "the ledger");
   }
   await refuseCommitted(io, root);
   return dirLedger(root, { clock: io.clock });
+}
+
+/**
+ * The `--ledger` argument that reaches the same ledger as this command, for the
+ * commands chant-wave prints (`then approve: … --ledger git`): the flag, else
+ * `CHANT_WAVE_LEDGER`; nothing for the default directory ledger.
+ * @param flag The `--ledger` value, if given.
+ * @param env The environment.
+ * @returns The argument, or `undefined` for the default.
+ * @example
+ * ```ts
+ * ledgerArgument(undefined, { CHANT_WAVE_LEDGER: "git" }); // "git"
+ * ```
+ */
+export function ledgerArgument(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const where = flag ?? env.CHANT_WAVE_LEDGER;
+  return where === undefined || where === DEFAULT_LEDGER_DIR
+    ? undefined
+    : where;
+}
+
+/**
+ * Where the default `.chant/ledger` is: the nearest directory from the working
+ * directory up to the repository's top level that has one, so `approve` run in
+ * a subdirectory finds the ledger `run` wrote; else the working directory.
+ */
+async function defaultLedgerHome(
+  io: Pick<CliIo, "cwd" | "git">,
+): Promise<string> {
+  const top = await io.git.topLevel(io.cwd).catch(() => undefined);
+  if (top === undefined) return io.cwd;
+  const realTop = await realpath(top).catch(() => top);
+  let dir = await realpath(io.cwd).catch(() => io.cwd);
+  for (;;) {
+    const found = await lstat(join(dir, DEFAULT_LEDGER_DIR)).then(
+      (stat) => stat.isDirectory(),
+      () => false,
+    );
+    if (found) return dir;
+    if (dir === realTop || dirname(dir) === dir) return io.cwd;
+    dir = dirname(dir);
+  }
 }
 
 /** Refuses a directory ledger that holds files the repository tracks. */

@@ -13,6 +13,7 @@ import { OK } from "../exit_codes.ts";
 import { newestPendingDigest } from "../ledger/decide_gate.ts";
 import { approvedLines } from "../ledger/gate_messages.ts";
 import { approvalRecord, newStamp } from "../ledger/records.ts";
+import type { PlanSetMember } from "../ledger/plan_set_file.ts";
 import { resolveSigningKey } from "../seal/signing_key.ts";
 import { signApproval } from "../seal/sign_approval.ts";
 import {
@@ -27,19 +28,22 @@ import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { openLedger } from "./_open_ledger.ts";
-import { nameAndGate } from "./_positionals.ts";
+import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 
 /** The `approve` command. */
 export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
   usage:
-    "chant-wave approve NAME GATE [--plan DIGEST] [--by WHO] [--note TEXT] [--sign [KEY]] [--ledger L] [--json]",
+    "chant-wave approve NAME GATE | --spec F --wave K [--plan DIGEST] [--by WHO] [--note TEXT]\n" +
+    "                          [--sign [KEY]] [--ledger L] [--json]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
     "fresh plans differ refuses it.",
     "",
+    "  --spec F       with --wave: the gate of wave K of this spec, instead of NAME GATE",
+    "  --wave K       the wave, by number or name",
     "  --plan DIGEST  sha256:<64 hex>, as printed after 'then approve:'",
     "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
     "  --note TEXT    a note kept with the approval",
@@ -52,19 +56,20 @@ export const approveCommand: Command = {
   examples: [
     "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
     "chant-wave approve demo demo-wave-2 --plan sha256:… --ledger git   # as printed",
-    'chant-wave approve demo demo-wave-2 --note "reviewed in #42" --json',
+    "chant-wave approve --spec waves.jsonc --wave staging",
     "chant-wave approve demo demo-wave-3 --sign   # sealed with git's SSH signing key",
   ],
   // `--sign [KEY]` is taken out before parsing (its KEY is optional); it is
   // listed here so that usage, help and completion name it.
   flags: {
-    strings: ["plan", "by", "note", "ledger"],
+    strings: ["spec", "wave", "plan", "by", "note", "ledger"],
     booleans: ["json", "sign"],
   },
   async run(argv, io) {
     const { rest, sign } = takeSignFlag(argv);
     const flags = parseFlags("approve", rest, approveCommand.flags);
-    const { name, gate } = nameAndGate("approve", flags);
+    const target = await gateTarget("approve", flags, io.cwd);
+    const { name, gate } = target;
     const ledger = await openLedger(flags.strings.ledger, io);
     const plan = flags.strings.plan;
     if (plan !== undefined && !isDigest(plan)) {
@@ -72,19 +77,25 @@ export const approveCommand: Command = {
         `"--plan" must be sha256:<64 lowercase hex>, not "${plan}"`,
       );
     }
-    let digest = plan;
+    await requireKnownGate(target, ledger);
+    const log = lineLog(io.stderr);
     const { records } = await ledger.readGate(name, gate);
+    const pending = newestPendingDigest(records, io.clock.now());
+    const digest = plan ?? pending;
     if (digest === undefined) {
-      digest = newestPendingDigest(records, io.clock.now());
-      if (digest === undefined) {
-        throw new InputError(
-          `gate "${gate}" of "${name}" has no pending plan to approve in ${ledger.describe()}`,
-          [
-            "pass --plan sha256:<hex> as printed after 'then approve:'",
-          ],
-        );
-      }
+      throw new InputError(
+        `gate "${gate}" of "${name}" has no pending plan to approve in ${ledger.describe()}`,
+        [
+          "pass --plan sha256:<hex> as printed after 'then approve:'",
+        ],
+      );
     }
+    if (pending !== undefined && pending !== digest) {
+      log(
+        `warning: gate "${gate}" waits for ${pending}, not ${digest}; this approval covers only the plans of ${digest}`,
+      );
+    }
+    const plans = await ledger.readPlanSet(name, gate, digest);
     const by = flags.strings.by ?? await defaultApprover(io);
     const url = ciContext(io.env).runUrl;
     const note = flags.strings.note;
@@ -116,8 +127,9 @@ export const approveCommand: Command = {
         JSON.stringify({ ledger: ledger.describe(), record }) + "\n",
       );
     }
-    const log = lineLog(io.stderr);
     approvedLines(name, gate, digest, by).forEach(log);
+    if (plans) log(`  it covers ${describePlans(plans)}`);
+    log(`  recorded in ${ledger.describe()}`);
     if (seal) {
       const fingerprint = await sshKeyFingerprint(
         parseSshPublicKeyLine(seal.publicKey),
@@ -139,4 +151,22 @@ async function defaultApprover(io: CliIo): Promise<string> {
   const who = await whoRuns(io);
   if (who) return who;
   throw new InputError("cannot tell who approves: pass --by WHO");
+}
+
+const NAMED_PLANS = 10;
+
+/** `3 plans: eu (2 to add), us (destructive), ap` — the targets an approval covers. */
+function describePlans(plans: readonly PlanSetMember[]): string {
+  const shown = plans.slice(0, NAMED_PLANS).map((plan) => {
+    const notes = [
+      plan.destructive ? "destructive" : "",
+      plan.empty ? "no changes" : "",
+      plan.summary ?? "",
+    ].filter(Boolean);
+    return notes.length ? `${plan.target} (${notes.join(", ")})` : plan.target;
+  });
+  const more = plans.length - shown.length;
+  return `${plans.length} plan${plans.length === 1 ? "" : "s"}: ${
+    shown.join(", ")
+  }${more > 0 ? ` and ${more} more` : ""}`;
 }

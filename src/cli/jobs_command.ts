@@ -9,7 +9,8 @@ import { expandJobs, type Job } from "../jobs/expand_jobs.ts";
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { formatCommand, formatTable } from "./_table.ts";
+import { formatTable } from "../table.ts";
+import { shellLine } from "../shell_words.ts";
 
 /** The `jobs` command. */
 export const jobsCommand: Command = {
@@ -51,7 +52,7 @@ function jobsTable(jobs: readonly Job[]): string {
     job.share === undefined ? "-" : `${job.share}/${job.shares}`,
     job.group ?? "-",
     job.needs.length === 0 ? "-" : job.needs.join(","),
-    formatCommand(job.command),
+    shellLine(job.command),
   ]);
   return formatTable([header, ...rows]);
 }

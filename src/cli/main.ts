@@ -26,6 +26,7 @@ import { planFileCommand } from "./plan_file_command.ts";
 import { revokeCommand } from "./revoke_command.ts";
 import { runCommand } from "./run_command.ts";
 import { schemaCommand } from "./schema_command.ts";
+import { showCommand } from "./show_command.ts";
 import { statusCommand } from "./status_command.ts";
 import { commandHelpText, overviewText } from "./_help_text.ts";
 
@@ -33,6 +34,7 @@ import { commandHelpText, overviewText } from "./_help_text.ts";
 export const COMMANDS: readonly Command[] = [
   runCommand,
   approveCommand,
+  showCommand,
   revokeCommand,
   statusCommand,
   checkCommand,

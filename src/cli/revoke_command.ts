@@ -13,18 +13,20 @@ import type { Command } from "./command.ts";
 import { whoRuns } from "../run/who.ts";
 import { parseFlags } from "./_flags.ts";
 import { openLedger } from "./_open_ledger.ts";
-import { nameAndGate } from "./_positionals.ts";
+import { gateTarget } from "./_gate_target.ts";
 
 /** The `revoke` command. */
 export const revokeCommand: Command = {
   name: "revoke",
   summary: "clear a gate's approvals and pending facts",
   usage:
-    "chant-wave revoke NAME GATE [--by WHO] [--note TEXT] [--ledger L] [--json]",
+    "chant-wave revoke NAME GATE | --spec F --wave K [--by WHO] [--note TEXT] [--ledger L] [--json]",
   help: [
     "Records that gate GATE of rollout NAME is cleared: every earlier approval and",
     "pending fact stops counting; the next run waits for a fresh approval.",
     "",
+    "  --spec F     with --wave: the gate of wave K of this spec, instead of NAME GATE",
+    "  --wave K     the wave, by number or name",
     "  --by WHO     who revokes, kept in the record (default: the CI actor,",
     "               git user.email, $USER)",
     "  --note TEXT  why",
@@ -34,12 +36,15 @@ export const revokeCommand: Command = {
   examples: [
     'chant-wave revoke demo demo-wave-3 --note "wrong plan approved"',
     "chant-wave revoke demo demo-wave-3 --by ann@example.com --ledger git",
-    "chant-wave revoke demo demo-wave-3 --json",
+    "chant-wave revoke --spec waves.jsonc --wave prod --json",
   ],
-  flags: { strings: ["by", "note", "ledger"], booleans: ["json"] },
+  flags: {
+    strings: ["spec", "wave", "by", "note", "ledger"],
+    booleans: ["json"],
+  },
   async run(argv, io) {
     const flags = parseFlags("revoke", argv, revokeCommand.flags);
-    const { name, gate } = nameAndGate("revoke", flags);
+    const { name, gate } = await gateTarget("revoke", flags, io.cwd);
     const ledger = await openLedger(flags.strings.ledger, io);
     const note = flags.strings.note;
     const by = flags.strings.by ?? await whoRuns(io);

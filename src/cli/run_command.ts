@@ -19,7 +19,7 @@ import {
   requireFlag,
 } from "./_flags.ts";
 import { loadSpec, specParser } from "./_load_spec.ts";
-import { openLedger } from "./_open_ledger.ts";
+import { ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { warnUnignored } from "./_warn_unignored.ts";
 
 /** The `run` command. */
@@ -93,6 +93,7 @@ export const runCommand: Command = {
         heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
       };
       const ledger = await openLedger(flags.strings.ledger, io);
+      const ledgerArg = ledgerArgument(flags.strings.ledger, io.env);
       await warnUnignored(io);
       const result = await runJob({
         spec,
@@ -103,6 +104,7 @@ export const runCommand: Command = {
           : { baseFlag: flags.strings.base }),
         settings,
         dryRun: flags.booleans["dry-run"],
+        ...(ledgerArg === undefined ? {} : { ledgerArg }),
         ...(flags.strings["out-of-order"] === undefined
           ? {}
           : { outOfOrder: outOfOrderReason(flags.strings["out-of-order"]) }),

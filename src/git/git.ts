@@ -125,6 +125,9 @@ export interface CreateGitOptions {
 
 const decoder = new TextDecoder();
 
+/** What git says when it refuses a repository owned by another user. */
+const DUBIOUS_OWNERSHIP = /detected dubious ownership/;
+
 function notInWorkTree(stderr: string): boolean {
   return /not a git repository|must be run in a work tree/.test(stderr);
 }
@@ -141,18 +144,29 @@ function notInWorkTree(stderr: string): boolean {
  */
 export function createGit(options: CreateGitOptions): Git {
   const gitPath = options.gitPath ?? "git";
-  let trusted: Promise<Record<string, string>> | undefined;
-  const exec = async (args: readonly string[], o: GitRunOptions) => {
-    trusted ??= readSafeDirectories(gitPath, options.env).then(
-      safeDirectoryEnv,
-    );
-    return await spawnGit(args, {
+  // The user's safe.directory entries, read only once git refused a checkout
+  // (no extra process otherwise); git refuses before doing anything, so the
+  // command is simply run again with them.
+  let trusted: Record<string, string> | undefined;
+  let reading: Promise<Record<string, string>> | undefined;
+  const spawn = (args: readonly string[], o: GitRunOptions) =>
+    spawnGit(args, {
       gitPath,
       cwd: o.cwd,
-      env: isolatedGitEnv(options.env, { ...o.env, ...await trusted }),
+      env: isolatedGitEnv(options.env, { ...o.env, ...trusted }),
       input: o.input,
       signal: o.signal,
     });
+  const exec = async (args: readonly string[], o: GitRunOptions) => {
+    const out = await spawn(args, o);
+    if (trusted !== undefined || !DUBIOUS_OWNERSHIP.test(out.stderr)) {
+      return out;
+    }
+    reading ??= readSafeDirectories(gitPath, options.env).then(
+      safeDirectoryEnv,
+    );
+    trusted = await reading;
+    return Object.keys(trusted).length === 0 ? out : await spawn(args, o);
   };
   const runBytes = async (args: readonly string[], o: GitRunOptions) => {
     const out = await exec(args, o);
@@ -211,8 +225,9 @@ async function readUserConfig(
 }
 
 /**
- * The user's `safe.directory` values (global and system configuration), read once
- * per `Git`; none when git cannot tell.
+ * The user's `safe.directory` values (global and system configuration), read at
+ * most once per `Git`, when git first refuses a checkout; none when git cannot
+ * tell.
  */
 async function readSafeDirectories(
   gitPath: string,

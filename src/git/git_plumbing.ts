@@ -1,16 +1,12 @@
 /**
- * Git plumbing on top of the `Git` seam, for callers that build commits without a
- * work tree: write blobs, commit trees, read and move refs with compare-and-swap,
- * ask ancestry and read many blobs at once. Every function runs git through
+ * Git plumbing on top of the `Git` seam, for callers that keep a branch without a
+ * work tree: read and move refs with compare-and-swap, ask ancestry and read many
+ * blobs at once. Every function runs git through
  * `Git.exec`/`Git.run` (no shell, isolated environment) and never touches the work
  * tree, the index or HEAD. It knows nothing of ledgers.
  * @module
  */
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Env } from "./git_env.ts";
 import { type Git, GitError } from "./git.ts";
 
 /** The outcome of {@linkcode updateRef}. */
@@ -20,103 +16,6 @@ export type UpdateRefResult =
   | { ok: false; reason: "moved"; stderr: string }
   /** A lock file is in the way (another git process, or a stale one). */
   | { ok: false; reason: "locked"; lockPath: string; stderr: string };
-
-/**
- * Writes `content` as a blob into the object database (`hash-object -w --stdin`).
- * @param git The git seam.
- * @param cwd A directory inside the repository.
- * @param content The blob's bytes (text is written as UTF-8).
- * @returns The blob's object id.
- * @throws {GitError} When git fails.
- */
-export async function hashObject(
-  git: Git,
-  cwd: string,
-  content: string | Uint8Array,
-): Promise<string> {
-  const out = await git.run(["hash-object", "-w", "--stdin"], {
-    cwd,
-    input: content,
-  });
-  return out.trim();
-}
-
-/**
- * Writes many blobs with one git process: the contents go to files in a fresh
- * temporary directory, hashed with `hash-object -w --no-filters --stdin-paths`
- * (so no attribute or filter of the repository applies), and the directory is
- * removed. One content is hashed from stdin.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
- * @param contents The blobs' bytes (text is written as UTF-8).
- * @returns Their object ids, in the same order.
- * @throws {GitError} When git fails.
- */
-export async function hashObjects(
-  git: Git,
-  cwd: string,
-  contents: readonly (string | Uint8Array)[],
-): Promise<string[]> {
-  if (contents.length === 0) return [];
-  if (contents.length === 1) return [await hashObject(git, cwd, contents[0])];
-  const dir = await mkdtemp(join(tmpdir(), "chant-wave-blobs-"));
-  try {
-    const paths = contents.map((_, i) => join(dir, `${i}`));
-    await Promise.all(contents.map((c, i) => writeFile(paths[i], c)));
-    const out = await git.run(
-      ["hash-object", "-w", "--no-filters", "--stdin-paths"],
-      { cwd, input: paths.join("\n") + "\n" },
-    );
-    const oids = out.split("\n").filter((line) => line !== "");
-    if (oids.length !== contents.length) {
-      throw new GitError(
-        ["hash-object"],
-        0,
-        `got ${oids.length} ids for ${contents.length} blobs`,
-      );
-    }
-    return oids;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** What {@linkcode commitTree} commits. */
-export interface CommitTreeOptions {
-  /** The tree's object id. */
-  tree: string;
-  /** Parent commits, first parent first; none for a root commit. */
-  parents: readonly string[];
-  /** The commit message. */
-  message: string;
-  /** Identity variables (`GIT_AUTHOR_NAME`, `GIT_COMMITTER_EMAIL`, …). */
-  env?: Env;
-}
-
-/**
- * Makes a commit object with `commit-tree` (never signed, whatever the
- * repository's `commit.gpgSign` says). No ref moves.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
- * @param options The tree, parents, message and identity.
- * @returns The new commit's object id.
- * @throws {GitError} When git fails (e.g. no identity and none in `env`).
- */
-export async function commitTree(
-  git: Git,
-  cwd: string,
-  options: CommitTreeOptions,
-): Promise<string> {
-  const args = ["commit-tree", "--no-gpg-sign", options.tree];
-  for (const parent of options.parents) args.push("-p", parent);
-  args.push("-F", "-");
-  const out = await git.run(args, {
-    cwd,
-    input: options.message,
-    env: options.env,
-  });
-  return out.trim();
-}
 
 const LOCK_FILE = /Unable to create '([^']+\.lock)': File exists/;
 

@@ -9,8 +9,8 @@
 import { InputError } from "../errors.ts";
 import { isAncestor, readRefs, updateRef } from "../git/git_plumbing.ts";
 import { pushRef } from "../git/git_transport.ts";
+import { buildCommit, type CommitFile } from "./_git_ledger_commit.ts";
 import {
-  backoff,
   currentTip,
   failIfStale,
   fetchLedger,
@@ -19,13 +19,9 @@ import {
   LEDGER_REF,
   type LedgerContext,
   remoteName,
+  waitToRetry,
 } from "./_git_ledger_sync.ts";
-import {
-  addedFiles,
-  blobsAt,
-  buildCommit,
-  type LedgerFile,
-} from "./_git_ledger_tree.ts";
+import { addedFiles, type LedgerFile } from "./_git_ledger_tree.ts";
 
 /** What {@linkcode publish} did. */
 export interface PublishReport {
@@ -41,31 +37,50 @@ export interface PublishReport {
  * Publishes record files, atomically and losing none: build one commit adding
  * `mine` (minus files the tip already has with the same content) and any records
  * of the local branch the remote lacks, on top of the remote's tip, and push it
- * without force; the remote's acceptance is the commit point, after which the
- * remote-tracking ref and the local branch follow by compare-and-swap. When
- * another writer pushed first, fetch, rebuild on the new tip and retry, at most
- * `ctx.attempts` times, with jittered exponential backoff. When the push fails
- * for another reason nothing moved (nothing is recorded) and a one-line
- * `InputError` says what to do. In local mode the compare-and-swap of the local
- * branch is the commit point, retried the same way.
+ * without force; the remote's acceptance is the commit point (git moves the
+ * remote-tracking ref with it), after which the local branch follows by
+ * compare-and-swap. When another writer pushed first, fetch, rebuild on the new
+ * tip and retry after a jittered, growing wait, for as long as the ledger's time
+ * budget allows (`ctx.budgetMs`, 120 s by default, and at least
+ * `ctx.minAttempts` attempts, 40). When the push fails for
+ * another reason nothing moved (nothing is recorded) and a one-line `InputError`
+ * says what to do. In local mode the compare-and-swap of the local branch is the
+ * commit point, retried the same way.
+ *
+ * One attempt costs 4 git processes when it wins (`for-each-ref`, `fast-import`,
+ * `push`, `update-ref`) and one `fetch` more after a lost race.
  * @param ctx The ledger.
  * @param mine The files to add.
  * @param message The commit message, given how many files the commit adds.
  * @returns What was committed.
  * @throws {InputError} When a file of `mine` exists with other content, a lock is
- * stale, the remote refuses, or the attempts run out.
+ * stale, or the remote refuses.
+ * @throws {OutcomeError} Exit 1 when other writers kept winning for the whole
+ * budget.
  */
 export async function publish(
   ctx: LedgerContext,
-  mine: readonly LedgerFile[],
-  message: (files: readonly LedgerFile[]) => string,
+  mine: readonly CommitFile[],
+  message: (files: readonly CommitFile[]) => string,
 ): Promise<PublishReport> {
   const { git, cwd, tracking } = ctx;
-  let lost = "";
+  const deadline = ctx.clock.now() + ctx.budgetMs;
+  const doing = `cannot record in the ledger branch ${LEDGER_BRANCH}${
+    ctx.remote ? ` of ${remoteName(ctx)}` : ""
+  }`;
+  let why = "";
   let lastMs = 0;
   let behind = false;
-  for (let attempt = 1; attempt <= ctx.attempts; attempt++) {
-    if (attempt > 1) await backoff(ctx, attempt - 1, lastMs);
+  for (let attempt = 1;; attempt++) {
+    if (attempt > 1) {
+      await waitToRetry(ctx, {
+        attempt: attempt - 1,
+        lastMs,
+        deadline,
+        doing,
+        why,
+      });
+    }
     const started = ctx.clock.now();
     if (behind) await fetchLedger(ctx);
     const refs = await readRefs(git, cwd, [
@@ -74,12 +89,19 @@ export async function publish(
     ]);
     const local = refs.get(LEDGER_REF);
     const base = tracking ? refs.get(tracking) : local;
-    const files = await filesToCommit(ctx, base, local, mine);
-    if (files.length === 0) {
+    if (tracking && base) ctx.remoteTips.add(base);
+    const files = unique([...await carriedFiles(ctx, base, local), ...mine]);
+    const built = files.length === 0 ? undefined : await buildCommit(git, cwd, {
+      base,
+      files,
+      message: message(files),
+      when: ctx.clock.now(),
+    });
+    if (built === undefined || built.added === 0) {
       if (tracking && base && local !== base) await currentTip(ctx);
       return { tip: base, committed: 0, pushed: false };
     }
-    const commit = await buildCommit(git, cwd, base, files, message(files));
+    const { commit, added } = built;
     if (ctx.remote === undefined || tracking === undefined) {
       const moved = await updateRef(
         git,
@@ -89,71 +111,50 @@ export async function publish(
         local,
         message(files),
       );
-      if (moved.ok) {
-        return { tip: commit, committed: files.length, pushed: false };
-      }
-      if (moved.reason === "locked") {
-        await failIfStale(ctx, moved.lockPath, attempt === ctx.attempts);
-      }
-      lost = "other processes kept moving the branch";
+      if (moved.ok) return { tip: commit, committed: added, pushed: false };
+      if (moved.reason === "locked") await failIfStale(ctx, moved.lockPath);
+      why = "other processes kept moving the branch";
       lastMs = ctx.clock.now() - started;
       continue;
     }
     const pushed = await pushRef(git, cwd, ctx.remote, commit, LEDGER_REF);
     if (pushed.ok) {
       ctx.lastKnown = commit;
-      await Promise.all([
-        follow(ctx, tracking, base, commit, base),
-        follow(ctx, LEDGER_REF, local, commit, base),
-      ]);
-      return { tip: commit, committed: files.length, pushed: true };
+      ctx.remoteTips.add(commit);
+      const known = local !== undefined && ctx.remoteTips.has(local);
+      await follow(ctx, LEDGER_REF, local, commit, known ? local : base);
+      return { tip: commit, committed: added, pushed: true };
     }
     if (pushed.reason === "behind") {
-      lost = `other writers kept pushing first (${pushed.detail})`;
+      why = `other writers kept pushing first (${pushed.detail})`;
       behind = true;
       lastMs = ctx.clock.now() - started;
       continue;
     }
     throw pushError(ctx, pushed.reason, pushed.detail);
   }
-  throw new InputError(
-    `cannot record in the ledger branch ${LEDGER_BRANCH}${
-      ctx.remote ? ` of ${remoteName(ctx)}` : ""
-    } after ${ctx.attempts} attempts: ${lost}; run it again`,
-  );
 }
 
-/** `mine` minus what `base` already has, plus the local branch's own records. */
-async function filesToCommit(
+/**
+ * The records of the local branch that `base` lacks: none when the local branch
+ * is at a tip seen on the remote (its records are all there) or behind `base`.
+ */
+async function carriedFiles(
   ctx: LedgerContext,
   base: string | undefined,
   local: string | undefined,
-  mine: readonly LedgerFile[],
 ): Promise<LedgerFile[]> {
   const { git, cwd } = ctx;
-  const carried = local !== undefined && local !== base &&
-      !(base !== undefined && await isAncestor(git, cwd, local, base))
-    ? await addedFiles(git, cwd, base, local)
-    : [];
-  const present = base === undefined || mine.length === 0
-    ? new Map<string, string>()
-    : new Map(
-      (await blobsAt(git, cwd, base, mine.map((f) => f.path)))
-        .map((f) => [f.path, f.oid]),
-    );
-  const files = new Map(carried.map((f) => [f.path, f]));
-  for (const file of mine) {
-    const there = present.get(file.path);
-    if (there === file.oid) continue;
-    if (there !== undefined) {
-      throw new InputError(
-        `cannot record "${file.path}" in the ledger branch ${LEDGER_BRANCH}: ` +
-          `a different record with that name is already there`,
-      );
-    }
-    files.set(file.path, file);
+  if (local === undefined || local === base || ctx.remoteTips.has(local)) {
+    return [];
   }
-  return [...files.values()];
+  if (base !== undefined && await isAncestor(git, cwd, local, base)) return [];
+  return await addedFiles(git, cwd, base, local);
+}
+
+/** The files, one per path (the last wins, so mine win over carried ones). */
+function unique(files: readonly CommitFile[]): CommitFile[] {
+  return [...new Map(files.map((file) => [file.path, file])).values()];
 }
 
 const ALLOW_PUSH =

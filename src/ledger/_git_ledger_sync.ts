@@ -2,14 +2,16 @@
  * The git ledger's refs and its view of the remote: the state one ledger keeps,
  * fetching the remote's branch (retrying while a sibling process holds a ref's
  * lock), the tip to read, moving refs forward by compare-and-swap, the retry
- * backoff, and the one-line error for a stale lock. Publishing new records is
+ * schedule (jittered exponential waits within a time budget), and the one-line
+ * errors for a stale lock and a budget spent. Publishing new records is
  * `_git_ledger_publish.ts`'s job. Private to the git ledger.
  * @module
  */
 
 import { stat } from "node:fs/promises";
 import type { Clock } from "../clock.ts";
-import { InputError } from "../errors.ts";
+import { InputError, OutcomeError } from "../errors.ts";
+import { RUN_FAILED } from "../exit_codes.ts";
 import type { Git } from "../git/git.ts";
 import { isAncestor, readRefs, updateRef } from "../git/git_plumbing.ts";
 import { fetchRef } from "../git/git_transport.ts";
@@ -30,14 +32,18 @@ export interface LedgerContext {
   clock: Clock;
   random: RandomBytes;
   log: (line: string) => void;
-  /** Publish attempts before giving up. */
-  attempts: number;
+  /** Milliseconds a write (or a fetch) keeps retrying before giving up. */
+  budgetMs: number;
+  /** Attempts made before giving up even when the budget is spent. */
+  minAttempts: number;
   /** The remote, once known to exist; `undefined` in local mode. */
   remote?: string;
   /** `refs/remotes/<remote>/chant/ledger`. */
   tracking?: string;
   /** The newest tip this process pushed or read; reads never go older. */
   lastKnown?: string;
+  /** Tips seen on the remote: a local branch at one of them has nothing to send. */
+  remoteTips: Set<string>;
   /** Notes already logged (each is logged once). */
   noted: Set<string>;
 }
@@ -49,42 +55,95 @@ export function noteOnce(ctx: LedgerContext, line: string): void {
   ctx.log(line);
 }
 
-function sleep(clock: Clock, ms: number): Promise<void> {
+/** Waits `ms` milliseconds on the ledger's clock. */
+export function sleep(clock: Clock, ms: number): Promise<void> {
   return new Promise((resolve) => clock.setTimeout(resolve, ms));
 }
 
+/** The longest single wait between two attempts. */
+const MAX_WAIT_MS = 1_000;
+
 /**
- * Waits a random time ("full jitter") in [0, bound): the bound doubles with each
- * attempt from 50 ms, is at least twice as long as the attempt that just lost
- * took (so writers that collided spread out instead of colliding again), and at
- * most 5 s.
+ * How long to wait before retry number `attempt` (1 for the first retry): a
+ * random time ("full jitter") in [0, bound), where the bound doubles with each
+ * retry from 50 ms, is at least as long as the attempt that just lost took (so
+ * writers that collided spread out instead of colliding again), and at most
+ * 1 s (a writer that lost often must not sleep while fresh writers win).
+ * @param ctx The ledger (its random source).
+ * @param attempt The retry's number, from 1.
+ * @param lastMs How long the lost attempt took.
+ * @returns Milliseconds.
  */
-export function backoff(
+export function retryWait(
   ctx: LedgerContext,
   attempt: number,
   lastMs = 0,
-): Promise<void> {
+): number {
   const [a, b] = ctx.random(2);
   const fraction = ((a << 8) | b) / 65536;
-  const bound = Math.min(5000, Math.max(50 * 2 ** (attempt - 1), 2 * lastMs));
-  return sleep(ctx.clock, Math.floor(fraction * bound));
+  const bound = Math.min(
+    MAX_WAIT_MS,
+    Math.max(50 * 2 ** Math.min(attempt - 1, 16), lastMs),
+  );
+  return Math.floor(fraction * bound);
+}
+
+/** What {@linkcode waitToRetry} needs to know about the attempts so far. */
+export interface RetryState {
+  /** The retry's number, from 1. */
+  attempt: number;
+  /** How long the lost attempt took. */
+  lastMs: number;
+  /** When the budget ends (the clock's milliseconds). */
+  deadline: number;
+  /** What failed, for the error: `cannot record in the ledger branch …`. */
+  doing: string;
+  /** Why the attempts failed, for the error. */
+  why: string;
 }
 
 /**
- * Fails with a clear message when `lockPath` has been there for a while (or the
- * attempts are `exhausted`); a fresh lock of a running git passes.
+ * Waits before another attempt, or gives up when the wait would end past the
+ * deadline and at least `ctx.minAttempts` attempts were made (so a machine so
+ * loaded that one attempt takes many seconds is not cut short after a few).
+ * @param ctx The ledger.
+ * @param state The attempts so far.
+ * @throws {OutcomeError} Exit 1 when the budget is spent:
+ * `<doing> within 120s (9 attempts): <why>; run it again`.
+ */
+export async function waitToRetry(
+  ctx: LedgerContext,
+  state: RetryState,
+): Promise<void> {
+  const wait = retryWait(ctx, state.attempt, state.lastMs);
+  if (
+    ctx.clock.now() + wait > state.deadline &&
+    state.attempt >= ctx.minAttempts
+  ) {
+    throw new OutcomeError(
+      RUN_FAILED,
+      `${state.doing} within ${Math.round(ctx.budgetMs / 1000)}s ` +
+        `(${state.attempt} attempt${state.attempt === 1 ? "" : "s"}): ` +
+        `${state.why}; run it again`,
+    );
+  }
+  await sleep(ctx.clock, wait);
+}
+
+/**
+ * Fails with a clear message when `lockPath` has been there for a while; a
+ * fresh lock of a running git passes (the caller retries).
  * @throws {InputError} Naming the lock file and what to do.
  */
 export async function failIfStale(
   ctx: LedgerContext,
   lockPath: string | undefined,
-  exhausted: boolean,
 ): Promise<void> {
   if (lockPath === undefined) return;
   const since = await stat(lockPath).then((s) => s.mtimeMs, () => undefined);
   if (since === undefined) return;
   const age = ctx.clock.now() - since;
-  if (age < STALE_LOCK_MS && !exhausted) return;
+  if (age < STALE_LOCK_MS) return;
   throw new InputError(
     `cannot update the ledger branch ${LEDGER_BRANCH}: the lock file "${lockPath}" ` +
       `is in the way (${Math.round(age / 1000)}s old); if no git process is ` +
@@ -92,17 +151,21 @@ export async function failIfStale(
   );
 }
 
+/** The remote's name, quoted, for messages. */
 export function remoteName(ctx: LedgerContext): string {
   return `"${ctx.remote}"`;
 }
 
 /**
  * Fetches the remote's ledger branch into the remote-tracking ref, retrying while
- * another process of this clone holds the ref's lock. Does nothing in local mode.
+ * another process of this clone holds the ref's lock, within the ledger's time
+ * budget. Does nothing in local mode.
  * @throws {InputError} When the remote cannot be read or a lock is stale.
+ * @throws {OutcomeError} Exit 1 when the lock stays busy past the budget.
  */
 export async function fetchLedger(ctx: LedgerContext): Promise<void> {
   if (ctx.remote === undefined || ctx.tracking === undefined) return;
+  const deadline = ctx.clock.now() + ctx.budgetMs;
   for (let attempt = 1;; attempt++) {
     const got = await fetchRef(
       ctx.git,
@@ -119,16 +182,16 @@ export async function fetchLedger(ctx: LedgerContext): Promise<void> {
         }: ${got.detail}; check the remote's URL and that the job may read it`,
       );
     }
-    const exhausted = attempt >= ctx.attempts;
-    await failIfStale(ctx, got.lockPath, exhausted);
-    if (exhausted) {
-      throw new InputError(
-        `cannot fetch the ledger branch ${LEDGER_BRANCH} from ${
-          remoteName(ctx)
-        }: ${got.detail}`,
-      );
-    }
-    await backoff(ctx, attempt);
+    await failIfStale(ctx, got.lockPath);
+    await waitToRetry(ctx, {
+      attempt,
+      lastMs: 0,
+      deadline,
+      doing: `cannot fetch the ledger branch ${LEDGER_BRANCH} from ${
+        remoteName(ctx)
+      }`,
+      why: got.detail,
+    });
   }
 }
 

@@ -1,17 +1,11 @@
 /**
- * The trees of the git ledger's branch: build a commit that adds record files on
- * top of a tip (through a temporary index in a temporary directory, never the
- * user's index), list the record files a tip holds that another lacks, and look up
- * which paths a tip already has. Private to the git ledger.
+ * The trees of the git ledger's branch: list the record files a tip holds that
+ * another lacks, and look up which paths a tip has. Building commits is
+ * `_git_ledger_commit.ts`'s job. Private to the git ledger.
  * @module
  */
 
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Env } from "../git/git_env.ts";
 import type { Git } from "../git/git.ts";
-import { commitTree } from "../git/git_plumbing.ts";
 
 /** One record file on the ledger branch. */
 export interface LedgerFile {
@@ -27,58 +21,6 @@ export interface ListedBlob extends LedgerFile {
   mode: string;
   /** The blob's size in bytes. */
   size: number;
-}
-
-/** The identity of every ledger commit, so writes need no user configuration. */
-export const LEDGER_IDENTITY: Env = {
-  GIT_AUTHOR_NAME: "chant-wave",
-  GIT_AUTHOR_EMAIL: "chant-wave@localhost",
-  GIT_COMMITTER_NAME: "chant-wave",
-  GIT_COMMITTER_EMAIL: "chant-wave@localhost",
-};
-
-/**
- * Builds a commit whose tree is `base`'s tree plus `files`, with `base` as its only
- * parent (a root commit without one). The tree is made in a fresh index file in a
- * temporary directory (`GIT_INDEX_FILE`: `read-tree`, `update-index --index-info`,
- * `write-tree`), removed afterwards; no ref moves.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
- * @param base The tip to build on, or `undefined` for the first commit.
- * @param files The files to add (an existing path is replaced: check first).
- * @param message The commit message.
- * @returns The new commit's object id.
- * @throws {GitError} When git fails.
- */
-export async function buildCommit(
-  git: Git,
-  cwd: string,
-  base: string | undefined,
-  files: readonly LedgerFile[],
-  message: string,
-): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "chant-wave-ledger-"));
-  try {
-    const env = { GIT_INDEX_FILE: join(dir, "index") };
-    if (base !== undefined) {
-      await git.run(["read-tree", `${base}^{tree}`], { cwd, env });
-    }
-    const lines = files.map((file) => `100644 ${file.oid}\t${file.path}\n`);
-    await git.run(["update-index", "--add", "--index-info"], {
-      cwd,
-      env,
-      input: lines.join(""),
-    });
-    const tree = (await git.run(["write-tree"], { cwd, env })).trim();
-    return await commitTree(git, cwd, {
-      tree,
-      parents: base === undefined ? [] : [base],
-      message,
-      env: LEDGER_IDENTITY,
-    });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 /** Parses `ls-tree -l -z` output into blob entries (other entry types dropped). */

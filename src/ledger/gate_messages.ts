@@ -5,6 +5,7 @@
  * @module
  */
 
+import { shellWord } from "../shell_words.ts";
 /**
  * Says that the gate stands approved for another digest than this plan's.
  * @param gate The gate, `<gate>-wave-<k>`.
@@ -89,23 +90,29 @@ export function noApprovalMessage(gate: string, digest: string): string {
 }
 
 /**
- * The command that approves exactly this digest (SPEC.md §4.5).
+ * The command that approves exactly this digest (SPEC.md §4.5), with the ledger
+ * the job used, so that it works as printed.
  * @param name The spec's `name`.
  * @param gate The gate.
  * @param digest The set digest.
- * @returns `chant-wave approve <name> <gate> --plan <D>`.
+ * @param ledger The `--ledger` argument, when the job's ledger is not the default.
+ * @returns `chant-wave approve <name> <gate> --plan <D> [--ledger <L>]`.
  * @example
  * ```ts
- * approveCommand("tf", "tf-wave-2", "sha256:1…");
- * // "chant-wave approve tf tf-wave-2 --plan sha256:1…"
+ * approveCommand("tf", "tf-wave-2", "sha256:1…", "git");
+ * // "chant-wave approve tf tf-wave-2 --plan sha256:1… --ledger git"
  * ```
  */
 export function approveCommand(
   name: string,
   gate: string,
   digest: string,
+  ledger?: string,
 ): string {
-  return `chant-wave approve ${name} ${gate} --plan ${digest}`;
+  const command = `chant-wave approve ${name} ${gate} --plan ${digest}`;
+  return ledger === undefined
+    ? command
+    : `${command} --ledger ${shellWord(ledger)}`;
 }
 
 /**

@@ -17,7 +17,7 @@
 import type { Clock } from "../clock.ts";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import { hashObjects, readObjects } from "../git/git_plumbing.ts";
+import { readObjects } from "../git/git_plumbing.ts";
 import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
 import { blobsAt } from "./_git_ledger_tree.ts";
 import {
@@ -39,6 +39,7 @@ import {
   resolveRemote,
 } from "./_git_ledger_remote.ts";
 import { batcher } from "./_git_ledger_batch.ts";
+import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
 import { claimByOrder } from "./claim_by_order.ts";
 import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
 import { parseRecord } from "./parse_record.ts";
@@ -50,6 +51,12 @@ import { formatRecord, type LedgerRecord } from "./records.ts";
 export { LEDGER_BRANCH };
 
 export { DEFAULT_LEDGER_REMOTE };
+
+/** How long a write keeps retrying against other writers: 120 s. */
+export const DEFAULT_BUDGET_MS = 120_000;
+
+/** Attempts a write makes before giving up, however long they took: 40. */
+export const DEFAULT_MIN_ATTEMPTS = 40;
 
 /** A remote's name as `--ledger git:<remote>` accepts it. */
 export const REMOTE_NAME: RegExp = /^[A-Za-z0-9_][A-Za-z0-9._\/-]*$/;
@@ -76,10 +83,16 @@ export interface GitLedgerOptions {
   /** Receives notes for the human log, one line each, without a newline. */
   log: (line: string) => void;
   /**
-   * How many times a write tries to reach the branch before giving up.
-   * @default {10}
+   * How long (milliseconds) a write keeps retrying while other writers push
+   * first, before it gives up (exit 1).
+   * @default {120000}
    */
-  attempts?: number;
+  budgetMs?: number;
+  /**
+   * Attempts a write makes before giving up, even once `budgetMs` is spent.
+   * @default {40}
+   */
+  minAttempts?: number;
 }
 
 /** What {@linkcode GitLedger.pull} or {@linkcode GitLedger.push} did. */
@@ -145,29 +158,29 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     clock: options.clock,
     random: options.random ?? webRandomBytes,
     log: options.log,
-    attempts: Math.max(1, options.attempts ?? 10),
+    budgetMs: Math.max(0, options.budgetMs ?? DEFAULT_BUDGET_MS),
+    minAttempts: Math.max(1, options.minAttempts ?? DEFAULT_MIN_ATTEMPTS),
+    remoteTips: new Set(),
     noted: new Set(),
   };
   let ready: Promise<void> | undefined;
   const open = () => ready ??= resolveRemote(ctx, remote);
+  let common: Promise<string | undefined> | undefined;
+  const gitDir = () => common ??= commonGitDir(ctx.cwd);
   const writes = batcher<{ path: string; text: string; what: string }>(
     async (items) => {
       await open();
-      const oids = await hashObjects(
-        ctx.git,
-        ctx.cwd,
-        items.map((i) => i.text),
-      );
-      const files = items.map((item, i) => ({ path: item.path, oid: oids[i] }));
+      const files = items.map(({ path, text }) => ({ path, text }));
       const what = items[0].what;
-      await publish(
-        ctx,
-        files,
-        (all) =>
-          all.length === 1
-            ? `chant-wave: ${what}`
-            : `chant-wave: ${what} and ${all.length - 1} more records`,
-      );
+      await withCloneLock(ctx, await gitDir(), () =>
+        publish(
+          ctx,
+          files,
+          (all) =>
+            all.length === 1
+              ? `chant-wave: ${what}`
+              : `chant-wave: ${what} and ${all.length - 1} more records`,
+        ));
     },
   );
   const gatePath = (name: string, gate: string) =>
@@ -201,12 +214,15 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
 
     /**
      * Atomic, never overwriting and losing nothing under concurrent writers on
-     * any number of clones: the record's blob is written, a commit adding it is
-     * built on the remote's tip (plumbing and a temporary index only), the local
-     * branch moved by compare-and-swap and the commit pushed without force. A
-     * push rejected because another writer was first fetches, rebuilds on the new
-     * tip and retries (`attempts`, jittered exponential backoff). A push refused
-     * for another reason moves the local branch back: nothing is recorded.
+     * any number of clones: the record's blob and a commit adding it on the
+     * remote's tip are written by one `git fast-import` (no index, no ref), the
+     * commit is pushed without force, and the local branch follows by
+     * compare-and-swap. A push rejected because another writer was first
+     * fetches, rebuilds on the new tip and retries with jittered exponential
+     * backoff for up to `budgetMs` and at least `minAttempts` attempts (then
+     * exit 1). A push refused for another
+     * reason records nothing. Processes writing from the same clone take turns
+     * (a lock file in its git folder), so they do not race each other.
      * Writes of one store that overlap in time share one commit and one push
      * (group commit); they succeed or fail together.
      */
@@ -229,18 +245,18 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
      */
     claimRuns: (claim) => claimByOrder(store, claim),
 
-    /** Adds `gates/<name>/<gate>/sets/<hex>.json`; the same set again adds nothing. */
-    writePlanSet(name, gate, digest, pairs) {
-      try {
-        const path = `${gatePath(name, gate)}/sets/${planSetFileName(digest)}`;
-        return writes.add({
-          path,
-          text: formatPlanSet(digest, pairs),
-          what: `plans of ${name}/${gate}`,
-        });
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    /**
+     * Adds `gates/<name>/<gate>/sets/<hex>.json` unless the branch has a plan set
+     * of the digest already (its pairs are the same; its summaries may differ).
+     */
+    async writePlanSet(name, gate, digest, members) {
+      const path = `${gatePath(name, gate)}/sets/${planSetFileName(digest)}`;
+      if (await store.readPlanSet(name, gate, digest)) return;
+      await writes.add({
+        path,
+        text: formatPlanSet(digest, members),
+        what: `plans of ${name}/${gate}`,
+      });
     },
 
     /** Fetches first (with a remote), then reads the set's blob, checked. */
@@ -284,11 +300,12 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
       await open();
       const to = needRemote(ctx, "push");
       await fetchLedger(ctx);
-      const done = await publish(
-        ctx,
-        [],
-        (files) => `chant-wave: ${files.length} local records`,
-      );
+      const done = await withCloneLock(ctx, await gitDir(), () =>
+        publish(
+          ctx,
+          [],
+          (files) => `chant-wave: ${files.length} local records`,
+        ));
       const message = done.committed === 0
         ? `${LEDGER_BRANCH} is up to date with "${to}"`
         : `pushed ${done.committed} records to ${LEDGER_BRANCH} of "${to}"`;

@@ -7,7 +7,8 @@
  */
 
 import type { ClaimLedger } from "./claims.ts";
-import type { ClaimRecord, LedgerRecord, PlanPair } from "./records.ts";
+import type { PlanSetMember } from "./plan_set_file.ts";
+import type { ClaimRecord, LedgerRecord } from "./records.ts";
 
 /** A gate's records as read, with the records that could not be read. */
 export interface GateRecords {
@@ -66,28 +67,29 @@ export interface LedgerStore {
    * @param name The spec's `name`.
    * @param gate The gate.
    * @param digest The set digest.
-   * @param pairs The members' targets and plan digests (they hash to `digest`).
+   * @param members The members: targets and plan digests (they hash to
+   *   `digest`), with their flags and summaries.
    * @throws {Error} When it cannot be written.
    */
   writePlanSet(
     name: string,
     gate: string,
     digest: string,
-    pairs: readonly PlanPair[],
+    members: readonly PlanSetMember[],
   ): Promise<void>;
   /**
    * Reads the plan set of a digest, checked to hash to it.
    * @param name The spec's `name`.
    * @param gate The gate.
    * @param digest The set digest.
-   * @returns The pairs, or `undefined` when there is none (or it is not valid;
-   *   then the approval covers the digest as a whole).
+   * @returns The members, or `undefined` when there is none (or it is not
+   *   valid; then the approval covers the digest as a whole).
    */
   readPlanSet(
     name: string,
     gate: string,
     digest: string,
-  ): Promise<PlanPair[] | undefined>;
+  ): Promise<PlanSetMember[] | undefined>;
   /**
    * Lists the gates the ledger holds records for, sorted by name then gate.
    * @param name Only the gates of this spec `name`, when given.

@@ -1,13 +1,37 @@
 /**
  * The plan set of a pending fact (SPEC.md §10): the `(target, planDigest)` pairs a
  * set digest names, kept beside the gate's records as `sets/<hex>.json` so that an
- * approval of the digest covers exactly those plans. A plan set proves itself: its
- * pairs must hash to the digest in its name. Pure: text in, pairs out.
+ * approval of the digest covers exactly those plans, with each plan's summary and
+ * flags for approvers (`chant-wave show`). A plan set proves its pairs: they must
+ * hash to the digest in its name; the summaries are shown, never trusted. Pure:
+ * text in, members out.
  * @module
  */
 
 import { isDigest, setDigest } from "../digest/set_digest.ts";
 import type { PlanPair } from "./records.ts";
+
+/** A plan of a plan set: the pair, and what it says for approvers. */
+export interface PlanSetMember extends PlanPair {
+  destructive?: boolean;
+  empty?: boolean;
+  summary?: string;
+}
+
+/** The longest summary a plan set keeps, in characters. */
+const MAX_SUMMARY = 1000;
+
+function member(m: PlanSetMember): PlanSetMember {
+  return {
+    target: m.target,
+    planDigest: m.planDigest,
+    ...(m.destructive ? { destructive: true } : {}),
+    ...(m.empty ? { empty: true } : {}),
+    ...(m.summary === undefined
+      ? {}
+      : { summary: m.summary.slice(0, MAX_SUMMARY) }),
+  };
+}
 
 /**
  * The file name of a digest's plan set: its hex and `.json`.
@@ -25,9 +49,9 @@ export function planSetFileName(digest: string): string {
 }
 
 /**
- * Serialises a plan set: the pairs sorted by target, one per line.
- * @param digest The set digest the pairs hash to.
- * @param pairs The members' targets and plan digests.
+ * Serialises a plan set: the members sorted by target, one per line.
+ * @param digest The set digest the members' pairs hash to.
+ * @param members The members: target, plan digest, flags and summary.
  * @returns The file's text.
  * @example
  * ```ts
@@ -37,31 +61,32 @@ export function planSetFileName(digest: string): string {
  */
 export function formatPlanSet(
   digest: string,
-  pairs: readonly PlanPair[],
+  members: readonly PlanSetMember[],
 ): string {
-  const sorted = [...pairs].sort((a, b) =>
+  const sorted = [...members].sort((a, b) =>
     a.target < b.target ? -1 : a.target > b.target ? 1 : 0
   );
-  const members = sorted.map(({ target, planDigest }) =>
-    JSON.stringify({ target, planDigest })
-  ).join(",\n");
+  const lines = sorted.map((m) => JSON.stringify(member(m))).join(",\n");
   return `{"version":1,"digest":${
     JSON.stringify(digest)
-  },"members":[\n${members}\n]}\n`;
+  },"members":[\n${lines}\n]}\n`;
 }
 
 /**
  * Reads a plan set back and checks that its pairs hash to `digest`.
  * @param text The file's text.
  * @param digest The digest the file is named for.
- * @returns The pairs.
+ * @returns The members, sorted by target.
  * @throws {Error} A one-line reason when the text is not a plan set of `digest`.
  * @example
  * ```ts
  * parsePlanSet(formatPlanSet(d, pairs), d); // pairs, sorted by target
  * ```
  */
-export function parsePlanSet(text: string, digest: string): PlanPair[] {
+export function parsePlanSet(
+  text: string,
+  digest: string,
+): PlanSetMember[] {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -73,11 +98,18 @@ export function parsePlanSet(text: string, digest: string): PlanPair[] {
     throw new Error(`is not the plan set of ${digest}`);
   }
   const pairs = set.members.map((m: unknown, i: number) => {
-    const { target, planDigest } = (m ?? {}) as Record<string, unknown>;
+    const raw = (m ?? {}) as Record<string, unknown>;
+    const { target, planDigest, summary } = raw;
     if (typeof target !== "string" || typeof planDigest !== "string") {
       throw new Error(`members[${i}] is not a target and a plan digest`);
     }
-    return { target, planDigest };
+    return member({
+      target,
+      planDigest,
+      destructive: raw.destructive === true,
+      empty: raw.empty === true,
+      ...(typeof summary === "string" ? { summary } : {}),
+    });
   });
   let actual: string;
   try {

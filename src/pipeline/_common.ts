@@ -8,7 +8,7 @@
 import { InputError } from "../errors.ts";
 import type { Job } from "../jobs/expand_jobs.ts";
 import type { Spec } from "../spec/types.ts";
-import { shellQuote } from "./_shell_quote.ts";
+import { shellLine } from "../shell_words.ts";
 import type { Forge } from "./rendered_file.ts";
 
 /** Each forge's name as people write it. */
@@ -31,7 +31,7 @@ export function headerLines(
   specFile: string,
   notes: readonly string[] = [],
 ): string[] {
-  const regenerate = shellQuote([
+  const regenerate = shellLine([
     "chant-wave",
     "pipeline",
     forge,
@@ -62,7 +62,7 @@ export function installLine(spec: Spec, specFile: string): string {
  * @returns `chant-wave run … --ledger git`, shell-quoted.
  */
 export function commandLine(job: Job): string {
-  return shellQuote([...job.command, "--ledger", "git"]);
+  return shellLine([...job.command, "--ledger", "git"]);
 }
 
 /**

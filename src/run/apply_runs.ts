@@ -31,7 +31,8 @@ export interface ApplyOutcome {
  * @param planned The runs to apply, in order.
  * @param context Where the job's files go, the job, the settings.
  * @param io The edges.
- * @param onSettled Told each run's outcome as soon as its command ended.
+ * @param onSettled Told each run's outcome and how long it took, as soon as its
+ *   command ended.
  * @returns What applied, failed and was left untried.
  */
 export async function applyRuns(
@@ -40,7 +41,8 @@ export async function applyRuns(
   planned: readonly PlannedRun[],
   context: Omit<PlanContext, "discover">,
   io: RunIo,
-  onSettled: (target: string, ok: boolean) => void = () => {},
+  onSettled: (target: string, ok: boolean, durationMs?: number) => void =
+    () => {},
 ): Promise<ApplyOutcome> {
   if (spec.applyWave) {
     const outcome = await applyWholeWave(spec, wave, planned, context, io);
@@ -62,7 +64,7 @@ export async function applyRuns(
           io,
         );
       if (!step.ok && wave.onFailure === "stop") control.stop();
-      onSettled(run.target, step.ok);
+      onSettled(run.target, step.ok, step.durationMs);
       return step;
     },
     { signal: io.interrupts.signal },

@@ -27,6 +27,8 @@ import type { PlanContext, PlannedRun } from "./plan_runs.ts";
 import { readGate } from "./read_gate.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
+import { summaryRows } from "./summary_table.ts";
+import { formatTable } from "../table.ts";
 
 /** What the apply stage did. */
 export interface ApplyStageOutcome extends ApplyOutcome {
@@ -90,13 +92,25 @@ export async function applyStage(
     claimed = { approvalId: approval.id, runs: sorted.attempts };
   }
   const outcomes = claimed ? outcomeWriter(claimed, input, io) : undefined;
+  const durations = new Map<string, number>();
+  const total = runs.length;
   const applied = await applyRuns(
     spec,
     wave,
     runs,
     input.context,
     io,
-    (target, ok) => outcomes?.settle(target, ok),
+    (target, ok, durationMs) => {
+      outcomes?.settle(target, ok);
+      durations.set(target, durationMs ?? 0);
+      if (total >= PROGRESS_FROM) {
+        log(
+          `[${durations.size}/${total}] ${target}: ${
+            ok ? "applied" : "failed"
+          }`,
+        );
+      }
+    },
   );
   if (outcomes) {
     for (const target of applied.untried) outcomes.settle(target, false);
@@ -115,13 +129,24 @@ export async function applyStage(
   for (const { target, reason } of skipped) {
     log(`skipped: ${target}: ${reason}`);
   }
+  const done = { ...applied, failed, skipped };
+  const rows = summaryRows({ planned, outcome: done, durations });
+  if (rows.length > 1) {
+    log(`summary of wave ${wave.k} "${wave.name}":`);
+    for (const line of formatTable(rows).trimEnd().split("\n")) {
+      log(`  ${line}`);
+    }
+  }
   log(
     `applied ${
       countOf(applied.applied.length, "run")
     } of wave ${wave.k} "${wave.name}"`,
   );
-  return { ...applied, failed, skipped };
+  return done;
 }
+
+/** From this many runs on, a job prints a progress line as each run ends. */
+const PROGRESS_FROM = 10;
 
 /**
  * What the apply stage would do, recording nothing (dry runs, SPEC.md §4.9): the

@@ -38,6 +38,8 @@ export interface DecideInput {
   judge: GateJudge;
   /** Record nothing (§4.9). */
   dryRun: boolean;
+  /** The `--ledger` argument the printed approve command needs, if any. */
+  ledgerArg?: string;
 }
 
 /**
@@ -118,7 +120,7 @@ export async function decideWave(
       approvalId: approval.id,
     };
   }
-  const approve = approveCommand(spec.name, gate, digest);
+  const approve = approveCommand(spec.name, gate, digest, input.ledgerArg);
   log(`gate ${gate}: waiting: ${need.why}`);
   for (const reason of gateState.reasons) log(`  ${reason}`);
   if (!input.dryRun && gateState.standing === undefined) {

@@ -40,6 +40,11 @@ export async function readJobBase(
   });
   for (const warning of base.warnings) log(`warning: ${warning}`);
   log(`base ${base.sha.slice(0, 12)}: ${base.reason}`);
+  if ((await base.specAt(base.head)).status === "absent") {
+    log(
+      `warning: "${input.specFile}" is not committed at HEAD; the policy is read from the spec at base, never from the working copy`,
+    );
+  }
   return base;
 }
 
@@ -69,8 +74,15 @@ export function wavePolicy(
     reason: reads.map((read) => read.reason).join("; and "),
     governing: reads.flatMap((read) => read.governing),
   };
-  lineLog(io.stderr)(
+  const log = lineLog(io.stderr);
+  log(
     `policy of wave ${wave.k} "${wave.name}": ${policy.policy} (${policy.reason})`,
   );
+  if (wave.gate !== policy.policy) {
+    log(
+      `note: this change says gate "${wave.gate}" for wave ${wave.k} "${wave.name}"; ` +
+        `the gate is read at base, so "${policy.policy}" holds until the change is merged`,
+    );
+  }
   return policy;
 }

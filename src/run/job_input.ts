@@ -22,6 +22,8 @@ export interface RunJobInput {
   dryRun: boolean;
   /** `--out-of-order REASON`: run even when the wave before has not applied HEAD. */
   outOfOrder?: string;
+  /** The `--ledger` argument that reaches this job's ledger, when not the default. */
+  ledgerArg?: string;
   /** Parses the spec as it was at base (`parseSpec`, loaded by the CLI). */
   parseSpec: ParseSpecFn;
 }

@@ -5,7 +5,15 @@
  */
 
 import { hasControlCharacter } from "../console/visible.ts";
-import { MAX_ECHO_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
+import { MAX_TARGET_LENGTH } from "../limits.ts";
+import { quote } from "../quote.ts";
+
+/** A value from a plan file, for a message: strings quoted and cut, others as JSON, cut. */
+function shown(value: unknown): string {
+  return typeof value === "string"
+    ? quote(value)
+    : quote(JSON.stringify(value) ?? String(value)).slice(1, -1);
+}
 
 /** What a plan command reports about one run. */
 export interface PlanFile {
@@ -43,20 +51,20 @@ export function parsePlanFile(text: string): PlanFile {
   if (typeof plan.planDigest !== "string" || !DIGEST.test(plan.planDigest)) {
     throw new Error(
       `"planDigest" is not sha256:<64 lowercase hex>: ${
-        JSON.stringify(plan.planDigest)
+        shown(plan.planDigest)
       }`,
     );
   }
   for (const flag of ["destructive", "empty"] as const) {
     if (plan[flag] !== undefined && typeof plan[flag] !== "boolean") {
       throw new Error(
-        `"${flag}" is not true or false: ${JSON.stringify(plan[flag])}`,
+        `"${flag}" is not true or false: ${shown(plan[flag])}`,
       );
     }
   }
   if (plan.summary !== undefined && typeof plan.summary !== "string") {
     throw new Error(
-      `"summary" is not a string: ${JSON.stringify(plan.summary)}`,
+      `"summary" is not a string: ${shown(plan.summary)}`,
     );
   }
   return {
@@ -97,7 +105,7 @@ export function parsePlansFile(text: string): WavePlanEntry[] {
     if (target.length > MAX_TARGET_LENGTH || hasControlCharacter(target)) {
       throw new Error(
         `runs[${i}] has an invalid target ${
-          JSON.stringify(target.slice(0, MAX_ECHO_LENGTH))
+          quote(target)
         }: at most ${MAX_TARGET_LENGTH} characters, no control characters`,
       );
     }

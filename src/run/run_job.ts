@@ -1,8 +1,9 @@
 /**
  * `chant-wave run` below the command line: picks the job's flow (whole wave or
- * deciding job, share or group job), for dry runs plans under a temporary
- * directory that is removed afterwards, so nothing is written (SPEC.md §4.9),
- * and announces the outcome by webhook when the spec asks (§8).
+ * deciding job, share or group job), holds the wave's lock of this checkout
+ * while it runs, for dry runs plans under a temporary directory that is removed
+ * afterwards, so nothing is written (SPEC.md §4.9), and announces the outcome by
+ * webhook when the spec asks (§8).
  * @module
  */
 
@@ -10,20 +11,23 @@ import { lineLog } from "../console/line_log.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"
-import { join } from "@std/path";
+import { join, resolve } from "@std/path";
 import { notifyOutcome } from "../notify/notify_outcome.ts";
 import type { JobResult } from "./job_result.ts";
 import { runDeciding } from "./run_deciding.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
 import { runShare } from "./run_share.ts";
+import { throwIfInterrupted } from "./throw_if_interrupted.ts";
+import { lockWaitMs, lockWave } from "./wave_lock.ts";
 
 /**
  * Runs one job.
  * @param input The job.
  * @param io The edges.
  * @returns Its result.
- * @throws {InputError} On input a job cannot start with (exit 2).
+ * @throws {InputError} On input a job cannot start with, or when another run
+ * holds the wave in this checkout past the lock's wait (exit 2).
  * @throws {OutcomeError} When interrupted (130/143).
  */
 export async function runJob(
@@ -55,11 +59,28 @@ export async function runJob(
   return result;
 }
 
-/** Runs the job's flow; a dry run plans under a temporary directory it removes. */
+/**
+ * Runs the job's flow, holding the wave's lock of this checkout; a dry run plans
+ * under a temporary directory it removes, and takes no lock.
+ */
 async function runFlow(input: RunJobInput, io: RunIo): Promise<JobResult> {
-  const { kind } = input.selection;
+  const { kind, wave } = input.selection;
   const flow = kind === "wave" || kind === "decide" ? runDeciding : runShare;
-  if (!input.dryRun) return await flow(input, ".chant", io);
+  if (!input.dryRun) {
+    const lock = await lockWave({
+      dir: resolve(io.cwd, ".chant", "waves", input.spec.name),
+      k: wave.k,
+      waitMs: lockWaitMs(io.env),
+      clock: io.clock,
+      log: lineLog(io.stderr),
+      checkStop: () => throwIfInterrupted(io),
+    });
+    try {
+      return await flow(input, ".chant", io);
+    } finally {
+      await lock.release();
+    }
+  }
   const root = await mkdtemp(join(tmpdir(), "chant-wave-dry-run-"));
   try {
     return await flow(input, root, io);

@@ -28,6 +28,7 @@ import { recordWaveOutcome } from "./record_outcome.ts";
 import { verifyDecision } from "./verify_decision.ts";
 import { gateRules } from "./gate_rules.ts";
 import type { BaseRead } from "../policy/read_base.ts";
+import { decideCommand } from "./next_steps.ts";
 
 /**
  * Runs a share or group job.
@@ -118,7 +119,7 @@ export async function runShare(
       log(`would skip: ${target}: ${reason}`);
     }
     log(dryRunLine(decision, preview.apply));
-    return finish({ ...outcome, skipped: preview.skipped }, wave.k, log);
+    return finish({ ...outcome, skipped: preview.skipped }, input, log);
   }
   const applied = await applyStage({
     spec,
@@ -138,7 +139,7 @@ export async function runShare(
       untried: applied.untried,
       skipped: applied.skipped,
     },
-    wave.k,
+    input,
     log,
   );
   await recordWaveOutcome(decision, base.head, done, io);
@@ -168,9 +169,7 @@ async function sayWhatWaits(
     log(
       `wave ${wave.k} "${wave.name}": the approval by ${gate.decision.approvedBy} stands, but this decision was made before it`,
     );
-    log(
-      `then decide again: chant-wave run --spec ${input.specFile} --wave ${wave.k} --decide, then run this job again`,
-    );
+    log(`then decide again: ${decideCommand(input)}, then run this job again`);
     return;
   }
   log(
@@ -178,7 +177,7 @@ async function sayWhatWaits(
   );
   log(
     `then approve: ${
-      approveCommand(spec.name, decision.gate, decision.digest)
+      approveCommand(spec.name, decision.gate, decision.digest, input.ledgerArg)
     }`,
   );
 }
@@ -186,9 +185,10 @@ async function sayWhatWaits(
 /** Sets the exit code (1 a run failed, else 4 a run moved, else 0) and says why. */
 function finish(
   result: JobResult,
-  k: number,
+  input: RunJobInput,
   log: (line: string) => void,
 ): JobResult {
+  const k = input.selection.wave.k;
   if (result.failed.length) {
     log(
       `error: ${countOf(result.failed.length, "run")} failed: ${
@@ -203,6 +203,11 @@ function finish(
         countOf(result.moved.length, "run")
       } whose plan moved since wave ${k} was decided: ${
         result.moved.join(", ")
+      }`,
+    );
+    log(
+      `then decide again (it plans the moved runs afresh, and waits for an approval if they need one): ${
+        decideCommand(input)
       }`,
     );
     return { ...result, exitCode: PLAN_MOVED };

@@ -35,7 +35,8 @@ export interface JobSelection {
  * @param file The spec file, for messages.
  * @param flags The flags.
  * @returns The selection.
- * @throws {InputError} For an unknown wave, share or group, or flags that do not go together.
+ * @throws {InputError} For an unknown wave, share or group, a group cut into
+ * several shares without `--share`, or flags that do not go together.
  */
 export function selectJob(
   spec: Spec,
@@ -93,6 +94,11 @@ function selectGroup(
   }
   if (share !== undefined) {
     checkShare(`${label} group "${name}"`, share, group.shares);
+  } else if (group.shares > 1) {
+    throw new InputError(
+      `${label} group "${name}" has ${group.shares} shares; add "--share I"`,
+      [`shares: ${shareList(group.shares)}`],
+    );
   }
   return {
     wave,
@@ -108,11 +114,14 @@ function checkShare(label: string, share: number, shares: number): void {
       `${label} has ${shares} share${
         shares === 1 ? "" : "s"
       }; "--share ${share}" is not one`,
-      [
-        `shares: ${Array.from({ length: shares }, (_, i) => i + 1).join(", ")}`,
-      ],
+      [`shares: ${shareList(shares)}`],
     );
   }
+}
+
+/** `1, 2, 3` for three shares. */
+function shareList(shares: number): string {
+  return Array.from({ length: shares }, (_, i) => i + 1).join(", ");
 }
 
 /**

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { quote } from "./_quote.ts";
+import { quote } from "../quote.ts";
 import { compilePattern } from "../jobs/group_pattern.ts";
 import { asRecord, type Collector } from "./_problems.ts";
 import type { Path } from "./_locate.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { quote } from "./_quote.ts";
+import { quote } from "../quote.ts";
 import type * as z from "zod";
 import { suggest } from "./did_you_mean.ts";
 import { showValue } from "./_schema_parts.ts";

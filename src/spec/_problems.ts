@@ -6,7 +6,7 @@
  * @module
  */
 
-import { quote } from "./_quote.ts";
+import { quote } from "../quote.ts";
 import type { Path } from "./_locate.ts";
 
 /** A problem found by the schema or the semantic checks, not located yet. */

@@ -9,7 +9,7 @@ import * as z from "zod";
 import { DURATION_HINT, DURATION_PATTERN } from "./duration.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { MAX_NAME_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
-import { quote } from "./_quote.ts";
+import { quote } from "../quote.ts";
 import { TOOL_KINDS } from "./types.ts";
 
 /** Rollout, wave, group and gate names. */

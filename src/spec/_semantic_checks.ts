@@ -7,7 +7,7 @@
  * @module
  */
 
-import { quote } from "./_quote.ts";
+import { quote } from "../quote.ts";
 import { asRecord, type Collector } from "./_problems.ts";
 import type { Path } from "./_locate.ts";
 import { checkGroups, type TargetAt } from "./_group_checks.ts";

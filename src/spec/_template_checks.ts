@@ -6,7 +6,7 @@
  * @module
  */
 
-import { quote } from "./_quote.ts";
+import { quote } from "../quote.ts";
 import { suggest } from "./did_you_mean.ts";
 import type { Path } from "./_locate.ts";
 import { asRecord, type Collector } from "./_problems.ts";

@@ -84,3 +84,87 @@ export async function tempDir(
     },
   };
 }
+
+/** A running binary whose stderr the test watches as it comes. */
+export interface RunningBinary {
+  /** The process id (of `env`, which execs the binary). */
+  pid: number;
+  /**
+   * Resolves once stderr holds `text` (or matches it); rejects if the process
+   * ends first, or after 60 s.
+   */
+  stderrHas(text: string | RegExp): Promise<void>;
+  /** Waits for the end; stderr holds everything it wrote. */
+  finish(): Promise<BinaryResult>;
+}
+
+/**
+ * Starts `chant-wave <args>` like {@linkcode runBinary}, reading stderr while it
+ * runs, so a test can wait for a line (an event) instead of sleeping.
+ * @param args The arguments.
+ * @param options The directory and any extra variables.
+ * @returns The running binary.
+ */
+export function startBinary(
+  args: readonly string[],
+  options: BinaryOptions,
+): RunningBinary {
+  const extra = Object.entries(options.env ?? {}).map(([name, value]) =>
+    `${name}=${value}`
+  );
+  const child = new Deno.Command("/usr/bin/env", {
+    args: ["-i", "PATH=/usr/bin:/bin", ...extra, BINARY, ...args],
+    cwd: options.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let stderr = "";
+  const watchers = new Set<() => void>();
+  const decoder = new TextDecoder();
+  let ended = false;
+  const drained = (async () => {
+    for await (const chunk of child.stderr) {
+      stderr += decoder.decode(chunk, { stream: true });
+      for (const watch of watchers) watch();
+    }
+    stderr += decoder.decode();
+    ended = true;
+    for (const watch of watchers) watch();
+  })();
+  const stdout = new Response(child.stdout).text();
+  return {
+    pid: child.pid,
+    stderrHas(text) {
+      return new Promise((resolve, reject) => {
+        const found = () =>
+          typeof text === "string" ? stderr.includes(text) : text.test(stderr);
+        const timer = setTimeout(() => {
+          watchers.delete(watch);
+          reject(new Error(`no "${text}" within 60s:\n${stderr}`));
+        }, 60_000);
+        const watch = () => {
+          if (found()) {
+            watchers.delete(watch);
+            clearTimeout(timer);
+            resolve();
+          } else if (ended) {
+            watchers.delete(watch);
+            clearTimeout(timer);
+            reject(new Error(`ended without printing "${text}":\n${stderr}`));
+          }
+        };
+        watchers.add(watch);
+        watch();
+      });
+    },
+    async finish() {
+      const [{ code }, out] = await Promise.all([
+        child.status,
+        stdout,
+        drained,
+      ]);
+      return { code, stdout: out, stderr };
+    },
+  };
+}

@@ -80,7 +80,24 @@ Deno.test("--json prints { exitCode, error } on stdout for every command's input
 });
 
 Deno.test("approve, revoke and ledger log --json print what they recorded; revoke --by is kept", async (t) => {
-  await using dir = await tempDir();
+  // The gate waits for DIGEST: approve refuses a gate the ledger does not know.
+  const waiting = {
+    version: 1,
+    kind: "pending",
+    id: "0000000000000000000000000000000a",
+    name: "tf",
+    gate: "tf-wave-1",
+    planDigest: DIGEST,
+    description: "",
+    members: 1,
+    base: "f".repeat(40),
+    timestamp: "2026-01-01T00:00:00.000Z",
+    expiresAt: "2026-01-01T01:00:00.000Z",
+  };
+  await using dir = await tempDir({
+    ".chant/ledger/gates/tf/tf-wave-1/20260101T000000.000Z-pending-a.json": JSON
+      .stringify(waiting),
+  });
   const ledger = `directory ledger ${dir.path}/.chant/ledger`;
   let approvalId = "";
   await t.step("approve --json", async () => {
@@ -149,8 +166,8 @@ Deno.test("approve, revoke and ledger log --json print what they recorded; revok
     expect(out.code).toBe(0);
     const lines = out.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("tf tf-wave-1");
-    expect(lines[2]).toMatch(/ expired {2}[0-9a-f]{12} revoked by bob: wrong$/);
-    expect(lines[3]).toMatch(/ expired {2}[0-9a-f]{12} revoked by carol$/);
+    expect(lines[3]).toMatch(/ expired {2}[0-9a-f]{12} revoked by bob: wrong$/);
+    expect(lines[4]).toMatch(/ expired {2}[0-9a-f]{12} revoked by carol$/);
   });
   await t.step("ledger log --json", async () => {
     const out = await runBinary(["ledger", "log", "--json"], { cwd: dir.path });
@@ -164,6 +181,7 @@ Deno.test("approve, revoke and ledger log --json print what they recorded; revok
       ["tf", "tf-wave-1"],
     ]);
     expect(report.gates[0].records.map((record) => record.kind)).toEqual([
+      "pending",
       "approval",
       "expired",
       "expired",
@@ -188,21 +206,11 @@ Deno.test("ledger pull and push --json report the sync", async () => {
     records: 0,
     message: 'chant/ledger is up to date with "origin"',
   });
-  const approve = await runBinary(
-    [
-      "approve",
-      "tf",
-      "tf-wave-1",
-      "--plan",
-      DIGEST,
-      "--by",
-      "ann",
-      "--ledger",
-      "git",
-    ],
+  const revoke = await runBinary(
+    ["revoke", "tf", "tf-wave-1", "--by", "ann", "--ledger", "git"],
     { cwd: repo.path },
   );
-  expect(approve.code).toBe(0);
+  expect(revoke.code).toBe(0);
   const pull = await runBinary(
     ["ledger", "pull", "--ledger", "git", "--json"],
     {

@@ -215,6 +215,13 @@ Deno.test("run refuses an unknown wave, share or group with the choices, exit 2"
         "  shares: 1, 2\n",
     },
     {
+      name: "a group of 2 shares needs --share",
+      args: ["--wave", "1", "--group", "prod"],
+      stderr:
+        'error: wave 1 "apply" group "prod" has 2 shares; add "--share I"\n' +
+        "  shares: 1, 2\n",
+    },
+    {
       name: "a share job of a wave with groups needs --group",
       args: ["--wave", "1", "--share", "1"],
       stderr:

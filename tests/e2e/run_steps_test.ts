@@ -1,10 +1,12 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { startBinary } from "../_helpers/binary.ts";
 import { rollout, SPEC } from "../_helpers/rollout.ts";
 
+/** Quiet until the file "go" exists (the test makes it when it has seen enough). */
 const QUIET_PLAN = `#!/bin/sh
 echo "starting $1"
-sleep 2
+while [ ! -e go ]; do sleep 0.02; done
 printf '{"planDigest":"sha256:%064d"}' 0 > "$2"
 printf 'no newline at the end'
 `;
@@ -23,17 +25,29 @@ Deno.test("run streams a step's lines with its prefix and a heartbeat while it i
   await using r = await rollout(quietSpec({ heartbeat: "1s" }), {
     files: { "quiet.sh": QUIET_PLAN },
   });
-  const result = await r.run(["run", ...SPEC, "--wave", "1"]);
+  const job = startBinary(["run", ...SPEC, "--wave", "1"], { cwd: r.path });
+  // The first heartbeat says how long the step has run: 1s, or more when slow.
+  await job.stderrHas(/^\[plan\] dev: still running after \d+s$/m);
+  await Deno.writeTextFile(`${r.path}/go`, "");
+  const result = await job.finish();
   expect(result.code).toBe(0);
   const lines = result.stderr.split("\n");
   expect(lines).toContain("[plan] dev | starting dev");
-  expect(lines).toContain("[plan] dev: still running after 1s");
+  expect(
+    lines.some((line) => /^\[plan\] dev: still running after \d+s$/.test(line)),
+  )
+    .toBe(true);
   expect(lines).toContain("[plan] dev | no newline at the end");
 });
 
 Deno.test("run --heartbeat 0 turns the heartbeat off", async () => {
+  // Quiet for 3 heartbeats of the spec's 1s; a loaded machine only makes it longer.
+  const plan = QUIET_PLAN.replace(
+    "while [ ! -e go ]; do sleep 0.02; done",
+    "sleep 3",
+  );
   await using r = await rollout(quietSpec({ heartbeat: "1s" }), {
-    files: { "quiet.sh": QUIET_PLAN },
+    files: { "quiet.sh": plan },
   });
   const result = await r.run([
     "run",
@@ -44,6 +58,7 @@ Deno.test("run --heartbeat 0 turns the heartbeat off", async () => {
     "0",
   ]);
   expect(result.code).toBe(0);
+  expect(result.stderr).toContain("[plan] dev | no newline at the end");
   expect(result.stderr).not.toMatch(/still running/);
 });
 

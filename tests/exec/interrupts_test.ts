@@ -8,6 +8,7 @@ import {
 } from "../../src/exec/interrupts.ts";
 import type { StopSignal } from "../../src/exec/spawner.ts";
 import { manualClock } from "../_helpers/manual_clock.ts";
+import { isRunning, processGone } from "../_helpers/poll.ts";
 
 /** A tracked step that records signals and finishes when told to. */
 function fakeStep(endsOn: StopSignal | "never" = "SIGKILL") {
@@ -106,16 +107,6 @@ Deno.test("installSignalHandlers() reports the exit code once the steps stopped"
   expect(listeners.size).toBe(0);
 });
 
-/** Whether a process is still running (a zombie left to a non-reaping init counts as gone). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
 Deno.test("installSignalHandlers() stops the child and grandchild, then exits 130/143", async (t) => {
   const cases = [
     { signal: "SIGTERM", code: 143 },
@@ -157,8 +148,8 @@ Deno.test("installSignalHandlers() stops the child and grandchild, then exits 13
         const status = await process.status;
         expect(status.code).toBe(c.code);
         expect(seen).toContain(`interrupted: exit ${c.code}\n`);
-        expect(isRunning(child)).toBe(false);
-        expect(isRunning(grandchild)).toBe(false);
+        await processGone(child);
+        await processGone(grandchild);
       } finally {
         await Deno.remove(dir, { recursive: true });
       }

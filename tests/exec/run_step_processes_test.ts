@@ -6,6 +6,8 @@
 import { expect } from "@std/expect";
 import { memoryWriter, type Writer } from "../../src/console/writer.ts";
 import { runStep, type RunStepOptions } from "../../src/exec/run_step.ts";
+import { manualClock } from "../_helpers/manual_clock.ts";
+import { pollUntil } from "../_helpers/poll.ts";
 
 const fixture = (name: string) =>
   new URL(`../fixtures/exec/${name}`, import.meta.url).pathname;
@@ -23,8 +25,16 @@ function run(options: Partial<RunStepOptions> & { argv: string[] }) {
 }
 
 Deno.test("runStep() streams interleaved stdout and stderr in arrival order", async () => {
-  const { writer, result } = run({ argv: ["sh", fixture("interleaved.sh")] });
+  const dir = await Deno.makeTempDir();
+  const { writer, result } = run({
+    argv: ["sh", fixture("interleaved.sh"), `${dir}/seen`],
+  });
+  for (let n = 1; n <= 3; n++) {
+    await pollUntil(`line ${n}`, () => writer.lines().length === n);
+    await Deno.writeTextFile(`${dir}/seen.${n}`, "");
+  }
   const outcome = await result;
+  await Deno.remove(dir, { recursive: true });
   expect(writer.lines()).toEqual([
     "[plan] prod-eu | out 1",
     "[plan] prod-eu | err 1",
@@ -65,19 +75,28 @@ Deno.test("runStep() runs in the given directory with the given environment", as
 });
 
 Deno.test("runStep() prints heartbeats while a real step is quiet", async () => {
-  const { writer, result } = run({
-    argv: ["sh", fixture("slow_writer.sh"), "1.3"],
-    phase: "apply",
-    heartbeatMs: 400,
-  });
-  expect((await result).ok).toBe(true);
-  const lines = writer.lines();
-  expect(lines[0]).toBe("[apply] prod-eu | start");
-  expect(lines.at(-1)).toBe("[apply] prod-eu | end");
-  const beats = lines.slice(1, -1);
-  expect(beats.length).toBeGreaterThanOrEqual(2);
-  for (const beat of beats) {
-    expect(beat).toMatch(/^\[apply\] prod-eu: still running after \d+s$/);
+  const dir = await Deno.makeTempDir();
+  try {
+    const clock = manualClock(1_000_000);
+    const { writer, result } = run({
+      argv: ["sh", fixture("slow_writer.sh"), `${dir}/go`],
+      phase: "apply",
+      heartbeatMs: 1_000,
+      clock,
+    });
+    await pollUntil("the first line", () => writer.lines().length === 1);
+    await clock.tick(1_000);
+    await clock.tick(1_000);
+    await Deno.writeTextFile(`${dir}/go`, "");
+    expect((await result).ok).toBe(true);
+    expect(writer.lines()).toEqual([
+      "[apply] prod-eu | start",
+      "[apply] prod-eu: still running after 1s",
+      "[apply] prod-eu: still running after 2s",
+      "[apply] prod-eu | end",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
@@ -123,25 +142,34 @@ Deno.test("runStep() replaces invalid UTF-8 and keeps going", async () => {
 });
 
 Deno.test("runStep() stops a step at its timeout with TERM, then KILL", async () => {
-  const started = Date.now();
+  const clock = manualClock(1_000_000);
   const { writer, result } = run({
     argv: ["sh", fixture("trap_term.sh")],
     target: "slow",
-    timeoutMs: 300,
-    killGraceMs: 300,
+    timeoutMs: 5_000,
+    killGraceMs: 5_000,
+    clock,
   });
+  // Time moves only once the trap is set, so TERM never races it.
+  await pollUntil(
+    "the step to be ready",
+    () => writer.lines().includes("[plan] slow | ready"),
+  );
+  await clock.tick(5_000);
+  await pollUntil(
+    "the trap to run",
+    () => writer.lines().includes("[plan] slow | got TERM"),
+  );
+  await clock.tick(5_000);
   const outcome = await result;
   expect(outcome).toMatchObject({
     exitCode: 137,
     ok: false,
     timedOut: true,
-    // Spec durations are whole seconds; 300 ms is shown rounded up.
-    failure: 'plan of "slow" timed out after 1s',
+    failure: 'plan of "slow" timed out after 5s',
   });
   // The shell may also report its sleep's death ("Terminated") before the trap runs.
   expect(writer.lines()[0]).toBe("[plan] slow | ready");
-  expect(writer.lines()).toContain("[plan] slow | got TERM");
-  expect(Date.now() - started).toBeGreaterThanOrEqual(600);
 });
 
 Deno.test("runStep() fails, naming the command, when it cannot start", async (t) => {

@@ -7,6 +7,7 @@ import {
   SpawnError,
   toSpawnError,
 } from "../../src/exec/spawner.ts";
+import { fileText, isRunning, processGone } from "../_helpers/poll.ts";
 
 const fixture = (name: string) =>
   new URL(`../fixtures/exec/${name}`, import.meta.url).pathname;
@@ -27,16 +28,6 @@ async function finish(child: SpawnedProcess) {
     child.waitExitCode(),
   ]);
   return { stdout, stderr, code };
-}
-
-/** Whether a process is still running (a zombie counts as gone). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 Deno.test("nodeSpawner() runs a command without a shell and pipes its output", async () => {
@@ -82,13 +73,13 @@ Deno.test("nodeSpawner() kill() signals the whole process group", async () => {
       argv: ["sh", fixture("tree.sh"), `${dir}/pid`],
     });
     const done = finish(child);
-    while (!(await exists(`${dir}/pid.child`))) await sleep(10);
-    const grandchild = Number(await Deno.readTextFile(`${dir}/pid.grandchild`));
+    await fileText(`${dir}/pid.child`);
+    const grandchild = Number(await fileText(`${dir}/pid.grandchild`));
     expect(isRunning(grandchild)).toBe(true);
     child.kill("SIGKILL");
     const { code } = await done;
     expect(code).toBe(137);
-    expect(isRunning(grandchild)).toBe(false);
+    await processGone(grandchild);
     child.kill("SIGTERM"); // a group that is gone is ignored
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -147,16 +138,3 @@ Deno.test("exitCodeOf() prefers the code, else 128 + the signal's number", () =>
   expect(exitCodeOf(null, "SIGTERM")).toBe(143);
   expect(exitCodeOf(null, null)).toBe(1);
 });
-
-function sleep(ms: number) {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

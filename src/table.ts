@@ -1,5 +1,5 @@
 /**
- * Plain-text tables and shell-style quoting for human output. Pure.
+ * Plain-text tables for human output. Pure.
  * @module
  */
 
@@ -25,22 +25,4 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
     )
     .map((line) => line.trimEnd() + "\n")
     .join("");
-}
-
-/**
- * Quotes one word for a POSIX shell when it needs it.
- * @example
- * ```ts
- * shellQuote("a b"); // "'a b'"
- * shellQuote("plain"); // "plain"
- * ```
- */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'"'"'`)}'`;
-}
-
-/** Quotes and joins a command line for display. */
-export function formatCommand(argv: readonly string[]): string {
-  return argv.map(shellQuote).join(" ");
 }

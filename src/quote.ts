@@ -5,7 +5,7 @@
  * @module
  */
 
-import { MAX_ECHO_LENGTH } from "../limits.ts";
+import { MAX_ECHO_LENGTH } from "./limits.ts";
 
 /**
  * Quotes `text` as a JSON string, cut to {@linkcode MAX_ECHO_LENGTH} characters

@@ -1,6 +1,6 @@
-// @ts-types="../../types/std/expect.d.ts"
+// @ts-types="../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { quote } from "../../src/spec/_quote.ts";
+import { quote } from "../src/quote.ts";
 
 Deno.test("quote() escapes and cuts what the user wrote to 60 characters", () => {
   expect(quote("shares")).toBe('"shares"');

@@ -1,0 +1,112 @@
+/**
+ * The gate a command acts on (`approve`, `revoke`, `show`): `NAME GATE` as
+ * printed after `then approve:`, or `--spec F --wave K` so nobody types
+ * `NAME NAME-wave-K`. It checks that the ledger knows the gate, suggesting the
+ * nearest one it does know when it does not.
+ * @module
+ */
+
+import { InputError } from "../errors.ts";
+import type { LedgerStore } from "../ledger/ledger_store.ts";
+import { gateName } from "../run/decide_wave.ts";
+import { suggest } from "../spec/did_you_mean.ts";
+import type { ParsedFlags } from "./_flags.ts";
+import { loadSpec } from "./_load_spec.ts";
+
+/** A rollout's gate. */
+export interface GateTarget {
+  /** The spec's `name`. */
+  name: string;
+  /** The gate, `<gate>-wave-<k>`. */
+  gate: string;
+}
+
+/**
+ * Reads the gate from `NAME GATE`, or from `--spec F --wave K` (K a wave's number
+ * or name).
+ * @param command The command, for messages.
+ * @param flags Its flags (positionals, `spec`, `wave`).
+ * @param cwd The working directory.
+ * @returns The rollout's name and the gate.
+ * @throws {InputError} Without either form, with both, or for a wave not in the spec.
+ */
+export async function gateTarget(
+  command: string,
+  flags: ParsedFlags,
+  cwd: string,
+): Promise<GateTarget> {
+  const { spec: file, wave } = flags.strings;
+  const byPosition = flags.positionals.length > 0;
+  if (file !== undefined || wave !== undefined) {
+    if (byPosition || file === undefined || wave === undefined) {
+      throw new InputError(
+        `"${command}" takes NAME GATE, or --spec F --wave K; not both, nor half of one`,
+      );
+    }
+    const { spec } = await loadSpec(file, cwd);
+    const found = spec.waves.find((w) =>
+      String(w.k) === wave || w.name === wave
+    );
+    if (found === undefined) {
+      const names = spec.waves.map((w) => w.name);
+      const near = suggest(wave, names);
+      throw new InputError(
+        `wave "${wave}" is not in "${file}"${
+          near ? `; did you mean "${near}"?` : ""
+        }`,
+        [`waves: ${spec.waves.map((w) => `${w.k} "${w.name}"`).join(", ")}`],
+      );
+    }
+    return { name: spec.name, gate: gateName(spec, found.k) };
+  }
+  if (flags.positionals.length !== 2) {
+    const got = flags.positionals.length
+      ? `got "${flags.positionals.join(" ")}"`
+      : "got none";
+    throw new InputError(
+      `"${command}" needs NAME and GATE (e.g. "chant-wave ${command} tf tf-wave-2") or --spec F --wave K; ${got}`,
+    );
+  }
+  const [name, gate] = flags.positionals;
+  return { name, gate };
+}
+
+/**
+ * Refuses a gate the ledger holds no record of: a typo in the rollout or the gate
+ * would otherwise record an approval nobody waits for.
+ * @param target The rollout and gate.
+ * @param ledger The ledger.
+ * @throws {InputError} Exit 2 naming the nearest known gate, or the known ones.
+ */
+export async function requireKnownGate(
+  target: GateTarget,
+  ledger: LedgerStore,
+): Promise<void> {
+  const known = await ledger.listGates();
+  if (known.some((g) => g.name === target.name && g.gate === target.gate)) {
+    return;
+  }
+  const names = [...new Set(known.map((g) => g.name))];
+  const where = ledger.describe();
+  if (!names.includes(target.name)) {
+    const near = suggest(target.name, names);
+    throw new InputError(
+      `rollout "${target.name}" has no gate in ${where}${
+        near ? `; did you mean "${near}"?` : ""
+      }`,
+      [
+        known.length
+          ? `rollouts: ${names.join(", ")}`
+          : "the ledger is empty: run the deciding job first, or pass the --ledger it used",
+      ],
+    );
+  }
+  const gates = known.filter((g) => g.name === target.name).map((g) => g.gate);
+  const near = suggest(target.gate, gates);
+  throw new InputError(
+    `gate "${target.gate}" of "${target.name}" is not in ${where}${
+      near ? `; did you mean "${near}"?` : ""
+    }`,
+    [`gates of "${target.name}": ${gates.join(", ")}`],
+  );
+}

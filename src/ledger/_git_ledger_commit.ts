@@ -1,0 +1,121 @@
+/**
+ * Building the git ledger's next commit in one git process: `git fast-import`
+ * writes the new record blobs, checks which paths the tip already holds, and
+ * writes the trees and the commit on top of the tip, without touching any ref,
+ * index or work tree (its scratch branch is reset before the import ends, so no
+ * ref is written). Private to the git ledger; pushing is not its job.
+ * @module
+ */
+
+import type { Git } from "../git/git.ts";
+import { InputError } from "../errors.ts";
+import { LEDGER_BRANCH } from "./_git_ledger_sync.ts";
+import type { LedgerFile } from "./_git_ledger_tree.ts";
+
+/** A record file to add: new text, or a blob the repository already has. */
+export type CommitFile = { path: string; text: string } | LedgerFile;
+
+/** What {@linkcode buildCommit} made. */
+export interface BuiltCommit {
+  /** The new commit's object id. */
+  commit: string;
+  /** Files the base did not have (0: the commit changes nothing; drop it). */
+  added: number;
+}
+
+/** The identity of every ledger commit, so writes need no user configuration. */
+const IDENTITY = "chant-wave <chant-wave@localhost>";
+/** fast-import needs a branch name; it is reset before the end, never written. */
+const SCRATCH = "refs/chant-wave/build";
+const encoder = new TextEncoder();
+
+/**
+ * Builds a commit whose tree is `base`'s tree plus `files`, with `base` as its
+ * only parent (a root commit without one), in one `git fast-import` process. A
+ * file the base already holds with the same content is not counted in `added`.
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param options The tip to build on, the files, the message and the time.
+ * @returns The commit and how many files it adds.
+ * @throws {InputError} When a path of `files` holds other content at `base`.
+ * @throws {GitError} When git fails.
+ */
+export async function buildCommit(
+  git: Git,
+  cwd: string,
+  options: {
+    base: string | undefined;
+    files: readonly CommitFile[];
+    message: string;
+    /** Milliseconds since the epoch, the commit's time. */
+    when: number;
+  },
+): Promise<BuiltCommit> {
+  const { base, files } = options;
+  const chunks: Uint8Array[] = [];
+  const put = (text: string) => chunks.push(encoder.encode(text));
+  const texts = files.flatMap((file, i) => "text" in file ? [i] : []);
+  for (const i of texts) {
+    const bytes = encoder.encode((files[i] as { text: string }).text);
+    put(`blob\nmark :${i + 1}\ndata ${bytes.length}\n`);
+    chunks.push(bytes);
+    put(`\nget-mark :${i + 1}\n`);
+  }
+  const commitMark = files.length + 1;
+  const message = encoder.encode(`${options.message}\n`);
+  const seconds = Math.floor(options.when / 1000);
+  put(`reset ${SCRATCH}\n\ncommit ${SCRATCH}\nmark :${commitMark}\n`);
+  put(`author ${IDENTITY} ${seconds} +0000\n`);
+  put(`committer ${IDENTITY} ${seconds} +0000\n`);
+  put(`data ${message.length}\n`);
+  chunks.push(message);
+  if (base !== undefined) put(`from ${base}\n`);
+  for (const file of files) put(`ls ${quotePath(file.path)}\n`);
+  files.forEach((file, i) => {
+    const ref = "text" in file ? `:${i + 1}` : file.oid;
+    put(`M 100644 ${ref} ${quotePath(file.path)}\n`);
+  });
+  put(`reset ${SCRATCH}\n\nget-mark :${commitMark}\ndone\n`);
+  const input = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    input.set(chunk, at);
+    at += chunk.length;
+  }
+  // unpackLimit=0: keep the few objects as one small pack instead of spawning
+  // unpack-objects to explode it (git's own gc --auto folds small packs later).
+  const lines = (await git.run([
+    "-c",
+    "fastimport.unpackLimit=0",
+    "fast-import",
+    "--quiet",
+    "--done",
+  ], { cwd, input })).split("\n");
+  const oids = files.map((file) => "text" in file ? "" : file.oid);
+  texts.forEach((i, n) => oids[i] = lines[n]);
+  let added = 0;
+  files.forEach((file, i) => {
+    const there = lines[texts.length + i] ?? "";
+    if (there.startsWith("missing ")) return added++;
+    const [mode, type, oid] = there.split("\t")[0].split(" ");
+    if (type === "blob" && oid === oids[i] && /^1006[04]4$/.test(mode)) return;
+    throw new InputError(
+      `cannot record "${file.path}" in the ledger branch ${LEDGER_BRANCH}: ` +
+        `a different record with that name is already there`,
+    );
+  });
+  return { commit: lines[texts.length + files.length], added };
+}
+
+/** A path as fast-import reads it: double-quoted, with C-style escapes. */
+function quotePath(path: string): string {
+  let quoted = '"';
+  for (const char of path) {
+    const code = char.charCodeAt(0);
+    if (char === "\\" || char === '"') quoted += `\\${char}`;
+    else if (code < 0x20 || code === 0x7f) {
+      quoted += `\\${code.toString(8).padStart(3, "0")}`;
+    } else quoted += char;
+  }
+  return `${quoted}"`;
+}
