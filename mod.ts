@@ -30,9 +30,11 @@ export {
   APPROVAL_MODES,
   DEFAULT_SIGNERS,
   GATE_POLICIES,
+  HOOK_POINTS,
   ON_FAILURE,
   TOOL_KINDS,
 } from "./src/spec/types.ts";
+export { waveAt } from "./src/spec/wave_at.ts";
 export { tofuPlanFile, type ToolPlanFile } from "./src/tofu/tofu_plan_file.ts";
 export {
   decisionRecordPath,
@@ -74,6 +76,12 @@ export {
 } from "./src/ledger/claims.ts";
 export { WAVE_OUTCOMES } from "./src/ledger/records.ts";
 export type {
+  ForgejoRunLocator,
+  GithubRunLocator,
+  GitlabRunLocator,
+  RunLocator,
+} from "./src/forge/run_locator.ts";
+export type {
   ApprovalRecord,
   ClaimedRun,
   ClaimRecord,
@@ -84,6 +92,8 @@ export type {
   PendingRecord,
   PlanPair,
   RecordBase,
+  RecordedPlansRecord,
+  RecordedWave,
   RunOutcomeRecord,
   SettledRun,
   WaveOutcome,

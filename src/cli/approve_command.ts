@@ -1,8 +1,9 @@
 /**
  * `chant-wave approve NAME GATE` (SPEC.md §5.3, §12): records an approval of one
  * set digest, the one given with `--plan` or that of the newest pending fact,
- * sealed with the approver's SSH key under `--sign`, and says when the rules at
- * base will not count it.
+ * sealed with the approver's SSH key under `--sign`, says when the rules at base
+ * will not count it, and with `--resume` restarts the CI job that waited once
+ * the approval is recorded (with the git ledger: pushed), as `resume` does (§13).
  * @module
  */
 
@@ -29,6 +30,7 @@ import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { openLedger } from "./_open_ledger.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
+import { resumeExitCode, resumeOne } from "./resume_command.ts";
 
 /** The `approve` command. */
 export const approveCommand: Command = {
@@ -36,7 +38,7 @@ export const approveCommand: Command = {
   summary: "approve a gate for one set of plans",
   usage:
     "chant-wave approve NAME GATE | --spec F --wave K [--plan DIGEST] [--by WHO] [--note TEXT]\n" +
-    "                          [--sign [KEY]] [--ledger L] [--json]",
+    "                          [--sign [KEY]] [--ledger L] [--resume] [--json]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
@@ -51,19 +53,20 @@ export const approveCommand: Command = {
     "                 is optional (git's user.signingkey when gpg.format is ssh);",
     "                 write --sign=KEY, or put --sign KEY after NAME GATE",
     "  --ledger L     git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
-    "  --json         print { ledger, record } on stdout: the approval as recorded",
+    "  --resume       then restart the CI job that waited (as chant-wave resume does)",
+    "  --json         print { ledger, record, resume? } on stdout: the approval as recorded",
   ].join("\n"),
   examples: [
     "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
     "chant-wave approve demo demo-wave-2 --plan sha256:… --ledger git   # as printed",
-    "chant-wave approve --spec waves.jsonc --wave staging",
     "chant-wave approve demo demo-wave-3 --sign   # sealed with git's SSH signing key",
+    "chant-wave approve --spec waves.jsonc --wave staging --ledger git --resume   # and restart the job",
   ],
   // `--sign [KEY]` is taken out before parsing (its KEY is optional); it is
   // listed here so that usage, help and completion name it.
   flags: {
     strings: ["spec", "wave", "plan", "by", "note", "ledger"],
-    booleans: ["json", "sign"],
+    booleans: ["json", "sign", "resume"],
   },
   async run(argv, io) {
     const { rest, sign } = takeSignFlag(argv);
@@ -122,11 +125,6 @@ export const approveCommand: Command = {
       ...(seal === undefined ? {} : { seal }),
     }, stamp);
     await ledger.write(record);
-    if (flags.booleans.json) {
-      io.stdout.write(
-        JSON.stringify({ ledger: ledger.describe(), record }) + "\n",
-      );
-    }
     approvedLines(name, gate, digest, by).forEach(log);
     if (plans) log(`  it covers ${describePlans(plans)}`);
     log(`  recorded in ${ledger.describe()}`);
@@ -138,7 +136,19 @@ export const approveCommand: Command = {
     }
     const advice = await adviseApproval(record, records, { ...io, ledger });
     advice.forEach(log);
-    return OK;
+    const resume = flags.booleans.resume
+      ? await resumeOne({ name, gate }, ledger, io)
+      : undefined;
+    if (flags.booleans.json) {
+      io.stdout.write(
+        JSON.stringify({
+          ledger: ledger.describe(),
+          record,
+          ...(resume ? { resume } : {}),
+        }) + "\n",
+      );
+    }
+    return resume ? resumeExitCode(resume) : OK;
   },
 };
 

@@ -20,6 +20,7 @@ export const jobsCommand: Command = {
   help: [
     "Expands the spec into its CI jobs: one job per wave, or a deciding job plus",
     "share jobs or job groups, each needing the last jobs of the wave before.",
+    'A rest wave shows as "<k>+": its whole-wave job goes on through further waves.',
     "",
     "  --spec F   the waves file",
     "  --json     print the jobs as a JSON array on stdout",
@@ -48,7 +49,7 @@ function jobsTable(jobs: readonly Job[]): string {
   const rows = jobs.map((job) => [
     job.name,
     job.kind,
-    `${job.wave} ${job.waveName}`,
+    `${job.wave}${job.rest ? "+" : ""} ${job.waveName}`,
     job.share === undefined ? "-" : `${job.share}/${job.shares}`,
     job.group ?? "-",
     job.needs.length === 0 ? "-" : job.needs.join(","),

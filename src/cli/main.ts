@@ -23,6 +23,7 @@ import { jobsCommand } from "./jobs_command.ts";
 import { ledgerCommand } from "./ledger_command.ts";
 import { pipelineCommand } from "./pipeline_command.ts";
 import { planFileCommand } from "./plan_file_command.ts";
+import { resumeCommand } from "./resume_command.ts";
 import { revokeCommand } from "./revoke_command.ts";
 import { runCommand } from "./run_command.ts";
 import { schemaCommand } from "./schema_command.ts";
@@ -35,6 +36,7 @@ export const COMMANDS: readonly Command[] = [
   runCommand,
   approveCommand,
   showCommand,
+  resumeCommand,
   revokeCommand,
   statusCommand,
   checkCommand,

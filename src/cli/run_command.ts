@@ -1,6 +1,8 @@
 /**
  * `chant-wave run` (SPEC.md §4): plans, gates and applies one wave, as a whole-wave,
- * deciding, share or group job. This file turns flags into a job; `src/run/` runs it.
+ * deciding, share or group job; with `--record-plans` (§13), plans every wave at
+ * HEAD and records the digests. This file turns flags into a job; `src/run/`
+ * runs it.
  * @module
  */
 
@@ -8,10 +10,13 @@ import { appendFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
 import type { JobResult } from "../run/job_result.ts";
 import { jobSummary } from "../run/job_summary.ts";
+import { recordPlans } from "../run/record_plans.ts";
 import { runJob } from "../run/run_job.ts";
 import { selectJob } from "../run/select_job.ts";
 import { parseDuration } from "../spec/duration.ts";
+import type { Spec } from "../spec/types.ts";
 import type { Command } from "./command.ts";
+import type { CliIo } from "./io.ts";
 import {
   type ParsedFlags,
   parseFlags,
@@ -29,7 +34,8 @@ export const runCommand: Command = {
   usage:
     "chant-wave run --spec F --wave K [--decide | --share I | --group G [--share I]]\n" +
     "                      [--base REV] [--parallel N] [--ledger L] [--dry-run]\n" +
-    "                      [--heartbeat DUR] [--timeout DUR] [--out-of-order REASON] [--json]",
+    "                      [--heartbeat DUR] [--timeout DUR] [--out-of-order REASON] [--json]\n" +
+    "chant-wave run --spec F --record-plans [--ledger L] [--parallel N] [--json]",
   help: [
     "Plans every run of wave K, binds the gate to the set digest of the plans, reads",
     "the gate policy from the spec at the base commit, waits (exit 3) until a matching",
@@ -48,6 +54,8 @@ export const runCommand: Command = {
     "  --heartbeat DUR   print a still-running line after DUR of quiet (0 = off)",
     "  --timeout DUR     stop a plan or apply command after DUR (0 = none)",
     "  --out-of-order REASON  run even though the wave before has not applied this commit",
+    "  --record-plans    the pull-request job: plan every wave at HEAD, record each",
+    "                    wave's digest for review approvals; apply nothing",
     "  --json            print the result object on stdout",
     "",
     "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting, 4 plans moved;",
@@ -56,8 +64,8 @@ export const runCommand: Command = {
   examples: [
     "chant-wave run --spec waves.jsonc --wave 1   # whole wave: plan, gate, apply",
     "chant-wave run --spec waves.jsonc --wave 2 --decide --ledger git   # deciding job",
-    "chant-wave run --spec waves.jsonc --wave 2 --share 1 --ledger git   # share job 1",
     "chant-wave run --spec waves.jsonc --wave prod --decide --dry-run   # would it wait?",
+    "chant-wave run --spec waves.jsonc --record-plans --ledger git   # pull-request job",
   ],
   flags: {
     strings: [
@@ -72,7 +80,7 @@ export const runCommand: Command = {
       "timeout",
       "out-of-order",
     ],
-    booleans: ["decide", "dry-run", "json"],
+    booleans: ["decide", "dry-run", "record-plans", "json"],
   },
   async run(argv, io) {
     const flags = parseFlags("run", argv, runCommand.flags);
@@ -80,6 +88,9 @@ export const runCommand: Command = {
     try {
       const file = requireFlag("run", flags, "spec");
       const { spec } = await loadSpec(file, io.cwd);
+      if (flags.booleans["record-plans"]) {
+        return await runRecordPlans(spec, flags, io);
+      }
       const selection = selectJob(spec, file, {
         wave: requireFlag("run", flags, "wave"),
         decide: flags.booleans.decide,
@@ -138,7 +149,56 @@ export const runCommand: Command = {
   },
 };
 
-/** The result with its keys in the order of SPEC.md §4.8. */
+/** Flags that choose or shape a wave's job, which `--record-plans` does not take. */
+const WAVE_FLAGS = [
+  "wave",
+  "share",
+  "group",
+  "base",
+  "out-of-order",
+] as const;
+
+/** `run --record-plans`: plans every wave at HEAD and records the digests. */
+async function runRecordPlans(
+  spec: Spec,
+  flags: ParsedFlags,
+  io: CliIo,
+): Promise<number> {
+  const taken = [
+    ...WAVE_FLAGS.filter((name) => flags.strings[name] !== undefined),
+    ...(["decide", "dry-run"] as const).filter((name) => flags.booleans[name]),
+  ];
+  if (taken.length > 0) {
+    throw new InputError(
+      `"--record-plans" plans every wave and takes no "--${taken[0]}"`,
+    );
+  }
+  const ledger = await openLedger(flags.strings.ledger, io);
+  await warnUnignored(io);
+  const result = await recordPlans({
+    spec,
+    settings: {
+      parallel: positiveIntFlag(flags, "parallel") ?? spec.parallel,
+      timeoutMs: durationFlag(flags, "timeout") ?? spec.timeoutMs,
+      heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
+    },
+  }, { ...io, ledger });
+  if (flags.booleans.json) {
+    const { exitCode, name, head, waves, record } = result;
+    io.stdout.write(
+      JSON.stringify({
+        exitCode,
+        name,
+        head,
+        waves,
+        ...(record ? { record: record.id } : {}),
+      }) + "\n",
+    );
+  }
+  return result.exitCode;
+}
+
+/** The result with its keys in the order of SPEC.md §4.8 (and `rest`, §11). */
 function orderedResult(result: JobResult): JobResult {
   const {
     exitCode,
@@ -150,6 +210,7 @@ function orderedResult(result: JobResult): JobResult {
     moved,
     untried,
     skipped,
+    rest,
   } = result;
   return {
     exitCode,
@@ -161,6 +222,7 @@ function orderedResult(result: JobResult): JobResult {
     moved,
     untried,
     skipped,
+    ...(rest ? { rest } : {}),
   };
 }
 

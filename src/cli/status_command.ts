@@ -34,6 +34,9 @@ import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { openLedger } from "./_open_ledger.ts";
+import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { Spec, Wave } from "../spec/types.ts";
+import { waveAt } from "../spec/wave_at.ts";
 
 /** How status names the rule that chose a decision's base. */
 const BASE_RULES: Record<BaseRule, string> = {
@@ -98,7 +101,7 @@ export const statusCommand: Command = {
     const { spec } = await loadSpec(file, io.cwd);
     const ledger = await openLedger(flags.strings.ledger, io);
     const waves: WaveStatus[] = [];
-    for (const wave of spec.waves) {
+    for (const wave of await wavesOf(spec, ledger)) {
       const gate = gateName(spec, wave.k);
       const { records, problems } = await ledger.readGate(spec.name, gate);
       for (const problem of problems) lineLog(io.stderr)(`warning: ${problem}`);
@@ -144,6 +147,22 @@ export const statusCommand: Command = {
     return OK;
   },
 };
+
+/**
+ * The spec's waves, and past them the rest wave again for every further wave
+ * whose gate the ledger holds (SPEC.md §11).
+ */
+async function wavesOf(spec: Spec, ledger: LedgerStore): Promise<Wave[]> {
+  const waves = [...spec.waves];
+  if (!waves[waves.length - 1].rest) return waves;
+  const gates = new Set(
+    (await ledger.listGates(spec.name)).map((ref) => ref.gate),
+  );
+  for (let k = waves.length + 1; gates.has(gateName(spec, k)); k++) {
+    waves.push(waveAt(spec, k)!);
+  }
+  return waves;
+}
 
 async function readDecision(path: string): Promise<WaveStatus["decision"]> {
   try {

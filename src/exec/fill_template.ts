@@ -58,7 +58,7 @@ export function fillTemplate(
   );
 }
 
-/** The phases a step runs in; `hook` is reserved for SPEC.md §10 hooks. */
+/** The phases a step runs in; `hook` is for the hook commands of SPEC.md §11. */
 export const STEP_PHASES = ["plan", "apply", "hook"] as const;
 /** A step's phase, printed as `[<phase>]` by the step console. */
 export type StepPhase = typeof STEP_PHASES[number];
@@ -70,7 +70,7 @@ export interface StepEnvValues {
   /** `CHANT_WAVE_K`: the wave's 1-based number. */
   k: number;
   /** `CHANT_WAVE_PHASE`. */
-  phase: "plan" | "apply";
+  phase: StepPhase;
   /** `CHANT_WAVE_TARGET`; omitted for whole-wave commands. */
   target?: string;
   /** `CHANT_WAVE_OP`; omitted for whole-wave commands. */

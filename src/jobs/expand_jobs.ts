@@ -1,7 +1,9 @@
 /**
  * Job expansion (SPEC.md §6.1): turns a spec into the ordered list of CI jobs a
  * pipeline runs: one job per plain wave, or a deciding job plus share jobs or job
- * groups. Pure; the `jobs` command prints the list and the pipeline renderers read it.
+ * groups. A rest wave (§11) gets the jobs of its own number only: CI cannot add jobs
+ * at run time, so its whole-wave job goes on through further waves itself. Pure;
+ * the `jobs` command prints the list and the pipeline renderers read it.
  * @module
  */
 
@@ -42,6 +44,8 @@ export interface Job {
   idTokens?: Record<string, string>;
   /** The wave's environment variables. */
   variables?: Record<string, string>;
+  /** The wave is the spec's rest wave (§11): a whole-wave job of it goes on through further waves. */
+  rest?: true;
 }
 
 /**
@@ -97,6 +101,7 @@ function expandWave(
     runner: wave.runner ?? spec.runner,
     idTokens: wave.idTokens,
     variables: wave.variables,
+    ...(wave.rest ? { rest: true as const } : {}),
   };
   if (wave.jobs === undefined && wave.shares === 1) {
     return [{

@@ -38,6 +38,7 @@ export class LedgerWriteError extends Error {
  * @param path The file.
  * @param name The spec `name` the record must be of.
  * @param gate The gate the record must be of.
+ * @param problems Where a malformed optional field it drops is reported.
  * @returns The record, or why it does not count.
  */
 export function readRecordFile(
@@ -45,6 +46,7 @@ export function readRecordFile(
   path: string,
   name: string,
   gate: string,
+  problems: string[] = [],
 ): LedgerRecord | string {
   let text: string;
   try {
@@ -56,7 +58,7 @@ export function readRecordFile(
     return `${path}: cannot read the record: ${messageOf(error)}`;
   }
   try {
-    const record = parseRecord(text, path);
+    const record = parseRecord(text, path, problems);
     if (record.name !== name || record.gate !== gate) {
       return `${path}: record is for gate "${record.gate}" of "${record.name}", ` +
         `not gate "${gate}" of "${name}"`;

@@ -108,7 +108,7 @@ export async function readGateAt(
       continue;
     }
     try {
-      const record = parseRecord(decoder.decode(bytes), shown);
+      const record = parseRecord(decoder.decode(bytes), shown, problems);
       if (record.name !== name || record.gate !== gate) {
         problems.push(
           `${shown}: record is for gate "${record.gate}" of "${record.name}", ` +

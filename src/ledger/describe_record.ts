@@ -92,6 +92,11 @@ function details(record: LedgerRecord, extras: RecordExtras): string {
         record.head.slice(0, 12)
       } by ${record.by}: ${firstLine(record.reason)}` +
         (record.runId ? `, run ${record.runId}` : "");
+    case "recorded-plans":
+      return `plans at ${record.head.slice(0, 12)}: ${
+        record.waves.map((w) => `wave ${w.wave} ${shortDigest(w.digest)}`)
+          .join(", ")
+      }` + (record.runId ? `, run ${record.runId}` : "");
     case "expired":
       return "revoked" + (record.by ? ` by ${record.by}` : "") +
         (record.note ? `: ${firstLine(record.note)}` : "");

@@ -106,9 +106,10 @@ export function dirLedger(
     const dir = gateDir(name, gate);
     const files = entriesOf(dir).filter(isRecordFileName).sort();
     const scratch = new Uint8Array(MAX_RECORD_BYTES + 1);
-    const read = (path: string) => readRecordFile(scratch, path, name, gate);
     const records: LedgerRecord[] = [];
     const problems: string[] = [];
+    const read = (path: string) =>
+      readRecordFile(scratch, path, name, gate, problems);
     for (let i = 0; i < files.length; i++) {
       if (i > 0 && i % chunk === 0) await nextTurn();
       const item = read(join(dir, files[i]));

@@ -6,10 +6,16 @@
  */
 
 import { isDigest } from "../digest/set_digest.ts";
+import { LocatorError, parseRunLocator } from "../forge/run_locator.ts";
 import { hasControlCharacter } from "../console/visible.ts";
-import { MAX_PRINCIPAL_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
+import {
+  MAX_NAME_LENGTH,
+  MAX_PRINCIPAL_LENGTH,
+  MAX_TARGET_LENGTH,
+} from "../limits.ts";
 import type { Seal } from "../seal/seal.ts";
 import { MAX_ARMORED_SIGNATURE } from "../seal/sshsig.ts";
+import { LEDGER_SEGMENT } from "./record_name.ts";
 import {
   type ApprovalRecord,
   type ClaimedRun,
@@ -20,6 +26,8 @@ import {
   type OutOfOrderRecord,
   type PendingRecord,
   RECORD_KINDS,
+  type RecordedPlansRecord,
+  type RecordedWave,
   type RecordKind,
   type RunOutcomeRecord,
   type SettledRun,
@@ -64,7 +72,16 @@ function show(value: unknown): string {
 
 /** Validates fields of one parsed object, failing with the record's name. */
 class Fields {
-  constructor(readonly name: string, readonly json: Json) {}
+  /**
+   * @param name The record's name, for messages.
+   * @param json The parsed object.
+   * @param problems Where a dropped optional field is reported.
+   */
+  constructor(
+    readonly name: string,
+    readonly json: Json,
+    readonly problems: string[] = [],
+  ) {}
 
   fail(what: string): never {
     throw new RecordError(this.name, what);
@@ -199,6 +216,21 @@ class Fields {
     };
   }
 
+  /**
+   * The optional run locator of a pending fact (SPEC.md §13): a bad one is
+   * dropped and reported, never fatal, since the record still says what waits.
+   */
+  optionalLocator(): Pick<PendingRecord, "locator"> {
+    if (this.json.locator === undefined) return {};
+    try {
+      return { locator: parseRunLocator(this.json.locator) };
+    } catch (error) {
+      if (!(error instanceof LocatorError)) throw error;
+      this.problems.push(`${this.name}: ${error.message}; it is dropped`);
+      return {};
+    }
+  }
+
   count(key: string): number {
     const value = this.present(key);
     if (!Number.isSafeInteger(value) || (value as number) < 0) {
@@ -244,6 +276,7 @@ function readPending(
     ...f.optionalBounded("actor", MAX_PRINCIPAL_LENGTH),
     ...f.optionalSha("head"),
     ...f.optionalBounded("spec", MAX_SPEC_PATH),
+    ...f.optionalLocator(),
     timestamp: f.time("timestamp"),
     expiresAt: f.time("expiresAt"),
   };
@@ -366,11 +399,47 @@ function readOutOfOrder(
   };
 }
 
+function readRecordedWaves(f: Fields): RecordedWave[] {
+  const value = f.present("waves");
+  if (!Array.isArray(value)) f.fail(`field "waves" must be a list`);
+  return value.map((item, i) => {
+    const at = new Fields(`${f.name}: waves[${i}]`, item ?? {});
+    if (typeof item !== "object" || item === null) at.fail("is not an object");
+    const wave = at.count("wave");
+    if (wave < 1) at.fail(`field "wave" must be at least 1`);
+    const name = at.text("name");
+    if (name.length > MAX_NAME_LENGTH || hasControlCharacter(name)) {
+      at.fail(`field "name" is not a valid wave name`);
+    }
+    const gate = at.matching("gate", LEDGER_SEGMENT, "a gate name");
+    if (gate.length > 2 * MAX_NAME_LENGTH) {
+      at.fail(`field "gate" is not a valid gate name`);
+    }
+    return { wave, name, gate, digest: at.digest("digest") };
+  });
+}
+
+function readRecordedPlans(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): RecordedPlansRecord {
+  return {
+    ...head,
+    kind: "recorded-plans",
+    head: f.matching("head", SHA, "a full commit sha"),
+    waves: readRecordedWaves(f),
+    ...f.optionalText("runId"),
+    timestamp: f.time("timestamp"),
+  };
+}
+
 /**
  * Parses and validates one record's file text. Unknown fields are dropped; the
  * result has the fields of its kind only, in the order of SPEC.md §5.2.
  * @param text The file's text.
  * @param name The file's name or path, used as the prefix of error messages.
+ * @param problems Where an optional field that is dropped as malformed (a
+ *   pending fact's run locator) is reported, one line naming the record.
  * @returns The record.
  * @throws {RecordError} When the text is not JSON, not an object, of another
  * version or an unknown kind, lacks a field or has one of the wrong form
@@ -382,7 +451,11 @@ function readOutOfOrder(
  * parseRecord("{", "x.json"); // throws RecordError "x.json: record is not valid JSON: …"
  * ```
  */
-export function parseRecord(text: string, name: string): LedgerRecord {
+export function parseRecord(
+  text: string,
+  name: string,
+  problems: string[] = [],
+): LedgerRecord {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -393,7 +466,7 @@ export function parseRecord(text: string, name: string): LedgerRecord {
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     throw new RecordError(name, "record is not a JSON object");
   }
-  const fields = new Fields(name, json as Json);
+  const fields = new Fields(name, json as Json, problems);
   const head = readHead(fields);
   switch (head.kind) {
     case "pending":
@@ -410,5 +483,7 @@ export function parseRecord(text: string, name: string): LedgerRecord {
       return readWaveOutcome(fields, head);
     case "out-of-order":
       return readOutOfOrder(fields, head);
+    case "recorded-plans":
+      return readRecordedPlans(fields, head);
   }
 }

@@ -2,7 +2,7 @@
  * The ledger's records (SPEC.md §5.2, §10, §4.11): `pending`, `approval` and
  * `expired` for the gate; `claim` and `run-outcome` for applying each plan at
  * most once under an approval; `wave-outcome` and `out-of-order` for the order of
- * waves. Their constructors (id and timestamp injected) and their JSON text. Pure;
+ * waves; `recorded-plans` for review approvals (§13). Their constructors (id and timestamp injected) and their JSON text. Pure;
  * where records are stored is the `LedgerStore`'s business, and reading untrusted
  * text back is `parseRecord`'s.
  * @module
@@ -10,6 +10,7 @@
 
 import type { Clock } from "../clock.ts";
 import type { Seal } from "../seal/seal.ts";
+import type { RunLocator } from "../forge/run_locator.ts";
 import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
 
 /** The record kinds. */
@@ -21,6 +22,7 @@ export const RECORD_KINDS = [
   "run-outcome",
   "wave-outcome",
   "out-of-order",
+  "recorded-plans",
 ] as const;
 
 /** One of {@linkcode RECORD_KINDS}. */
@@ -63,6 +65,11 @@ export interface PendingRecord extends RecordBase {
   head?: string;
   /** The spec file, from the repository's top level, when known (`approve` reads the rules there). */
   spec?: string;
+  /**
+   * The CI job that waited, to restart once the gate is approved (SPEC.md §13
+   * `resume`); recorded in CI only.
+   */
+  locator?: RunLocator;
   /** When the pending fact stops standing, ISO 8601 UTC. */
   expiresAt: string;
 }
@@ -203,6 +210,40 @@ export interface OutOfOrderRecord extends RecordBase {
   runId?: string;
 }
 
+/**
+ * The gate `recorded-plans` records are kept under, beside a spec's wave gates
+ * (which always end in `-wave-<k>`, so never collide with it).
+ */
+export const RECORDED_PLANS_GATE = "recorded-plans";
+
+/** One wave's set digest as planned at a pull request's head. */
+export interface RecordedWave {
+  /** The wave's number. */
+  wave: number;
+  /** The wave's name. */
+  name: string;
+  /** Its gate, `<gate>-wave-<k>`. */
+  gate: string;
+  /** The set digest its plans had at the head. */
+  digest: string;
+}
+
+/**
+ * The plans of every wave at a pull request's head (`run --record-plans`,
+ * SPEC.md §13), kept under the gate {@linkcode RECORDED_PLANS_GATE}: a review of
+ * that head approves a wave only while the wave plans the same digest.
+ */
+export interface RecordedPlansRecord extends RecordBase {
+  /** Always `recorded-plans`. */
+  kind: "recorded-plans";
+  /** The head commit planned (full sha). */
+  head: string;
+  /** Each wave's digest, in wave order. */
+  waves: RecordedWave[];
+  /** The CI run, when known. */
+  runId?: string;
+}
+
 /** Any ledger record, discriminated by `kind`. */
 export type LedgerRecord =
   | PendingRecord
@@ -211,7 +252,8 @@ export type LedgerRecord =
   | ClaimRecord
   | RunOutcomeRecord
   | WaveOutcomeRecord
-  | OutOfOrderRecord;
+  | OutOfOrderRecord
+  | RecordedPlansRecord;
 
 /** The injected parts of a new record: its id and the time it is made. */
 export interface RecordStamp {
@@ -296,7 +338,7 @@ export function pendingRecord(
     description: fields.description,
     members: fields.members,
     base: fields.base,
-    ...optional(fields, ["runId", "actor", "head", "spec"]),
+    ...optional(fields, ["runId", "actor", "head", "spec", "locator"]),
     timestamp: isoTime(stamp.now),
     expiresAt: isoTime(stamp.now + ttlMs),
   };

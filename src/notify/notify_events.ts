@@ -6,6 +6,7 @@
  * @module
  */
 
+import { waveAt } from "../spec/wave_at.ts";
 import { WAITING } from "../exit_codes.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import type { JobResult } from "../run/job_result.ts";
@@ -152,7 +153,7 @@ export function summarize(
  */
 export function notifyEvents(input: NotifyEventsInput): NotifyBody[] {
   const { spec, result } = input;
-  const wave = spec.waves.find((w) => w.k === result.wave) ??
+  const wave = waveAt(spec, result.wave) ??
     { k: result.wave, name: `wave-${result.wave}`, shares: 1 };
   const decision = result.decision;
   const gate = decision?.gate ?? `${spec.gate}-wave-${wave.k}`;

@@ -60,14 +60,29 @@ function runsOn(
   flavour: ActionsFlavour,
   problems: string[],
 ): unknown {
-  const label: RunnerLabel = job.runner ?? flavour.defaultRunner;
+  return runsOnValue(job.runner, jobWhere(job), flavour, problems);
+}
+
+/**
+ * The `runs-on` of a job: the runner label, else the forge's default runner.
+ * @param runner The job's runner label, if any.
+ * @param where How messages name the job (`wave 2 "prod"`).
+ * @param flavour The forge.
+ * @param problems Where to add a runner group the forge cannot express.
+ * @returns The value, ready for YAML.
+ */
+export function runsOnValue(
+  runner: RunnerLabel | undefined,
+  where: string,
+  flavour: ActionsFlavour,
+  problems: string[],
+): unknown {
+  const label: RunnerLabel = runner ?? flavour.defaultRunner;
   if (typeof label === "string") return label;
   if (Array.isArray(label)) return [...label];
   if (!flavour.runnerGroups) {
     problems.push(
-      `${
-        jobWhere(job)
-      }: runner group "${label.group}" has no Forgejo equivalent; name runner labels instead`,
+      `${where}: runner group "${label.group}" has no Forgejo equivalent; name runner labels instead`,
     );
     return label.labels ?? [];
   }
@@ -93,6 +108,21 @@ function jobEnv(job: Job, problems: string[]): Record<string, string> {
   return env;
 }
 
+/**
+ * The spec's `pipeline.setup` as workflow steps.
+ * @param spec The spec.
+ * @returns The steps, in order.
+ */
+export function setupSteps(spec: Spec): unknown[] {
+  return (spec.pipeline?.setup ?? []).map((step) =>
+    "run" in step
+      ? { run: step.run }
+      : step.with === undefined
+      ? { uses: step.uses }
+      : { uses: step.uses, with: { ...step.with } }
+  );
+}
+
 function steps(
   spec: Spec,
   job: Job,
@@ -105,15 +135,7 @@ function steps(
     uses: flavour.checkout,
     with: { "fetch-depth": 0 },
   }];
-  for (const step of spec.pipeline?.setup ?? []) {
-    list.push(
-      "run" in step
-        ? { run: step.run }
-        : step.with === undefined
-        ? { uses: step.uses }
-        : { uses: step.uses, with: { ...step.with } },
-    );
-  }
+  list.push(...setupSteps(spec));
   if (job.kind === "share" || job.kind === "group") {
     list.push({
       name: `Fetch the wave ${job.wave} decision`,

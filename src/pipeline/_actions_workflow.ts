@@ -1,15 +1,17 @@
 /**
  * A whole GitHub or Forgejo workflow from the §6.1 jobs: push and manual triggers,
  * one rollout at a time (`concurrency`, never cancelled), the ledger permission,
- * the pipeline variables and one job per chant-wave job. Pure.
+ * the pipeline variables and one job per chant-wave job; and beside it the
+ * resume and record-plans workflows when the spec asks for them. Pure.
  * @module
  */
 
 import type { Job } from "../jobs/expand_jobs.ts";
 import type { Spec } from "../spec/types.ts";
 import type { ActionsFlavour } from "./_actions_flavour.ts";
+import { actionsForgeWorkflows } from "./_actions_forge_jobs.ts";
 import { actionsJob, LEDGER_PERMISSIONS } from "./_actions_job.ts";
-import { headerLines, throwProblems } from "./_common.ts";
+import { headerLines, restNote, throwProblems } from "./_common.ts";
 import { toYaml } from "./_yaml.ts";
 import type { RenderedFile } from "./rendered_file.ts";
 
@@ -19,7 +21,7 @@ import type { RenderedFile } from "./rendered_file.ts";
  * @param jobs Its jobs, from `expandJobs`.
  * @param specFile The spec's path as the jobs name it.
  * @param flavour The forge.
- * @returns The one workflow file.
+ * @returns The rollout's workflow file, then any resume and record-plans workflows.
  * @throws {InputError} When the forge cannot express part of the spec.
  */
 export function renderActions(
@@ -38,6 +40,7 @@ export function renderActions(
   for (const job of jobs) {
     workflowJobs[job.name] = actionsJob(spec, job, specFile, flavour, problems);
   }
+  const extra = actionsForgeWorkflows(spec, specFile, flavour, problems);
   throwProblems(flavour.forge, problems);
   const workflow: Record<string, unknown> = {
     name: `chant-wave ${spec.name}`,
@@ -54,7 +57,10 @@ export function renderActions(
   const header = headerLines(
     flavour.forge,
     specFile,
-    flavour.environments ? [] : droppedEnvironments(jobs),
+    [
+      ...flavour.environments ? [] : droppedEnvironments(jobs),
+      ...restNote(jobs),
+    ],
   );
   return [{
     path: flavour.path(spec.name),
@@ -62,7 +68,7 @@ export function renderActions(
       plainTopKeys: ["on"],
       spacedMap: ["jobs"],
     }),
-  }];
+  }, ...extra];
 }
 
 /** The header note of a forge without environments, when the spec names some. */

@@ -8,7 +8,7 @@
  */
 
 import type { Job } from "../jobs/expand_jobs.ts";
-import type { Spec } from "../spec/types.ts";
+import type { RunnerLabel, Spec } from "../spec/types.ts";
 import { commandLine, installLine, jobWhere } from "./_common.ts";
 
 /** GitLab's default limit on the entries of one job's `needs`. */
@@ -81,14 +81,26 @@ export function gitlabJob(
 }
 
 function runnerTags(job: Job, problems: string[]): string[] | undefined {
-  const label = job.runner;
+  return tagsOf(job.runner, jobWhere(job), problems);
+}
+
+/**
+ * A runner label as GitLab `tags`.
+ * @param label The runner label, if any.
+ * @param where How messages name the job (`wave 2 "prod"`).
+ * @param problems Where to add a runner group, which GitLab cannot express.
+ * @returns The tags; `undefined` for none.
+ */
+export function tagsOf(
+  label: RunnerLabel | undefined,
+  where: string,
+  problems: string[],
+): string[] | undefined {
   if (label === undefined) return undefined;
   if (typeof label === "string") return [label];
   if (Array.isArray(label)) return [...label];
   problems.push(
-    `${
-      jobWhere(job)
-    }: runner group "${label.group}" has no GitLab equivalent; name runner tags instead`,
+    `${where}: runner group "${label.group}" has no GitLab equivalent; name runner tags instead`,
   );
   return undefined;
 }

@@ -19,7 +19,9 @@ import type { RenderedFile } from "./rendered_file.ts";
  * @param spec The spec.
  * @param jobs Its jobs, from `expandJobs(spec, specFile)`.
  * @param specFile The spec's path, relative to the repository root.
- * @returns One file, `.forgejo/workflows/<name>.yml`.
+ * @returns `.forgejo/workflows/<name>.yml`, and beside it `<name>.resume.yml` (with
+ *   `resume.schedule`) and `<name>.plans.yml` (when a wave can be approved by
+ *   review) (SPEC.md §13).
  * @throws {InputError} For a runner group (Forgejo has none) or a spec path holding `${{`.
  * @example
  * ```ts

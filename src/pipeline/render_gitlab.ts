@@ -7,7 +7,8 @@
 
 import type { Job } from "../jobs/expand_jobs.ts";
 import type { Spec } from "../spec/types.ts";
-import { headerLines, throwProblems } from "./_common.ts";
+import { headerLines, restNote, throwProblems } from "./_common.ts";
+import { gitlabForgeJobs } from "./_gitlab_forge_jobs.ts";
 import { type GitlabContext, gitlabJob } from "./_gitlab_job.ts";
 import { gitlabRules } from "./_gitlab_rules.ts";
 import { toYaml } from "./_yaml.ts";
@@ -23,7 +24,9 @@ import type { RenderedFile } from "./rendered_file.ts";
  * @param spec The spec.
  * @param jobs Its jobs, from `expandJobs(spec, specFile)`.
  * @param specFile The spec's path, relative to the repository root.
- * @returns One file, `<name>.gitlab-ci.yml`.
+ * @returns One file, `<name>.gitlab-ci.yml`; with `resume.schedule` it holds a
+ *   `resume` job for scheduled pipelines, and when a wave can be approved by
+ *   review a `record-plans` job for merge request pipelines (SPEC.md §13).
  * @throws {InputError} For what GitLab cannot express: a `uses:` setup step, a
  *   branch name no `rules:` expression can hold, a runner group, more than 50 needs.
  * @example
@@ -56,12 +59,16 @@ export function renderGitlab(
   };
   const file: Record<string, unknown> = {};
   for (const job of jobs) file[job.name] = gitlabJob(context, job, problems);
+  const extra = gitlabForgeJobs(context, problems);
+  Object.assign(file, extra.jobs);
   throwProblems("gitlab", problems);
   const path = `${spec.name}.gitlab-ci.yml`;
   const header = headerLines("gitlab", specFile, [
     `Include it from .gitlab-ci.yml: include: [{ local: ${path} }].`,
     `Each job's resource_group (${spec.name}/<job>) keeps two pipelines off the same wave or share;`,
     "the jobs push the ledger branch chant/ledger, so their token needs write access (see the docs).",
+    ...extra.notes,
+    ...restNote(jobs),
   ]);
   return [{ path, text: toYaml(file, header, { spacedMap: [] }) }];
 }

@@ -1,26 +1,19 @@
 /**
  * Applying (SPEC.md §4.7): runs the apply command of each planned run, up to
  * `parallel` at once, through the step console; after a failure, `onFailure: stop`
- * starts no further run and reports the rest as untried.
+ * starts no further run and reports the rest as untried. An apply that exits 75
+ * asks for a new plan (§11): neither applied nor failed.
  * @module
  */
 
 import { runLimited } from "../exec/run_limited.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { applyWithTool } from "../tofu/tool_steps.ts";
-import type { FailedRun, PlanContext, PlannedRun } from "./plan_runs.ts";
+import { applyWholeWave } from "./apply_wave.ts";
+import { asksReplan } from "./replan_request.ts";
+import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
 import { runUserStep } from "./run_user_step.ts";
-import { applyWholeWave } from "./wave_commands.ts";
-
-/** The outcome of applying some runs. */
-export interface ApplyOutcome {
-  /** Targets applied, in input order. */
-  applied: string[];
-  failed: FailedRun[];
-  /** Targets never started (`onFailure: stop`, or an interrupt). */
-  untried: string[];
-}
 
 /**
  * Applies `planned` runs of `wave`: one `apply` command per run with `{plan}` = its
@@ -32,8 +25,8 @@ export interface ApplyOutcome {
  * @param context Where the job's files go, the job, the settings.
  * @param io The edges.
  * @param onSettled Told each run's outcome and how long it took, as soon as its
- *   command ended.
- * @returns What applied, failed and was left untried.
+ *   command ended (a run that asks for a new plan did not apply).
+ * @returns What applied, failed, asked for a new plan and was left untried.
  */
 export async function applyRuns(
   spec: Spec,
@@ -48,6 +41,7 @@ export async function applyRuns(
     const outcome = await applyWholeWave(spec, wave, planned, context, io);
     for (const target of outcome.applied) onSettled(target, true);
     for (const { target } of outcome.failed) onSettled(target, false);
+    for (const target of outcome.replan) onSettled(target, false);
     return outcome;
   }
   const { settings } = context;
@@ -63,17 +57,25 @@ export async function applyRuns(
           settings,
           io,
         );
-      if (!step.ok && wave.onFailure === "stop") control.stop();
+      if (!step.ok && !asksReplan(step) && wave.onFailure === "stop") {
+        control.stop();
+      }
       onSettled(run.target, step.ok, step.durationMs);
       return step;
     },
     { signal: io.interrupts.signal },
   );
-  const outcome: ApplyOutcome = { applied: [], failed: [], untried: [] };
+  const outcome: ApplyOutcome = {
+    applied: [],
+    failed: [],
+    untried: [],
+    replan: [],
+  };
   settled.forEach((result, i) => {
     const target = planned[i].target;
     if (result.status === "untried") outcome.untried.push(target);
     else if (result.value.ok) outcome.applied.push(target);
+    else if (asksReplan(result.value)) outcome.replan.push(target);
     else {
       const message = result.value.failure ?? `apply of "${target}" failed`;
       outcome.failed.push({ target, message, tail: result.value.tail });

@@ -18,12 +18,12 @@ import {
   type SettledRun,
 } from "../ledger/records.ts";
 import type { Spec, Wave } from "../spec/types.ts";
-import { type ApplyOutcome, applyRuns } from "./apply_runs.ts";
+import { applyRuns } from "./apply_runs.ts";
 import { ciContext } from "./ci_context.ts";
 import type { Decision } from "./decision.ts";
 import type { GateJudge } from "./gate_rules.ts";
 import { logFailures, type SkippedRun } from "./job_result.ts";
-import type { PlanContext, PlannedRun } from "./plan_runs.ts";
+import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
 import { readGate } from "./read_gate.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";

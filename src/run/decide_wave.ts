@@ -1,13 +1,14 @@
 /**
  * Deciding (SPEC.md §4.5–§4.6, §10): from a wave's planned runs and its policy at
  * base, computes the set digest, decides whether an approval covers the plans, and
- * when the wave must wait records a pending fact with its plan set. Dry runs record
- * nothing.
+ * when the wave must wait records a pending fact with its plan set (and, in CI, the
+ * job's run locator for `resume`). Dry runs record nothing.
  * @module
  */
 
 import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
+import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { newStamp, pendingRecord } from "../ledger/records.ts";
 import { compactTime } from "../ledger/record_name.ts";
@@ -19,7 +20,8 @@ import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "./ci_context.ts";
 import type { GateJudge } from "./gate_rules.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
-import type { PlannedRun } from "./plan_runs.ts";
+import { membersOf } from "./decision_members.ts";
+import type { PlannedRun } from "./run_outcomes.ts";
 import { readGate } from "./read_gate.ts";
 import type { RunIo } from "./run_io.ts";
 
@@ -68,7 +70,7 @@ export async function decideWave(
 ): Promise<Decision> {
   const { spec, wave, planned, policy, base } = input;
   const gate = gateName(spec, wave.k);
-  const members = planned.map(toMember);
+  const members = membersOf(planned);
   const digest = setDigest(members);
   const log = lineLog(io.stderr);
   log(
@@ -125,6 +127,9 @@ export async function decideWave(
   for (const reason of gateState.reasons) log(`  ${reason}`);
   if (!input.dryRun && gateState.standing === undefined) {
     const { runId, actor } = ciContext(io.env);
+    const locator = runLocatorFromEnv(io.env, {
+      workflowFile: `${spec.name}.yml`,
+    });
     await io.ledger.writePlanSet(spec.name, gate, digest, members);
     await io.ledger.write(pendingRecord(
       {
@@ -138,6 +143,7 @@ export async function decideWave(
         ...(actor ? { actor } : {}),
         head: base.head,
         spec: base.specPath,
+        ...(locator ? { locator } : {}),
       },
       spec.pendingTtlMs,
       newStamp(io.clock),
@@ -145,17 +151,6 @@ export async function decideWave(
   }
   log(`then approve: ${approve}`);
   return { ...decision, status: "waiting", approve };
-}
-
-function toMember({ run, plan }: PlannedRun): DecisionMember {
-  return {
-    target: run.target,
-    planDigest: plan.planDigest,
-    op: run.op,
-    ...(plan.destructive ? { destructive: true } : {}),
-    ...(plan.empty ? { empty: true } : {}),
-    ...(plan.summary === undefined ? {} : { summary: plan.summary }),
-  };
 }
 
 /** The pending fact's description: the first few members' summaries. */

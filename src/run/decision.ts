@@ -6,7 +6,8 @@
  * @module
  */
 
-import { GATE_POLICIES, type GatePolicy } from "../spec/types.ts";
+import { parseHooks } from "../hooks/parse_hooks.ts";
+import { GATE_POLICIES, type GatePolicy, type Hooks } from "../spec/types.ts";
 import type { PolicySource } from "../policy/policy_at_base.ts";
 import type { BaseRule } from "../policy/resolve_base.ts";
 
@@ -49,6 +50,12 @@ export interface Decision {
   /** The command that approves this digest, when waiting (never read back). */
   approve?: string;
   createdAt: string;
+  /**
+   * The wave's hooks (SPEC.md §11), with the holds at base: share and group jobs
+   * run these, once they checked them (`verify_hooks.ts`). Absent when the wave
+   * has none.
+   */
+  hooks?: Hooks;
 }
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
@@ -91,6 +98,15 @@ function member(value: unknown, i: number): DecisionMember {
     ...(m.empty ? { empty: true } : {}),
     ...(m.summary === undefined ? {} : { summary: m.summary }),
   };
+}
+
+/** The record's hooks, or why they cannot be read. */
+function hooksOf(value: unknown): Hooks {
+  try {
+    return parseHooks(value);
+  } catch (error) {
+    fail(`has bad hooks: ${(error as Error).message}`);
+  }
 }
 
 /**
@@ -136,6 +152,7 @@ export function parseDecision(text: string): Decision {
   if (!DIGEST.test(digest)) fail('has no valid "digest"');
   if (!Array.isArray(d.members)) fail('has no valid "members"');
   const members = d.members.map(member);
+  const hooks = hooksOf(d.hooks);
   const optional = (key: string) =>
     typeof d[key] === "string" ? { [key]: d[key] as string } : {};
   return {
@@ -160,5 +177,6 @@ export function parseDecision(text: string): Decision {
       ? { approvalId: d.approvalId }
       : {}),
     createdAt: typeof d.createdAt === "string" ? d.createdAt : "",
+    hooks,
   };
 }

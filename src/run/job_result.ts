@@ -8,7 +8,7 @@
 import type { ExitCode } from "../exit_codes.ts";
 import type { JobKind } from "../jobs/expand_jobs.ts";
 import type { Decision } from "./decision.ts";
-import type { FailedRun } from "./plan_runs.ts";
+import type { FailedRun } from "./run_outcomes.ts";
 import { lineLog } from "../console/line_log.ts";
 import type { Writer } from "../console/writer.ts";
 
@@ -31,6 +31,19 @@ export interface JobResult {
   untried: string[];
   /** Runs not applied on purpose (SPEC.md §10: `already applied`). */
   skipped: SkippedRun[];
+  /** How many waves the wave's `planWave` reported (`"waves": N`, §11); never printed. */
+  wavesFound?: number;
+  /** The further waves a whole-wave job of a rest wave went on to (§11). */
+  rest?: RestWaveResult[];
+}
+
+/** A further wave a whole-wave job went on to (SPEC.md §11). */
+export interface RestWaveResult {
+  /** Its number. */
+  wave: number;
+  exitCode: ExitCode;
+  /** Its set digest, once planned. */
+  digest?: string;
 }
 
 /**

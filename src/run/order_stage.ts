@@ -2,7 +2,8 @@
  * The order check before a job plans anything (SPEC.md §4.11): with `order:
  * "strict"` read at base, wave k > 1 runs only once wave k-1 is complete for HEAD
  * (every applying job of it recorded `applied` or `nothing-to-do` at this very
- * commit); otherwise the job waits (exit 3) naming what is missing, or, with
+ * commit; past the spec's waves, the rest wave again as wave k-1); otherwise the
+ * job waits (exit 3) naming what is missing, or, with
  * `--out-of-order REASON`, runs anyway and records who did it and why.
  * @module
  */
@@ -12,6 +13,7 @@ import { newRecord, newStamp } from "../ledger/records.ts";
 import { jobLabel, waveCompletion } from "../order/wave_completion.ts";
 import { orderAtBase } from "../policy/order_at_base.ts";
 import type { BaseRead } from "../policy/read_base.ts";
+import { waveAt } from "../spec/wave_at.ts";
 import { ciContext } from "./ci_context.ts";
 import { gateName } from "./decide_wave.ts";
 import type { RunJobInput } from "./job_input.ts";
@@ -38,7 +40,7 @@ export async function checkOrder(
     log(`order: none (${reason}): wave ${wave.k - 1} is not checked`);
     return "go";
   }
-  const previous = spec.waves[wave.k - 2];
+  const previous = waveAt(spec, wave.k - 1)!;
   const { records, problems } = await io.ledger.readGate(
     spec.name,
     gateName(spec, previous.k),

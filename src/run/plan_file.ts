@@ -80,22 +80,57 @@ export interface WavePlanEntry extends PlanFile {
   target: string;
 }
 
+/** A whole-wave plans file: its entries and, for rest waves, how many waves the plan found. */
+export interface WavePlans {
+  /** The entries, in file order. */
+  runs: WavePlanEntry[];
+  /** `"waves": N` (§11): the plan found N waves in all. */
+  waves?: number;
+}
+
+/** The most waves a plans file may report (a bound on untrusted input). */
+export const MAX_REPORTED_WAVES = 10_000;
+
 /**
  * Parses the `{plans}` file a `planWave` command writes:
- * `{ "runs": [{ "target", "planDigest", "destructive"?, "empty"?, "summary"? }] }`.
+ * `{ "runs": [{ "target", "planDigest", "destructive"?, "empty"?, "summary"? }],
+ * "waves"?: N }`.
  * @param text The file's content.
- * @returns The entries, in file order.
- * @throws {Error} A one-line reason naming the entry (`runs[2] "eu": …`); the caller names the file.
+ * @returns The entries, in file order, and `waves` when given.
+ * @throws {Error} A one-line reason naming the entry (`runs[2] "eu": …`) or
+ *   `"waves"`; the caller names the file.
+ * @example
+ * ```ts
+ * parsePlansFile('{ "runs": [], "waves": 3 }'); // { runs: [], waves: 3 }
+ * ```
  */
-export function parsePlansFile(text: string): WavePlanEntry[] {
+export function parsePlansFile(text: string): WavePlans {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new Error(`is not JSON: ${(error as Error).message}`);
   }
-  const runs = (value as { runs?: unknown } | null)?.runs;
+  const { runs, waves } = (value ?? {}) as { runs?: unknown; waves?: unknown };
   if (!Array.isArray(runs)) throw new Error('has no "runs" array');
+  if (
+    waves !== undefined &&
+    !(Number.isSafeInteger(waves) && (waves as number) >= 1 &&
+      (waves as number) <= MAX_REPORTED_WAVES)
+  ) {
+    throw new Error(
+      `"waves" is not a whole number from 1 to ${MAX_REPORTED_WAVES}: ${
+        shown(waves)
+      }`,
+    );
+  }
+  return {
+    runs: parseEntries(runs),
+    ...(waves === undefined ? {} : { waves: waves as number }),
+  };
+}
+
+function parseEntries(runs: unknown[]): WavePlanEntry[] {
   const seen = new Set<string>();
   return runs.map((entry, i) => {
     const target = (entry as { target?: unknown } | null)?.target;

@@ -14,47 +14,17 @@ import { MAX_PLAN_FILE_BYTES } from "../limits.ts";
 import { planWithTool } from "../tofu/tool_steps.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
 import type { Run, Spec, Wave } from "../spec/types.ts";
-import { parsePlanFile, type PlanFile } from "./plan_file.ts";
+import { parsePlanFile } from "./plan_file.ts";
 import { planFileName, preparePlanDir } from "./plan_path.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
 import { runUserStep } from "./run_user_step.ts";
-import { planWholeWave } from "./wave_commands.ts";
-
-/** A run whose plan command succeeded and wrote a valid plan file. */
-export interface PlannedRun {
-  target: string;
-  run: Run;
-  /** The plan file, as passed in `{plan}`. */
-  planPath: string;
-  plan: PlanFile;
-}
-
-/** A run that could not be planned. */
-export interface FailedRun {
-  target: string;
-  /** One line naming the target (and the path, for plan-file problems). */
-  message: string;
-  /** The step's last output lines. */
-  tail: string[];
-}
-
-/** The outcome of planning some runs. */
-export interface PlanOutcome {
-  /** Sorted by target, whatever order they finished in. */
-  planned: PlannedRun[];
-  failed: FailedRun[];
-}
-
-/** Where and how a job plans. */
-export interface PlanContext {
-  /** `.chant` for real runs, a temporary directory for dry runs. */
-  root: string;
-  /** Names the job's whole-wave `{runs}`/`{plans}` files: `wave`, `decide`, `share-2`, `group-eu-share-1`. */
-  jobTag: string;
-  /** Whether a `planWave` command decides the runs (deciding and whole-wave jobs of a `discover` wave). */
-  discover: boolean;
-  settings: StepSettings;
-}
+import { planWholeWave } from "./plan_wave.ts";
+import type {
+  FailedRun,
+  PlanContext,
+  PlannedRun,
+  PlanOutcome,
+} from "./run_outcomes.ts";
 
 /**
  * Plans `runs` of `wave`: one `plan` command per run, up to `parallel` at once, or

@@ -1,38 +1,42 @@
 /**
  * The whole-wave job and the deciding job (SPEC.md §4.1), as their stages: the
- * base, the order of waves, planning, the policy at base, the decision and its
- * record, then (whole wave only) claiming, applying and the wave outcome. Dry
- * runs plan under a temporary directory and record nothing.
+ * base, the order of waves, the hooks with the holds at base, then in passes
+ * (§11: an apply may ask for a new plan) the before-plan hooks, planning, the
+ * after-plan hooks, the decision and its record, and (whole wave only) the
+ * before-apply hooks and applying; then the after-apply hooks and the wave
+ * outcome. Dry runs plan under a temporary directory and record nothing.
  * @module
  */
 
 import { lineLog } from "../console/line_log.ts";
+import type { ExitCode } from "../exit_codes.ts";
 import { OK, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
-import { writeFileAtomic } from "../fs/write_file_atomic.ts";
-// @ts-types="../../types/std/path.d.ts"
-import { resolve } from "@std/path";
-import { compilePattern } from "../jobs/group_pattern.ts";
 import type { Wave } from "../spec/types.ts";
-import { applyStage, countOf, previewApply } from "./apply_stage.ts";
-import { decideWave } from "./decide_wave.ts";
-import type { Decision } from "./decision.ts";
+import { afterApply, applyPass, previewPass } from "./apply_pass.ts";
+import { countOf } from "./apply_stage.ts";
+import { decideStage } from "./decide_stage.ts";
+import { membersOf } from "./decision_members.ts";
 import type { RunJobInput } from "./job_input.ts";
-import { gateRules } from "./gate_rules.ts";
-import { readJobBase, wavePolicy } from "./job_base.ts";
-import { dryRunLine, type JobResult, logFailures } from "./job_result.ts";
-import { type FailedRun, type PlannedRun, planRuns } from "./plan_runs.ts";
-import type { RunIo } from "./run_io.ts";
+import { readJobBase } from "./job_base.ts";
+import { type JobResult, logFailures } from "./job_result.ts";
 import { checkOrder } from "./order_stage.ts";
+import { planRuns } from "./plan_runs.ts";
 import { recordWaveOutcome } from "./record_outcome.ts";
+import { type AppliedInJob, type PassEnd, runPasses } from "./replan_loop.ts";
+import type { FailedRun } from "./run_outcomes.ts";
+import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
+import { ungroupedRuns } from "./ungrouped_runs.ts";
+import { waveHooks } from "./wave_hooks.ts";
+import { openWaveJob, type WaveJob } from "./wave_job.ts";
 
 /**
  * Runs a whole-wave or deciding job.
  * @param input The job and its settings.
  * @param planRoot `.chant`, or a temporary directory for dry runs.
  * @param io The edges.
- * @returns The result; exit 0 decided/applied, 1 a run failed, 3 waiting.
+ * @returns The result; exit 0 decided/applied, 1 a run or hook failed, 3 waiting.
  * @throws {InputError} When the base cannot be resolved (exit 2).
  */
 export async function runDeciding(
@@ -40,74 +44,88 @@ export async function runDeciding(
   planRoot: string,
   io: RunIo,
 ): Promise<JobResult> {
-  const { spec, selection: { wave, kind }, settings, dryRun } = input;
-  const log = lineLog(io.stderr);
+  const { selection: { wave, kind } } = input;
   const result = emptyResult(wave.k, kind);
   const base = await readJobBase(input, io);
   if (await checkOrder(input, base, io) === "wait") {
     return { ...result, exitCode: WAITING };
   }
-  const context = { root: planRoot, jobTag: kind, settings };
-  const { planned, failed } = await planRuns(spec, wave, wave.runs, {
-    ...context,
+  const targets = wave.runs.map((run) => run.target);
+  const hooks = waveHooks(wave.hooks, wave, [base], targets, io);
+  const job = await openWaveJob(
+    input,
+    {
+      root: planRoot,
+      jobTag: kind,
+    },
+    base,
+    hooks,
+    io,
+  );
+  const end = await runPasses(job, (applied) => pass(job, result, applied));
+  if (end.end === "stop") return end.result;
+  const { failed } = end.result;
+  if (failed.length) {
+    lineLog(io.stderr)(
+      `error: ${countOf(failed.length, "run")} failed to apply`,
+    );
+  }
+  const done = await afterApply(job, {
+    ...end.result,
+    exitCode: failed.length ? RUN_FAILED : OK,
+  }, end.members);
+  await recordWaveOutcome(done.decision!, base.head, done, io);
+  return done;
+}
+
+/** One pass: hooks, plan, hooks, decide, and for a whole wave hooks and apply. */
+async function pass(
+  job: WaveJob,
+  result: JobResult,
+  appliedInJob: AppliedInJob,
+): Promise<PassEnd> {
+  const { input: { spec, dryRun, selection: { kind } }, wave, io } = job;
+  const before = await job.hooks.run("before-plan", { runs: wave.runs });
+  if (before) return stopWith(result, before.exitCode);
+  const plan = await planRuns(spec, wave, wave.runs, {
+    ...job.context,
     discover: wave.discover,
   }, io);
   throwIfInterrupted(io);
-  failed.push(...ungroupedRuns(wave, planned));
-  if (failed.length > 0) return notDecided(result, wave, failed, io);
-  const targets = [...wave.runs, ...planned].map((run) => run.target);
-  const policy = wavePolicy([base], wave, targets, io);
-  const judge = gateRules([base], wave, targets, base, io);
-  const decision = await decideWave(
-    { ...input, wave, planned, policy, base, judge },
-    io,
+  const failed = [...plan.failed, ...ungroupedRuns(wave, plan.planned)];
+  if (failed.length) return stopWith(notDecided(result, wave, failed, io));
+  const targets = [...wave.runs, ...plan.planned].map((run) => run.target);
+  job.hooks.setHooks(
+    waveHooks(job.hooks.hooks(), wave, [job.base], targets, io),
   );
-  throwIfInterrupted(io);
-  if (!dryRun) await writeDecision(decision, io);
-  const decided = { ...result, decision };
-  if (decision.status === "waiting") return { ...decided, exitCode: WAITING };
-  if (dryRun) {
-    const preview = await previewApply({
-      spec,
-      wave,
-      decision,
-      gated: decision.status === "approved",
-      planned,
-      judge,
-    }, io);
-    for (const { target, reason } of preview.skipped) {
-      log(`would skip: ${target}: ${reason}`);
-    }
-    log(dryRunLine(decision, preview.apply));
-    return { ...decided, skipped: preview.skipped };
-  }
-  if (kind === "decide") {
-    log(`decided: ${decisionRecordPath(spec.name, wave.k)}`);
-    return decided;
-  }
-  const applied = await applyStage({
-    spec,
-    wave,
+  const after = await job.hooks.run("after-plan", {
+    runs: plan.planned.map((p) => p.run),
+    members: membersOf(plan.planned),
+  });
+  if (after) return stopWith(result, after.exitCode);
+  const { decision, judge } = await decideStage(job, plan.planned, targets);
+  const decided: JobResult = {
+    ...result,
     decision,
-    gated: decision.status === "approved",
-    planned,
-    judge,
-    context,
-  }, io);
-  if (applied === "waiting") return { ...decided, exitCode: WAITING };
-  if (applied.failed.length) {
-    log(`error: ${countOf(applied.failed.length, "run")} failed to apply`);
-  }
-  const done: JobResult = {
-    ...decided,
-    exitCode: applied.failed.length ? RUN_FAILED : OK,
-    applied: applied.applied,
-    failed: applied.failed.map((f) => f.target),
-    untried: applied.untried,
-    skipped: applied.skipped,
+    ...(plan.waves === undefined ? {} : { wavesFound: plan.waves }),
   };
-  await recordWaveOutcome(decision, base.head, done, io);
-  return done;
+  if (decision.status === "waiting") return stopWith(decided, WAITING);
+  const gated = decision.status === "approved";
+  const apply = { decision, gated, planned: plan.planned, judge };
+  if (dryRun) return stopWith(await previewPass(job, apply, decided));
+  if (kind === "decide") {
+    lineLog(io.stderr)(`decided: ${decisionRecordPath(spec.name, wave.k)}`);
+    return stopWith(decided);
+  }
+  return await applyPass(job, apply, appliedInJob, decided);
+}
+
+/** The job stops here, with the result (and another exit code, when given). */
+function stopWith(result: JobResult, exitCode?: ExitCode): PassEnd {
+  return {
+    end: "stop",
+    result: exitCode === undefined ? result : { ...result, exitCode },
+  };
 }
 
 function emptyResult(wave: number, kind: JobResult["job"]["kind"]): JobResult {
@@ -141,44 +159,4 @@ function notDecided(
     exitCode: RUN_FAILED,
     failed: failed.map((f) => f.target),
   };
-}
-
-/** Writes the decision record atomically. */
-async function writeDecision(decision: Decision, io: RunIo): Promise<void> {
-  const path = resolve(
-    io.cwd,
-    decisionRecordPath(decision.name, decision.wave),
-  );
-  await writeFileAtomic(path, JSON.stringify(decision, null, 2) + "\n");
-}
-
-/**
- * With `discover` and job groups, every discovered run must fall in exactly one
- * group before the gate (§4.10).
- */
-function ungroupedRuns(
-  wave: Wave,
-  planned: readonly PlannedRun[],
-): FailedRun[] {
-  if (!wave.discover || wave.jobs === undefined) return [];
-  const groups = wave.jobs.map((group) => ({
-    name: group.name,
-    patterns: group.runs.map(compilePattern),
-  }));
-  const failed: FailedRun[] = [];
-  for (const { target } of planned) {
-    const matching = groups.filter((g) =>
-      g.patterns.some((p) => p.test(target))
-    ).map((g) => `"${g.name}"`);
-    if (matching.length === 1) continue;
-    const why = matching.length === 0
-      ? "matches no job group"
-      : `matches job groups ${matching.join(" and ")}`;
-    failed.push({
-      target,
-      message: `discovered run "${target}" ${why}`,
-      tail: [],
-    });
-  }
-  return failed;
 }

@@ -2,7 +2,8 @@
  * `chant-wave run` below the command line: picks the job's flow (whole wave or
  * deciding job, share or group job), holds the wave's lock of this checkout
  * while it runs, for dry runs plans under a temporary directory that is removed
- * afterwards, so nothing is written (SPEC.md §4.9), and announces the outcome by
+ * afterwards, so nothing is written (SPEC.md §4.9), goes on through further rest
+ * waves (§11), and announces each wave's outcome by
  * webhook when the spec asks (§8).
  * @module
  */
@@ -13,19 +14,21 @@ import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
 import { notifyOutcome } from "../notify/notify_outcome.ts";
-import type { JobResult } from "./job_result.ts";
-import { runDeciding } from "./run_deciding.ts";
+import type { JobResult, RestWaveResult } from "./job_result.ts";
 import type { RunJobInput } from "./job_input.ts";
+import { nextRestWave, restEntry } from "./rest_waves.ts";
+import { runDeciding } from "./run_deciding.ts";
 import type { RunIo } from "./run_io.ts";
 import { runShare } from "./run_share.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { lockWaitMs, lockWave } from "./wave_lock.ts";
 
 /**
- * Runs one job.
+ * Runs one job: its wave, then any further rest waves it goes on to.
  * @param input The job.
  * @param io The edges.
- * @returns Its result.
+ * @returns The first wave's result; with further waves, its exit code is the
+ *   last wave's and `rest` lists them.
  * @throws {InputError} On input a job cannot start with, or when another run
  * holds the wave in this checkout past the lock's wait (exit 2).
  * @throws {OutcomeError} When interrupted (130/143).
@@ -34,6 +37,20 @@ export async function runJob(
   input: RunJobInput,
   io: RunIo,
 ): Promise<JobResult> {
+  const first = await runWave(input, io);
+  const rest: RestWaveResult[] = [];
+  let job = nextRestWave(input, first, io);
+  while (job) {
+    const result = await runWave(job, io);
+    rest.push(restEntry(result));
+    job = nextRestWave(job, result, io);
+  }
+  if (rest.length === 0) return first;
+  return { ...first, exitCode: rest[rest.length - 1].exitCode, rest };
+}
+
+/** Runs one wave of the job, announced, and notifies its outcome. */
+async function runWave(input: RunJobInput, io: RunIo): Promise<JobResult> {
   const { wave, kind, share, group } = input.selection;
   const what = kind === "wave"
     ? "whole-wave job"

@@ -1,68 +1,58 @@
 /**
- * Share and group jobs (SPEC.md §4.7): read the wave's decision, check the order
- * of waves, check the decision against the spec at base and the ledger (it
- * travelled as an artifact), take this job's slice, re-plan it, refuse every run
- * whose plan moved since the decision, claim and apply the rest, and record the
- * wave outcome.
+ * Share and group jobs (SPEC.md §4.7), as their stages: read the wave's decision,
+ * check the order of waves, check the decision and its hooks against the spec at
+ * base and the ledger (it travelled as an artifact), take this job's slice, then
+ * in passes (§11: an apply may ask for a new plan) run the before-plan hooks,
+ * re-plan the slice, run the after-plan hooks, refuse every run whose plan moved
+ * since the decision, run the before-apply hooks, claim and apply the rest; then
+ * the after-apply hooks and the wave outcome.
  * @module
  */
 
 import { lineLog } from "../console/line_log.ts";
 import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
-import { approveCommand } from "../ledger/gate_messages.ts";
 import { sliceShare } from "../jobs/slice_shares.ts";
 import type { Run } from "../spec/types.ts";
-import type { Decision, DecisionMember } from "./decision.ts";
+import { afterApply, applyPass, previewPass } from "./apply_pass.ts";
+import { countOf } from "./apply_stage.ts";
+import { compareWithDecision } from "./compare_with_decision.ts";
+import type { Decision } from "./decision.ts";
+import { membersOf } from "./decision_members.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { readJobBase } from "./job_base.ts";
-import { dryRunLine, type JobResult, logFailures } from "./job_result.ts";
-import { type PlannedRun, planRuns } from "./plan_runs.ts";
-import { readDecision } from "./read_decision.ts";
-import type { RunIo } from "./run_io.ts";
-import { groupRuns } from "./select_job.ts";
-import { applyStage, countOf, previewApply } from "./apply_stage.ts";
-import { readGate } from "./read_gate.ts";
-import { throwIfInterrupted } from "./throw_if_interrupted.ts";
+import { type JobResult, logFailures } from "./job_result.ts";
 import { checkOrder } from "./order_stage.ts";
+import { planRuns } from "./plan_runs.ts";
+import { readDecision } from "./read_decision.ts";
 import { recordWaveOutcome } from "./record_outcome.ts";
+import { type AppliedInJob, type PassEnd, runPasses } from "./replan_loop.ts";
+import type { RunIo } from "./run_io.ts";
+import { sayWhatWaits } from "./say_what_waits.ts";
+import { groupRuns } from "./select_job.ts";
+import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { verifyDecision } from "./verify_decision.ts";
-import { gateRules } from "./gate_rules.ts";
-import type { BaseRead } from "../policy/read_base.ts";
+import type { GateJudge } from "./gate_rules.ts";
+import { verifyHooks } from "./verify_hooks.ts";
 import { decideCommand } from "./next_steps.ts";
+import { openWaveJob, type WaveJob } from "./wave_job.ts";
 
 /**
  * Runs a share or group job.
  * @param input The job and its settings.
  * @param planRoot `.chant`, or a temporary directory for dry runs.
  * @param io The edges.
- * @returns The result: 0 applied, 1 a run failed, 3 waiting, 4 a run moved.
+ * @returns The result: 0 applied, 1 a run or hook failed, 3 waiting, 4 a run moved.
  * @throws {InputError} When the decision is missing, unreadable or does not match
- *   the spec at base or the ledger (exit 2).
+ *   the spec at base, its hooks or the ledger (exit 2).
  */
 export async function runShare(
   input: RunJobInput,
   planRoot: string,
   io: RunIo,
 ): Promise<JobResult> {
-  const { spec, selection: { wave, kind, share, group }, settings } = input;
-  const log = lineLog(io.stderr);
+  const { spec, selection: { wave } } = input;
   const { decision, path } = await readDecision(spec.name, wave, io.cwd);
-  const job = {
-    kind,
-    ...(share === undefined ? {} : { share }),
-    ...(group ? { group: group.name } : {}),
-  };
-  const result: JobResult = {
-    exitCode: OK,
-    wave: wave.k,
-    job,
-    decision,
-    applied: [],
-    failed: [],
-    moved: [],
-    untried: [],
-    skipped: [],
-  };
+  const result = startResult(input, decision);
   const base = await readJobBase(input, io);
   if (await checkOrder(input, base, io) === "wait") {
     return { ...result, exitCode: WAITING };
@@ -75,6 +65,110 @@ export async function runShare(
     { decision, path, spec, wave, base },
     io,
   );
+  const hooks = await verifyHooks({ decision, path, wave, base });
+  const slice = jobSlice(input, decision, io);
+  if (slice.length === 0) {
+    lineLog(io.stderr)("nothing to apply: this job's slice is empty");
+    if (!input.dryRun) await recordWaveOutcome(decision, base.head, result, io);
+    return result;
+  }
+  const job = await openWaveJob(
+    input,
+    {
+      root: planRoot,
+      jobTag: jobTagOf(input),
+    },
+    base,
+    hooks,
+    io,
+  );
+  const end = await runPasses(
+    job,
+    (applied) =>
+      pass(job, { slice, gated: need.needed, judge, result }, applied),
+  );
+  if (end.end === "stop") return end.result;
+  const done = await afterApply(
+    job,
+    finish(end.result, input, io),
+    end.members,
+  );
+  await recordWaveOutcome(decision, base.head, done, io);
+  return done;
+}
+
+/** One pass: hooks, re-plan the slice, hooks, refuse moved plans, hooks, apply. */
+async function pass(
+  job: WaveJob,
+  of: {
+    slice: readonly Run[];
+    gated: boolean;
+    judge: GateJudge;
+    result: JobResult;
+  },
+  appliedInJob: AppliedInJob,
+): Promise<PassEnd> {
+  const { input: { spec }, wave, io } = job;
+  const decision = of.result.decision!;
+  await job.report.approved(decision.status === "approved");
+  const before = await job.hooks.run("before-plan", { runs: of.slice });
+  if (before) return stopWith({ ...of.result, ...before });
+  const { planned, failed } = await planRuns(spec, wave, of.slice, {
+    ...job.context,
+    discover: false,
+  }, io);
+  throwIfInterrupted(io);
+  logFailures(failed, io.stderr);
+  const after = await job.hooks.run("after-plan", {
+    runs: planned.map((p) => p.run),
+    members: membersOf(planned),
+  });
+  if (after) return stopWith({ ...of.result, ...after });
+  const log = lineLog(io.stderr);
+  const { unmoved, moved } = compareWithDecision(planned, decision, log);
+  const outcome = { ...of.result, failed: failed.map((f) => f.target), moved };
+  const apply = {
+    decision,
+    gated: of.gated,
+    planned: unmoved,
+    judge: of.judge,
+  };
+  if (job.input.dryRun) {
+    const preview = await previewPass(job, apply, outcome);
+    return stopWith(
+      preview.exitCode ? preview : finish(preview, job.input, io),
+    );
+  }
+  return await applyPass(job, apply, appliedInJob, outcome);
+}
+
+function stopWith(result: JobResult): PassEnd {
+  return { end: "stop", result };
+}
+
+/** The result a share or group job starts from. */
+function startResult(input: RunJobInput, decision: Decision): JobResult {
+  const { selection: { wave, kind, share, group } } = input;
+  return {
+    exitCode: OK,
+    wave: wave.k,
+    job: {
+      kind,
+      ...(share === undefined ? {} : { share }),
+      ...(group ? { group: group.name } : {}),
+    },
+    decision,
+    applied: [],
+    failed: [],
+    moved: [],
+    untried: [],
+    skipped: [],
+  };
+}
+
+/** This job's runs: the wave's (or the group's) sorted by target, sliced; logged. */
+function jobSlice(input: RunJobInput, decision: Decision, io: RunIo): Run[] {
+  const { selection: { wave, share, group } } = input;
   const candidates: Run[] = wave.discover
     ? decision.members.map(({ target, op }) => ({ target, op }))
     : wave.runs;
@@ -84,110 +178,29 @@ export async function runShare(
     group ? group.shares : wave.shares,
     share ?? 1,
   );
-  log(
+  lineLog(io.stderr)(
     `slice: ${
       slice.length ? slice.map((run) => run.target).join(", ") : "(no runs)"
     }`,
   );
-  if (slice.length === 0) {
-    log("nothing to apply: this job's slice is empty");
-    if (!input.dryRun) await recordWaveOutcome(decision, base.head, result, io);
-    return result;
-  }
-  const jobTag = group
-    ? `group-${group.name}${share ? `-share-${share}` : ""}`
-    : `share-${share}`;
-  const context = { root: planRoot, jobTag, settings };
-  const { planned, failed } = await planRuns(spec, wave, slice, {
-    ...context,
-    discover: false,
-  }, io);
-  throwIfInterrupted(io);
-  logFailures(failed, io.stderr);
-  const { unmoved, moved } = compareWithDecision(planned, decision, log);
-  const outcome = { ...result, failed: failed.map((f) => f.target), moved };
-  if (input.dryRun) {
-    const preview = await previewApply({
-      spec,
-      wave,
-      decision,
-      gated: need.needed,
-      planned: unmoved,
-      judge,
-    }, io);
-    for (const { target, reason } of preview.skipped) {
-      log(`would skip: ${target}: ${reason}`);
-    }
-    log(dryRunLine(decision, preview.apply));
-    return finish({ ...outcome, skipped: preview.skipped }, input, log);
-  }
-  const applied = await applyStage({
-    spec,
-    wave,
-    decision,
-    gated: need.needed,
-    planned: unmoved,
-    judge,
-    context,
-  }, io);
-  if (applied === "waiting") return { ...outcome, exitCode: WAITING };
-  outcome.failed.push(...applied.failed.map((f) => f.target));
-  const done = finish(
-    {
-      ...outcome,
-      applied: applied.applied,
-      untried: applied.untried,
-      skipped: applied.skipped,
-    },
-    input,
-    log,
-  );
-  await recordWaveOutcome(decision, base.head, done, io);
-  return done;
+  return slice;
 }
 
-/**
- * Says why a share job of a waiting decision waits: the approve command, or, when
- * an approval now covers the decided plans, that the deciding job must run again
- * to record it.
- */
-async function sayWhatWaits(
-  decision: Decision,
-  input: RunJobInput,
-  base: BaseRead,
-  io: RunIo,
-): Promise<void> {
-  const { spec, selection: { wave } } = input;
-  const log = lineLog(io.stderr);
-  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
-  const gate = await readGate(spec.name, decision.gate, {
-    digest: decision.digest,
-    members: decision.members,
-    judge: gateRules([base], wave, targets, base, io),
-  }, io);
-  if (gate.decision.status === "approved") {
-    log(
-      `wave ${wave.k} "${wave.name}": the approval by ${gate.decision.approvedBy} stands, but this decision was made before it`,
-    );
-    log(`then decide again: ${decideCommand(input)}, then run this job again`);
-    return;
-  }
-  log(
-    `wave ${wave.k} "${wave.name}" waits for an approval of ${decision.digest}`,
-  );
-  log(
-    `then approve: ${
-      approveCommand(spec.name, decision.gate, decision.digest, input.ledgerArg)
-    }`,
-  );
+/** Names the job's files: `share-2`, `group-eu`, `group-eu-share-1`. */
+function jobTagOf(input: RunJobInput): string {
+  const { share, group } = input.selection;
+  return group
+    ? `group-${group.name}${share ? `-share-${share}` : ""}`
+    : `share-${share}`;
 }
 
 /** Sets the exit code (1 a run failed, else 4 a run moved, else 0) and says why. */
 function finish(
   result: JobResult,
   input: RunJobInput,
-  log: (line: string) => void,
+  io: RunIo,
 ): JobResult {
+  const log = lineLog(io.stderr);
   const k = input.selection.wave.k;
   if (result.failed.length) {
     log(
@@ -213,55 +226,4 @@ function finish(
     return { ...result, exitCode: PLAN_MOVED };
   }
   return { ...result, exitCode: OK };
-}
-
-/** The plan's digest and flags, as a refusal names them. */
-function describePlan(
-  plan: Pick<DecisionMember, "planDigest" | "destructive" | "empty">,
-): string {
-  const flags = [
-    plan.destructive ? "destructive" : "",
-    plan.empty ? "empty" : "",
-  ].filter(Boolean);
-  return flags.length
-    ? `${plan.planDigest} (${flags.join(", ")})`
-    : plan.planDigest;
-}
-
-/**
- * Splits the re-planned runs into those whose plan is the decided one (same
- * digest, same destructive and empty flags) and those whose plan moved.
- */
-function compareWithDecision(
-  planned: readonly PlannedRun[],
-  decision: Decision,
-  log: (line: string) => void,
-): { unmoved: PlannedRun[]; moved: string[] } {
-  const decided = new Map(
-    decision.members.map((member) => [member.target, member]),
-  );
-  const unmoved: PlannedRun[] = [];
-  const moved: string[] = [];
-  for (const run of planned) {
-    const before = decided.get(run.target);
-    const now = run.plan;
-    if (
-      before?.planDigest === now.planDigest &&
-      (before.destructive ?? false) === now.destructive &&
-      (before.empty ?? false) === now.empty
-    ) {
-      unmoved.push(run);
-      continue;
-    }
-    moved.push(run.target);
-    log(
-      `refused: ${run.target}: its plan moved since wave ${decision.wave} was decided; ` +
-        `decided ${
-          before
-            ? describePlan(before)
-            : "nothing (the decision lacks this run)"
-        }, planned now ${describePlan(now)}`,
-    );
-  }
-  return { unmoved, moved };
 }

@@ -1,8 +1,8 @@
 /**
  * Runs one of the user's commands for a wave: fills its argv template, builds the
  * `CHANT_WAVE_*` environment, and runs it through the step console with the job's
- * heartbeat, timeout and interrupts. The one place plan, apply and whole-wave
- * commands are started from.
+ * heartbeat, timeout and interrupts. The one place plan, apply, whole-wave and
+ * hook commands are started from.
  * @module
  */
 
@@ -18,9 +18,11 @@ import type { RunIo, StepSettings } from "./run_io.ts";
 
 /** One command to run. */
 export interface UserStep {
-  /** The argv template (`plan`, `apply`, `planWave` or `applyWave`). */
+  /** The argv template (`plan`, `apply`, `planWave`, `applyWave` or a hook's `run`). */
   template: readonly string[];
-  phase: Extract<StepPhase, "plan" | "apply">;
+  phase: StepPhase;
+  /** What the step console calls a step without a run (a hook's name); default `wave <k>`. */
+  label?: string;
   /** The run, for per-run commands; absent for whole-wave commands. */
   run?: Run;
   /** The run's plan file, for per-run commands. */
@@ -57,7 +59,7 @@ export function runUserStep(
     cwd: io.cwd,
     env: stepEnv(io.env, { name: wave.name, k: wave.k, phase, ...perRun }),
     phase,
-    target: run?.target ?? `wave ${wave.k}`,
+    target: run?.target ?? step.label ?? `wave ${wave.k}`,
     heartbeatMs: settings.heartbeatMs,
     timeoutMs: settings.timeoutMs,
     interrupts: io.interrupts,

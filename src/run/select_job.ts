@@ -1,6 +1,7 @@
 /**
- * Which job a `run` command line asks for (SPEC.md §4.1): the wave, and whether it
- * is the whole wave, the deciding job, a share job or a group job. Pure; refuses
+ * Which job a `run` command line asks for (SPEC.md §4.1): the wave (past the
+ * spec's waves, its rest wave again, §11), and whether it is the whole wave, the
+ * deciding job, a share job or a group job. Pure; refuses
  * unknown waves, shares and groups with the valid choices listed.
  * @module
  */
@@ -10,6 +11,7 @@ import { compilePattern } from "../jobs/group_pattern.ts";
 import type { JobKind } from "../jobs/expand_jobs.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import type { JobGroup, Run, Spec, Wave } from "../spec/types.ts";
+import { waveAt } from "../spec/wave_at.ts";
 
 /** The job flags of `run`. */
 export interface JobFlags {
@@ -43,13 +45,18 @@ export function selectJob(
   file: string,
   flags: JobFlags,
 ): JobSelection {
-  const wave = spec.waves.find((w) =>
-    String(w.k) === flags.wave || w.name === flags.wave
-  );
+  const wave =
+    spec.waves.find((w) =>
+      String(w.k) === flags.wave || w.name === flags.wave
+    ) ??
+      (/^[1-9][0-9]*$/.test(flags.wave)
+        ? waveAt(spec, Number(flags.wave))
+        : undefined);
   if (wave === undefined) {
     const choices = spec.waves.map((w) => `${w.k} "${w.name}"`).join(", ");
+    const last = spec.waves[spec.waves.length - 1];
     throw new InputError(`wave "${flags.wave}" is not in "${file}"`, [
-      `waves: ${choices}`,
+      `waves: ${choices}${last.rest ? ` and every wave after it (rest)` : ""}`,
     ]);
   }
   const label = `wave ${wave.k} "${wave.name}"`;

@@ -6,9 +6,8 @@
  */
 
 import { formatDuration } from "../spec/duration.ts";
-import type { ApplyOutcome } from "./apply_runs.ts";
+import type { ApplyOutcome, PlannedRun } from "./run_outcomes.ts";
 import type { SkippedRun } from "./job_result.ts";
-import type { PlannedRun } from "./plan_runs.ts";
 
 /** What the summary needs of a job's apply stage. */
 export interface SummaryInput {

@@ -10,6 +10,9 @@ import type { PipelineOutput, SpecOutput } from "./spec_schema.ts";
 import {
   type ApproverRules,
   DEFAULT_SIGNERS,
+  type Hook,
+  HOOK_POINTS,
+  type Hooks,
   type JobGroup,
   type Pipeline,
   type Run,
@@ -22,6 +25,7 @@ import {
 
 type WaveOutput = SpecOutput["waves"][number];
 type GroupOutput = NonNullable<WaveOutput["jobs"]>[number];
+type HooksOutput = NonNullable<SpecOutput["hooks"]>;
 
 /** Milliseconds of a schema-valid duration; `undefined` gives `fallback`. */
 function ms(duration: string | 0 | undefined, fallback: number): number {
@@ -68,6 +72,30 @@ function approverRules(
   };
 }
 
+/**
+ * The hooks at every point (none where the spec sets none): a hold's `applied`
+ * is made a boolean; a hook with both or neither of `run` and `after` never gets
+ * here (a semantic check refuses it).
+ */
+function normaliseHooks(hooks: HooksOutput | undefined): Hooks {
+  const entries = HOOK_POINTS.map((point) => {
+    const list: Hook[] = (hooks?.[point] ?? []).map((hook) =>
+      hook.after
+        ? {
+          name: hook.name,
+          after: {
+            name: hook.after.name,
+            gate: hook.after.gate,
+            applied: hook.after.applied === true,
+          },
+        }
+        : { name: hook.name, run: [...hook.run ?? []] }
+    );
+    return [point, list];
+  });
+  return Object.fromEntries(entries) as Hooks;
+}
+
 function normaliseWave(
   wave: WaveOutput,
   index: number,
@@ -91,6 +119,8 @@ function normaliseWave(
     discover: wave.discover,
     approval: wave.approval ?? spec.approval ?? "ledger",
     approvers: approverRules(wave.approvers, spec.approvers),
+    rest: wave.rest,
+    hooks: normaliseHooks(wave.hooks ?? spec.hooks),
     ...defined({
       jobs: wave.jobs?.map(normaliseGroup),
       environment: wave.environment,
@@ -129,10 +159,11 @@ function normalisePipeline(pipeline: PipelineOutput): Pipeline {
  * @param spec The schema's output for the spec.
  * @param options The compatibility wrapper's `options`, read as `pipeline`.
  * @returns The normalised spec. `op` and `gate` default to `name`; each wave's
- *   `parallel`, `onFailure` and `timeout` inherit the top level; `timeoutMs` 0
- *   means none. `tool` gets its default `binary` and `args`. A wave's `approval` is
- *   its own, else the top level's, else `ledger`; its `approvers` take each field
- *   from the wave, else the top level, else the default. `runner`,
+ *   `parallel`, `onFailure`, `timeout` and `hooks` inherit the top level (a
+ *   wave's `hooks` replace the spec's); `timeoutMs` 0 means none. `tool` gets
+ *   its default `binary` and `args`. A wave's `approval` is its own, else the
+ *   top level's, else `ledger`; its `approvers` take each field from the wave,
+ *   else the top level, else the default. `runner`,
  *   `environment` and `idTokens` are kept as written:
  *   the job expansion falls back to the wave's and the top level's.
  */
@@ -167,6 +198,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
       runner: spec.runner,
       notify: spec.notify,
       pipeline: pipeline && normalisePipeline(pipeline),
+      resume: spec.resume && { schedule: spec.resume.schedule.trim() },
     }),
   };
 }

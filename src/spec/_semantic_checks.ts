@@ -1,7 +1,7 @@
 /**
  * The rules of SPEC.md §3 that the schema cannot say: unique wave names and
  * targets, shares within runs, `jobs` without `shares`, runs unless `discover`,
- * non-empty `idTokens`, plus the template and group checks. All run on the raw
+ * non-empty `idTokens`, plus the template, group, hook and `rest` checks. All run on the raw
  * spec and collect every problem; values of the wrong type are skipped, as the
  * schema reports them.
  * @module
@@ -12,6 +12,7 @@ import { asRecord, type Collector } from "./_problems.ts";
 import type { Path } from "./_locate.ts";
 import { checkGroups, type TargetAt } from "./_group_checks.ts";
 import { checkTemplates } from "./_template_checks.ts";
+import { checkHooksAndRest } from "./_hook_checks.ts";
 
 function times(count: number): string {
   return count === 2 ? "twice" : `${count} times`;
@@ -134,6 +135,7 @@ export function checkSemantics(collector: Collector): void {
   const spec = asRecord(collector.spec);
   if (!spec) return;
   checkTemplates(collector);
+  checkHooksAndRest(collector);
   if (Array.isArray(spec.waves)) {
     checkWaveNames(collector, spec.waves);
     spec.waves.forEach((wave, i) => checkWave(collector, i, wave));

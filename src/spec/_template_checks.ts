@@ -34,21 +34,28 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_-]*)\}/g;
 
 const COMMANDS = ["plan", "apply", "planWave", "applyWave"] as const;
 
-/** Reports the unknown placeholders of one template element. */
-function checkElement(
+/**
+ * Reports the unknown placeholders of one template element.
+ * @param collector Receives the problems.
+ * @param path Where the element is.
+ * @param known The placeholders its command gets.
+ * @param arg The element (anything but a string is skipped).
+ * @param explain Says why a placeholder is not known here, for the ones that
+ *   deserve more than a "did you mean".
+ */
+export function checkElement(
   collector: Collector,
   path: Path,
   known: readonly string[],
   arg: unknown,
+  explain: (word: string) => string | undefined = () => undefined,
 ): void {
   if (typeof arg !== "string") return;
   for (const [, word] of arg.matchAll(PLACEHOLDER)) {
     if (known.includes(word)) continue;
-    if (path[0] === "tool" && word === "plan") {
-      collector.add(
-        path,
-        'unknown placeholder "{plan}": "tool" passes the saved plan itself',
-      );
+    const why = explain(word);
+    if (why !== undefined) {
+      collector.add(path, `unknown placeholder "{${word}}": ${why}`);
       continue;
     }
     const near = suggest(word, known);
@@ -69,10 +76,24 @@ function checkTool(collector: Collector, spec: Record<string, unknown>): void {
   }
   const tool = asRecord(spec.tool);
   if (!tool) return;
-  checkElement(collector, ["tool", "dir"], TOOL_PLACEHOLDERS, tool.dir);
+  const explain = (word: string) =>
+    word === "plan" ? '"tool" passes the saved plan itself' : undefined;
+  checkElement(
+    collector,
+    ["tool", "dir"],
+    TOOL_PLACEHOLDERS,
+    tool.dir,
+    explain,
+  );
   if (Array.isArray(tool.args)) {
     tool.args.forEach((arg, i) =>
-      checkElement(collector, ["tool", "args", i], TOOL_PLACEHOLDERS, arg)
+      checkElement(
+        collector,
+        ["tool", "args", i],
+        TOOL_PLACEHOLDERS,
+        arg,
+        explain,
+      )
     );
   }
 }

@@ -28,6 +28,8 @@ import {
   approversSchema,
   signersSchema,
 } from "./_approval_schema.ts";
+import { resumeSchema } from "./_resume_schema.ts";
+import { hooksSchema } from "./_hooks_schema.ts";
 
 const countSchema = z.int().min(1);
 
@@ -135,6 +137,13 @@ export const waveSchema = z.strictObject({
     description:
       "This wave's approver rules, each field over the spec's; read at the base commit",
   }),
+  rest: z.boolean().default(false).meta({
+    description:
+      'The last wave only (not with jobs): it stands for every further wave, "--wave k" past the spec\'s waves, and a whole-wave job goes on through the waves its planWave reports',
+  }),
+  hooks: hooksSchema.optional().meta({
+    description: "This wave's hooks, in place of the spec's",
+  }),
 }).meta({
   id: "Wave",
   description:
@@ -230,6 +239,14 @@ const specShape = {
   approvers: approversSchema.optional().meta({
     description:
       "Approver rules of every wave unless a wave overrides a field: required, allowed, selfApproval; read at the base commit",
+  }),
+  resume: resumeSchema.optional().meta({
+    description:
+      "A scheduled job running chant-wave resume: { schedule: <cron> }",
+  }),
+  hooks: hooksSchema.optional().meta({
+    description:
+      "Hooks of every wave that sets none: commands and holds at before-plan, after-plan, before-apply, after-apply",
   }),
   waves: z.array(waveSchema).min(1, {
     error: "a spec needs at least one wave",

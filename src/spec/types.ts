@@ -63,6 +63,48 @@ export interface Tool {
   args: string[];
 }
 
+/** The points of a wave where hooks run (SPEC.md §11), in the order they come. */
+export const HOOK_POINTS = [
+  "before-plan",
+  "after-plan",
+  "before-apply",
+  "after-apply",
+] as const;
+/** `before-plan`, `after-plan`, `before-apply` or `after-apply`. */
+export type HookPoint = typeof HOOK_POINTS[number];
+
+/** A command hook (§11): exit 0 is ok, anything else failed. */
+export interface CommandHook {
+  /** The hook's name, unique at its point; the step console's label. */
+  name: string;
+  /** The argv template: `{op}`, `{wave}`, `{k}`, `{runs}`, `{plans}` (after-plan on). */
+  run: string[];
+}
+
+/** What a hold waits for: another rollout's gate approved, or its wave applied. */
+export interface HoldTarget {
+  /** The other rollout's `name`. */
+  name: string;
+  /** Its gate, `<gate>-wave-<k>`. */
+  gate: string;
+  /** Wait until that wave applied, not only until it is approved. */
+  applied: boolean;
+}
+
+/** A hold (§11): keeps the wave waiting (exit 3) until its target stands. */
+export interface HoldHook {
+  /** The hook's name, unique at its point. */
+  name: string;
+  /** The gate it waits on. */
+  after: HoldTarget;
+}
+
+/** A hook: a command or a hold. */
+export type Hook = CommandHook | HoldHook;
+
+/** A wave's hooks at each point, in order (possibly none). */
+export type Hooks = Record<HookPoint, Hook[]>;
+
 /** A runner label (§3.5): a label, several labels, or a runner group. */
 export type RunnerLabel = string | string[] | {
   group: string;
@@ -135,6 +177,10 @@ export interface Wave {
   approval: ApprovalMode;
   /** Its approver rules: each field the wave's, else the top level's (§12.1; read at base). */
   approvers: ApproverRules;
+  /** The last wave only: it stands for every further wave (§11). */
+  rest: boolean;
+  /** Its hooks: the wave's own, else the spec's (§11), as written in this spec. */
+  hooks: Hooks;
 }
 
 /** A setup step of a generated pipeline job (§3.6). */
@@ -160,6 +206,12 @@ export interface Notify {
   webhook: string;
   /** The variable holding the signing key. */
   key?: string;
+}
+
+/** The scheduled `resume` job (§13). */
+export interface Resume {
+  /** A 5-field cron schedule (UTC). */
+  schedule: string;
 }
 
 /** A whole, valid spec (§3.1). */
@@ -208,6 +260,8 @@ export interface Spec {
   signers: string;
   /** The approver rules unless a wave says otherwise (§12.1; read at base). */
   approvers: ApproverRules;
+  /** The scheduled job that restarts approved gates' jobs. */
+  resume?: Resume;
   /** The waves, in order. */
   waves: Wave[];
 }

@@ -20,6 +20,7 @@ const RUN_FLAGS = [
   "--ledger",
   "--out-of-order",
   "--parallel",
+  "--record-plans",
   "--share",
   "--spec",
   "--timeout",

@@ -7,6 +7,7 @@ import { runBinary, tempDir } from "../_helpers/binary.ts";
 const COMMANDS = [
   "run",
   "approve",
+  "resume",
   "revoke",
   "status",
   "check",

@@ -37,7 +37,8 @@ Deno.test("pendingTtl bounds how long a waiting wave's pending fact stands", asy
     async () => {
       // Age the record as two hours would: its expiry is now in the past.
       const dir = `${r.path}/${GATE_DIR}`;
-      const [name] = [...Deno.readDirSync(dir)].map((entry) => entry.name);
+      const [name] = [...Deno.readDirSync(dir)]
+        .filter((entry) => entry.isFile).map((entry) => entry.name);
       const record = JSON.parse(await Deno.readTextFile(`${dir}/${name}`));
       const past = new Date(Date.now() - 60_000).toISOString();
       await Deno.writeTextFile(

@@ -3,7 +3,6 @@
 // for one approval spend it once (§10).
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { runBinary } from "../_helpers/binary.ts";
 import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const hex = (i: number) => `sha256:${i.toString(16).padStart(64, "0")}`;

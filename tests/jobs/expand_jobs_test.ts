@@ -116,3 +116,36 @@ Deno.test("expandJobs() gives a wave with shares a deciding job and share jobs",
 Deno.test("decisionRecordPath() names the wave's record under .chant/waves", () => {
   expect(decisionRecordPath("demo", 2)).toBe(".chant/waves/demo/wave-2.json");
 });
+
+Deno.test("expandJobs() renders a rest wave once, its jobs marked rest", async (t) => {
+  const spec = (last: Record<string, unknown>) =>
+    parseSpec(
+      JSON.stringify({
+        name: "tf",
+        plan: ["p", "{plan}"],
+        apply: ["a"],
+        waves: [{ name: "dev", runs: ["d"] }, {
+          name: "tenants",
+          runs: ["t1", "t2"],
+          rest: true,
+          ...last,
+        }],
+      }),
+      "w.json",
+    );
+  await t.step("a whole-wave rest wave: one job that carries on", () => {
+    const jobs = expandJobs(spec({}), "w.json");
+    expect(jobs.map((job) => [job.name, job.rest])).toEqual([
+      ["wave-1-dev", undefined],
+      ["wave-2-tenants", true],
+    ]);
+  });
+  await t.step("with shares: every job of the wave is marked", () => {
+    const jobs = expandJobs(spec({ shares: 2 }), "w.json");
+    expect(jobs.filter((job) => job.rest).map((job) => job.name)).toEqual([
+      "wave-2-tenants-decide",
+      "wave-2-tenants-share-1",
+      "wave-2-tenants-share-2",
+    ]);
+  });
+});

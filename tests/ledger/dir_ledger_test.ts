@@ -119,6 +119,25 @@ Deno.test("dirLedger() reports malformed records in problems and keeps the rest"
   );
 });
 
+Deno.test("dirLedger() keeps a pending fact whose run locator is malformed, without it, and says so", async () => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path);
+  const gateDir = `${dir.path}/gates/${NAME}/${GATE}`;
+  await Deno.mkdir(gateDir, { recursive: true });
+  await Deno.writeTextFile(
+    `${gateDir}/a-pending.json`,
+    JSON.stringify({
+      ...pending("w1", 1),
+      locator: { forge: "gitlab", apiUrl: "file:///etc/passwd" },
+    }),
+  );
+  const got = await ledger.readGate(NAME, GATE);
+  expect(got.records).toEqual([pending("w1", 1)]);
+  expect(got.problems).toEqual([
+    `${gateDir}/a-pending.json: run locator: "apiUrl" must be an http(s) URL without credentials, query or fragment; it is dropped`,
+  ]);
+});
+
 Deno.test("dirLedger() reads only the one gate's directory", async () => {
   await using dir = await tempDir();
   const ledger = dirLedger(dir.path);

@@ -4,6 +4,15 @@ import { parseRecord, RecordError } from "../../src/ledger/parse_record.ts";
 import { formatRecord } from "../../src/ledger/records.ts";
 import { approval, claim, D, expired, outcome, pending } from "./_records.ts";
 import { newRecord } from "../../src/ledger/records.ts";
+import type { RunLocator } from "../../src/forge/run_locator.ts";
+
+const LOCATOR: RunLocator = {
+  forge: "github",
+  apiUrl: "https://api.github.com",
+  repository: "octo/hello",
+  runId: "7",
+  attempt: 1,
+};
 
 const SEAL = {
   principal: "ann@example.com",
@@ -28,6 +37,7 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
       head: "c".repeat(40),
       spec: "deploy/waves.jsonc",
     },
+    { ...pending("w4", 1), locator: LOCATOR },
     approval("a1", 2),
     withExtras,
     { ...approval("a2", 2), seal: SEAL },
@@ -61,6 +71,7 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
       by: "ann",
       reason: "hotfix",
     }, { id: "x9", now: 0 }),
+    PLANS,
   ];
   for (const record of records) {
     await t.step(`${record.kind} ${record.id}`, () => {
@@ -69,10 +80,48 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
   }
 });
 
+Deno.test("parseRecord() drops a malformed run locator with a problem line, keeping the pending fact", async (t) => {
+  const cases = [
+    {
+      name: "a run id that is not digits",
+      locator: { ...LOCATOR, runId: "7; rm -rf /" },
+      want:
+        'x.json: run locator: "runId" must be a run id (digits); it is dropped',
+    },
+    {
+      name: "an unknown field",
+      locator: { ...LOCATOR, token: "s3cret" },
+      want:
+        'x.json: run locator: unknown field "token" for github; it is dropped',
+    },
+    {
+      name: "not an object",
+      locator: "github",
+      want: "x.json: run locator: must be an object; it is dropped",
+    },
+  ];
+  for (const { name, locator, want } of cases) {
+    await t.step(name, () => {
+      const problems: string[] = [];
+      const text = JSON.stringify({ ...pending("w1", 1), locator });
+      expect(parseRecord(text, "x.json", problems)).toEqual(pending("w1", 1));
+      expect(problems).toEqual([want]);
+    });
+  }
+});
+
 Deno.test("parseRecord() drops unknown fields", () => {
   const text = JSON.stringify({ ...expired("e1", 1), extra: true });
   expect(parseRecord(text, "x.json")).toEqual(expired("e1", 1));
 });
+
+const PLANS = newRecord("recorded-plans", {
+  name: "tf",
+  gate: "recorded-plans",
+  head: "f".repeat(40),
+  waves: [{ wave: 1, name: "prod", gate: "tf-wave-1", digest: D }],
+  runId: "9",
+}, { id: "r9", now: 0 });
 
 /** The message `fn` throws, checking it is a RecordError. */
 function thrown(fn: () => unknown): string {
@@ -107,7 +156,7 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
       name: "unknown kind",
       text: edit(a, { kind: "approved" }),
       want: 'unknown record kind "approved"; expected one of ' +
-        '"pending", "approval", "expired", "claim", "run-outcome", "wave-outcome", "out-of-order"',
+        '"pending", "approval", "expired", "claim", "run-outcome", "wave-outcome", "out-of-order", "recorded-plans"',
     },
     {
       name: "missing kind",
@@ -233,6 +282,27 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
         runs: [{ target: "eu", planDigest: D, attempt: 1, outcome: "maybe" }],
       }),
       want: 'runs[0]: field "outcome" must be "ok" or "failed", got "maybe"',
+    },
+    {
+      name: "recorded plans of a short head",
+      text: edit(PLANS, { head: "f".repeat(12) }),
+      want: 'field "head" must be a full commit sha, got "ffffffffffff"',
+    },
+    {
+      name: "recorded plans of wave 0",
+      text: edit(PLANS, { waves: [{ ...PLANS.waves[0], wave: 0 }] }),
+      want: 'waves[0]: field "wave" must be at least 1',
+    },
+    {
+      name: "recorded plans under a gate that is no path segment",
+      text: edit(PLANS, { waves: [{ ...PLANS.waves[0], gate: "../x" }] }),
+      want: 'waves[0]: field "gate" must be a gate name, got "../x"',
+    },
+    {
+      name: "recorded plans with a bad digest",
+      text: edit(PLANS, { waves: [{ ...PLANS.waves[0], digest: "x" }] }),
+      want:
+        'waves[0]: field "digest" must be "sha256:" and 64 lowercase hex, got "x"',
     },
   ];
   for (const c of cases) {

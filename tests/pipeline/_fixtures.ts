@@ -21,6 +21,7 @@ export const SPECS = {
   example: "examples/waves.jsonc",
   portable: "tests/fixtures/pipeline/portable.jsonc",
   github_only: "tests/fixtures/pipeline/github_only.jsonc",
+  forge_jobs: "tests/fixtures/pipeline/forge_jobs.jsonc",
 } as const;
 
 /** A loaded fixture. */
@@ -41,6 +42,15 @@ export async function fixture(name: keyof typeof SPECS): Promise<Fixture> {
     specFile,
   );
   return { spec, jobs: expandJobs(spec, specFile), specFile };
+}
+
+/**
+ * The fixture with its waves approved by pull-request review (`approval:
+ * "pr-review"`, SPEC.md §12), so its pipelines gain the record-plans job.
+ * @param f A loaded fixture.
+ */
+export function reviewed(f: Fixture): Fixture {
+  return { ...f, spec: { ...f.spec, approval: "pr-review" } };
 }
 
 /**
@@ -95,10 +105,12 @@ export function customLabels(spec: Spec): Set<string> {
  * actionlint.yaml could declare) and GitHub's parser converts every job.
  * @param f The fixture rendered.
  * @param file The rendered workflow.
+ * @param jobs How many jobs it holds (default: the fixture's wave jobs).
  */
 export async function assertValidWorkflow(
   f: Fixture,
   file: { path: string; text: string },
+  jobs: number = f.jobs.length,
 ): Promise<void> {
   const labels = customLabels(f.spec);
   const findings = (await actionlint(file.text, file.path)).filter((finding) =>
@@ -108,6 +120,6 @@ export async function assertValidWorkflow(
   expect(findings).toEqual([]);
   expect(await githubParse(file.text, file.path)).toEqual({
     errors: [],
-    jobs: f.jobs.length,
+    jobs,
   });
 }

@@ -88,6 +88,55 @@ Deno.test("pipeline writes each forge's file, and --check tells drift", async (t
   });
 });
 
+Deno.test("pipeline with resume.schedule writes the scheduled resume job beside the rollout's", async (t) => {
+  const spec = JSON.stringify({
+    ...BARE,
+    pipeline: { install: INSTALL },
+    resume: { schedule: "*/15 * * * *" },
+  });
+  await using dir = await tempDir({ "waves.json": spec });
+  await t.step("github: a second workflow", async () => {
+    const out = await runBinary(
+      ["pipeline", "github", "--spec", "waves.json"],
+      {
+        cwd: dir.path,
+      },
+    );
+    expect(out).toEqual({
+      code: 0,
+      stdout: "",
+      stderr:
+        "wrote .github/workflows/demo.yml\nwrote .github/workflows/demo.resume.yml\n",
+    });
+    const text = await Deno.readTextFile(
+      `${dir.path}/.github/workflows/demo.resume.yml`,
+    );
+    expect(text).toContain('    - cron: "*/15 * * * *"\n');
+    expect(text).toContain(
+      "          chant-wave resume --spec waves.json --ledger git\n",
+    );
+    const check = await runBinary(
+      ["pipeline", "github", "--spec", "waves.json", "--check"],
+      { cwd: dir.path },
+    );
+    expect(check.code).toBe(0);
+  });
+  await t.step("gitlab: a job in the same file", async () => {
+    const out = await runBinary(
+      ["pipeline", "gitlab", "--spec", "waves.json"],
+      {
+        cwd: dir.path,
+      },
+    );
+    expect(out.stderr).toBe("wrote demo.gitlab-ci.yml\n");
+    const text = await Deno.readTextFile(`${dir.path}/demo.gitlab-ci.yml`);
+    expect(text).toContain(
+      "\nresume:\n  needs: []\n  rules:\n" +
+        '    - if: $CI_PIPELINE_SOURCE == "schedule"\n',
+    );
+  });
+});
+
 Deno.test("pipeline refuses bad input with exit 2", async (t) => {
   await using dir = await tempDir({
     "waves.json": SPEC,

@@ -6,6 +6,7 @@ import {
   assertGolden,
   assertValidWorkflow,
   fixture,
+  reviewed,
   specOf,
 } from "./_fixtures.ts";
 
@@ -17,6 +18,25 @@ for (const name of ["example", "portable"] as const) {
     await assertValidWorkflow(f, file);
   });
 }
+
+Deno.test("renderForgejo() writes the resume and record-plans workflows as golden files, valid for actionlint and GitHub's parser", async () => {
+  const f = reviewed(await fixture("forge_jobs"));
+  const [, resume, plans] = renderForgejo(f.spec, f.jobs, f.specFile);
+  expect([resume.path, plans.path]).toEqual([
+    ".forgejo/workflows/rollout.resume.yml",
+    ".forgejo/workflows/rollout.plans.yml",
+  ]);
+  await assertGolden("forge_jobs/forgejo.resume.yml", resume.text);
+  await assertGolden("forge_jobs/forgejo.plans.yml", plans.text);
+  await assertValidWorkflow(f, resume, 1);
+  await assertValidWorkflow(f, plans, 1);
+  const doc = parse(resume.text) as {
+    jobs: { resume: { env: Record<string, string> } };
+  };
+  expect(doc.jobs.resume.env).toEqual({
+    CHANT_WAVE_FORGE_TOKEN: "${{ secrets.CHANT_WAVE_FORGE_TOKEN }}",
+  });
+});
 
 Deno.test("renderForgejo() drops environments with a header note and uses Forgejo's artifact actions", async () => {
   const f = await fixture("portable");

@@ -9,6 +9,7 @@ import {
   assertValidWorkflow,
   type Fixture,
   fixture,
+  reviewed,
   specOf,
   SPECS,
 } from "./_fixtures.ts";
@@ -150,6 +151,62 @@ Deno.test("renderGithub() and renderForgejo() agree on every job's commands and 
       job.steps.find((step) => step.name === "chant-wave")?.run,
     ]);
   expect(shape(forgejo)).toEqual(shape(github));
+});
+
+Deno.test("renderGithub() writes the resume and record-plans workflows beside the rollout's, as golden files, valid for actionlint and GitHub's parser", async () => {
+  const f = reviewed(await fixture("forge_jobs"));
+  const files = renderGithub(f.spec, f.jobs, f.specFile);
+  expect(files.map((file) => file.path)).toEqual([
+    ".github/workflows/rollout.yml",
+    ".github/workflows/rollout.resume.yml",
+    ".github/workflows/rollout.plans.yml",
+  ]);
+  const [main, resume, plans] = files;
+  expect(main.text).toBe(
+    renderGithub({ ...f.spec, resume: undefined }, f.jobs, f.specFile)[0].text,
+  );
+  await assertGolden("forge_jobs/github.resume.yml", resume.text);
+  await assertGolden("forge_jobs/github.plans.yml", plans.text);
+  await assertValidWorkflow(f, resume, 1);
+  await assertValidWorkflow(f, plans, 1);
+  const r = parse(resume.text) as Workflow;
+  expect(r.on).toEqual({
+    schedule: [{ cron: "*/10 * * * *" }],
+    workflow_dispatch: {},
+  });
+  expect(r.permissions).toEqual({ actions: "write", contents: "read" });
+  expect(r.jobs.resume.env).toEqual({ GITHUB_TOKEN: "${{ github.token }}" });
+  expect(r.jobs.resume.steps.at(-1)?.run?.split("\n").at(-1)).toBe(
+    "chant-wave resume --spec tests/fixtures/pipeline/forge_jobs.jsonc --ledger git",
+  );
+  const p = parse(plans.text) as Workflow;
+  expect(p.on).toEqual({ pull_request: { branches: ["main", "release/*"] } });
+  expect(p.permissions).toEqual({ contents: "write" });
+  expect(p.jobs["record-plans"].steps[0]).toEqual({
+    name: "Check out the pull request's head with full history",
+    uses: "actions/checkout@v4",
+    with: {
+      ref: "${{ github.event.pull_request.head.sha }}",
+      "fetch-depth": 0,
+    },
+  });
+  expect(p.jobs["record-plans"].steps.at(-1)?.run?.split("\n").at(-1)).toBe(
+    "chant-wave run --spec tests/fixtures/pipeline/forge_jobs.jsonc --record-plans --ledger git",
+  );
+});
+
+Deno.test("renderGithub() writes no extra workflow for a spec without resume or review approvals", async () => {
+  const f = await fixture("example");
+  expect(renderGithub(f.spec, f.jobs, f.specFile)).toHaveLength(1);
+  const resumeOnly = await fixture("forge_jobs");
+  expect(
+    renderGithub(resumeOnly.spec, resumeOnly.jobs, resumeOnly.specFile).map((
+      file,
+    ) => file.path),
+  ).toEqual([
+    ".github/workflows/rollout.yml",
+    ".github/workflows/rollout.resume.yml",
+  ]);
 });
 
 const SMALL = {

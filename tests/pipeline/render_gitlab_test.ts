@@ -3,7 +3,7 @@ import { expect } from "@std/expect";
 import { parse } from "yaml";
 import { renderGitlab } from "../../src/pipeline/render_gitlab.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
-import { assertGolden, fixture, specOf } from "./_fixtures.ts";
+import { assertGolden, fixture, reviewed, specOf } from "./_fixtures.ts";
 import { gitlabCiLocal } from "./_oracles.ts";
 
 type GitlabJob = Record<string, unknown> & {
@@ -37,6 +37,74 @@ for (const name of ["example", "portable"] as const) {
       .toEqual(f.jobs.map((job) => [job.name, job.needs]));
   });
 }
+
+Deno.test({
+  name:
+    "renderGitlab() adds the resume and record-plans jobs, each run by gitlab-ci-local only in its own kind of pipeline",
+  sanitizeResources: false,
+}, async (t) => {
+  const f = reviewed(await fixture("forge_jobs"));
+  const files = renderGitlab(f.spec, f.jobs, f.specFile);
+  expect(files).toHaveLength(1);
+  const [file] = files;
+  await assertGolden("forge_jobs/gitlab.yml", file.text);
+  expect(file.text.split("\n").slice(4, 8)).toEqual([
+    '# The resume job runs in scheduled pipelines only: create a pipeline schedule "*/10 * * * *"',
+    "# (Build > Pipeline schedules, or the API) on a branch; it needs GITLAB_TOKEN, a token with the api scope.",
+    "# The record-plans job runs in merge request pipelines only: it records every wave's plans",
+    "# at the merge request's head, so a review of that head can approve the merge's waves.",
+  ]);
+  await using repo = await tempRepo({ [file.path]: file.text });
+  await repo.commit("pipeline");
+  const waves = f.jobs.map((job) => job.name);
+  const cases = [
+    { source: "push", variables: [], runs: waves },
+    { source: "schedule", variables: [], runs: ["resume"] },
+    {
+      source: "merge_request_event",
+      variables: ["CI_MERGE_REQUEST_TARGET_BRANCH_NAME=release/1"],
+      runs: ["record-plans"],
+    },
+    {
+      source: "merge_request_event",
+      variables: ["CI_MERGE_REQUEST_TARGET_BRANCH_NAME=other"],
+      runs: [],
+    },
+  ];
+  for (const c of cases) {
+    await t.step(`${c.source} ${c.variables.join(" ")}`, async () => {
+      const out = await gitlabCiLocal(
+        [
+          "--file",
+          file.path,
+          "--list-json",
+          "--ignore-predefined-vars",
+          "CI_PIPELINE_SOURCE",
+          "--variable",
+          `CI_PIPELINE_SOURCE=${c.source}`,
+          ...c.variables.flatMap((variable) => ["--variable", variable]),
+        ],
+        repo.path,
+        { ...repo.env },
+      );
+      expect(out.code).toBe(0);
+      const listed = JSON.parse(out.stdout) as { name: string; when: string }[];
+      expect(listed.map((job) => job.name)).toEqual([
+        ...waves,
+        "resume",
+        "record-plans",
+      ]);
+      expect(
+        listed.filter((job) => job.when !== "never").map((job) => job.name),
+      ).toEqual(c.runs);
+    });
+  }
+  const doc = parse(file.text) as Record<string, GitlabJob>;
+  expect(doc.resume.script).toEqual([
+    "chant-wave resume --spec tests/fixtures/pipeline/forge_jobs.jsonc --ledger git",
+  ]);
+  expect(doc["record-plans"].variables.GIT_DEPTH).toBe("0");
+});
 
 Deno.test("renderGitlab() writes the §6.2 settings for the example", async () => {
   const f = await fixture("example");

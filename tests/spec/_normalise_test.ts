@@ -43,6 +43,13 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
       discover: false,
       approval: "ledger",
       approvers: { required: 1, selfApproval: true },
+      rest: false,
+      hooks: {
+        "before-plan": [],
+        "after-plan": [],
+        "before-apply": [],
+        "after-apply": [],
+      },
     }],
   });
 });
@@ -91,6 +98,58 @@ Deno.test("normalise() resolves each wave's approval mode and approver rules", a
       { required: 3, allowed: ["ann@example.com"], selfApproval: true },
     ]);
   });
+});
+
+Deno.test("normalise() gives each wave its own hooks or the spec's", () => {
+  const spec = parseSpec(
+    JSON.stringify({
+      name: "demo",
+      plan: ["p", "{plan}"],
+      apply: ["a"],
+      hooks: {
+        "before-plan": [{ name: "init", run: ["init", "{wave}"] }],
+        "before-apply": [{
+          name: "infra",
+          after: { name: "infra", gate: "infra-wave-1" },
+        }],
+      },
+      waves: [
+        { name: "dev", runs: ["a"] },
+        {
+          name: "prod",
+          runs: ["b"],
+          rest: true,
+          hooks: {
+            "after-plan": [{
+              name: "net",
+              after: { name: "net", gate: "net-wave-2", applied: true },
+            }],
+          },
+        },
+      ],
+    }),
+    "w.json",
+  );
+  const [dev, prod] = spec.waves;
+  expect(dev.hooks).toStrictEqual({
+    "before-plan": [{ name: "init", run: ["init", "{wave}"] }],
+    "after-plan": [],
+    "before-apply": [{
+      name: "infra",
+      after: { name: "infra", gate: "infra-wave-1", applied: false },
+    }],
+    "after-apply": [],
+  });
+  expect(prod.hooks).toStrictEqual({
+    "before-plan": [],
+    "after-plan": [{
+      name: "net",
+      after: { name: "net", gate: "net-wave-2", applied: true },
+    }],
+    "before-apply": [],
+    "after-apply": [],
+  });
+  expect([dev.rest, prod.rest]).toEqual([false, true]);
 });
 
 Deno.test("normalise() resolves ops and inherits top-level settings", () => {

@@ -289,7 +289,7 @@ Deno.test("specSchema checks durations", async (t) => {
   ]);
 });
 
-Deno.test("specSchema checks notify, idTokens, variables and runners", async (t) => {
+Deno.test("specSchema checks notify, resume, idTokens, variables and runners", async (t) => {
   const env = 'use letters, digits and "_", not starting with a digit';
   await runProblemCases(t, [
     {
@@ -307,6 +307,23 @@ Deno.test("specSchema checks notify, idTokens, variables and runners", async (t)
       want: [
         `w.jsonc:3:41: notify.key: invalid environment variable name "1KEY": ${env}`,
       ],
+    },
+    {
+      name: "a resume schedule of 3 fields",
+      text: topSpec('  "resume": { "schedule": "*/10 * *" },'),
+      want: [
+        "w.jsonc:3:27: resume.schedule: a cron schedule has 5 fields (minute hour day-of-month month day-of-week), not 3",
+      ],
+    },
+    {
+      name: "a resume schedule out of range",
+      text: topSpec('  "resume": { "schedule": "0 24 * * *" },'),
+      want: ['w.jsonc:3:27: resume.schedule: hour "24" is not from 0 to 23'],
+    },
+    {
+      name: "a resume schedule",
+      text: topSpec('  "resume": { "schedule": "*/10 8-18 * * MON-FRI" },'),
+      want: [],
     },
     {
       name: "variable names as notify values",

@@ -1,0 +1,111 @@
+/**
+ * `chant-wave resume [--spec F]` (SPEC.md §13): restarts the CI job of every
+ * waiting gate that an approval now covers. This file picks the gates and prints
+ * the result; `src/resume/` decides and restarts.
+ * @module
+ */
+
+import { OK, RUN_FAILED } from "../exit_codes.ts";
+import type { GateRef, LedgerStore } from "../ledger/ledger_store.ts";
+import { resumeGates, type ResumeResult } from "../resume/resume_gates.ts";
+import type { Command } from "./command.ts";
+import type { CliIo } from "./io.ts";
+import { parseFlags } from "./_flags.ts";
+import { loadSpec } from "./_load_spec.ts";
+import { openLedger } from "./_open_ledger.ts";
+
+/** The `resume` command. */
+export const resumeCommand: Command = {
+  name: "resume",
+  summary: "restart the CI jobs of waiting gates that are now approved",
+  usage: "chant-wave resume [--spec F] [--ledger L] [--dry-run] [--json]",
+  help: [
+    "For each gate whose standing pending fact now has an approval covering its",
+    "plans, restarts the CI job that waited: GitHub re-runs the run's failed jobs,",
+    "GitLab retries the job, Forgejo dispatches the workflow again. A run not",
+    "completed, re-run since, or with a newer job of the name is skipped. Resuming",
+    "approves nothing: the restarted job decides its gate again.",
+    "",
+    "  --spec F     only the gates of this spec (default: every gate in the ledger)",
+    "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --dry-run    say what would be restarted; ask the forge nothing",
+    "  --json       print { exitCode, resumed, waiting, gates: [...] } on stdout",
+    "",
+    "Token: CHANT_WAVE_FORGE_TOKEN, else GITHUB_TOKEN or GH_TOKEN (GitHub, Forgejo),",
+    "else GITLAB_TOKEN. GitHub: actions: write; GitLab: a token with the api scope",
+    "(a job token cannot retry jobs); Forgejo: write:repository.",
+    "statuses: resumed, skipped, not-approved, no-job, no-token, failed;",
+    "exit 1 on failed or no-token, else 0",
+  ].join("\n"),
+  examples: [
+    "chant-wave resume --ledger git   # every approved gate's job goes on",
+    "chant-wave resume --spec waves.jsonc --ledger git --dry-run",
+    "chant-wave resume --spec waves.jsonc --ledger git --json",
+  ],
+  flags: { strings: ["spec", "ledger"], booleans: ["dry-run", "json"] },
+  async run(argv, io) {
+    const flags = parseFlags("resume", argv, resumeCommand.flags);
+    const file = flags.strings.spec;
+    const spec = file === undefined
+      ? undefined
+      : (await loadSpec(file, io.cwd)).spec;
+    const ledger = await openLedger(flags.strings.ledger, io);
+    const gates = await gatesOf(ledger, spec);
+    const result = await resumeGates(gates, {
+      dryRun: flags.booleans["dry-run"],
+    }, { ledger, env: io.env, clock: io.clock, stderr: io.stderr });
+    const exitCode = resumeExitCode(result);
+    if (flags.booleans.json) {
+      io.stdout.write(JSON.stringify({ exitCode, ...result }) + "\n");
+    }
+    return exitCode;
+  },
+};
+
+/**
+ * The exit code of a resume: 1 when a job could not be restarted (`failed`) or
+ * no token was set (`no-token`), else 0.
+ * @param result The resume's result.
+ * @returns `RUN_FAILED` or `OK`.
+ */
+export function resumeExitCode(result: ResumeResult): number {
+  return result.gates.some((gate) =>
+      gate.status === "failed" || gate.status === "no-token"
+    )
+    ? RUN_FAILED
+    : OK;
+}
+
+/** The ledger's gates: all of them, or a spec's wave gates (`<gate>-wave-<k>`). */
+async function gatesOf(
+  ledger: LedgerStore,
+  spec: { name: string; gate: string } | undefined,
+): Promise<GateRef[]> {
+  const gates = await ledger.listGates(spec?.name);
+  if (spec === undefined) return gates;
+  const prefix = `${spec.gate}-wave-`;
+  return gates.filter(({ gate }) =>
+    gate.startsWith(prefix) && /^[1-9]\d*$/.test(gate.slice(prefix.length))
+  );
+}
+
+/**
+ * Resumes one gate (`approve --resume`), as `resume` would.
+ * @param gate The gate.
+ * @param ledger The ledger it was approved in.
+ * @param io The edges.
+ * @returns The gate's status (none when no pending fact stands) and the counts.
+ * @throws {InputError} When a token variable or a forge API URL is malformed.
+ */
+export function resumeOne(
+  gate: GateRef,
+  ledger: LedgerStore,
+  io: CliIo,
+): Promise<ResumeResult> {
+  return resumeGates([gate], { dryRun: false }, {
+    ledger,
+    env: io.env,
+    clock: io.clock,
+    stderr: io.stderr,
+  });
+}

@@ -1,0 +1,163 @@
+/**
+ * The GitHub and Forgejo workflows of the jobs that are not waves (SPEC.md §13),
+ * each its own file beside the rollout's, so neither shares the rollout's
+ * `concurrency` group (a scheduled run there would replace a pending rollout):
+ * `<name>.resume.yml` on a schedule, `<name>.plans.yml` on pull requests. Pure.
+ * @module
+ */
+
+import type { Spec } from "../spec/types.ts";
+import type { ActionsFlavour } from "./_actions_flavour.ts";
+import { runsOnValue, setupSteps } from "./_actions_job.ts";
+import { commandLine, headerLines, installLine } from "./_common.ts";
+import {
+  forgeJobs,
+  type RecordPlansJob,
+  type ResumeJob,
+} from "./_forge_jobs.ts";
+import { toYaml } from "./_yaml.ts";
+import type { RenderedFile } from "./rendered_file.ts";
+
+/**
+ * The extra workflows of a spec for one Actions-style forge: none, the resume
+ * workflow, the record-plans workflow, or both.
+ * @param spec The spec.
+ * @param specFile The spec's path as the jobs name it.
+ * @param flavour The forge.
+ * @param problems Where to add what the forge cannot express.
+ * @returns The files.
+ */
+export function actionsForgeWorkflows(
+  spec: Spec,
+  specFile: string,
+  flavour: ActionsFlavour,
+  problems: string[],
+): RenderedFile[] {
+  const jobs = forgeJobs(spec, specFile);
+  const files: RenderedFile[] = [];
+  if (jobs.resume) {
+    files.push(resumeWorkflow(spec, specFile, jobs.resume, flavour, problems));
+  }
+  if (jobs.recordPlans) {
+    files.push(
+      plansWorkflow(spec, specFile, jobs.recordPlans, flavour, problems),
+    );
+  }
+  return files;
+}
+
+/** The token variable the resume job gets, per forge. */
+const RESUME_TOKEN = {
+  github: { GITHUB_TOKEN: "${{ github.token }}" },
+  forgejo: { CHANT_WAVE_FORGE_TOKEN: "${{ secrets.CHANT_WAVE_FORGE_TOKEN }}" },
+} as const;
+
+function resumeWorkflow(
+  spec: Spec,
+  specFile: string,
+  job: ResumeJob,
+  flavour: ActionsFlavour,
+  problems: string[],
+): RenderedFile {
+  const notes = [
+    `On the schedule "${job.schedule}" (UTC), and by hand: restarts the CI job of each`,
+    `gate of ${spec.name} that waited and is approved now (chant-wave resume).`,
+    flavour.forge === "github"
+      ? "The workflow's own token re-runs the failed jobs (actions: write)."
+      : "Store a token with the write:repository scope as the secret CHANT_WAVE_FORGE_TOKEN.",
+  ];
+  const workflow = {
+    name: `chant-wave ${spec.name} resume`,
+    on: { schedule: [{ cron: job.schedule }], workflow_dispatch: {} },
+    permissions: { actions: "write", contents: "read" },
+    ...workflowEnv(spec),
+    jobs: {
+      resume: {
+        ...jobBase(spec, flavour, problems),
+        env: { ...RESUME_TOKEN[flavour.forge] },
+        steps: [
+          { name: "Check out", uses: flavour.checkout },
+          ...setupSteps(spec),
+          {
+            name: "chant-wave resume",
+            run: `${installLine(spec, specFile)}\n${commandLine(job)}`,
+          },
+        ],
+      },
+    },
+  };
+  return {
+    path: flavour.path(`${spec.name}.resume`),
+    text: toYaml(workflow, headerLines(flavour.forge, specFile, notes), {
+      plainTopKeys: ["on"],
+      spacedMap: ["jobs"],
+    }),
+  };
+}
+
+function plansWorkflow(
+  spec: Spec,
+  specFile: string,
+  job: RecordPlansJob,
+  flavour: ActionsFlavour,
+  problems: string[],
+): RenderedFile {
+  const notes = [
+    "On pull requests: plans every wave at the pull request's head and records the",
+    "digests in the ledger, so a review of that head can approve the merge's waves",
+    "(chant-wave run --record-plans). Pull requests from forks cannot push the ledger.",
+  ];
+  const workflow = {
+    name: `chant-wave ${spec.name} plans`,
+    on: { pull_request: { branches: [...job.branches] } },
+    permissions: { contents: "write" },
+    ...workflowEnv(spec),
+    jobs: {
+      "record-plans": {
+        ...jobBase(spec, flavour, problems),
+        steps: [
+          {
+            name: "Check out the pull request's head with full history",
+            uses: flavour.checkout,
+            with: {
+              ref: "${{ github.event.pull_request.head.sha }}",
+              "fetch-depth": 0,
+            },
+          },
+          ...setupSteps(spec),
+          {
+            name: "chant-wave",
+            run: `${installLine(spec, specFile)}\n${commandLine(job)}`,
+          },
+        ],
+      },
+    },
+  };
+  return {
+    path: flavour.path(`${spec.name}.plans`),
+    text: toYaml(workflow, headerLines(flavour.forge, specFile, notes), {
+      plainTopKeys: ["on"],
+      spacedMap: ["jobs"],
+    }),
+  };
+}
+
+/** The workflow's `env`: the pipeline variables, when there are any. */
+function workflowEnv(spec: Spec): { env?: Record<string, string> } {
+  const variables = spec.pipeline?.variables ?? {};
+  return Object.keys(variables).length > 0 ? { env: { ...variables } } : {};
+}
+
+/** `runs-on` (the spec's runner) and the container image. */
+function jobBase(
+  spec: Spec,
+  flavour: ActionsFlavour,
+  problems: string[],
+): Record<string, unknown> {
+  return {
+    "runs-on": runsOnValue(spec.runner, "the spec", flavour, problems),
+    ...(spec.pipeline?.image === undefined
+      ? {}
+      : { container: { image: spec.pipeline.image } }),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The GitLab CI jobs that are not waves (SPEC.md §13), in the rollout's file:
+ * `resume`, which runs only in scheduled pipelines (the schedule itself is made
+ * in GitLab), and `record-plans`, which runs only in merge request pipelines.
+ * The wave jobs' rules keep them out of both. Pure.
+ * @module
+ */
+
+import { commandLine, installLine } from "./_common.ts";
+import { forgeJobs } from "./_forge_jobs.ts";
+import { type GitlabContext, tagsOf } from "./_gitlab_job.ts";
+import { mergeRequestRules } from "./_gitlab_rules.ts";
+
+/** The extra jobs by name, and the header lines that explain them. */
+export interface GitlabForgeJobs {
+  /** Job name → job, ready for YAML. */
+  jobs: Record<string, unknown>;
+  /** Header comment lines. */
+  notes: string[];
+}
+
+/**
+ * The resume and record-plans jobs a spec asks for.
+ * @param context The file-wide settings.
+ * @param problems Where to add what GitLab cannot express.
+ * @returns The jobs (possibly none) and their header notes.
+ */
+export function gitlabForgeJobs(
+  context: GitlabContext,
+  problems: string[],
+): GitlabForgeJobs {
+  const { spec, specFile } = context;
+  const wanted = forgeJobs(spec, specFile);
+  const out: GitlabForgeJobs = { jobs: {}, notes: [] };
+  const base = (own: Record<string, string>) => {
+    const tags = tagsOf(spec.runner, "the spec", problems);
+    const variables = { ...own, ...spec.pipeline?.variables };
+    return {
+      needs: [],
+      ...(spec.pipeline?.image === undefined
+        ? {}
+        : { image: spec.pipeline.image }),
+      ...(tags === undefined ? {} : { tags }),
+      ...(Object.keys(variables).length > 0 ? { variables } : {}),
+    };
+  };
+  const scripts = (job: { command: readonly string[] }) => ({
+    before_script: [...context.setup, installLine(spec, specFile)],
+    script: [commandLine(job)],
+  });
+  if (wanted.resume) {
+    out.jobs.resume = {
+      ...base({}),
+      rules: [{ if: '$CI_PIPELINE_SOURCE == "schedule"' }],
+      ...scripts(wanted.resume),
+    };
+    out.notes.push(
+      `The resume job runs in scheduled pipelines only: create a pipeline schedule "${wanted.resume.schedule}"`,
+      "(Build > Pipeline schedules, or the API) on a branch; it needs GITLAB_TOKEN, a token with the api scope.",
+    );
+  }
+  if (wanted.recordPlans) {
+    out.jobs["record-plans"] = {
+      ...base({ GIT_DEPTH: "0" }),
+      rules: mergeRequestRules(wanted.recordPlans.branches, problems),
+      ...scripts(wanted.recordPlans),
+    };
+    out.notes.push(
+      "The record-plans job runs in merge request pipelines only: it records every wave's plans",
+      "at the merge request's head, so a review of that head can approve the merge's waves.",
+    );
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+/**
+ * A share or group job applies only what was decided (SPEC.md §4.7): each run
+ * planned again must have the decided plan (same digest, same flags), or it is
+ * refused as moved. Pure but for the log lines it writes.
+ * @module
+ */
+
+import type { Decision, DecisionMember } from "./decision.ts";
+import type { PlannedRun } from "./run_outcomes.ts";
+
+/** The plan's digest and flags, as a refusal names them. */
+function describePlan(
+  plan: Pick<DecisionMember, "planDigest" | "destructive" | "empty">,
+): string {
+  const flags = [
+    plan.destructive ? "destructive" : "",
+    plan.empty ? "empty" : "",
+  ].filter(Boolean);
+  return flags.length
+    ? `${plan.planDigest} (${flags.join(", ")})`
+    : plan.planDigest;
+}
+
+/**
+ * Splits the re-planned runs into those whose plan is the decided one (same
+ * digest, same destructive and empty flags) and those whose plan moved; logs a
+ * refusal for each moved one, naming the decided and the fresh plan.
+ * @param planned The runs planned now.
+ * @param decision The decision the job applies under.
+ * @param log The log.
+ * @returns The unmoved runs and the targets that moved.
+ */
+export function compareWithDecision(
+  planned: readonly PlannedRun[],
+  decision: Decision,
+  log: (line: string) => void,
+): { unmoved: PlannedRun[]; moved: string[] } {
+  const decided = new Map(
+    decision.members.map((member) => [member.target, member]),
+  );
+  const unmoved: PlannedRun[] = [];
+  const moved: string[] = [];
+  for (const run of planned) {
+    const before = decided.get(run.target);
+    const now = run.plan;
+    if (
+      before?.planDigest === now.planDigest &&
+      (before.destructive ?? false) === now.destructive &&
+      (before.empty ?? false) === now.empty
+    ) {
+      unmoved.push(run);
+      continue;
+    }
+    moved.push(run.target);
+    log(
+      `refused: ${run.target}: its plan moved since wave ${decision.wave} was decided; ` +
+        `decided ${
+          before
+            ? describePlan(before)
+            : "nothing (the decision lacks this run)"
+        }, planned now ${describePlan(now)}`,
+    );
+  }
+  return { unmoved, moved };
+}

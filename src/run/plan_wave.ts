@@ -1,0 +1,148 @@
+/**
+ * The whole-wave plan command (SPEC.md §4.10): `planWave` plans a job's runs in
+ * one call through a `{runs}` file and answers with a `{plans}` file (with
+ * `discover`, the plans decide the runs; for a rest wave, `"waves": N` says how
+ * many waves the plan found, §11). Each run still gets its own plan file, so a
+ * per-run `apply` works after a `planWave`.
+ * @module
+ */
+
+import { rm, writeFile } from "node:fs/promises";
+// @ts-types="../../types/std/path.d.ts"
+import { join, resolve } from "@std/path";
+import { lineLog } from "../console/line_log.ts";
+import { sortByTarget } from "../jobs/slice_shares.ts";
+import type { Run, Spec, Wave } from "../spec/types.ts";
+import { parsePlansFile, type WavePlans } from "./plan_file.ts";
+import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
+import { planFileName, preparePlanDir } from "./plan_path.ts";
+import type {
+  FailedRun,
+  PlanContext,
+  PlannedRun,
+  PlanOutcome,
+} from "./run_outcomes.ts";
+import type { RunIo } from "./run_io.ts";
+import { runUserStep } from "./run_user_step.ts";
+
+/**
+ * Plans `runs` (or, for a discovering deciding job, whatever the command reports)
+ * with the spec's `planWave` command. Plans of runs outside the job are ignored
+ * (and logged), so a tool that always plans everything works in share jobs.
+ * @param spec The spec (its `planWave` and `op`).
+ * @param wave The wave.
+ * @param runs The runs to plan (with `discover`, possibly none).
+ * @param context Where the files go; `jobTag` names this job's `{runs}` and
+ *   `{plans}` files (`decide`, `share-2`, …); `discover` lets the plans file
+ *   decide the runs.
+ * @param io The edges.
+ * @returns Planned runs sorted by target and the waves the plan found; when the
+ *   command fails or its plans file is bad, every run fails.
+ */
+export async function planWholeWave(
+  spec: Spec,
+  wave: Wave,
+  runs: readonly Run[],
+  context: PlanContext,
+  io: RunIo,
+): Promise<PlanOutcome> {
+  const dir = await preparePlanDir(context.root, spec.name, wave.k, io.cwd);
+  const runsPath = join(dir, `${context.jobTag}.runs.json`);
+  const plansPath = join(dir, `${context.jobTag}.plans.json`);
+  await rm(resolve(io.cwd, plansPath), { force: true });
+  const runsFile = {
+    runs: runs.map(({ target, op }) => ({ target, op })),
+    ...(context.discover ? { discover: true } : {}),
+  };
+  await writeFile(
+    resolve(io.cwd, runsPath),
+    JSON.stringify(runsFile, null, 2) + "\n",
+  );
+  const values = { runs: runsPath, plans: plansPath, op: spec.op };
+  const step = await runUserStep(
+    { template: spec.planWave!, phase: "plan", values },
+    wave,
+    context.settings,
+    io,
+  );
+  const failAll = (message: string): PlanOutcome => ({
+    planned: [],
+    failed: (runs.length ? runs.map((run) => run.target) : [`wave-${wave.k}`])
+      .map((target) => ({ target, message, tail: step.tail })),
+  });
+  if (!step.ok) {
+    return failAll(step.failure ?? `planWave of wave ${wave.k} failed`);
+  }
+  const plans = await readPlans(plansPath, io.cwd);
+  if (typeof plans === "string") {
+    return failAll(`the plans file "${plansPath}" of wave ${wave.k} ${plans}`);
+  }
+  const outcome = await splitPlans(spec, runs, plans, { dir, plansPath }, {
+    ...context,
+    io,
+  });
+  return plans.waves === undefined
+    ? outcome
+    : { ...outcome, waves: plans.waves };
+}
+
+/** Reads and parses the plans file; a string says what is wrong with it. */
+async function readPlans(
+  plansPath: string,
+  cwd: string,
+): Promise<WavePlans | string> {
+  try {
+    return parsePlansFile(
+      await readBounded(resolve(cwd, plansPath), {
+        maxBytes: MAX_PLANS_FILE_BYTES,
+      }),
+    );
+  } catch (error) {
+    return (error as { code?: string }).code === "ENOENT"
+      ? "was not written"
+      : error instanceof BoundedReadError
+      ? error.why
+      : (error as Error).message;
+  }
+}
+
+/**
+ * Writes each requested (or, with `discover`, reported) run's plan file; runs the
+ * plans file lacks fail, plans of runs outside the job are logged and ignored.
+ */
+async function splitPlans(
+  spec: Spec,
+  runs: readonly Run[],
+  plans: WavePlans,
+  files: { dir: string; plansPath: string },
+  context: { discover: boolean; io: RunIo },
+): Promise<PlanOutcome> {
+  const { io } = context;
+  const requested = new Map(runs.map((run) => [run.target, run]));
+  const planned: PlannedRun[] = [];
+  const outside: string[] = [];
+  for (const { target, ...plan } of plans.runs) {
+    const run = requested.get(target) ??
+      (context.discover ? { target, op: spec.op } : undefined);
+    requested.delete(target);
+    if (run === undefined) {
+      outside.push(target);
+      continue;
+    }
+    const planPath = join(files.dir, planFileName(target));
+    await writeFile(resolve(io.cwd, planPath), JSON.stringify(plan) + "\n");
+    planned.push({ target, run, planPath, plan });
+  }
+  if (outside.length) {
+    lineLog(io.stderr)(
+      `ignored the plans of runs outside this job: ${outside.join(", ")}`,
+    );
+  }
+  const failed: FailedRun[] = [...requested.keys()].map((target) => ({
+    target,
+    message: `the plans file "${files.plansPath}" has no plan for "${target}"`,
+    tail: [],
+  }));
+  return { planned: sortByTarget(planned), failed };
+}

@@ -1,0 +1,91 @@
+/**
+ * Reads a hold's gate from the ledger (SPEC.md §11): the other rollout's gate
+ * records, the plans of its newest pending fact and the approvals that count for
+ * them, and its wave outcomes; then decides with the pure `holdStanding`.
+ * Approvals count by the ledger's rules (§5.3, §10); the other rollout's own
+ * approver rules are its own jobs' business.
+ * @module
+ */
+
+import { lineLog } from "../console/line_log.ts";
+import {
+  appliedSince,
+  type HoldStanding,
+  holdStanding,
+  newestPendingFact,
+} from "../hooks/hold_standing.ts";
+import { countingApprovals, decideGate } from "../ledger/decide_gate.ts";
+import { approveCommand } from "../ledger/gate_messages.ts";
+import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
+import type { HoldTarget } from "../spec/types.ts";
+import { loadPlanSets } from "./read_gate.ts";
+import type { RunIo } from "./run_io.ts";
+
+/** A hold as read, with the command that would approve what it waits for. */
+export interface HoldRead extends HoldStanding {
+  /** `chant-wave approve <name> <gate> --plan <digest>`, when an approval is missing. */
+  approve?: string;
+  /** Who approved the pending plans, when someone did. */
+  approvedBy?: string;
+}
+
+/**
+ * Reads whether a hold stands.
+ * @param target The rollout, gate and `applied` of the hold.
+ * @param io The ledger, the clock and the log.
+ * @returns `ok` or `held`, why, and the approve command when one is missing.
+ */
+export async function readHold(
+  target: HoldTarget,
+  io: Pick<RunIo, "ledger" | "clock" | "stderr">,
+): Promise<HoldRead> {
+  const { records, problems } = await io.ledger.readGate(
+    target.name,
+    target.gate,
+  );
+  for (const problem of problems) {
+    lineLog(io.stderr)(`warning: ledger: ${problem}`);
+  }
+  const pending = newestPendingFact(records);
+  const approvedBy = pending
+    ? await approverOf(target, records, pending, io)
+    : undefined;
+  const standing = holdStanding(target, {
+    ...(pending ? { pending } : {}),
+    ...(approvedBy === undefined ? {} : { approvedBy }),
+    applied: appliedSince(records, pending),
+  });
+  const approve = pending && approvedBy === undefined
+    ? approveCommand(target.name, target.gate, pending.planDigest)
+    : undefined;
+  return {
+    ...standing,
+    ...(approve ? { approve } : {}),
+    ...(approvedBy === undefined ? {} : { approvedBy }),
+  };
+}
+
+/**
+ * Who approved the pending fact's plans: the counting approval that covers its
+ * plan set (§10), or without a plan set, one of exactly its digest.
+ */
+async function approverOf(
+  target: HoldTarget,
+  records: readonly LedgerRecord[],
+  pending: PendingRecord,
+  io: Pick<RunIo, "ledger" | "clock">,
+): Promise<string | undefined> {
+  const digest = pending.planDigest;
+  const pairs = await io.ledger.readPlanSet(target.name, target.gate, digest);
+  if (pairs === undefined) {
+    return countingApprovals(records).find((a) => a.planDigest === digest)?.by;
+  }
+  const sets = await loadPlanSets(io.ledger, target.name, target.gate, records);
+  const decision = decideGate(records, sets, {
+    gate: target.gate,
+    digest,
+    members: pairs,
+    now: io.clock.now(),
+  });
+  return decision.status === "approved" ? decision.approval.by : undefined;
+}

@@ -1,0 +1,49 @@
+/**
+ * A share or group job runs the hooks recorded in the decision (SPEC.md §11),
+ * but the record travelled as a CI artifact, so it checks them first: the
+ * recorded commands must be exactly the working copy's, so an artifact can
+ * neither bring a command from outside the repository nor drop one; and every
+ * hold the job derives itself (the working copy's, and those of the base waves
+ * that govern the wave at the record's base and the job's own) must be in it,
+ * since holds are policy. A record holding more holds is only stricter. Any
+ * mismatch is exit 2.
+ * @module
+ */
+
+import { InputError } from "../errors.ts";
+import { recordedHooksProblem } from "../hooks/check_recorded_hooks.ts";
+import { holdsAtBase, withHolds } from "../hooks/wave_holds.ts";
+import { parseHooks } from "../hooks/parse_hooks.ts";
+import type { BaseRead } from "../policy/read_base.ts";
+import type { Hooks, Wave } from "../spec/types.ts";
+import type { Decision } from "./decision.ts";
+
+/**
+ * Checks a decision record's hooks and returns them.
+ * @param input The record (already checked by `verifyDecision`: its base is an
+ *   ancestor of HEAD), its path, the wave and the job's base.
+ * @returns The hooks the job runs: the record's.
+ * @throws {InputError} Exit 2 when the record's hooks fall short.
+ */
+export async function verifyHooks(input: {
+  decision: Decision;
+  path: string;
+  wave: Wave;
+  base: BaseRead;
+}): Promise<Hooks> {
+  const { decision, path, wave, base } = input;
+  const recorded = decision.hooks ?? parseHooks(undefined);
+  const bases = decision.base === base.sha
+    ? [base]
+    : [base, { sha: decision.base, spec: await base.specAt(decision.base) }];
+  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
+  const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
+  const expected = withHolds(wave.hooks, holdsAtBase(bases, ref)).hooks;
+  const problem = recordedHooksProblem(recorded, expected);
+  if (problem === undefined) return recorded;
+  const shas = bases.map((b) => b.sha.slice(0, 12)).join(" and ");
+  throw new InputError(
+    `the decision record ${path} does not match the spec's hooks and the holds at ${shas}; run the deciding job again`,
+    [problem],
+  );
+}

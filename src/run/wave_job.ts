@@ -1,0 +1,75 @@
+/**
+ * What every stage of one wave of a job works with (SPEC.md §4, §11): the job's
+ * input, the wave, its base, where it plans, its hooks and their report. Opening
+ * it writes the hooks report first and gives the job's commands its path in
+ * `CHANT_WAVE_HOOKS`, so every plan, apply and hook command finds it.
+ * @module
+ */
+
+import type { BaseRead } from "../policy/read_base.ts";
+import type { Hooks, Wave } from "../spec/types.ts";
+import { type HookRunner, hookRunner } from "./hook_stage.ts";
+import {
+  hookFiles,
+  type HooksReporter,
+  openHooksReport,
+} from "./hooks_file.ts";
+import type { RunJobInput } from "./job_input.ts";
+import type { PlanContext } from "./run_outcomes.ts";
+import type { RunIo } from "./run_io.ts";
+
+/** One wave of a job, as its stages see it. */
+export interface WaveJob {
+  input: RunJobInput;
+  wave: Wave;
+  base: BaseRead;
+  /** The job's edges; the environment holds `CHANT_WAVE_HOOKS`. */
+  io: RunIo;
+  /** Where the job plans and applies, and how. */
+  context: Omit<PlanContext, "discover">;
+  hooks: HookRunner;
+  report: HooksReporter;
+}
+
+/**
+ * Opens one wave of a job: names its files, writes the hooks report, sets
+ * `CHANT_WAVE_HOOKS`.
+ * @param input The job.
+ * @param where The plan root (`.chant` or a dry run's directory) and the job's tag.
+ * @param base The job's base.
+ * @param hooks The wave's hooks (with the holds at base).
+ * @param io The edges.
+ * @returns The wave job.
+ * @throws {InputError} Exit 2 when `.chant/waves` is reached through a link.
+ */
+export async function openWaveJob(
+  input: RunJobInput,
+  where: { root: string; jobTag: string },
+  base: BaseRead,
+  hooks: Hooks,
+  io: RunIo,
+): Promise<WaveJob> {
+  const { spec, selection: { wave }, settings } = input;
+  const files = await hookFiles(
+    where.root,
+    spec.name,
+    wave.k,
+    where.jobTag,
+    io.cwd,
+  );
+  const report = await openHooksReport(files.report, wave, io.cwd);
+  const jobIo = { ...io, env: { ...io.env, CHANT_WAVE_HOOKS: files.report } };
+  const runner = hookRunner(
+    { spec, wave, settings, files, report, io: jobIo },
+    hooks,
+  );
+  return {
+    input,
+    wave,
+    base,
+    io: jobIo,
+    context: { root: where.root, jobTag: where.jobTag, settings },
+    hooks: runner,
+    report,
+  };
+}
