@@ -11,10 +11,12 @@
 
 import process from "node:process";
 import { installSignalHandlers } from "./src/exec/interrupts.ts";
+import { useSmallPipeBuffers } from "./src/exec/spawner.ts";
 import { realIo } from "./src/cli/io.ts";
 import { main } from "./src/cli/main.ts";
 
 const BACKSTOP_MS = 2_000;
+useSmallPipeBuffers();
 const io = realIo();
 const interrupted = (code: number) => {
   io.stderr.write(

@@ -1,14 +1,26 @@
 /**
- * Benchmark of gate evaluation on the directory ledger: a gate directory holding
- * 10,000 records, read whole and decided (`readGate` + `decideGate`), timed over
- * several repetitions. Target: median under 300 ms. Runnable alone
- * (`deno run --allow-all scripts/bench/gate_bench.ts`); `scripts/bench/main.ts`
- * calls `gateBench()`.
+ * Gate evaluation, through the binary: `chant-wave run --decide --dry-run` of a
+ * one-run wave whose gate (policy `always`) holds 10,000 records in the
+ * directory ledger (pendings, approvals, claims and a few expiries),
+ * against the same command with an empty gate, in paired runs. The records are
+ * written through the ledger's own writer, so they are what `approve` and `run`
+ * would write. Runnable alone
+ * (`deno run --allow-all scripts/bench/gate_bench.ts [--quick]`).
  * @module
  */
 
-import { median, ms } from "./_measure.ts";
-import { decideGate } from "../../src/ledger/decide_gate.ts";
+import {
+  BINARY,
+  commitAll,
+  formatMs,
+  formatRatio,
+  median,
+  paired,
+  printTable,
+  type Row,
+  runTimed,
+  withLoad,
+} from "./_measure.ts";
 import { dirLedger } from "../../src/ledger/dir_ledger.ts";
 import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
 import {
@@ -20,45 +32,16 @@ import {
   type RecordStamp,
 } from "../../src/ledger/records.ts";
 
-/** Options of {@linkcode gateBench}. */
+/** Sizes of {@linkcode gateBench}. */
 export interface GateBenchOptions {
-  /**
-   * How many records the gate holds.
-   * @default {10000}
-   */
+  /** Records in the gate. @default {10000} */
   records?: number;
-  /**
-   * How many timed evaluations.
-   * @default {7}
-   */
-  repetitions?: number;
-}
-
-/** The figures of one benchmark. */
-export interface GateBenchResult {
-  /** What was measured. */
-  name: string;
-  /** Records in the gate's directory. */
-  records: number;
-  /** Timed evaluations. */
-  repetitions: number;
-  /** Writing the records through `LedgerStore.write`, once, in ms. */
-  setupMs: number;
-  /** Median evaluation (read all + decide), in ms. */
-  medianMs: number;
-  /** Fastest evaluation, in ms. */
-  minMs: number;
-  /** Slowest evaluation, in ms. */
-  maxMs: number;
-  /** The target for the median, in ms. */
-  targetMs: number;
-  /** Whether the median met the target. */
-  ok: boolean;
+  /** Paired rounds. @default {7} */
+  rounds?: number;
 }
 
 const NAME = "bench";
 const GATE = "bench-wave-1";
-const T0 = Date.UTC(2026, 0, 1);
 const digest = (n: number) =>
   "sha256:" + n.toString(16).padStart(8, "0").repeat(8);
 
@@ -95,88 +78,92 @@ function recordAt(i: number, stamp: RecordStamp): LedgerRecord {
   }
 }
 
+/** Writes `count` records into the directory ledger at `root`, dated in the past hour. */
 async function fill(root: string, count: number): Promise<void> {
   const ledger = dirLedger(root);
   const random = counterRandomBytes(1);
-  const batch = 256;
-  for (let start = 0; start < count; start += batch) {
+  const start = Date.now() - 3_600_000;
+  for (let from = 0; from < count; from += 256) {
     const writes = [];
-    for (let i = start; i < Math.min(count, start + batch); i++) {
+    for (let i = from; i < Math.min(count, from + 256); i++) {
       const id = Array.from(random(16), (b) => b.toString(16).padStart(2, "0"))
         .join("");
-      writes.push(ledger.write(recordAt(i, { id, now: T0 + i * 1000 })));
+      const now = start + Math.floor(i * 3_000_000 / count);
+      writes.push(ledger.write(recordAt(i, { id, now })));
     }
     await Promise.all(writes);
   }
 }
 
+/** A repository with a one-run spec gated `always` and `records` records in its gate. */
+async function setUp(records: number): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "chant-wave-bench-" });
+  const spec = {
+    name: NAME,
+    plan: ["sh", "plan.sh", "{plan}"],
+    apply: ["true"],
+    waves: [{ name: "prod", gate: "always", runs: ["eu"] }],
+  };
+  await Deno.writeTextFile(`${dir}/waves.json`, JSON.stringify(spec));
+  await Deno.writeTextFile(
+    `${dir}/plan.sh`,
+    `#!/bin/sh\nprintf '{"planDigest":"sha256:%064d"}' 0 > "$1"\n`,
+  );
+  await Deno.writeTextFile(`${dir}/.gitignore`, ".chant/\n");
+  await commitAll(dir);
+  if (records > 0) await fill(`${dir}/.chant/ledger`, records);
+  return dir;
+}
+
+const DECIDE = [
+  "run",
+  "--spec",
+  "waves.json",
+  "--wave",
+  "1",
+  "--decide",
+  "--dry-run",
+];
+
 /**
- * Fills a temporary directory ledger with one gate of `records` records, then
- * times `readGate` + `decideGate` `repetitions` times (after one warm-up run).
- * The temporary directory is removed afterwards.
- * @param options How many records and repetitions.
- * @returns The figures.
- * @throws {Error} When an evaluation reads problems or the wrong count.
+ * Measures the gate row.
+ * @param options Records and rounds.
+ * @returns One row.
  */
-export async function gateBench(
-  options: GateBenchOptions = {},
-): Promise<GateBenchResult> {
-  const count = options.records ?? 10_000;
-  const repetitions = options.repetitions ?? 7;
-  const root = await Deno.makeTempDir({ prefix: "chant-gate-bench-" });
+export async function gateBench(options: GateBenchOptions = {}): Promise<Row> {
+  const records = options.records ?? 10_000;
+  const rounds = options.rounds ?? 7;
+  const [full, empty] = [await setUp(records), await setUp(0)];
   try {
-    const setupStart = performance.now();
-    await fill(root, count);
-    const setupMs = performance.now() - setupStart;
-    const ledger = dirLedger(root);
-    const evaluate = async () => {
-      const { records, problems } = await ledger.readGate(NAME, GATE);
-      if (problems.length > 0 || records.length !== count) {
-        throw new Error(
-          `read ${records.length} records, ${problems.length} problems`,
-        );
-      }
-      const planDigest = digest(Math.floor((count - 1) / 4));
-      return decideGate(records, new Map(), {
-        gate: GATE,
-        digest: planDigest,
-        members: [{ target: "run-0", planDigest }],
-        now: T0 + count * 1000,
-      });
-    };
-    await evaluate();
-    const times: number[] = [];
-    for (let i = 0; i < repetitions; i++) {
-      const start = performance.now();
-      await evaluate();
-      times.push(performance.now() - start);
-    }
-    const medianMs = median(times);
+    // Exit 3: the wave waits for an approval, after reading the whole gate.
+    const decide = (cwd: string) => () =>
+      runTimed(BINARY, DECIDE, { cwd, okCodes: [0, 3] });
+    await decide(full)();
+    const { value, load } = await withLoad(() =>
+      paired(rounds, decide(full), decide(empty))
+    );
+    const mine = median(value.mine.map((t) => t.ms));
+    const base = median(value.base.map((t) => t.ms));
     return {
-      name: "gate evaluation (directory ledger)",
-      records: count,
-      repetitions,
-      setupMs,
-      medianMs,
-      minMs: Math.min(...times),
-      maxMs: Math.max(...times),
-      targetMs: 300,
-      ok: medianMs < 300,
+      what: `\`run --decide --dry-run\`, ${
+        records.toLocaleString("en")
+      } records in the gate`,
+      measured: `${formatMs(mine)} (${
+        formatMs(mine - base)
+      } over the empty gate)`,
+      baseline: `the same, an empty gate: ${formatMs(base)}`,
+      ratio: formatRatio(median(value.ratios)),
+      goal: "< 120 ms",
+      met: mine < 120,
+      load,
     };
   } finally {
-    await Deno.remove(root, { recursive: true });
+    await Deno.remove(full, { recursive: true });
+    await Deno.remove(empty, { recursive: true });
   }
 }
 
 if (import.meta.main) {
-  const r = await gateBench();
-  console.log(`${r.name}: ${r.records} records, ${r.repetitions} runs`);
-  console.log(
-    `  median  ${ms(r.medianMs)}  (target < ${r.targetMs} ms: ${
-      r.ok ? "met" : "MISSED"
-    })`,
-  );
-  console.log(`  min     ${ms(r.minMs)}`);
-  console.log(`  max     ${ms(r.maxMs)}`);
-  console.log(`  setup   ${ms(r.setupMs)} (writing the records)`);
+  const quick = Deno.args.includes("--quick");
+  printTable([await gateBench(quick ? { records: 1000, rounds: 3 } : {})]);
 }

@@ -1,263 +1,192 @@
 /**
- * Benchmark of the step console's streaming path: a child writes 1,000,000 lines
- * (about 80 MB) to stdout, streamed through `runStep` and the step console to
- * /dev/null, against `cat` of the same bytes to /dev/null. The streaming side runs
- * as its own process so its peak memory (VmHWM) is its own; `cat | cat` and a
- * `sed` that adds the same prefix are printed for scale. Run alone with
- * `deno run --allow-all scripts/bench/stream_bench.ts`; `scripts/bench/main.ts`
- * calls {@linkcode streamBench}.
+ * Streaming through the step console, through the binary: `chant-wave run` of a
+ * one-run wave whose plan command writes 1,000,000 lines of 80 bytes to stdout,
+ * the log sent to /dev/null, against `cat` of the same file to /dev/null and
+ * against `sed` adding the same `[plan] flood | ` prefix, in paired runs; and
+ * the run's peak memory against the same run with a plan that prints nothing.
+ * One more run counts the delivered lines (every one must arrive). Runnable
+ * alone (`deno run --allow-all scripts/bench/stream_bench.ts [--quick]`).
  * @module
  */
 
-import { closeSync, openSync } from "node:fs";
-import { fdWriter, type Writer } from "../../src/console/writer.ts";
-import { runStep } from "../../src/exec/run_step.ts";
+import {
+  BINARY,
+  commitAll,
+  formatMb,
+  formatRatio,
+  formatRuns,
+  median,
+  paired,
+  printTable,
+  type Row,
+  runTimed,
+  withLoad,
+} from "./_measure.ts";
 
-/** Options of {@linkcode streamBench}. */
+/** Sizes of {@linkcode streamBench}. */
 export interface StreamBenchOptions {
-  /** Lines the child writes. @default {1_000_000} */
+  /** Lines the plan command writes. @default {1_000_000} */
   lines?: number;
-  /** Runs of each side; the figures are medians. @default {3} */
-  repetitions?: number;
-}
-
-/** What {@linkcode streamBench} measured (times are medians, in milliseconds). */
-export interface StreamBenchResult {
-  /** Lines written by the child. */
-  lines: number;
-  /** Bytes written by the child. */
-  bytes: number;
-  /** Runs of each side. */
-  repetitions: number;
-  /** `cat FILE > /dev/null`. */
-  catMs: number;
-  /** `cat FILE | cat > /dev/null`: the same bytes through a pipe and a reader. */
-  catPipeMs: number;
-  /** `sed 's/^/[apply] bench | /' FILE > /dev/null`: the same prefixing, in C. */
-  sedMs: number;
-  /** `runStep` of `cat FILE`, step console to /dev/null (inside the streaming process). */
-  streamMs: number;
-  /** The streaming process's wall time, runtime start-up included. */
-  streamProcessMs: number;
-  /** `streamMs / catMs`; the target is under 4. */
-  ratio: number;
-  /** `streamMs / catPipeMs`. */
-  ratioPipe: number;
-  /** Lines delivered to the writer in every run (must equal `lines`). */
-  delivered: number[];
-  /** The streaming process's peak resident memory, in MB (median); target under 100. */
-  peakMb: number;
-}
-
-/** What one streaming child process reports on stdout, as JSON. */
-interface ChildReport {
-  ms: number;
-  delivered: number;
-  peakKb: number;
+  /** Paired rounds against each baseline. @default {5} */
+  rounds?: number;
 }
 
 const LINE_BYTES = 80;
+const PREFIX = "[plan] flood | ";
+
+/** Writes `count` lines of exactly 80 bytes. */
+async function writeLines(path: string, count: number): Promise<void> {
+  using file = await Deno.open(path, { write: true, create: true });
+  const filler = "x".repeat(LINE_BYTES - 16);
+  const encoder = new TextEncoder();
+  for (let start = 1; start <= count; start += 10_000) {
+    let text = "";
+    for (let n = start; n < start + 10_000 && n <= count; n++) {
+      text += `line ${String(n).padStart(9, "0")} ${filler}\n`;
+    }
+    const data = encoder.encode(text);
+    for (let at = 0; at < data.length;) {
+      at += await file.write(data.subarray(at));
+    }
+  }
+}
+
+/** A repository with two one-run specs: `flood.json` prints the file, `quiet.json` nothing. */
+async function setUp(lines: number): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "chant-wave-bench-" });
+  await writeLines(`${dir}/lines.txt`, lines);
+  const plan = (print: string) =>
+    `#!/bin/sh\n${print}printf '{"planDigest":"sha256:%064d"}' 0 > "$1"\n`;
+  await Deno.writeTextFile(`${dir}/flood.sh`, plan("cat lines.txt\n"));
+  await Deno.writeTextFile(`${dir}/quiet.sh`, plan(""));
+  for (const name of ["flood", "quiet"]) {
+    const spec = {
+      name,
+      plan: ["sh", `${name}.sh`, "{plan}"],
+      apply: ["true"],
+      heartbeat: "0",
+      waves: [{ name: "w", gate: "never", runs: ["flood"] }],
+    };
+    await Deno.writeTextFile(`${dir}/${name}.json`, JSON.stringify(spec));
+  }
+  await Deno.writeTextFile(`${dir}/.gitignore`, ".chant/\nlines.txt\n");
+  await commitAll(dir);
+  return dir;
+}
+
+const run = (spec: string) => ["run", "--spec", spec, "--wave", "1"];
+
+/** Removes what the previous run left, so each run plans and applies anew. */
+const cleanUp = (dir: string) => () =>
+  Deno.remove(`${dir}/.chant`, { recursive: true }).catch(() => {});
+
+/** Runs the flood wave once more and counts the console lines it printed. */
+async function countDelivered(dir: string): Promise<number> {
+  const { stderr } = await new Deno.Command(BINARY, {
+    args: run("flood.json"),
+    cwd: dir,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(stderr);
+  let count = 0;
+  for (let at = text.indexOf(`${PREFIX}line `); at !== -1;) {
+    count++;
+    at = text.indexOf(`${PREFIX}line `, at + 1);
+  }
+  return count;
+}
 
 /**
- * Runs the benchmark: writes the data file, times both sides `repetitions`
- * times, and removes the file.
- * @param options Sizes.
- * @returns The medians and the delivered line counts.
- * @throws {Error} When a run fails or delivers the wrong number of lines.
+ * Measures the streaming rows.
+ * @param options Lines and rounds.
+ * @returns Three rows: against `cat`, against `sed`, and the peak memory.
+ * @throws {Error} When a line was not delivered.
  */
 export async function streamBench(
   options: StreamBenchOptions = {},
-): Promise<StreamBenchResult> {
+): Promise<Row[]> {
   const lines = options.lines ?? 1_000_000;
-  const repetitions = options.repetitions ?? 3;
-  const dir = await Deno.makeTempDir({ prefix: "chant-wave-bench-" });
+  const rounds = options.rounds ?? 5;
+  const dir = await setUp(lines);
   try {
-    const file = `${dir}/lines.txt`;
-    const bytes = await writeLines(file, lines);
-    const cat: number[] = [];
-    const catPipe: number[] = [];
-    const sed: number[] = [];
-    const stream: number[] = [];
-    const process: number[] = [];
-    const peak: number[] = [];
-    const delivered: number[] = [];
-    for (let i = 0; i < repetitions; i++) {
-      cat.push(await timeCommand("cat", [file]));
-      catPipe.push(
-        await timeCommand("sh", ["-c", 'cat "$1" | cat', "sh", file]),
-      );
-      sed.push(await timeCommand("sed", ["s/^/[apply] bench | /", file]));
-      const started = performance.now();
-      const report = await runChild(file);
-      process.push(performance.now() - started);
-      stream.push(report.ms);
-      peak.push(report.peakKb / 1024);
-      delivered.push(report.delivered);
-      if (report.delivered !== lines) {
-        throw new Error(
-          `Cannot trust the benchmark: ${report.delivered} of ${lines} lines delivered`,
-        );
-      }
+    const delivered = await countDelivered(dir);
+    if (delivered !== lines) {
+      throw new Error(`${delivered} of ${lines} lines were delivered`);
     }
-    const [catMs, catPipeMs, streamMs] = [
-      median(cat),
-      median(catPipe),
-      median(stream),
+    const flood = () =>
+      runTimed(BINARY, run("flood.json"), { cwd: dir, usage: true });
+    const cat = await withLoad(() =>
+      paired(
+        rounds,
+        flood,
+        // The baselines run bare: GNU time's own start would flatter the ratio.
+        () => runTimed("cat", ["lines.txt"], { cwd: dir }),
+        cleanUp(dir),
+      )
+    );
+    const sed = await withLoad(() =>
+      paired(
+        rounds,
+        flood,
+        () => runTimed("sed", [`s/^/${PREFIX}/`, "lines.txt"], { cwd: dir }),
+        cleanUp(dir),
+      )
+    );
+    const memory = await withLoad(() =>
+      paired(
+        rounds,
+        flood,
+        () => runTimed(BINARY, run("quiet.json"), { cwd: dir, usage: true }),
+        cleanUp(dir),
+      )
+    );
+    const size = `${(lines / 1e6).toLocaleString("en")}M lines (${
+      (lines * LINE_BYTES / 1e6).toFixed(0)
+    } MB)`;
+    const ms = (p: typeof cat.value, side: "mine" | "base") =>
+      formatRuns(p[side]);
+    const catRatio = median(cat.value.ratios);
+    const sedRatio = median(sed.value.ratios);
+    const peak = median(memory.value.mine.map((t) => t.peakMb ?? 0));
+    const quietPeak = median(memory.value.base.map((t) => t.peakMb ?? 0));
+    return [
+      {
+        what: `${size} through the step console (\`run\`, log to /dev/null)`,
+        measured: `${ms(cat.value, "mine")}; every line delivered`,
+        baseline: `\`cat\` to /dev/null: ${ms(cat.value, "base")}`,
+        ratio: formatRatio(catRatio),
+        goal: "≤ 6× `cat`",
+        met: catRatio <= 6,
+        load: cat.load,
+      },
+      {
+        what: "the same, against `sed` adding the same prefix",
+        measured: ms(sed.value, "mine"),
+        baseline: `\`sed 's/^/${PREFIX}/'\`: ${ms(sed.value, "base")}`,
+        ratio: formatRatio(sedRatio),
+        goal: "≤ 1× `sed`",
+        met: sedRatio <= 1,
+        load: sed.load,
+      },
+      {
+        what: `peak memory streaming ${size}`,
+        measured: formatMb(peak),
+        baseline: `the same run, a plan that prints nothing: ${
+          formatMb(quietPeak)
+        } (${ms(memory.value, "base")})`,
+        ratio: formatRatio(peak / quietPeak),
+        goal: "< 60 MB",
+        met: peak < 60,
+        load: memory.load,
+      },
     ];
-    return {
-      lines,
-      bytes,
-      repetitions,
-      catMs,
-      catPipeMs,
-      sedMs: median(sed),
-      streamMs,
-      streamProcessMs: median(process),
-      ratio: streamMs / catMs,
-      ratioPipe: streamMs / catPipeMs,
-      delivered,
-      peakMb: median(peak),
-    };
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 }
 
-/** Writes `count` lines of exactly 80 bytes; returns the byte count. */
-async function writeLines(path: string, count: number): Promise<number> {
-  const file = await Deno.open(path, {
-    write: true,
-    create: true,
-    truncate: true,
-  });
-  try {
-    const encoder = new TextEncoder();
-    const filler = "x".repeat(LINE_BYTES - 16);
-    const batch = 10_000;
-    for (let start = 1; start <= count; start += batch) {
-      let text = "";
-      for (let n = start; n < start + batch && n <= count; n++) {
-        text += `line ${String(n).padStart(9, "0")} ${filler}\n`;
-      }
-      const data = encoder.encode(text);
-      let written = 0;
-      while (written < data.length) {
-        written += await file.write(data.subarray(written));
-      }
-    }
-  } finally {
-    file.close();
-  }
-  return count * LINE_BYTES;
-}
-
-/** Runs a command with stdout to /dev/null; returns its wall time. */
-async function timeCommand(command: string, args: string[]): Promise<number> {
-  const started = performance.now();
-  const { code } = await new Deno.Command(command, {
-    args,
-    stdout: "null",
-    stderr: "inherit",
-  }).output();
-  const ms = performance.now() - started;
-  if (code !== 0) {
-    throw new Error(`Cannot time "${command}": it exited ${code}`);
-  }
-  return ms;
-}
-
-/** Runs this file as the streaming child and parses its report. */
-async function runChild(file: string): Promise<ChildReport> {
-  const { code, stdout } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      new URL(import.meta.url).pathname,
-      "--child",
-      file,
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (code !== 0) throw new Error(`Cannot stream: the child exited ${code}`);
-  return JSON.parse(new TextDecoder().decode(stdout)) as ChildReport;
-}
-
-/** The streaming side: `runStep` of `cat FILE`, console to /dev/null. */
-async function streamChild(file: string): Promise<ChildReport> {
-  const fd = openSync("/dev/null", "w");
-  try {
-    const sink = fdWriter(fd);
-    let delivered = 0;
-    const writer: Writer = {
-      write(text) {
-        for (
-          let at = text.indexOf("\n");
-          at !== -1;
-          at = text.indexOf("\n", at + 1)
-        ) {
-          delivered++;
-        }
-        sink.write(text);
-      },
-    };
-    const started = performance.now();
-    const result = await runStep({
-      argv: ["cat", file],
-      phase: "apply",
-      target: "bench",
-      heartbeatMs: 60_000,
-      writer,
-    });
-    const ms = performance.now() - started;
-    if (!result.ok) throw new Error(result.failure);
-    return { ms, delivered, peakKb: peakKb() };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** This process's peak resident memory (VmHWM), in KiB; 0 where /proc lacks it. */
-function peakKb(): number {
-  try {
-    const status = Deno.readTextFileSync("/proc/self/status");
-    return Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** Prints the figures as a short table. */
-function printTable(r: StreamBenchResult): void {
-  const ms = (n: number) => `${n.toFixed(0)} ms`;
-  const rows = [
-    ["lines / bytes", `${r.lines} / ${(r.bytes / 1e6).toFixed(0)} MB`],
-    ["cat > /dev/null", ms(r.catMs)],
-    ["cat | cat > /dev/null", ms(r.catPipeMs)],
-    ["sed prefixing > /dev/null", ms(r.sedMs)],
-    ["runStep → /dev/null", ms(r.streamMs)],
-    ["  (process, with start-up)", ms(r.streamProcessMs)],
-    ["ratio to cat (target < 4)", r.ratio.toFixed(2)],
-    ["ratio to cat | cat", r.ratioPipe.toFixed(2)],
-    ["peak memory (target < 100)", `${r.peakMb.toFixed(1)} MB`],
-    ["lines delivered", r.delivered.join(", ")],
-  ];
-  console.log(`stream bench, medians of ${r.repetitions}`);
-  for (const [name, value] of rows) {
-    console.log(`  ${name.padEnd(28)} ${value}`);
-  }
-}
-
 if (import.meta.main) {
-  if (Deno.args[0] === "--child") {
-    console.log(JSON.stringify(await streamChild(Deno.args[1])));
-  } else {
-    printTable(await streamBench());
-  }
+  const quick = Deno.args.includes("--quick");
+  printTable(await streamBench(quick ? { lines: 100_000, rounds: 1 } : {}));
 }

@@ -54,15 +54,6 @@ export class TailBuffer {
   }
 
   /**
-   * Adds lines in order; only the last `capacity` of them are looked at.
-   * @param lines The lines, oldest first, without line ends.
-   */
-  pushAll(lines: readonly string[]): void {
-    const from = Math.max(0, lines.length - this.#slots.length);
-    for (let i = from; i < lines.length; i++) this.push(lines[i]);
-  }
-
-  /**
    * The kept lines, oldest first.
    * @returns A new array.
    */

@@ -1,7 +1,8 @@
 /**
- * The output seam: a `Writer` takes text and writes it somewhere, synchronously,
- * so memory stays bounded however much a step prints. `fdWriter` writes to a file
- * descriptor (stderr by default); `memoryWriter` keeps the text for tests.
+ * The output seam: a `Writer` takes text (or UTF-8 bytes) and writes it
+ * somewhere, synchronously, so memory stays bounded however much a step prints.
+ * `fdWriter` writes to a file descriptor (stderr by default); `memoryWriter`
+ * keeps the text for tests.
  * @module
  */
 
@@ -12,6 +13,11 @@ import { isatty } from "node:tty";
 export interface Writer {
   /** Writes `text` fully before returning. */
   write(text: string): void;
+  /**
+   * Writes UTF-8 `bytes` fully before returning, without a copy where it can.
+   * A writer without it gets the bytes decoded, through `write`.
+   */
+  writeBytes?(bytes: Uint8Array): void;
   /** Whether it writes to a terminal (absent: it does not); colour needs one. */
   readonly isTerminal?: boolean;
 }
@@ -21,13 +27,14 @@ const encoder = new TextEncoder();
 /**
  * A writer for a file descriptor, using blocking `writeSync` (retrying on `EAGAIN`
  * when the descriptor is non-blocking), so nothing piles up in memory. Text is
- * encoded into one reused buffer that grows to the largest write seen. It tells
- * whether the descriptor is a terminal, once, when it is made.
+ * encoded into one reused buffer that grows to the largest write seen; bytes are
+ * written as they are. It tells whether the descriptor is a terminal, once,
+ * when it is made.
  * @param fd The descriptor: 1 for stdout, 2 for stderr.
  * @returns The writer.
  */
 export function fdWriter(fd: number): Writer {
-  let buffer = new Uint8Array(64 * 1024);
+  let buffer = new Uint8Array(4 * 1024);
   return {
     isTerminal: isatty(fd),
     write(text: string): void {
@@ -35,17 +42,25 @@ export function fdWriter(fd: number): Writer {
       if (text.length * 3 > buffer.length) {
         buffer = new Uint8Array(text.length * 3);
       }
-      const { written: length } = encoder.encodeInto(text, buffer);
-      let offset = 0;
-      while (offset < length) {
-        try {
-          offset += writeSync(fd, buffer, offset, length - offset);
-        } catch (error) {
-          if ((error as { code?: string }).code !== "EAGAIN") throw error;
-        }
-      }
+      const { written } = encoder.encodeInto(text, buffer);
+      writeFully(fd, buffer, written);
+    },
+    writeBytes(bytes: Uint8Array): void {
+      writeFully(fd, bytes, bytes.length);
     },
   };
+}
+
+/** Writes `bytes[0..length)` to `fd`, retrying partial writes and `EAGAIN`. */
+function writeFully(fd: number, bytes: Uint8Array, length: number): void {
+  let offset = 0;
+  while (offset < length) {
+    try {
+      offset += writeSync(fd, bytes, offset, length - offset);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EAGAIN") throw error;
+    }
+  }
 }
 
 /** A writer that keeps everything written, for tests. */
@@ -68,9 +83,13 @@ export interface MemoryWriter extends Writer {
  */
 export function memoryWriter(): MemoryWriter {
   const chunks: string[] = [];
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   return {
     write(text: string): void {
       chunks.push(text);
+    },
+    writeBytes(bytes: Uint8Array): void {
+      chunks.push(decoder.decode(bytes));
     },
     text(): string {
       return chunks.join("");

@@ -8,9 +8,10 @@
  */
 
 import { type Clock, realClock, type TimerHandle } from "../clock.ts";
-import { LineSplitter } from "../console/line_splitter.ts";
+import { type LineSink, LineSplitter } from "../console/line_splitter.ts";
+import { LineTail } from "../console/line_tail.ts";
 import { type StepConsole, stepConsole } from "../console/step_console.ts";
-import { DEFAULT_TAIL_LINES, TailBuffer } from "../console/tail_buffer.ts";
+import { DEFAULT_TAIL_LINES } from "../console/tail_buffer.ts";
 import { fdWriter, type Writer } from "../console/writer.ts";
 import type { StepPhase } from "./fill_template.ts";
 import { formatDuration } from "../spec/duration.ts";
@@ -87,10 +88,12 @@ export interface StepResult {
  *
  * Contracts:
  * - Every output line is printed as `[<phase>] <target> | <line>` as it arrives
- *   (stdout's go to `captureStdout` instead, when given);
- *   a batch of lines read together is written with one `writer.write` call, so
- *   lines of parallel steps never mix within a line. A last line without a
- *   newline is printed when the stream ends.
+ *   (stdout's go to `captureStdout` instead, when given), with its control
+ *   characters made visible and invalid UTF-8 replaced; the lines of one read
+ *   are written with one writer call (`writeBytes` when the writer has it; a
+ *   very large read in a few, each ending with a whole line), so lines of
+ *   parallel steps never mix within a line. A last line without a newline is
+ *   printed when the stream ends; a line over 64 KiB is printed in pieces.
  * - Heartbeat: after `heartbeatMs` without output, prints
  *   `[<phase>] <target>: still running after <n>s` (n = seconds since the start),
  *   then again after every further `heartbeatMs` of quiet.
@@ -149,21 +152,26 @@ async function watchStep(
 ): Promise<StepResult> {
   const writer = options.writer ?? fdWriter(2);
   const out = stepConsole(writer, options.phase, options.target);
-  const tail = new TailBuffer(options.tailLines ?? DEFAULT_TAIL_LINES);
+  const tail = new LineTail(options.tailLines ?? DEFAULT_TAIL_LINES);
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const timers = startTimers(options, clock, startedAt, out, () => {
     void stopStep(running, clock, graceMs);
   });
-  const onLines = (lines: string[]) => {
-    timers.heard();
-    out.lines(lines);
-    tail.pushAll(lines);
+  const lines: StepLines = {
+    sink: (bytes, start, end, plain) => {
+      out.line(bytes, start, end, plain);
+      tail.note(bytes, start, end);
+    },
+    done: () => {
+      tail.settle();
+      if (out.flush()) timers.heard();
+    },
   };
   const finished = Promise.all([
     options.captureStdout
       ? pumpBytes(child.stdout(), options.captureStdout)
-      : pumpLines(child.stdout(), onLines),
-    pumpLines(child.stderr(), onLines),
+      : pumpLines(child.stdout(), lines),
+    pumpLines(child.stderr(), lines),
     child.waitExitCode(),
   ]);
   const running: RunningStep = {
@@ -208,18 +216,24 @@ function failureOf(
   return `${label} exited ${exitCode}`;
 }
 
-/** Reads a byte stream to its end, handing over each batch of complete lines. */
+/** Where a stream's lines go: each to `sink`, then `done` after each chunk. */
+interface StepLines {
+  sink: LineSink;
+  done(): void;
+}
+
+/** Reads a byte stream to its end, handing over the lines of each chunk. */
 async function pumpLines(
   stream: AsyncIterable<Uint8Array>,
-  onLines: (lines: string[]) => void,
+  lines: StepLines,
 ): Promise<void> {
   const splitter = new LineSplitter();
   for await (const chunk of stream) {
-    const lines = splitter.push(chunk);
-    if (lines.length > 0) onLines(lines);
+    splitter.push(chunk, lines.sink);
+    lines.done();
   }
-  const last = splitter.flush();
-  if (last !== undefined) onLines([last]);
+  splitter.flush(lines.sink);
+  lines.done();
 }
 
 /** Reads a byte stream to its end, handing over each chunk in order. */

@@ -8,7 +8,7 @@
  */
 
 import { spawn } from "node:child_process";
-import type { Readable } from "node:stream";
+import { type Readable, setDefaultHighWaterMark } from "node:stream";
 import { constants } from "node:os";
 import process from "node:process";
 
@@ -174,6 +174,23 @@ function spawnDetached(options: SpawnOptions): Promise<SpawnedProcess> {
       });
     });
   });
+}
+
+/** The default high-water mark set by {@linkcode useSmallPipeBuffers}, in bytes. */
+const SMALL_HIGH_WATER_MARK = 1024;
+
+/**
+ * Lowers the runtime's default high-water mark of byte streams to 1 KiB, so
+ * that each child pipe starts with a small buffer: bun allocates a zeroed
+ * buffer of that size (64 KiB by default) for every pipe it starts reading,
+ * two per step, even for a step that prints nothing, which made up about a
+ * tenth of a wave's own CPU time and most of its peak memory. Reads of a busy
+ * pipe still come in large chunks. Call it once at start-up (`cli.ts`): it
+ * changes the default of every stream created afterwards, and only how much a
+ * stream buffers ahead, never what it delivers.
+ */
+export function useSmallPipeBuffers(): void {
+  setDefaultHighWaterMark(false, SMALL_HIGH_WATER_MARK);
 }
 
 /** Chunks queued before the stream is paused, and the level it resumes at. */

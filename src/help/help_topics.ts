@@ -164,7 +164,7 @@ const APPROVALS: TopicText = {
     "  chant-wave ledger log [NAME [GATE]]      the records, newest last",
     "  chant-wave resume                        restart the jobs of approved gates",
     "",
-    'README: "Sealed approvals", "Approver rules", "The git ledger".',
+    'README: "approve, revoke, show", "Sealed approvals", "Approver rules".',
   ],
 };
 

@@ -18,6 +18,42 @@ export const DIGEST = `sha256:${"d".repeat(64)}`;
 /** The plain-git writers' branch on the remote. */
 export const PLAIN_BRANCH = "plain";
 
+/** A rollout `tf` whose wave 2 waits for an approval. */
+const SPEC = {
+  name: "tf",
+  order: "none",
+  plan: ["sh", "plan.sh", "{plan}"],
+  apply: ["true"],
+  waves: [
+    { name: "dev", gate: "never", runs: ["a"] },
+    { name: "prod", gate: "always", runs: ["a"] },
+  ],
+};
+const PLAN = `#!/bin/sh
+printf '{"planDigest":"sha256:${
+  "e".repeat(64)
+}","summary":"1 to change"}' > "$1"
+`;
+
+/**
+ * Runs wave 2's job once in `clone`, so the gate waits with a pending fact on
+ * the remote's ledger branch (`approve` refuses a gate nobody waits for).
+ */
+async function recordPendingFact(clone: string): Promise<void> {
+  const out = await new Deno.Command("/usr/bin/env", {
+    args: ["-i", "PATH=/usr/bin:/bin", BINARY, "run", "--spec", "waves.json"]
+      .concat(["--wave", "2", "--ledger", "git"]),
+    cwd: clone,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (out.code !== 3) {
+    const stderr = new TextDecoder().decode(out.stderr);
+    throw new Error(`the wave-2 job exited ${out.code}, not 3: ${stderr}`);
+  }
+}
+
 /** A remote and 4 clones of it. */
 export interface ApproverWorld extends AsyncDisposable {
   repo: TempRepo;
@@ -42,10 +78,16 @@ export interface WritersResult {
  * @returns The world; dispose it to remove everything.
  */
 export async function approverWorld(clones = 4): Promise<ApproverWorld> {
-  const repo = await tempRepo({ "README.md": "approvers\n" });
+  const repo = await tempRepo({
+    "README.md": "approvers\n",
+    "waves.json": JSON.stringify(SPEC),
+    "plan.sh": PLAN,
+    ".gitignore": ".chant/\n",
+  });
   await repo.commit("base");
+  await repo.commit("change", { "README.md": "approvers, changed\n" });
   const remote = join(repo.root, "remote.git");
-  await repo.gitIn(repo.root, "init", "-q", "--bare", remote);
+  await repo.gitIn(repo.root, "init", "-q", "--bare", "-b", "main", remote);
   await repo.git("remote", "add", "origin", remote);
   await repo.git("push", "-q", "origin", "main", `main:${PLAIN_BRANCH}`);
   const paths: string[] = [];
@@ -54,6 +96,7 @@ export async function approverWorld(clones = 4): Promise<ApproverWorld> {
     await repo.gitIn(repo.root, "clone", "-q", remote, path);
     paths.push(path);
   }
+  await recordPendingFact(paths[0]);
   return {
     repo,
     remote,

@@ -39,19 +39,6 @@ Deno.test("TailBuffer keeps 20 lines by default", () => {
   expect(lines[19]).toBe("line 50");
 });
 
-Deno.test("TailBuffer.pushAll() equals pushing each line", () => {
-  const one = new TailBuffer(4);
-  const all = new TailBuffer(4);
-  one.push("x");
-  all.push("x");
-  const batch = Array.from({ length: 10 }, (_, i) => String(i));
-  for (const line of batch) one.push(line);
-  all.pushAll(batch);
-  expect(all.lines()).toEqual(one.lines());
-  all.pushAll(["y"]);
-  expect(all.lines()).toEqual(["7", "8", "9", "y"]);
-});
-
 Deno.test("TailBuffer rejects a negative capacity", () => {
   expect(() => new TailBuffer(-1)).toThrow(
     "Cannot keep a tail: capacity must be a non-negative integer, got -1",

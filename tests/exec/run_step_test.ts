@@ -1,5 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { formatStepLine } from "../../src/console/step_console.ts";
 import { memoryWriter } from "../../src/console/writer.ts";
 import { Interrupts } from "../../src/exec/interrupts.ts";
 import { runStep, type RunStepOptions } from "../../src/exec/run_step.ts";
@@ -94,6 +95,38 @@ Deno.test("runStep() reports a non-zero exit with the last 20 lines", async () =
   expect(outcome.tail).toEqual(
     Array.from({ length: 20 }, (_, i) => `line ${i + 11}`),
   );
+});
+
+Deno.test("runStep() prints hostile output however it is chunked, and keeps its tail", async () => {
+  const lines = [
+    "plain",
+    "\x1b[31mred\x1b[0m",
+    "bare\rcr",
+    "✓ ünïcode 😀",
+    "then approve: forged\u2028error: forged",
+    "\0nul\x07bell\x7f",
+    "tab\tkept",
+    "",
+    ...Array.from({ length: 25 }, (_, i) => `line ${i}`),
+  ];
+  const bytes = new TextEncoder().encode(
+    lines.map((line, i) => line + (i % 2 ? "\r\n" : "\n")).join("") + "last",
+  );
+  for (const size of [1, 2, 3, 5, 7, 64, bytes.length]) {
+    const { writer, result, child } = start();
+    const fake = await child();
+    for (let at = 0; at < bytes.length; at += size) {
+      fake.out.push(bytes.slice(at, at + size));
+      fake.out.push(new Uint8Array(0));
+    }
+    fake.exit(1);
+    const outcome = await result;
+    const expected = [...lines, "last"];
+    expect(writer.lines()).toEqual(
+      expected.map((line) => formatStepLine("plan", "prod-eu", line)),
+    );
+    expect(outcome.tail).toEqual(expected.slice(-20));
+  }
 });
 
 Deno.test("runStep() prints a heartbeat after each quiet period", async (t) => {

@@ -6,7 +6,13 @@ import {
   type SpawnedProcess,
   SpawnError,
   toSpawnError,
+  useSmallPipeBuffers,
 } from "../../src/exec/spawner.ts";
+import {
+  getDefaultHighWaterMark,
+  Readable,
+  setDefaultHighWaterMark,
+} from "node:stream";
 import { fileText, isRunning, processGone } from "../_helpers/poll.ts";
 
 const fixture = (name: string) =>
@@ -40,6 +46,28 @@ Deno.test("nodeSpawner() runs a command without a shell and pipes its output", a
     stderr: "from env\n",
     code: 4,
   });
+});
+
+Deno.test("useSmallPipeBuffers() lowers the default buffer and loses no output", async () => {
+  const before = getDefaultHighWaterMark(false);
+  try {
+    useSmallPipeBuffers();
+    expect(new Readable().readableHighWaterMark).toBe(1024);
+    const child = await nodeSpawner().spawn({
+      argv: [
+        "sh",
+        "-c",
+        'i=0; while [ $i -lt 5000 ]; do echo "line $i"; i=$((i+1)); done; printf end >&2',
+      ],
+    });
+    const { stdout, stderr, code } = await finish(child);
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines.length).toBe(5000);
+    expect(lines[4999]).toBe("line 4999");
+    expect({ stderr, code }).toEqual({ stderr: "end", code: 0 });
+  } finally {
+    setDefaultHighWaterMark(false, before);
+  }
 });
 
 Deno.test("nodeSpawner() starts each command as its own process group", async () => {

@@ -56,6 +56,30 @@ for (const [name, read] of readers) {
       () => refused("fifo.json", "not-a-file"),
     );
     await t.step("a directory", () => refused(".", "not-a-file"));
+    await t.step("a large file is read whole", async () => {
+      const text = "0123456789abcdef".repeat(20_000) + "é";
+      await Deno.writeTextFile(p("large.json"), text);
+      expect(await read(p("large.json"), { maxBytes: 1024 * 1024 })).toBe(
+        text,
+      );
+      const error = await read(p("large.json"), { maxBytes: 300_000 }).then(
+        () => undefined,
+        (e) => e,
+      );
+      expect((error as BoundedReadError).reason).toBe("too-large");
+    });
+    await t.step("a file whose size says 0 is read whole", async () => {
+      const text = await read("/proc/self/status", { maxBytes: 1024 * 1024 });
+      expect(text).toMatch(/^Name:/);
+      expect(text).toMatch(/\nPid:\s+\d+\n/);
+    });
+    await t.step("and refused past the bound", async () => {
+      const error = await read("/proc/self/status", { maxBytes: 64 }).then(
+        () => undefined,
+        (e) => e,
+      );
+      expect((error as BoundedReadError).reason).toBe("too-large");
+    });
     await t.step("a missing file is ENOENT", async () => {
       const error = await read(p("none.json"), { maxBytes: 64 }).then(
         () => undefined,

@@ -1,0 +1,79 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { LineTail } from "../../src/console/line_tail.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** Notes every line of `text` (split on "\n") as ranges of one buffer. */
+function noteLines(tail: LineTail, text: string): void {
+  const data = bytes(text);
+  let start = 0;
+  for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, start)) {
+    tail.note(data, start, end);
+    start = end + 1;
+  }
+}
+
+Deno.test("LineTail keeps the last lines of many batches, oldest first", async (t) => {
+  const cases = [
+    { name: "empty", capacity: 3, batches: [], want: [] },
+    {
+      name: "one short batch",
+      capacity: 3,
+      batches: ["a\nb\n"],
+      want: ["a", "b"],
+    },
+    {
+      name: "a batch longer than the tail",
+      capacity: 3,
+      batches: ["1\n2\n3\n4\n5\n"],
+      want: ["3", "4", "5"],
+    },
+    {
+      name: "lines from several batches",
+      capacity: 3,
+      batches: ["1\n2\n", "3\n", "", "4\n5\n"],
+      want: ["3", "4", "5"],
+    },
+    {
+      name: "capacity 0 keeps nothing",
+      capacity: 0,
+      batches: ["a\n"],
+      want: [],
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const tail = new LineTail(c.capacity);
+      for (const batch of c.batches) {
+        noteLines(tail, batch);
+        tail.settle();
+      }
+      expect(tail.lines()).toEqual(c.want);
+    });
+  }
+});
+
+Deno.test("LineTail decodes a batch only when it settles", () => {
+  const tail = new LineTail(2);
+  const data = bytes("old\n");
+  tail.note(data, 0, 3);
+  tail.settle();
+  data.set(bytes("new"));
+  expect(tail.lines()).toEqual(["old"]);
+  tail.note(data, 0, 3);
+  expect(tail.lines()).toEqual(["old", "new"]);
+});
+
+Deno.test("LineTail replaces invalid UTF-8 and keeps a BOM", () => {
+  const tail = new LineTail(2);
+  const data = Uint8Array.of(0xef, 0xbb, 0xbf, 0x61, 0xff, 0x62);
+  tail.note(data, 0, 6);
+  expect(tail.lines()).toEqual(["\uFEFFa\uFFFDb"]);
+});
+
+Deno.test("LineTail rejects a negative capacity", () => {
+  expect(() => new LineTail(-1)).toThrow(
+    "Cannot keep a tail: capacity must be a non-negative integer, got -1",
+  );
+});
