@@ -1,9 +1,10 @@
 /**
  * The decide stage of a whole-wave or deciding job (SPEC.md §4.4–§4.6, §11, §12):
- * the policy and the approval rules at base for every target the wave holds, the
- * gate decision under those rules, the hooks share and group jobs will run, and
- * the decision record (written atomically; not by a dry run). The hooks report
- * then says whether the decision stands approved.
+ * the policy and the approval rules at base for every target the wave holds, a
+ * `pr-review` gate's review approval (§13), the gate decision under those rules,
+ * the hooks share and group jobs will run, and the decision record (written
+ * atomically; not by a dry run). The hooks report then says whether the decision
+ * stands approved.
  * @module
  */
 
@@ -15,6 +16,7 @@ import { decideWave } from "./decide_wave.ts";
 import type { Decision } from "./decision.ts";
 import { type GateJudge, gateRules } from "./gate_rules.ts";
 import { wavePolicy } from "./job_base.ts";
+import { reviewStage } from "./review_stage.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
@@ -44,6 +46,16 @@ export async function decideStage(
   const { input, wave, base, io } = job;
   const policy = wavePolicy([base], wave, targets, io);
   const judge = gateRules([base], wave, targets, base, io);
+  await reviewStage({
+    spec: input.spec,
+    wave,
+    planned,
+    policy,
+    judge,
+    head: base.head,
+    dryRun: input.dryRun,
+  }, io);
+  throwIfInterrupted(io);
   const decided = await decideWave(
     { ...input, wave, planned, policy, base, judge },
     io,
