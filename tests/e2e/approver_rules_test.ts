@@ -43,6 +43,31 @@ Deno.test("required: 2 waits for two distinct approvers", async (t) => {
   });
 
   await t.step(
+    "show counts under the rules at base: not approved yet",
+    async () => {
+      const out = await r.run(["show", "tf", "tf-wave-1"]);
+      expect(out.code).toBe(0);
+      expect(out.stdout).toContain(
+        `not approved yet: 1 of 2 approvals of ${digest}: ann@example.com\n`,
+      );
+      expect(out.stdout).toMatch(/^then approve: chant-wave approve tf /m);
+      const json = await r.run(["show", "tf", "tf-wave-1", "--json"]);
+      expect(JSON.parse(json.stdout).approved).toBe(false);
+    },
+  );
+
+  await t.step(
+    "resume counts under the rules at base: not approved",
+    async () => {
+      const out = await r.run(["resume", ...SPEC]);
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        `tf-wave-1 of tf: not-approved: 1 of 2 approvals of ${digest}: ann@example.com\n`,
+      );
+    },
+  );
+
+  await t.step(
     "the same person again, in another case: still 1 of 2",
     async () => {
       expect((await approve(" Ann@Example.COM")).code).toBe(0);
@@ -57,6 +82,10 @@ Deno.test("required: 2 waits for two distinct approvers", async (t) => {
 
   await t.step("a second person: the wave applies", async () => {
     expect((await approve("bob@example.com")).code).toBe(0);
+    const shown = await r.run(["show", "tf", "tf-wave-1"]);
+    expect(shown.stdout).toContain(
+      "approved by ann@example.com, bob@example.com: a job goes on with these plans\n",
+    );
     const out = await r.run(["run", ...SPEC, "--wave", "1"]);
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(
