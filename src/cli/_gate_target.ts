@@ -12,6 +12,7 @@ import { gateName } from "../run/decide_wave.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import type { ParsedFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
+import type { Spec, Wave } from "../spec/types.ts";
 
 /** A rollout's gate. */
 export interface GateTarget {
@@ -44,19 +45,7 @@ export async function gateTarget(
       );
     }
     const { spec } = await loadSpec(file, cwd);
-    const found = spec.waves.find((w) =>
-      String(w.k) === wave || w.name === wave
-    );
-    if (found === undefined) {
-      const names = spec.waves.map((w) => w.name);
-      const near = suggest(wave, names);
-      throw new InputError(
-        `wave "${wave}" is not in "${file}"${
-          near ? `; did you mean "${near}"?` : ""
-        }`,
-        [`waves: ${spec.waves.map((w) => `${w.k} "${w.name}"`).join(", ")}`],
-      );
-    }
+    const found = findWave(spec, wave, file);
     return { name: spec.name, gate: gateName(spec, found.k) };
   }
   if (flags.positionals.length !== 2) {
@@ -69,6 +58,26 @@ export async function gateTarget(
   }
   const [name, gate] = flags.positionals;
   return { name, gate };
+}
+
+/**
+ * The wave `--wave` names: its number or its name.
+ * @param spec The spec.
+ * @param wave The flag's value.
+ * @param file The spec file, for the message.
+ * @returns The wave.
+ * @throws {InputError} For a wave not in the spec, with the nearest name.
+ */
+export function findWave(spec: Spec, wave: string, file: string): Wave {
+  const found = spec.waves.find((w) => String(w.k) === wave || w.name === wave);
+  if (found !== undefined) return found;
+  const near = suggest(wave, spec.waves.map((w) => w.name));
+  throw new InputError(
+    `wave "${wave}" is not in "${file}"${
+      near ? `; did you mean "${near}"?` : ""
+    }`,
+    [`waves: ${spec.waves.map((w) => `${w.k} "${w.name}"`).join(", ")}`],
+  );
 }
 
 /**

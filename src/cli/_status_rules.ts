@@ -10,6 +10,7 @@
 import { decideGate, type PlanSets } from "../ledger/decide_gate.ts";
 import { type ApprovalVerdict, tallyLine } from "../ledger/gate_tally.ts";
 import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
+import { shortDigest } from "../ledger/describe_record.ts";
 import { describeApprovers, describeMode } from "../policy/approval_at_base.ts";
 import type { ApprovalStatus } from "../run/gate_status.ts";
 import { summariseSeal } from "../seal/seal_summary.ts";
@@ -171,10 +172,10 @@ export function describeRules(rules: RulesStatus): string {
 }
 
 /**
- * The tally line of status.
+ * The tally line of status, its digest shortened as status shortens them.
  * @param tally The tally of the pending plans.
- * @returns `1 of 2 approvals of D: ann; not counted: eve (…)`, with
- *   ` (approved)` once enough count.
+ * @returns `1 of 2 approvals of sha256:<12 hex>: ann; not counted: eve (…)`,
+ *   with ` (approved)` once enough count.
  */
 export function describeTally(tally: TallyStatus): string {
   const line = tallyLine(
@@ -183,7 +184,7 @@ export function describeTally(tally: TallyStatus): string {
       counted: tally.counted,
       refused: tally.refused.map((r) => ({ display: r.principal, why: r.why })),
     },
-    tally.digest,
+    shortDigest(tally.digest),
   );
   return tally.approved ? `${line} (approved)` : line;
 }

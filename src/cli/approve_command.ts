@@ -8,6 +8,7 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
+import { gateStatus } from "../run/gate_status.ts";
 import { isDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
@@ -99,6 +100,16 @@ export const approveCommand: Command = {
       );
     }
     const plans = await ledger.readPlanSet(name, gate, digest);
+    const used = gateStatus(
+      records,
+      new Map(plans ? [[digest, plans]] : []),
+      io.clock.now(),
+    ).approvals.find((a) => a.planDigest === digest && a.appliedBy.length > 0);
+    if (used !== undefined) {
+      log(
+        `warning: the plans of ${digest} were applied under the approval by ${used.by} at ${used.timestamp}; this new approval lets them apply again`,
+      );
+    }
     const by = flags.strings.by ?? await defaultApprover(io);
     const url = ciContext(io.env).runUrl;
     const note = flags.strings.note;

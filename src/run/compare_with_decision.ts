@@ -5,6 +5,7 @@
  * @module
  */
 
+import { type Line, styled } from "../console/colour.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 
@@ -33,7 +34,7 @@ function describePlan(
 export function compareWithDecision(
   planned: readonly PlannedRun[],
   decision: Decision,
-  log: (line: string) => void,
+  log: (line: Line) => void,
 ): { unmoved: PlannedRun[]; moved: string[] } {
   const decided = new Map(
     decision.members.map((member) => [member.target, member]),
@@ -52,14 +53,13 @@ export function compareWithDecision(
       continue;
     }
     moved.push(run.target);
-    log(
-      `refused: ${run.target}: its plan moved since wave ${decision.wave} was decided; ` +
-        `decided ${
-          before
-            ? describePlan(before)
-            : "nothing (the decision lacks this run)"
-        }, planned now ${describePlan(now)}`,
-    );
+    log([
+      styled("refused", "refused:"),
+      ` ${run.target}: its plan moved since wave ${decision.wave} was decided; ` +
+      `decided ${
+        before ? describePlan(before) : "nothing (the decision lacks this run)"
+      }, planned now ${describePlan(now)}`,
+    ]);
   }
   return { unmoved, moved };
 }

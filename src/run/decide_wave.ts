@@ -6,7 +6,8 @@
  * @module
  */
 
-import { lineLog } from "../console/line_log.ts";
+import { type Segment, styled, styledLead } from "../console/colour.ts";
+import { terminalLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
@@ -72,14 +73,14 @@ export async function decideWave(
   const gate = gateName(spec, wave.k);
   const members = membersOf(planned);
   const digest = setDigest(members);
-  const log = lineLog(io.stderr);
+  const log = terminalLog(io.stderr, io.env);
   log(
     `planned ${members.length} run${
       members.length === 1 ? "" : "s"
     } of wave ${wave.k} "${wave.name}": ${digest}`,
   );
   for (const member of members) {
-    log(`  ${member.target}: ${describeMember(member)}`);
+    log([`  ${member.target}: `, ...describeMember(member)]);
   }
   const need = needsApproval(policy.policy, members);
   const decision: Decision = {
@@ -110,11 +111,13 @@ export async function decideWave(
   }, io)).decision;
   if (gateState.status === "approved") {
     const { approval, approvedBy } = gateState;
-    log(
+    log([
+      `gate ${gate}: `,
+      styled("approved", "approved"),
       approval.planDigest === digest
-        ? `gate ${gate}: approved by ${approvedBy} for ${digest} (${need.why})`
-        : `gate ${gate}: approved by ${approvedBy}: the approval of ${approval.planDigest} covers every plan not yet applied (${need.why})`,
-    );
+        ? ` by ${approvedBy} for ${digest} (${need.why})`
+        : ` by ${approvedBy}: the approval of ${approval.planDigest} covers every plan not yet applied (${need.why})`,
+    ]);
     return {
       ...decision,
       status: "approved",
@@ -123,7 +126,7 @@ export async function decideWave(
     };
   }
   const approve = approveCommand(spec.name, gate, digest, input.ledgerArg);
-  log(`gate ${gate}: waiting: ${need.why}`);
+  log([`gate ${gate}: `, styled("waiting", "waiting:"), ` ${need.why}`]);
   for (const reason of gateState.reasons) log(`  ${reason}`);
   if (!input.dryRun && gateState.standing === undefined) {
     const { runId, actor } = ciContext(io.env);
@@ -149,7 +152,7 @@ export async function decideWave(
       newStamp(io.clock),
     ));
   }
-  log(`then approve: ${approve}`);
+  log(styledLead(`then approve: ${approve}`));
   return { ...decision, status: "waiting", approve };
 }
 
@@ -165,11 +168,15 @@ function describeMembers(members: readonly DecisionMember[]): string {
 /** How many members a pending fact's description names. */
 const DESCRIBED_MEMBERS = 10;
 
-function describeMember(member: DecisionMember): string {
-  const flags = [
-    member.destructive ? "destructive" : "",
-    member.empty ? "empty" : "",
-  ].filter(Boolean);
+/** A member's summary and flags, `destructive` styled so it stands out. */
+function describeMember(member: DecisionMember): Segment[] {
   const summary = member.summary ?? member.planDigest;
-  return flags.length ? `${summary} (${flags.join(", ")})` : summary;
+  if (member.destructive) {
+    return [
+      `${summary} (`,
+      styled("destructive", "destructive"),
+      member.empty ? ", empty)" : ")",
+    ];
+  }
+  return [member.empty ? `${summary} (empty)` : summary];
 }

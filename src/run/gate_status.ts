@@ -9,6 +9,7 @@
 import { claimLedger } from "../ledger/claims.ts";
 import {
   countingApprovals,
+  decideGate,
   newestPending,
   type PlanSets,
 } from "../ledger/decide_gate.ts";
@@ -40,7 +41,10 @@ export interface ApprovalStatus {
 
 /** What stands at a gate. */
 export interface GateStatus {
-  /** The newest unexpired pending fact after the last revoke. */
+  /**
+   * The newest unexpired pending fact after the last revoke, while it still
+   * waits: absent once an approval covers its plans.
+   */
   pending?: Pick<
     PendingRecord,
     "planDigest" | "timestamp" | "expiresAt" | "members"
@@ -54,7 +58,7 @@ export interface GateStatus {
 /**
  * Summarises a gate's records as of `now`.
  * @param records The gate's records in ledger order.
- * @param sets The plan sets of the approved digests.
+ * @param sets The plan sets of the approved digests and of the pending one.
  * @param now Milliseconds since the Unix epoch.
  * @returns The summary.
  * @example
@@ -98,7 +102,10 @@ export function gateStatus(
       appliedBy: [...appliedBy],
     };
   });
-  const pending = newestPending(records, now);
+  const newest = newestPending(records, now);
+  const pending = newest && stillWaits(records, sets, newest, now)
+    ? newest
+    : undefined;
   return {
     ...(pending
       ? {
@@ -113,4 +120,29 @@ export function gateStatus(
     approvals,
     ...(revokedAt ? { revokedAt } : {}),
   };
+}
+
+/**
+ * Whether no counting approval covers a pending fact's plans yet: decided as a
+ * job would decide them (SPEC.md §10) when its plan set is known, else by an
+ * approval of exactly its digest.
+ */
+function stillWaits(
+  records: readonly LedgerRecord[],
+  sets: PlanSets,
+  pending: PendingRecord,
+  now: number,
+): boolean {
+  const set = sets.get(pending.planDigest);
+  if (set === undefined) {
+    return !countingApprovals(records).some((approval) =>
+      approval.planDigest === pending.planDigest
+    );
+  }
+  return decideGate(records, sets, {
+    gate: pending.gate,
+    digest: pending.planDigest,
+    members: set,
+    now,
+  }).status === "waiting";
 }

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { lineLog } from "../console/line_log.ts";
+import { styledLead } from "../console/colour.ts";
+import { lineLog, terminalLog } from "../console/line_log.ts";
 import type { BaseSpec } from "../policy/base_spec.ts";
 import {
   type PolicyAtBase,
@@ -29,7 +30,7 @@ export async function readJobBase(
   input: RunJobInput,
   io: RunIo,
 ): Promise<BaseRead> {
-  const log = lineLog(io.stderr);
+  const log = terminalLog(io.stderr, io.env);
   const base = await readBase({
     git: io.git,
     cwd: io.cwd,
@@ -38,7 +39,7 @@ export async function readJobBase(
     env: io.env,
     parse: input.parseSpec,
   });
-  for (const warning of base.warnings) log(`warning: ${warning}`);
+  for (const warning of base.warnings) log(styledLead(`warning: ${warning}`));
   log(`base ${base.sha.slice(0, 12)}: ${base.reason}`);
   if ((await base.specAt(base.head)).status === "absent") {
     log(

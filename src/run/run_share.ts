@@ -9,7 +9,8 @@
  * @module
  */
 
-import { lineLog } from "../console/line_log.ts";
+import { styledLead } from "../console/colour.ts";
+import { lineLog, terminalLog } from "../console/line_log.ts";
 import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { sliceShare } from "../jobs/slice_shares.ts";
 import type { Run } from "../spec/types.ts";
@@ -124,7 +125,7 @@ async function pass(
     members: membersOf(planned),
   });
   if (after) return stopWith({ ...of.result, ...after });
-  const log = lineLog(io.stderr);
+  const log = terminalLog(io.stderr, io.env);
   const { unmoved, moved } = compareWithDecision(planned, decision, log);
   const outcome = { ...of.result, failed: failed.map((f) => f.target), moved };
   const apply = {
@@ -200,24 +201,24 @@ function finish(
   input: RunJobInput,
   io: RunIo,
 ): JobResult {
-  const log = lineLog(io.stderr);
+  const log = terminalLog(io.stderr, io.env);
   const k = input.selection.wave.k;
   if (result.failed.length) {
-    log(
+    log(styledLead(
       `error: ${countOf(result.failed.length, "run")} failed: ${
         result.failed.join(", ")
       }`,
-    );
+    ));
     return { ...result, exitCode: RUN_FAILED };
   }
   if (result.moved.length) {
-    log(
+    log(styledLead(
       `error: refused ${
         countOf(result.moved.length, "run")
       } whose plan moved since wave ${k} was decided: ${
         result.moved.join(", ")
       }`,
-    );
+    ));
     log(
       `then decide again (it plans the moved runs afresh, and waits for an approval if they need one): ${
         decideCommand(input)

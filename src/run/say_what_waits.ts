@@ -5,7 +5,8 @@
  * @module
  */
 
-import { lineLog } from "../console/line_log.ts";
+import { styled, styledLead } from "../console/colour.ts";
+import { terminalLog } from "../console/line_log.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import type { BaseRead } from "../policy/read_base.ts";
 import type { Decision } from "./decision.ts";
@@ -32,7 +33,7 @@ export async function sayWhatWaits(
   io: RunIo,
 ): Promise<void> {
   const { spec, selection: { wave } } = input;
-  const log = lineLog(io.stderr);
+  const log = terminalLog(io.stderr, io.env);
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const gate = await readGate(spec.name, decision.gate, {
     digest: decision.digest,
@@ -46,12 +47,14 @@ export async function sayWhatWaits(
     log(`then decide again: ${decideCommand(input)}, then run this job again`);
     return;
   }
-  log(
-    `wave ${wave.k} "${wave.name}" waits for an approval of ${decision.digest}`,
-  );
-  log(
+  log([
+    `wave ${wave.k} "${wave.name}" `,
+    styled("waiting", "waits"),
+    ` for an approval of ${decision.digest}`,
+  ]);
+  log(styledLead(
     `then approve: ${
       approveCommand(spec.name, decision.gate, decision.digest, input.ledgerArg)
     }`,
-  );
+  ));
 }

@@ -4,6 +4,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { BINARY, runBinary, tempDir } from "../_helpers/binary.ts";
+import { plannedDigest, rollout, specOf } from "../_helpers/rollout.ts";
 
 const SPEC = JSON.stringify({
   name: "demo",
@@ -147,6 +148,61 @@ Deno.test("on a terminal, an untrusted name is escaped, never raw", async (t) =>
     const out = await runInTerminal(["check", "--spec", `${name}x`], dir.path);
     expect(out.code).toBe(2);
     expect(out.output).toContain("\\x1b[2J");
+    expect(strayEscapes(out.output)).toBe(0);
+  });
+});
+
+Deno.test("on a terminal, run marks destructive plans, waiting and the approve line", async (t) => {
+  const spec = specOf([{ name: "prod", gate: "always", runs: ["db"] }]);
+  await using r = await rollout(spec);
+  await r.control(
+    "db",
+    "plan-raw",
+    JSON.stringify({
+      planDigest: `sha256:${"d".repeat(64)}`,
+      summary: "1 to destroy",
+      destructive: true,
+    }),
+  );
+  const args = ["run", "--spec", "waves.json", "--wave", "1"];
+  await t.step("in colour", async () => {
+    const out = await runInTerminal(args, r.path);
+    expect(out.code).toBe(3);
+    expect(out.output).toContain(
+      `  db: 1 to destroy (${ESC}[1;31mdestructive${ESC}[0m)\n`,
+    );
+    expect(out.output).toContain(
+      `gate tf-wave-1: ${ESC}[33mwaiting:${ESC}[0m `,
+    );
+    expect(out.output).toMatch(
+      new RegExp(`\n${ESC}\\[1;36mthen approve:${ESC}\\[0m chant-wave approve`),
+    );
+    expect(strayEscapes(out.output)).toBe(0);
+  });
+  await t.step("not with NO_COLOR", async () => {
+    const out = await runInTerminal(args, r.path, { NO_COLOR: "1" });
+    expect(out.code).toBe(3);
+    expect(out.output).toContain("  db: 1 to destroy (destructive)\n");
+    expect(out.output).toContain("gate tf-wave-1: waiting: ");
+    expect(out.output).not.toContain(ESC);
+  });
+  await t.step("approved, in green", async () => {
+    const quiet = await runInTerminal(args, r.path, { NO_COLOR: "1" });
+    const approve = await r.run([
+      "approve",
+      "tf",
+      "tf-wave-1",
+      "--plan",
+      plannedDigest(quiet.output),
+      "--by",
+      "ann",
+    ]);
+    expect(approve.code).toBe(0);
+    const out = await runInTerminal(args, r.path);
+    expect(out.code).toBe(0);
+    expect(out.output).toContain(
+      `gate tf-wave-1: ${ESC}[32mapproved${ESC}[0m by ann for sha256:`,
+    );
     expect(strayEscapes(out.output)).toBe(0);
   });
 });

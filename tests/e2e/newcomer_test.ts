@@ -119,6 +119,28 @@ Deno.test("approve refuses what nobody waits for, and takes --spec --wave", asyn
       (await r.run(["approve", ...SPEC, "--wave", "qa", "--by", "ann"])).stderr,
     ).toContain('error: wave "qa" is not in "waves.json"');
   });
+  await t.step(
+    "plans already applied: a warning that they may apply again",
+    async () => {
+      expect((await r.run(["run", ...SPEC, "--wave", "2"])).code).toBe(0);
+      const again = await r.run([
+        "approve",
+        ...SPEC,
+        "--wave",
+        "2",
+        "--plan",
+        digest,
+        "--by",
+        "bob",
+      ]);
+      expect(again.code).toBe(0);
+      expect(again.stderr).toMatch(
+        new RegExp(
+          `warning: the plans of ${digest} were applied under the approval by ann at \\S+; this new approval lets them apply again\n`,
+        ),
+      );
+    },
+  );
 });
 
 Deno.test("show lists the plans a waiting wave would apply", async () => {
@@ -211,4 +233,70 @@ Deno.test("a job says when the change's gate differs from the gate at base, and 
   expect(out.stderr).toMatch(/^ {2}target +plan +outcome +took$/m);
   expect(out.stderr).toMatch(/^ {2}r0 +no changes +skipped: no changes *$/m);
   expect(out.stderr).toMatch(/^ {2}r1 +r1: none +applied +\d+s$/m);
+});
+
+Deno.test("status shows a table, only what still waits, and a next step that works as printed", async (t) => {
+  const DEV = { name: "dev", gate: "never", runs: ["d1"] };
+  await using r = await rollout(specOf([DEV, PROD]));
+  expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+  const waiting = await r.run(["run", ...SPEC, "--wave", "2"]);
+  expect(waiting.code).toBe(3);
+  const digest = plannedDigest(waiting.stderr);
+  let next: string[][] = [];
+  await t.step(
+    "a wave that waits: its short digest, approve next",
+    async () => {
+      const out = await r.run(["status", ...SPEC]);
+      expect(out.code).toBe(0);
+      const lines = out.stdout.trimEnd().split("\n");
+      expect(lines[0]).toMatch(
+        /^wave +name +decision here +completed +waits for an approval of$/,
+      );
+      expect(lines[1]).toMatch(/^1 +dev +not-required +at [0-9a-f]{12} +-$/);
+      expect(lines[2]).toMatch(
+        new RegExp(
+          `^2 +prod +waiting +never +${digest.slice(0, 19)} \\(2 plans\\)$`,
+        ),
+      );
+      const last = lines.at(-1)!;
+      expect(last).toMatch(/^next: review and approve wave 2 "prod": /);
+      next = last.replace(/^next: [^:]+: /, "").split(", then ")
+        .map((command) => command.split(" "));
+      expect(next.map((words) => words.slice(0, 2))).toEqual([
+        ["chant-wave", "show"],
+        ["chant-wave", "approve"],
+      ]);
+    },
+  );
+  await t.step("--wave shows one wave", async () => {
+    const out = await r.run(["status", ...SPEC, "--wave", "dev"]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).not.toContain("prod");
+    expect(out.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "next: nothing waits for an approval, and every wave has completed",
+    );
+    const unknown = await r.run(["status", ...SPEC, "--wave", "prdo"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('did you mean "prod"?');
+  });
+  await t.step(
+    "the printed commands, run as printed, move the wave on",
+    async () => {
+      const show = await r.run(next[0].slice(1));
+      expect(show.code).toBe(0);
+      expect(show.stdout).toContain("eu");
+      const approve = await r.run([...next[1].slice(1), "--by", "ann"]);
+      expect(approve.code).toBe(0);
+      const status = await r.run(["status", ...SPEC]);
+      // Approved: the pending fact no longer waits, so it is not shown.
+      expect(status.stdout).toMatch(/\n2 +prod +waiting +never +-\n/);
+      expect(status.stdout).not.toContain("  waiting: ");
+      expect(status.stdout.trimEnd().split("\n").at(-1)).toBe(
+        'next: run wave 2 "prod": chant-wave run --spec waves.json --wave 2',
+      );
+      const applied = await r.run(["run", ...SPEC, "--wave", "2"]);
+      expect(applied.code).toBe(0);
+      expect(await r.applied()).toEqual(["d1", "eu", "us"]);
+    },
+  );
 });

@@ -345,9 +345,10 @@ Deno.test("approve, revoke, status and ledger log work on the directory ledger",
           name: "prod",
           gate: "tf-wave-1",
           decision: { decisionId, status: "approved", digest: second },
-          pending: { planDigest: second },
         }],
       });
+      // The pending fact is approved: it no longer waits, so it is not shown.
+      expect(status.waves[0].pending).toBeUndefined();
       const approvals = status.waves[0].approvals as {
         by: string;
         planDigest: string;
@@ -360,7 +361,13 @@ Deno.test("approve, revoke, status and ledger log work on the directory ledger",
       const human = await r.run(["status", ...SPEC]);
       expect(human.code).toBe(0);
       expect(human.stdout).toContain(
-        `  approval: ${second} by dave at `,
+        `  approval: ${second.slice(0, 19)} by dave at `,
+      );
+      expect(human.stdout).toMatch(
+        /\n1 +prod +approved by dave +at [0-9a-f]{12} +-\n/,
+      );
+      expect(human.stdout).toContain(
+        "next: nothing waits for an approval, and every wave has completed\n",
       );
       expect(human.stdout).toContain(
         "plans: 3 applied, 0 failed, 0 unsettled, 0 left\n",

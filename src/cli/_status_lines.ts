@@ -1,0 +1,209 @@
+/**
+ * What `chant-wave status` prints for people: a table with one row per wave
+ * (its decision here, the revision it last completed, the plans it still waits
+ * for, digests shortened), the details of the waves that have any (the approval
+ * rules at base, the tally and who sealed each approval among them), and a last
+ * line naming the next step that works. Pure: wave statuses in, lines out.
+ * @module
+ */
+
+import { shortDigest } from "../ledger/describe_record.ts";
+import type { BaseRule } from "../policy/resolve_base.ts";
+import type { Decision } from "../run/decision.ts";
+import type { GateStatus } from "../run/gate_status.ts";
+import { shellLine } from "../shell_words.ts";
+import { formatTable } from "../table.ts";
+import {
+  type ApprovalLine,
+  describeRules,
+  describeTally,
+  type RulesStatus,
+  type TallyStatus,
+} from "./_status_rules.ts";
+
+/** One wave's status. */
+export interface WaveStatus extends Omit<GateStatus, "approvals"> {
+  wave: number;
+  name: string;
+  gate: string;
+  /** The approvals since the last revoke, with their seals and verdicts. */
+  approvals: ApprovalLine[];
+  /** The rules the pending job met at base. */
+  rules?: RulesStatus;
+  /** Who counts for the pending plans. */
+  tally?: TallyStatus;
+  /** Why the rules could not be read here. */
+  rulesUnread?: string;
+  decision?: Pick<
+    Decision,
+    | "decisionId"
+    | "status"
+    | "digest"
+    | "createdAt"
+    | "policy"
+    | "approvedBy"
+    | "base"
+    | "baseRule"
+  >;
+  /** The newest commit at which every applying job of the wave succeeded (§4.11). */
+  completed?: { head: string; at: string };
+  /** The newest run of the wave out of order (`--out-of-order`). */
+  outOfOrder?: { head: string; by: string; reason: string; at: string };
+}
+
+/** How the commands a next-step line prints are completed. */
+export interface NextStepContext {
+  /** The spec file as the user named it. */
+  specFile: string;
+  /** The `--ledger` argument to print, when not the default. */
+  ledgerArg?: string;
+}
+
+/** How status names the rule that chose a decision's base. */
+const BASE_RULES: Record<BaseRule, string> = {
+  flag: "--base",
+  spec: "the spec's base",
+  push: "the commit before the push",
+  parent: "HEAD^1",
+};
+
+/**
+ * The lines of `status`: the table, each wave's details, the next step.
+ * @param waves The waves shown, in order.
+ * @param context The spec file and ledger the printed commands name.
+ * @returns The lines, without newlines.
+ * @example
+ * ```ts
+ * statusLines([{ wave: 1, name: "dev", gate: "tf-wave-1", approvals: [] }],
+ *   { specFile: "waves.json" }).at(-1);
+ * // 'next: run wave 1 "dev": chant-wave run --spec waves.json --wave 1'
+ * ```
+ */
+export function statusLines(
+  waves: readonly WaveStatus[],
+  context: NextStepContext,
+): string[] {
+  const table = formatTable([
+    ["wave", "name", "decision here", "completed", "waits for an approval of"],
+    ...waves.map(tableRow),
+  ]).trimEnd().split("\n");
+  return [...table, ...waves.flatMap(details), nextStep(waves, context)];
+}
+
+function tableRow(wave: WaveStatus): string[] {
+  const d = wave.decision;
+  return [
+    String(wave.wave),
+    wave.name,
+    d ? `${d.status}${d.approvedBy ? ` by ${d.approvedBy}` : ""}` : "none",
+    wave.completed ? `at ${wave.completed.head.slice(0, 12)}` : "never",
+    wave.pending
+      ? `${shortDigest(wave.pending.planDigest)} (${
+        countOf(wave.pending.members, "plan")
+      })`
+      : "-",
+  ];
+}
+
+/** A wave's details, under a heading; none when there is nothing to add. */
+function details(wave: WaveStatus): string[] {
+  const lines: string[] = [];
+  const d = wave.decision;
+  if (d) {
+    lines.push(
+      `  decision: ${d.status}, ${
+        shortDigest(d.digest)
+      }, policy ${d.policy}, ${d.createdAt}${
+        d.base
+          ? `, base ${d.base.slice(0, 12)}${
+            d.baseRule ? ` (${BASE_RULES[d.baseRule]})` : ""
+          }`
+          : ""
+      }`,
+    );
+  }
+  if (wave.completed) {
+    const c = wave.completed;
+    lines.push(`  completed: at ${c.head.slice(0, 12)}, ${c.at}`);
+  }
+  if (wave.outOfOrder) {
+    const o = wave.outOfOrder;
+    lines.push(
+      `  out of order: at ${
+        o.head.slice(0, 12)
+      } by ${o.by}: ${o.reason} (${o.at})`,
+    );
+  }
+  if (wave.revokedAt) lines.push(`  revoked: ${wave.revokedAt}`);
+  if (wave.pending) {
+    const p = wave.pending;
+    lines.push(
+      `  waiting: ${
+        shortDigest(p.planDigest)
+      } since ${p.timestamp}, until ${p.expiresAt}`,
+    );
+  }
+  if (wave.rules) lines.push(`  rules: ${describeRules(wave.rules)}`);
+  if (wave.rulesUnread) {
+    lines.push(`  rules: not read here: ${wave.rulesUnread}`);
+  }
+  if (wave.tally) lines.push(`  tally: ${describeTally(wave.tally)}`);
+  for (const a of wave.approvals) {
+    const plans = a.plans
+      ? `plans: ${a.plans.applied} applied, ${a.plans.failed} failed, ${a.plans.unsettled} unsettled, ${a.plans.left} left`
+      : "covers its digest as a whole";
+    const seal = a.seal
+      ? `, ${
+        a.seal.verified ? "sealed" : "signed, not verified here,"
+      } by ${a.seal.principal} (${a.seal.fingerprint})`
+      : "";
+    const counts = a.counts === false ? `, not counted: ${a.why}` : "";
+    lines.push(
+      `  approval: ${
+        shortDigest(a.planDigest)
+      } by ${a.by}${seal} at ${a.timestamp}${counts}, ${plans}`,
+    );
+  }
+  if (lines.length === 0) return [];
+  return [`wave ${wave.wave} "${wave.name}" (gate ${wave.gate})`, ...lines];
+}
+
+/**
+ * The step that moves the rollout on: approve the first wave that waits, else
+ * run the first wave never completed, else nothing.
+ */
+function nextStep(
+  waves: readonly WaveStatus[],
+  context: NextStepContext,
+): string {
+  const ledger = context.ledgerArg === undefined
+    ? []
+    : ["--ledger", context.ledgerArg];
+  const command = (verb: string, k: number) =>
+    shellLine([
+      "chant-wave",
+      verb,
+      "--spec",
+      context.specFile,
+      "--wave",
+      String(k),
+      ...ledger,
+    ]);
+  const waiting = waves.find((wave) => wave.pending !== undefined);
+  if (waiting) {
+    return `next: review and approve wave ${waiting.wave} "${waiting.name}": ${
+      command("show", waiting.wave)
+    }, then ${command("approve", waiting.wave)}`;
+  }
+  const unrun = waves.find((wave) => wave.completed === undefined);
+  if (unrun) {
+    return `next: run wave ${unrun.wave} "${unrun.name}": ${
+      command("run", unrun.wave)
+    }`;
+  }
+  return "next: nothing waits for an approval, and every wave has completed";
+}
+
+function countOf(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

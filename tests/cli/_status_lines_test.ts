@@ -1,0 +1,147 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { statusLines, type WaveStatus } from "../../src/cli/_status_lines.ts";
+
+const digest = (c: string) => `sha256:${c.repeat(64)}`;
+const HEAD = "a1b2c3d4e5f6".padEnd(40, "0");
+
+const dev: WaveStatus = {
+  wave: 1,
+  name: "dev",
+  gate: "tf-wave-1",
+  decision: {
+    decisionId: "d-1",
+    status: "not-required",
+    digest: digest("1"),
+    createdAt: "2026-12-01T10:00:00.000Z",
+    policy: "never",
+    base: "b".repeat(40),
+    baseRule: "parent",
+  },
+  completed: { head: HEAD, at: "2026-12-01T10:01:00.000Z" },
+  approvals: [],
+};
+const prod: WaveStatus = {
+  wave: 2,
+  name: "prod",
+  gate: "tf-wave-2",
+  pending: {
+    planDigest: digest("2"),
+    timestamp: "2026-12-01T10:02:00.000Z",
+    expiresAt: "2026-12-03T10:02:00.000Z",
+    members: 3,
+  },
+  approvals: [],
+};
+
+Deno.test("statusLines() prints a table, the details and the next step", async (t) => {
+  await t.step("a wave that waits: a short digest, and approve next", () => {
+    expect(statusLines([dev, prod], { specFile: "waves.json" })).toEqual([
+      "wave  name  decision here  completed        waits for an approval of",
+      "1     dev   not-required   at a1b2c3d4e5f6  -",
+      "2     prod  none           never            sha256:222222222222 (3 plans)",
+      'wave 1 "dev" (gate tf-wave-1)',
+      "  decision: not-required, sha256:111111111111, policy never, 2026-12-01T10:00:00.000Z, base bbbbbbbbbbbb (HEAD^1)",
+      "  completed: at a1b2c3d4e5f6, 2026-12-01T10:01:00.000Z",
+      'wave 2 "prod" (gate tf-wave-2)',
+      "  waiting: sha256:222222222222 since 2026-12-01T10:02:00.000Z, until 2026-12-03T10:02:00.000Z",
+      'next: review and approve wave 2 "prod": chant-wave show --spec waves.json --wave 2, then chant-wave approve --spec waves.json --wave 2',
+    ]);
+  });
+  await t.step("the printed commands carry the ledger", () => {
+    expect(
+      statusLines([prod], { specFile: "my waves.json", ledgerArg: "git" })
+        .at(-1),
+    ).toBe(
+      "next: review and approve wave 2 \"prod\": chant-wave show --spec 'my waves.json' --wave 2 --ledger git, then chant-wave approve --spec 'my waves.json' --wave 2 --ledger git",
+    );
+  });
+  await t.step("nothing waits: run the first wave never completed", () => {
+    const ran = { ...prod, pending: undefined };
+    expect(statusLines([dev, ran], { specFile: "w.json" }).at(-1)).toBe(
+      'next: run wave 2 "prod": chant-wave run --spec w.json --wave 2',
+    );
+  });
+  await t.step("every wave completed: nothing to do", () => {
+    expect(statusLines([dev], { specFile: "w.json" }).at(-1)).toBe(
+      "next: nothing waits for an approval, and every wave has completed",
+    );
+  });
+  await t.step("approvals with where their plans stand", () => {
+    const approved: WaveStatus = {
+      ...prod,
+      pending: undefined,
+      approvals: [{
+        id: "ap-1",
+        planDigest: digest("2"),
+        by: "ann",
+        timestamp: "2026-12-01T10:05:00.000Z",
+        plans: { applied: 2, failed: 1, unsettled: 0, left: 0 },
+        appliedBy: ["d-2"],
+      }],
+    };
+    expect(statusLines([approved], { specFile: "w.json" })).toContain(
+      "  approval: sha256:222222222222 by ann at 2026-12-01T10:05:00.000Z, plans: 2 applied, 1 failed, 0 unsettled, 0 left",
+    );
+  });
+});
+
+Deno.test("statusLines() shows the rules at base, the tally and who sealed each approval", () => {
+  const sealed: WaveStatus = {
+    ...prod,
+    rules: {
+      base: "c".repeat(40),
+      mode: "sealed",
+      signers: [".chant-wave/allowed_signers"],
+      required: 2,
+      allowed: [],
+      selfApproval: true,
+      reason: 'read at cccccccccccc: wave 2 "prod" by name and position',
+    },
+    tally: {
+      digest: digest("2"),
+      approved: false,
+      required: 2,
+      counted: ["ann@example.com"],
+      refused: [{ principal: "eve@example.com", why: "not signed" }],
+    },
+    approvals: [
+      {
+        id: "a1",
+        planDigest: digest("2"),
+        by: "ann@example.com",
+        timestamp: "2026-12-01T10:03:00.000Z",
+        appliedBy: [],
+        seal: {
+          principal: "ann@example.com",
+          fingerprint: "SHA256:abc",
+          verified: true,
+        },
+        counts: true,
+      },
+      {
+        id: "a2",
+        planDigest: digest("2"),
+        by: "eve@example.com",
+        timestamp: "2026-12-01T10:04:00.000Z",
+        appliedBy: [],
+        counts: false,
+        why: "not signed",
+      },
+    ],
+  };
+  const lines = statusLines([sealed], { specFile: "waves.json" });
+  const d12 = digest("2").slice(0, 19);
+  expect(lines).toContain(
+    '  rules: sealed by .chant-wave/allowed_signers, 2 distinct approvers, anyone, self-approval allowed (read at cccccccccccc: wave 2 "prod" by name and position)',
+  );
+  expect(lines).toContain(
+    `  tally: 1 of 2 approvals of ${d12}: ann@example.com; not counted: eve@example.com (not signed)`,
+  );
+  expect(lines).toContain(
+    `  approval: ${d12} by ann@example.com, sealed by ann@example.com (SHA256:abc) at 2026-12-01T10:03:00.000Z, covers its digest as a whole`,
+  );
+  expect(lines).toContain(
+    `  approval: ${d12} by eve@example.com at 2026-12-01T10:04:00.000Z, not counted: not signed, covers its digest as a whole`,
+  );
+});
