@@ -27,6 +27,8 @@ export { specJsonSchema } from "./src/spec/spec_json_schema.ts";
 export { formatDuration, parseDuration } from "./src/spec/duration.ts";
 export type * from "./src/spec/types.ts";
 export {
+  APPROVAL_MODES,
+  DEFAULT_SIGNERS,
   GATE_POLICIES,
   HOOK_POINTS,
   ON_FAILURE,
@@ -58,6 +60,14 @@ export {
   type GateWaiting,
   type PlanSets,
 } from "./src/ledger/decide_gate.ts";
+export {
+  type ApprovalVerdict,
+  type GateRules,
+  type Tally,
+  tallyApprovals,
+  tallyLine,
+  verdictOf,
+} from "./src/ledger/gate_tally.ts";
 export {
   type ClaimLedger,
   claimLedger,
@@ -105,6 +115,25 @@ export {
   baseSpecOf,
   type ParseSpecFn,
 } from "./src/policy/base_spec.ts";
+export {
+  approvalAtBase,
+  type ApprovalRules,
+  describeApprovers,
+  describeMode,
+  type SignersRef,
+  strictestMode,
+  strictestRules,
+} from "./src/policy/approval_at_base.ts";
+export {
+  principalAllowed,
+  principalMatches,
+} from "./src/policy/principal_pattern.ts";
+export {
+  judgeApprovals,
+  type JudgeInput,
+} from "./src/policy/judge_approvals.ts";
+export type { SignersAtBase } from "./src/policy/read_signers.ts";
+export type { ChangePeople, ChangePerson } from "./src/git/change_people.ts";
 export {
   describeGoverning,
   type GoverningWave,

@@ -2,7 +2,10 @@
  * `deno task demo`: the whole chant-wave story on the bundled example, with the
  * real binary, in a temporary git repository: wave 1 applies (no gate), wave 2
  * waits (exit 3) and prints its approve command, the approval is recorded, wave 2
- * applies, then a plan changes and a share job refuses it (exit 4).
+ * applies, then a plan changes and a share job refuses it (exit 4). Wave 3
+ * (prod) is sealed in the demo's copy of the spec: a throwaway ed25519 key is
+ * made in the temporary repository and listed in `.chant-wave/allowed_signers`
+ * at base, an unsigned approval does not count, and `approve --sign` does.
  * Builds `dist/chant-wave` first when it is missing.
  * @module
  */
@@ -57,6 +60,29 @@ async function git(cwd: string, ...args: string[]): Promise<void> {
   if (code !== 0) throw new Error(`git ${args.join(" ")} failed`);
 }
 
+/** The demo's copy of the example spec: wave 3 (prod) always gated, and sealed. */
+function sealProd(text: string): string {
+  const gate = '"gate": "on-destructive",';
+  if (!text.includes(gate)) {
+    throw new Error(`examples/waves.jsonc no longer has ${gate}`);
+  }
+  return text.replace(gate, '"gate": "always", "approval": "sealed",');
+}
+
+/** A throwaway ed25519 key in the demo repository (git-ignored). */
+async function demoKey(
+  dir: string,
+): Promise<{ path: string; publicKey: string }> {
+  const path = `${dir}/demo-key`;
+  const { code } = await new Deno.Command("ssh-keygen", {
+    args: ["-q", "-t", "ed25519", "-N", "", "-C", "demo", "-f", path],
+    stdout: "null",
+  }).output();
+  if (code !== 0) throw new Error("ssh-keygen could not make the demo key");
+  const line = await Deno.readTextFile(`${path}.pub`);
+  return { path, publicKey: line.trim().split(" ").slice(0, 2).join(" ") };
+}
+
 if (!await Deno.stat(binary).then(() => true, () => false)) {
   const { code } = await new Deno.Command(Deno.execPath(), {
     args: ["task", "compile"],
@@ -73,9 +99,15 @@ try {
   for (const dir of ["examples", "examples/tools", "examples/desired"]) {
     await Deno.mkdir(`${repo}/${dir}`, { recursive: true });
   }
-  await Deno.copyFile(
-    `${root}examples/waves.jsonc`,
+  await Deno.writeTextFile(
     `${repo}/examples/waves.jsonc`,
+    sealProd(await Deno.readTextFile(`${root}examples/waves.jsonc`)),
+  );
+  const key = await demoKey(repo);
+  await Deno.mkdir(`${repo}/.chant-wave`);
+  await Deno.writeTextFile(
+    `${repo}/.chant-wave/allowed_signers`,
+    `demo@example.com ${key.publicKey}\n`,
   );
   for (const tool of ["plan.sh", "apply.sh"]) {
     await Deno.copyFile(
@@ -83,7 +115,10 @@ try {
       `${repo}/examples/tools/${tool}`,
     );
   }
-  await Deno.writeTextFile(`${repo}/.gitignore`, ".chant/\nworld/\n");
+  await Deno.writeTextFile(
+    `${repo}/.gitignore`,
+    ".chant/\nworld/\ndemo-key\ndemo-key.pub\n",
+  );
   await git(repo, "add", "-A");
   await git(repo, "commit", "--quiet", "-m", "Add the rollout spec");
   for await (const entry of Deno.readDir(`${root}examples/desired`)) {
@@ -145,6 +180,39 @@ try {
     ["run", ...spec, "--wave", "2", "--share", "2"],
     repo,
     4,
+  );
+  const prod = await step(
+    "wave 3 (prod): sealed, so only a signed approval by a listed key counts",
+    ["run", ...spec, "--wave", "3"],
+    repo,
+    3,
+  );
+  const approveProd = prod.match(/^then approve: chant-wave (.+)$/m)?.[1]
+    .split(" ");
+  if (!approveProd) throw new Error("no approve line was printed for prod");
+  await step(
+    "an unsigned approval is recorded, but will not count",
+    [...approveProd, "--by", "demo@example.com"],
+    repo,
+    0,
+  );
+  await step(
+    "wave 3 still waits, and says why",
+    ["run", ...spec, "--wave", "3"],
+    repo,
+    3,
+  );
+  await step(
+    "approve --sign seals the approval with the key listed at base",
+    [...approveProd, "--by", "demo@example.com", "--sign", key.path],
+    repo,
+    0,
+  );
+  await step(
+    "wave 3 applies under the sealed approval",
+    ["run", ...spec, "--wave", "3"],
+    repo,
+    0,
   );
   await step("where every gate stands", ["status", ...spec], repo, 0);
   console.error(

@@ -12,6 +12,12 @@ export const MAX_SPEC_DEPTH = 64;
 export const MAX_NAME_LENGTH = 64;
 /** The longest run target, in characters. */
 export const MAX_TARGET_LENGTH = 256;
+/** The longest principal or principal pattern (approvers, seals), in characters. */
+export const MAX_PRINCIPAL_LENGTH = 256;
+/** The most distinct approvers a wave may require (SPEC.md §12.1). */
+export const MAX_REQUIRED_APPROVERS = 100;
+/** The longest `signers` path, in characters. */
+export const MAX_SIGNERS_PATH = 1024;
 /** The longest unknown key or value echoed in a message, in characters. */
 export const MAX_ECHO_LENGTH = 60;
 /** A plan file's largest size, in bytes. */

@@ -1,7 +1,8 @@
 /**
  * What `chant-wave status` prints for people: a table with one row per wave
  * (its decision here, the revision it last completed, the plans it still waits
- * for, digests shortened), the details of the waves that have any, and a last
+ * for, digests shortened), the details of the waves that have any (the approval
+ * rules at base, the tally and who sealed each approval among them), and a last
  * line naming the next step that works. Pure: wave statuses in, lines out.
  * @module
  */
@@ -12,12 +13,27 @@ import type { Decision } from "../run/decision.ts";
 import type { GateStatus } from "../run/gate_status.ts";
 import { shellLine } from "../shell_words.ts";
 import { formatTable } from "../table.ts";
+import {
+  type ApprovalLine,
+  describeRules,
+  describeTally,
+  type RulesStatus,
+  type TallyStatus,
+} from "./_status_rules.ts";
 
 /** One wave's status. */
-export interface WaveStatus extends GateStatus {
+export interface WaveStatus extends Omit<GateStatus, "approvals"> {
   wave: number;
   name: string;
   gate: string;
+  /** The approvals since the last revoke, with their seals and verdicts. */
+  approvals: ApprovalLine[];
+  /** The rules the pending job met at base. */
+  rules?: RulesStatus;
+  /** Who counts for the pending plans. */
+  tally?: TallyStatus;
+  /** Why the rules could not be read here. */
+  rulesUnread?: string;
   decision?: Pick<
     Decision,
     | "decisionId"
@@ -127,14 +143,25 @@ function details(wave: WaveStatus): string[] {
       } since ${p.timestamp}, until ${p.expiresAt}`,
     );
   }
+  if (wave.rules) lines.push(`  rules: ${describeRules(wave.rules)}`);
+  if (wave.rulesUnread) {
+    lines.push(`  rules: not read here: ${wave.rulesUnread}`);
+  }
+  if (wave.tally) lines.push(`  tally: ${describeTally(wave.tally)}`);
   for (const a of wave.approvals) {
     const plans = a.plans
       ? `plans: ${a.plans.applied} applied, ${a.plans.failed} failed, ${a.plans.unsettled} unsettled, ${a.plans.left} left`
       : "covers its digest as a whole";
+    const seal = a.seal
+      ? `, ${
+        a.seal.verified ? "sealed" : "signed, not verified here,"
+      } by ${a.seal.principal} (${a.seal.fingerprint})`
+      : "";
+    const counts = a.counts === false ? `, not counted: ${a.why}` : "";
     lines.push(
       `  approval: ${
         shortDigest(a.planDigest)
-      } by ${a.by} at ${a.timestamp}, ${plans}`,
+      } by ${a.by}${seal} at ${a.timestamp}${counts}, ${plans}`,
     );
   }
   if (lines.length === 0) return [];

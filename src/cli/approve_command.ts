@@ -1,8 +1,9 @@
 /**
- * `chant-wave approve NAME GATE` (SPEC.md §5.3): records an approval of one set
- * digest, the one given with `--plan` or that of the newest pending fact, and
- * with `--resume` restarts the CI job that waited once the approval is recorded
- * (with the git ledger: pushed), as `resume` does (§13).
+ * `chant-wave approve NAME GATE` (SPEC.md §5.3, §12): records an approval of one
+ * set digest, the one given with `--plan` or that of the newest pending fact,
+ * sealed with the approver's SSH key under `--sign`, says when the rules at base
+ * will not count it, and with `--resume` restarts the CI job that waited once
+ * the approval is recorded (with the git ledger: pushed), as `resume` does (§13).
  * @module
  */
 
@@ -15,6 +16,14 @@ import { newestPendingDigest } from "../ledger/decide_gate.ts";
 import { approvedLines } from "../ledger/gate_messages.ts";
 import { approvalRecord, newStamp } from "../ledger/records.ts";
 import type { PlanSetMember } from "../ledger/plan_set_file.ts";
+import { resolveSigningKey } from "../seal/signing_key.ts";
+import { signApproval } from "../seal/sign_approval.ts";
+import {
+  parseSshPublicKeyLine,
+  sshKeyFingerprint,
+} from "../seal/ssh_public_key.ts";
+import { adviseApproval } from "./_approval_advice.ts";
+import { takeSignFlag } from "./_sign_flag.ts";
 import { ciContext } from "../run/ci_context.ts";
 import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
@@ -30,7 +39,7 @@ export const approveCommand: Command = {
   summary: "approve a gate for one set of plans",
   usage:
     "chant-wave approve NAME GATE | --spec F --wave K [--plan DIGEST] [--by WHO] [--note TEXT]\n" +
-    "                          [--ledger L] [--resume] [--json]",
+    "                          [--sign [KEY]] [--ledger L] [--resume] [--json]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
@@ -41,6 +50,9 @@ export const approveCommand: Command = {
     "  --plan DIGEST  sha256:<64 hex>, as printed after 'then approve:'",
     "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
     "  --note TEXT    a note kept with the approval",
+    "  --sign KEY     seal the approval with an SSH key (ssh-keygen -Y sign); KEY",
+    "                 is optional (git's user.signingkey when gpg.format is ssh);",
+    "                 write --sign=KEY, or put --sign KEY after NAME GATE",
     "  --ledger L     git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "  --resume       then restart the CI job that waited (as chant-wave resume does)",
     "  --json         print { ledger, record, resume? } on stdout: the approval as recorded",
@@ -48,15 +60,18 @@ export const approveCommand: Command = {
   examples: [
     "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
     "chant-wave approve demo demo-wave-2 --plan sha256:… --ledger git   # as printed",
-    'chant-wave approve demo demo-wave-2 --note "reviewed in #42" --json',
+    "chant-wave approve demo demo-wave-3 --sign   # sealed with git's SSH signing key",
     "chant-wave approve --spec waves.jsonc --wave staging --ledger git --resume   # and restart the job",
   ],
+  // `--sign [KEY]` is taken out before parsing (its KEY is optional); it is
+  // listed here so that usage, help and completion name it.
   flags: {
     strings: ["spec", "wave", "plan", "by", "note", "ledger"],
-    booleans: ["resume", "json"],
+    booleans: ["json", "sign", "resume"],
   },
   async run(argv, io) {
-    const flags = parseFlags("approve", argv, approveCommand.flags);
+    const { rest, sign } = takeSignFlag(argv);
+    const flags = parseFlags("approve", rest, approveCommand.flags);
     const target = await gateTarget("approve", flags, io.cwd);
     const { name, gate } = target;
     const ledger = await openLedger(flags.strings.ledger, io);
@@ -98,6 +113,19 @@ export const approveCommand: Command = {
     const by = flags.strings.by ?? await defaultApprover(io);
     const url = ciContext(io.env).runUrl;
     const note = flags.strings.note;
+    const stamp = newStamp(io.clock);
+    const seal = sign === undefined ? undefined : await signApproval({
+      approval: {
+        name,
+        gate,
+        planDigest: digest,
+        by,
+        timestamp: new Date(stamp.now).toISOString(),
+      },
+      principal: by,
+      key: await resolveSigningKey(sign.key, io),
+      env: io.env,
+    });
     const record = approvalRecord({
       name,
       gate,
@@ -105,11 +133,20 @@ export const approveCommand: Command = {
       by,
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
-    }, newStamp(io.clock));
+      ...(seal === undefined ? {} : { seal }),
+    }, stamp);
     await ledger.write(record);
     approvedLines(name, gate, digest, by).forEach(log);
     if (plans) log(`  it covers ${describePlans(plans)}`);
     log(`  recorded in ${ledger.describe()}`);
+    if (seal) {
+      const fingerprint = await sshKeyFingerprint(
+        parseSshPublicKeyLine(seal.publicKey),
+      );
+      log(`signed as ${seal.principal} with ${fingerprint}`);
+    }
+    const advice = await adviseApproval(record, records, { ...io, ledger });
+    advice.forEach(log);
     const resume = flags.booleans.resume
       ? await resumeOne({ name, gate }, ledger, io)
       : undefined;

@@ -9,6 +9,7 @@ import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
 import { describeRecord } from "../ledger/describe_record.ts";
 import { isGitLedger } from "../ledger/git_ledger.ts";
+import { summariseSeal } from "../seal/seal_summary.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
 import { openLedger } from "./_open_ledger.ts";
@@ -86,7 +87,11 @@ export const ledgerCommand: Command = {
         listed.push({ name: ref.name, gate: ref.gate, records, problems });
       } else {
         out(`${ref.name} ${ref.gate}`);
-        for (const record of records) out(`  ${describeRecord(record)}`);
+        for (const record of records) {
+          const seal = record.kind === "approval" ? record.seal : undefined;
+          const extras = seal ? { sealedBy: await summariseSeal(seal) } : {};
+          out(`  ${describeRecord(record, extras)}`);
+        }
       }
       for (const problem of problems) log(`warning: ${problem}`);
     }

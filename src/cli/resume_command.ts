@@ -1,18 +1,24 @@
 /**
  * `chant-wave resume [--spec F]` (SPEC.md §13): restarts the CI job of every
- * waiting gate that an approval now covers. This file picks the gates and prints
+ * waiting gate that an approval now covers (judged under the rules at the
+ * waiting job's base, when this checkout holds it). This file picks the gates and prints
  * the result; `src/resume/` decides and restarts.
  * @module
  */
 
 import { OK, RUN_FAILED } from "../exit_codes.ts";
 import type { GateRef, LedgerStore } from "../ledger/ledger_store.ts";
-import { resumeGates, type ResumeResult } from "../resume/resume_gates.ts";
+import {
+  resumeGates,
+  type ResumeIo,
+  type ResumeResult,
+} from "../resume/resume_gates.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { openLedger } from "./_open_ledger.ts";
+import { pendingRules } from "./_pending_rules.ts";
 
 /** The `resume` command. */
 export const resumeCommand: Command = {
@@ -53,7 +59,7 @@ export const resumeCommand: Command = {
     const gates = await gatesOf(ledger, spec);
     const result = await resumeGates(gates, {
       dryRun: flags.booleans["dry-run"],
-    }, { ledger, env: io.env, clock: io.clock, stderr: io.stderr });
+    }, resumeIo(ledger, io));
     const exitCode = resumeExitCode(result);
     if (flags.booleans.json) {
       io.stdout.write(JSON.stringify({ exitCode, ...result }) + "\n");
@@ -102,10 +108,25 @@ export function resumeOne(
   ledger: LedgerStore,
   io: CliIo,
 ): Promise<ResumeResult> {
-  return resumeGates([gate], { dryRun: false }, {
+  return resumeGates([gate], { dryRun: false }, resumeIo(ledger, io));
+}
+
+/**
+ * The edges of a resume: the ledger, the environment, the clock, the log, and
+ * the rules at each waiting job's base, read in this checkout (SPEC.md §12.1:
+ * a gate whose approvals do not count under them is not resumed).
+ */
+function resumeIo(ledger: LedgerStore, io: CliIo): ResumeIo {
+  return {
     ledger,
     env: io.env,
     clock: io.clock,
     stderr: io.stderr,
-  });
+    async rulesOf(pending, records) {
+      const read = await pendingRules(pending, undefined, { ...io, ledger });
+      return read.status === "read"
+        ? await read.judge.judge(records, pending.planDigest)
+        : undefined;
+    },
+  };
 }

@@ -2,6 +2,8 @@
  * `chant-wave show NAME GATE | --spec F --wave K`: the plans a waiting wave would
  * apply — targets, destructive marks, summaries — read from the ledger's plan set
  * of the standing pending fact, so an approver approves plans, not a bare digest.
+ * Whether an approval covers them is judged under the rules at the base the
+ * waiting job met (SPEC.md §12, §12.1), when this checkout holds it.
  * @module
  */
 
@@ -11,6 +13,7 @@ import { OK } from "../exit_codes.ts";
 import { decideGate, newestPending } from "../ledger/decide_gate.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { loadPlanSets } from "../run/read_gate.ts";
+import { pendingRules } from "./_pending_rules.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
@@ -25,8 +28,8 @@ export const showCommand: Command = {
   help: [
     "Prints the plans the gate's standing pending fact waits for: each run's",
     "target, whether its plan destroys something or changes nothing, and its",
-    "summary; then whether an approval covers them and the command that approves",
-    "exactly these plans.",
+    "summary; then whether approvals cover them under the rules at the waiting",
+    "job's base, and the command that approves exactly these plans.",
     "",
     "  --spec F     with --wave: the gate of wave K of this spec, instead of NAME GATE",
     "  --wave K     the wave, by number or name",
@@ -55,15 +58,25 @@ export const showCommand: Command = {
     const digest = pending.planDigest;
     const plans = await ledger.readPlanSet(name, gate, digest) ?? [];
     const sets = await loadPlanSets(ledger, name, gate, records);
+    const read = await pendingRules(pending, undefined, { ...io, ledger });
+    const rules = read.status === "read"
+      ? await read.judge.judge(records, digest)
+      : undefined;
     const state = decideGate(records, sets, {
       gate,
       digest,
       members: plans,
       now: io.clock.now(),
+      ...(rules ? { rules } : {}),
     });
     const approvedBy = state.status === "approved"
-      ? state.approval.by
+      ? state.approvedBy
       : undefined;
+    if (approvedBy && read.status === "unread") {
+      lineLog(io.stderr)(
+        `note: not checked against the rules at base: ${read.why}`,
+      );
+    }
     if (flags.booleans.json) {
       io.stdout.write(
         JSON.stringify({
@@ -96,6 +109,9 @@ export const showCommand: Command = {
       for (const line of formatTable(rows).trimEnd().split("\n")) {
         out(`  ${line}`);
       }
+    }
+    if (state.status === "waiting" && state.tally) {
+      out(`not approved yet: ${state.reasons[0]}`);
     }
     out(
       approvedBy

@@ -1,8 +1,9 @@
 /**
  * `chant-wave status --spec F [--wave K]`: gathers, per wave, the last decision
  * (when its record is here), the revision it last completed, the pending fact
- * while it still waits, and the approvals with where their plans stand; prints
- * them as JSON or through `_status_lines.ts`.
+ * while it still waits, the approval rules its job met at base and the tally of
+ * who counts (SPEC.md §12.1), and the approvals with where their plans stand and
+ * who sealed them; prints them as JSON or through `_status_lines.ts`.
  * @module
  */
 
@@ -24,6 +25,7 @@ import { loadSpec } from "./_load_spec.ts";
 import { ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { findWave } from "./_gate_target.ts";
 import { statusLines, type WaveStatus } from "./_status_lines.ts";
+import { approvalLines, statusRules } from "./_status_rules.ts";
 import { newestPending } from "../ledger/decide_gate.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
 import type { LedgerRecord, PlanPair } from "../ledger/records.ts";
@@ -39,7 +41,8 @@ export const statusCommand: Command = {
     "A table of the waves: the last decision recorded in this working directory,",
     "the revision each wave last completed, and the plans it still waits for an",
     "approval of; then each wave's details (its base, the approvals since the",
-    "last revoke and where their plans stand) and the next step.",
+    "last revoke, where their plans stand and who sealed them, the approval rules",
+    "at the waiting job's base and the tally of who counts) and the next step.",
     "",
     "  --spec F     the waves file",
     "  --wave K     only wave K (its number or name)",
@@ -68,6 +71,15 @@ export const statusCommand: Command = {
       const decision = await readDecision(
         resolve(io.cwd, decisionRecordPath(spec.name, wave.k)),
       );
+      const now = io.clock.now();
+      const sets = await statusPlanSets(ledger, spec.name, gate, records, now);
+      const standing = gateStatus(records, sets, now);
+      const rules = await statusRules(
+        newestPending(records, now),
+        records,
+        sets,
+        { ...io, ledger },
+      );
       const completed = lastCompleted(records, wave);
       const override = records.findLast((r) => r.kind === "out-of-order");
       waves.push({
@@ -86,17 +98,11 @@ export const statusCommand: Command = {
             },
           }
           : {}),
-        ...gateStatus(
-          records,
-          await statusPlanSets(
-            ledger,
-            spec.name,
-            gate,
-            records,
-            io.clock.now(),
-          ),
-          io.clock.now(),
-        ),
+        ...standing,
+        approvals: await approvalLines(standing.approvals, records, rules),
+        ...(rules.rules ? { rules: rules.rules } : {}),
+        ...(rules.tally ? { tally: rules.tally } : {}),
+        ...(rules.unread ? { rulesUnread: rules.unread } : {}),
       });
     }
     if (flags.booleans.json) {

@@ -5,6 +5,9 @@
  * approval covers plans, not only a digest: a decision stands approved when one
  * counting approval covers each of its non-empty members that has not already
  * applied under it, so a retried or partly applied wave needs no new approval.
+ * Under approver rules (SPEC.md §12.1), `required` distinct principals must each
+ * have such an approval; the verdicts (seals verified, principals judged) are
+ * computed before and passed in.
  * Reading and writing records is the store's business; waiting, claiming and
  * applying are the runner's.
  * @module
@@ -12,27 +15,24 @@
 
 import { type ClaimLedger, claimLedgers } from "./claims.ts";
 import {
-  approvedForAnotherMessage,
-  noApprovalMessage,
-  revokedMessage,
-  uncoveredMessage,
-} from "./gate_messages.ts";
-import type {
-  ApprovalRecord,
-  ExpiredRecord,
-  LedgerRecord,
-  PendingRecord,
-  PlanPair,
-} from "./records.ts";
+  afterNewestExpired,
+  covers,
+  type GateMember,
+  needing,
+  type PlanSets,
+} from "./_coverage.ts";
+import { waitingReasons, waitingTally } from "./_gate_waiting.ts";
+import {
+  type GateRules,
+  type Tally,
+  tallyApprovals,
+  tallyLine,
+  verdictOf,
+} from "./gate_tally.ts";
 
-/** A member of a decision: its plan, and whether the plan changes nothing. */
-export interface GateMember extends PlanPair {
-  /** An empty plan needs no approval. */
-  empty?: boolean;
-}
+import type { ApprovalRecord, LedgerRecord, PendingRecord } from "./records.ts";
 
-/** The plans each approved digest names (from the pending facts' plan sets). */
-export type PlanSets = ReadonlyMap<string, readonly PlanPair[]>;
+export type { GateMember, PlanSets };
 
 /** What the gate is evaluated for. */
 export interface GateQuery {
@@ -44,16 +44,28 @@ export interface GateQuery {
   members: readonly GateMember[];
   /** The clock's time, milliseconds since the Unix epoch (pending facts expire). */
   now: number;
+  /**
+   * The approver rules and each approval's verdict; absent: one approval by
+   * anyone counts (a plain ledger gate).
+   */
+  rules?: GateRules;
 }
 
 /** The gate stands approved: `approval` covers the decision. */
 export interface GateApproved {
   /** Always `approved`. */
   status: "approved";
-  /** The newest counting approval that covers the decision. */
+  /**
+   * The newest approval that counts and covers the decision: plans are claimed
+   * under it.
+   */
   approval: ApprovalRecord;
   /** Where each plan stands under it. */
   claims: ClaimLedger;
+  /** Who counted (at least `required` distinct principals). */
+  tally: Tally;
+  /** How messages name the approvers: the approval's principal, or every counted one. */
+  approvedBy: string;
 }
 
 /** No approval covers the decision. */
@@ -64,23 +76,12 @@ export interface GateWaiting {
   reasons: string[];
   /** The unexpired pending fact of this digest that already stands, if any. */
   standing?: PendingRecord;
+  /** Who counted and who did not, when some approval covers the plans. */
+  tally?: Tally;
 }
 
 /** The outcome of {@linkcode decideGate}. */
 export type GateDecision = GateApproved | GateWaiting;
-
-/** The records after the newest `expired` one (all of them when there is none). */
-function afterNewestExpired(
-  records: readonly LedgerRecord[],
-): { live: readonly LedgerRecord[]; expired?: ExpiredRecord } {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i];
-    if (record.kind === "expired") {
-      return { live: records.slice(i + 1), expired: record };
-    }
-  }
-  return { live: records };
-}
 
 /** The approvals some `expired` record names: they never count again. */
 function endedApprovals(records: readonly LedgerRecord[]): Set<string> {
@@ -115,36 +116,6 @@ export function countingApprovals(
 }
 
 /**
- * The members an approval must cover: the non-empty ones not already applied
- * under it.
- */
-function needing(
-  members: readonly GateMember[],
-  claims: ClaimLedger,
-): GateMember[] {
-  return members.filter((m) =>
-    m.empty !== true && claims.standing(m).kind !== "applied"
-  );
-}
-
-/** The members of `need` that `approval` does not cover. */
-function uncovered(
-  approval: ApprovalRecord,
-  sets: PlanSets,
-  need: readonly GateMember[],
-  digest: string,
-): GateMember[] | "another-digest" | [] {
-  const set = sets.get(approval.planDigest);
-  if (set === undefined) {
-    return approval.planDigest === digest || need.length === 0
-      ? []
-      : "another-digest";
-  }
-  const approved = new Set(set.map((p) => `${p.target}\n${p.planDigest}`));
-  return need.filter((m) => !approved.has(`${m.target}\n${m.planDigest}`));
-}
-
-/**
  * Decides whether a decision's plans stand approved. An approval counts when it
  * comes after the newest `expired` record and no `expired` record names it; it
  * covers the decision when each non-empty member not yet applied under it is one
@@ -169,74 +140,37 @@ export function decideGate(
   query: GateQuery,
 ): GateDecision {
   const approvals = countingApprovals(records);
+  const oldestFirst = [...approvals].reverse();
+  const { rules } = query;
   const claimsOf = claimLedgers(records);
   for (const approval of approvals) {
+    const verdict = verdictOf(approval, rules);
+    if (!verdict.counts) continue;
     const claims = claimsOf(approval.id);
     const need = needing(query.members, claims);
-    const missing = uncovered(approval, sets, need, query.digest);
-    if (missing !== "another-digest" && missing.length === 0) {
-      return { status: "approved", approval, claims };
+    if (!covers(approval, sets, need, query.digest)) continue;
+    const tally = tallyApprovals(
+      oldestFirst.filter((a) => covers(a, sets, need, query.digest)),
+      rules,
+    );
+    if (tally.counted.length >= tally.required) {
+      const approvedBy = tally.required === 1
+        ? verdict.display
+        : tally.counted.join(", ");
+      return { status: "approved", approval, claims, tally, approvedBy };
     }
   }
-  const reasons = waitingReasons(
-    records,
-    approvals[0],
-    { sets, claimsOf },
-    query,
-  );
+  const tally = waitingTally(records, oldestFirst, sets, query);
+  const reasons = tally && (tally.required > 1 || tally.refused.length > 0)
+    ? [tallyLine(tally, query.digest)]
+    : waitingReasons(records, approvals[0], sets, query);
   const standing = standingPending(records, query.digest, query.now);
-  return standing
-    ? { status: "waiting", reasons, standing }
-    : { status: "waiting", reasons };
-}
-
-const NAMED = 5;
-
-function waitingReasons(
-  records: readonly LedgerRecord[],
-  newest: ApprovalRecord | undefined,
-  read: { sets: PlanSets; claimsOf: (approvalId: string) => ClaimLedger },
-  query: GateQuery,
-): string[] {
-  const { sets, claimsOf } = read;
-  const { gate, digest } = query;
-  if (newest === undefined) {
-    const { expired } = afterNewestExpired(records);
-    const revoked = expired &&
-      [...records.slice(0, records.indexOf(expired))].reverse().find((r) =>
-        r.kind === "approval" && r.planDigest === digest
-      ) as ApprovalRecord | undefined;
-    return [
-      revoked
-        ? revokedMessage(digest, revoked.by, expired!.timestamp)
-        : noApprovalMessage(gate, digest),
-    ];
-  }
-  const claims = claimsOf(newest.id);
-  const missing = uncovered(
-    newest,
-    sets,
-    needing(query.members, claims),
-    digest,
-  );
-  if (missing === "another-digest") {
-    return [
-      approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),
-    ];
-  }
-  const set = new Map(
-    (sets.get(newest.planDigest) ?? []).map((p) => [p.target, p.planDigest]),
-  );
-  const lines = missing.slice(0, NAMED).map((m) =>
-    uncoveredMessage(m, set.get(m.target), newest)
-  );
-  if (missing.length > NAMED) {
-    lines.push(`and ${missing.length - NAMED} more plans it does not cover`);
-  }
-  return [
-    approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),
-    ...lines,
-  ];
+  return {
+    status: "waiting",
+    reasons,
+    ...(standing ? { standing } : {}),
+    ...(tally ? { tally } : {}),
+  };
 }
 
 /**

@@ -34,7 +34,13 @@ export function shortId(id: string): string {
   return id.slice(0, 12);
 }
 
-function details(record: LedgerRecord): string {
+/** What a listing adds to a record: the seal of a sealed approval. */
+export interface RecordExtras {
+  /** The seal's principal and key fingerprint (as claimed, or as verified). */
+  sealedBy?: { principal: string; fingerprint: string };
+}
+
+function details(record: LedgerRecord, extras: RecordExtras): string {
   switch (record.kind) {
     case "pending": {
       const members = `${record.members} member${
@@ -50,6 +56,9 @@ function details(record: LedgerRecord): string {
     }
     case "approval":
       return `${shortDigest(record.planDigest)} by ${record.by}` +
+        (extras.sealedBy
+          ? `, sealed by ${extras.sealedBy.principal} (${extras.sealedBy.fingerprint})`
+          : "") +
         (record.note ? `: ${firstLine(record.note)}` : "") +
         (record.url ? ` <${record.url}>` : "");
     case "claim":
@@ -115,6 +124,7 @@ function firstLine(text: string): string {
  * Describes a record in one line: `<timestamp> <kind> <id12> <details>`, the kind
  * padded so columns align. Multi-line descriptions and notes keep their first line.
  * @param record The record.
+ * @param extras What the listing knows beyond the record (a seal's fingerprint).
  * @returns One line, without a newline.
  * @example
  * ```ts
@@ -122,8 +132,11 @@ function firstLine(text: string): string {
  * // "2026-11-30T09:15:02.123Z approval 0123456789ab sha256:abababababab by ann: ok"
  * ```
  */
-export function describeRecord(record: LedgerRecord): string {
+export function describeRecord(
+  record: LedgerRecord,
+  extras: RecordExtras = {},
+): string {
   return `${record.timestamp} ${record.kind.padEnd(8)} ${shortId(record.id)} ${
-    details(record)
+    details(record, extras)
   }`;
 }

@@ -8,7 +8,13 @@
 import { isDigest } from "../digest/set_digest.ts";
 import { LocatorError, parseRunLocator } from "../forge/run_locator.ts";
 import { hasControlCharacter } from "../console/visible.ts";
-import { MAX_NAME_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
+import {
+  MAX_NAME_LENGTH,
+  MAX_PRINCIPAL_LENGTH,
+  MAX_TARGET_LENGTH,
+} from "../limits.ts";
+import type { Seal } from "../seal/seal.ts";
+import { MAX_ARMORED_SIGNATURE } from "../seal/sshsig.ts";
 import { LEDGER_SEGMENT } from "./record_name.ts";
 import {
   type ApprovalRecord,
@@ -51,6 +57,10 @@ const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const DECISION_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Record ids: safe in file names and messages. */
 const RECORD_ID = /^[A-Za-z0-9_-]+$/;
+/** The longest public key line of a seal. */
+const MAX_SEAL_KEY = 16 * 1024;
+/** The longest spec path a pending fact names. */
+const MAX_SPEC_PATH = 4096;
 const RECORD_ID_FORM = `a record id (letters, digits, "-" or "_")`;
 
 type Json = Record<string, unknown>;
@@ -163,6 +173,49 @@ class Fields {
     });
   }
 
+  /** An optional string of at most `max` characters. */
+  optionalBounded(key: string, max: number): Record<string, string> {
+    const value = this.optionalText(key);
+    if ((value[key]?.length ?? 0) > max) {
+      this.fail(`field "${key}" is longer than ${max} characters`);
+    }
+    return value;
+  }
+
+  /** An optional full commit sha. */
+  optionalSha(key: string): Record<string, string> {
+    return this.json[key] === undefined
+      ? {}
+      : { [key]: this.matching(key, SHA, "a full commit sha") };
+  }
+
+  /**
+   * The optional seal of an approval (SPEC.md §12): three strings within their
+   * bounds. Whether it verifies is the gate's business.
+   */
+  optionalSeal(): { seal?: Seal } {
+    const raw = this.json.seal;
+    if (raw === undefined) return {};
+    const seal = new Fields(`${this.name}: seal`, (raw ?? {}) as Json);
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      seal.fail("is not an object");
+    }
+    const bounded = (key: string, max: number) => {
+      const value = seal.text(key);
+      if (value.length > max) {
+        seal.fail(`field "${key}" is longer than ${max} characters`);
+      }
+      return value;
+    };
+    return {
+      seal: {
+        principal: bounded("principal", MAX_PRINCIPAL_LENGTH),
+        publicKey: bounded("publicKey", MAX_SEAL_KEY),
+        signature: bounded("signature", MAX_ARMORED_SIGNATURE),
+      },
+    };
+  }
+
   /**
    * The optional run locator of a pending fact (SPEC.md §13): a bad one is
    * dropped and reported, never fatal, since the record still says what waits.
@@ -220,6 +273,9 @@ function readPending(
     members: f.count("members"),
     base: f.text("base"),
     ...f.optionalText("runId"),
+    ...f.optionalBounded("actor", MAX_PRINCIPAL_LENGTH),
+    ...f.optionalSha("head"),
+    ...f.optionalBounded("spec", MAX_SPEC_PATH),
     ...f.optionalLocator(),
     timestamp: f.time("timestamp"),
     expiresAt: f.time("expiresAt"),
@@ -237,6 +293,7 @@ function readApproval(
     by: f.text("by"),
     ...f.optionalText("note"),
     ...f.optionalText("url"),
+    ...f.optionalSeal(),
     timestamp: f.time("timestamp"),
   };
 }

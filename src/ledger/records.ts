@@ -9,6 +9,7 @@
  */
 
 import type { Clock } from "../clock.ts";
+import type { Seal } from "../seal/seal.ts";
 import type { RunLocator } from "../forge/run_locator.ts";
 import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
 
@@ -56,6 +57,15 @@ export interface PendingRecord extends RecordBase {
   /** The CI run that waited, when known. */
   runId?: string;
   /**
+   * Who started the CI job that waited (SPEC.md §12.1): with `selfApproval:
+   * false` their approval does not count.
+   */
+  actor?: string;
+  /** The commit the waiting job ran at (full sha), when known. */
+  head?: string;
+  /** The spec file, from the repository's top level, when known (`approve` reads the rules there). */
+  spec?: string;
+  /**
    * The CI job that waited, to restart once the gate is approved (SPEC.md §13
    * `resume`); recorded in CI only.
    */
@@ -76,6 +86,11 @@ export interface ApprovalRecord extends RecordBase {
   note?: string;
   /** A link for context (a run, a review). */
   url?: string;
+  /**
+   * The approver's signature over the approval (SPEC.md §12): a sealed gate
+   * counts the approval only when it verifies against the signers file at base.
+   */
+  seal?: Seal;
 }
 
 /** Clears a standing gate (`chant-wave revoke`): earlier approvals and pending facts stop counting. */
@@ -323,7 +338,7 @@ export function pendingRecord(
     description: fields.description,
     members: fields.members,
     base: fields.base,
-    ...optional(fields, ["runId", "locator"]),
+    ...optional(fields, ["runId", "actor", "head", "spec", "locator"]),
     timestamp: isoTime(stamp.now),
     expiresAt: isoTime(stamp.now + ttlMs),
   };
@@ -348,7 +363,7 @@ export function approvalRecord(
     ...head("approval", stamp, fields),
     planDigest: fields.planDigest,
     by: fields.by,
-    ...optional(fields, ["note", "url"]),
+    ...optional(fields, ["note", "url", "seal"]),
     timestamp: isoTime(stamp.now),
   };
 }

@@ -45,9 +45,7 @@ export interface ForgeJobs {
  * ```
  */
 export function reviewsApprove(spec: Spec): boolean {
-  return [spec, ...spec.waves].some((part) =>
-    (part as { approval?: string }).approval === "pr-review"
-  );
+  return [spec, ...spec.waves].some((part) => part.approval === "pr-review");
 }
 
 /**

@@ -43,6 +43,8 @@ export interface BaseRead extends ResolvedBase {
   head: string;
   /** The repository's top level. */
   top: string;
+  /** The spec file's path from the top level, `/`-separated (as read at base). */
+  specPath: string;
   /** Reads the spec at another commit (a decision record's base), cached. */
   specAt(sha: string): Promise<BaseSpec>;
 }
@@ -110,7 +112,14 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
     env: options.env,
     specAt,
   });
-  return { ...base, spec: await specAt(base.sha), head, top, specAt };
+  return {
+    ...base,
+    spec: await specAt(base.sha),
+    head,
+    top,
+    specPath: fromTop,
+    specAt,
+  };
 }
 
 /**

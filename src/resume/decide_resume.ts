@@ -12,6 +12,7 @@ import {
   newestPending,
   type PlanSets,
 } from "../ledger/decide_gate.ts";
+import type { GateRules } from "../ledger/gate_tally.ts";
 import type { RunLocator } from "../forge/run_locator.ts";
 import type {
   ApprovalRecord,
@@ -54,6 +55,11 @@ export interface ResumeQuery {
   pendingSet?: readonly PlanPair[];
   /** The clock's time, milliseconds since the Unix epoch. */
   now: number;
+  /**
+   * The approvals judged under the rules at the waiting job's base (SPEC.md
+   * §12, §12.1); without them any one approval counts.
+   */
+  rules?: GateRules;
 }
 
 /** Records a job of the gate writes once it goes on under an approval. */
@@ -84,6 +90,7 @@ export function decideResume(query: ResumeQuery): ResumeStep | undefined {
     digest: pending.planDigest,
     members,
     now,
+    ...(query.rules ? { rules: query.rules } : {}),
   });
   if (decision.status === "waiting") {
     return { status: "not-approved", pending, reason: decision.reasons[0] };

@@ -19,7 +19,9 @@ import { ForgeError } from "../forge/forge_error.ts";
 import type { HttpDeps } from "../forge/forge_http.ts";
 import type { RunLocator } from "../forge/run_locator.ts";
 import { newestPending } from "../ledger/decide_gate.ts";
+import type { GateRules } from "../ledger/gate_tally.ts";
 import type { GateRef, LedgerStore } from "../ledger/ledger_store.ts";
+import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
 import { loadPlanSets } from "../run/read_gate.ts";
 import { decideResume, type ResumeStep } from "./decide_resume.ts";
 
@@ -77,6 +79,15 @@ export interface ResumeIo {
   stderr: Writer;
   /** Fetch and limits of the forge clients (tests). */
   http?: HttpDeps;
+  /**
+   * Judges a gate's approvals under the rules at the base its pending fact
+   * records (SPEC.md §12, §12.1), when they can be read; else any one approval
+   * counts.
+   */
+  rulesOf?(
+    pending: PendingRecord,
+    records: readonly LedgerRecord[],
+  ): Promise<GateRules | undefined>;
 }
 
 /**
@@ -150,12 +161,14 @@ async function gateStep(
   const pendingSet = standing
     ? await io.ledger.readPlanSet(name, gate, standing.planDigest)
     : undefined;
+  const rules = standing && await io.rulesOf?.(standing, records);
   return decideResume({
     gate,
     records,
     sets,
     ...(pendingSet ? { pendingSet } : {}),
     now,
+    ...(rules ? { rules } : {}),
   });
 }
 

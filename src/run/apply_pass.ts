@@ -12,6 +12,7 @@ import { lineLog } from "../console/line_log.ts";
 import { applyStage, previewApply } from "./apply_stage.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";
+import type { GateJudge } from "./gate_rules.ts";
 import { dryRunLine, type JobResult, type SkippedRun } from "./job_result.ts";
 import type { AppliedInJob, PassEnd } from "./replan_loop.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
@@ -24,6 +25,8 @@ export interface ApplyPassInput {
   gated: boolean;
   /** The runs to apply (planned; in share jobs, unmoved). */
   planned: readonly PlannedRun[];
+  /** Judges the gate's approvals under the wave's rules at base. */
+  judge: GateJudge;
 }
 
 /**
@@ -64,6 +67,7 @@ export async function applyPass(
     decision,
     gated: input.gated,
     planned: fresh,
+    judge: input.judge,
     context: job.context,
   }, job.io);
   if (applied === "waiting") {
@@ -108,7 +112,7 @@ export async function previewPass(
   input: ApplyPassInput,
   result: JobResult,
 ): Promise<JobResult> {
-  const { decision, planned, gated } = input;
+  const { decision, planned, gated, judge } = input;
   const held = await job.hooks.run("before-apply", {
     runs: planned.map((p) => p.run),
     members: membersOf(planned),
@@ -117,7 +121,7 @@ export async function previewPass(
   if (held) return { ...result, ...held };
   const { spec } = job.input;
   const preview = await previewApply(
-    { spec, wave: job.wave, decision, gated, planned },
+    { spec, wave: job.wave, decision, gated, planned, judge },
     job.io,
   );
   const log = lineLog(job.io.stderr);

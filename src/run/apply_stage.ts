@@ -21,6 +21,7 @@ import type { Spec, Wave } from "../spec/types.ts";
 import { applyRuns } from "./apply_runs.ts";
 import { ciContext } from "./ci_context.ts";
 import type { Decision } from "./decision.ts";
+import type { GateJudge } from "./gate_rules.ts";
 import { logFailures, type SkippedRun } from "./job_result.ts";
 import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
 import { readGate } from "./read_gate.ts";
@@ -44,6 +45,8 @@ export interface ApplyStageInput {
   gated: boolean;
   /** The runs to apply (planned, unmoved). */
   planned: readonly PlannedRun[];
+  /** Judges the gate's approvals under the wave's rules at base. */
+  judge: GateJudge;
   context: Omit<PlanContext, "discover">;
 }
 
@@ -72,6 +75,7 @@ export async function applyStage(
     const gate = await readGate(spec.name, decision.gate, {
       digest: decision.digest,
       members: decision.members,
+      judge: input.judge,
     }, io);
     if (gate.decision.status === "waiting") {
       log(
@@ -163,6 +167,7 @@ export async function previewApply(
   const gate = await readGate(input.spec.name, input.decision.gate, {
     digest: input.decision.digest,
     members: input.decision.members,
+    judge: input.judge,
   }, io);
   if (gate.decision.status === "waiting") return { apply: 0, skipped };
   const { claims } = gate.decision;

@@ -1,9 +1,10 @@
 /**
- * The decide stage of a whole-wave or deciding job (SPEC.md §4.4–§4.6, §11): the
- * policy at base for every target the wave holds, the gate decision, the hooks
- * share and group jobs will run, and the decision record (written atomically;
- * not by a dry run). The hooks report then says whether the decision stands
- * approved.
+ * The decide stage of a whole-wave or deciding job (SPEC.md §4.4–§4.6, §11, §12):
+ * the policy and the approval rules at base for every target the wave holds, a
+ * `pr-review` gate's review approval (§13), the gate decision under those rules,
+ * the hooks share and group jobs will run, and the decision record (written
+ * atomically; not by a dry run). The hooks report then says whether the decision
+ * stands approved.
  * @module
  */
 
@@ -13,29 +14,50 @@ import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { decideWave } from "./decide_wave.ts";
 import type { Decision } from "./decision.ts";
+import { type GateJudge, gateRules } from "./gate_rules.ts";
 import { wavePolicy } from "./job_base.ts";
+import { reviewStage } from "./review_stage.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import type { WaveJob } from "./wave_job.ts";
+
+/** What the decide stage gives the apply stage. */
+export interface Decided {
+  /** The decision, with the wave's hooks when it has any. */
+  decision: Decision;
+  /** Judges the gate's approvals under the wave's rules at base. */
+  judge: GateJudge;
+}
 
 /**
  * Decides the wave and writes its decision record.
  * @param job The wave job.
  * @param planned The wave's planned runs.
  * @param targets Every target it holds (declared and planned).
- * @returns The decision, with the wave's hooks when it has any.
+ * @returns The decision, and the judge of the gate's approvals for the apply stage.
  * @throws {OutcomeError} When interrupted (130/143).
  */
 export async function decideStage(
   job: WaveJob,
   planned: readonly PlannedRun[],
   targets: readonly string[],
-): Promise<Decision> {
+): Promise<Decided> {
   const { input, wave, base, io } = job;
   const policy = wavePolicy([base], wave, targets, io);
+  const judge = gateRules([base], wave, targets, base, io);
+  await reviewStage({
+    spec: input.spec,
+    wave,
+    planned,
+    policy,
+    judge,
+    head: base.head,
+    dryRun: input.dryRun,
+  }, io);
+  throwIfInterrupted(io);
   const decided = await decideWave(
-    { ...input, wave, planned, policy, base },
+    { ...input, wave, planned, policy, base, judge },
     io,
   );
   throwIfInterrupted(io);
@@ -45,7 +67,7 @@ export async function decideStage(
     : decided;
   if (!input.dryRun) await writeDecision(decision, io);
   await job.report.approved(decision.status === "approved");
-  return decision;
+  return { decision, judge };
 }
 
 /** Writes the decision record atomically. */

@@ -16,9 +16,10 @@ import { compactTime } from "../ledger/record_name.ts";
 import { randomHex } from "../ledger/random_hex.ts";
 import { needsApproval } from "../policy/needs_approval.ts";
 import type { PolicyAtBase } from "../policy/policy_at_base.ts";
-import type { ResolvedBase } from "../policy/resolve_base.ts";
+import type { BaseRead } from "../policy/read_base.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "./ci_context.ts";
+import type { GateJudge } from "./gate_rules.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
@@ -34,8 +35,10 @@ export interface DecideInput {
   /** The wave's runs, planned. */
   planned: readonly PlannedRun[];
   policy: PolicyAtBase;
-  /** Where the policy was read. */
-  base: Pick<ResolvedBase, "sha" | "rule">;
+  /** Where the policy was read, HEAD, and the spec's path from the top level. */
+  base: Pick<BaseRead, "sha" | "rule" | "head" | "specPath">;
+  /** Judges the gate's approvals under the wave's rules at base. */
+  judge: GateJudge;
   /** Record nothing (§4.9). */
   dryRun: boolean;
   /** The `--ledger` argument the printed approve command needs, if any. */
@@ -101,21 +104,24 @@ export async function decideWave(
     log(`gate ${gate}: no approval needed: ${need.why}`);
     return decision;
   }
-  const gateState = (await readGate(spec.name, gate, { digest, members }, io))
-    .decision;
+  const gateState = (await readGate(spec.name, gate, {
+    digest,
+    members,
+    judge: input.judge,
+  }, io)).decision;
   if (gateState.status === "approved") {
-    const { approval } = gateState;
+    const { approval, approvedBy } = gateState;
     log([
       `gate ${gate}: `,
       styled("approved", "approved"),
       approval.planDigest === digest
-        ? ` by ${approval.by} for ${digest} (${need.why})`
-        : ` by ${approval.by}: the approval of ${approval.planDigest} covers every plan not yet applied (${need.why})`,
+        ? ` by ${approvedBy} for ${digest} (${need.why})`
+        : ` by ${approvedBy}: the approval of ${approval.planDigest} covers every plan not yet applied (${need.why})`,
     ]);
     return {
       ...decision,
       status: "approved",
-      approvedBy: approval.by,
+      approvedBy,
       approvalId: approval.id,
     };
   }
@@ -123,7 +129,7 @@ export async function decideWave(
   log([`gate ${gate}: `, styled("waiting", "waiting:"), ` ${need.why}`]);
   for (const reason of gateState.reasons) log(`  ${reason}`);
   if (!input.dryRun && gateState.standing === undefined) {
-    const runId = ciContext(io.env).runId;
+    const { runId, actor } = ciContext(io.env);
     const locator = runLocatorFromEnv(io.env, {
       workflowFile: `${spec.name}.yml`,
     });
@@ -137,6 +143,9 @@ export async function decideWave(
         members: members.length,
         base: base.sha,
         ...(runId ? { runId } : {}),
+        ...(actor ? { actor } : {}),
+        head: base.head,
+        spec: base.specPath,
         ...(locator ? { locator } : {}),
       },
       spec.pendingTtlMs,

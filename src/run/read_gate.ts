@@ -1,6 +1,7 @@
 /**
  * Reads a gate from the ledger and decides it (SPEC.md §5.3, §10): the gate's
- * records, the plan sets of the approvals that count, and the pure `decideGate`.
+ * records, the plan sets of the approvals that count, each approval judged under
+ * the wave's rules at base (when the caller has them), and the pure `decideGate`.
  * Problems with records are logged as warnings. Used by every stage that asks
  * whether a decision's plans stand approved.
  * @module
@@ -15,6 +16,7 @@ import {
 } from "../ledger/decide_gate.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
 import type { LedgerRecord, PlanPair } from "../ledger/records.ts";
+import type { GateJudge } from "./gate_rules.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** A gate as read: its records and the decision for some members. */
@@ -50,26 +52,34 @@ export async function loadPlanSets(
  * Reads gate `gate` and decides whether an approval covers `members`.
  * @param name The spec's `name`.
  * @param gate The gate.
- * @param query The decision's digest and members.
+ * @param query The decision's digest and members, and the judge of the wave's
+ *   approvals under its rules at base (absent: any one approval counts).
  * @param io The ledger, the clock and the log.
  * @returns The records and the gate decision.
  */
 export async function readGate(
   name: string,
   gate: string,
-  query: { digest: string; members: readonly GateMember[] },
+  query: {
+    digest: string;
+    members: readonly GateMember[];
+    judge?: GateJudge;
+  },
   io: Pick<RunIo, "ledger" | "clock" | "stderr">,
 ): Promise<GateRead> {
   const { records, problems } = await io.ledger.readGate(name, gate);
   const log = lineLog(io.stderr);
   for (const problem of problems) log(`warning: ledger: ${problem}`);
   const sets = await loadPlanSets(io.ledger, name, gate, records);
+  const rules = await query.judge?.judge(records, query.digest);
   return {
     records,
     decision: decideGate(records, sets, {
       gate,
-      ...query,
+      digest: query.digest,
+      members: query.members,
       now: io.clock.now(),
+      ...(rules ? { rules } : {}),
     }),
   };
 }

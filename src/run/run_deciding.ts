@@ -103,7 +103,7 @@ async function pass(
     members: membersOf(plan.planned),
   });
   if (after) return stopWith(result, after.exitCode);
-  const decision = await decideStage(job, plan.planned, targets);
+  const { decision, judge } = await decideStage(job, plan.planned, targets);
   const decided: JobResult = {
     ...result,
     decision,
@@ -111,7 +111,7 @@ async function pass(
   };
   if (decision.status === "waiting") return stopWith(decided, WAITING);
   const gated = decision.status === "approved";
-  const apply = { decision, gated, planned: plan.planned };
+  const apply = { decision, gated, planned: plan.planned, judge };
   if (dryRun) return stopWith(await previewPass(job, apply, decided));
   if (kind === "decide") {
     lineLog(io.stderr)(`decided: ${decisionRecordPath(spec.name, wave.k)}`);

@@ -32,6 +32,7 @@ import { sayWhatWaits } from "./say_what_waits.ts";
 import { groupRuns } from "./select_job.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { verifyDecision } from "./verify_decision.ts";
+import type { GateJudge } from "./gate_rules.ts";
 import { verifyHooks } from "./verify_hooks.ts";
 import { decideCommand } from "./next_steps.ts";
 import { openWaveJob, type WaveJob } from "./wave_job.ts";
@@ -58,10 +59,10 @@ export async function runShare(
     return { ...result, exitCode: WAITING };
   }
   if (decision.status === "waiting") {
-    await sayWhatWaits(decision, input, io);
+    await sayWhatWaits(decision, input, base, io);
     return { ...result, exitCode: WAITING };
   }
-  const { need } = await verifyDecision(
+  const { need, judge } = await verifyDecision(
     { decision, path, spec, wave, base },
     io,
   );
@@ -84,7 +85,8 @@ export async function runShare(
   );
   const end = await runPasses(
     job,
-    (applied) => pass(job, { slice, gated: need.needed, result }, applied),
+    (applied) =>
+      pass(job, { slice, gated: need.needed, judge, result }, applied),
   );
   if (end.end === "stop") return end.result;
   const done = await afterApply(
@@ -99,7 +101,12 @@ export async function runShare(
 /** One pass: hooks, re-plan the slice, hooks, refuse moved plans, hooks, apply. */
 async function pass(
   job: WaveJob,
-  of: { slice: readonly Run[]; gated: boolean; result: JobResult },
+  of: {
+    slice: readonly Run[];
+    gated: boolean;
+    judge: GateJudge;
+    result: JobResult;
+  },
   appliedInJob: AppliedInJob,
 ): Promise<PassEnd> {
   const { input: { spec }, wave, io } = job;
@@ -121,7 +128,12 @@ async function pass(
   const log = terminalLog(io.stderr, io.env);
   const { unmoved, moved } = compareWithDecision(planned, decision, log);
   const outcome = { ...of.result, failed: failed.map((f) => f.target), moved };
-  const apply = { decision, gated: of.gated, planned: unmoved };
+  const apply = {
+    decision,
+    gated: of.gated,
+    planned: unmoved,
+    judge: of.judge,
+  };
   if (job.input.dryRun) {
     const preview = await previewPass(job, apply, outcome);
     return stopWith(

@@ -8,7 +8,9 @@
 import { styled, styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
+import type { BaseRead } from "../policy/read_base.ts";
 import type { Decision } from "./decision.ts";
+import { gateRules } from "./gate_rules.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { decideCommand } from "./next_steps.ts";
 import { readGate } from "./read_gate.ts";
@@ -17,25 +19,30 @@ import type { RunIo } from "./run_io.ts";
 /**
  * Says why a share job of a waiting decision waits: the approve command, or, when
  * an approval now covers the decided plans, that the deciding job must run again
- * to record it.
+ * to record it. Approvals are judged under the wave's rules at the job's base
+ * (SPEC.md §12, §12.1).
  * @param decision The waiting decision.
  * @param input The job (its spec, spec file and wave).
- * @param io The ledger, the clock and the log.
+ * @param base The job's base.
+ * @param io The ledger, git, the clock and the log.
  */
 export async function sayWhatWaits(
   decision: Decision,
   input: RunJobInput,
+  base: BaseRead,
   io: RunIo,
 ): Promise<void> {
   const { spec, selection: { wave } } = input;
   const log = terminalLog(io.stderr, io.env);
+  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const gate = await readGate(spec.name, decision.gate, {
     digest: decision.digest,
     members: decision.members,
+    judge: gateRules([base], wave, targets, base, io),
   }, io);
   if (gate.decision.status === "approved") {
     log(
-      `wave ${wave.k} "${wave.name}": the approval by ${gate.decision.approval.by} stands, but this decision was made before it`,
+      `wave ${wave.k} "${wave.name}": the approval by ${gate.decision.approvedBy} stands, but this decision was made before it`,
     );
     log(`then decide again: ${decideCommand(input)}, then run this job again`);
     return;

@@ -5,8 +5,10 @@
  * must hash to the record's digest, the record's base must be a strict ancestor
  * of HEAD, the policy is read again at that base and at the job's own base (the
  * strictest wins), and when that policy needs an approval, the record must name
- * one that the ledger holds and that covers its plans while it counts (one
- * revoked since is not a forgery: the job then waits). Any mismatch is exit 2.
+ * one that the ledger holds, and the ledger itself must approve its plans under
+ * the approver rules read at those bases: the tally is counted and every seal
+ * verified again, never taken from the record (approvals revoked since are not
+ * a forgery: the job then waits). Any mismatch is exit 2.
  * @module
  */
 
@@ -17,9 +19,11 @@ import { type ApprovalNeed, needsApproval } from "../policy/needs_approval.ts";
 import type { PolicyAtBase } from "../policy/policy_at_base.ts";
 import type { BaseRead } from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
-import { countingApprovals } from "../ledger/decide_gate.ts";
+import { decideGate, type GateDecision } from "../ledger/decide_gate.ts";
+import type { LedgerRecord } from "../ledger/records.ts";
 import { gateName } from "./decide_wave.ts";
-import { readGate } from "./read_gate.ts";
+import { type GateJudge, gateRules } from "./gate_rules.ts";
+import { loadPlanSets, readGate } from "./read_gate.ts";
 import type { Decision } from "./decision.ts";
 import { wavePolicy } from "./job_base.ts";
 import type { RunIo } from "./run_io.ts";
@@ -30,6 +34,8 @@ export interface VerifiedDecision {
   policy: PolicyAtBase;
   /** Whether the decided members need an approval under it. */
   need: ApprovalNeed;
+  /** Judges the gate's approvals under the rules read at the same bases. */
+  judge: GateJudge;
 }
 
 /** What is checked: the record, where it was read, and the job. */
@@ -95,7 +101,8 @@ export async function verifyDecision(
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const policy = wavePolicy(bases, wave, targets, io);
   const need = needsApproval(policy.policy, decision.members);
-  if (!need.needed) return { policy, need };
+  const judge = gateRules(bases, wave, targets, base, io);
+  if (!need.needed) return { policy, need, judge };
   if (decision.status !== "approved") {
     throw mismatch(
       path,
@@ -103,10 +110,15 @@ export async function verifyDecision(
       `it says "${decision.status}", but ${need.why}`,
     );
   }
+  const query = {
+    digest: decision.digest,
+    members: decision.members,
+    judge,
+  };
   const { records, decision: gateNow } = await readGate(
     input.spec.name,
     gate,
-    { digest: decision.digest, members: decision.members },
+    query,
     io,
   );
   const named = records.find((record) =>
@@ -121,13 +133,47 @@ export async function verifyDecision(
       }`,
     );
   }
-  const stillCounts = countingApprovals(records).some((a) => a.id === named.id);
-  if (gateNow.status === "waiting" && stillCounts) {
+  if (
+    gateNow.status === "waiting" &&
+    (await ignoringRevokes(records, { ...query, gate }, input, io)).status ===
+      "waiting"
+  ) {
     throw mismatch(
       path,
       "the ledger",
-      `the approval ${named.id} does not cover its plans`,
+      `the ledger does not approve its plans: ${gateNow.reasons[0]}`,
     );
   }
-  return { policy, need };
+  return { policy, need, judge };
+}
+
+/**
+ * Decides the gate as if nothing had been revoked: a decision the ledger
+ * approved before a revoke is no forgery (its job then waits).
+ */
+async function ignoringRevokes(
+  records: readonly LedgerRecord[],
+  query: {
+    gate: string;
+    digest: string;
+    members: Decision["members"];
+    judge: GateJudge;
+  },
+  input: VerifyInput,
+  io: RunIo,
+): Promise<GateDecision> {
+  const unrevoked = records.filter((record) => record.kind !== "expired");
+  const sets = await loadPlanSets(
+    io.ledger,
+    input.spec.name,
+    query.gate,
+    unrevoked,
+  );
+  return decideGate(unrevoked, sets, {
+    gate: query.gate,
+    digest: query.digest,
+    members: query.members,
+    now: io.clock.now(),
+    rules: await query.judge.judge(unrevoked, query.digest),
+  });
 }

@@ -8,6 +8,8 @@
 import { parseDuration } from "./duration.ts";
 import type { PipelineOutput, SpecOutput } from "./spec_schema.ts";
 import {
+  type ApproverRules,
+  DEFAULT_SIGNERS,
   type Hook,
   HOOK_POINTS,
   type Hooks,
@@ -48,6 +50,25 @@ function normaliseGroup(group: GroupOutput): JobGroup {
       environment: group.environment,
       idTokens: group.idTokens,
     }),
+  };
+}
+
+type ApproversOutput = NonNullable<SpecOutput["approvers"]>;
+
+/**
+ * Approver rules, field by field: the first of `layers` that sets a field wins,
+ * then the defaults (1 approver, anyone, self-approval allowed).
+ */
+function approverRules(
+  ...layers: (ApproversOutput | undefined)[]
+): ApproverRules {
+  const pick = <K extends keyof ApproversOutput>(key: K) =>
+    layers.find((layer) => layer?.[key] !== undefined)?.[key];
+  const allowed = pick("allowed");
+  return {
+    required: pick("required") ?? 1,
+    ...(allowed === undefined ? {} : { allowed: [...allowed] }),
+    selfApproval: pick("selfApproval") ?? true,
   };
 }
 
@@ -96,6 +117,8 @@ function normaliseWave(
     onFailure: wave.onFailure ?? spec.onFailure,
     timeoutMs: ms(wave.timeout, defaults.timeoutMs),
     discover: wave.discover,
+    approval: wave.approval ?? spec.approval ?? "ledger",
+    approvers: approverRules(wave.approvers, spec.approvers),
     rest: wave.rest,
     hooks: normaliseHooks(wave.hooks ?? spec.hooks),
     ...defined({
@@ -137,8 +160,10 @@ function normalisePipeline(pipeline: PipelineOutput): Pipeline {
  * @param options The compatibility wrapper's `options`, read as `pipeline`.
  * @returns The normalised spec. `op` and `gate` default to `name`; each wave's
  *   `parallel`, `onFailure`, `timeout` and `hooks` inherit the top level (a
- *   wave's `hooks` replace the spec's); `timeoutMs` 0
- *   means none. `tool` gets its default `binary` and `args`. `runner`,
+ *   wave's `hooks` replace the spec's); `timeoutMs` 0 means none. `tool` gets
+ *   its default `binary` and `args`. A wave's `approval` is its own, else the
+ *   top level's, else `ledger`; its `approvers` take each field from the wave,
+ *   else the top level, else the default. `runner`,
  *   `environment` and `idTokens` are kept as written:
  *   the job expansion falls back to the wave's and the top level's.
  */
@@ -156,6 +181,9 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     heartbeatMs: ms(spec.heartbeat, 60_000),
     pendingTtlMs: ms(spec.pendingTtl, 48 * 3_600_000),
     branches: [...spec.branches],
+    approval: spec.approval ?? "ledger",
+    signers: spec.signers ?? DEFAULT_SIGNERS,
+    approvers: approverRules(spec.approvers),
     order: spec.order,
     waves: spec.waves.map((wave, i) =>
       normaliseWave(wave, i, spec, { op, timeoutMs })

@@ -23,6 +23,11 @@ import {
   toolSchema,
   variablesSchema,
 } from "./_schema_parts.ts";
+import {
+  approvalModeSchema,
+  approversSchema,
+  signersSchema,
+} from "./_approval_schema.ts";
 import { resumeSchema } from "./_resume_schema.ts";
 import { hooksSchema } from "./_hooks_schema.ts";
 
@@ -124,6 +129,14 @@ export const waveSchema = z.strictObject({
   discover: z.boolean().default(false).meta({
     description: "planWave chooses the wave's runs (runs may then be [])",
   }),
+  approval: approvalModeSchema.optional().meta({
+    description:
+      "Which approvals this wave's gate counts (default: the spec's); read at the base commit",
+  }),
+  approvers: approversSchema.optional().meta({
+    description:
+      "This wave's approver rules, each field over the spec's; read at the base commit",
+  }),
   rest: z.boolean().default(false).meta({
     description:
       'The last wave only (not with jobs): it stands for every further wave, "--wave k" past the spec\'s waves, and a whole-wave job goes on through the waves its planWave reports',
@@ -217,6 +230,15 @@ const specShape = {
   pipeline: pipelineSchema.optional().meta({
     description:
       "How generated jobs get chant-wave: install, image, setup, variables",
+  }),
+  approval: approvalModeSchema.optional().meta({
+    description:
+      'Which approvals the gates count (default "ledger"): "ledger", "sealed" (signed by a key listed in the signers file at base) or "pr-review"; read at the base commit',
+  }),
+  signers: signersSchema.optional(),
+  approvers: approversSchema.optional().meta({
+    description:
+      "Approver rules of every wave unless a wave overrides a field: required, allowed, selfApproval; read at the base commit",
   }),
   resume: resumeSchema.optional().meta({
     description:

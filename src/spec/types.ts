@@ -11,6 +11,28 @@ export const GATE_POLICIES = ["always", "on-destructive", "never"] as const;
 /** A gate policy. */
 export type GatePolicy = typeof GATE_POLICIES[number];
 
+/**
+ * The approval modes of SPEC.md §12: which approvals a gate counts. Strictness,
+ * from the least strict: `pr-review` (reviews and ledger approvals), `ledger`,
+ * `sealed` (only approvals signed by a key listed at base).
+ */
+export const APPROVAL_MODES = ["ledger", "sealed", "pr-review"] as const;
+/** An approval mode. */
+export type ApprovalMode = typeof APPROVAL_MODES[number];
+
+/** The signers file a sealed gate reads at base when the spec names none (§12). */
+export const DEFAULT_SIGNERS = ".chant-wave/allowed_signers";
+
+/** The approver rules of SPEC.md §12.1, with their defaults filled in. */
+export interface ApproverRules {
+  /** How many distinct principals must approve (default 1). */
+  required: number;
+  /** Principal patterns (`*` within a word); absent: anyone may approve. */
+  allowed?: string[];
+  /** Whether the change's authors, committers and CI actor may approve (default true). */
+  selfApproval: boolean;
+}
+
 /** Whether wave k runs only after wave k-1 applied this revision (§4.11). */
 export const ORDERS = ["strict", "none"] as const;
 /** `strict` or `none`. */
@@ -151,6 +173,10 @@ export interface Wave {
   idTokens?: Record<string, string>;
   /** Whether `planWave` chooses the runs (§4.10). */
   discover: boolean;
+  /** Which approvals its gate counts: the wave's, else the top level's (§12; read at base). */
+  approval: ApprovalMode;
+  /** Its approver rules: each field the wave's, else the top level's (§12.1; read at base). */
+  approvers: ApproverRules;
   /** The last wave only: it stands for every further wave (§11). */
   rest: boolean;
   /** Its hooks: the wave's own, else the spec's (§11), as written in this spec. */
@@ -228,6 +254,12 @@ export interface Spec {
   notify?: Notify;
   /** How generated jobs get the binary. */
   pipeline?: Pipeline;
+  /** Which approvals gates count unless a wave says otherwise (§12; read at base). */
+  approval: ApprovalMode;
+  /** The allowed-signers file, relative to the repository's top level (§12; read at base). */
+  signers: string;
+  /** The approver rules unless a wave says otherwise (§12.1; read at base). */
+  approvers: ApproverRules;
   /** The scheduled job that restarts approved gates' jobs. */
   resume?: Resume;
   /** The waves, in order. */

@@ -85,3 +85,63 @@ Deno.test("statusLines() prints a table, the details and the next step", async (
     );
   });
 });
+
+Deno.test("statusLines() shows the rules at base, the tally and who sealed each approval", () => {
+  const sealed: WaveStatus = {
+    ...prod,
+    rules: {
+      base: "c".repeat(40),
+      mode: "sealed",
+      signers: [".chant-wave/allowed_signers"],
+      required: 2,
+      allowed: [],
+      selfApproval: true,
+      reason: 'read at cccccccccccc: wave 2 "prod" by name and position',
+    },
+    tally: {
+      digest: digest("2"),
+      approved: false,
+      required: 2,
+      counted: ["ann@example.com"],
+      refused: [{ principal: "eve@example.com", why: "not signed" }],
+    },
+    approvals: [
+      {
+        id: "a1",
+        planDigest: digest("2"),
+        by: "ann@example.com",
+        timestamp: "2026-12-01T10:03:00.000Z",
+        appliedBy: [],
+        seal: {
+          principal: "ann@example.com",
+          fingerprint: "SHA256:abc",
+          verified: true,
+        },
+        counts: true,
+      },
+      {
+        id: "a2",
+        planDigest: digest("2"),
+        by: "eve@example.com",
+        timestamp: "2026-12-01T10:04:00.000Z",
+        appliedBy: [],
+        counts: false,
+        why: "not signed",
+      },
+    ],
+  };
+  const lines = statusLines([sealed], { specFile: "waves.json" });
+  const d12 = digest("2").slice(0, 19);
+  expect(lines).toContain(
+    '  rules: sealed by .chant-wave/allowed_signers, 2 distinct approvers, anyone, self-approval allowed (read at cccccccccccc: wave 2 "prod" by name and position)',
+  );
+  expect(lines).toContain(
+    `  tally: 1 of 2 approvals of ${d12}: ann@example.com; not counted: eve@example.com (not signed)`,
+  );
+  expect(lines).toContain(
+    `  approval: ${d12} by ann@example.com, sealed by ann@example.com (SHA256:abc) at 2026-12-01T10:03:00.000Z, covers its digest as a whole`,
+  );
+  expect(lines).toContain(
+    `  approval: ${d12} by eve@example.com at 2026-12-01T10:04:00.000Z, not counted: not signed, covers its digest as a whole`,
+  );
+});

@@ -9,6 +9,10 @@ import {
   type PlanSets,
   standingPending,
 } from "../../src/ledger/decide_gate.ts";
+import type {
+  ApprovalVerdict,
+  GateRules,
+} from "../../src/ledger/gate_tally.ts";
 import type { LedgerRecord, PlanPair } from "../../src/ledger/records.ts";
 import {
   approval,
@@ -268,4 +272,148 @@ Deno.test("newestPendingDigest() picks the newest unexpired pending fact", async
       expect(newestPending(c.records, NOW)?.planDigest).toBe(c.want);
     });
   }
+});
+
+/** Rules where each approval's principal is given, and some are refused. */
+function rulesOf(
+  required: number,
+  principals: Record<string, string>,
+  refused: Record<string, string> = {},
+): GateRules {
+  const verdicts = new Map<string, ApprovalVerdict>();
+  for (const [id, principal] of Object.entries(principals)) {
+    verdicts.set(
+      id,
+      refused[id] === undefined
+        ? { principal, display: principal, counts: true }
+        : { principal, display: principal, counts: false, why: refused[id] },
+    );
+  }
+  return { required, verdicts };
+}
+
+function decideUnder(
+  records: LedgerRecord[],
+  rules: GateRules,
+  members: GateMember[] = PLANS,
+) {
+  return decideGate(records, SETS, {
+    gate: GATE,
+    digest: setDigest(members),
+    members,
+    now: NOW,
+    rules,
+  });
+}
+
+Deno.test("decideGate() counts distinct principals under approver rules (§12.1)", async (t) => {
+  await t.step("one of two: waiting, with the tally", () => {
+    const result = decideUnder(
+      [approval("a1", 1, SET)],
+      rulesOf(2, { a1: "ann" }),
+    );
+    expect(result).toMatchObject({
+      status: "waiting",
+      reasons: [`1 of 2 approvals of ${SET}: ann`],
+      tally: { required: 2, counted: ["ann"], refused: [] },
+    });
+  });
+  await t.step("the same principal twice is still one", () => {
+    expect(
+      decideUnder(
+        [approval("a1", 1, SET), approval("a2", 2, SET)],
+        rulesOf(2, { a1: "ann", a2: "ann" }),
+      ).status,
+    ).toBe("waiting");
+  });
+  await t.step(
+    "two principals: approved under the newest, named in ledger order",
+    () => {
+      const result = decideUnder(
+        [approval("a1", 1, SET), approval("a2", 2, SET)],
+        rulesOf(2, { a1: "ann", a2: "bob" }),
+      );
+      expect(result).toMatchObject({
+        status: "approved",
+        approval: { id: "a2" },
+        approvedBy: "ann, bob",
+        tally: { counted: ["ann", "bob"] },
+      });
+    },
+  );
+  await t.step("one required: the approver is named alone", () => {
+    const result = decideUnder(
+      [approval("a1", 1, SET), approval("a2", 2, SET)],
+      rulesOf(1, { a1: "ann", a2: "bob" }),
+    );
+    expect(result).toMatchObject({ approval: { id: "a2" }, approvedBy: "bob" });
+  });
+  await t.step("a refused approval is named with its reason", () => {
+    const result = decideUnder(
+      [approval("a1", 1, SET), approval("a2", 2, SET)],
+      rulesOf(2, { a1: "ann", a2: "eve" }, { a2: "the change's author" }),
+    );
+    expect(result).toMatchObject({
+      status: "waiting",
+      reasons: [
+        `1 of 2 approvals of ${SET}: ann; not counted: eve (the change's author)`,
+      ],
+    });
+  });
+  await t.step(
+    "a refused newest approval is passed over for an older one",
+    () => {
+      const result = decideUnder(
+        [approval("a1", 1, SET), approval("a2", 2, SET)],
+        rulesOf(1, { a1: "ann", a2: "eve" }, { a2: "not signed" }),
+      );
+      expect(result).toMatchObject({
+        status: "approved",
+        approval: { id: "a1" },
+      });
+    },
+  );
+  await t.step(
+    "an approval of other plans does not count toward the tally",
+    () => {
+      const moved = [EU, { target: "us", planDigest: p("9") }];
+      const result = decideUnder(
+        [approval("a1", 1, SET), approval("a2", 2, setDigest(moved))],
+        rulesOf(2, { a1: "ann", a2: "bob" }),
+        moved,
+      );
+      expect(result.status).toBe("waiting");
+    },
+  );
+  await t.step(
+    "plans applied under the lead need nothing more from anyone",
+    () => {
+      const records = [
+        approval("a1", 1, SET),
+        approval("a2", 2, SET),
+        claim("c1", 3, "a2", "dec-1", [EU, US]),
+        outcome("o1", 4, "a2", "dec-1", [
+          { ...EU, outcome: "ok" },
+          { ...US, outcome: "failed" },
+        ]),
+      ];
+      const result = decideUnder(records, rulesOf(2, { a1: "ann", a2: "bob" }));
+      expect(result).toMatchObject({
+        status: "approved",
+        approval: { id: "a2" },
+      });
+      if (result.status !== "approved") return;
+      expect(result.claims.standing(US)).toEqual({
+        kind: "failed",
+        attempt: 2,
+      });
+    },
+  );
+  await t.step("a revoke ends every approval of the tally", () => {
+    const result = decideUnder(
+      [approval("a1", 1, SET), approval("a2", 2, SET), expired("e1", 3)],
+      rulesOf(2, { a1: "ann", a2: "bob" }),
+    );
+    expect(result.status).toBe("waiting");
+  });
 });

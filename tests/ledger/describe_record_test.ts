@@ -36,6 +36,16 @@ Deno.test("describeRecord() prints one ledger log line per kind", async (t) => {
         "looks fine <https://x/1>",
     },
     {
+      name: "sealed approval",
+      record: approval("a1", 1),
+      extras: {
+        sealedBy: { principal: "ann@example.com", fingerprint: "SHA256:abc" },
+      },
+      want:
+        "2026-11-30T09:01:00.000Z approval a1 sha256:dddddddddddd by ann, " +
+        "sealed by ann@example.com (SHA256:abc)",
+    },
+    {
       name: "plain approval",
       record: approval("a1", 1),
       want: "2026-11-30T09:01:00.000Z approval a1 sha256:dddddddddddd by ann",
@@ -75,7 +85,13 @@ Deno.test("describeRecord() prints one ledger log line per kind", async (t) => {
     },
   ];
   for (const c of cases) {
-    await t.step(c.name, () => expect(describeRecord(c.record)).toBe(c.want));
+    await t.step(
+      c.name,
+      () =>
+        expect(describeRecord(c.record, "extras" in c ? c.extras : {})).toBe(
+          c.want,
+        ),
+    );
   }
 });
 

@@ -14,6 +14,14 @@ const LOCATOR: RunLocator = {
   attempt: 1,
 };
 
+const SEAL = {
+  principal: "ann@example.com",
+  publicKey:
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJjmAI8DheFelt7j698JJ61S43PVPPbBPMFT1K8WiFS9",
+  signature:
+    "-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----",
+};
+
 Deno.test("parseRecord() reads back every kind as written", async (t) => {
   const withExtras = {
     ...approval("a1", 1),
@@ -23,9 +31,16 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
   const records = [
     pending("w1", 1),
     { ...pending("w2", 1), runId: "run-7" },
-    { ...pending("w3", 1), locator: LOCATOR },
+    {
+      ...pending("w3", 1),
+      actor: "carol",
+      head: "c".repeat(40),
+      spec: "deploy/waves.jsonc",
+    },
+    { ...pending("w4", 1), locator: LOCATOR },
     approval("a1", 2),
     withExtras,
+    { ...approval("a2", 2), seal: SEAL },
     claim("p1", 3, "a1", "dec-1", [{ target: "eu", planDigest: D }]),
     {
       ...claim("p2", 3, "a1", "dec-1", [{ target: "eu", planDigest: D }]),
@@ -216,6 +231,38 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
       name: "optional field of the wrong type",
       text: edit(a, { note: 5 }),
       want: 'field "note" must be a string, got 5',
+    },
+    {
+      name: "a seal that is not an object",
+      text: edit(a, { seal: "signed" }),
+      want: "seal: is not an object",
+    },
+    {
+      name: "a seal without a signature",
+      text: edit(a, { seal: { ...SEAL, signature: undefined } }),
+      want: 'seal: missing field "signature"',
+    },
+    {
+      name: "a seal with an overlong principal",
+      text: edit(a, { seal: { ...SEAL, principal: "a".repeat(257) } }),
+      want: 'seal: field "principal" is longer than 256 characters',
+    },
+    {
+      name: "a seal with an overlong signature",
+      text: edit(a, {
+        seal: { ...SEAL, signature: "s".repeat(16 * 1024 + 1) },
+      }),
+      want: 'seal: field "signature" is longer than 16384 characters',
+    },
+    {
+      name: "a pending fact with an overlong actor",
+      text: edit(p, { actor: "a".repeat(257) }),
+      want: 'field "actor" is longer than 256 characters',
+    },
+    {
+      name: "a pending fact whose head is not a sha",
+      text: edit(p, { head: "HEAD" }),
+      want: 'field "head" must be a full commit sha, got "HEAD"',
     },
     {
       name: "a claim without a decision",

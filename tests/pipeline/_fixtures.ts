@@ -50,7 +50,7 @@ export async function fixture(name: keyof typeof SPECS): Promise<Fixture> {
  * @param f A loaded fixture.
  */
 export function reviewed(f: Fixture): Fixture {
-  return { ...f, spec: { ...f.spec, approval: "pr-review" } as Spec };
+  return { ...f, spec: { ...f.spec, approval: "pr-review" } };
 }
 
 /**

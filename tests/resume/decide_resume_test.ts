@@ -95,3 +95,40 @@ Deno.test("decideResume() says what resume does about a gate", async (t) => {
     });
   });
 });
+
+Deno.test("decideResume() judges approvals under the rules at base when given", async (t) => {
+  const records = [waiting, approval("a1", 1)];
+  const rules = (required: number, counts: boolean) => ({
+    required,
+    verdicts: new Map([["a1", {
+      principal: "ann",
+      display: "ann",
+      ...(counts ? { counts: true as const } : {
+        counts: false as const,
+        why: "not signed",
+      }),
+    }]]),
+  });
+  const under = (gateRules: ReturnType<typeof rules>) =>
+    decideResume({
+      gate: GATE,
+      records,
+      sets: new Map(),
+      now: at(5),
+      rules: gateRules,
+    });
+  await t.step("one of two required: not approved, with the tally", () => {
+    expect(under(rules(2, true))).toMatchObject({
+      status: "not-approved",
+      reason: `1 of 2 approvals of ${D}: ann`,
+    });
+  });
+  await t.step("a refused approval: not approved, with the reason", () => {
+    const step = under(rules(1, false));
+    expect(step).toMatchObject({ status: "not-approved" });
+    expect((step as { reason: string }).reason).toContain("ann (not signed)");
+  });
+  await t.step("one that counts: restart", () => {
+    expect(under(rules(1, true))).toMatchObject({ status: "restart" });
+  });
+});

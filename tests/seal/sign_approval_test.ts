@@ -158,24 +158,35 @@ Deno.test("signApproval() leaves no temporary file behind", async () => {
   await using k = await testKeys();
   const tmp = join(k.dir, "tmp");
   await Deno.mkdir(tmp);
-  const before = Deno.env.get("TMPDIR");
-  Deno.env.set("TMPDIR", tmp);
-  try {
-    await signApproval({
-      approval: APPROVAL,
+  // TMPDIR is process-wide and test files run in parallel, so the signing runs
+  // in a child process of its own with TMPDIR pointing at an empty directory.
+  const module = new URL("../../src/seal/sign_approval.ts", import.meta.url);
+  const script = `
+    import { signApproval } from ${JSON.stringify(module.href)};
+    const options = {
+      approval: ${JSON.stringify(APPROVAL)},
       principal: "ann@example.com",
-      key: { kind: "file", path: k.keys.ed25519.path },
-      env: ENV,
-    });
-    await signApproval({
-      approval: APPROVAL,
-      principal: "ann@example.com",
-      key: { kind: "file", path: join(k.dir, "missing") },
-      env: ENV,
-    }).catch(() => undefined);
-  } finally {
-    if (before === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", before);
-  }
+      env: ${JSON.stringify(ENV)},
+    };
+    await signApproval({ ...options, key: { kind: "file", path: ${
+    JSON.stringify(k.keys.ed25519.path)
+  } } });
+    await signApproval({ ...options, key: { kind: "file", path: ${
+    JSON.stringify(join(k.dir, "missing"))
+  } } }).catch(() => undefined);
+  `;
+  const child = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--config",
+      new URL("../../deno.json", import.meta.url).pathname,
+      script,
+    ],
+    env: { TMPDIR: tmp },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  expect(new TextDecoder().decode(child.stderr)).toBe("");
+  expect(child.code).toBe(0);
   expect(await Array.fromAsync(Deno.readDir(tmp))).toEqual([]);
 });

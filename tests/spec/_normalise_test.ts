@@ -28,6 +28,9 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
     pendingTtlMs: 48 * 3_600_000,
     branches: ["main"],
     order: "strict",
+    approval: "ledger",
+    signers: ".chant-wave/allowed_signers",
+    approvers: { required: 1, selfApproval: true },
     waves: [{
       k: 1,
       name: "dev",
@@ -38,6 +41,8 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
       onFailure: "continue",
       timeoutMs: 0,
       discover: false,
+      approval: "ledger",
+      approvers: { required: 1, selfApproval: true },
       rest: false,
       hooks: {
         "before-plan": [],
@@ -46,6 +51,52 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
         "after-apply": [],
       },
     }],
+  });
+});
+
+Deno.test("normalise() resolves each wave's approval mode and approver rules", async (t) => {
+  const spec = parseSpec(
+    JSON.stringify({
+      name: "demo",
+      plan: ["p", "{plan}"],
+      apply: ["a", "{plan}"],
+      approval: "sealed",
+      signers: "keys/allowed",
+      approvers: { required: 2, allowed: ["*@platform.example"] },
+      waves: [
+        { name: "dev", runs: ["a"], approval: "ledger" },
+        { name: "prod", runs: ["b"], approvers: { selfApproval: false } },
+        {
+          name: "dr",
+          runs: ["c"],
+          approvers: { required: 3, allowed: ["ann@example.com"] },
+        },
+      ],
+    }),
+    "w.jsonc",
+  );
+  await t.step("the top level keeps its own", () => {
+    expect(spec.approval).toBe("sealed");
+    expect(spec.signers).toBe("keys/allowed");
+    expect(spec.approvers).toEqual({
+      required: 2,
+      allowed: ["*@platform.example"],
+      selfApproval: true,
+    });
+  });
+  await t.step("a wave's mode overrides the top level's", () => {
+    expect(spec.waves.map((wave) => wave.approval)).toEqual([
+      "ledger",
+      "sealed",
+      "sealed",
+    ]);
+  });
+  await t.step("a wave's approver fields override one by one", () => {
+    expect(spec.waves.map((wave) => wave.approvers)).toEqual([
+      { required: 2, allowed: ["*@platform.example"], selfApproval: true },
+      { required: 2, allowed: ["*@platform.example"], selfApproval: false },
+      { required: 3, allowed: ["ann@example.com"], selfApproval: true },
+    ]);
   });
 });
 

@@ -420,3 +420,118 @@ Deno.test("specSchema checks the tool shorthand", async (t) => {
     },
   ]);
 });
+
+Deno.test("specSchema checks approval, signers and approvers (SPEC.md §12, §12.1)", async (t) => {
+  await runProblemCases(t, [
+    {
+      name: "a valid set at the top level and on a wave",
+      text: lines(
+        "{",
+        '  "name": "demo",',
+        '  "approval": "sealed", "signers": "ops/allowed_signers",',
+        '  "approvers": { "required": 2, "allowed": ["*@platform.example"], "selfApproval": false },',
+        '  "plan": ["p", "{plan}"], "apply": ["a"],',
+        '  "waves": [{ "name": "dev", "runs": ["a"], "approval": "ledger", "approvers": { "required": 1 } }]',
+        "}",
+      ),
+      want: [],
+    },
+    {
+      name: "an unknown mode, with a suggestion",
+      text: topSpec('  "approval": "seal",'),
+      want: [
+        'w.jsonc:3:15: approval: invalid value "seal": expected "ledger", "sealed" or "pr-review"',
+      ],
+    },
+    {
+      name: "a wave's mode",
+      text: wavesSpec(
+        '    { "name": "dev", "runs": ["a"], "approval": "review" }',
+      ),
+      want: [
+        'w.jsonc:6:49: wave 1 "dev" approval: invalid value "review": expected "ledger", "sealed" or "pr-review"',
+      ],
+    },
+    {
+      name: "an unknown approvers field, with a suggestion",
+      text: topSpec('  "approvers": { "require": 2 },'),
+      want: [
+        'w.jsonc:3:18: approvers: unknown field "require"; did you mean "required"?',
+      ],
+    },
+    {
+      name: "signers is not a field of a wave",
+      text: wavesSpec(
+        '    { "name": "dev", "runs": ["a"], "signers": "x" }',
+      ),
+      want: [
+        'w.jsonc:6:37: wave 1 "dev": unknown field "signers"',
+      ],
+    },
+    {
+      name: "required below 1, above 100, not whole",
+      text: lines(
+        "{",
+        '  "name": "demo",',
+        '  "approvers": { "required": 0 },',
+        '  "plan": ["p", "{plan}"], "apply": ["a"],',
+        '  "waves": [',
+        '    { "name": "dev", "runs": ["a"], "approvers": { "required": 101 } },',
+        '    { "name": "prod", "runs": ["b"], "approvers": { "required": 1.5 } }',
+        "  ]",
+        "}",
+      ),
+      want: [
+        "w.jsonc:3:30: approvers.required: must be at least 1, got 0",
+        'w.jsonc:6:64: wave 1 "dev" approvers.required: must be at most 100, got 101',
+        'w.jsonc:7:65: wave 2 "prod" approvers.required: expected a whole number, got 1.5',
+      ],
+    },
+    {
+      name: "allowed empty, with an empty pattern and white space",
+      text: lines(
+        "{",
+        '  "name": "demo",',
+        '  "approvers": { "allowed": [] },',
+        '  "plan": ["p", "{plan}"], "apply": ["a"],',
+        '  "waves": [{ "name": "dev", "runs": ["a"], "approvers": { "allowed": ["", "ann @x"], "selfApproval": "no" } }]',
+        "}",
+      ),
+      want: [
+        "w.jsonc:3:29: approvers.allowed: allowed must name at least one principal pattern",
+        'w.jsonc:5:72: wave 1 "dev" approvers.allowed[0]: a principal pattern must not be empty',
+        'w.jsonc:5:76: wave 1 "dev" approvers.allowed[1]: principal pattern "ann @x" holds white space or a control character',
+        'w.jsonc:5:103: wave 1 "dev" approvers.selfApproval: expected true or false, got "no"',
+      ],
+    },
+    {
+      name: "signers outside the repository or not a path",
+      text: topSpec(
+        '  "signers": "../keys",',
+      ),
+      want: [
+        'w.jsonc:3:14: signers: signers "../keys" must be a path from the repository\'s top level, with "/" between names and no ".", ".." or leading "/"',
+      ],
+    },
+    {
+      name: "an absolute signers path and an empty one",
+      text: lines(
+        "{",
+        '  "name": "demo", "signers": "/etc/keys",',
+        '  "plan": ["p", "{plan}"], "apply": ["a"],',
+        '  "waves": [{ "name": "dev", "runs": ["a"] }]',
+        "}",
+      ),
+      want: [
+        'w.jsonc:2:30: signers: signers "/etc/keys" must be a path from the repository\'s top level, with "/" between names and no ".", ".." or leading "/"',
+      ],
+    },
+    {
+      name: "an empty signers path",
+      text: topSpec('  "signers": "",'),
+      want: [
+        `w.jsonc:3:14: signers: signers "" must be a path from the repository's top level, with "/" between names and no ".", ".." or leading "/"`,
+      ],
+    },
+  ]);
+});

@@ -1,0 +1,70 @@
+/**
+ * What `chant-wave approve` tells the approver about the rules at base (SPEC.md
+ * §12, §12.1): whether the approval just made will count, and if not why, under
+ * the rules the waiting job met (`pendingRules`). Advice only: the approval is
+ * recorded anyway, and the runner decides for itself.
+ * @module
+ */
+
+import { decideGate } from "../ledger/decide_gate.ts";
+import { tallyLine } from "../ledger/gate_tally.ts";
+import type {
+  ApprovalRecord,
+  LedgerRecord,
+  PendingRecord,
+} from "../ledger/records.ts";
+import { describeApprovers, describeMode } from "../policy/approval_at_base.ts";
+import { pendingRules, type PendingRulesIo } from "./_pending_rules.ts";
+
+/**
+ * Judges a new approval under the rules at the base its pending fact recorded.
+ * Silent when no pending fact of its digest names a spec (the waiting job
+ * predates this, or nothing waited).
+ * @param approval The approval just recorded.
+ * @param records The gate's records before it, oldest first.
+ * @param io Git, the working directory, the clock and the ledger.
+ * @returns Lines to print: a warning when it will not count (`warning: this
+ *   approval will not count: <why> (the rules at <sha12>: …)`), the tally when
+ *   several approvers are required, or a note when the rules could not be read
+ *   here.
+ * @throws {GitError} When git fails unexpectedly.
+ */
+export async function adviseApproval(
+  approval: ApprovalRecord,
+  records: readonly LedgerRecord[],
+  io: PendingRulesIo,
+): Promise<string[]> {
+  const pending = records.filter((r): r is PendingRecord =>
+    r.kind === "pending" && r.planDigest === approval.planDigest &&
+    r.spec !== undefined
+  ).pop();
+  if (pending === undefined) return [];
+  const read = await pendingRules(pending, undefined, io);
+  if (read.status === "unread") {
+    return [`note: not checked against the rules at base: ${read.why}`];
+  }
+  const all = [...records, approval];
+  const rules = await read.judge.judge(all, approval.planDigest);
+  const verdict = rules.verdicts.get(approval.id);
+  const { rules: atBase } = read.judge;
+  if (verdict && !verdict.counts) {
+    return [
+      `warning: this approval will not count: ${verdict.why} (the rules at ${
+        read.base.slice(0, 12)
+      }: ${describeMode(atBase)}, ${describeApprovers(atBase)})`,
+    ];
+  }
+  if (atBase.required > 1 && read.set.length > 0) {
+    const gate = decideGate(all, new Map([[approval.planDigest, read.set]]), {
+      gate: approval.gate,
+      digest: approval.planDigest,
+      members: read.set,
+      now: io.clock.now(),
+      rules,
+    });
+    if (gate.tally) {
+      return [`note: ${tallyLine(gate.tally, approval.planDigest)}`];
+    }
+  }
+  return [];
+}

@@ -1,0 +1,92 @@
+/**
+ * The approval rules a waiting job met, read again outside it (SPEC.md §12,
+ * §12.1) for `approve` and `status`: the spec that job named (recorded on its
+ * pending fact) as it was at the base the fact records, the signers file there,
+ * and the change up to the head it records (else this checkout's HEAD). An edge
+ * over git and the ledger; judging is `gateRules`'s.
+ * @module
+ */
+
+import type { Clock } from "../clock.ts";
+import type { Git } from "../git/git.ts";
+import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { PendingRecord, PlanPair } from "../ledger/records.ts";
+import { baseSpecOf } from "../policy/base_spec.ts";
+import { type GateJudge, gateRules } from "../run/gate_rules.ts";
+import { specParser } from "./_load_spec.ts";
+
+/** The edges the rules are read through. */
+export interface PendingRulesIo {
+  git: Git;
+  cwd: string;
+  clock: Clock;
+  ledger: Pick<LedgerStore, "readPlanSet">;
+}
+
+/** The rules of a pending fact, or why they could not be read here. */
+export type PendingRules =
+  | {
+    status: "read";
+    /** The judge of the gate's approvals (it logs nothing). */
+    judge: GateJudge;
+    /** The base commit (full sha). */
+    base: string;
+    /** The plans the pending fact waits for (empty without a plan set). */
+    set: PlanPair[];
+  }
+  | { status: "unread"; why: string };
+
+/**
+ * Reads the rules a pending fact's job was judged by.
+ * @param pending The pending fact (it must name its spec, else `specPath` does).
+ * @param specPath The spec's path from the top level when the fact names none.
+ * @param io Git, the working directory, the clock and the ledger.
+ * @returns The judge, base and plan set; or `unread` with the reason (no git
+ *   repository here, the base commit missing, no spec named).
+ * @throws {GitError} When git fails unexpectedly.
+ */
+export async function pendingRules(
+  pending: PendingRecord,
+  specPath: string | undefined,
+  io: PendingRulesIo,
+): Promise<PendingRules> {
+  const unread = (why: string): PendingRules => ({ status: "unread", why });
+  const path = pending.spec ?? specPath;
+  if (path === undefined) return unread("the pending fact names no spec");
+  const top = await io.git.topLevel(io.cwd);
+  if (top === undefined) {
+    return unread(`"${io.cwd}" is not in a git repository`);
+  }
+  const base = await io.git.resolveCommit(pending.base, top);
+  if (base === undefined) {
+    return unread(
+      `the base commit ${pending.base.slice(0, 12)} is not in this checkout`,
+    );
+  }
+  const head =
+    (pending.head && await io.git.resolveCommit(pending.head, top)) ||
+    await io.git.resolveCommit("HEAD", top);
+  if (head === undefined) return unread("the repository has no commit");
+  const parse = await specParser();
+  const specAt = async (sha: string) =>
+    baseSpecOf(await io.git.showFile(sha, path, top), path, parse);
+  const k = Number(/-wave-([1-9][0-9]*)$/.exec(pending.gate)?.[1] ?? 0);
+  const atHead = await specAt(head);
+  const wave = atHead.status === "parsed"
+    ? atHead.spec.waves.find((w) => w.k === k)
+    : undefined;
+  const set = await io.ledger.readPlanSet(
+    pending.name,
+    pending.gate,
+    pending.planDigest,
+  ) ?? [];
+  const targets = [...(wave?.runs ?? []), ...set].map((run) => run.target);
+  const judge = gateRules(
+    [{ sha: base, spec: await specAt(base) }],
+    wave ?? { k, name: "" },
+    targets,
+    { top, head },
+    { git: io.git, clock: io.clock, stderr: { write() {} } },
+  );
+  return { status: "read", judge, base, set };
+}

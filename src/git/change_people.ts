@@ -1,0 +1,64 @@
+/**
+ * Who made a change (SPEC.md §12.1): the authors and committers of every commit
+ * in `base..HEAD`, read with `git log`, for the rule `selfApproval: false`. An
+ * edge; comparing them with approvers is the gate's business.
+ * @module
+ */
+
+import type { Git } from "./git.ts";
+
+/** The most commits read; a longer range is reported as too long. */
+export const MAX_CHANGE_COMMITS = 20_000;
+
+/** One person of the change, and in which role. */
+export interface ChangePerson {
+  /** A name or an e-mail address, as git records it. */
+  who: string;
+  /** `author` or `committer`. */
+  role: "author" | "committer";
+}
+
+/** The people of a change, or why they are unknown. */
+export type ChangePeople =
+  | { status: "known"; people: ChangePerson[] }
+  | { status: "too-long"; commits: number };
+
+/**
+ * Lists the authors' and committers' names and e-mail addresses of the commits
+ * reachable from `head` but not from `base` (merged-in commits included).
+ * @param git The git seam.
+ * @param top The repository's top level.
+ * @param range The base and head commits (full shas).
+ * @returns Each name and address with its role (repeats included), or
+ *   `too-long` when the range holds more than {@linkcode MAX_CHANGE_COMMITS}.
+ * @throws {GitError} When git fails (a commit missing from the checkout).
+ */
+export async function changePeople(
+  git: Git,
+  top: string,
+  range: { base: string; head: string },
+): Promise<ChangePeople> {
+  const stdout = await git.run([
+    "log",
+    "--no-mailmap",
+    `--max-count=${MAX_CHANGE_COMMITS + 1}`,
+    "--format=%an%x00%ae%x00%cn%x00%ce%x00",
+    `${range.base}..${range.head}`,
+    "--",
+  ], { cwd: top });
+  const fields = stdout.split("\0");
+  const people: ChangePerson[] = [];
+  let commits = 0;
+  for (let i = 0; i + 3 < fields.length; i += 4) {
+    commits++;
+    const [an, ae, cn, ce] = fields.slice(i, i + 4).map((f) => f.trim());
+    people.push(
+      { who: an, role: "author" },
+      { who: ae, role: "author" },
+      { who: cn, role: "committer" },
+      { who: ce, role: "committer" },
+    );
+  }
+  if (commits > MAX_CHANGE_COMMITS) return { status: "too-long", commits };
+  return { status: "known", people: people.filter((p) => p.who !== "") };
+}

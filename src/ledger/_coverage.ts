@@ -1,0 +1,77 @@
+/**
+ * The coverage rules of SPEC.md §10 that the gate decision and its waiting
+ * reasons share: which records are live after a revoke, which members an
+ * approval must cover, and whether it covers them. Pure.
+ * @module
+ */
+
+import type { ClaimLedger } from "./claims.ts";
+import type {
+  ApprovalRecord,
+  ExpiredRecord,
+  LedgerRecord,
+  PlanPair,
+} from "./records.ts";
+
+/** A member of a decision: its plan, and whether the plan changes nothing. */
+export interface GateMember extends PlanPair {
+  /** An empty plan needs no approval. */
+  empty?: boolean;
+}
+
+/** The plans each approved digest names (from the pending facts' plan sets). */
+export type PlanSets = ReadonlyMap<string, readonly PlanPair[]>;
+
+/** The records after the newest `expired` one (all of them when there is none). */
+export function afterNewestExpired(
+  records: readonly LedgerRecord[],
+): { live: readonly LedgerRecord[]; expired?: ExpiredRecord } {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i];
+    if (record.kind === "expired") {
+      return { live: records.slice(i + 1), expired: record };
+    }
+  }
+  return { live: records };
+}
+
+/**
+ * The members an approval must cover: the non-empty ones not already applied
+ * under it.
+ */
+export function needing(
+  members: readonly GateMember[],
+  claims: ClaimLedger,
+): GateMember[] {
+  return members.filter((m) =>
+    m.empty !== true && claims.standing(m).kind !== "applied"
+  );
+}
+
+/** Whether `approval` covers every member of `need`. */
+export function covers(
+  approval: ApprovalRecord,
+  sets: PlanSets,
+  need: readonly GateMember[],
+  digest: string,
+): boolean {
+  const missing = uncovered(approval, sets, need, digest);
+  return missing !== "another-digest" && missing.length === 0;
+}
+
+/** The members of `need` that `approval` does not cover. */
+export function uncovered(
+  approval: ApprovalRecord,
+  sets: PlanSets,
+  need: readonly GateMember[],
+  digest: string,
+): GateMember[] | "another-digest" | [] {
+  const set = sets.get(approval.planDigest);
+  if (set === undefined) {
+    return approval.planDigest === digest || need.length === 0
+      ? []
+      : "another-digest";
+  }
+  const approved = new Set(set.map((p) => `${p.target}\n${p.planDigest}`));
+  return need.filter((m) => !approved.has(`${m.target}\n${m.planDigest}`));
+}

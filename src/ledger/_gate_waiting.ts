@@ -1,0 +1,108 @@
+/**
+ * Why a gate waits (SPEC.md §5.3, §10, §12.1): the tally of who counted and who
+ * did not, or, when no approval covers the plans, the approval of another
+ * digest, the plans it does not cover, a revoke, or none. Pure; the decision
+ * itself is `decideGate`'s.
+ * @module
+ */
+
+import { claimLedger } from "./claims.ts";
+import {
+  afterNewestExpired,
+  covers,
+  type GateMember,
+  needing,
+  type PlanSets,
+  uncovered,
+} from "./_coverage.ts";
+import {
+  approvedForAnotherMessage,
+  noApprovalMessage,
+  revokedMessage,
+  uncoveredMessage,
+} from "./gate_messages.ts";
+import { type GateRules, type Tally, tallyApprovals } from "./gate_tally.ts";
+import type { ApprovalRecord, LedgerRecord } from "./records.ts";
+
+/** What a waiting gate was evaluated for. */
+export interface WaitingQuery {
+  /** The gate, for messages. */
+  gate: string;
+  /** The decision's set digest. */
+  digest: string;
+  /** The decision's members. */
+  members: readonly GateMember[];
+  /** The approver rules and verdicts, if any. */
+  rules?: GateRules;
+}
+
+/**
+ * The tally of a waiting gate: the approvals that cover the plans not yet
+ * applied under the newest approval; `undefined` when none covers them.
+ */
+export function waitingTally(
+  records: readonly LedgerRecord[],
+  oldestFirst: readonly ApprovalRecord[],
+  sets: PlanSets,
+  query: WaitingQuery,
+): Tally | undefined {
+  const newest = oldestFirst[oldestFirst.length - 1];
+  if (newest === undefined) return undefined;
+  const need = needing(query.members, claimLedger(records, newest.id));
+  const covering = oldestFirst.filter((a) =>
+    covers(a, sets, need, query.digest)
+  );
+  return covering.length ? tallyApprovals(covering, query.rules) : undefined;
+}
+
+const NAMED = 5;
+
+/**
+ * Why no approval covers the plans: none (or one revoked), one of another
+ * digest, or the plans the newest does not cover (five named at most).
+ */
+export function waitingReasons(
+  records: readonly LedgerRecord[],
+  newest: ApprovalRecord | undefined,
+  sets: PlanSets,
+  query: WaitingQuery,
+): string[] {
+  const { gate, digest } = query;
+  if (newest === undefined) {
+    const { expired } = afterNewestExpired(records);
+    const revoked = expired &&
+      [...records.slice(0, records.indexOf(expired))].reverse().find((r) =>
+        r.kind === "approval" && r.planDigest === digest
+      ) as ApprovalRecord | undefined;
+    return [
+      revoked
+        ? revokedMessage(digest, revoked.by, expired!.timestamp)
+        : noApprovalMessage(gate, digest),
+    ];
+  }
+  const claims = claimLedger(records, newest.id);
+  const missing = uncovered(
+    newest,
+    sets,
+    needing(query.members, claims),
+    digest,
+  );
+  if (missing === "another-digest") {
+    return [
+      approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),
+    ];
+  }
+  const set = new Map(
+    (sets.get(newest.planDigest) ?? []).map((p) => [p.target, p.planDigest]),
+  );
+  const lines = missing.slice(0, NAMED).map((m) =>
+    uncoveredMessage(m, set.get(m.target), newest)
+  );
+  if (missing.length > NAMED) {
+    lines.push(`and ${missing.length - NAMED} more plans it does not cover`);
+  }
+  return [
+    approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),
+    ...lines,
+  ];
+}

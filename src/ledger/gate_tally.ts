@@ -1,0 +1,148 @@
+/**
+ * The tally of a gate's approvals (SPEC.md §12, §12.1): who counts, who does not
+ * and why, given each approval's verdict under the rules at base. Pure: the
+ * verdicts are computed before (seals verified, principals judged); which
+ * approvals cover a decision's plans is `decideGate`'s business.
+ * @module
+ */
+
+import { normalisePrincipal } from "../seal/normalise_principal.ts";
+import type { ApprovalRecord } from "./records.ts";
+
+/** How the rules at base judge one approval. */
+export interface ApprovalVerdict {
+  /** The principal, normalised (NFKC, trimmed, lowercased): distinctness is by it. */
+  principal: string;
+  /** How messages name it: the `by` of a ledger approval, the verified signer of a sealed one. */
+  display: string;
+  /** Whether it may count. */
+  counts: boolean;
+  /** Why it does not count (`not signed`, `the change's author`, …). */
+  why?: string;
+  /** The verified signer and key fingerprint of a sealed approval that verified. */
+  sealedBy?: { principal: string; fingerprint: string };
+}
+
+/** The rules a gate is decided under: how many, and each approval's verdict. */
+export interface GateRules {
+  /** Distinct principals required. */
+  required: number;
+  /**
+   * The verdict of each approval by id; an approval without one does not count
+   * (`not judged`).
+   */
+  verdicts: ReadonlyMap<string, ApprovalVerdict>;
+}
+
+/** Who counted and who did not, among the approvals that cover a decision's plans. */
+export interface Tally {
+  /** Distinct principals required. */
+  required: number;
+  /** The principals that count, in ledger order, once each (display names). */
+  counted: string[];
+  /** The approvals that cover the plans but do not count, once per name and reason. */
+  refused: { display: string; why: string }[];
+}
+
+/**
+ * The verdict of an approval under `rules`; without rules (a plain gate), every
+ * approval counts and its principal is its `by`.
+ * @param approval The approval.
+ * @param rules The rules, if any.
+ * @returns The verdict.
+ * @example
+ * ```ts
+ * verdictOf(approval, undefined).counts; // true
+ * ```
+ */
+export function verdictOf(
+  approval: ApprovalRecord,
+  rules: GateRules | undefined,
+): ApprovalVerdict {
+  if (rules === undefined) {
+    return {
+      principal: normalisePrincipal(approval.by),
+      display: approval.by,
+      counts: true,
+    };
+  }
+  return rules.verdicts.get(approval.id) ?? {
+    principal: "",
+    display: approval.by,
+    counts: false,
+    why: "not judged",
+  };
+}
+
+/**
+ * Tallies approvals: each principal whose approval counts is named once; an
+ * approval that does not count is listed with its reason unless its principal
+ * counts through another approval.
+ * @param approvals The approvals that cover the plans, oldest first.
+ * @param rules The rules, if any.
+ * @returns The tally.
+ * @example
+ * ```ts
+ * tallyApprovals([annTwice, annAgain, eve], rules);
+ * // { required: 2, counted: ["ann"], refused: [{ display: "eve", why: "the change's author" }] }
+ * ```
+ */
+export function tallyApprovals(
+  approvals: readonly ApprovalRecord[],
+  rules: GateRules | undefined,
+): Tally {
+  const counted = new Map<string, string>();
+  const refused = new Map<
+    string,
+    { principal: string; display: string; why: string }
+  >();
+  for (const approval of approvals) {
+    const verdict = verdictOf(approval, rules);
+    if (verdict.counts) {
+      if (!counted.has(verdict.principal)) {
+        counted.set(verdict.principal, verdict.display);
+      }
+    } else {
+      const why = verdict.why ?? "not counted";
+      refused.set(`${verdict.display}\n${why}`, {
+        principal: verdict.principal,
+        display: verdict.display,
+        why,
+      });
+    }
+  }
+  return {
+    required: rules?.required ?? 1,
+    counted: [...counted.values()],
+    refused: [...refused.values()]
+      .filter((r) => r.principal === "" || !counted.has(r.principal))
+      .map(({ display, why }) => ({ display, why })),
+  };
+}
+
+/** How many refused approvals a tally line names. */
+const NAMED_REFUSED = 10;
+
+/**
+ * The waiting message's tally (SPEC.md §12.1).
+ * @param tally The tally.
+ * @param digest The decision's set digest.
+ * @returns `2 of 3 approvals of <D>: ann@example.com, bob@example.com; not
+ *   counted: eve@example.com (the change's author)`.
+ * @example
+ * ```ts
+ * tallyLine({ required: 2, counted: ["ann"], refused: [] }, "sha256:1…");
+ * // "1 of 2 approvals of sha256:1…: ann"
+ * ```
+ */
+export function tallyLine(tally: Tally, digest: string): string {
+  const counted = tally.counted.length ? `: ${tally.counted.join(", ")}` : "";
+  const shown = tally.refused.slice(0, NAMED_REFUSED)
+    .map((r) => `${r.display} (${r.why})`);
+  const more = tally.refused.length - shown.length;
+  if (more > 0) shown.push(`and ${more} more`);
+  const refused = shown.length ? `; not counted: ${shown.join(", ")}` : "";
+  return `${tally.counted.length} of ${tally.required} approval${
+    tally.required === 1 ? "" : "s"
+  } of ${digest}${counted}${refused}`;
+}

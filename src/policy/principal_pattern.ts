@@ -1,0 +1,72 @@
+/**
+ * The principal patterns of `approvers.allowed` (SPEC.md §12.1): a principal, or
+ * a pattern where `*` stands for any characters within the word (none included),
+ * compared after NFKC, trimming and lowercasing. Pure; the matcher runs in time
+ * bounded by the product of the lengths (no backtracking blow-up).
+ * @module
+ */
+
+import { normalisePrincipal } from "../seal/normalise_principal.ts";
+
+/**
+ * Tells whether a principal matches one pattern. `*` matches any run of
+ * characters, none included; every other character is literal. A principal that
+ * holds white space matches nothing, since a pattern holds none and `*` stays
+ * within a word.
+ * @param principal The principal, normalised.
+ * @param pattern The pattern as the spec writes it (normalised here).
+ * @returns `true` when the whole principal matches.
+ * @example
+ * ```ts
+ * principalMatches("ann@platform.example", "*@platform.example"); // true
+ * principalMatches("ann@example.com", "*@platform.example"); // false
+ * ```
+ */
+export function principalMatches(principal: string, pattern: string): boolean {
+  if (principal === "" || /\s/u.test(principal)) return false;
+  const value = Array.from(principal);
+  const glob = Array.from(normalisePrincipal(pattern));
+  let vi = 0;
+  let pi = 0;
+  let star = -1;
+  let resume = 0;
+  while (vi < value.length) {
+    if (pi < glob.length && glob[pi] !== "*" && glob[pi] === value[vi]) {
+      vi++;
+      pi++;
+    } else if (pi < glob.length && glob[pi] === "*") {
+      star = pi++;
+      resume = vi;
+    } else if (star >= 0) {
+      pi = star + 1;
+      vi = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (pi < glob.length && glob[pi] === "*") pi++;
+  return pi === glob.length;
+}
+
+/**
+ * Tells whether a principal passes every `allowed` list of the governing waves:
+ * each list must hold a pattern it matches (the strictest rule is their
+ * intersection). No list: anyone is allowed.
+ * @param principal The principal, normalised.
+ * @param allowed One list of patterns per wave that restricts approvers.
+ * @returns `true` when every list allows it.
+ * @example
+ * ```ts
+ * principalAllowed("ann@a.example", [["*@a.example"], ["ann@*", "bob@*"]]); // true
+ * principalAllowed("bob@b.example", [["*@a.example"]]); // false
+ * principalAllowed("anyone", []); // true
+ * ```
+ */
+export function principalAllowed(
+  principal: string,
+  allowed: readonly (readonly string[])[],
+): boolean {
+  return allowed.every((list) =>
+    list.some((pattern) => principalMatches(principal, pattern))
+  );
+}

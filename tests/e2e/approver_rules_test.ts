@@ -1,0 +1,362 @@
+// End to end through the binary: approver rules (SPEC.md §12.1): N distinct
+// approvers, allowed principals, no self-approval, all read at base; share jobs
+// count the tally again from the ledger; the git ledger counts the same.
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { runBinary, tempDir } from "../_helpers/binary.ts";
+import {
+  approveLine,
+  errorLines,
+  plannedDigest,
+  rollout,
+  SPEC,
+  specOf,
+} from "../_helpers/rollout.ts";
+import { TEST_USER } from "../_helpers/temp_repo.ts";
+
+const PROD = { name: "prod", runs: ["eu", "us"] };
+
+Deno.test("required: 2 waits for two distinct approvers", async (t) => {
+  await using r = await rollout(specOf([PROD], { approvers: { required: 2 } }));
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(waiting.code).toBe(3);
+  const digest = plannedDigest(waiting.stderr);
+  const approve = (by: string) =>
+    r.run([...approveLine(waiting.stderr), "--by", by]);
+  expect(waiting.stderr).toContain(
+    `approvers of wave 1 "prod": 2 distinct approvers, anyone, self-approval allowed (read at ${
+      r.base.slice(0, 12)
+    }: wave 1 "prod" by name and position)\n`,
+  );
+
+  await t.step("one approval: 1 of 2", async () => {
+    const approved = await approve("ann@example.com");
+    expect(approved.code).toBe(0);
+    expect(approved.stderr).toContain(
+      `note: 1 of 2 approvals of ${digest}: ann@example.com\n`,
+    );
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(
+      `  1 of 2 approvals of ${digest}: ann@example.com\n`,
+    );
+  });
+
+  await t.step(
+    "show counts under the rules at base: not approved yet",
+    async () => {
+      const out = await r.run(["show", "tf", "tf-wave-1"]);
+      expect(out.code).toBe(0);
+      expect(out.stdout).toContain(
+        `not approved yet: 1 of 2 approvals of ${digest}: ann@example.com\n`,
+      );
+      expect(out.stdout).toMatch(/^then approve: chant-wave approve tf /m);
+      const json = await r.run(["show", "tf", "tf-wave-1", "--json"]);
+      expect(JSON.parse(json.stdout).approved).toBe(false);
+    },
+  );
+
+  await t.step(
+    "resume counts under the rules at base: not approved",
+    async () => {
+      const out = await r.run(["resume", ...SPEC]);
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        `tf-wave-1 of tf: not-approved: 1 of 2 approvals of ${digest}: ann@example.com\n`,
+      );
+    },
+  );
+
+  await t.step(
+    "the same person again, in another case: still 1 of 2",
+    async () => {
+      expect((await approve(" Ann@Example.COM")).code).toBe(0);
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(3);
+      expect(out.stderr).toContain(
+        `  1 of 2 approvals of ${digest}: ann@example.com\n`,
+      );
+      expect(await r.applied()).toEqual([]);
+    },
+  );
+
+  await t.step("a second person: the wave applies", async () => {
+    expect((await approve("bob@example.com")).code).toBe(0);
+    const shown = await r.run(["show", "tf", "tf-wave-1"]);
+    expect(shown.stdout).toContain(
+      "approved by ann@example.com, bob@example.com: a job goes on with these plans\n",
+    );
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(
+      `gate tf-wave-1: approved by ann@example.com, bob@example.com for ${digest}`,
+    );
+    expect((await r.applied()).sort()).toEqual(["eu", "us"]);
+    const decision = await r.readJson(".chant/waves/tf/wave-1.json");
+    expect(decision.approvedBy).toBe("ann@example.com, bob@example.com");
+  });
+
+  await t.step("status shows the tally", async () => {
+    const status = await r.run(["status", ...SPEC]);
+    expect(status.stdout).toContain(
+      `  tally: 2 of 2 approvals of ${
+        digest.slice(0, 19)
+      }: ann@example.com, bob@example.com (approved)\n`,
+    );
+    expect(status.stdout).toContain(
+      "  rules: ledger (an approver is whoever --by names), 2 distinct approvers, anyone, self-approval allowed (read at ",
+    );
+    const json = JSON.parse(
+      (await r.run(["status", ...SPEC, "--json"])).stdout,
+    );
+    expect(json.waves[0].tally).toEqual({
+      digest,
+      approved: true,
+      required: 2,
+      counted: ["ann@example.com", "bob@example.com"],
+      refused: [],
+    });
+  });
+});
+
+Deno.test("allowed: an approver outside the patterns does not count, and is told so", async () => {
+  await using r = await rollout(
+    specOf([PROD], { approvers: { allowed: ["*@platform.example"] } }),
+  );
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
+  const digest = plannedDigest(waiting.stderr);
+  const outside = await r.run([
+    ...approveLine(waiting.stderr),
+    "--by",
+    "ann@example.com",
+  ]);
+  expect(outside.code).toBe(0);
+  expect(outside.stderr).toContain(
+    "warning: this approval will not count: not in approvers.allowed (the rules at ",
+  );
+  const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(out.code).toBe(3);
+  expect(out.stderr).toContain(
+    `  0 of 1 approval of ${digest}; not counted: ann@example.com (not in approvers.allowed)\n`,
+  );
+  await r.run([...approveLine(waiting.stderr), "--by", "Bob@Platform.Example"]);
+  const applied = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(applied.code).toBe(0);
+  expect(applied.stderr).toContain("approved by Bob@Platform.Example for");
+  await using elsewhere = await tempDir();
+  const outsider = await runBinary([
+    ...approveLine(waiting.stderr),
+    "--by",
+    "ann@example.com",
+    "--ledger",
+    `${r.path}/.chant/ledger`,
+  ], { cwd: elsewhere.path });
+  expect(outsider.code).toBe(0);
+  expect(outsider.stderr).toContain(
+    `note: not checked against the rules at base: "${elsewhere.path}" is not in a git repository\n`,
+  );
+});
+
+Deno.test("selfApproval: false: the change's author and the waiting job's CI actor do not count", async (t) => {
+  await using r = await rollout(
+    specOf([PROD], { approvers: { selfApproval: false } }),
+  );
+  const ci = {
+    GITHUB_ACTIONS: "true",
+    GITHUB_ACTOR: "carol",
+    GITHUB_RUN_ID: "7",
+  };
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1"], ci);
+  expect(waiting.code).toBe(3);
+  const digest = plannedDigest(waiting.stderr);
+  const pending = (await r.records("tf-wave-1"))
+    .find((record) => record.kind === "pending");
+  expect(pending).toMatchObject({ actor: "carol", head: r.head });
+
+  await t.step("the author of the head commit", async () => {
+    const mine = await r.run([
+      ...approveLine(waiting.stderr),
+      "--by",
+      TEST_USER.email,
+    ]);
+    expect(mine.stderr).toContain(
+      "warning: this approval will not count: the change's author (",
+    );
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(
+      `  0 of 1 approval of ${digest}; not counted: ${TEST_USER.email} (the change's author)\n`,
+    );
+  });
+
+  await t.step("the CI actor of the waiting job", async () => {
+    await r.run([...approveLine(waiting.stderr), "--by", "carol"]);
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(
+      "carol (the CI actor of the waiting job)",
+    );
+  });
+
+  await t.step("another person counts", async () => {
+    await r.run([...approveLine(waiting.stderr), "--by", "dave@example.com"]);
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain("approved by dave@example.com for");
+  });
+});
+
+Deno.test("a change cannot lower the rules that guard it", async (t) => {
+  await t.step("required lowered to 1 at HEAD: still 2", async () => {
+    await using r = await rollout(
+      specOf([{ ...PROD, approvers: { required: 2 } }]),
+      { headSpec: specOf([{ ...PROD, approvers: { required: 1 } }]) },
+    );
+    const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
+    await r.run([...approveLine(waiting.stderr), "--by", "ann"]);
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain("  1 of 2 approvals of ");
+  });
+
+  await t.step(
+    "selfApproval: false removed at HEAD: still refused",
+    async () => {
+      await using r = await rollout(
+        specOf([PROD], { approvers: { selfApproval: false } }),
+        { headSpec: specOf([PROD]) },
+      );
+      const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
+      await r.run([...approveLine(waiting.stderr), "--by", TEST_USER.name]);
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(3);
+      expect(out.stderr).toContain(
+        `not counted: ${TEST_USER.name} (the change's author)\n`,
+      );
+    },
+  );
+
+  await t.step(
+    "a renamed wave is still governed by the base wave's rules",
+    async () => {
+      await using r = await rollout(
+        specOf([{ ...PROD, approvers: { required: 2 } }]),
+        { headSpec: specOf([{ ...PROD, name: "production" }]) },
+      );
+      const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
+      await r.run([...approveLine(waiting.stderr), "--by", "ann"]);
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(3);
+      expect(out.stderr).toContain("  1 of 2 approvals of ");
+    },
+  );
+});
+
+Deno.test("a share job counts the tally from the ledger, not the decision record", async (t) => {
+  await using r = await rollout(
+    specOf([{ ...PROD, shares: 2 }], { approvers: { required: 2 } }),
+  );
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1", "--decide"]);
+  expect(waiting.code).toBe(3);
+  await r.run([...approveLine(waiting.stderr), "--by", "ann"]);
+  const path = `${r.path}/.chant/waves/tf/wave-1.json`;
+
+  await t.step(
+    "a record forged to say approved is refused, exit 2",
+    async () => {
+      const decision = JSON.parse(await Deno.readTextFile(path));
+      const ann = (await r.records("tf-wave-1"))
+        .find((record) => record.kind === "approval")!;
+      await Deno.writeTextFile(
+        path,
+        JSON.stringify({
+          ...decision,
+          status: "approved",
+          approvedBy: "ann, bob",
+          approvalId: ann.id,
+        }),
+      );
+      const out = await r.run(["run", ...SPEC, "--wave", "1", "--share", "1"]);
+      expect(out.code).toBe(2);
+      expect(errorLines(out.stderr)).toEqual([
+        "error: the decision record .chant/waves/tf/wave-1.json does not match the ledger; run the deciding job again",
+      ]);
+      expect(out.stderr).toContain(
+        `  the ledger does not approve its plans: 1 of 2 approvals of ${decision.digest}: ann\n`,
+      );
+      expect(await r.applied()).toEqual([]);
+    },
+  );
+
+  await t.step("with a second approver both shares apply", async () => {
+    await r.run([...approveLine(waiting.stderr), "--by", "bob"]);
+    expect((await r.run(["run", ...SPEC, "--wave", "1", "--decide"])).code)
+      .toBe(0);
+    for (const share of ["1", "2"]) {
+      const out = await r.run([
+        "run",
+        ...SPEC,
+        "--wave",
+        "1",
+        "--share",
+        share,
+      ]);
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        'approvers of wave 1 "prod": 2 distinct approvers',
+      );
+    }
+    expect((await r.applied()).sort()).toEqual(["eu", "us"]);
+  });
+});
+
+Deno.test("the git ledger counts distinct approvers the same way", async () => {
+  await using r = await rollout(specOf([PROD], { approvers: { required: 2 } }));
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  const git = ["--ledger", "git"];
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
+  expect(waiting.code).toBe(3);
+  const digest = plannedDigest(waiting.stderr);
+  await r.run([...approveLine(waiting.stderr), "--by", "ann", ...git]);
+  await r.run([...approveLine(waiting.stderr), "--by", "ann", ...git]);
+  const once = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
+  expect(once.code).toBe(3);
+  expect(once.stderr).toContain(`  1 of 2 approvals of ${digest}: ann\n`);
+  await r.run([...approveLine(waiting.stderr), "--by", "bob", ...git]);
+  const out = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
+  expect(out.code).toBe(0);
+  expect(out.stderr).toContain(`approved by ann, bob for ${digest}`);
+  const onRemote = await r.repo.gitIn(
+    remote,
+    "ls-tree",
+    "-r",
+    "--name-only",
+    "chant/ledger",
+  );
+  expect(onRemote.split("\n").filter((f) => f.includes("-approval-")))
+    .toHaveLength(3);
+});
+
+Deno.test("the README's specs of sealed approvals and approver rules pass check", async (t) => {
+  const readme = await Deno.readTextFile(
+    new URL("../../README.md", import.meta.url),
+  );
+  for (const title of ["## Sealed approvals", "## Approver rules"]) {
+    await t.step(title, async () => {
+      const section = readme.slice(readme.indexOf(title));
+      const spec = section.match(/```jsonc\n([\s\S]*?)```/)?.[1];
+      expect(spec).toContain('"approval": "sealed"');
+      await using dir = await tempDir({ "waves.jsonc": spec! });
+      const out = await runBinary(["check", "--spec", "waves.jsonc"], {
+        cwd: dir.path,
+      });
+      expect(out).toEqual({
+        code: 0,
+        stdout: "",
+        stderr: "ok: waves.jsonc: 2 waves, 3 runs\n",
+      });
+    });
+  }
+});

@@ -1,0 +1,218 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { approvalRecord } from "../../src/ledger/records.ts";
+import type { ApprovalRules } from "../../src/policy/approval_at_base.ts";
+import {
+  judgeApprovals,
+  type JudgeInput,
+} from "../../src/policy/judge_approvals.ts";
+import type { SignersAtBase } from "../../src/policy/read_signers.ts";
+import { parseAllowedSigners } from "../../src/seal/allowed_signers.ts";
+import { approvalPayload } from "../../src/seal/approval_payload.ts";
+import { sshSign, testKeys } from "../seal/_ssh_keygen.ts";
+
+const SHA = "0123456789abcdef0123456789abcdef01234567";
+const REF = { sha: SHA, path: ".chant-wave/allowed_signers" };
+const NOW = Date.UTC(2026, 10, 30, 10);
+const D = "sha256:" + "d".repeat(64);
+
+const LEDGER: ApprovalRules = {
+  mode: "ledger",
+  signers: [],
+  required: 1,
+  allowed: [],
+  selfApproval: true,
+  source: "base",
+  reason: "read at 0123456789ab",
+};
+const SEALED: ApprovalRules = { ...LEDGER, mode: "sealed", signers: [REF] };
+
+function approvalBy(id: string, by: string, minute = 1) {
+  return approvalRecord(
+    { name: "tf", gate: "tf-wave-1", planDigest: D, by },
+    { id, now: Date.UTC(2026, 10, 30, 9, minute) },
+  );
+}
+
+function input(rules: ApprovalRules, extra: Partial<JudgeInput> = {}) {
+  return {
+    rules,
+    signers: [],
+    people: { status: "known" as const, people: [] },
+    actors: [],
+    now: NOW,
+    ...extra,
+  };
+}
+
+Deno.test("judgeApprovals() on a ledger gate: the principal is the by", async (t) => {
+  await t.step("anyone counts, normalised", async () => {
+    const rules = await judgeApprovals(
+      [approvalBy("a1", " Ann@Example.com")],
+      input(LEDGER),
+    );
+    expect(rules).toEqual({
+      required: 1,
+      verdicts: new Map([["a1", {
+        principal: "ann@example.com",
+        display: " Ann@Example.com",
+        counts: true,
+      }]]),
+    });
+  });
+  await t.step("allowed filters principals", async () => {
+    const rules = await judgeApprovals(
+      [approvalBy("a1", "ann@example.com"), approvalBy("a2", "bob@ops.x")],
+      input({ ...LEDGER, allowed: [["*@ops.x"]] }),
+    );
+    expect(rules.verdicts.get("a1")).toMatchObject({
+      counts: false,
+      why: "not in approvers.allowed",
+    });
+    expect(rules.verdicts.get("a2")?.counts).toBe(true);
+  });
+  await t.step(
+    "no self-approval: authors, committers and CI actors",
+    async () => {
+      const people = {
+        status: "known" as const,
+        people: [
+          { who: "Eve", role: "author" as const },
+          { who: "eve@example.com", role: "author" as const },
+          { who: "cid@example.com", role: "committer" as const },
+        ],
+      };
+      const rules = await judgeApprovals(
+        [
+          approvalBy("a1", "EVE@example.com"),
+          approvalBy("a2", "eve"),
+          approvalBy("a3", "cid@example.com"),
+          approvalBy("a4", "carol"),
+          approvalBy("a5", "dave"),
+        ],
+        input({ ...LEDGER, selfApproval: false }, {
+          people,
+          actors: ["Carol"],
+        }),
+      );
+      expect([...rules.verdicts.values()].map((v) => v.why)).toEqual([
+        "the change's author",
+        "the change's author",
+        "the change's committer",
+        "the CI actor of the waiting job",
+        undefined,
+      ]);
+    },
+  );
+  await t.step(
+    "the change's people count when self-approval is allowed",
+    async () => {
+      const rules = await judgeApprovals(
+        [approvalBy("a1", "eve")],
+        input(LEDGER, {
+          people: { status: "known", people: [{ who: "eve", role: "author" }] },
+          actors: ["eve"],
+        }),
+      );
+      expect(rules.verdicts.get("a1")?.counts).toBe(true);
+    },
+  );
+  await t.step("a change too long to read refuses everyone", async () => {
+    const rules = await judgeApprovals(
+      [approvalBy("a1", "dave")],
+      input({ ...LEDGER, selfApproval: false }, {
+        people: { status: "too-long", commits: 20_001 },
+      }),
+    );
+    expect(rules.verdicts.get("a1")?.why).toBe(
+      "the change has more than 20000 commits, so who made it is not known",
+    );
+  });
+  await t.step("a by of white space names no approver", async () => {
+    const rules = await judgeApprovals([approvalBy("a1", "  ")], input(LEDGER));
+    expect(rules.verdicts.get("a1")?.why).toBe("names no approver");
+  });
+});
+
+Deno.test("judgeApprovals() on a sealed gate: the principal is the verified signer", async (t) => {
+  await using keys = await testKeys();
+  const { ed25519: ann, ecdsa: other } = keys.keys;
+  const signers: SignersAtBase = {
+    ref: REF,
+    status: "read",
+    file: parseAllowedSigners(`ann@example.com ${ann.publicKey}\n`),
+  };
+  const sealed = async (id: string, by: string, key = ann) => {
+    const record = approvalBy(id, by);
+    const signature = await sshSign(key, "chant-wave", approvalPayload(record));
+    return {
+      ...record,
+      seal: { principal: by, publicKey: key.publicKey, signature },
+    };
+  };
+
+  await t.step(
+    "a listed key: counts, with the signer and fingerprint",
+    async () => {
+      const rules = await judgeApprovals(
+        [await sealed("a1", "Ann@Example.com")],
+        input(SEALED, { signers: [signers] }),
+      );
+      const verdict = rules.verdicts.get("a1")!;
+      expect(verdict).toMatchObject({
+        principal: "ann@example.com",
+        display: "ann@example.com",
+        counts: true,
+      });
+      expect(verdict.sealedBy?.fingerprint).toMatch(/^SHA256:/);
+    },
+  );
+  await t.step("the refusals the waiting message names", async () => {
+    const unsigned = approvalBy("a1", "ann@example.com");
+    const unlisted = await sealed("a2", "ann@example.com", other);
+    const edited = { ...await sealed("a3", "ann@example.com"), note: "x" };
+    const tampered = {
+      ...await sealed("a4", "ann@example.com"),
+      planDigest: "sha256:" + "e".repeat(64),
+    };
+    const rules = await judgeApprovals(
+      [unsigned, unlisted, edited, tampered],
+      input(SEALED, { signers: [signers] }),
+    );
+    expect([...rules.verdicts.values()].map((v) => [v.display, v.why]))
+      .toEqual([
+        ["ann@example.com", "not signed"],
+        ["ann@example.com", "key not listed for ann@example.com"],
+        ["ann@example.com", undefined],
+        ["ann@example.com", "signature does not verify"],
+      ]);
+  });
+  await t.step("no signers file at base: nothing counts", async () => {
+    const why =
+      "the gate is sealed, and there is no signers file .chant-wave/allowed_signers at 0123456789ab";
+    const rules = await judgeApprovals(
+      [await sealed("a1", "ann@example.com")],
+      input(SEALED, { signers: [{ ref: REF, status: "missing", why }] }),
+    );
+    expect(rules.verdicts.get("a1")).toMatchObject({ counts: false, why });
+  });
+  await t.step("a verified signer is still held to the rules", async () => {
+    const rules = await judgeApprovals(
+      [await sealed("a1", "ann@example.com")],
+      input({ ...SEALED, selfApproval: false }, {
+        signers: [signers],
+        people: {
+          status: "known",
+          people: [{ who: "ann@example.com", role: "committer" }],
+        },
+      }),
+    );
+    expect(rules.verdicts.get("a1")).toMatchObject({
+      counts: false,
+      why: "the change's committer",
+    });
+    expect(rules.verdicts.get("a1")?.sealedBy?.principal).toBe(
+      "ann@example.com",
+    );
+  });
+});
