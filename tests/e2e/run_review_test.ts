@@ -5,7 +5,9 @@
 // reason printed, and a ledger approval still counts; a change that switches a
 // wave to `pr-review` is not approved by review (the mode is read at base); a
 // dry run asks nothing; share jobs apply under the deciding job's approval
-// without asking the forge.
+// without asking the forge; the author's own review, a standing request for
+// changes, a plan moved after the review and no recorded plans each leave the
+// wave waiting with their reason.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { type FakeForge, fakeForge } from "../_helpers/fake_forge.ts";
@@ -38,6 +40,7 @@ interface Merged extends AsyncDisposable {
 async function merged(
   spec: Record<string, unknown>,
   headSpec?: Record<string, unknown>,
+  recordPlans = true,
 ): Promise<Merged> {
   const r = await rollout(spec, headSpec ? { headSpec } : {});
   const fake = fakeForge("github");
@@ -47,8 +50,10 @@ async function merged(
     GITHUB_API_URL: fake.apiUrl,
     GITHUB_TOKEN: fake.token,
   };
-  const recorded = await r.run(["run", ...SPEC, "--record-plans"], env);
-  expect(recorded.code).toBe(0);
+  if (recordPlans) {
+    const recorded = await r.run(["run", ...SPEC, "--record-plans"], env);
+    expect(recorded.code).toBe(0);
+  }
   await r.repo.git("checkout", "-q", "--detach", r.base);
   await r.repo.git("merge", "-q", "--no-ff", "-m", "Merge #12", r.head);
   const merge = await r.repo.git("rev-parse", "HEAD");
@@ -207,4 +212,81 @@ Deno.test("run --decide takes the review's approval, and share jobs apply under 
   }
   expect((await m.r.applied()).sort()).toEqual(["eu", "us"]);
   expect(m.fake.requests.length).toBe(asked);
+});
+
+Deno.test("run says why a review does not approve a pr-review wave, and waits", async (t) => {
+  const cases: {
+    name: string;
+    recordPlans?: boolean;
+    arrange: (m: Merged) => Promise<void> | void;
+    reason: (m: Merged) => string;
+  }[] = [
+    {
+      name: "the author's own review",
+      arrange: (m) => {
+        m.fake.state.permissions.set("carol", "write");
+        m.fake.state.reviews.set(12, [
+          {
+            user: "carol",
+            state: "APPROVED",
+            commitId: m.r.head,
+            submittedAt: AT,
+          },
+        ]);
+      },
+      reason: () => "the author's own review doesn't count: carol approved #12",
+    },
+    {
+      name: "a writer's standing request for changes",
+      arrange: (m) => {
+        annApproves(m, m.r.head);
+        m.fake.state.permissions.set("dan", "write");
+        m.fake.state.reviews.get(12)!.push({
+          user: "dan",
+          state: "CHANGES_REQUESTED",
+          commitId: m.r.head,
+          submittedAt: AT,
+        });
+      },
+      reason: () => "dan requested changes to #12, and that request stands",
+    },
+    {
+      name: "the plan moved after the review",
+      arrange: async (m) => {
+        annApproves(m, m.r.head);
+        await m.r.desire("eu", "a change made after the review");
+      },
+      reason: (m) =>
+        `the plan moved after the review: #12 at ${
+          m.r.head.slice(0, 12)
+        } recorded `,
+    },
+    {
+      name: "no recorded plans",
+      recordPlans: false,
+      arrange: (m) => annApproves(m, m.r.head),
+      reason: (m) =>
+        `no recorded plans for #12 at its head ${
+          m.r.head.slice(0, 12)
+        }: its pipeline runs chant-wave run --record-plans`,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      await using m = await merged(
+        specOf(REVIEWED),
+        undefined,
+        c.recordPlans ?? true,
+      );
+      await c.arrange(m);
+      const out = await m.r.run(["run", ...SPEC, "--wave", "1"], m.env);
+      expect(out.code).toBe(3);
+      expect(out.stderr).toContain(
+        `gate tf-wave-1: no review approval: ${c.reason(m)}`,
+      );
+      expect(await m.r.applied()).toEqual([]);
+      const kinds = (await m.r.records("tf-wave-1")).map((r) => r.kind);
+      expect(kinds).toEqual(["pending"]);
+    });
+  }
 });
