@@ -2,8 +2,9 @@
  * `deno task demo`: the whole chant-wave story on the bundled example, with the
  * real binary, in a temporary git repository: wave 1 applies (no gate), wave 2
  * waits (exit 3) and prints its approve command, the approval is recorded, wave 2
- * applies, then a plan changes and a share job refuses it (exit 4). Wave 3
- * (prod) is sealed in the demo's copy of the spec: a throwaway ed25519 key is
+ * applies, then a plan changes and a share job refuses it (exit 4); wave 3
+ * waits until wave 2 has applied at this revision, so wave 2 decides again, the
+ * new plan is approved and share 2 applies it. Wave 3 (prod) is sealed in the demo's copy of the spec: a throwaway ed25519 key is
  * made in the temporary repository and listed in `.chant-wave/allowed_signers`
  * at base, an unsigned approval does not count, and `approve --sign` does.
  * Builds `dist/chant-wave` first when it is missing.
@@ -180,6 +181,39 @@ try {
     ["run", ...spec, "--wave", "2", "--share", "2"],
     repo,
     4,
+  );
+  await step(
+    "wave 3 (prod) waits until wave 2 has applied at this revision",
+    ["run", ...spec, "--wave", "3"],
+    repo,
+    3,
+  );
+  const replanned = await step(
+    "wave 2 decides again: the moved run is planned afresh and waits",
+    ["run", ...spec, "--wave", "2", "--decide"],
+    repo,
+    3,
+  );
+  const approveAgain = replanned.match(/^then approve: chant-wave (.+)$/m)?.[1]
+    .split(" ");
+  if (!approveAgain) throw new Error("no approve line was printed again");
+  await step(
+    "a person approves the new plans",
+    [...approveAgain, "--by", "demo@example.com"],
+    repo,
+    0,
+  );
+  await step(
+    "wave 2 is decided again",
+    ["run", ...spec, "--wave", "2", "--decide"],
+    repo,
+    0,
+  );
+  await step(
+    "share 2 applies the new plan of staging-us",
+    ["run", ...spec, "--wave", "2", "--share", "2"],
+    repo,
+    0,
   );
   const prod = await step(
     "wave 3 (prod): sealed, so only a signed approval by a listed key counts",
