@@ -1,12 +1,13 @@
 /**
  * The principal patterns of `approvers.allowed` (SPEC.md §12.1): a principal, or
  * a pattern where `*` stands for any characters within the word (none included),
- * compared after NFKC, trimming and lowercasing. Pure; the matcher runs in time
- * bounded by the product of the lengths (no backtracking blow-up).
+ * compared after NFKC, trimming and lowercasing. Pure; matched by the glob of
+ * the signers file (`pattern_list.ts`), with `?` literal.
  * @module
  */
 
 import { normalisePrincipal } from "../seal/normalise_principal.ts";
+import { globMatches } from "../seal/pattern_list.ts";
 
 /**
  * Tells whether a principal matches one pattern. `*` matches any run of
@@ -24,28 +25,7 @@ import { normalisePrincipal } from "../seal/normalise_principal.ts";
  */
 export function principalMatches(principal: string, pattern: string): boolean {
   if (principal === "" || /\s/u.test(principal)) return false;
-  const value = Array.from(principal);
-  const glob = Array.from(normalisePrincipal(pattern));
-  let vi = 0;
-  let pi = 0;
-  let star = -1;
-  let resume = 0;
-  while (vi < value.length) {
-    if (pi < glob.length && glob[pi] !== "*" && glob[pi] === value[vi]) {
-      vi++;
-      pi++;
-    } else if (pi < glob.length && glob[pi] === "*") {
-      star = pi++;
-      resume = vi;
-    } else if (star >= 0) {
-      pi = star + 1;
-      vi = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (pi < glob.length && glob[pi] === "*") pi++;
-  return pi === glob.length;
+  return globMatches(principal, normalisePrincipal(pattern), false);
 }
 
 /**

@@ -65,18 +65,24 @@ export function matchesPatternList(value: string, list: PatternList): boolean {
 }
 
 /**
- * Matches a whole value against one pattern (`*`, `?`; everything else literal),
- * by code point. Greedy with one backtrack point, so at most
- * `value.length × pattern.length` steps.
+ * Matches a whole value against one pattern (`*` any run, `?` one character
+ * unless `question` is false; everything else literal), by code point. Greedy
+ * with one backtrack point, so at most `value.length × pattern.length` steps.
  * @param value The value.
  * @param pattern The pattern.
+ * @param question Whether `?` matches one character (else it is literal).
  * @returns `true` when the pattern matches all of the value.
  * @example
  * ```ts
  * globMatches("ann@example.com", "a?n@*.com"); // true
+ * globMatches("a?n", "a?n", false); // true: `?` is literal
  * ```
  */
-export function globMatches(value: string, pattern: string): boolean {
+export function globMatches(
+  value: string,
+  pattern: string,
+  question = true,
+): boolean {
   const v = Array.from(value);
   const p = Array.from(pattern);
   let vi = 0;
@@ -85,7 +91,8 @@ export function globMatches(value: string, pattern: string): boolean {
   let resume = 0;
   while (vi < v.length) {
     if (
-      pi < p.length && (p[pi] === "?" || (p[pi] !== "*" && p[pi] === v[vi]))
+      pi < p.length &&
+      ((question && p[pi] === "?") || (p[pi] !== "*" && p[pi] === v[vi]))
     ) {
       vi++;
       pi++;

@@ -14,6 +14,7 @@ Deno.test("principalMatches() matches * within a word, the rest literally", asyn
     ["ann@platform.example", "a*@*.example", true],
     ["@platform.example", "*@platform.example", true],
     ["ann@platform.example", "?nn@platform.example", false],
+    ["a?n@x", "a?n@x", true],
     ["a.n.n@x", "a.n.n@x", true],
     ["ann@x", "ANN@X", true],
     ["ann@x", " ann@x ", true],
