@@ -116,6 +116,11 @@ export {
   type ParseSpecFn,
 } from "./src/policy/base_spec.ts";
 export {
+  BASE_RULES,
+  type BaseRule,
+  isTrustedRule,
+} from "./src/policy/base_rule.ts";
+export {
   approvalAtBase,
   type ApprovalRules,
   describeApprovers,

@@ -1,9 +1,11 @@
 /**
  * The approval rules a waiting job met, read again outside it (SPEC.md §12,
  * §12.1) for `approve` and `status`: the spec that job named (recorded on its
- * pending fact) as it was at the base the fact records, the signers file there,
- * and the change up to the head it records (else this checkout's HEAD). An edge
- * over git and the ledger; judging is `gateRules`'s.
+ * pending fact) as it was at every base the fact records (the strictest wins),
+ * the signers files there, and the change up to the head it records (else this
+ * checkout's HEAD). Specs are read in git; a link or submodule on the spec path
+ * reads as a spec that does not parse (the strictest rules). An edge over git
+ * and the ledger; judging is `gateRules`'s.
  * @module
  */
 
@@ -11,7 +13,8 @@ import type { Clock } from "../clock.ts";
 import type { Git } from "../git/git.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
 import type { PendingRecord, PlanPair } from "../ledger/records.ts";
-import { baseSpecOf } from "../policy/base_spec.ts";
+import { type BaseSpec, baseSpecOf } from "../policy/base_spec.ts";
+import { readTreeFile } from "../git/tree_file.ts";
 import { type GateJudge, gateRules } from "../run/gate_rules.ts";
 import { specParser } from "./_load_spec.ts";
 
@@ -57,19 +60,37 @@ export async function pendingRules(
   if (top === undefined) {
     return unread(`"${io.cwd}" is not in a git repository`);
   }
-  const base = await io.git.resolveCommit(pending.base, top);
-  if (base === undefined) {
-    return unread(
-      `the base commit ${pending.base.slice(0, 12)} is not in this checkout`,
-    );
+  const bases: string[] = [];
+  for (const sha of pending.bases ?? [pending.base]) {
+    const base = await io.git.resolveCommit(sha, top);
+    if (base === undefined) {
+      return unread(
+        `the base commit ${sha.slice(0, 12)} is not in this checkout`,
+      );
+    }
+    bases.push(base);
   }
   const head =
     (pending.head && await io.git.resolveCommit(pending.head, top)) ||
     await io.git.resolveCommit("HEAD", top);
   if (head === undefined) return unread("the repository has no commit");
   const parse = await specParser();
-  const specAt = async (sha: string) =>
-    baseSpecOf(await io.git.showFile(sha, path, top), path, parse);
+  const specAt = async (sha: string): Promise<BaseSpec> => {
+    const found = await readTreeFile(io.git, top, sha, path);
+    if (found.status === "link" || found.status === "submodule") {
+      return {
+        status: "unparsable",
+        problem: `"${found.at}" is a ${
+          found.status === "link" ? "symbolic link" : "submodule"
+        } at ${sha.slice(0, 12)}`,
+      };
+    }
+    return baseSpecOf(
+      found.status === "file" ? found.text : undefined,
+      path,
+      parse,
+    );
+  };
   const k = Number(/-wave-([1-9][0-9]*)$/.exec(pending.gate)?.[1] ?? 0);
   const atHead = await specAt(head);
   const wave = atHead.status === "parsed"
@@ -81,12 +102,14 @@ export async function pendingRules(
     pending.planDigest,
   ) ?? [];
   const targets = [...(wave?.runs ?? []), ...set].map((run) => run.target);
+  const specs = [];
+  for (const sha of bases) specs.push({ sha, spec: await specAt(sha) });
   const judge = gateRules(
-    [{ sha: base, spec: await specAt(base) }],
+    specs,
     wave ?? { k, name: "" },
     targets,
     { top, head },
     { git: io.git, clock: io.clock, stderr: { write() {} } },
   );
-  return { status: "read", judge, base, set };
+  return { status: "read", judge, base: bases[0], set };
 }

@@ -64,7 +64,7 @@ const BASE_RULES: Record<BaseRule, string> = {
   flag: "--base",
   spec: "the spec's base",
   push: "the commit before the push",
-  parent: "HEAD^1",
+  chain: "the strictest since the last decision",
 };
 
 /**

@@ -47,7 +47,7 @@ export const runCommand: Command = {
     "  --decide          deciding job: plan, decide, write the decision; apply nothing",
     "  --share I         share job I: apply slice I of the decided runs",
     "  --group G         group job: the runs of job group G (sliced by --share)",
-    "  --base REV        where the policy is read (default: the spec's base, else HEAD^1)",
+    "  --base REV        where the policy is read (default: the spec's base, else the push's before, else every version since the last decision)",
     "  --parallel N      runs planned or applied at once (default: the spec's)",
     "  --ledger L        git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
     "  --dry-run         plan and decide, record nothing, apply nothing",
@@ -87,7 +87,7 @@ export const runCommand: Command = {
     const json = flags.booleans.json;
     try {
       const file = requireFlag("run", flags, "spec");
-      const { spec } = await loadSpec(file, io.cwd);
+      const { spec, text } = await loadSpec(file, io.cwd);
       if (flags.booleans["record-plans"]) {
         return await runRecordPlans(spec, flags, io);
       }
@@ -109,6 +109,7 @@ export const runCommand: Command = {
       const result = await runJob({
         spec,
         specFile: file,
+        specText: text,
         selection,
         ...(flags.strings.base === undefined
           ? {}

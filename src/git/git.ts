@@ -84,21 +84,6 @@ export interface Git {
    */
   resolveCommit(rev: string, cwd: string): Promise<string | undefined>;
   /**
-   * Reads a file as committed: the blob at `pathFromTop` in commit `sha`, with
-   * plumbing (`ls-tree` then `cat-file blob`), so no textconv or filter applies.
-   * @param sha The commit (any tree-ish) to read from.
-   * @param pathFromTop `/`-separated, relative to the repository's top level.
-   * @param cwd A directory inside the repository.
-   * @returns The text (UTF-8, a BOM dropped), or `undefined` when no blob is at
-   * that path in that commit (absent, or a directory or submodule).
-   * @throws {GitError} When `sha` is not in the repository or git fails otherwise.
-   */
-  showFile(
-    sha: string,
-    pathFromTop: string,
-    cwd: string,
-  ): Promise<string | undefined>;
-  /**
    * Reads one setting with `git config --get <key>` as the USER's git sees it.
    * The one exception to the isolation: it reads global and system configuration
    * (it exists for the approver default, `user.email`, §5.3). Never use it for
@@ -175,10 +160,8 @@ export function createGit(options: CreateGitOptions): Git {
   };
   const run = async (args: readonly string[], o: GitRunOptions) =>
     decoder.decode(await runBytes(args, o));
-  // Per process: a work tree's top level does not move while chant-wave runs,
-  // and a blob's text is its id's (the spec at HEAD and at base is often one).
+  // Per process: a work tree's top level does not move while chant-wave runs.
   const topLevels = new Map<string, string>();
-  const blobs = new Map<string, string>();
 
   return {
     exec,
@@ -205,19 +188,6 @@ export function createGit(options: CreateGitOptions): Git {
       // exit 1: no such object, or not a commit ("expected commit type").
       if (out.exitCode === 1) return undefined;
       throw new GitError(args, out.exitCode, out.stderr);
-    },
-    async showFile(sha, pathFromTop, cwd) {
-      if (sha.startsWith("-")) {
-        throw new GitError(["ls-tree", sha], 128, `invalid object "${sha}"`);
-      }
-      const entry = await lsTreeEntry(run, sha, pathFromTop, cwd);
-      if (entry?.type !== "blob") return undefined;
-      const known = blobs.get(entry.oid);
-      if (known !== undefined) return known;
-      const bytes = await runBytes(["cat-file", "blob", entry.oid], { cwd });
-      const text = decoder.decode(bytes);
-      blobs.set(entry.oid, text);
-      return text;
     },
     configGet: (key, cwd) => readUserConfig(gitPath, options.env, key, cwd),
   };
@@ -256,36 +226,4 @@ async function readSafeDirectories(
 
 function firstLine(stdout: Uint8Array): string {
   return decoder.decode(stdout).split("\n")[0];
-}
-
-/**
- * The tree entry at exactly `path` in `treeish`: `ls-tree --full-tree -z` with
- * literal pathspecs (ls-tree never globs), so the path is taken from the top level
- * whatever `cwd` is and an unknown `treeish` fails instead of looking empty.
- */
-async function lsTreeEntry(
-  run: (args: readonly string[], o: GitRunOptions) => Promise<string>,
-  treeish: string,
-  path: string,
-  cwd: string,
-): Promise<{ type: string; oid: string } | undefined> {
-  const stdout = await run(
-    [
-      "--literal-pathspecs",
-      "ls-tree",
-      "--full-tree",
-      "-z",
-      treeish,
-      "--",
-      path,
-    ],
-    { cwd },
-  );
-  for (const record of stdout.split("\0")) {
-    const tab = record.indexOf("\t");
-    if (tab < 0 || record.slice(tab + 1) !== path) continue;
-    const [, type, oid] = record.slice(0, tab).split(" ");
-    return { type, oid };
-  }
-  return undefined;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { BASE_RULES, type BaseRule } from "../policy/base_rule.ts";
 import { isDigest } from "../digest/set_digest.ts";
 import { LocatorError, parseRunLocator } from "../forge/run_locator.ts";
 import { hasControlCharacter } from "../console/visible.ts";
@@ -37,6 +38,9 @@ export const RECORD_ID = /^[A-Za-z0-9_-]+$/;
 /** The longest public key line of a seal. */
 const MAX_SEAL_KEY = 16 * 1024;
 /** The longest spec path a pending fact names. */
+/** The most base commits a record names (SPEC.md §4.4's chain rule). */
+export const MAX_BASES = 1000;
+
 export const MAX_SPEC_PATH = 4096;
 export const RECORD_ID_FORM = `a record id (letters, digits, "-" or "_")`;
 
@@ -165,6 +169,32 @@ export class Fields {
     return this.json[key] === undefined
       ? {}
       : { [key]: this.matching(key, SHA, "a full commit sha") };
+  }
+
+  /** The optional `baseRule`: one of {@linkcode BASE_RULES}. */
+  optionalBaseRule(): { baseRule?: BaseRule } {
+    const value = this.json.baseRule;
+    if (value === undefined) return {};
+    if (!(BASE_RULES as readonly unknown[]).includes(value)) {
+      this.fail(`field "baseRule" must be one of ${BASE_RULES.join(", ")}`);
+    }
+    return { baseRule: value as BaseRule };
+  }
+
+  /** An optional list of 1 to {@linkcode MAX_BASES} full commit shas. */
+  optionalShas(key: string): { [key: string]: string[] } {
+    const value = this.json[key];
+    if (value === undefined) return {};
+    if (
+      !Array.isArray(value) || value.length === 0 ||
+      value.length > MAX_BASES ||
+      !value.every((sha) => typeof sha === "string" && SHA.test(sha))
+    ) {
+      this.fail(
+        `field "${key}" must be a list of 1 to ${MAX_BASES} full commit shas`,
+      );
+    }
+    return { [key]: value as string[] };
   }
 
   /**

@@ -69,6 +69,8 @@ function readPending(
     description: f.text("description", true),
     members: f.count("members"),
     base: f.text("base"),
+    ...f.optionalShas("bases"),
+    ...f.optionalBaseRule(),
     ...f.optionalText("runId"),
     ...f.optionalBounded("actor", MAX_PRINCIPAL_LENGTH),
     ...f.optionalSha("head"),
@@ -175,6 +177,7 @@ function readWaveOutcome(
     decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
     job: readJob(f),
     outcome: outcome as WaveOutcome,
+    ...f.optionalBaseRule(),
     ...f.optionalText("runId"),
     timestamp: f.time("timestamp"),
   };

@@ -9,6 +9,7 @@
  */
 
 import type { Clock } from "../clock.ts";
+import type { BaseRule } from "../policy/base_rule.ts";
 import type { Seal } from "../seal/seal.ts";
 import type { RunLocator } from "../forge/run_locator.ts";
 import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
@@ -54,6 +55,13 @@ export interface PendingRecord extends RecordBase {
   members: number;
   /** The base commit the policy was read at (full sha). */
   base: string;
+  /**
+   * Every commit the rules were read at (full shas, `base` first), when more
+   * than one (SPEC.md §4.4's chain rule).
+   */
+  bases?: string[];
+  /** The rule that chose the base (SPEC.md §4.4). */
+  baseRule?: BaseRule;
   /** The CI run that waited, when known. */
   runId?: string;
   /**
@@ -190,6 +198,11 @@ export interface WaveOutcomeRecord extends RecordBase {
   job: OutcomeJob;
   /** How it ended. */
   outcome: WaveOutcome;
+  /**
+   * The rule that chose the job's base (SPEC.md §4.4): a decision made under a
+   * trusted one (not `chain`) bounds the chain rule of later jobs.
+   */
+  baseRule?: BaseRule;
   /** The CI run, when known. */
   runId?: string;
 }
@@ -338,7 +351,15 @@ export function pendingRecord(
     description: fields.description,
     members: fields.members,
     base: fields.base,
-    ...optional(fields, ["runId", "actor", "head", "spec", "locator"]),
+    ...optional(fields, [
+      "bases",
+      "baseRule",
+      "runId",
+      "actor",
+      "head",
+      "spec",
+      "locator",
+    ]),
     timestamp: isoTime(stamp.now),
     expiresAt: isoTime(stamp.now + ttlMs),
   };

@@ -54,7 +54,8 @@ export function strictestPolicy(policies: readonly GatePolicy[]): GatePolicy {
  * SPEC.md §4.4 table. Whatever goes wrong at base, the answer is `always` (fail
  * closed); the working copy's `gate` is never consulted. A governing wave that
  * sets no `gate` counts as `always` (the parser's default).
- * @param base The base commit's full sha and the spec there.
+ * @param base The base commit's full sha and the spec there (with the file and
+ *   its blob id, which the reason then names).
  * @param wave The wave of the change: number, name and every target it holds.
  * @returns The policy, its source, the reason line and the governing waves.
  * @example
@@ -65,10 +66,13 @@ export function strictestPolicy(policies: readonly GatePolicy[]): GatePolicy {
  * ```
  */
 export function policyAtBase(
-  base: { sha: string; spec: BaseSpec },
+  base: { sha: string; spec: BaseSpec; file?: string; blob?: string },
   wave: WaveRef,
 ): PolicyAtBase {
   const sha12 = base.sha.slice(0, 12);
+  const where = base.file !== undefined && base.blob !== undefined
+    ? `${sha12} in ${base.file}, blob ${base.blob.slice(0, 12)}`
+    : sha12;
   const fallback = (reason: string): PolicyAtBase => ({
     policy: "always",
     source: "absent-at-base",
@@ -89,7 +93,7 @@ export function policyAtBase(
   return {
     policy: strictestPolicy(governing.map((g) => g.wave.gate)),
     source: "base",
-    reason: `read at ${sha12}: ${describeGoverning(governing)}`,
+    reason: `read at ${where}: ${describeGoverning(governing)}`,
     governing,
   };
 }

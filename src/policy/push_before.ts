@@ -1,20 +1,26 @@
 /**
  * Which commit the branch pointed at before the push that started this CI run
- * (SPEC.md §4.4): `before` of the push event in `$GITHUB_EVENT_PATH` on GitHub and
- * Forgejo, `$CI_COMMIT_BEFORE_SHA` on GitLab. It reads the environment and the
- * event file only; whether that commit is usable is `resolve_base.ts`'s question.
+ * (SPEC.md §4.4, §4.12): `before` of a `push` event in `$GITHUB_EVENT_PATH` on
+ * GitHub and Forgejo, `$CI_COMMIT_BEFORE_SHA` of a `push` pipeline on GitLab. The
+ * forge is trusted for it only for pushes: a manual, scheduled, API or web run
+ * names no trusted commit, and neither does a run outside CI. It reads the
+ * environment and the event file only; whether that commit is usable is
+ * `resolve_base.ts`'s question.
  * @module
  */
 
 import { readBounded } from "../fs/read_bounded.ts";
 import { MAX_EVENT_BYTES } from "../limits.ts";
+import { quote } from "../quote.ts";
 
 /** What CI says of the commit before the push. */
 export type PushBefore =
   /** A commit sha, and where it was read. */
   | { sha: string; source: string }
-  /** CI said something that cannot be used, and why. */
-  | { ignored: string };
+  /** CI said something that cannot be used (`ignored`, a warning), and why. */
+  | { ignored: string; why: string }
+  /** No push named a commit: `why` says what started the run. */
+  | { none: string };
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const ZEROS = /^0+$/;
@@ -22,20 +28,34 @@ const ZEROS = /^0+$/;
 /**
  * Reads the commit before the push from the CI environment.
  * @param env The process environment.
- * @returns The commit, a reason to ignore what CI said, or `undefined` outside a
- *   push-triggered CI run.
+ * @returns The commit; a reason to ignore what CI said; or, outside a
+ *   push-triggered CI run, what started it (`workflow_dispatch`, `a GitLab web
+ *   pipeline`, `not a CI run`).
  */
 export async function pushBefore(
   env: Record<string, string | undefined>,
-): Promise<PushBefore | undefined> {
-  if (env.GITLAB_CI && env.CI_COMMIT_BEFORE_SHA !== undefined) {
+): Promise<PushBefore> {
+  if (env.GITLAB_CI) {
+    const source = env.CI_PIPELINE_SOURCE;
+    if (source !== "push") {
+      return {
+        none: `a GitLab ${source ? word(source) : "unnamed"} pipeline`,
+      };
+    }
+    if (env.CI_COMMIT_BEFORE_SHA === undefined) {
+      return { none: "a GitLab push pipeline without $CI_COMMIT_BEFORE_SHA" };
+    }
     return checked(env.CI_COMMIT_BEFORE_SHA, "$CI_COMMIT_BEFORE_SHA");
   }
   const actions = env.GITHUB_ACTIONS || env.FORGEJO_ACTIONS ||
     env.GITEA_ACTIONS;
+  if (!actions) return { none: "not a CI run" };
+  const name = env.GITHUB_EVENT_NAME;
+  if (name !== "push") {
+    return { none: name ? word(name) : "no event name" };
+  }
   const event = env.GITHUB_EVENT_PATH;
-  if (!actions || !event) return undefined;
-  if ((env.GITHUB_EVENT_NAME ?? "push") !== "push") return undefined;
+  if (!event) return { none: "a push event without $GITHUB_EVENT_PATH" };
   let before: unknown;
   try {
     before = (JSON.parse(
@@ -49,12 +69,21 @@ export async function pushBefore(
       ignored: `cannot read the push event "${event}": ${
         (error as Error).message
       }`,
+      why: "an unreadable push event",
     };
   }
   if (typeof before !== "string") {
-    return { ignored: `the push event "${event}" has no "before" commit` };
+    return {
+      ignored: `the push event "${event}" has no "before" commit`,
+      why: "a push event without before",
+    };
   }
   return checked(before, `"before" of the push event`);
+}
+
+/** A CI word as it is (`workflow_dispatch`, `web`), anything else quoted. */
+function word(value: string): string {
+  return /^[a-z][a-z_]{0,39}$/.test(value) ? value : quote(value);
 }
 
 function checked(value: string, source: string): PushBefore {
@@ -63,13 +92,13 @@ function checked(value: string, source: string): PushBefore {
     return {
       ignored:
         `${source} is all zeros: the push created the branch, so there is no commit before it`,
+      why: "a new branch",
     };
   }
   if (!SHA.test(sha)) {
     return {
-      ignored: `${source} is not a commit sha: ${
-        JSON.stringify(value.slice(0, 80))
-      }`,
+      ignored: `${source} is not a commit sha: ${quote(value)}`,
+      why: "no usable commit before the push",
     };
   }
   return { sha, source };

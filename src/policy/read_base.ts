@@ -1,24 +1,28 @@
 /**
  * The edge that reads the base (SPEC.md §4.4): finds the repository and HEAD,
- * resolves the base commit by its rules, and reads the spec file as it was there,
- * parsed once per commit. Every policy of a job (the gate now, other rules later)
- * is then decided purely from what this returns.
+ * takes the spec's path in git (never through links), resolves the base commits
+ * by their rules (one trusted commit, or every commit of the chain rule), and
+ * reads the spec file as it was at each, parsed once per text. It checks that
+ * the spec is a regular file on a link-free path in the work tree, in HEAD and
+ * in every base, and that the job runs HEAD's committed copy. Every policy of a
+ * job is then decided purely from what this returns, the strictest over the
+ * bases winning.
  * @module
  */
 
-import { realpath } from "node:fs/promises";
-import {
-  basename,
-  dirname,
-  isAbsolute,
-  relative,
-  resolve,
-  sep,
-} from "node:path";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
+import { readTreeFile } from "../git/tree_file.ts";
+import { DEFAULT_SIGNERS } from "../spec/types.ts";
+import { baseChain } from "./base_chain.ts";
 import { type BaseSpec, baseSpecOf, type ParseSpecFn } from "./base_spec.ts";
 import { resolveBase, type ResolvedBase } from "./resolve_base.ts";
+import {
+  normalisePath,
+  refuseLinkedTreePath,
+  refuseLinkedWorkTreePath,
+  specPathFromTop,
+} from "./spec_path.ts";
 
 /** The inputs of {@linkcode readBase}. */
 export interface ReadBaseOptions {
@@ -33,32 +37,68 @@ export interface ReadBaseOptions {
   env: Record<string, string | undefined>;
   /** The full spec parser (`parseSpec`). */
   parse: ParseSpecFn;
+  /**
+   * The work tree's spec text the job runs: it must equal HEAD's committed copy
+   * (unless `dryRun`). Not checked when absent.
+   */
+  workText?: string;
+  /** A dry run may run an uncommitted spec (and says so). */
+  dryRun?: boolean;
+  /**
+   * The commits at which the ledger records a decision of this rollout made
+   * under a trusted base; read only for the chain rule.
+   */
+  decisions?: () => Promise<ReadonlySet<string>>;
+}
+
+/** One commit the rules are read at, and the spec there. */
+export interface PolicyBase {
+  /** The commit's full sha. */
+  sha: string;
+  /** The spec as committed there. */
+  spec: BaseSpec;
+  /** The spec file read there, from the top level (for the policy line). */
+  file?: string;
+  /** The spec's blob id there, when it is there. */
+  blob?: string;
 }
 
 /** The base of a job: where it is, why, and the spec there. */
 export interface BaseRead extends ResolvedBase {
-  /** The spec at the base commit. */
+  /** Every commit the rules are read at, with the spec there (as `shas`). */
+  bases: PolicyBase[];
+  /** The spec at the first base (`sha`). */
   spec: BaseSpec;
   /** HEAD's full sha. */
   head: string;
   /** The repository's top level. */
   top: string;
-  /** The spec file's path from the top level, `/`-separated (as read at base). */
+  /** The spec file's path from the top level, `/`-separated (as read in git). */
   specPath: string;
-  /** Reads the spec at another commit (a decision record's base), cached. */
+  /** Lines to log as notes (a dry run of an uncommitted spec). */
+  notes: string[];
+  /**
+   * Reads the spec at another commit (a decision record's base), cached.
+   * @throws {InputError} When the spec path is a link or submodule there.
+   */
   specAt(sha: string): Promise<BaseSpec>;
+  /**
+   * The spec at another commit as a base to read rules at, with its file and
+   * blob.
+   * @throws {InputError} When the spec path is a link or submodule there.
+   */
+  baseAt(sha: string): Promise<PolicyBase>;
 }
 
 /**
  * Resolves the base of a job and reads the spec there. The working copy's spec
- * is never read, so a change cannot loosen the gates that guard it. The spec's
- * path is taken relative to the repository's top level after resolving symlinks
- * on both, so a spec or a working directory in a subdirectory works.
+ * never decides a rule, so a change cannot loosen the gates that guard it.
  * @param options The git seam, the paths, the flag, the environment, the parser.
- * @returns The base commit, the rule that chose it, the spec there and HEAD.
+ * @returns The base commits, the rule that chose them, the spec at each and HEAD.
  * @throws {InputError} Exit 2 when `cwd` is not in a git work tree, when the spec
- * lies outside the repository, or when the base cannot be resolved (see
- * `resolveBase`).
+ * lies outside the repository, is or passes through a link or submodule in the
+ * work tree, HEAD or a base, differs from HEAD's copy, or when the base cannot
+ * be resolved (see `resolveBase`).
  * @throws {GitError} When git fails otherwise (a bug or a broken repository).
  */
 export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
@@ -78,70 +118,137 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
       `cannot read the policy of "${specPath}" at base: the repository has no commit yet`,
     );
   }
-  const fromTop = await pathFromTop(top, resolve(cwd, specPath));
-  if (fromTop === undefined) {
-    throw new InputError(
-      `cannot read the policy of "${specPath}" at base: the spec is outside the repository "${top}"`,
-    );
-  }
-  const cache = new Map<string, Promise<BaseSpec>>();
-  // The spec is most often the same text at HEAD and at base: parsed once, and
-  // both commits share the (read-only) result.
-  const byText = new Map<string | undefined, BaseSpec>();
-  const parsed = (text: string | undefined) => {
-    let spec = byText.get(text);
-    if (spec === undefined) {
-      spec = baseSpecOf(text, specPath, options.parse);
-      byText.set(text, spec);
-    }
-    return spec;
-  };
-  const specAt = (sha: string) => {
-    let read = cache.get(sha);
-    if (read === undefined) {
-      read = git.showFile(sha, fromTop, top).then(parsed);
-      cache.set(sha, read);
-    }
-    return read;
-  };
+  const fromTop = await specPathFromTop(git, top, cwd, specPath);
+  refuseLinkedWorkTreePath(top, fromTop);
+  const reader = specReader(git, top, fromTop, options.parse);
+  const notes = checkHeadCopy(
+    await reader.fileAt(head, "HEAD"),
+    fromTop,
+    options,
+  );
   const base = await resolveBase({
     git,
     top,
     head,
     ...(options.flag === undefined ? {} : { flag: options.flag }),
     env: options.env,
-    specAt,
+    specAt: reader.specAt,
+    specPath: fromTop,
+    chain: async (parent) =>
+      await chainCommits(git, top, parent, fromTop, reader.specAt, options),
   });
+  const bases: PolicyBase[] = [];
+  for (const sha of base.shas) bases.push(await reader.baseAt(sha));
   return {
     ...base,
-    spec: await specAt(base.sha),
+    bases,
+    spec: bases[0].spec,
     head,
     top,
     specPath: fromTop,
-    specAt,
+    notes,
+    specAt: reader.specAt,
+    baseAt: reader.baseAt,
   };
 }
 
+/** Reads the spec at commits: links refused, each text parsed once. */
+function specReader(git: Git, top: string, path: string, parse: ParseSpecFn) {
+  const texts = new Map<string | undefined, BaseSpec>();
+  const specs = new Map<string, Promise<BaseSpec>>();
+  const blobs = new Map<string, string>();
+  const fileAt = async (sha: string, where: string) => {
+    const found = refuseLinkedTreePath(
+      await readTreeFile(git, top, sha, path),
+      path,
+      where,
+    );
+    if (found.status === "file") blobs.set(sha, found.blob);
+    return found.status === "file" ? found.text : undefined;
+  };
+  const specAt = (sha: string) => {
+    let read = specs.get(sha);
+    if (read === undefined) {
+      read = fileAt(sha, sha.slice(0, 12)).then((text) => {
+        let spec = texts.get(text);
+        if (spec === undefined) {
+          spec = baseSpecOf(text, path, parse);
+          texts.set(text, spec);
+        }
+        return spec;
+      });
+      specs.set(sha, read);
+    }
+    return read;
+  };
+  const baseAt = async (sha: string): Promise<PolicyBase> => {
+    const spec = await specAt(sha);
+    const blob = blobs.get(sha);
+    return blob === undefined
+      ? { sha, spec, file: path }
+      : { sha, spec, file: path, blob };
+  };
+  return { fileAt, specAt, baseAt };
+}
+
 /**
- * `file` relative to `top`, `/`-separated, after resolving symlinks on both; a
- * missing file is resolved through its directory. `undefined` when outside `top`.
+ * The job runs HEAD's committed spec: the work tree's copy must equal it, but a
+ * dry run may try an uncommitted edit (and says so).
  */
-async function pathFromTop(
-  top: string,
-  file: string,
-): Promise<string | undefined> {
-  const realTop = await realpath(top);
-  const realFile = await realpath(file).catch(async () =>
-    resolve(
-      await realpath(dirname(file)).catch(() => dirname(file)),
-      basename(file),
-    )
-  );
-  const rel = relative(realTop, realFile);
-  if (
-    rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)
-  ) {
-    return undefined;
+function checkHeadCopy(
+  atHead: string | undefined,
+  path: string,
+  options: ReadBaseOptions,
+): string[] {
+  if (options.workText === undefined || options.workText === atHead) return [];
+  const why = atHead === undefined ? "it is not committed at HEAD" : undefined;
+  if (options.dryRun) {
+    return [
+      `note: this dry run reads the work tree's ${path}, which differs from HEAD${
+        why ? ` (${why})` : ""
+      }; a job runs HEAD's copy`,
+    ];
   }
-  return rel.split(sep).join("/");
+  throw new InputError(
+    `${path} differs from HEAD; commit it first`,
+    [
+      `${
+        why ?? "the work tree's copy is not the committed one"
+      }: a job runs the spec as committed at HEAD (a dry run may try an uncommitted edit)`,
+    ],
+  );
+}
+
+/**
+ * The commits of the chain rule, over the spec and every signers file the
+ * spec names at any of them (a newly named file widens the search once more).
+ */
+async function chainCommits(
+  git: Git,
+  top: string,
+  parent: string,
+  specPath: string,
+  specAt: (sha: string) => Promise<BaseSpec>,
+  options: ReadBaseOptions,
+): Promise<string[]> {
+  const stops = await options.decisions?.() ?? new Set<string>();
+  const paths = new Set([specPath, DEFAULT_SIGNERS]);
+  for (;;) {
+    const chain = await baseChain({
+      git,
+      top,
+      parent,
+      paths: [...paths],
+      stops,
+    });
+    const before = paths.size;
+    for (const sha of chain.commits) {
+      const spec = await specAt(sha);
+      const signers = spec.status === "parsed"
+        ? normalisePath(spec.spec.signers)
+        : undefined;
+      if (signers !== undefined) paths.add(signers);
+    }
+    if (paths.size === before) return chain.commits;
+  }
 }

@@ -1,8 +1,9 @@
 /**
- * Chooses the base commit (SPEC.md §4.4): `--base` (from the pipeline file), else
- * the `base` field of the spec as it was before the change, else the commit
- * before the push, else `HEAD^1`. A base from the spec must be a strict ancestor
- * of HEAD, so a change can never choose its own base. It resolves revisions with
+ * Chooses the base commits (SPEC.md §4.4): `--base` (from the pipeline file);
+ * else, for a push whose commit before CI names, the `base` field of the spec as
+ * it was there, or that commit; else (no trusted commit before the change) every
+ * commit of the chain rule. A base from the spec must be a strict ancestor of
+ * HEAD, so a change can never choose its own base. It resolves revisions with
  * git and reads the spec before the change; it does not read any policy.
  * @module
  */
@@ -13,14 +14,20 @@ import { isShallow, isStrictAncestor } from "../git/git_history.ts";
 import type { BaseSpec } from "./base_spec.ts";
 import { pushBefore } from "./push_before.ts";
 
-/** Which rule chose the base. */
-export type BaseRule = "flag" | "spec" | "push" | "parent";
+import type { BaseRule } from "./base_rule.ts";
 
-/** The chosen base. */
+export type { BaseRule } from "./base_rule.ts";
+
+/** The chosen base: one trusted commit, or every commit of the chain rule. */
 export interface ResolvedBase {
-  /** The base commit's full sha. */
+  /**
+   * The commits every rule is read at (the strictest wins), newest first, at
+   * least one; one unless the chain rule chose them.
+   */
+  shas: string[];
+  /** The first of `shas`: the base commit records and messages name. */
   sha: string;
-  /** The rule that chose it. */
+  /** The rule that chose them. */
   rule: BaseRule;
   /** The rule in words, for the log: `the commit before the push`. */
   reason: string;
@@ -41,6 +48,13 @@ export interface ResolveBaseInput {
   env: Record<string, string | undefined>;
   /** Reads the spec as it was at a commit. */
   specAt: (sha: string) => Promise<BaseSpec>;
+  /**
+   * The commits of the chain rule from `parent` (`HEAD^1`) back, newest first
+   * (see `baseChain`).
+   */
+  chain: (parent: string) => Promise<string[]>;
+  /** The spec's path from the top level, for the log. */
+  specPath: string;
 }
 
 /** The hint printed under a commit a shallow checkout lacks. */
@@ -48,12 +62,14 @@ export const FETCH_DEPTH_HINT =
   'hint: fetch the full history: `fetch-depth: 0` on GitHub and Forgejo, `GIT_DEPTH: "0"` on GitLab';
 
 /**
- * Resolves the base by the rules of SPEC.md §4.4. The spec's `base` field is read
- * from the spec as it was before the change: at the commit before the push when CI
- * names a usable one (so a push of several commits cannot set it in its first
- * commit), else at `HEAD^1`.
- * @param input The repository, HEAD, the flag, the environment, the spec reader.
- * @returns The base and the rule that chose it.
+ * Resolves the base by the rules of SPEC.md §4.4: `--base`; else, when CI names
+ * a trusted commit before the push (a strict ancestor of HEAD), the spec's
+ * `base` as it was there, or that commit itself; else the chain rule: every
+ * version of the rules on the first-parent chain since the last recorded
+ * decision, together with the bases those versions name, so no single commit of
+ * the change's own history decides what governs it.
+ * @param input The repository, HEAD, the flag, the environment, the readers.
+ * @returns The base commits and the rule that chose them.
  * @throws {InputError} Exit 2 when `--base` or the spec's base names no commit
  *   here, when the spec's base is not a strict ancestor of HEAD, or when HEAD has
  *   no parent to fall back to.
@@ -65,39 +81,57 @@ export async function resolveBase(
   if (flag !== undefined) {
     const sha = await git.resolveCommit(flag, top);
     if (sha === undefined) throw await missing(input, `--base "${flag}"`);
-    return { sha, rule: "flag", reason: `--base ${flag}`, warnings: [] };
+    return one(sha, "flag", `--base ${flag}`, []);
   }
   const warnings: string[] = [];
-  const pushed = await usablePushBefore(input, warnings);
+  const pushed = await trustedBefore(input, warnings);
+  if ("sha" in pushed) {
+    const fromSpec = await specBase(input, pushed.sha);
+    if (fromSpec) return one(fromSpec.sha, "spec", fromSpec.reason, warnings);
+    return one(pushed.sha, "push", "the commit before the push", warnings);
+  }
   const parent = await git.resolveCommit("HEAD^1", top);
-  const before = pushed ?? parent;
-  if (before !== undefined) {
-    const fromSpec = await specBase(input, before);
-    if (fromSpec) return { ...fromSpec, warnings };
-  }
-  if (pushed !== undefined) {
-    return {
-      sha: pushed,
-      rule: "push",
-      reason: "the commit before the push",
-      warnings,
-    };
-  }
   if (parent === undefined) throw await noParent(input);
-  return { sha: parent, rule: "parent", reason: "HEAD^1", warnings };
+  const chain = await input.chain(parent);
+  const named = await namedBases(input, chain);
+  const shas = [...new Set([...chain, ...named])];
+  const versions = shas.length === 1 ? "version" : "versions";
+  return {
+    shas,
+    sha: shas[0],
+    rule: "chain",
+    reason:
+      `no trusted commit before this change (${pushed.why}); the strictest of ${shas.length} ${versions} of ${input.specPath} at ${
+        shas.map((sha) => sha.slice(0, 12)).join(", ")
+      }`,
+    warnings,
+  };
 }
 
-/** The commit before the push, when CI names one that is a strict ancestor of HEAD. */
-async function usablePushBefore(
+function one(
+  sha: string,
+  rule: BaseRule,
+  reason: string,
+  warnings: string[],
+): ResolvedBase {
+  return { shas: [sha], sha, rule, reason, warnings };
+}
+
+/**
+ * The commit before the push, when CI names one that is a strict ancestor of
+ * HEAD; else why there is none.
+ */
+async function trustedBefore(
   input: ResolveBaseInput,
   warnings: string[],
-): Promise<string | undefined> {
+): Promise<{ sha: string } | { why: string }> {
   const said = await pushBefore(input.env);
-  if (said === undefined) return undefined;
-  const fallback = "; judging the change against HEAD^1";
+  if ("none" in said) return { why: said.none };
+  const fallback =
+    "; reading every version of the rules since the last recorded decision instead";
   if ("ignored" in said) {
     warnings.push(`${said.ignored}${fallback}`);
-    return undefined;
+    return { why: said.why };
   }
   const sha12 = said.sha.slice(0, 12);
   const sha = await input.git.resolveCommit(said.sha, input.top);
@@ -105,22 +139,39 @@ async function usablePushBefore(
     warnings.push(
       `${said.source} ${sha12} is not in this checkout (a force push, or a shallow clone)${fallback}`,
     );
-    return undefined;
+    return { why: "the commit before the push is not here" };
   }
   if (!await isStrictAncestor(input.git, sha, input.head, input.top)) {
     warnings.push(
       `${said.source} ${sha12} is not an ancestor of HEAD (a force push)${fallback}`,
     );
-    return undefined;
+    return { why: "a force push" };
   }
-  return sha;
+  return { sha };
+}
+
+/**
+ * The bases the spec names at the chain's commits: each must be a strict
+ * ancestor of HEAD, as any base the spec names, and adds one more version to
+ * read.
+ */
+async function namedBases(
+  input: ResolveBaseInput,
+  chain: readonly string[],
+): Promise<string[]> {
+  const named: string[] = [];
+  for (const at of chain) {
+    const fromSpec = await specBase(input, at);
+    if (fromSpec) named.push(fromSpec.sha);
+  }
+  return named;
 }
 
 /** The base the spec names, as it was at `before`; checked to be a strict ancestor. */
 async function specBase(
   input: ResolveBaseInput,
   before: string,
-): Promise<Omit<ResolvedBase, "warnings"> | undefined> {
+): Promise<{ sha: string; reason: string } | undefined> {
   const spec = await input.specAt(before);
   const rev = spec.status === "parsed" ? spec.spec.base : undefined;
   if (rev === undefined) return undefined;
@@ -139,11 +190,7 @@ async function specBase(
       ],
     );
   }
-  return {
-    sha,
-    rule: "spec",
-    reason: `${what} (read at ${before.slice(0, 12)})`,
-  };
+  return { sha, reason: `${what} (read at ${before.slice(0, 12)})` };
 }
 
 async function missing(input: ResolveBaseInput, what: string) {

@@ -44,8 +44,8 @@ export async function decideStage(
   targets: readonly string[],
 ): Promise<Decided> {
   const { input, wave, base, io } = job;
-  const policy = wavePolicy([base], wave, targets, io);
-  const judge = gateRules([base], wave, targets, base, io);
+  const policy = wavePolicy(base.bases, wave, targets, io);
+  const judge = gateRules(base.bases, wave, targets, base, io);
   await reviewStage({
     spec: input.spec,
     wave,

@@ -36,7 +36,7 @@ export interface DecideInput {
   planned: readonly PlannedRun[];
   policy: PolicyAtBase;
   /** Where the policy was read, HEAD, and the spec's path from the top level. */
-  base: Pick<BaseRead, "sha" | "rule" | "head" | "specPath">;
+  base: Pick<BaseRead, "sha" | "shas" | "rule" | "head" | "specPath">;
   /** Judges the gate's approvals under the wave's rules at base. */
   judge: GateJudge;
   /** Record nothing (§4.9). */
@@ -95,6 +95,7 @@ export async function decideWave(
     policyReason: policy.reason,
     base: base.sha,
     baseRule: base.rule,
+    bases: base.shas,
     digest,
     members,
     status: "not-required",
@@ -142,6 +143,8 @@ export async function decideWave(
         description: describeMembers(members),
         members: members.length,
         base: base.sha,
+        bases: base.shas,
+        baseRule: base.rule,
         ...(runId ? { runId } : {}),
         ...(actor ? { actor } : {}),
         head: base.head,

@@ -9,7 +9,7 @@
 import { parseHooks } from "../hooks/parse_hooks.ts";
 import { GATE_POLICIES, type GatePolicy, type Hooks } from "../spec/types.ts";
 import type { PolicySource } from "../policy/policy_at_base.ts";
-import type { BaseRule } from "../policy/resolve_base.ts";
+import { BASE_RULES, type BaseRule } from "../policy/base_rule.ts";
 
 /** One decided run. */
 export interface DecisionMember {
@@ -42,6 +42,11 @@ export interface Decision {
   base: string;
   /** The rule that chose the base (SPEC.md §4.4). */
   baseRule?: BaseRule;
+  /**
+   * Every commit the rules were read at (full shas, `base` first), when the
+   * chain rule read more than one.
+   */
+  bases?: string[];
   digest: string;
   members: DecisionMember[];
   status: DecisionStatus;
@@ -61,7 +66,8 @@ export interface Decision {
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const ID = /^[A-Za-z0-9_.-]{1,64}$/;
-const BASE_RULES = ["flag", "spec", "push", "parent"];
+/** The most base commits a decision names (the chain rule's). */
+const MAX_BASES = 1000;
 
 function fail(what: string): never {
   throw new Error(what);
@@ -148,6 +154,13 @@ export function parseDecision(text: string): Decision {
   }
   const base = field(d.base, "base");
   if (!SHA.test(base)) fail('has no valid "base" commit');
+  const bases = d.bases;
+  if (
+    bases !== undefined &&
+    (!Array.isArray(bases) || bases.length === 0 ||
+      bases.length > MAX_BASES ||
+      !bases.every((sha) => typeof sha === "string" && SHA.test(sha)))
+  ) fail('has an invalid "bases" list');
   const digest = field(d.digest, "digest");
   if (!DIGEST.test(digest)) fail('has no valid "digest"');
   if (!Array.isArray(d.members)) fail('has no valid "members"');
@@ -166,9 +179,10 @@ export function parseDecision(text: string): Decision {
     policySource: d.policySource === "base" ? "base" : "absent-at-base",
     policyReason: typeof d.policyReason === "string" ? d.policyReason : "",
     base,
-    ...(BASE_RULES.includes(d.baseRule as string)
+    ...((BASE_RULES as readonly unknown[]).includes(d.baseRule)
       ? { baseRule: d.baseRule as BaseRule }
       : {}),
+    ...(bases === undefined ? {} : { bases: bases as string[] }),
     digest,
     members,
     status,

@@ -1,36 +1,49 @@
 /**
- * The first stages of every job (SPEC.md §4.4): resolve the base and read the
- * spec there, then decide the wave's gate policy from the base waves that govern
- * it, each logged with the rule or the waves that decided it.
+ * The first stages of every job (SPEC.md §4.4): resolve the base commits and
+ * read the spec at each (the decisions the ledger records bound the chain rule),
+ * then decide the wave's gate policy from the base waves that govern it, the
+ * strictest over every base, each logged with the rule or the waves that decided
+ * it.
  * @module
  */
 
 import { styledLead } from "../console/colour.ts";
+import { isStrictAncestor } from "../git/git_history.ts";
 import { lineLog, terminalLog } from "../console/line_log.ts";
-import type { BaseSpec } from "../policy/base_spec.ts";
 import {
   type PolicyAtBase,
   policyAtBase,
   strictestPolicy,
 } from "../policy/policy_at_base.ts";
-import { type BaseRead, readBase } from "../policy/read_base.ts";
+import {
+  type BaseRead,
+  type PolicyBase,
+  readBase,
+} from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
+import { trustedDecisionHeads } from "../ledger/trusted_decision_heads.ts";
+import { gateName } from "./decide_wave.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
 
 /**
- * Resolves the job's base and reads the spec there; logs
- * `base <sha12>: <rule>` and any warning about the commit before the push.
- * @param input The job (its spec file, `--base` and parser).
+ * Resolves the job's base commits and reads the spec at each; logs
+ * `base <sha12>: <rule>` (for the chain rule, `base: <rule and commits>`) and
+ * any warning about the commit before the push. The chain rule stops at the
+ * newest commit at which the ledger records a decision of the rollout under a
+ * trusted base (in wave 1's gate or this wave's).
+ * @param input The job (its spec file and text, `--base` and parser).
  * @param io The edges.
  * @returns The base.
- * @throws {InputError} Exit 2 when the base cannot be resolved.
+ * @throws {InputError} Exit 2 when the base cannot be resolved, or the spec is
+ *   not HEAD's committed regular file.
  */
 export async function readJobBase(
   input: RunJobInput,
   io: RunIo,
 ): Promise<BaseRead> {
   const log = terminalLog(io.stderr, io.env);
+  const { spec, selection: { wave } } = input;
   const base = await readBase({
     git: io.git,
     cwd: io.cwd,
@@ -38,15 +51,54 @@ export async function readJobBase(
     ...(input.baseFlag === undefined ? {} : { flag: input.baseFlag }),
     env: io.env,
     parse: input.parseSpec,
+    ...(input.specText === undefined ? {} : { workText: input.specText }),
+    dryRun: input.dryRun,
+    decisions: async () => {
+      const gates = [...new Set([gateName(spec, 1), gateName(spec, wave.k)])];
+      const records = [];
+      for (const gate of gates) {
+        records.push(...(await io.ledger.readGate(spec.name, gate)).records);
+      }
+      return trustedDecisionHeads(records);
+    },
   });
   for (const warning of base.warnings) log(styledLead(`warning: ${warning}`));
-  log(`base ${base.sha.slice(0, 12)}: ${base.reason}`);
-  if ((await base.specAt(base.head)).status === "absent") {
-    log(
-      `warning: "${input.specFile}" is not committed at HEAD; the policy is read from the spec at base, never from the working copy`,
-    );
-  }
+  log(
+    base.rule === "chain"
+      ? `base: ${base.reason}`
+      : `base ${base.sha.slice(0, 12)}: ${base.reason}`,
+  );
+  for (const note of base.notes) log(note);
   return base;
+}
+
+/**
+ * The bases a share or group job reads the rules at: its own and those the
+ * decision record names, each checked to be a strict ancestor of HEAD (the
+ * record travelled as an artifact).
+ * @param base The job's own base.
+ * @param named The record's base commits.
+ * @param io The git seam.
+ * @returns Every base, the job's own first, without repeats; or the first named
+ *   commit that is no strict ancestor of HEAD.
+ * @throws {InputError} When a named commit's spec path is a link there.
+ */
+export async function withNamedBases(
+  base: BaseRead,
+  named: readonly string[],
+  io: Pick<RunIo, "git">,
+): Promise<{ bases: PolicyBase[] } | { notAncestor: string }> {
+  const bases = [...base.bases];
+  for (const sha of named) {
+    const resolved = await io.git.resolveCommit(sha, base.top);
+    if (
+      resolved === undefined ||
+      !await isStrictAncestor(io.git, resolved, base.head, base.top)
+    ) return { notAncestor: sha };
+    if (bases.some((b) => b.sha === resolved)) continue;
+    bases.push(await base.baseAt(resolved));
+  }
+  return { bases };
 }
 
 /**
@@ -60,7 +112,7 @@ export async function readJobBase(
  * @returns The policy; its reason joins each base's.
  */
 export function wavePolicy(
-  bases: readonly { sha: string; spec: BaseSpec }[],
+  bases: readonly PolicyBase[],
   wave: Wave,
   targets: Iterable<string>,
   io: Pick<RunIo, "stderr">,

@@ -15,6 +15,11 @@ export interface RunJobInput {
   spec: Spec;
   /** The spec file as the user named it. */
   specFile: string;
+  /**
+   * The spec file's text as read from the work tree: a job runs HEAD's
+   * committed copy, so the two must be equal (a dry run may differ).
+   */
+  specText?: string;
   selection: JobSelection;
   /** `--base`, when given; otherwise the base is resolved by SPEC.md §4.4. */
   baseFlag?: string;

@@ -13,6 +13,7 @@ import {
   type OutcomeJob,
   type WaveOutcome,
 } from "../ledger/records.ts";
+import type { BaseRule } from "../policy/base_rule.ts";
 import { ciContext } from "./ci_context.ts";
 import type { Decision } from "./decision.ts";
 import type { JobResult } from "./job_result.ts";
@@ -41,13 +42,14 @@ export function waveOutcomeOf(
 /**
  * Records the job's wave outcome in the wave's gate.
  * @param decision The decision the job applied.
- * @param head The commit the job ran at (full sha).
+ * @param at The commit the job ran at (full sha) and the rule that chose its
+ *   base, which the chain rule of later jobs reads.
  * @param result The job's result.
  * @param io The edges.
  */
 export async function recordWaveOutcome(
   decision: Decision,
-  head: string,
+  at: { head: string; rule: BaseRule },
   result: JobResult,
   io: RunIo,
 ): Promise<void> {
@@ -67,11 +69,12 @@ export async function recordWaveOutcome(
     name: decision.name,
     gate: decision.gate,
     wave: decision.wave,
-    head,
+    head: at.head,
     digest: decision.digest,
     decisionId: decision.decisionId,
     job,
     outcome: waveOutcomeOf(result),
+    baseRule: at.rule,
     ...(runId ? { runId } : {}),
   }, newStamp(io.clock)));
 }

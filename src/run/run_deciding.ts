@@ -51,7 +51,7 @@ export async function runDeciding(
     return { ...result, exitCode: WAITING };
   }
   const targets = wave.runs.map((run) => run.target);
-  const hooks = waveHooks(wave.hooks, wave, [base], targets, io);
+  const hooks = waveHooks(wave.hooks, wave, base.bases, targets, io);
   const job = await openWaveJob(
     input,
     {
@@ -74,7 +74,7 @@ export async function runDeciding(
     ...end.result,
     exitCode: failed.length ? RUN_FAILED : OK,
   }, end.members);
-  await recordWaveOutcome(done.decision!, base.head, done, io);
+  await recordWaveOutcome(done.decision!, base, done, io);
   return done;
 }
 
@@ -96,7 +96,7 @@ async function pass(
   if (failed.length) return stopWith(notDecided(result, wave, failed, io));
   const targets = [...wave.runs, ...plan.planned].map((run) => run.target);
   job.hooks.setHooks(
-    waveHooks(job.hooks.hooks(), wave, [job.base], targets, io),
+    waveHooks(job.hooks.hooks(), wave, job.base.bases, targets, io),
   );
   const after = await job.hooks.run("after-plan", {
     runs: plan.planned.map((p) => p.run),

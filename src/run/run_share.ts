@@ -62,15 +62,15 @@ export async function runShare(
     await sayWhatWaits(decision, input, base, io);
     return { ...result, exitCode: WAITING };
   }
-  const { need, judge } = await verifyDecision(
+  const { need, judge, bases } = await verifyDecision(
     { decision, path, spec, wave, base },
     io,
   );
-  const hooks = await verifyHooks({ decision, path, wave, base });
+  const hooks = verifyHooks({ decision, path, wave, bases });
   const slice = jobSlice(input, decision, io);
   if (slice.length === 0) {
     lineLog(io.stderr)("nothing to apply: this job's slice is empty");
-    if (!input.dryRun) await recordWaveOutcome(decision, base.head, result, io);
+    if (!input.dryRun) await recordWaveOutcome(decision, base, result, io);
     return result;
   }
   const job = await openWaveJob(
@@ -94,7 +94,7 @@ export async function runShare(
     finish(end.result, input, io),
     end.members,
   );
-  await recordWaveOutcome(decision, base.head, done, io);
+  await recordWaveOutcome(decision, base, done, io);
   return done;
 }
 

@@ -38,7 +38,7 @@ export async function sayWhatWaits(
   const gate = await readGate(spec.name, decision.gate, {
     digest: decision.digest,
     members: decision.members,
-    judge: gateRules([base], wave, targets, base, io),
+    judge: gateRules(base.bases, wave, targets, base, io),
   }, io);
   if (gate.decision.status === "approved") {
     log(

@@ -14,10 +14,9 @@
 
 import { setDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
-import { isStrictAncestor } from "../git/git_history.ts";
 import { type ApprovalNeed, needsApproval } from "../policy/needs_approval.ts";
 import type { PolicyAtBase } from "../policy/policy_at_base.ts";
-import type { BaseRead } from "../policy/read_base.ts";
+import type { BaseRead, PolicyBase } from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
 import { decideGate, type GateDecision } from "../ledger/decide_gate.ts";
 import type { LedgerRecord } from "../ledger/records.ts";
@@ -25,11 +24,13 @@ import { gateName } from "./decide_wave.ts";
 import { type GateJudge, gateRules } from "./gate_rules.ts";
 import { loadPlanSets, readGate } from "./read_gate.ts";
 import type { Decision } from "./decision.ts";
-import { wavePolicy } from "./job_base.ts";
+import { wavePolicy, withNamedBases } from "./job_base.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** What a share job may do under a decision it checked. */
 export interface VerifiedDecision {
+  /** The bases the rules were read at: the job's own and the record's. */
+  bases: PolicyBase[];
   /** The policy re-read at base. */
   policy: PolicyAtBase;
   /** Whether the decided members need an approval under it. */
@@ -83,26 +84,24 @@ export async function verifyDecision(
   if (digest !== decision.digest) {
     throw mismatch(path, "its members", `they hash to ${digest}`);
   }
-  const recordBase = await io.git.resolveCommit(decision.base, base.top);
-  const sha12 = decision.base.slice(0, 12);
-  if (
-    recordBase === undefined ||
-    !await isStrictAncestor(io.git, recordBase, base.head, base.top)
-  ) {
+  const named = await withNamedBases(
+    base,
+    [decision.base, ...(decision.bases ?? [])],
+    io,
+  );
+  if ("notAncestor" in named) {
     throw mismatch(
       path,
       `the history`,
-      `its base ${sha12} is not an ancestor of HEAD`,
+      `its base ${named.notAncestor.slice(0, 12)} is not an ancestor of HEAD`,
     );
   }
-  const bases = recordBase === base.sha
-    ? [base]
-    : [base, { sha: recordBase, spec: await base.specAt(recordBase) }];
+  const { bases } = named;
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const policy = wavePolicy(bases, wave, targets, io);
   const need = needsApproval(policy.policy, decision.members);
   const judge = gateRules(bases, wave, targets, base, io);
-  if (!need.needed) return { policy, need, judge };
+  if (!need.needed) return { bases, policy, need, judge };
   if (decision.status !== "approved") {
     throw mismatch(
       path,
@@ -121,10 +120,10 @@ export async function verifyDecision(
     query,
     io,
   );
-  const named = records.find((record) =>
+  const approval = records.find((record) =>
     record.kind === "approval" && record.id === decision.approvalId
   );
-  if (!named) {
+  if (!approval) {
     throw mismatch(
       path,
       "the ledger",
@@ -144,7 +143,7 @@ export async function verifyDecision(
       `the ledger does not approve its plans: ${gateNow.reasons[0]}`,
     );
   }
-  return { policy, need, judge };
+  return { bases, policy, need, judge };
 }
 
 /**

@@ -14,28 +14,25 @@ import { InputError } from "../errors.ts";
 import { recordedHooksProblem } from "../hooks/check_recorded_hooks.ts";
 import { holdsAtBase, withHolds } from "../hooks/wave_holds.ts";
 import { parseHooks } from "../hooks/parse_hooks.ts";
-import type { BaseRead } from "../policy/read_base.ts";
+import type { PolicyBase } from "../policy/read_base.ts";
 import type { Hooks, Wave } from "../spec/types.ts";
 import type { Decision } from "./decision.ts";
 
 /**
  * Checks a decision record's hooks and returns them.
- * @param input The record (already checked by `verifyDecision`: its base is an
- *   ancestor of HEAD), its path, the wave and the job's base.
+ * @param input The record (already checked by `verifyDecision`), its path, the
+ *   wave, and the bases the job reads the rules at (its own and the record's).
  * @returns The hooks the job runs: the record's.
  * @throws {InputError} Exit 2 when the record's hooks fall short.
  */
-export async function verifyHooks(input: {
+export function verifyHooks(input: {
   decision: Decision;
   path: string;
   wave: Wave;
-  base: BaseRead;
-}): Promise<Hooks> {
-  const { decision, path, wave, base } = input;
+  bases: readonly PolicyBase[];
+}): Hooks {
+  const { decision, path, wave, bases } = input;
   const recorded = decision.hooks ?? parseHooks(undefined);
-  const bases = decision.base === base.sha
-    ? [base]
-    : [base, { sha: decision.base, spec: await base.specAt(decision.base) }];
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
   const expected = withHolds(wave.hooks, holdsAtBase(bases, ref)).hooks;

@@ -171,7 +171,7 @@ const specShape = {
   }),
   base: nonEmpty("a base revision").optional().meta({
     description:
-      "Where the gate policy is read (default: the commit before the push, else HEAD^1); must be an ancestor of HEAD",
+      "Where the gate policy is read (default: the commit before the push, else every version since the last trusted decision); must be an ancestor of HEAD",
   }),
   plan: argvSchema.optional().meta({
     description:

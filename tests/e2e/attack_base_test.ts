@@ -25,7 +25,11 @@ Deno.test("a change that sets its own base still waits", async (t) => {
       await r.repo.git("branch", "-f", "release", "HEAD");
       const out = await r.run(["run", ...SPEC, "--wave", "3"]);
       expect(out.code).toBe(3);
-      expect(out.stderr).toContain(`base ${r.base.slice(0, 12)}: HEAD^1\n`);
+      expect(out.stderr).toContain(
+        `base: no trusted commit before this change (not a CI run); the strictest of 1 version of waves.json at ${
+          r.base.slice(0, 12)
+        }\n`,
+      );
       expect(await r.applied()).toEqual([]);
     });
   }
@@ -68,6 +72,7 @@ Deno.test("a spec base that is not a strict ancestor of HEAD is exit 2", async (
     await r.repo.commit("anything", { "a.txt": "a" });
     const out = await r.run(["run", ...SPEC, "--wave", "3"], {
       GITLAB_CI: "true",
+      CI_PIPELINE_SOURCE: "push",
       CI_COMMIT_BEFORE_SHA: r.base,
     });
     expect(out.code).toBe(3);
@@ -114,9 +119,10 @@ Deno.test("a spec base that is not a strict ancestor of HEAD is exit 2", async (
         ),
       });
       const out = await r.run(["run", ...SPEC, "--wave", "2"]);
+      const blob = await r.repo.git("rev-parse", `${older}:waves.json`);
       expect(out.stderr).toContain(
-        `policy of wave 2 "staging": always (read at ${
-          older.slice(0, 12)
+        `read at ${older.slice(0, 12)} in waves.json, blob ${
+          blob.slice(0, 12)
         }: wave 2 "staging" by name and position; wave 3 "prod" by target eu)\n`,
       );
       expect(out.code).toBe(3);

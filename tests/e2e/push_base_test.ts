@@ -23,6 +23,7 @@ Deno.test("a push of two commits, the first loosening the gate, still waits", as
       await using r = await twoCommitPush();
       const out = await r.run(["run", ...SPEC, "--wave", "2"], {
         GITLAB_CI: "true",
+        CI_PIPELINE_SOURCE: "push",
         CI_COMMIT_BEFORE_SHA: r.base,
       });
       expect(out.code).toBe(3);
@@ -47,27 +48,36 @@ Deno.test("a push of two commits, the first loosening the gate, still waits", as
     );
   });
   await t.step(
-    "outside CI nothing changes: HEAD^1, whose spec already says never",
+    "outside CI: every version back to the root, so it waits too",
     async () => {
       await using r = await twoCommitPush();
       const out = await r.run(["run", ...SPEC, "--wave", "2"]);
-      expect(out.stderr).toContain(": HEAD^1\n");
-      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        `base: no trusted commit before this change (not a CI run); the strictest of 2 versions of waves.json at ${
+          r.head.slice(0, 12)
+        }, ${r.base.slice(0, 12)}\n`,
+      );
+      expect(out.code).toBe(3);
     },
   );
 });
 
-Deno.test("a new branch or a force push falls back to HEAD^1 and says so", async (t) => {
+Deno.test("a new branch or a force push reads every version since the last decision and says so", async (t) => {
   await t.step("all zeros: the push created the branch", async () => {
     await using r = await rollout(specOf([DEV, PROD]));
     const out = await r.run(["run", ...SPEC, "--wave", "2", "--dry-run"], {
       GITLAB_CI: "true",
+      CI_PIPELINE_SOURCE: "push",
       CI_COMMIT_BEFORE_SHA: "0".repeat(40),
     });
     expect(out.stderr).toContain(
-      "warning: $CI_COMMIT_BEFORE_SHA is all zeros: the push created the branch, so there is no commit before it; judging the change against HEAD^1\n",
+      "warning: $CI_COMMIT_BEFORE_SHA is all zeros: the push created the branch, so there is no commit before it; reading every version of the rules since the last recorded decision instead\n",
     );
-    expect(out.stderr).toContain(`base ${r.base.slice(0, 12)}: HEAD^1\n`);
+    expect(out.stderr).toContain(
+      `base: no trusted commit before this change (a new branch); the strictest of 1 version of waves.json at ${
+        r.base.slice(0, 12)
+      }\n`,
+    );
   });
   await t.step("a before that is not an ancestor: a force push", async () => {
     await using r = await rollout(specOf([DEV, PROD]));
@@ -76,12 +86,13 @@ Deno.test("a new branch or a force push falls back to HEAD^1 and says so", async
     await r.repo.git("checkout", "-q", r.head);
     const out = await r.run(["run", ...SPEC, "--wave", "2", "--dry-run"], {
       GITLAB_CI: "true",
+      CI_PIPELINE_SOURCE: "push",
       CI_COMMIT_BEFORE_SHA: gone,
     });
     expect(out.stderr).toContain(
       `warning: $CI_COMMIT_BEFORE_SHA ${
         gone.slice(0, 12)
-      } is not an ancestor of HEAD (a force push); judging the change against HEAD^1\n`,
+      } is not an ancestor of HEAD (a force push); reading every version of the rules since the last recorded decision instead\n`,
     );
   });
 });

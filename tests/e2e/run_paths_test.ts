@@ -10,6 +10,7 @@ const DECISION_KEYS = [
   "approve",
   "base",
   "baseRule",
+  "bases",
   "createdAt",
   "decisionId",
   "digest",
@@ -149,8 +150,9 @@ Deno.test("run reads the policy of a spec in a subdirectory, from the top or fro
       { name: "dev", gate: "always", runs: ["a"] },
     ])),
   });
-  // HEAD^1 now holds gate "never" for deploy/waves.json; the change tightens it.
-  const sha12 = (await r.repo.git("rev-parse", "HEAD^1")).slice(0, 12);
+  // HEAD^1 holds gate "never" for deploy/waves.json, as committed at the base;
+  // the change tightens it.
+  const at = await r.readAt(r.base, "deploy/waves.json");
   await t.step("--spec deploy/waves.json from the top level", async () => {
     const out = await r.run([
       "run",
@@ -162,7 +164,7 @@ Deno.test("run reads the policy of a spec in a subdirectory, from the top or fro
     ]);
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(
-      `policy of wave 1 "dev": never (read at ${sha12}: wave 1 "dev" by name and position)\n`,
+      `policy of wave 1 "dev": never (read at ${at}: wave 1 "dev" by name and position)\n`,
     );
   });
   await t.step("--spec waves.json from deploy/", async () => {
@@ -172,7 +174,7 @@ Deno.test("run reads the policy of a spec in a subdirectory, from the top or fro
     );
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(
-      `policy of wave 1 "dev": never (read at ${sha12}: wave 1 "dev" by name and position)\n`,
+      `policy of wave 1 "dev": never (read at ${at}: wave 1 "dev" by name and position)\n`,
     );
   });
 });

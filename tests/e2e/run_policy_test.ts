@@ -18,7 +18,7 @@ Deno.test("run waits on a gated wave even when the change sets gate never", asyn
       ]),
     },
   );
-  const sha12 = r.base.slice(0, 12);
+  const at = await r.readAt();
 
   await t.step(
     "the whole-wave job waits, exit 3, and applies nothing",
@@ -27,7 +27,7 @@ Deno.test("run waits on a gated wave even when the change sets gate never", asyn
       expect(out.code).toBe(3);
       expect(out.stdout).toBe("");
       expect(out.stderr).toContain(
-        `policy of wave 2 "prod": always (read at ${sha12}: wave 2 "prod" by name and position)\n`,
+        `policy of wave 2 "prod": always (read at ${at}: wave 2 "prod" by name and position)\n`,
       );
       expect(out.stderr).toMatch(
         /^then approve: chant-wave approve tf tf-wave-2 --plan sha256:[0-9a-f]{64}$/m,
@@ -38,8 +38,8 @@ Deno.test("run waits on a gated wave even when the change sets gate never", asyn
         status: "waiting",
         policy: "always",
         policySource: "base",
-        policyReason: `read at ${sha12}: wave 2 "prod" by name and position`,
-        baseRule: "parent",
+        policyReason: `read at ${at}: wave 2 "prod" by name and position`,
+        baseRule: "chain",
         base: r.base,
       });
       const records = await r.records("tf-wave-2");
@@ -65,7 +65,7 @@ Deno.test("run waits on a gated wave even when the change sets gate never", asyn
     const out = await r.run(["run", ...SPEC, "--wave", "1"]);
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(
-      `policy of wave 1 "dev": never (read at ${sha12}: wave 1 "dev" by name and position)\n`,
+      `policy of wave 1 "dev": never (read at ${at}: wave 1 "dev" by name and position)\n`,
     );
     expect(await r.applied()).toEqual(["dev"]);
   });
@@ -82,9 +82,9 @@ Deno.test("run waits on a gated wave even when the change sets gate never", asyn
     ]);
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(
-      `policy of wave 2 "prod": never (read at ${
-        r.head.slice(0, 12)
-      }: wave 2 "prod" by name and position)\n`,
+      `policy of wave 2 "prod": never (read at ${await r.readAt(
+        r.head,
+      )}: wave 2 "prod" by name and position)\n`,
     );
   });
 });
@@ -146,6 +146,8 @@ Deno.test("run reads every row of the policy table at base and fails closed", as
       code: 0,
       line: `policy of wave 1 "dev": never (read at ${
         devOnly.slice(0, 12)
+      } in waves.json, blob ${
+        (await repo.git("rev-parse", `${devOnly}:waves.json`)).slice(0, 12)
       }: wave 1 "dev" by name and position)\n`,
     },
   ];

@@ -181,13 +181,12 @@ Deno.test("run with planWave and discover: the plans file decides the runs; appl
   await t.step(
     "a discovered run that falls in no group fails the deciding job before the gate",
     async () => {
-      await r.repo.write(
-        "waves.json",
-        JSON.stringify({
+      await r.repo.commit("drop a group", {
+        "waves.json": JSON.stringify({
           ...spec,
           waves: [{ ...spec.waves[0], jobs: [spec.waves[0].jobs[0]] }],
         }),
-      );
+      });
       const result = await r.run(["run", ...SPEC, "--wave", "1", "--decide"]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(

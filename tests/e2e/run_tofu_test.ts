@@ -208,7 +208,9 @@ Deno.test("run with tool: a failing tofu fails the run with one line naming it",
     await r.repo.write("live/dev/plan.json", TAINTED);
     const spec = toolSpec([{ name: "dev", runs: ["dev"], gate: "never" }]);
     (spec.tool as Record<string, unknown>).binary = `${FAKE_DIR}/tofu`;
-    await r.repo.write("waves.json", JSON.stringify(spec));
+    await r.repo.commit("name the binary", {
+      "waves.json": JSON.stringify(spec),
+    });
     const out = await r.run(["run", ...SPEC, "--wave", "1"]);
     expect(out.code).toBe(0);
     expect(out.stderr).toContain("[apply] dev | Apply complete!");

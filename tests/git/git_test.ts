@@ -204,68 +204,6 @@ Deno.test("Git.resolveCommit() answers a full sha or undefined", async (t) => {
   });
 });
 
-Deno.test("Git.showFile() reads a file at a commit and tells absent apart", async (t) => {
-  await using repo = await tempRepo({
-    "top.json": "top\n",
-    "conf/waves.jsonc": "\uFEFF{ // nested\n}\n",
-    "ab.json": "ab",
-    "dir/inner.txt": "inner",
-  });
-  const first = await repo.commit("first");
-  const second = await repo.commit("second", { "later.txt": "later" });
-  await repo.write("top.json", "working copy");
-  const git = gitFor(repo.home);
-  const cases = [
-    { name: "a file at the top", at: first, path: "top.json", want: "top\n" },
-    {
-      name: "a nested file, BOM dropped",
-      at: first,
-      path: "conf/waves.jsonc",
-      want: "{ // nested\n}\n",
-    },
-    {
-      name: "a file added later",
-      at: first,
-      path: "later.txt",
-      want: undefined,
-    },
-    {
-      name: "the same file later",
-      at: second,
-      path: "later.txt",
-      want: "later",
-    },
-    { name: "a directory", at: first, path: "dir", want: undefined },
-    { name: "a glob is literal", at: first, path: "a*.json", want: undefined },
-    {
-      name: "a prefix is not a match",
-      at: first,
-      path: "top",
-      want: undefined,
-    },
-  ];
-  for (const c of cases) {
-    await t.step(c.name, async () => {
-      expect(await git.showFile(c.at, c.path, repo.path)).toBe(c.want);
-    });
-  }
-  await t.step("the path is from the top whatever the cwd", async () => {
-    expect(await git.showFile(first, "dir/inner.txt", join(repo.path, "dir")))
-      .toBe("inner");
-  });
-  await t.step(
-    "an unknown commit is an error, not an absent file",
-    async () => {
-      const unknown = "0123456789abcdef0123456789abcdef01234567";
-      const error = await git.showFile(unknown, "top.json", repo.path).catch((
-        e,
-      ) => e);
-      expect(error).toBeInstanceOf(GitError);
-      expect(error.stderr).toMatch(/not a tree object/);
-    },
-  );
-});
-
 Deno.test("Git.configGet() reads the repository's and the user's settings", async (t) => {
   await using repo = await tempRepo();
   const git = gitFor(repo.home);

@@ -35,6 +35,11 @@ function spec(gate: string, extra: Record<string, unknown> = {}): string {
 
 type Env = Record<string, string | undefined>;
 
+/** A GitLab push pipeline. */
+const PUSH = { GITLAB_CI: "true", CI_PIPELINE_SOURCE: "push" };
+const INSTEAD =
+  "; reading every version of the rules since the last recorded decision instead";
+
 function reader(home: string, cwd: string, specPath = "waves.jsonc") {
   return (options: { flag?: string; env?: Env } = {}) =>
     readBase({
@@ -90,7 +95,7 @@ Deno.test("readBase() chooses the base by the rules of §4.4", async (t) => {
     "CI's commit before the push is where the spec's base is read",
     async () => {
       const got = await read({
-        env: { GITLAB_CI: "true", CI_COMMIT_BEFORE_SHA: second },
+        env: { ...PUSH, CI_COMMIT_BEFORE_SHA: second },
       });
       expect(got).toMatchObject({
         sha: first,
@@ -104,7 +109,7 @@ Deno.test("readBase() chooses the base by the rules of §4.4", async (t) => {
     "the commit before the push, when its spec names no base",
     async () => {
       const got = await read({
-        env: { GITLAB_CI: "true", CI_COMMIT_BEFORE_SHA: first },
+        env: { ...PUSH, CI_COMMIT_BEFORE_SHA: first },
       });
       expect(got).toMatchObject({
         sha: first,
@@ -119,7 +124,7 @@ Deno.test("readBase() chooses the base by the rules of §4.4", async (t) => {
     async () => {
       await repo.write("waves.jsonc", spec("never", { base: "HEAD" }));
       const got = await read({
-        env: { GITLAB_CI: "true", CI_COMMIT_BEFORE_SHA: first },
+        env: { ...PUSH, CI_COMMIT_BEFORE_SHA: first },
       });
       expect(got.sha).toBe(first);
     },
@@ -130,7 +135,7 @@ Deno.test("readBase() judges a push of several commits as one change", async (t)
   await using repo = await tempRepo({ "waves.jsonc": spec("always") });
   const before = await repo.commit("before the push");
   const older = await repo.commit("older", { "a.txt": "a" });
-  await repo.commit("push 1: set base and loosen", {
+  const loosened = await repo.commit("push 1: set base and loosen", {
     "waves.jsonc": spec("never", { base: older }),
   });
   await repo.commit("push 2: anything", { "b.txt": "b" });
@@ -140,7 +145,7 @@ Deno.test("readBase() judges a push of several commits as one change", async (t)
 
   await t.step("GitLab: the base is the commit before both", async () => {
     const got = await read({
-      env: { GITLAB_CI: "true", CI_COMMIT_BEFORE_SHA: before },
+      env: { ...PUSH, CI_COMMIT_BEFORE_SHA: before },
     });
     expect(got).toMatchObject({ sha: before, rule: "push" });
   });
@@ -156,17 +161,26 @@ Deno.test("readBase() judges a push of several commits as one change", async (t)
   });
   await t.step("Forgejo: the same event file", async () => {
     const got = await read({
-      env: { FORGEJO_ACTIONS: "true", GITHUB_EVENT_PATH: event },
+      env: {
+        FORGEJO_ACTIONS: "true",
+        GITHUB_EVENT_NAME: "push",
+        GITHUB_EVENT_PATH: event,
+      },
     });
     expect(got).toMatchObject({ sha: before, rule: "push" });
   });
-  await t.step("outside CI, HEAD^1's spec names the older base", async () => {
-    const got = await read();
-    expect(got).toMatchObject({ sha: older, rule: "spec" });
-  });
+  await t.step(
+    "outside CI: every version since the root, and the base each names",
+    async () => {
+      const got = await read();
+      expect(got.rule).toBe("chain");
+      expect(got.shas).toEqual([loosened, before, older]);
+      expect(got.bases.map((b) => b.sha)).toEqual(got.shas);
+    },
+  );
 });
 
-Deno.test("readBase() falls back to HEAD^1 when CI's before cannot be used", async (t) => {
+Deno.test("readBase() reads by the chain rule when CI's before cannot be used", async (t) => {
   await using repo = await tempRepo({ "waves.jsonc": spec("always") });
   const base = await repo.commit("base");
   const head = await repo.commit("head", { "a.txt": "a" });
@@ -179,38 +193,46 @@ Deno.test("readBase() falls back to HEAD^1 when CI's before cannot be used", asy
       name: "all zeros: a new branch",
       before: "0".repeat(40),
       warning:
-        "$CI_COMMIT_BEFORE_SHA is all zeros: the push created the branch, so there is no commit before it; judging the change against HEAD^1",
+        `$CI_COMMIT_BEFORE_SHA is all zeros: the push created the branch, so there is no commit before it${INSTEAD}`,
+      why: "a new branch",
     },
     {
       name: "not an ancestor: a force push",
       before: side,
       warning: `$CI_COMMIT_BEFORE_SHA ${
         side.slice(0, 12)
-      } is not an ancestor of HEAD (a force push); judging the change against HEAD^1`,
+      } is not an ancestor of HEAD (a force push)${INSTEAD}`,
+      why: "a force push",
     },
     {
       name: "not in this checkout",
       before: "1".repeat(40),
       warning:
-        "$CI_COMMIT_BEFORE_SHA 111111111111 is not in this checkout (a force push, or a shallow clone); judging the change against HEAD^1",
+        `$CI_COMMIT_BEFORE_SHA 111111111111 is not in this checkout (a force push, or a shallow clone)${INSTEAD}`,
+      why: "the commit before the push is not here",
     },
     {
       name: "HEAD itself",
       before: head,
       warning: `$CI_COMMIT_BEFORE_SHA ${
         head.slice(0, 12)
-      } is not an ancestor of HEAD (a force push); judging the change against HEAD^1`,
+      } is not an ancestor of HEAD (a force push)${INSTEAD}`,
+      why: "a force push",
     },
   ];
   for (const c of cases) {
     await t.step(c.name, async () => {
       const got = await read({
-        env: { GITLAB_CI: "true", CI_COMMIT_BEFORE_SHA: c.before },
+        env: { ...PUSH, CI_COMMIT_BEFORE_SHA: c.before },
       });
       expect(got).toMatchObject({
         sha: base,
-        rule: "parent",
-        reason: "HEAD^1",
+        shas: [base],
+        rule: "chain",
+        reason:
+          `no trusted commit before this change (${c.why}); the strictest of 1 version of waves.jsonc at ${
+            base.slice(0, 12)
+          }`,
         warnings: [c.warning],
       });
     });
@@ -225,7 +247,10 @@ Deno.test("readBase() falls back to HEAD^1 when CI's before cannot be used", asy
         GITHUB_EVENT_PATH: event,
       },
     });
-    expect(got).toMatchObject({ sha: base, rule: "parent", warnings: [] });
+    expect(got).toMatchObject({ sha: base, rule: "chain", warnings: [] });
+    expect(got.reason).toMatch(
+      /^no trusted commit before this change \(pull_request\)/,
+    );
   });
 });
 

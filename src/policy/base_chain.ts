@@ -1,0 +1,81 @@
+/**
+ * The chain rule of SPEC.md §4.4, for a change with no trusted commit before it
+ * (a manual run, a new branch, a force push, a run outside CI): every commit on
+ * the first-parent chain from `HEAD^1` back to, and including, the newest commit
+ * at which the ledger records a decision made under a trusted base, or back to
+ * the root, keeping those where a file that decides the gate changed, plus the
+ * chain's oldest commit. Every rule is then read at each of them and the
+ * strictest wins. This module walks git; which commits carry such decisions is
+ * the caller's (the ledger's) answer.
+ * @module
+ */
+
+import type { Git } from "../git/git.ts";
+
+/** What {@linkcode baseChain} needs. */
+export interface ChainInput {
+  git: Git;
+  /** The repository's top level. */
+  top: string;
+  /** `HEAD^1`, full sha: where the chain starts. */
+  parent: string;
+  /** The files that decide the gate, from the top level (the spec, signers files). */
+  paths: readonly string[];
+  /** Commits at which the ledger records a decision under a trusted base. */
+  stops: ReadonlySet<string>;
+}
+
+/** The commits the rules are read at. */
+export interface Chain {
+  /** Newest first, without repeats. */
+  commits: string[];
+  /** Where the chain stopped: the newest commit with a trusted decision. */
+  stop?: string;
+}
+
+const PAGE = 1000;
+
+/**
+ * Finds the commits of the chain rule.
+ * @param input The repository, `HEAD^1`, the paths and the recorded decisions.
+ * @returns The commits to read every rule at, newest first.
+ * @throws {GitError} When git fails.
+ */
+export async function baseChain(input: ChainInput): Promise<Chain> {
+  const { stop, oldest } = await findStop(input);
+  const range = stop === undefined
+    ? [input.parent]
+    : [input.parent, `^${stop}`];
+  const changed = (await input.git.run([
+    "--literal-pathspecs",
+    "log",
+    "--first-parent",
+    "--format=%H",
+    ...range,
+    "--",
+    ...input.paths,
+  ], { cwd: input.top })).split("\n").filter((line) => line !== "");
+  const commits = [...new Set([...changed, stop ?? oldest])];
+  return stop === undefined ? { commits } : { commits, stop };
+}
+
+/** Walks the first-parent chain from `parent` to the first stop, or the root. */
+async function findStop(
+  input: ChainInput,
+): Promise<{ stop?: string; oldest: string }> {
+  let oldest = input.parent;
+  for (let skip = 0;; skip += PAGE) {
+    const page = (await input.git.run([
+      "rev-list",
+      "--first-parent",
+      `--max-count=${PAGE}`,
+      `--skip=${skip}`,
+      input.parent,
+    ], { cwd: input.top })).split("\n").filter((line) => line !== "");
+    for (const sha of page) {
+      oldest = sha;
+      if (input.stops.has(sha)) return { stop: sha, oldest };
+    }
+    if (page.length < PAGE) return { oldest };
+  }
+}

@@ -1,0 +1,160 @@
+// End to end through the binary, as an attacker would mount it: with no trusted
+// commit before the change (a manual run of our own rendered workflow, a GitLab
+// web pipeline on a merge whose first parent is the feature branch, a force
+// push), chant-wave never falls back to HEAD^1, which the change chose: it reads
+// every version of the rules on the first-parent chain since the last decision
+// made under a trusted base, and the strictest wins (SPEC.md §4.4).
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
+
+const PROD = { name: "prod", gate: "always", runs: ["eu"] };
+const STRICT = specOf([PROD]);
+const LOOSE = specOf([{ ...PROD, gate: "never" }]);
+const ZEROS = "0".repeat(40);
+
+function json(spec: Record<string, unknown>): string {
+  return JSON.stringify(spec, null, 2) + "\n";
+}
+
+const sha12 = (sha: string) => sha.slice(0, 12);
+
+/** A repository at STRICT, then the loosening commit, then a harmless one. */
+async function loosenedTwice() {
+  const r = await rollout(STRICT);
+  const loose = await r.repo.commit("loosen prod", {
+    "waves.json": json(LOOSE),
+  });
+  const head = await r.repo.commit("anything", { "a.txt": "a" });
+  return { r, loose, head };
+}
+
+Deno.test("a manual run of the rendered workflow reads every version since the last decision", async (t) => {
+  const { r, loose } = await loosenedTwice();
+  await using _ = r;
+  const event = `${r.repo.root}/event.json`;
+  await Deno.writeTextFile(event, JSON.stringify({ inputs: {} }));
+  const out = await r.run(["run", ...SPEC, "--wave", "1"], {
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "workflow_dispatch",
+    GITHUB_EVENT_PATH: event,
+  });
+  await t.step("it waits: the version before the loosening is read too", () => {
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(
+      `base: no trusted commit before this change (workflow_dispatch); the strictest of 2 versions of waves.json at ${
+        sha12(loose)
+      }, ${sha12(r.base)}\n`,
+    );
+    expect(out.stderr).toContain('policy of wave 1 "prod": always (');
+  });
+  expect(await r.applied()).toEqual([]);
+});
+
+Deno.test("a GitLab web pipeline on a merge whose first parent is the feature branch waits", async () => {
+  await using r = await rollout(STRICT);
+  await r.repo.git("checkout", "-q", "-b", "feature");
+  await r.repo.commit("loosen prod", { "waves.json": json(LOOSE) });
+  await r.repo.git("checkout", "-q", "-");
+  await r.repo.commit("main moves on", { "m.txt": "m" });
+  const main = await r.repo.git("rev-parse", "HEAD");
+  await r.repo.git("checkout", "-q", "feature");
+  await r.repo.git("merge", "-q", "--no-edit", main);
+  const out = await r.run(["run", ...SPEC, "--wave", "1"], {
+    GITLAB_CI: "true",
+    CI_PIPELINE_SOURCE: "web",
+    CI_COMMIT_BEFORE_SHA: ZEROS,
+  });
+  expect(out.code).toBe(3);
+  expect(out.stderr).toContain(
+    "base: no trusted commit before this change (a GitLab web pipeline); the strictest of 2 versions",
+  );
+  expect(await r.applied()).toEqual([]);
+});
+
+Deno.test("a force push waits: the commit before it is not an ancestor", async () => {
+  await using r = await rollout(STRICT);
+  await r.repo.git("checkout", "-q", "-b", "old");
+  const old = await r.repo.commit("the tip before the force push", {
+    "o.txt": "o",
+  });
+  await r.repo.git("checkout", "-q", "-");
+  const loose = await r.repo.commit("loosen prod", {
+    "waves.json": json(LOOSE),
+  });
+  await r.repo.commit("anything", { "a.txt": "a" });
+  const out = await r.run(["run", ...SPEC, "--wave", "1"], {
+    GITLAB_CI: "true",
+    CI_PIPELINE_SOURCE: "push",
+    CI_COMMIT_BEFORE_SHA: old,
+  });
+  expect(out.code).toBe(3);
+  expect(out.stderr).toContain(
+    `warning: $CI_COMMIT_BEFORE_SHA ${
+      sha12(old)
+    } is not an ancestor of HEAD (a force push)`,
+  );
+  expect(out.stderr).toContain(
+    `base: no trusted commit before this change (a force push); the strictest of 2 versions of waves.json at ${
+      sha12(loose)
+    }, ${sha12(r.base)}\n`,
+  );
+  expect(await r.applied()).toEqual([]);
+});
+
+Deno.test("the chain stops at the newest decision made under a trusted base", async (t) => {
+  const dev = { name: "dev", gate: "never", runs: ["d1"] };
+  await using r = await rollout(specOf([dev, PROD]));
+  // A reviewed change loosens prod and is pushed: its jobs run under the
+  // commit before the push, which the forge names.
+  const merged = await r.repo.commit("loosen prod, reviewed", {
+    "waves.json": json(specOf([dev, { ...PROD, gate: "never" }])),
+  });
+  const push = {
+    GITLAB_CI: "true",
+    CI_PIPELINE_SOURCE: "push",
+    CI_COMMIT_BEFORE_SHA: r.head,
+  };
+  await t.step(
+    "the push's own job is judged at the commit before it",
+    async () => {
+      const out = await r.run(["run", ...SPEC, "--wave", "1"], push);
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        `base ${sha12(r.head)}: the commit before the push\n`,
+      );
+    },
+  );
+  await r.repo.commit("anything", { "a.txt": "a" });
+  await t.step(
+    "a manual run after it reads back to that push only",
+    async () => {
+      const out = await r.run(["run", ...SPEC, "--wave", "2"]);
+      expect(out.stderr).toContain(
+        `base: no trusted commit before this change (not a CI run); the strictest of 1 version of waves.json at ${
+          sha12(merged)
+        }\n`,
+      );
+      expect(out.code).toBe(0);
+      expect(await r.applied()).toEqual(["d1", "eu"]);
+    },
+  );
+});
+
+Deno.test("a decision made under the chain rule never bounds a later chain", async () => {
+  const dev = { name: "dev", gate: "never", runs: ["d1"] };
+  await using r = await rollout(specOf([dev, PROD]));
+  // The change's own commit runs a job (a manual run on a feature branch),
+  // so the ledger records a decision at it...
+  await r.repo.commit("loosen prod", {
+    "waves.json": json(specOf([dev, { ...PROD, gate: "never" }])),
+  });
+  const first = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(first.code).toBe(0);
+  // ...and the next commit still reads every version back to the root.
+  await r.repo.commit("anything", { "a.txt": "a" });
+  const out = await r.run(["run", ...SPEC, "--wave", "2"]);
+  expect(out.code).toBe(3);
+  expect(out.stderr).toMatch(/the strictest of 2 versions of waves\.json at /);
+  expect(await r.applied()).toEqual(["d1"]);
+});

@@ -1,0 +1,89 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { createGit, GitError } from "../../src/git/git.ts";
+import { readTreeFile } from "../../src/git/tree_file.ts";
+import { tempRepo } from "../_helpers/temp_repo.ts";
+
+const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
+
+Deno.test("readTreeFile() reads a file as committed and tells absent, links and submodules apart", async (t) => {
+  await using repo = await tempRepo({
+    "top.json": "top\n",
+    "conf/waves.jsonc": "\uFEFF{ // nested\n}\n",
+    "ab.json": "ab",
+    "dir/inner.txt": "inner",
+  });
+  await Deno.symlink("conf", `${repo.path}/linked`);
+  await Deno.symlink("top.json", `${repo.path}/link.json`);
+  const first = await repo.commit("first");
+  const second = await repo.commit("second", { "later.txt": "later" });
+  await repo.git(
+    "update-index",
+    "--add",
+    "--cacheinfo",
+    `160000,${first},vendor`,
+  );
+  await repo.git("commit", "-q", "-m", "a submodule");
+  const third = await repo.git("rev-parse", "HEAD");
+  await repo.write("top.json", "working copy");
+  const git = createGit({ env: { PATH, HOME: repo.home } });
+  const read = (at: string, path: string) =>
+    readTreeFile(git, repo.path, at, path);
+  const cases = [
+    { name: "a file at the top", at: first, path: "top.json", want: "top\n" },
+    {
+      name: "a nested file, BOM dropped",
+      at: first,
+      path: "conf/waves.jsonc",
+      want: "{ // nested\n}\n",
+    },
+    { name: "a file added later", at: first, path: "later.txt" },
+    {
+      name: "the same file later",
+      at: second,
+      path: "later.txt",
+      want: "later",
+    },
+    { name: "a directory", at: first, path: "dir" },
+    { name: "a glob is literal", at: first, path: "a*.json" },
+    { name: "a prefix is not a match", at: first, path: "top" },
+    { name: "below a file", at: first, path: "top.json/x" },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const found = await read(c.at, c.path);
+      if (c.want === undefined) expect(found).toEqual({ status: "absent" });
+      else {
+        expect(found.status).toBe("file");
+        expect(found.status === "file" && found.text).toBe(c.want);
+      }
+    });
+  }
+  await t.step("a link at the path", async () => {
+    expect(await read(first, "link.json")).toEqual({
+      status: "link",
+      at: "link.json",
+    });
+  });
+  await t.step("a link on the way", async () => {
+    expect(await read(first, "linked/waves.jsonc")).toEqual({
+      status: "link",
+      at: "linked",
+    });
+  });
+  await t.step("a submodule on the way", async () => {
+    expect(await read(third, "vendor/waves.jsonc")).toEqual({
+      status: "submodule",
+      at: "vendor",
+    });
+  });
+  await t.step(
+    "an unknown commit is an error, not an absent file",
+    async () => {
+      const unknown = "0123456789abcdef0123456789abcdef01234567";
+      const error = await read(unknown, "top.json").catch((e) => e);
+      expect(error).toBeInstanceOf(GitError);
+      expect(error.stderr).toMatch(/not a tree object/);
+    },
+  );
+});
