@@ -26,8 +26,11 @@ export interface HoldAt {
 export interface BaseHold extends HoldAt {
   /** The base commit's full sha. */
   sha: string;
-  /** The governing base wave's number and name. */
-  wave: { k: number; name: string };
+  /**
+   * The governing base wave's number and name, or the base's top level (for a
+   * wave no base wave governs).
+   */
+  from: { k: number; name: string } | "top level";
 }
 
 /**
@@ -60,8 +63,10 @@ export function sameHold(a: HoldHook, b: HoldHook): boolean {
 
 /**
  * The holds at base that govern a wave: those of every base wave that governs
- * it, at each base. A spec absent or broken at base holds nothing (its policy is
- * then `always`, so a person approves the wave anyway).
+ * it, at each base; for a wave no base wave governs (a new wave), those of the
+ * base's top-level hooks, as for the approval rules. A spec absent or broken at
+ * base holds nothing (its policy is then `always`, so a person approves the
+ * wave anyway).
  * @param bases The base commits and the spec at each.
  * @param wave The wave of the change: number, name and every target it holds.
  * @returns The holds, in base order, each with where it was found.
@@ -77,16 +82,18 @@ export function holdsAtBase(
   const found: BaseHold[] = [];
   for (const { sha, spec } of bases) {
     if (spec.status !== "parsed") continue;
-    for (const { wave: governing } of governingWaves(spec.spec.waves, wave)) {
+    const governing = governingWaves(spec.spec.waves, wave).map((g) => g.wave);
+    const sources: { hooks: Hooks; from: BaseHold["from"] }[] =
+      governing.length > 0
+        ? governing.map((g) => ({
+          hooks: g.hooks,
+          from: { k: g.k, name: g.name },
+        }))
+        : [{ hooks: spec.spec.hooks, from: "top level" }];
+    for (const { hooks, from } of sources) {
       for (const point of HOOK_POINTS) {
-        for (const hook of governing.hooks[point]) {
-          if (!isHold(hook)) continue;
-          found.push({
-            point,
-            hook,
-            sha,
-            wave: { k: governing.k, name: governing.name },
-          });
+        for (const hook of hooks[point]) {
+          if (isHold(hook)) found.push({ point, hook, sha, from });
         }
       }
     }

@@ -30,12 +30,15 @@ export function waveHooks(
   const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
   const { hooks: all, added } = withHolds(hooks, holdsAtBase(bases, ref));
   const log = lineLog(io.stderr);
-  for (const { point, hook, sha, wave: from } of added) {
+  for (const { point, hook, sha, from } of added) {
+    const where = from === "top level"
+      ? "its top level"
+      : `wave ${from.k} "${from.name}"`;
     log(
       `hold ${point} "${hook.name}" on ${hook.after.name} / ${hook.after.gate}: ` +
         `read at ${
           sha.slice(0, 12)
-        } (wave ${from.k} "${from.name}"); holds are policy, so it stands`,
+        } (${where}); holds are policy, so it stands`,
     );
   }
   return all;

@@ -185,6 +185,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     signers: spec.signers ?? DEFAULT_SIGNERS,
     approvers: approverRules(spec.approvers),
     order: spec.order,
+    hooks: normaliseHooks(spec.hooks),
     waves: spec.waves.map((wave, i) =>
       normaliseWave(wave, i, spec, { op, timeoutMs })
     ),

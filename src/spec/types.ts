@@ -222,7 +222,7 @@ export interface Spec {
   op: string;
   /** The gate prefix: wave k's gate is `<gate>-wave-<k>`. */
   gate: string;
-  /** The base rev when the spec sets one; the runner defaults to `HEAD^1`. */
+  /** The base rev when the spec sets one (read before the push, §4.4). */
   base?: string;
   /** Plans one run and writes `{plan}`. */
   plan?: string[];
@@ -262,6 +262,11 @@ export interface Spec {
   approvers: ApproverRules;
   /** The scheduled job that restarts approved gates' jobs. */
   resume?: Resume;
+  /**
+   * The top-level hooks (§11), as written: each wave's `hooks` already hold
+   * them unless it sets its own; read at base for a wave no base wave governs.
+   */
+  hooks: Hooks;
   /** The waves, in order. */
   waves: Wave[];
 }

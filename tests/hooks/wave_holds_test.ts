@@ -63,8 +63,14 @@ Deno.test("holdsAtBase() takes the holds of every governing base wave", async (t
   const bases = [{ sha: SHA, spec: { status: "parsed" as const, spec: BASE } }];
   await t.step("by name and position", () => {
     const found = holdsAtBase(bases, { k: 1, name: "dev", targets: [] });
-    expect(found.map((h) => [h.point, h.hook.name, h.wave.name])).toEqual([
-      ["before-apply", "net", "dev"],
+    expect(found.map((h) => [h.point, h.hook.name, h.from])).toEqual([
+      ["before-apply", "net", { k: 1, name: "dev" }],
+    ]);
+  });
+  await t.step("a new wave no base wave governs: the top level's", () => {
+    const found = holdsAtBase(bases, { k: 3, name: "new", targets: ["n1"] });
+    expect(found.map((h) => [h.point, h.hook.name, h.from])).toEqual([
+      ["before-apply", "net", "top level"],
     ]);
   });
   await t.step("by target: a renamed wave holding prod's target", () => {

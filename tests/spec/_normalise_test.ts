@@ -31,6 +31,12 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
     approval: "ledger",
     signers: ".chant-wave/allowed_signers",
     approvers: { required: 1, selfApproval: true },
+    hooks: {
+      "before-plan": [],
+      "after-plan": [],
+      "before-apply": [],
+      "after-apply": [],
+    },
     waves: [{
       k: 1,
       name: "dev",

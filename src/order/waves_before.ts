@@ -1,0 +1,81 @@
+/**
+ * Which waves of the working copy must be complete before a wave runs (SPEC.md
+ * §4.11): the wave before it, and, since the order is policy, every wave that at
+ * a base came before a base wave governing it (§4.4), matched in the working copy
+ * by name or target. So moving prod to position 1, or inserting a new first wave
+ * that holds a prod target, never lets prod run before the waves the merged
+ * configuration put ahead of it. Pure: the specs in, the waves to wait for out.
+ * @module
+ */
+
+import { governingWaves } from "../policy/governing_waves.ts";
+import type { BaseSpec } from "../policy/base_spec.ts";
+import type { Spec, Wave } from "../spec/types.ts";
+import { waveAt } from "../spec/wave_at.ts";
+
+/** A wave to wait for, and why. */
+export interface WaveToWaitFor {
+  /** The working copy's wave. */
+  wave: Wave;
+  /**
+   * Empty for the wave just before; else why the order at base asks for it:
+   * `at 1a2b3c4d5e6f, wave 1 "dev" came before wave 3 "prod"`.
+   */
+  why: string;
+}
+
+/**
+ * The waves wave `k` waits for. Waves after it in the working copy are added
+ * only when a base puts them first; waves before it are waited for through the
+ * wave just before it, which waited for them in turn.
+ * @param spec The working copy's spec.
+ * @param k The wave's number.
+ * @param targets Every target the wave holds.
+ * @param bases The base commits and the spec at each.
+ * @returns The waves to wait for, the wave before first.
+ * @example
+ * ```ts
+ * // at base: dev, staging, prod; the change moved prod first
+ * wavesBefore(head, 1, ["prod-eu"], bases).map((w) => w.wave.name);
+ * // ["dev", "staging"]
+ * ```
+ */
+export function wavesBefore(
+  spec: Pick<Spec, "waves">,
+  k: number,
+  targets: readonly string[],
+  bases: readonly { sha: string; spec: BaseSpec }[],
+): WaveToWaitFor[] {
+  const wave = waveAt(spec, k);
+  const out: WaveToWaitFor[] = [];
+  const previous = waveAt(spec, k - 1);
+  if (previous) out.push({ wave: previous, why: "" });
+  if (!wave) return out;
+  const ref = { k, name: wave.name, targets };
+  for (const { sha, spec: at } of bases) {
+    if (at.status !== "parsed") continue;
+    const governing = governingWaves(at.spec.waves, ref);
+    if (governing.length === 0) continue;
+    const last = governing.reduce((a, b) => b.wave.k > a.wave.k ? b : a).wave;
+    for (const earlier of at.spec.waves.filter((w) => w.k < last.k)) {
+      for (const match of matchingWaves(spec.waves, earlier)) {
+        if (match.k <= k || out.some((o) => o.wave.k === match.k)) continue;
+        out.push({
+          wave: match,
+          why: `at ${
+            sha.slice(0, 12)
+          }, wave ${earlier.k} "${earlier.name}" came before wave ${last.k} "${last.name}"`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** The working copy's waves that match a base wave by name or by a target. */
+function matchingWaves(waves: readonly Wave[], base: Wave): Wave[] {
+  const targets = new Set(base.runs.map((run) => run.target));
+  return waves.filter((wave) =>
+    wave.name === base.name || wave.runs.some((run) => targets.has(run.target))
+  );
+}

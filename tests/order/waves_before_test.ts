@@ -1,0 +1,56 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { wavesBefore } from "../../src/order/waves_before.ts";
+import { parseSpec } from "../../src/spec/parse_spec.ts";
+
+const SHA = "a".repeat(40);
+
+function specOf(waves: Record<string, unknown>[]) {
+  return parseSpec(
+    JSON.stringify({ name: "x", plan: ["p", "{plan}"], apply: ["a"], waves }),
+    "w.json",
+  );
+}
+
+const DEV = { name: "dev", runs: ["d1"] };
+const STAGING = { name: "staging", runs: ["s1"] };
+const PROD = { name: "prod", runs: ["p1"] };
+const BASES = [{
+  sha: SHA,
+  spec: { status: "parsed" as const, spec: specOf([DEV, STAGING, PROD]) },
+}];
+
+Deno.test("wavesBefore() waits for the wave before and what the base put ahead", async (t) => {
+  const names = (found: ReturnType<typeof wavesBefore>) =>
+    found.map((w) => [w.wave.k, w.wave.name, w.why]);
+  await t.step("unchanged order: only the wave before", () => {
+    const head = specOf([DEV, STAGING, PROD]);
+    expect(names(wavesBefore(head, 3, ["p1"], BASES))).toEqual([
+      [2, "staging", ""],
+    ]);
+    expect(names(wavesBefore(head, 1, ["d1"], BASES))).toEqual([]);
+  });
+  await t.step("prod moved first: dev and staging, by name", () => {
+    const head = specOf([PROD, DEV, STAGING]);
+    expect(names(wavesBefore(head, 1, ["p1"], BASES))).toEqual([
+      [2, "dev", `at aaaaaaaaaaaa, wave 1 "dev" came before wave 3 "prod"`],
+      [
+        3,
+        "staging",
+        `at aaaaaaaaaaaa, wave 2 "staging" came before wave 3 "prod"`,
+      ],
+    ]);
+  });
+  await t.step("a new first wave holding a prod target", () => {
+    const head = specOf([{ name: "first", runs: ["p1"] }, DEV, STAGING]);
+    expect(names(wavesBefore(head, 1, ["p1"], BASES)).map((w) => w[1]))
+      .toEqual(["dev", "staging"]);
+  });
+  await t.step("a spec absent at base adds nothing", () => {
+    const head = specOf([PROD, DEV]);
+    expect(
+      wavesBefore(head, 1, ["p1"], [{ sha: SHA, spec: { status: "absent" } }]),
+    )
+      .toEqual([]);
+  });
+});
