@@ -10,6 +10,7 @@
 
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
+import { maskingReplacer } from "../console/mask_credentials.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { decideWave } from "./decide_wave.ts";
@@ -70,11 +71,14 @@ export async function decideStage(
   return { decision, judge };
 }
 
-/** Writes the decision record atomically. */
+/** Writes the decision record atomically, URLs in its free text masked. */
 async function writeDecision(decision: Decision, io: RunIo): Promise<void> {
   const path = resolve(
     io.cwd,
     decisionRecordPath(decision.name, decision.wave),
   );
-  await writeFileAtomic(path, JSON.stringify(decision, null, 2) + "\n");
+  await writeFileAtomic(
+    path,
+    JSON.stringify(decision, maskingReplacer, 2) + "\n",
+  );
 }
