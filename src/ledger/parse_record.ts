@@ -176,6 +176,7 @@ function readWaveOutcome(
     job: readJob(f),
     outcome: outcome as WaveOutcome,
     ...f.optionalText("runId"),
+    ...f.optionalBounded("actor", MAX_PRINCIPAL_LENGTH),
     timestamp: f.time("timestamp"),
   };
 }

@@ -193,6 +193,11 @@ export interface WaveOutcomeRecord extends RecordBase {
   outcome: WaveOutcome;
   /** The CI run, when known. */
   runId?: string;
+  /**
+   * Who started the CI job (SPEC.md §12.1): with `selfApproval: false` their
+   * approval of this change does not count.
+   */
+  actor?: string;
 }
 
 /** Someone ran wave `wave` at `head` before the wave before it (`--out-of-order`). */

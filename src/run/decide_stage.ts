@@ -15,7 +15,7 @@ import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { decideWave } from "./decide_wave.ts";
 import type { Decision } from "./decision.ts";
-import { type GateJudge, gateRules } from "./gate_rules.ts";
+import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
 import { wavePolicy } from "./job_base.ts";
 import { reviewStage } from "./review_stage.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
@@ -46,7 +46,13 @@ export async function decideStage(
 ): Promise<Decided> {
   const { input, wave, base, io } = job;
   const policy = wavePolicy([base], wave, targets, io);
-  const judge = gateRules([base], wave, targets, base, io);
+  const judge = gateRules(
+    [base],
+    wave,
+    targets,
+    jobRulesContext(base, io.env),
+    io,
+  );
   await reviewStage({
     spec: input.spec,
     wave,

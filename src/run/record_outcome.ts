@@ -62,7 +62,7 @@ export async function recordWaveOutcome(
       ...(share ? { share } : {}),
     }
     : { kind: "wave" };
-  const runId = ciContext(io.env).runId;
+  const { runId, actor } = ciContext(io.env);
   await io.ledger.write(newRecord("wave-outcome", {
     name: decision.name,
     gate: decision.gate,
@@ -73,5 +73,6 @@ export async function recordWaveOutcome(
     job,
     outcome: waveOutcomeOf(result),
     ...(runId ? { runId } : {}),
+    ...(actor ? { actor } : {}),
   }, newStamp(io.clock)));
 }
