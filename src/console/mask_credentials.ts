@@ -19,13 +19,22 @@ const URL_PATTERN =
 
 const MASK = "***";
 
+/** Punctuation that ends a sentence around a URL rather than its last value. */
+const TRAILING = /[.,:;!?)\]]+$/;
+
+/** `***`, then the prose punctuation `value` ended with (`abc).` → `***).`). */
+function maskValue(value: string): string {
+  const trailing = TRAILING.exec(value)?.[0] ?? "";
+  return value.length > trailing.length ? `${MASK}${trailing}` : value;
+}
+
 /** `name=***` for a parameter with a value; a bare parameter is masked whole. */
 function maskParameter(parameter: string, bare: boolean): string {
   const equals = parameter.indexOf("=");
-  if (equals < 0) return parameter === "" || !bare ? parameter : MASK;
-  return equals === parameter.length - 1
-    ? parameter
-    : `${parameter.slice(0, equals + 1)}${MASK}`;
+  if (equals < 0) return bare ? maskValue(parameter) : parameter;
+  return `${parameter.slice(0, equals + 1)}${
+    maskValue(parameter.slice(equals + 1))
+  }`;
 }
 
 /** The user information up to the last `@` of the authority, masked. */
@@ -60,7 +69,9 @@ function maskUrl(
  * `@`) becomes `***`, every query value becomes `***` (a parameter without `=`
  * is masked whole, an empty value stays empty), and so does every `name=value`
  * of the fragment (a bare fragment such as `#L10` stays). Scheme, host, port,
- * path and parameter names stay, so the message still says where. Idempotent.
+ * path, parameter names and the punctuation of the sentence around the URL
+ * (`.`, `,`, `:`, `)` after its last value) stay, so the message still says
+ * where. Idempotent.
  * @param text Any text (a log line, a JSON result, git's stderr, a record field).
  * @returns The text with its URLs masked; the same string when it holds no `://`.
  * @example

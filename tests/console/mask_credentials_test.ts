@@ -74,6 +74,11 @@ Deno.test("maskCredentials() hides the user information and every query value of
       "HTTPS://***@H/?A=***",
     ],
     [
+      "the sentence's punctuation after the URL stays",
+      "(see https://h/x?t=abc). Then https://h/y?t=abc: done, https://h/z?abc.",
+      "(see https://h/x?t=***). Then https://h/y?t=***: done, https://h/z?***.",
+    ],
+    [
       "masked text stays as it is",
       "https://***@host/path?private_token=***&x=***",
       "https://***@host/path?private_token=***&x=***",
