@@ -4,9 +4,11 @@
  * rules of the governing base waves, logged once
  * (`approval of wave <k> "<name>": sealed by <path> (read at …)`,
  * `approvers of wave <k> "<name>": 2 distinct approvers, … (read at …)`), the
- * signers files read at base and the change's authors and committers read from
- * git on first use, each approval's seal verified in-process. The working copy's
- * spec and signers file change nothing.
+ * signers files read at base and the change's commits, authors and committers
+ * read from git on first use, the CI actors of the jobs that ran the change
+ * (this job's own, and those its pending facts and wave outcomes record), each
+ * approval's seal verified in-process. The working copy's spec and signers
+ * file change nothing.
  * @module
  */
 
@@ -37,8 +39,8 @@ export interface GateJudge {
    * Judges the counting approvals of a gate's records under the rules. The first
    * call logs the rules and reads the signers files and the change's history.
    * @param records The gate's records, oldest first.
-   * @param digest The decision's set digest (its waiting jobs' CI actors are
-   *   the change's own).
+   * @param digest The decision's set digest (the CI actors of the jobs that
+   *   waited for it are the change's own).
    * @returns The rules for `decideGate`.
    * @throws {GitError} When git fails reading the base or the change.
    */

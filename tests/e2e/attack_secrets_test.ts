@@ -101,6 +101,18 @@ Deno.test("tokens in CI URLs, notes, plans and step output reach no line, result
     expect(decision).not.toContain("s3cret");
   });
 
+  await t.step("the GitHub job summary", async () => {
+    const file = `${r.repo.root}/summary.md`;
+    const out = await r.run(["run", ...SPEC, "--wave", "1", ...git], {
+      GITHUB_ACTIONS: "true",
+      GITHUB_STEP_SUMMARY: file,
+    });
+    expect(out.code).toBe(3);
+    const summary = await Deno.readTextFile(file);
+    expect(summary).toContain("https://***@tf.example/x?token=***");
+    expect(summary).not.toContain("s3cret");
+  });
+
   await t.step("approve --json, and the approval on the branch", async () => {
     const waiting = await r.run(["run", ...SPEC, "--wave", "1", ...git], ci);
     const out = await r.run([
