@@ -10,12 +10,14 @@
  */
 
 /**
- * A URL: scheme, authority, path, query, fragment. Each part stops at white
- * space, a quote, a backslash (a JSON escape) or an angle bracket, where a URL
- * quoted in text ends.
+ * A URL: scheme, authority, path, query, fragment. The scheme may start inside
+ * a word (`GIT_URL=x` or `_https://` still has its URL found) and has at most
+ * 32 characters, so matching stays linear on hostile text. Each other part
+ * stops at white space, a quote, a backslash (a JSON escape) or an angle
+ * bracket, where a URL quoted in text ends.
  */
 const URL_PATTERN =
-  /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#"'`<>\\]*)([^\s?#"'`<>\\]*)(\?[^\s#"'`<>\\]*)?(#[^\s"'`<>\\]*)?/gi;
+  /([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s/?#"'`<>\\]*)([^\s?#"'`<>\\]*)(\?[^\s#"'`<>\\]*)?(#[^\s"'`<>\\]*)?/gi;
 
 const MASK = "***";
 

@@ -69,6 +69,11 @@ Deno.test("maskCredentials() hides the user information and every query value of
       '"see https://h/x?t=***\\nnext"',
     ],
     [
+      "a URL glued to a word is still found",
+      "GIT_URL_https://u:tok@h/x and id1git+ssh://u@h/",
+      "GIT_URL_https://***@h/x and id1git+ssh://***@h/",
+    ],
+    [
       "the scheme's case does not matter",
       "HTTPS://U:P@H/?A=B",
       "HTTPS://***@H/?A=***",
@@ -122,4 +127,17 @@ Deno.test("maskingReplacer() masks free text and links, never what identifies", 
     locator: { apiUrl: masked, jobName: url },
     members: [{ target: url, summary: masked }],
   });
+});
+
+Deno.test("maskCredentials() stays fast on hostile text", () => {
+  const hostile = [
+    "a.".repeat(32_768) + "://x",
+    ("a".repeat(40) + "://").repeat(1_500),
+    "https://h/?" + "a=b&".repeat(16_000),
+    "x://".repeat(16_000),
+  ];
+  const started = performance.now();
+  for (const text of hostile) maskCredentials(text);
+  // Quadratic matching would take minutes; linear takes well under a second.
+  expect(performance.now() - started).toBeLessThan(10_000);
 });
