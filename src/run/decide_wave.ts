@@ -59,8 +59,9 @@ export function gateName(spec: Pick<Spec, "gate">, k: number): string {
 /**
  * Decides the wave: whether an approval is needed and whether one covers its
  * plans; writes the plan set and a pending fact when it must wait (unless an
- * identical unexpired one of the same CI actor stands, or this is a dry run). Logs the policy, the plans' summaries and, when waiting, the
- * command that approves this digest on a line of its own.
+ * identical unexpired one of the same CI actor stands, or this is a dry run).
+ * Logs the policy, the plans' summaries and, when waiting, the command that
+ * approves this digest on a line of its own.
  * @param input The planned wave and its policy.
  * @param io The edges.
  * @returns The decision (not yet written).
