@@ -8,6 +8,7 @@
 
 import { styled } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
+import { maskingWriter } from "../console/masking_writer.ts";
 import type { Writer } from "../console/writer.ts";
 import { InputError, OutcomeError } from "../errors.ts";
 import { INVALID_INPUT, OK, RUN_FAILED } from "../exit_codes.ts";
@@ -52,7 +53,8 @@ export const COMMANDS: readonly Command[] = [
 /**
  * Runs the command line `argv` (the words after the executable). With `--json`
  * among the words, a command that fails before it printed anything on stdout
- * prints `{ "exitCode": N, "error": "…" }` there.
+ * prints `{ "exitCode": N, "error": "…" }` there. Everything printed on stdout
+ * and stderr goes through `maskingWriter`, so no URL shows a credential.
  * @param argv The arguments.
  * @param io The edges.
  * @returns The exit code.
@@ -61,11 +63,12 @@ export async function main(
   argv: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const stdout = watchedWriter(io.stdout);
+  const stdout = watchedWriter(maskingWriter(io.stdout));
+  const masked = { ...io, stdout, stderr: maskingWriter(io.stderr) };
   try {
-    return await dispatch([...argv], { ...io, stdout });
+    return await dispatch([...argv], masked);
   } catch (error) {
-    const code = report(error, io);
+    const code = report(error, masked);
     if (argv.includes("--json") && !stdout.written) {
       const message = error instanceof InputError ||
           error instanceof OutcomeError

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { maskCredentials } from "../console/mask_credentials.ts";
 import { appendFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
 import type { JobResult } from "../run/job_result.ts";
@@ -127,7 +128,8 @@ export const runCommand: Command = {
         ? io.env.GITHUB_STEP_SUMMARY
         : undefined;
       if (summaryFile) {
-        await appendFile(summaryFile, jobSummary(result, wave.name)).catch((
+        const summary = maskCredentials(jobSummary(result, wave.name));
+        await appendFile(summaryFile, summary).catch((
           error,
         ) =>
           io.stderr.write(

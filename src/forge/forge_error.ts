@@ -5,7 +5,7 @@
  * @module
  */
 
-import { redactUrls } from "../git/git_transport.ts";
+import { maskCredentials } from "../console/mask_credentials.ts";
 
 /** Why a forge request failed. */
 export type ForgeErrorKind =
@@ -50,7 +50,7 @@ export class ForgeError extends Error {
 
 /**
  * Masks secrets in a message: every occurrence of the given values becomes
- * `***`, the user-info of any URL becomes `***@`, and line breaks and other
+ * `***`, URLs are masked as `maskCredentials` masks them, and line breaks and other
  * control characters become spaces so the message stays one line.
  * @param text Any message (a network error's, a forge's `message` field).
  * @param secrets Values that must not appear (the token); empty ones are ignored.
@@ -70,5 +70,5 @@ export function maskSecrets(
     if (secret !== "") out = out.split(secret).join("***");
   }
   // deno-lint-ignore no-control-regex
-  return redactUrls(out).replace(/[\x00-\x1f\x7f]+/g, " ").trim();
+  return maskCredentials(out).replace(/[\x00-\x1f\x7f]+/g, " ").trim();
 }

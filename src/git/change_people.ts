@@ -1,7 +1,9 @@
 /**
  * Who made a change (SPEC.md §12.1): the authors and committers of every commit
- * in `base..HEAD`, read with `git log`, for the rule `selfApproval: false`. An
- * edge; comparing them with approvers is the gate's business.
+ * in `base..HEAD`, and the commits themselves, read with `git log`, for the rule
+ * `selfApproval: false` (a job that ran any of those commits ran the change).
+ * Commit metadata is whatever the pusher wrote: a hint, never proof of who
+ * someone is. An edge; comparing them with approvers is the gate's business.
  * @module
  */
 
@@ -20,7 +22,12 @@ export interface ChangePerson {
 
 /** The people of a change, or why they are unknown. */
 export type ChangePeople =
-  | { status: "known"; people: ChangePerson[] }
+  | {
+    status: "known";
+    people: ChangePerson[];
+    /** The change's commits (full shas), newest first. */
+    commits: string[];
+  }
   | { status: "too-long"; commits: number };
 
 /**
@@ -29,8 +36,9 @@ export type ChangePeople =
  * @param git The git seam.
  * @param top The repository's top level.
  * @param range The base and head commits (full shas).
- * @returns Each name and address with its role (repeats included), or
- *   `too-long` when the range holds more than {@linkcode MAX_CHANGE_COMMITS}.
+ * @returns Each name and address with its role (repeats included) and the
+ *   commits, or `too-long` when the range holds more than
+ *   {@linkcode MAX_CHANGE_COMMITS}.
  * @throws {GitError} When git fails (a commit missing from the checkout).
  */
 export async function changePeople(
@@ -42,16 +50,16 @@ export async function changePeople(
     "log",
     "--no-mailmap",
     `--max-count=${MAX_CHANGE_COMMITS + 1}`,
-    "--format=%an%x00%ae%x00%cn%x00%ce%x00",
+    "--format=%H%x00%an%x00%ae%x00%cn%x00%ce%x00",
     `${range.base}..${range.head}`,
     "--",
   ], { cwd: top });
   const fields = stdout.split("\0");
   const people: ChangePerson[] = [];
-  let commits = 0;
-  for (let i = 0; i + 3 < fields.length; i += 4) {
-    commits++;
-    const [an, ae, cn, ce] = fields.slice(i, i + 4).map((f) => f.trim());
+  const commits: string[] = [];
+  for (let i = 0; i + 4 < fields.length; i += 5) {
+    const [sha, an, ae, cn, ce] = fields.slice(i, i + 5).map((f) => f.trim());
+    commits.push(sha);
     people.push(
       { who: an, role: "author" },
       { who: ae, role: "author" },
@@ -59,6 +67,12 @@ export async function changePeople(
       { who: ce, role: "committer" },
     );
   }
-  if (commits > MAX_CHANGE_COMMITS) return { status: "too-long", commits };
-  return { status: "known", people: people.filter((p) => p.who !== "") };
+  if (commits.length > MAX_CHANGE_COMMITS) {
+    return { status: "too-long", commits: commits.length };
+  }
+  return {
+    status: "known",
+    people: people.filter((p) => p.who !== ""),
+    commits,
+  };
 }

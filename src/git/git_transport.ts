@@ -2,12 +2,13 @@
  * Fetching and pushing one ref, with git's outcome sorted into what a caller can
  * act on: done, the remote has no such ref, another writer was first (retry), a
  * local lock is in the way, or the remote refused or could not be reached (with
- * git's reason, credentials in URLs redacted). Hooks of the local repository do
+ * git's reason, credentials in URLs masked). Hooks of the local repository do
  * not run (`--no-verify`), FETCH_HEAD is not written and no tags follow. It knows
  * nothing of ledgers.
  * @module
  */
 
+import { maskCredentials } from "../console/mask_credentials.ts";
 import type { Git } from "./git.ts";
 
 /** The outcome of {@linkcode fetchRef}. */
@@ -31,20 +32,6 @@ export type PushResult =
   | { ok: false; reason: "failed"; detail: string };
 
 /**
- * Replaces the user-info part of URLs (`https://user:token@host`) with `***`, so
- * tokens that CI systems put in remote URLs never reach a log.
- * @param text Any text (typically git's stderr).
- * @returns The text with credentials in URLs masked.
- * @example
- * ```ts
- * redactUrls("fatal: https://ci:tok@example.com/r.git"); // "fatal: https://***@example.com/r.git"
- * ```
- */
-export function redactUrls(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s'"]+@/gi, "$1***@");
-}
-
-/**
  * Picks the lines of git's stderr that explain a failure, joined as one line:
  * `remote:` messages, `fatal:` and `error:` lines, without hints and blank lines.
  * @param stderr Git's stderr.
@@ -60,7 +47,7 @@ export function gitReason(stderr: string): string {
     .map((line) => line.replace(/^(remote|fatal|error):\s*/, ""))
     .filter((line) => line !== "");
   const unique = [...new Set(lines)];
-  return unique.length ? redactUrls(unique.join("; ")) : "no reason given";
+  return unique.length ? maskCredentials(unique.join("; ")) : "no reason given";
 }
 
 const LOCK_FILE = /Unable to create '([^']+\.lock)': File exists/;
@@ -164,7 +151,9 @@ export async function pushRef(
     return {
       ok: false,
       reason: "refused",
-      detail: redactUrls(`${why.replace(/^\((.*)\)$/, "$1")}${remoteSays}`),
+      detail: maskCredentials(
+        `${why.replace(/^\((.*)\)$/, "$1")}${remoteSays}`,
+      ),
     };
   }
   return { ok: false, reason: "failed", detail };

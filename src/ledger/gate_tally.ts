@@ -21,6 +21,12 @@ export interface ApprovalVerdict {
   why?: string;
   /** The verified signer and key fingerprint of a sealed approval that verified. */
   sealedBy?: { principal: string; fingerprint: string };
+  /**
+   * Who the approver is, for distinctness (SPEC.md §12): on a sealed gate the
+   * signer identity (every key and principal listed together is one person);
+   * absent: the principal.
+   */
+  identity?: string;
 }
 
 /** The rules a gate is decided under: how many, and each approval's verdict. */
@@ -74,10 +80,29 @@ export function verdictOf(
   };
 }
 
+/** Who a verdict's approver is, for distinctness. */
+function identityOf(verdict: ApprovalVerdict): string {
+  return verdict.identity ?? verdict.principal;
+}
+
+/** Why a counting approval of an identity that already counted is not counted again. */
+function sameSigner(first: ApprovalVerdict, again: ApprovalVerdict): string {
+  if (first.sealedBy === undefined || again.sealedBy === undefined) {
+    return `the same approver as ${first.display}`;
+  }
+  return first.sealedBy.fingerprint === again.sealedBy.fingerprint
+    ? `the same key as ${first.display}`
+    : `the same signer as ${first.display} in the signers file`;
+}
+
 /**
- * Tallies approvals: each principal whose approval counts is named once; an
- * approval that does not count is listed with its reason unless its principal
- * counts through another approval.
+ * Tallies approvals: each identity (SPEC.md §12: on a sealed gate every key and
+ * principal listed together is one person; else the principal) whose approval
+ * counts is named once, by its oldest counting approval. Another counting
+ * approval of that identity under another principal is listed as not counted
+ * (`the same key as ann@example.com`); one under the same principal is not
+ * listed. An approval that does not count is listed with its reason unless its
+ * principal counts through another approval.
  * @param approvals The approvals that cover the plans, oldest first.
  * @param rules The rules, if any.
  * @returns The tally.
@@ -91,32 +116,35 @@ export function tallyApprovals(
   approvals: readonly ApprovalRecord[],
   rules: GateRules | undefined,
 ): Tally {
-  const counted = new Map<string, string>();
-  const refused = new Map<
-    string,
-    { principal: string; display: string; why: string }
-  >();
-  for (const approval of approvals) {
-    const verdict = verdictOf(approval, rules);
+  const verdicts = approvals.map((approval) => verdictOf(approval, rules));
+  const first = new Map<string, ApprovalVerdict>();
+  const countingPrincipals = new Set<string>();
+  for (const verdict of verdicts) {
+    if (!verdict.counts) continue;
+    countingPrincipals.add(verdict.principal);
+    if (!first.has(identityOf(verdict))) {
+      first.set(identityOf(verdict), verdict);
+    }
+  }
+  const refused = new Map<string, { display: string; why: string }>();
+  const refuse = (display: string, why: string) =>
+    refused.set(`${display}\n${why}`, { display, why });
+  for (const verdict of verdicts) {
     if (verdict.counts) {
-      if (!counted.has(verdict.principal)) {
-        counted.set(verdict.principal, verdict.display);
+      const earlier = first.get(identityOf(verdict))!;
+      if (earlier.principal !== verdict.principal) {
+        refuse(verdict.display, sameSigner(earlier, verdict));
       }
-    } else {
-      const why = verdict.why ?? "not counted";
-      refused.set(`${verdict.display}\n${why}`, {
-        principal: verdict.principal,
-        display: verdict.display,
-        why,
-      });
+    } else if (
+      verdict.principal === "" || !countingPrincipals.has(verdict.principal)
+    ) {
+      refuse(verdict.display, verdict.why ?? "not counted");
     }
   }
   return {
     required: rules?.required ?? 1,
-    counted: [...counted.values()],
-    refused: [...refused.values()]
-      .filter((r) => r.principal === "" || !counted.has(r.principal))
-      .map(({ display, why }) => ({ display, why })),
+    counted: [...first.values()].map((verdict) => verdict.display),
+    refused: [...refused.values()],
   };
 }
 

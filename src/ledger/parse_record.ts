@@ -179,6 +179,7 @@ function readWaveOutcome(
     outcome: outcome as WaveOutcome,
     ...f.optionalBaseRule(),
     ...f.optionalText("runId"),
+    ...f.optionalBounded("actor", MAX_PRINCIPAL_LENGTH),
     timestamp: f.time("timestamp"),
   };
 }

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { maskingReplacer } from "../console/mask_credentials.ts";
 import { isDigest, setDigest } from "../digest/set_digest.ts";
 import type { PlanPair } from "./records.ts";
 
@@ -49,7 +50,8 @@ export function planSetFileName(digest: string): string {
 }
 
 /**
- * Serialises a plan set: the members sorted by target, one per line.
+ * Serialises a plan set: the members sorted by target, one per line, URLs in
+ * their summaries masked (SPEC.md §14).
  * @param digest The set digest the members' pairs hash to.
  * @param members The members: target, plan digest, flags and summary.
  * @returns The file's text.
@@ -66,7 +68,8 @@ export function formatPlanSet(
   const sorted = [...members].sort((a, b) =>
     a.target < b.target ? -1 : a.target > b.target ? 1 : 0
   );
-  const lines = sorted.map((m) => JSON.stringify(member(m))).join(",\n");
+  const lines = sorted.map((m) => JSON.stringify(member(m), maskingReplacer))
+    .join(",\n");
   return `{"version":1,"digest":${
     JSON.stringify(digest)
   },"members":[\n${lines}\n]}\n`;

@@ -10,6 +10,7 @@
 
 import type { Clock } from "../clock.ts";
 import type { BaseRule } from "../policy/base_rule.ts";
+import { maskingReplacer } from "../console/mask_credentials.ts";
 import type { Seal } from "../seal/seal.ts";
 import type { RunLocator } from "../forge/run_locator.ts";
 import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
@@ -205,6 +206,11 @@ export interface WaveOutcomeRecord extends RecordBase {
   baseRule?: BaseRule;
   /** The CI run, when known. */
   runId?: string;
+  /**
+   * Who started the CI job (SPEC.md §12.1): with `selfApproval: false` their
+   * approval of this change does not count.
+   */
+  actor?: string;
 }
 
 /** Someone ran wave `wave` at `head` before the wave before it (`--out-of-order`). */
@@ -447,7 +453,9 @@ export function newRecord<K extends PlainKind>(
 
 /**
  * Serialises a record as stored: pretty JSON (two spaces) and a final newline, so
- * records read well and diff well in the git ledger.
+ * records read well and diff well in the git ledger. URLs in its free-text and
+ * link fields are masked (`maskingReplacer`, SPEC.md §14); fields that identify
+ * something are kept as they are.
  * @param record The record.
  * @returns Its file text.
  * @example
@@ -457,5 +465,5 @@ export function newRecord<K extends PlainKind>(
  * ```
  */
 export function formatRecord(record: LedgerRecord): string {
-  return JSON.stringify(record, null, 2) + "\n";
+  return JSON.stringify(record, maskingReplacer, 2) + "\n";
 }

@@ -1,18 +1,26 @@
 /**
  * Judges each approval of a gate under the rules at base (SPEC.md §12, §12.1):
- * on a sealed gate its seal must verify against every signers file read at base
- * and its principal is the verified signer; otherwise its principal is its `by`.
- * Then `allowed` must accept the principal, and with `selfApproval: false` it
- * must not be one of the change's authors or committers, nor the CI actor of a
- * waiting job. Pure but for WebCrypto (seals verify asynchronously); the signers
- * files and the change's people are read by edges and passed in.
+ * on a sealed gate its seal must verify against every signers file read at base,
+ * its principal is the verified signer and its approver is the signer identity
+ * (every key and principal listed together is one person); otherwise its
+ * principal is its `by`. Then `allowed` must accept the principal, and with
+ * `selfApproval: false` no principal of the approver may be one of the change's
+ * authors or committers, nor a login of a CI actor of a job that ran the change.
+ * Pure but for WebCrypto (seals verify asynchronously); the signers files, the
+ * change's people and the actors are read by edges and passed in.
  * @module
  */
 
 import { type ChangePeople, MAX_CHANGE_COMMITS } from "../git/change_people.ts";
 import type { ApprovalVerdict, GateRules } from "../ledger/gate_tally.ts";
 import type { ApprovalRecord } from "../ledger/records.ts";
+import type { AllowedSigners } from "../seal/allowed_signers.ts";
 import { normalisePrincipal } from "../seal/normalise_principal.ts";
+import { globMatches } from "../seal/pattern_list.ts";
+import {
+  signerIdentities,
+  type SignerIdentity,
+} from "../seal/signer_identities.ts";
 import { verifySeal } from "../seal/verify_seal.ts";
 import type { ApprovalRules } from "./approval_at_base.ts";
 import { principalAllowed } from "./principal_pattern.ts";
@@ -26,33 +34,73 @@ export interface JudgeInput {
   signers: readonly SignersAtBase[];
   /** The authors and committers of the change (for `selfApproval: false`). */
   people: ChangePeople;
-  /** The CI actors of the jobs that waited for these plans. */
+  /** The forge logins of the CI actors of the jobs that ran the change. */
   actors: readonly string[];
   /** The verifying time, milliseconds since the Unix epoch. */
   now: number;
 }
 
-/** Why each of the change's own people does not count, by normalised principal. */
-function selfReasons(input: JudgeInput): Map<string, string> {
-  const reasons = new Map<string, string>();
+/** A name, e-mail or login of the change's own people, normalised, and why it does not approve. */
+interface SelfMark {
+  who: string;
+  why: string;
+}
+
+/** The prefix of a forge login among principals (`login:ann`). */
+const LOGIN = "login:";
+
+/**
+ * The change's own people: authors, then committers (each by name and e-mail),
+ * then CI actors (each as `<login>` and `login:<login>`).
+ */
+function selfMarks(input: JudgeInput): SelfMark[] {
+  const marks: SelfMark[] = [];
   const add = (who: string, why: string) => {
     const principal = normalisePrincipal(who);
-    if (principal !== "" && !reasons.has(principal)) {
-      reasons.set(principal, why);
+    if (principal !== "" && !marks.some((m) => m.who === principal)) {
+      marks.push({ who: principal, why });
     }
   };
   if (input.people.status === "known") {
-    for (const p of input.people.people) {
-      if (p.role === "author") add(p.who, "the change's author");
-    }
-    for (const p of input.people.people) {
-      if (p.role === "committer") add(p.who, "the change's committer");
+    for (const role of ["author", "committer"] as const) {
+      for (const p of input.people.people) {
+        if (p.role === role) add(p.who, `the change's ${role}`);
+      }
     }
   }
   for (const actor of input.actors) {
-    add(actor, "the CI actor of the waiting job");
+    const login = normalisePrincipal(actor).replace(/^login:/, "");
+    add(login, "started the job that ran this change");
+    add(`${LOGIN}${login}`, "started the job that ran this change");
   }
-  return reasons;
+  return marks;
+}
+
+/**
+ * Why an approver is one of the change's own people: the first mark one of its
+ * principals names (patterns of a sealed identity match as the signers file's
+ * glob does), said with the principal when it is not the approval's own.
+ */
+function selfReason(
+  principal: string,
+  identity: SignerIdentity | undefined,
+  marks: readonly SelfMark[],
+): string | undefined {
+  const principals = identity?.principals ?? [principal];
+  for (const mark of marks) {
+    const named = principals.find((p) =>
+      identity === undefined ? p === mark.who : globMatches(mark.who, p)
+    );
+    if (named === undefined) continue;
+    return named === principal ? mark.why : `${mark.why}, as ${named}`;
+  }
+  return undefined;
+}
+
+/** A verdict, and the key that signed it when its seal verified. */
+interface Judged {
+  verdict: ApprovalVerdict;
+  key?: string;
 }
 
 /**
@@ -63,23 +111,33 @@ function selfReasons(input: JudgeInput): Map<string, string> {
 async function principalOf(
   approval: ApprovalRecord,
   input: JudgeInput,
-): Promise<ApprovalVerdict> {
+): Promise<Judged> {
   const claimed = normalisePrincipal(approval.seal?.principal ?? approval.by);
-  const refused = (why: string): ApprovalVerdict => ({
-    principal: claimed,
-    display: claimed || approval.by,
-    counts: false,
-    why,
+  const refused = (why: string): Judged => ({
+    verdict: {
+      principal: claimed,
+      display: claimed || approval.by,
+      counts: false,
+      why,
+    },
   });
   if (input.rules.mode !== "sealed") {
+    const principal = normalisePrincipal(approval.by);
     return {
-      principal: normalisePrincipal(approval.by),
-      display: approval.by,
-      counts: true,
+      verdict: {
+        principal,
+        display: approval.by,
+        counts: true,
+        ...(principal.startsWith(LOGIN)
+          ? { identity: principal.slice(LOGIN.length) }
+          : {}),
+      },
     };
   }
   if (approval.seal === undefined) return refused("not signed");
-  let sealedBy: ApprovalVerdict["sealedBy"];
+  let verified:
+    | { principal: string; fingerprint: string; key: string }
+    | undefined;
   for (const signers of input.signers) {
     if (signers.status === "missing") return refused(signers.why);
     const verdict = await verifySeal({
@@ -89,24 +147,50 @@ async function principalOf(
       now: input.now,
     });
     if (!verdict.ok) return refused(verdict.reason);
-    sealedBy = {
+    verified = {
       principal: verdict.principal,
       fingerprint: verdict.fingerprint,
+      key: verdict.publicKey,
     };
   }
-  if (sealedBy === undefined) {
+  if (verified === undefined) {
     return refused("the gate is sealed, and no signers file is named at base");
   }
+  const { principal, fingerprint, key } = verified;
   return {
-    principal: sealedBy.principal,
-    display: sealedBy.principal,
-    counts: true,
-    sealedBy,
+    verdict: {
+      principal,
+      display: principal,
+      counts: true,
+      sealedBy: { principal, fingerprint },
+    },
+    key,
   };
 }
 
+/** The identity of each signing key over every signers file read. */
+function identitiesOf(
+  judged: readonly Judged[],
+  input: JudgeInput,
+): Map<string, SignerIdentity> {
+  const files: AllowedSigners[] = [];
+  for (const signers of input.signers) {
+    if (signers.status === "read") files.push(signers.file);
+  }
+  return signerIdentities(
+    files,
+    judged.flatMap(({ verdict, key }) =>
+      key === undefined ? [] : [{ key, principal: verdict.principal }]
+    ),
+  );
+}
+
 /**
- * Judges every approval under the rules at base.
+ * Judges every approval under the rules at base. On a sealed gate the approvers
+ * are signer identities: approvals signed with one key, or by principals listed
+ * for one key, are one approver, and with `selfApproval: false` an approval does
+ * not count when any principal of its identity (a `login:` beside an e-mail, a
+ * pattern that matches) is one of the change's people or actors.
  * @param approvals The approvals to judge (those that count in the ledger).
  * @param input The rules, the signers files, the change's people and actors, the time.
  * @returns The gate rules: `required`, and each approval's verdict by id.
@@ -121,25 +205,36 @@ export async function judgeApprovals(
   approvals: readonly ApprovalRecord[],
   input: JudgeInput,
 ): Promise<GateRules> {
-  const self = input.rules.selfApproval ? undefined : selfReasons(input);
+  const judged: Judged[] = [];
+  for (const approval of approvals) {
+    judged.push(await principalOf(approval, input));
+  }
+  const identities = identitiesOf(judged, input);
+  const marks = input.rules.selfApproval ? [] : selfMarks(input);
   const unknownPeople = !input.rules.selfApproval &&
       input.people.status === "too-long"
     ? `the change has more than ${MAX_CHANGE_COMMITS} commits, so who made it is not known`
     : undefined;
   const verdicts = new Map<string, ApprovalVerdict>();
-  for (const approval of approvals) {
-    const verdict = await principalOf(approval, input);
+  approvals.forEach((approval, i) => {
+    const { verdict, key } = judged[i];
+    const identity = key === undefined ? undefined : identities.get(key);
+    const judgedVerdict = identity
+      ? { ...verdict, identity: identity.id }
+      : verdict;
     const why = !verdict.counts
       ? undefined
       : verdict.principal === ""
       ? "names no approver"
       : !principalAllowed(verdict.principal, input.rules.allowed)
       ? "not in approvers.allowed"
-      : unknownPeople ?? self?.get(verdict.principal);
+      : unknownPeople ?? selfReason(verdict.principal, identity, marks);
     verdicts.set(
       approval.id,
-      why === undefined ? verdict : { ...verdict, counts: false, why },
+      why === undefined
+        ? judgedVerdict
+        : { ...judgedVerdict, counts: false, why },
     );
-  }
+  });
   return { required: input.rules.required, verdicts };
 }

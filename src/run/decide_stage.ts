@@ -10,11 +10,12 @@
 
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
+import { maskingReplacer } from "../console/mask_credentials.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { decideWave } from "./decide_wave.ts";
 import type { Decision } from "./decision.ts";
-import { type GateJudge, gateRules } from "./gate_rules.ts";
+import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
 import { wavePolicy } from "./job_base.ts";
 import { reviewStage } from "./review_stage.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
@@ -45,7 +46,13 @@ export async function decideStage(
 ): Promise<Decided> {
   const { input, wave, base, io } = job;
   const policy = wavePolicy(base.bases, wave, targets, io);
-  const judge = gateRules(base.bases, wave, targets, base, io);
+  const judge = gateRules(
+    base.bases,
+    wave,
+    targets,
+    jobRulesContext(base, io.env),
+    io,
+  );
   await reviewStage({
     spec: input.spec,
     wave,
@@ -70,11 +77,14 @@ export async function decideStage(
   return { decision, judge };
 }
 
-/** Writes the decision record atomically. */
+/** Writes the decision record atomically, URLs in its free text masked. */
 async function writeDecision(decision: Decision, io: RunIo): Promise<void> {
   const path = resolve(
     io.cwd,
     decisionRecordPath(decision.name, decision.wave),
   );
-  await writeFileAtomic(path, JSON.stringify(decision, null, 2) + "\n");
+  await writeFileAtomic(
+    path,
+    JSON.stringify(decision, maskingReplacer, 2) + "\n",
+  );
 }

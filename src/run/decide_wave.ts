@@ -59,8 +59,9 @@ export function gateName(spec: Pick<Spec, "gate">, k: number): string {
 /**
  * Decides the wave: whether an approval is needed and whether one covers its
  * plans; writes the plan set and a pending fact when it must wait (unless an
- * identical unexpired one stands, or this is a dry run). Logs the policy, the plans' summaries and, when waiting, the
- * command that approves this digest on a line of its own.
+ * identical unexpired one of the same CI actor stands, or this is a dry run).
+ * Logs the policy, the plans' summaries and, when waiting, the command that
+ * approves this digest on a line of its own.
  * @param input The planned wave and its policy.
  * @param io The edges.
  * @returns The decision (not yet written).
@@ -129,8 +130,14 @@ export async function decideWave(
   const approve = approveCommand(spec.name, gate, digest, input.ledgerArg);
   log([`gate ${gate}: `, styled("waiting", "waiting:"), ` ${need.why}`]);
   for (const reason of gateState.reasons) log(`  ${reason}`);
-  if (!input.dryRun && gateState.standing === undefined) {
-    const { runId, actor } = ciContext(io.env);
+  const { runId, actor } = ciContext(io.env);
+  // A standing fact of another actor does not record this job's (SPEC.md §12.1).
+  const standing = gateState.standing;
+  if (
+    !input.dryRun &&
+    (standing === undefined ||
+      (actor !== undefined && standing.actor !== actor))
+  ) {
     const locator = runLocatorFromEnv(io.env, {
       workflowFile: `${spec.name}.yml`,
     });

@@ -4,9 +4,11 @@
  * rules of the governing base waves, logged once
  * (`approval of wave <k> "<name>": sealed by <path> (read at …)`,
  * `approvers of wave <k> "<name>": 2 distinct approvers, … (read at …)`), the
- * signers files read at base and the change's authors and committers read from
- * git on first use, each approval's seal verified in-process. The working copy's
- * spec and signers file change nothing.
+ * signers files read at base and the change's commits, authors and committers
+ * read from git on first use, the CI actors of the jobs that ran the change
+ * (this job's own, and those its pending facts and wave outcomes record), each
+ * approval's seal verified in-process. The working copy's spec and signers
+ * file change nothing.
  * @module
  */
 
@@ -26,6 +28,7 @@ import type { BaseSpec } from "../policy/base_spec.ts";
 import { judgeApprovals } from "../policy/judge_approvals.ts";
 import { readSignersAt, type SignersAtBase } from "../policy/read_signers.ts";
 import type { Wave } from "../spec/types.ts";
+import { ciContext } from "./ci_context.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** A wave's approval rules at base, and the judge of its gate's approvals. */
@@ -36,20 +39,44 @@ export interface GateJudge {
    * Judges the counting approvals of a gate's records under the rules. The first
    * call logs the rules and reads the signers files and the change's history.
    * @param records The gate's records, oldest first.
-   * @param digest The decision's set digest (its waiting jobs' CI actors are
-   *   the change's own).
+   * @param digest The decision's set digest (the CI actors of the jobs that
+   *   waited for it are the change's own).
    * @returns The rules for `decideGate`.
    * @throws {GitError} When git fails reading the base or the change.
    */
   judge(records: readonly LedgerRecord[], digest: string): Promise<GateRules>;
 }
 
-/** The commits the rules are read at, and where the change ends. */
+/** The commits the rules are read at, where the change ends, and who runs it. */
 export interface RulesContext {
   /** The repository's top level. */
   top: string;
   /** HEAD's full sha: the change is `base..HEAD` for each base. */
   head: string;
+  /**
+   * The CI actor of this job when it runs the change (a forge login): with
+   * `selfApproval: false` their approval does not count. Absent outside a job.
+   */
+  actor?: string;
+}
+
+/**
+ * The rules context of a job that runs the change: its top level and HEAD,
+ * and its CI actor (`GITHUB_ACTOR`, `GITLAB_USER_LOGIN`) as the forge says.
+ * @param base The job's top level and HEAD.
+ * @param env The job's environment.
+ * @returns The context, with the actor when the job runs in CI.
+ * @example
+ * ```ts
+ * jobRulesContext({ top, head }, { GITHUB_ACTIONS: "true", GITHUB_ACTOR: "dana" }).actor; // "dana"
+ * ```
+ */
+export function jobRulesContext(
+  base: Pick<RulesContext, "top" | "head">,
+  env: Record<string, string | undefined>,
+): RulesContext {
+  const { actor } = ciContext(env);
+  return { top: base.top, head: base.head, ...(actor ? { actor } : {}) };
 }
 
 /**
@@ -87,7 +114,14 @@ export function gateRules(
         rules,
         signers,
         people,
-        actors: waitingActors(records, digest, approvals),
+        actors: changeActors(records, {
+          digests: new Set([digest, ...approvals.map((a) => a.planDigest)]),
+          commits: new Set([
+            context.head,
+            ...(people.status === "known" ? people.commits : []),
+          ]),
+          ...(context.actor ? { actor: context.actor } : {}),
+        }),
         now: io.clock.now(),
       });
     },
@@ -120,10 +154,8 @@ async function readWhatRulesNeed(
     }
     signers.push(file);
   }
-  if (rules.selfApproval) {
-    return { signers, people: { status: "known", people: [] } };
-  }
-  const people: ChangePeople = { status: "known", people: [] };
+  const people: ChangePeople = { status: "known", people: [], commits: [] };
+  if (rules.selfApproval) return { signers, people };
   for (const base of new Set(bases.map((b) => b.sha))) {
     const found = await changePeople(io.git, context.top, {
       base,
@@ -131,26 +163,29 @@ async function readWhatRulesNeed(
     });
     if (found.status === "too-long") return { signers, people: found };
     people.people.push(...found.people);
+    people.commits.push(...found.commits);
   }
   return { signers, people };
 }
 
 /**
- * The CI actors of the jobs that waited for these plans: those recorded on any
- * pending fact of the decision's digest or of a digest an approval names.
+ * The CI actors of the jobs that ran this change (SPEC.md §12.1): this job's
+ * own, and those recorded on the gate's pending facts and wave outcomes of a
+ * commit of the change (or of a digest this decision or an approval names).
  */
-function waitingActors(
+function changeActors(
   records: readonly LedgerRecord[],
-  digest: string,
-  approvals: readonly { planDigest: string }[],
+  change: { digests: Set<string>; commits: Set<string>; actor?: string },
 ): string[] {
-  const digests = new Set([digest, ...approvals.map((a) => a.planDigest)]);
-  const actors = new Set<string>();
+  const actors = new Set(change.actor ? [change.actor] : []);
   for (const record of records) {
-    if (
-      record.kind === "pending" && record.actor !== undefined &&
-      digests.has(record.planDigest)
-    ) actors.add(record.actor);
+    const ofChange = record.kind === "pending"
+      ? change.digests.has(record.planDigest) ||
+        (record.head !== undefined && change.commits.has(record.head))
+      : record.kind === "wave-outcome" && change.commits.has(record.head);
+    if (ofChange && "actor" in record && record.actor !== undefined) {
+      actors.add(record.actor);
+    }
   }
   return [...actors];
 }

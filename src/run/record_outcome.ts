@@ -64,7 +64,7 @@ export async function recordWaveOutcome(
       ...(share ? { share } : {}),
     }
     : { kind: "wave" };
-  const runId = ciContext(io.env).runId;
+  const { runId, actor } = ciContext(io.env);
   await io.ledger.write(newRecord("wave-outcome", {
     name: decision.name,
     gate: decision.gate,
@@ -76,5 +76,6 @@ export async function recordWaveOutcome(
     outcome: waveOutcomeOf(result),
     baseRule: at.rule,
     ...(runId ? { runId } : {}),
+    ...(actor ? { actor } : {}),
   }, newStamp(io.clock)));
 }

@@ -10,7 +10,7 @@ import { terminalLog } from "../console/line_log.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import type { BaseRead } from "../policy/read_base.ts";
 import type { Decision } from "./decision.ts";
-import { gateRules } from "./gate_rules.ts";
+import { gateRules, jobRulesContext } from "./gate_rules.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { decideCommand } from "./next_steps.ts";
 import { readGate } from "./read_gate.ts";
@@ -38,7 +38,13 @@ export async function sayWhatWaits(
   const gate = await readGate(spec.name, decision.gate, {
     digest: decision.digest,
     members: decision.members,
-    judge: gateRules(base.bases, wave, targets, base, io),
+    judge: gateRules(
+      base.bases,
+      wave,
+      targets,
+      jobRulesContext(base, io.env),
+      io,
+    ),
   }, io);
   if (gate.decision.status === "approved") {
     log(

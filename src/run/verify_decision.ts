@@ -21,7 +21,7 @@ import type { Wave } from "../spec/types.ts";
 import { decideGate, type GateDecision } from "../ledger/decide_gate.ts";
 import type { LedgerRecord } from "../ledger/records.ts";
 import { gateName } from "./decide_wave.ts";
-import { type GateJudge, gateRules } from "./gate_rules.ts";
+import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
 import { loadPlanSets, readGate } from "./read_gate.ts";
 import type { Decision } from "./decision.ts";
 import { wavePolicy, withNamedBases } from "./job_base.ts";
@@ -100,7 +100,13 @@ export async function verifyDecision(
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const policy = wavePolicy(bases, wave, targets, io);
   const need = needsApproval(policy.policy, decision.members);
-  const judge = gateRules(bases, wave, targets, base, io);
+  const judge = gateRules(
+    bases,
+    wave,
+    targets,
+    jobRulesContext(base, io.env),
+    io,
+  );
   if (!need.needed) return { bases, policy, need, judge };
   if (decision.status !== "approved") {
     throw mismatch(

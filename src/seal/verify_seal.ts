@@ -20,6 +20,7 @@ import { matchesPatternList, parsePatternList } from "./pattern_list.ts";
 import { type Seal, SEAL_NAMESPACE } from "./seal.ts";
 import { SealFormatError } from "./seal_format_error.ts";
 import {
+  formatSshPublicKey,
   parseSshPublicKeyLine,
   sameSshKey,
   sshKeyFingerprint,
@@ -58,6 +59,8 @@ export interface SealVerified {
   readonly principal: string;
   /** The key's fingerprint as `ssh-keygen -l` prints it (`SHA256:…`). */
   readonly fingerprint: string;
+  /** The key that signed, `<type> <base64>` (`formatSshPublicKey`): who signed is by it. */
+  readonly publicKey: string;
   /** The key's type. */
   readonly keyType: SshKeyType;
   /** The signers file's line that allowed the key. */
@@ -177,6 +180,7 @@ export async function verifySeal(input: VerifySealInput): Promise<SealVerdict> {
     ok: true,
     principal,
     fingerprint: await sshKeyFingerprint(signature.publicKey),
+    publicKey: formatSshPublicKey(signature.publicKey),
     keyType: signature.publicKey.type,
     line: allowing.line,
   };

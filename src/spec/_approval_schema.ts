@@ -86,7 +86,7 @@ export const approversSchema = z.strictObject({
   }),
   selfApproval: z.boolean().optional().meta({
     description:
-      "false: the authors and committers of the change (base..HEAD) and the CI actor of the waiting job do not count (default true)",
+      "false: the authors and committers of the change (base..HEAD) and the CI actors of the jobs that ran it do not count (default true)",
   }),
 }).meta({
   id: "Approvers",

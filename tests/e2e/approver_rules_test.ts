@@ -157,7 +157,7 @@ Deno.test("allowed: an approver outside the patterns does not count, and is told
   );
 });
 
-Deno.test("selfApproval: false: the change's author and the waiting job's CI actor do not count", async (t) => {
+Deno.test("selfApproval: false: the change's author and the CI actor of a job that ran it do not count", async (t) => {
   await using r = await rollout(
     specOf([PROD], { approvers: { selfApproval: false } }),
   );
@@ -194,7 +194,7 @@ Deno.test("selfApproval: false: the change's author and the waiting job's CI act
     const out = await r.run(["run", ...SPEC, "--wave", "1"]);
     expect(out.code).toBe(3);
     expect(out.stderr).toContain(
-      "carol (the CI actor of the waiting job)",
+      "carol (started the job that ran this change)",
     );
   });
 

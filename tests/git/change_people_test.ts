@@ -4,7 +4,7 @@ import { changePeople } from "../../src/git/change_people.ts";
 import { createGit } from "../../src/git/git.ts";
 import { tempRepo, TEST_USER } from "../_helpers/temp_repo.ts";
 
-Deno.test("changePeople() lists the authors and committers of base..head", async (t) => {
+Deno.test("changePeople() lists the commits of base..head and their authors and committers", async (t) => {
   await using repo = await tempRepo({ "a": "1\n" });
   const git = createGit({
     env: { PATH: Deno.env.get("PATH"), HOME: repo.home },
@@ -29,6 +29,7 @@ Deno.test("changePeople() lists the authors and committers of base..head", async
     clearEnv: true,
   }).output();
   expect(committed.success).toBe(true);
+  const middle = await repo.git("rev-parse", "HEAD");
   const head = await repo.commit("by the test user");
 
   await t.step("every commit after base, both roles", async () => {
@@ -45,12 +46,14 @@ Deno.test("changePeople() lists the authors and committers of base..head", async
         { who: "Eve", role: "committer" },
         { who: "eve@example.com", role: "committer" },
       ],
+      commits: [head, middle.trim()],
     });
   });
   await t.step("an empty range has nobody", async () => {
     expect(await changePeople(git, repo.path, { base: head, head })).toEqual({
       status: "known",
       people: [],
+      commits: [],
     });
   });
 });

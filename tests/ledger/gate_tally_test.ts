@@ -92,6 +92,72 @@ Deno.test("tallyApprovals() names each principal once and says why others do not
   });
 });
 
+Deno.test("tallyApprovals() counts an identity once, and names who it is", async (t) => {
+  const [a1, a2, a3, a4] = [1, 2, 3, 4].map((n) => approval(`a${n}`, n));
+  const sealed = (
+    principal: string,
+    fingerprint: string,
+    identity: string,
+  ) => ({
+    principal,
+    sealedBy: { principal, fingerprint },
+    identity,
+  });
+  await t.step("two principals of one key: the same key", () => {
+    expect(
+      tallyApprovals(
+        [a1, a2, a3],
+        rules(2, {
+          a1: sealed("ann@example.com", "SHA256:A", "key:A"),
+          a2: sealed("bob@example.com", "SHA256:A", "key:A"),
+          a3: sealed("ann@example.com", "SHA256:A", "key:A"),
+        }),
+      ),
+    ).toEqual({
+      required: 2,
+      counted: ["ann@example.com"],
+      refused: [{
+        display: "bob@example.com",
+        why: "the same key as ann@example.com",
+      }],
+    });
+  });
+  await t.step("two keys of one identity: the same signer", () => {
+    expect(
+      tallyApprovals(
+        [a1, a2, a4],
+        rules(2, {
+          a1: sealed("ann@example.com", "SHA256:A", "key:A"),
+          a2: sealed("a@corp.example", "SHA256:B", "key:A"),
+          a4: sealed("cy@example.com", "SHA256:C", "key:C"),
+        }),
+      ),
+    ).toEqual({
+      required: 2,
+      counted: ["ann@example.com", "cy@example.com"],
+      refused: [{
+        display: "a@corp.example",
+        why: "the same signer as ann@example.com in the signers file",
+      }],
+    });
+  });
+  await t.step("a login and the bare login on a ledger gate", () => {
+    expect(
+      tallyApprovals(
+        [a1, a2],
+        rules(2, {
+          a1: { principal: "ann" },
+          a2: { principal: "login:ann", identity: "ann" },
+        }),
+      ),
+    ).toEqual({
+      required: 2,
+      counted: ["ann"],
+      refused: [{ display: "login:ann", why: "the same approver as ann" }],
+    });
+  });
+});
+
 Deno.test("tallyLine() words the tally as SPEC.md §12.1 does", async (t) => {
   await t.step("the SPEC example", () => {
     expect(tallyLine({

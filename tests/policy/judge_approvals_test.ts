@@ -38,7 +38,7 @@ function input(rules: ApprovalRules, extra: Partial<JudgeInput> = {}) {
   return {
     rules,
     signers: [],
-    people: { status: "known" as const, people: [] },
+    people: { status: "known" as const, people: [], commits: [] },
     actors: [],
     now: NOW,
     ...extra,
@@ -76,6 +76,7 @@ Deno.test("judgeApprovals() on a ledger gate: the principal is the by", async (t
     async () => {
       const people = {
         status: "known" as const,
+        commits: [],
         people: [
           { who: "Eve", role: "author" as const },
           { who: "eve@example.com", role: "author" as const },
@@ -88,7 +89,9 @@ Deno.test("judgeApprovals() on a ledger gate: the principal is the by", async (t
           approvalBy("a2", "eve"),
           approvalBy("a3", "cid@example.com"),
           approvalBy("a4", "carol"),
-          approvalBy("a5", "dave"),
+          approvalBy("a5", " Login:Carol"),
+          approvalBy("a6", "dave"),
+          approvalBy("a7", "login:dave"),
         ],
         input({ ...LEDGER, selfApproval: false }, {
           people,
@@ -99,7 +102,9 @@ Deno.test("judgeApprovals() on a ledger gate: the principal is the by", async (t
         "the change's author",
         "the change's author",
         "the change's committer",
-        "the CI actor of the waiting job",
+        "started the job that ran this change",
+        "started the job that ran this change",
+        undefined,
         undefined,
       ]);
     },
@@ -110,7 +115,11 @@ Deno.test("judgeApprovals() on a ledger gate: the principal is the by", async (t
       const rules = await judgeApprovals(
         [approvalBy("a1", "eve")],
         input(LEDGER, {
-          people: { status: "known", people: [{ who: "eve", role: "author" }] },
+          people: {
+            status: "known",
+            people: [{ who: "eve", role: "author" }],
+            commits: [],
+          },
           actors: ["eve"],
         }),
       );
@@ -204,6 +213,7 @@ Deno.test("judgeApprovals() on a sealed gate: the principal is the verified sign
         people: {
           status: "known",
           people: [{ who: "ann@example.com", role: "committer" }],
+          commits: [],
         },
       }),
     );
@@ -215,4 +225,141 @@ Deno.test("judgeApprovals() on a sealed gate: the principal is the verified sign
       "ann@example.com",
     );
   });
+});
+
+Deno.test("judgeApprovals() on a ledger gate: login:x and x are one approver", async () => {
+  const rules = await judgeApprovals(
+    [approvalBy("a1", "login:Ann"), approvalBy("a2", "ann")],
+    input(LEDGER),
+  );
+  expect(rules.verdicts.get("a1")).toMatchObject({
+    principal: "login:ann",
+    identity: "ann",
+  });
+  expect(rules.verdicts.get("a2")).toMatchObject({ principal: "ann" });
+  expect(rules.verdicts.get("a2")?.identity).toBeUndefined();
+});
+
+Deno.test("judgeApprovals() on a sealed gate: a key is one person", async (t) => {
+  await using keys = await testKeys();
+  const { ed25519: one, ecdsa: two, rsa: three } = keys.keys;
+  const sealedBy = async (id: string, by: string, key: typeof one) => {
+    const record = approvalBy(id, by);
+    const signature = await sshSign(key, "chant-wave", approvalPayload(record));
+    return {
+      ...record,
+      seal: { principal: by, publicKey: key.publicKey, signature },
+    };
+  };
+  const file = (text: string): SignersAtBase => ({
+    ref: REF,
+    status: "read",
+    file: parseAllowedSigners(text),
+  });
+  const identity = (rules: Awaited<ReturnType<typeof judgeApprovals>>) =>
+    [...rules.verdicts.values()].map((v) => v.identity);
+
+  await t.step("two principals of one key: one identity", async () => {
+    const rules = await judgeApprovals(
+      [
+        await sealedBy("a1", "ann@example.com", one),
+        await sealedBy("a2", "bob@example.com", one),
+        await sealedBy("a3", "cy@example.com", two),
+      ],
+      input(SEALED, {
+        signers: [file(
+          `ann@example.com,bob@example.com ${one.publicKey}\ncy@example.com ${two.publicKey}\n`,
+        )],
+      }),
+    );
+    const [a, b, c] = identity(rules);
+    expect(a).toBe(b);
+    expect(c).not.toBe(a);
+    expect([...rules.verdicts.values()].every((v) => v.counts)).toBe(true);
+  });
+  await t.step(
+    "two keys of one principal, across lines and files: one identity",
+    async () => {
+      const rules = await judgeApprovals(
+        [
+          await sealedBy("a1", "ann@example.com", one),
+          await sealedBy("a2", "ann@corp.example", two),
+          await sealedBy("a3", "login:ann", three),
+        ],
+        input(SEALED, {
+          signers: [
+            file(
+              `ann@example.com ${one.publicKey}\nann@example.com,ann@corp.example ${two.publicKey}\nann,login:ann ${three.publicKey}\n`,
+            ),
+            file(
+              `ann@example.com ${one.publicKey}\nann@corp.example ${two.publicKey}\nlogin:ann ${three.publicKey}\nann@example.com,ann ${one.publicKey}\n`,
+            ),
+          ],
+        }),
+      );
+      expect(new Set(identity(rules)).size).toBe(1);
+    },
+  );
+  await t.step(
+    "a login beside the e-mail: the CI actor's key does not count",
+    async () => {
+      const rules = await judgeApprovals(
+        [
+          await sealedBy("a1", "dana@example.com", one),
+          await sealedBy("a2", "cy@example.com", two),
+        ],
+        input({ ...SEALED, selfApproval: false }, {
+          signers: [file(
+            `dana@example.com,login:dana ${one.publicKey}\ncy@example.com ${two.publicKey}\n`,
+          )],
+          actors: ["Dana"],
+        }),
+      );
+      expect([...rules.verdicts.values()].map((v) => [v.counts, v.why]))
+        .toEqual([
+          [false, "started the job that ran this change, as login:dana"],
+          [true, undefined],
+        ]);
+    },
+  );
+  await t.step(
+    "any principal of the identity is checked against the change's people",
+    async () => {
+      const rules = await judgeApprovals(
+        [await sealedBy("a1", "d@corp.example", one)],
+        input({ ...SEALED, selfApproval: false }, {
+          signers: [file(
+            `dana@example.com ${one.publicKey}\nd@corp.example ${one.publicKey}\n`,
+          )],
+          people: {
+            status: "known",
+            people: [{ who: "dana@example.com", role: "author" }],
+            commits: [],
+          },
+        }),
+      );
+      expect(rules.verdicts.get("a1")?.why).toBe(
+        "the change's author, as dana@example.com",
+      );
+    },
+  );
+  await t.step(
+    "a key listed for a pattern: the pattern is matched",
+    async () => {
+      const rules = await judgeApprovals(
+        [await sealedBy("a1", "ops@example.com", one)],
+        input({ ...SEALED, selfApproval: false }, {
+          signers: [file(`*@example.com ${one.publicKey}\n`)],
+          people: {
+            status: "known",
+            people: [{ who: "dana@example.com", role: "committer" }],
+            commits: [],
+          },
+        }),
+      );
+      expect(rules.verdicts.get("a1")?.why).toBe(
+        "the change's committer, as *@example.com",
+      );
+    },
+  );
 });

@@ -240,6 +240,7 @@ Deno.test("verifySeal() returns the normalised principal and ssh-keygen's finger
         ok: true,
         principal: "ann@example.com",
         fingerprint,
+        publicKey: key.publicKey,
         keyType: key.publicKey.split(" ")[0],
         line: 3,
       });

@@ -1,0 +1,48 @@
+/**
+ * The writer every byte chant-wave prints goes through (SPEC.md §14): it masks
+ * credentials in URLs with `maskCredentials`, so no line, `--json` result or
+ * error on stdout or stderr shows a token, whichever module wrote it. Bytes
+ * (a step's output) are scanned for `://` first and pass through untouched
+ * without one, so the step console keeps its speed.
+ * @module
+ */
+
+import { Buffer } from "node:buffer";
+import { maskCredentials } from "./mask_credentials.ts";
+import type { Writer } from "./writer.ts";
+
+const SCHEME_MARK = Buffer.from("://");
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * Wraps a writer so that everything written through it has its URLs masked.
+ * A write is masked as a whole: the callers write whole lines (the line log,
+ * the step console's batches, one JSON result), so a URL is never split
+ * between two writes.
+ * @param writer The writer to wrap.
+ * @returns A writer with the same `isTerminal` and, when `writer` has one, a
+ *   `writeBytes` that copies nothing unless the bytes hold `://`.
+ * @example
+ * ```ts
+ * const out = memoryWriter();
+ * maskingWriter(out).write('{"url":"https://h/x?private_token=abc"}\n');
+ * out.text(); // '{"url":"https://h/x?private_token=***"}\n'
+ * ```
+ */
+export function maskingWriter(writer: Writer): Writer {
+  const write = (text: string) => writer.write(maskCredentials(text));
+  const writeBytes = writer.writeBytes?.bind(writer);
+  return {
+    ...(writer.isTerminal === undefined
+      ? {}
+      : { isTerminal: writer.isTerminal }),
+    write,
+    ...(writeBytes === undefined ? {} : {
+      writeBytes(bytes: Uint8Array): void {
+        const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+        if (view.indexOf(SCHEME_MARK) < 0) writeBytes(bytes);
+        else write(decoder.decode(bytes));
+      },
+    }),
+  };
+}
