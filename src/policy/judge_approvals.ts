@@ -1,7 +1,10 @@
 /**
  * Judges each approval of a gate under the rules at base (SPEC.md §12, §12.1):
  * on a sealed gate its seal must verify against every signers file read at base
- * and its principal is the verified signer; otherwise its principal is its `by`.
+ * and its principal is the verified signer; on a forge gate a signed approval is
+ * judged so too, and an unsigned one counts only as the forge confirmed it in
+ * this job (its principal the login the forge shows); on a ledger gate its
+ * principal is its `by`.
  * Then `allowed` must accept the principal, and with `selfApproval: false` it
  * must not be one of the change's authors or committers, nor the CI actor of a
  * waiting job. Pure but for WebCrypto (seals verify asynchronously); the signers
@@ -12,6 +15,10 @@
 import { type ChangePeople, MAX_CHANGE_COMMITS } from "../git/change_people.ts";
 import type { ApprovalVerdict, GateRules } from "../ledger/gate_tally.ts";
 import type { ApprovalRecord } from "../ledger/records.ts";
+import {
+  type Confirmation,
+  forgeVerdict,
+} from "../review/confirm_approvals.ts";
 import { normalisePrincipal } from "../seal/normalise_principal.ts";
 import { verifySeal } from "../seal/verify_seal.ts";
 import type { ApprovalRules } from "./approval_at_base.ts";
@@ -30,6 +37,11 @@ export interface JudgeInput {
   actors: readonly string[];
   /** The verifying time, milliseconds since the Unix epoch. */
   now: number;
+  /**
+   * What the forge confirmed in this job about the unsigned approvals of a
+   * `forge` gate, by id (absent: the forge was not asked here).
+   */
+  confirmed?: ReadonlyMap<string, Confirmation>;
 }
 
 /** Why each of the change's own people does not count, by normalised principal. */
@@ -71,12 +83,15 @@ async function principalOf(
     counts: false,
     why,
   });
-  if (input.rules.mode !== "sealed") {
+  if (input.rules.mode === "ledger") {
     return {
       principal: normalisePrincipal(approval.by),
       display: approval.by,
       counts: true,
     };
+  }
+  if (input.rules.mode === "forge" && approval.seal === undefined) {
+    return forgeVerdict(approval, input.confirmed);
   }
   if (approval.seal === undefined) return refused("not signed");
   let sealedBy: ApprovalVerdict["sealedBy"];

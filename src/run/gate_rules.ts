@@ -5,8 +5,9 @@
  * (`approval of wave <k> "<name>": sealed by <path> (read at …)`,
  * `approvers of wave <k> "<name>": 2 distinct approvers, … (read at …)`), the
  * signers files read at base and the change's authors and committers read from
- * git on first use, each approval's seal verified in-process. The working copy's
- * spec and signers file change nothing.
+ * git on first use, each approval's seal verified in-process, and on a `forge`
+ * gate each unsigned approval confirmed through the forge by the job's
+ * confirmer. The working copy's spec and signers file change nothing.
  * @module
  */
 
@@ -25,6 +26,7 @@ import {
 import type { BaseSpec } from "../policy/base_spec.ts";
 import { judgeApprovals } from "../policy/judge_approvals.ts";
 import { readSignersAt, type SignersAtBase } from "../policy/read_signers.ts";
+import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
 import type { Wave } from "../spec/types.ts";
 import type { RunIo } from "./run_io.ts";
 
@@ -62,6 +64,8 @@ export interface RulesContext {
  * @param targets Every target the wave holds in this job (declared and planned).
  * @param context The repository and HEAD.
  * @param io The edges.
+ * @param confirmer Confirms a forge gate's unsigned approvals through the
+ *   forge in this job; without one (outside CI jobs) none of them counts.
  * @returns The judge.
  */
 export function gateRules(
@@ -70,6 +74,7 @@ export function gateRules(
   targets: Iterable<string>,
   context: RulesContext,
   io: Pick<RunIo, "git" | "stderr" | "clock">,
+  confirmer?: ApprovalConfirmer,
 ): GateJudge {
   const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
   const rules = strictestRules(bases.map((base) => approvalAtBase(base, ref)));
@@ -83,12 +88,19 @@ export function gateRules(
     async judge(records, digest) {
       const { signers, people } = await readOnce();
       const approvals = countingApprovals(records);
+      const confirmed = rules.mode === "forge" && confirmer
+        ? await confirmer.confirm(
+          approvals.filter((approval) => approval.seal === undefined),
+          digest,
+        )
+        : undefined;
       return await judgeApprovals(approvals, {
         rules,
         signers,
         people,
         actors: waitingActors(records, digest, approvals),
         now: io.clock.now(),
+        ...(confirmed ? { confirmed } : {}),
       });
     },
   };
@@ -110,8 +122,10 @@ async function readWhatRulesNeed(
   for (const ref of rules.signers) {
     const file = await readSignersAt(io.git, context.top, ref);
     const where = `${ref.path} at ${ref.sha.slice(0, 12)}`;
-    if (file.status === "missing") log(`warning: ${file.why}`);
-    else {
+    if (file.status === "missing") {
+      // A forge gate without a signers file simply counts no seal.
+      if (rules.mode === "sealed") log(`warning: ${file.why}`);
+    } else {
       for (const problem of file.file.problems) {
         log(
           `warning: ${where}: line ${problem.line} left out: ${problem.message}`,

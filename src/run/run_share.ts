@@ -63,7 +63,7 @@ export async function runShare(
     return { ...result, exitCode: WAITING };
   }
   const { need, judge } = await verifyDecision(
-    { decision, path, spec, wave, base },
+    { decision, path, spec, wave, base, ask: !input.dryRun },
     io,
   );
   const hooks = await verifyHooks({ decision, path, wave, base });
