@@ -65,7 +65,7 @@ export interface ConfirmerOptions {
 
 /** Why an approval that names no action of any kind does not count. */
 export const NAMES_NO_ACTION =
-  "it names no action the forge confirms (a forge gate counts the merged pull request's review and sealed approvals, not a plain ledger approval)";
+  "a plain ledger approval: it names no action the forge confirms";
 
 /**
  * Makes the confirmer of one gate in one job. Each approval is confirmed once
@@ -153,4 +153,4 @@ export function forgeVerdict(
 
 /** Why an unsigned approval of a forge gate does not count where nobody asks the forge. */
 export const NOT_ASKED_HERE =
-  "the forge was not asked to confirm it here (the gate's CI jobs ask it)";
+  "the forge was not asked to confirm it here; the gate's CI jobs ask it";

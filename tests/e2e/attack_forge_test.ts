@@ -75,9 +75,11 @@ Deno.test("attack: the pull-request job's code records a plain approval of the m
   const out = await m.r.run(["run", ...SPEC, "--wave", "1"], m.env);
   expect(out.code).toBe(3);
   expect(out.stderr).toContain(
-    "gate tf-wave-1: the approval by mallory does not count: it names no action the forge confirms (a forge gate counts the merged pull request's review and sealed approvals, not a plain ledger approval)\n",
+    "gate tf-wave-1: the approval by mallory does not count: a plain ledger approval: it names no action the forge confirms\n",
   );
-  expect(out.stderr).toContain("not counted: mallory (it names no action");
+  expect(out.stderr).toContain(
+    "not counted: mallory (a plain ledger approval: it names no action the forge confirms)",
+  );
   expect(await m.r.applied()).toEqual([]);
 });
 

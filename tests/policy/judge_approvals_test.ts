@@ -253,7 +253,7 @@ Deno.test("judgeApprovals() on a forge gate: an unsigned approval counts as the 
         [
           "bob",
           false,
-          "the forge was not asked to confirm it here (the gate's CI jobs ask it)",
+          "the forge was not asked to confirm it here; the gate's CI jobs ask it",
         ],
       ]);
   });
