@@ -36,7 +36,7 @@ export const runCommand: Command = {
     "chant-wave run --spec F --wave K [--decide | --share I | --group G [--share I]]\n" +
     "                      [--base REV] [--parallel N] [--ledger L] [--dry-run]\n" +
     "                      [--heartbeat DUR] [--timeout DUR] [--out-of-order REASON] [--json]\n" +
-    "chant-wave run --spec F --record-plans [--ledger L] [--parallel N] [--json]",
+    "chant-wave run --spec F --record-plans [--parallel N] [--json]",
   help: [
     "Plans every run of wave K, binds the gate to the set digest of the plans, reads",
     "the gate policy from the spec at the base commit, waits (exit 3) until a matching",
@@ -55,8 +55,9 @@ export const runCommand: Command = {
     "  --heartbeat DUR   print a still-running line after DUR of quiet (0 = off)",
     "  --timeout DUR     stop a plan or apply command after DUR (0 = none)",
     "  --out-of-order REASON  run even though the wave before has not applied this commit",
-    "  --record-plans    the pull-request job: plan every wave at HEAD, record each",
-    "                    wave's digest for review approvals; apply nothing",
+    "  --record-plans    the pull-request job: plan every wave at HEAD and hand each",
+    "                    wave's digest to the forge for review approvals (a commit",
+    "                    status, or GitLab's artifact); write no ledger, apply nothing",
     "  --json            print the result object on stdout",
     "",
     "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting, 4 plans moved;",
@@ -66,7 +67,7 @@ export const runCommand: Command = {
     "chant-wave run --spec waves.jsonc --wave 1   # whole wave: plan, gate, apply",
     "chant-wave run --spec waves.jsonc --wave 2 --decide --ledger git   # deciding job",
     "chant-wave run --spec waves.jsonc --wave prod --decide --dry-run   # would it wait?",
-    "chant-wave run --spec waves.jsonc --record-plans --ledger git   # pull-request job",
+    "chant-wave run --spec waves.jsonc --record-plans   # pull-request job",
   ],
   flags: {
     strings: [
@@ -152,13 +153,17 @@ export const runCommand: Command = {
   },
 };
 
-/** Flags that choose or shape a wave's job, which `--record-plans` does not take. */
+/**
+ * Flags that choose or shape a wave's job, which `--record-plans` does not
+ * take, nor `--ledger`: it writes no ledger (SPEC.md §13).
+ */
 const WAVE_FLAGS = [
   "wave",
   "share",
   "group",
   "base",
   "out-of-order",
+  "ledger",
 ] as const;
 
 /** `run --record-plans`: plans every wave at HEAD and records the digests. */
@@ -176,7 +181,6 @@ async function runRecordPlans(
       `"--record-plans" plans every wave and takes no "--${taken[0]}"`,
     );
   }
-  const ledger = await openLedger(flags.strings.ledger, io);
   await warnUnignored(io);
   const result = await recordPlans({
     spec,
@@ -185,16 +189,17 @@ async function runRecordPlans(
       timeoutMs: durationFlag(flags, "timeout") ?? spec.timeoutMs,
       heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
     },
-  }, { ...io, ledger });
+  }, { ...io, ledger: await openLedger(undefined, io) });
   if (flags.booleans.json) {
-    const { exitCode, name, head, waves, record } = result;
+    const { exitCode, name, head, waves, file, handed } = result;
     io.stdout.write(
       JSON.stringify({
         exitCode,
         name,
         head,
         waves,
-        ...(record ? { record: record.id } : {}),
+        ...(file ? { file } : {}),
+        ...(handed ? { handed } : {}),
       }) + "\n",
     );
   }

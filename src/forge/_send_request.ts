@@ -31,6 +31,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Non-2xx statuses returned as answers instead of thrown (404, 422). */
   allow?: readonly number[];
+  /** A lower limit on the answer's size than the edge's own. */
+  maxBytes?: number;
 }
 
 /** Everything one request needs (the edge's settings, resolved). */
@@ -157,7 +159,10 @@ async function attemptOnce(context: SendContext): Promise<Attempt> {
       redirect: "manual",
       signal: controller.signal,
     });
-    const text = await readLimitedText(response, context.maxBytes);
+    const text = await readLimitedText(
+      response,
+      Math.min(context.maxBytes, context.options.maxBytes ?? Infinity),
+    );
     return {
       ok: true,
       status: response.status,

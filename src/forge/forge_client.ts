@@ -1,13 +1,15 @@
 /**
  * The one interface chant-wave talks to a forge through (SPEC.md §13), and the
- * small normalised results it returns: pull requests, reviews, permissions and
- * the outcome of restarting a CI job. Types and one pure helper; the three
- * clients implement it.
+ * small normalised results it returns: pull requests, reviews, permissions,
+ * the plans a pull request's pipeline handed over, and the outcome of
+ * restarting a CI job. Types and one pure helper; the three clients implement
+ * it.
  * @module
  */
 
 import type { HttpDeps } from "./forge_http.ts";
 import type { Forge } from "./forges.ts";
+import type { PlanClaim, RecordedPlans } from "./plans_handoff.ts";
 import type { RunLocator } from "./run_locator.ts";
 
 /** A pull request (a GitLab merge request), as far as review approvals need it. */
@@ -96,6 +98,16 @@ export type RestartResult =
   /** There is no job of this repository to restart (gone, or another repository's). */
   | { status: "no-job"; reason: string };
 
+/** Whose handed-over plans to read (SPEC.md §13). */
+export interface HandoffQuery {
+  /** The merged pull request's number (GitLab: iid). */
+  pullRequest: number;
+  /** Its head commit (full sha): only hand-offs for it are returned. */
+  head: string;
+  /** The spec's `name`. */
+  name: string;
+}
+
 /** One forge's API, for one repository (GitLab: one project). */
 export interface ForgeClient {
   /** Which forge this is. */
@@ -134,6 +146,29 @@ export interface ForgeClient {
    * @throws {ForgeError} When the forge cannot be asked or refuses.
    */
   permission(user: string): Promise<Permission>;
+  /**
+   * What the pull-request pipeline handed over for a head (`plans_handoff.ts`):
+   * GitHub and Forgejo, the head's commit statuses under
+   * `chant-wave/<name>/wave-`; GitLab, the plans file in the artifact of the
+   * `record-plans` job that succeeded in each of the merge request's newest
+   * pipelines, when it names that head. Untrusted: every claim, a problem
+   * included, is returned for the caller to weigh.
+   * @param query The pull request, its head and the spec's name.
+   * @returns The claims, in the forge's order (newest first).
+   * @throws {ForgeError} When the forge cannot be asked or refuses.
+   */
+  handedPlans(query: HandoffQuery): Promise<PlanClaim[]>;
+  /**
+   * Hands recorded plans over from the pull-request job: one `success` commit
+   * status of the head per wave (context `chant-wave/<name>/wave-<k>`,
+   * description its digest). GitHub and Forgejo only: on GitLab the plans
+   * travel as the job's artifact, which needs no token.
+   * @param plans The spec's name, the head and each wave's digest.
+   * @param targetUrl The run's URL, linked from each status.
+   * @returns What was handed over, for the log (`2 commit statuses of <head12>`).
+   * @throws {ForgeError} When the forge refuses (a read-only token of a fork).
+   */
+  handPlans?(plans: RecordedPlans, targetUrl?: string): Promise<string>;
 }
 
 /** What every client is made from. */

@@ -1,13 +1,16 @@
 /**
  * The Forgejo (and Gitea) REST v1 client (SPEC.md §13): a workflow's dispatch,
- * the pull request a commit merged, a pull request's reviews and a
- * collaborator's permission, normalised. `Authorization: token` auth.
+ * the pull request a commit merged, a pull request's reviews, a collaborator's
+ * permission, and the commit statuses that carry a pull request's recorded
+ * plans (Forgejo names a status's state `status`), normalised.
+ * `Authorization: token` auth.
  * @module
  */
 
 import type {
   ForgeClient,
   ForgeClientConfig,
+  HandoffQuery,
   Permission,
   PullRequest,
   RestartResult,
@@ -15,6 +18,13 @@ import type {
   ReviewState,
 } from "./forge_client.ts";
 import { apiPath, forgeHttp, parseApiUrl } from "./forge_http.ts";
+import {
+  claimOfStatus,
+  describeStatuses,
+  type PlanClaim,
+  type RecordedPlans,
+  statusContext,
+} from "./plans_handoff.ts";
 import type { RunLocator } from "./run_locator.ts";
 import { checkedSha, checkedUser, ownerAndName } from "./_client_input.ts";
 import {
@@ -126,6 +136,34 @@ export function forgejoClient(config: ForgeClientConfig): ForgeClient {
         }
         return PERMISSION[permission];
       });
+    },
+    async handedPlans(query: HandoffQuery): Promise<PlanClaim[]> {
+      const list = await http.list(
+        repo + apiPath`/commits/${checkedSha(query.head)}/statuses`,
+        { limit: "50" },
+      );
+      return http.decode(
+        list.what,
+        list.items,
+        (items) =>
+          asArray(items, "").flatMap((item) =>
+            claimOfStatus(item, "status", query.name) ?? []
+          ),
+      );
+    },
+    async handPlans(plans: RecordedPlans, targetUrl?: string) {
+      const path = repo + apiPath`/statuses/${checkedSha(plans.head)}`;
+      for (const wave of plans.waves) {
+        await http.request("POST", path, {
+          body: {
+            state: "success",
+            context: statusContext(plans.name, wave.wave),
+            description: wave.digest,
+            ...(targetUrl ? { target_url: targetUrl } : {}),
+          },
+        });
+      }
+      return describeStatuses(plans);
     },
   };
 }

@@ -1,13 +1,15 @@
 /**
  * The GitHub REST client (SPEC.md §13): workflow runs and their re-run, the pull
- * requests of a commit, a pull request's reviews and a collaborator's
- * permission, normalised. `Authorization: Bearer`, API version 2022-11-28.
+ * requests of a commit, a pull request's reviews, a collaborator's permission,
+ * and the commit statuses that carry a pull request's recorded plans,
+ * normalised. `Authorization: Bearer`, API version 2022-11-28.
  * @module
  */
 
 import type {
   ForgeClient,
   ForgeClientConfig,
+  HandoffQuery,
   Permission,
   PullRequest,
   RestartResult,
@@ -15,6 +17,13 @@ import type {
   ReviewState,
 } from "./forge_client.ts";
 import { apiPath, forgeHttp, parseApiUrl } from "./forge_http.ts";
+import {
+  claimOfStatus,
+  describeStatuses,
+  type PlanClaim,
+  type RecordedPlans,
+  statusContext,
+} from "./plans_handoff.ts";
 import type { RunLocator } from "./run_locator.ts";
 import { checkedSha, checkedUser, ownerAndName } from "./_client_input.ts";
 import {
@@ -147,6 +156,32 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
         }
         return ROLE[permission];
       });
+    },
+    async handedPlans(query: HandoffQuery): Promise<PlanClaim[]> {
+      const path = repo + apiPath`/commits/${checkedSha(query.head)}/statuses`;
+      const list = await http.list(path, { per_page: "100" });
+      return http.decode(
+        list.what,
+        list.items,
+        (items) =>
+          asArray(items, "").flatMap((item) =>
+            claimOfStatus(item, "state", query.name) ?? []
+          ),
+      );
+    },
+    async handPlans(plans: RecordedPlans, targetUrl?: string) {
+      const path = repo + apiPath`/statuses/${checkedSha(plans.head)}`;
+      for (const wave of plans.waves) {
+        await http.request("POST", path, {
+          body: {
+            state: "success",
+            context: statusContext(plans.name, wave.wave),
+            description: wave.digest,
+            ...(targetUrl ? { target_url: targetUrl } : {}),
+          },
+        });
+      }
+      return describeStatuses(plans);
     },
   };
 }

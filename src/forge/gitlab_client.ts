@@ -1,7 +1,8 @@
 /**
  * The GitLab REST (v4) client (SPEC.md §13): a pipeline's jobs and a job's
  * retry, the merge requests of a commit, a merge request's approvals and
- * requests for changes, and a member's access level, normalised.
+ * requests for changes, a member's access level, and the plans file in the
+ * artifacts of a merge request's `record-plans` jobs, normalised.
  * `PRIVATE-TOKEN` auth.
  *
  * What an approval approved: GitLab approvals carry no commit. Each push to a
@@ -20,18 +21,19 @@
 import type {
   ForgeClient,
   ForgeClientConfig,
+  HandoffQuery,
   Permission,
   PullRequest,
   RestartResult,
   Review,
 } from "./forge_client.ts";
-import { ForgeError } from "./forge_error.ts";
 import {
   apiPath,
   type ForgeHttp,
   forgeHttp,
   parseApiUrl,
 } from "./forge_http.ts";
+import type { PlanClaim } from "./plans_handoff.ts";
 import type { RunLocator } from "./run_locator.ts";
 import { checkedSha, checkedUser } from "./_client_input.ts";
 import {
@@ -46,6 +48,7 @@ import {
   stringAt,
   timeAt,
 } from "./_json_shape.ts";
+import { handedPlans, pipelineJobs } from "./_gitlab_pipelines.ts";
 import { ownLocator } from "./_same_target.ts";
 
 /** Job statuses after which a job may be retried. */
@@ -191,44 +194,9 @@ export function gitlabClient(config: ForgeClientConfig): ForgeClient {
         return accessPermission(integerAt(member, "access_level", ""));
       });
     },
+    handedPlans: (query: HandoffQuery): Promise<PlanClaim[]> =>
+      handedPlans(http, project, query),
   };
-}
-
-interface Job {
-  id: string;
-  name: string;
-  status: string;
-}
-
-/** Every job of a pipeline, retried ones included; `undefined` when it is gone. */
-async function pipelineJobs(
-  http: ForgeHttp,
-  project: string,
-  pipelineId: string,
-): Promise<Job[] | undefined> {
-  let list;
-  try {
-    list = await http.list(
-      project + apiPath`/pipelines/${pipelineId}/jobs`,
-      { per_page: "100", include_retried: "true" },
-    );
-  } catch (error) {
-    if (error instanceof ForgeError && error.status === 404) return undefined;
-    throw error;
-  }
-  return http.decode(
-    list.what,
-    list.items,
-    (items) =>
-      asArray(items, "").map((item, i) => {
-        const job = asObject(item, `[${i}]`);
-        return {
-          id: idAt(job, "id", `[${i}]`),
-          name: stringAt(job, "name", `[${i}]`),
-          status: stringAt(job, "status", `[${i}]`),
-        };
-      }),
-  );
 }
 
 function mergeRequest(mr: JsonObject, where: string): PullRequest {

@@ -2,10 +2,14 @@
  * The GitHub and Forgejo workflows of the jobs that are not waves (SPEC.md §13),
  * each its own file beside the rollout's, so neither shares the rollout's
  * `concurrency` group (a scheduled run there would replace a pending rollout):
- * `<name>.resume.yml` on a schedule, `<name>.plans.yml` on pull requests. Pure.
+ * `<name>.resume.yml` on a schedule, `<name>.plans.yml` on pull requests. The
+ * pull-request workflow runs the pull request's own code, so it may read the
+ * repository and post commit statuses (the plans' hand-off) but never push:
+ * `contents: read`, and the checkout keeps no credentials. Pure.
  * @module
  */
 
+import { shellLine } from "../shell_words.ts";
 import type { Spec } from "../spec/types.ts";
 import type { ActionsFlavour } from "./_actions_flavour.ts";
 import { runsOnValue, setupSteps } from "./_actions_job.ts";
@@ -45,6 +49,15 @@ export function actionsForgeWorkflows(
   }
   return files;
 }
+
+/**
+ * The pull-request workflow's token: read the repository, post the commit
+ * statuses that carry the plans; no `contents: write`, so it cannot push.
+ */
+export const PLANS_PERMISSIONS = {
+  contents: "read",
+  statuses: "write",
+} as const;
 
 /** The token variable the resume job gets, per forge. */
 const RESUME_TOKEN = {
@@ -103,14 +116,22 @@ function plansWorkflow(
   problems: string[],
 ): RenderedFile {
   const notes = [
-    "On pull requests: plans every wave at the pull request's head and records the",
-    "digests in the ledger, so a review of that head can approve the merge's waves",
-    "(chant-wave run --record-plans). Pull requests from forks cannot push the ledger.",
+    "On pull requests: plans every wave at the pull request's head and posts each",
+    "wave's digest as a commit status of the head (chant-wave/<name>/wave-<k>), so a",
+    "review of that head can approve the merge's forge gates (chant-wave run",
+    "--record-plans). It runs the pull request's code: it can read the repository and",
+    "post statuses, never push the ledger. Pull requests from forks cannot post.",
+    ...flavour.forge === "forgejo"
+      ? [
+        "Forgejo gives a same-repository pull request's token write access whatever",
+        "permissions says; nothing this job writes approves a forge gate anyway.",
+      ]
+      : [],
   ];
   const workflow = {
     name: `chant-wave ${spec.name} plans`,
     on: { pull_request: { branches: [...job.branches] } },
-    permissions: { contents: "write" },
+    permissions: { ...PLANS_PERMISSIONS },
     ...workflowEnv(spec),
     jobs: {
       "record-plans": {
@@ -122,12 +143,14 @@ function plansWorkflow(
             with: {
               ref: "${{ github.event.pull_request.head.sha }}",
               "fetch-depth": 0,
+              "persist-credentials": false,
             },
           },
           ...setupSteps(spec),
           {
             name: "chant-wave",
-            run: `${installLine(spec, specFile)}\n${commandLine(job)}`,
+            env: { GITHUB_TOKEN: "${{ github.token }}" },
+            run: `${installLine(spec, specFile)}\n${shellLine(job.command)}`,
           },
         ],
       },

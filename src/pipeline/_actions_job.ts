@@ -2,7 +2,8 @@
  * One job of a GitHub or Forgejo workflow, from one §6.1 job: runner, needs,
  * environment, permissions for id tokens, variables, the full-history checkout,
  * the setup steps, the decision download (share and group jobs), the chant-wave
- * step and the decision upload (deciding jobs, even when they wait). Pure.
+ * step (with the workflow's token when forge gates read the forge) and the
+ * decision upload (deciding jobs, even when they wait). Pure.
  * @module
  */
 
@@ -16,9 +17,27 @@ import {
   jobWhere,
   recordDir,
 } from "./_common.ts";
+import { reviewsApprove } from "./_forge_jobs.ts";
 
 /** The permissions every job has: push the ledger branch. */
 export const LEDGER_PERMISSIONS = { contents: "write" } as const;
+
+/**
+ * The permissions of a rollout's jobs: push the ledger branch, and with some
+ * `forge` gate also read the merged pull request's reviews and the commit
+ * statuses that carry its recorded plans (SPEC.md §13).
+ * @param spec The spec.
+ * @returns The `permissions` value.
+ * @example
+ * ```ts
+ * rolloutPermissions(spec); // { contents: "write" } without forge gates
+ * ```
+ */
+export function rolloutPermissions(spec: Spec): Record<string, string> {
+  return reviewsApprove(spec)
+    ? { ...LEDGER_PERMISSIONS, "pull-requests": "read", statuses: "read" }
+    : { ...LEDGER_PERMISSIONS };
+}
 
 /**
  * Builds the workflow job for `job`.
@@ -44,7 +63,7 @@ export function actionsJob(
     out.environment = { ...job.environment };
   }
   if (job.idTokens !== undefined) {
-    out.permissions = { ...LEDGER_PERMISSIONS, "id-token": "write" };
+    out.permissions = { ...rolloutPermissions(spec), "id-token": "write" };
   }
   if (spec.pipeline?.image !== undefined) {
     out.container = { image: spec.pipeline.image };
@@ -145,6 +164,9 @@ function steps(
   }
   list.push({
     name: "chant-wave",
+    ...reviewsApprove(spec)
+      ? { env: { GITHUB_TOKEN: "${{ github.token }}" } }
+      : {},
     run: `${installLine(spec, specFile)}\n${commandLine(job)}`,
   });
   if (job.kind === "decide") {

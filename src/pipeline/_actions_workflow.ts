@@ -1,6 +1,7 @@
 /**
  * A whole GitHub or Forgejo workflow from the §6.1 jobs: push and manual triggers,
- * one rollout at a time (`concurrency`, never cancelled), the ledger permission,
+ * one rollout at a time (`concurrency`, never cancelled), the ledger permission
+ * (and reading reviews and statuses for forge gates),
  * the pipeline variables and one job per chant-wave job; and beside it the
  * resume and record-plans workflows when the spec asks for them. Pure.
  * @module
@@ -10,7 +11,7 @@ import type { Job } from "../jobs/expand_jobs.ts";
 import type { Spec } from "../spec/types.ts";
 import type { ActionsFlavour } from "./_actions_flavour.ts";
 import { actionsForgeWorkflows } from "./_actions_forge_jobs.ts";
-import { actionsJob, LEDGER_PERMISSIONS } from "./_actions_job.ts";
+import { actionsJob, rolloutPermissions } from "./_actions_job.ts";
 import { headerLines, restNote, throwProblems } from "./_common.ts";
 import { toYaml } from "./_yaml.ts";
 import type { RenderedFile } from "./rendered_file.ts";
@@ -49,7 +50,7 @@ export function renderActions(
       workflow_dispatch: {},
     },
     concurrency: { group: spec.name, "cancel-in-progress": false },
-    permissions: { ...LEDGER_PERMISSIONS },
+    permissions: rolloutPermissions(spec),
   };
   const variables = spec.pipeline?.variables ?? {};
   if (Object.keys(variables).length > 0) workflow.env = { ...variables };

@@ -1,12 +1,13 @@
 /**
  * The two pipeline jobs that are not waves (SPEC.md §13): the scheduled job
  * that runs `chant-wave resume` (with `resume.schedule`) and the pull-request
- * job that runs `chant-wave run --record-plans` (when some wave can be approved
- * by review). What they run and when; each renderer writes them its own way.
- * Pure.
+ * job that runs `chant-wave run --record-plans` (when some wave's gate is a
+ * `forge` gate, which a review can approve). What they run and when; each
+ * renderer writes them its own way. Pure.
  * @module
  */
 
+import { plansFile } from "../forge/plans_handoff.ts";
 import type { Spec } from "../spec/types.ts";
 
 /** The scheduled resume job. */
@@ -17,12 +18,18 @@ export interface ResumeJob {
   command: string[];
 }
 
-/** The pull-request job that records every wave's plans. */
+/**
+ * The pull-request job that records every wave's plans. It runs the pull
+ * request's own code, so it gets no credential that can write the ledger, and
+ * its command takes no `--ledger`.
+ */
 export interface RecordPlansJob {
   /** The branches pull requests target (the spec's `branches`). */
   branches: string[];
-  /** `chant-wave run --spec <file> --record-plans` (plus `--ledger git`). */
+  /** `chant-wave run --spec <file> --record-plans`. */
   command: string[];
+  /** The plans file it writes: GitLab keeps it as the job's artifact. */
+  file: string;
 }
 
 /** The jobs beside the waves a spec's pipelines get. */
@@ -35,17 +42,17 @@ export interface ForgeJobs {
 
 /**
  * Whether some wave of the spec can be approved by a pull-request review
- * (`approval: "pr-review"` at the top level or on a wave, SPEC.md §12), so its
- * pull requests must record their plans.
+ * (`approval: "forge"`, or its old name `pr-review`, at the top level or on a
+ * wave, SPEC.md §12), so its pull requests must record their plans.
  * @param spec The spec.
- * @returns `true` when a wave's (or the spec's) approval mode is `pr-review`.
+ * @returns `true` when a wave's (or the spec's) approval mode is `forge`.
  * @example
  * ```ts
- * reviewsApprove(spec); // false for a spec without "approval": "pr-review"
+ * reviewsApprove(spec); // false for a spec without "approval": "forge"
  * ```
  */
 export function reviewsApprove(spec: Spec): boolean {
-  return [spec, ...spec.waves].some((part) => part.approval === "pr-review");
+  return [spec, ...spec.waves].some((part) => part.approval === "forge");
 }
 
 /**
@@ -75,6 +82,7 @@ export function forgeJobs(spec: Spec, specFile: string): ForgeJobs {
         recordPlans: {
           branches: [...spec.branches],
           command: ["chant-wave", "run", "--spec", specFile, "--record-plans"],
+          file: plansFile(spec.name),
         },
       }
       : {}),

@@ -1,11 +1,14 @@
 /**
  * The GitLab CI jobs that are not waves (SPEC.md §13), in the rollout's file:
  * `resume`, which runs only in scheduled pipelines (the schedule itself is made
- * in GitLab), and `record-plans`, which runs only in merge request pipelines.
+ * in GitLab), and `record-plans`, which runs only in merge request pipelines,
+ * writes no ledger (no `--ledger`) and hands its plans over as its artifact.
  * The wave jobs' rules keep them out of both. Pure.
  * @module
  */
 
+import { PLANS_JOB } from "../forge/plans_handoff.ts";
+import { shellLine } from "../shell_words.ts";
 import { commandLine, installLine } from "./_common.ts";
 import { forgeJobs } from "./_forge_jobs.ts";
 import { type GitlabContext, tagsOf } from "./_gitlab_job.ts";
@@ -44,15 +47,15 @@ export function gitlabForgeJobs(
       ...(Object.keys(variables).length > 0 ? { variables } : {}),
     };
   };
-  const scripts = (job: { command: readonly string[] }) => ({
+  const scripts = (line: string) => ({
     before_script: [...context.setup, installLine(spec, specFile)],
-    script: [commandLine(job)],
+    script: [line],
   });
   if (wanted.resume) {
     out.jobs.resume = {
       ...base({}),
       rules: [{ if: '$CI_PIPELINE_SOURCE == "schedule"' }],
-      ...scripts(wanted.resume),
+      ...scripts(commandLine(wanted.resume)),
     };
     out.notes.push(
       `The resume job runs in scheduled pipelines only: create a pipeline schedule "${wanted.resume.schedule}"`,
@@ -60,14 +63,18 @@ export function gitlabForgeJobs(
     );
   }
   if (wanted.recordPlans) {
-    out.jobs["record-plans"] = {
+    out.jobs[PLANS_JOB] = {
       ...base({ GIT_DEPTH: "0" }),
       rules: mergeRequestRules(wanted.recordPlans.branches, problems),
-      ...scripts(wanted.recordPlans),
+      ...scripts(shellLine(wanted.recordPlans.command)),
+      artifacts: { paths: [wanted.recordPlans.file] },
     };
     out.notes.push(
-      "The record-plans job runs in merge request pipelines only: it records every wave's plans",
-      "at the merge request's head, so a review of that head can approve the merge's waves.",
+      "The record-plans job runs in merge request pipelines only: it plans every wave at the",
+      "merge request's head and keeps the digests as its artifact, which the wave jobs read",
+      "with GITLAB_TOKEN (read_api) when a review approves the merge's forge gates. It runs",
+      "the merge request's code: keep the ledger's push token a protected variable, and do",
+      "not let the job token push, so this job cannot write the ledger.",
     );
   }
   return out;

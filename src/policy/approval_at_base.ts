@@ -34,7 +34,8 @@ export interface ApprovalRules {
   mode: ApprovalMode;
   /**
    * The signers files a seal must verify against: one per base whose own mode
-   * is `sealed` (none unless `mode` is `sealed`).
+   * is `sealed` or `forge` (a forge gate counts sealed approvals too); none on
+   * a `ledger` gate.
    */
   signers: SignersRef[];
   /** How many distinct principals must approve: the highest of the governing waves. */
@@ -53,19 +54,20 @@ export interface ApprovalRules {
 }
 
 const STRICTNESS: Record<ApprovalMode, number> = {
-  "pr-review": 0,
-  "ledger": 1,
+  "ledger": 0,
+  "forge": 1,
   "sealed": 2,
 };
 
 /**
- * The strictest of some approval modes: `sealed` > `ledger` > `pr-review` (a
- * `pr-review` gate also counts ledger approvals).
+ * The strictest of some approval modes: `sealed` (only signatures by keys
+ * listed at base) > `forge` (approvals the forge confirms, or sealed ones) >
+ * `ledger` (any approval record).
  * @param modes At least one mode.
  * @returns The strictest.
  * @example
  * ```ts
- * strictestMode(["pr-review", "ledger"]); // "ledger"
+ * strictestMode(["forge", "ledger"]); // "forge"
  * ```
  */
 export function strictestMode(modes: readonly ApprovalMode[]): ApprovalMode {
@@ -81,7 +83,7 @@ function strictestOf(
   const mode = strictestMode(rules.map((rule) => rule.approval));
   return {
     mode,
-    signers: mode === "sealed" ? [{ sha, path: signers }] : [],
+    signers: mode === "ledger" ? [] : [{ sha, path: signers }],
     required: Math.max(...rules.map((rule) => rule.approvers.required)),
     allowed: rules.flatMap((rule) =>
       rule.approvers.allowed ? [[...rule.approvers.allowed]] : []
@@ -159,8 +161,8 @@ export function approvalAtBase(
 
 /**
  * The strictest of the rules read at several bases (a share job reads the
- * decision's base and its own): the strictest mode, every sealed base's signers
- * file, the highest `required`, every `allowed` list, and no self-approval when
+ * decision's base and its own): the strictest mode, the signers file of every
+ * base that counts seals, the highest `required`, every `allowed` list, and no self-approval when
  * any says so.
  * @param reads The rules at each base, at least one.
  * @returns The combined rules; the reasons joined.
@@ -176,7 +178,7 @@ export function strictestRules(
   const mode = strictestMode(reads.map((read) => read.mode));
   return {
     mode,
-    signers: mode === "sealed" ? reads.flatMap((read) => read.signers) : [],
+    signers: mode === "ledger" ? [] : reads.flatMap((read) => read.signers),
     required: Math.max(...reads.map((read) => read.required)),
     allowed: reads.flatMap((read) => read.allowed),
     selfApproval: reads.every((read) => read.selfApproval),
@@ -190,8 +192,8 @@ export function strictestRules(
 /**
  * Says what the mode is, for the log line `approval of wave <k> "<name>": …`.
  * @param rules The rules.
- * @returns `ledger`, `pr-review`, or `sealed by <path>` (with each commit when
- *   several bases name files).
+ * @returns `ledger`, `sealed by <path>`, or `forge, or sealed by <path>` (with
+ *   each commit when several bases name files).
  * @example
  * ```ts
  * describeMode({ mode: "sealed", signers: [{ sha, path: ".chant-wave/allowed_signers" }] });
@@ -201,12 +203,14 @@ export function strictestRules(
 export function describeMode(
   rules: Pick<ApprovalRules, "mode" | "signers">,
 ): string {
-  if (rules.mode !== "sealed") return rules.mode;
+  if (rules.mode === "ledger") return rules.mode;
   const files = rules.signers.length === 1
     ? rules.signers[0].path
     : rules.signers.map((ref) => `${ref.path} at ${ref.sha.slice(0, 12)}`)
       .join(" and ");
-  return `sealed by ${files}`;
+  return rules.mode === "sealed"
+    ? `sealed by ${files}`
+    : `forge, or sealed by ${files}`;
 }
 
 /**

@@ -2,12 +2,15 @@
  * Judges each approval of a gate under the rules at base (SPEC.md §12, §12.1):
  * on a sealed gate its seal must verify against every signers file read at base,
  * its principal is the verified signer and its approver is the signer identity
- * (every key and principal listed together is one person); otherwise its
- * principal is its `by`. Then `allowed` must accept the principal, and with
- * `selfApproval: false` no principal of the approver may be one of the change's
- * authors or committers, nor a login of a CI actor of a job that ran the change.
- * Pure but for WebCrypto (seals verify asynchronously); the signers files, the
- * change's people and the actors are read by edges and passed in.
+ * (every key and principal listed together is one person); on a forge gate a
+ * signed approval is judged so too, and an unsigned one counts only as the
+ * forge confirmed it in this job (its principal the login the forge shows); on
+ * a ledger gate its principal is its `by`. Then `allowed` must accept the
+ * principal, and with `selfApproval: false` no principal of the approver may be
+ * one of the change's authors or committers, nor a login of a CI actor of a job
+ * that ran the change. Pure but for WebCrypto (seals verify asynchronously);
+ * the signers files, the change's people and the actors are read by edges and
+ * passed in.
  * @module
  */
 
@@ -15,6 +18,10 @@ import { type ChangePeople, MAX_CHANGE_COMMITS } from "../git/change_people.ts";
 import type { ApprovalVerdict, GateRules } from "../ledger/gate_tally.ts";
 import type { ApprovalRecord } from "../ledger/records.ts";
 import type { AllowedSigners } from "../seal/allowed_signers.ts";
+import {
+  type Confirmation,
+  forgeVerdict,
+} from "../review/confirm_approvals.ts";
 import { normalisePrincipal } from "../seal/normalise_principal.ts";
 import { globMatches } from "../seal/pattern_list.ts";
 import {
@@ -38,6 +45,11 @@ export interface JudgeInput {
   actors: readonly string[];
   /** The verifying time, milliseconds since the Unix epoch. */
   now: number;
+  /**
+   * What the forge confirmed in this job about the unsigned approvals of a
+   * `forge` gate, by id (absent: the forge was not asked here).
+   */
+  confirmed?: ReadonlyMap<string, Confirmation>;
 }
 
 /** A name, e-mail or login of the change's own people, normalised, and why it does not approve. */
@@ -121,7 +133,7 @@ async function principalOf(
       why,
     },
   });
-  if (input.rules.mode !== "sealed") {
+  if (input.rules.mode === "ledger") {
     const principal = normalisePrincipal(approval.by);
     return {
       verdict: {
@@ -133,6 +145,9 @@ async function principalOf(
           : {}),
       },
     };
+  }
+  if (input.rules.mode === "forge" && approval.seal === undefined) {
+    return { verdict: forgeVerdict(approval, input.confirmed) };
   }
   if (approval.seal === undefined) return refused("not signed");
   let verified:

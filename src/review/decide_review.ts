@@ -155,3 +155,30 @@ export function reviewNote(
     pull.headSha.slice(0, 12)
   }: ${approvers.join(", ")}`;
 }
+
+/** The review an approval's note names (`reviewNote`). */
+export interface NamedReview {
+  /** The pull request's number. */
+  pullRequest: number;
+  /** The first 12 hex digits of the head it approved. */
+  head12: string;
+}
+
+/**
+ * The review an approval names, read from its note as `reviewNote` writes it.
+ * @param note The approval's note.
+ * @returns The pull request and head, or `undefined` when it names no review.
+ * @example
+ * ```ts
+ * namedReview("approved by the review of #7 at abababababab: ann");
+ * // { pullRequest: 7, head12: "abababababab" }
+ * ```
+ */
+export function namedReview(note: string | undefined): NamedReview | undefined {
+  const found =
+    /^approved by the review of #([1-9][0-9]{0,9}) at ([0-9a-f]{12}): /
+      .exec(note ?? "");
+  return found
+    ? { pullRequest: Number(found[1]), head12: found[2] }
+    : undefined;
+}

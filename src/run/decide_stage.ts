@@ -1,7 +1,8 @@
 /**
  * The decide stage of a whole-wave or deciding job (SPEC.md §4.4–§4.6, §11, §12):
  * the policy and the approval rules at base for every target the wave holds, a
- * `pr-review` gate's review approval (§13), the gate decision under those rules,
+ * `forge` gate's review approval (§13) and its approvals confirmed through the
+ * forge, the gate decision under those rules,
  * the hooks share and group jobs will run, and the decision record (written
  * atomically; not by a dry run). The hooks report then says whether the decision
  * stands approved.
@@ -13,7 +14,8 @@ import { resolve } from "@std/path";
 import { maskingReplacer } from "../console/mask_credentials.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
-import { decideWave } from "./decide_wave.ts";
+import { forgeConfirmations } from "../review/forge_confirmer.ts";
+import { decideWave, gateName } from "./decide_wave.ts";
 import type { Decision } from "./decision.ts";
 import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
 import { wavePolicy } from "./job_base.ts";
@@ -46,12 +48,20 @@ export async function decideStage(
 ): Promise<Decided> {
   const { input, wave, base, io } = job;
   const policy = wavePolicy(base.bases, wave, targets, io);
+  const forge = forgeConfirmations({
+    name: input.spec.name,
+    gate: gateName(input.spec, wave.k),
+    wave,
+    commit: base.head,
+    ask: !input.dryRun,
+  }, io);
   const judge = gateRules(
     base.bases,
     wave,
     targets,
     jobRulesContext(base, io.env),
     io,
+    forge.confirmer,
   );
   await reviewStage({
     spec: input.spec,
@@ -59,7 +69,7 @@ export async function decideStage(
     planned,
     policy,
     judge,
-    head: base.head,
+    review: forge.review,
     dryRun: input.dryRun,
   }, io);
   throwIfInterrupted(io);

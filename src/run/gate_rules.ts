@@ -7,8 +7,9 @@
  * signers files read at base and the change's commits, authors and committers
  * read from git on first use, the CI actors of the jobs that ran the change
  * (this job's own, and those its pending facts and wave outcomes record), each
- * approval's seal verified in-process. The working copy's spec and signers
- * file change nothing.
+ * approval's seal verified in-process, and on a `forge` gate each unsigned
+ * approval confirmed through the forge by the job's confirmer. The working
+ * copy's spec and signers file change nothing.
  * @module
  */
 
@@ -27,6 +28,7 @@ import {
 import type { BaseSpec } from "../policy/base_spec.ts";
 import { judgeApprovals } from "../policy/judge_approvals.ts";
 import { readSignersAt, type SignersAtBase } from "../policy/read_signers.ts";
+import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
 import type { Wave } from "../spec/types.ts";
 import { ciContext } from "./ci_context.ts";
 import type { RunIo } from "./run_io.ts";
@@ -89,6 +91,8 @@ export function jobRulesContext(
  * @param targets Every target the wave holds in this job (declared and planned).
  * @param context The repository and HEAD.
  * @param io The edges.
+ * @param confirmer Confirms a forge gate's unsigned approvals through the
+ *   forge in this job; without one (outside CI jobs) none of them counts.
  * @returns The judge.
  */
 export function gateRules(
@@ -97,6 +101,7 @@ export function gateRules(
   targets: Iterable<string>,
   context: RulesContext,
   io: Pick<RunIo, "git" | "stderr" | "clock">,
+  confirmer?: ApprovalConfirmer,
 ): GateJudge {
   const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
   const rules = strictestRules(bases.map((base) => approvalAtBase(base, ref)));
@@ -110,6 +115,12 @@ export function gateRules(
     async judge(records, digest) {
       const { signers, people } = await readOnce();
       const approvals = countingApprovals(records);
+      const confirmed = rules.mode === "forge" && confirmer
+        ? await confirmer.confirm(
+          approvals.filter((approval) => approval.seal === undefined),
+          digest,
+        )
+        : undefined;
       return await judgeApprovals(approvals, {
         rules,
         signers,
@@ -123,6 +134,7 @@ export function gateRules(
           ...(context.actor ? { actor: context.actor } : {}),
         }),
         now: io.clock.now(),
+        ...(confirmed ? { confirmed } : {}),
       });
     },
   };
@@ -144,8 +156,10 @@ async function readWhatRulesNeed(
   for (const ref of rules.signers) {
     const file = await readSignersAt(io.git, context.top, ref);
     const where = `${ref.path} at ${ref.sha.slice(0, 12)}`;
-    if (file.status === "missing") log(`warning: ${file.why}`);
-    else {
+    if (file.status === "missing") {
+      // A forge gate without a signers file simply counts no seal.
+      if (rules.mode === "sealed") log(`warning: ${file.why}`);
+    } else {
       for (const problem of file.file.problems) {
         log(
           `warning: ${where}: line ${problem.line} left out: ${problem.message}`,

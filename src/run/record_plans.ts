@@ -1,32 +1,37 @@
 /**
  * `run --record-plans` below the command line (SPEC.md §13), the pull-request
  * pipeline's job: plans every wave at HEAD (the pull request's head, or in a
- * GitLab merged results pipeline its merge into the target) as a dry run would, under a temporary directory it removes, and records each wave's set
- * digest in one `recorded-plans` record, so a review of that head can approve a
- * wave on the merged commit while it plans the same. Nothing else is recorded.
+ * GitLab merged results pipeline its merge into the target) as a dry run
+ * would, under a temporary directory it removes, and hands each wave's set
+ * digest to the job on the merged commit without writing the ledger: the plans
+ * file `.chant/recorded-plans/<name>.json` (GitLab's artifact), and on GitHub
+ * and Forgejo one commit status of the head per wave. A review of that head
+ * can then approve a wave on the merged commit while it plans the same.
  * @module
  */
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"
-import { join } from "@std/path";
+import { join, resolve } from "@std/path";
 import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
 import { OK, RUN_FAILED } from "../exit_codes.ts";
-import { formatBytes, MAX_RECORD_BYTES } from "../limits.ts";
+import { forgeClientFromEnv } from "../forge/create_forge_client.ts";
+import { TOKEN_VARIABLES } from "../forge/forge_env.ts";
+import { ForgeError } from "../forge/forge_error.ts";
 import {
-  formatRecord,
-  newRecord,
-  newStamp,
-  RECORDED_PLANS_GATE,
-  type RecordedPlansRecord,
+  formatPlansFile,
+  MAX_PLANS_HANDOFF_BYTES,
+  plansFile,
+  type RecordedPlans,
   type RecordedWave,
-} from "../ledger/records.ts";
+} from "../forge/plans_handoff.ts";
+import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { formatBytes } from "../limits.ts";
 import type { Spec } from "../spec/types.ts";
 import { ciContext } from "./ci_context.ts";
-import { gateName } from "./decide_wave.ts";
 import { logFailures } from "./job_result.ts";
 import { planRuns } from "./plan_runs.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
@@ -57,7 +62,7 @@ export interface RecordPlansInput {
 
 /** What `--record-plans` did. */
 export interface RecordPlansResult {
-  /** 0 recorded, 1 a run failed to plan (nothing recorded). */
+  /** 0 recorded, 1 a run failed to plan or the plans could not be handed over. */
   exitCode: number;
   /** The spec's `name`. */
   name: string;
@@ -65,28 +70,32 @@ export interface RecordPlansResult {
   head: string;
   /** Each wave's digest, when every wave planned. */
   waves: RecordedWave[];
-  /** The record written, when every wave planned. */
-  record?: RecordedPlansRecord;
+  /** The plans file written, from the working directory, when every wave planned. */
+  file?: string;
+  /** What went to the forge (`2 commit statuses of <head12>`), on GitHub and Forgejo. */
+  handed?: string;
 }
 
 /**
- * Plans every wave of the spec at HEAD and records the digests. Plan files go to
- * a temporary directory that is removed; no decision, pending fact or approval is
- * written. A wave a run of which fails to plan records nothing (exit 1). Logs
- * `wave <k> "<name>": <digest>` per wave and `recorded the plans of <n> waves
- * at <head12>`.
+ * Plans every wave of the spec at HEAD and hands the digests over. Plan files
+ * go to a temporary directory that is removed; nothing is written to the
+ * ledger. A wave a run of which fails to plan records nothing (exit 1). Logs
+ * `wave <k> "<name>": <digest>` per wave, `handed the plans to <forge> as …`
+ * and `recorded the plans of <n> waves at <head12> in <file>`.
  * @param input The spec and step settings.
- * @param io The edges.
- * @returns What was planned and recorded.
- * @throws {InputError} When HEAD is not a commit, or the record would be larger
- *   than a ledger record may be (64 KiB).
+ * @param io The edges (the ledger is never written: the pull request's code
+ *   runs here).
+ * @returns What was planned, written and handed over; exit 1 when the forge
+ *   refused the statuses (a fork's read-only token) or no token is set.
+ * @throws {InputError} When HEAD is not a commit, or the plans file would be
+ *   larger than 64 KiB.
  * @throws {OutcomeError} When interrupted (130/143).
  */
 export async function recordPlans(
   input: RecordPlansInput,
   io: RunIo,
 ): Promise<RecordPlansResult> {
-  const { spec, settings } = input;
+  const { spec } = input;
   const log = lineLog(io.stderr);
   const checkedOut = await io.git.resolveCommit("HEAD", io.cwd);
   if (checkedOut === undefined) {
@@ -106,6 +115,44 @@ export async function recordPlans(
     head,
     waves: [],
   };
+  const waves = await planEveryWave(input, io);
+  if (waves === undefined) return { ...result, exitCode: RUN_FAILED };
+  const plans: RecordedPlans = { name: spec.name, head, waves };
+  const text = formatPlansFile(plans);
+  const size = new TextEncoder().encode(text).length;
+  if (size > MAX_PLANS_HANDOFF_BYTES) {
+    throw new InputError(
+      `the plans of ${waves.length} waves make a file of ${size} bytes, more than the job on the merged commit reads (${
+        formatBytes(MAX_PLANS_HANDOFF_BYTES)
+      })`,
+    );
+  }
+  const file = plansFile(spec.name);
+  await writeFileAtomic(resolve(io.cwd, file), text);
+  const handed = await handOver(plans, io);
+  const n = `${waves.length} wave${waves.length === 1 ? "" : "s"}`;
+  log(
+    `recorded the plans of ${n} at ${head.slice(0, 12)} in ${file}` +
+      (ciContext(io.env).forge === "gitlab" ? " (the job's artifact)" : ""),
+  );
+  return {
+    ...result,
+    waves,
+    file,
+    ...(handed.ok
+      ? handed.done ? { handed: handed.done } : {}
+      : { exitCode: RUN_FAILED }),
+  };
+}
+
+/** Plans each wave in a temporary directory; `undefined` when one failed to plan. */
+async function planEveryWave(
+  input: RecordPlansInput,
+  io: RunIo,
+): Promise<RecordedWave[] | undefined> {
+  const { spec, settings } = input;
+  const log = lineLog(io.stderr);
+  const waves: RecordedWave[] = [];
   const root = await mkdtemp(join(tmpdir(), "chant-wave-record-plans-"));
   try {
     for (const wave of spec.waves) {
@@ -121,7 +168,7 @@ export async function recordPlans(
         log(
           `error: wave ${wave.k} "${wave.name}" did not plan; no plans recorded`,
         );
-        return { ...result, exitCode: RUN_FAILED, waves: [] };
+        return undefined;
       }
       const digest = setDigest(
         planned.map(({ target, plan }) => ({
@@ -130,37 +177,47 @@ export async function recordPlans(
         })),
       );
       log(`wave ${wave.k} "${wave.name}": ${digest}`);
-      result.waves.push({
-        wave: wave.k,
-        name: wave.name,
-        gate: gateName(spec, wave.k),
-        digest,
-      });
+      waves.push({ wave: wave.k, name: wave.name, digest });
     }
   } finally {
     await rm(root, { recursive: true, force: true });
   }
-  const runId = ciContext(io.env).runId;
-  const record = newRecord("recorded-plans", {
-    name: spec.name,
-    gate: RECORDED_PLANS_GATE,
-    head,
-    waves: result.waves,
-    ...(runId ? { runId } : {}),
-  }, newStamp(io.clock));
-  const size = new TextEncoder().encode(formatRecord(record)).length;
-  if (size > MAX_RECORD_BYTES) {
-    throw new InputError(
-      `the plans of ${result.waves.length} waves make a record of ${size} bytes, more than a ledger record may be (${
-        formatBytes(MAX_RECORD_BYTES)
-      })`,
+  return waves;
+}
+
+/**
+ * On GitHub and Forgejo, posts the commit statuses that carry the plans; on
+ * GitLab (the artifact carries them) and outside CI, nothing.
+ */
+async function handOver(
+  plans: RecordedPlans,
+  io: RunIo,
+): Promise<{ ok: true; done?: string } | { ok: false }> {
+  const { forge, runUrl } = ciContext(io.env);
+  if (forge !== "github" && forge !== "forgejo") return { ok: true };
+  const log = lineLog(io.stderr);
+  const failed = (why: string) => {
+    log(`error: cannot hand the plans to ${forge}: ${why}`);
+    return { ok: false } as const;
+  };
+  const made = forgeClientFromEnv(io.env);
+  if (!made.ok) {
+    return failed(
+      made.missing === "token"
+        ? `no forge token: set ${TOKEN_VARIABLES[forge].join(" or ")}`
+        : `no ${made.missing} in the environment`,
     );
   }
-  await io.ledger.write(record);
-  log(
-    `recorded the plans of ${result.waves.length} wave${
-      result.waves.length === 1 ? "" : "s"
-    } at ${head.slice(0, 12)} in ${io.ledger.describe()}`,
-  );
-  return { ...result, record };
+  const hand = made.client.handPlans;
+  if (hand === undefined) return failed("it takes no commit statuses");
+  try {
+    const done = await hand(plans, runUrl);
+    log(`handed the plans to ${forge} as ${done}`);
+    return { ok: true, done };
+  } catch (error) {
+    if (!(error instanceof ForgeError)) throw error;
+    return failed(
+      `${error.message} (pull requests from forks get a read-only token)`,
+    );
+  }
 }

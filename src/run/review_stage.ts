@@ -1,11 +1,11 @@
 /**
  * The review stage of a whole-wave or deciding job (SPEC.md §12, §13): when the
- * wave's approval mode at base is `pr-review`, its plans need an approval and the
- * ledger does not approve them yet, it asks the forge whether the merged pull
- * request's review approves them (`reviewApproval`), which records the review's
- * approvals in the ledger; the decide stage then counts them like any ledger
- * approval. A refusal is printed and changes nothing else: ledger approvals still
- * count. It decides nothing itself.
+ * wave's approval mode at base is `forge`, its plans need an approval and no
+ * confirmed or sealed approval covers them yet, it asks the forge whether the
+ * merged pull request's review approves them (`reviewApproval`), which records
+ * the review's approvals in the ledger; the decide stage then counts them once
+ * the gate's judge has confirmed them through the forge. A refusal is printed
+ * and changes nothing else. It decides nothing itself.
  * @module
  */
 
@@ -13,6 +13,7 @@ import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { needsApproval } from "../policy/needs_approval.ts";
 import type { PolicyAtBase } from "../policy/policy_at_base.ts";
+import type { ReviewAsker } from "../review/ask_review.ts";
 import { reviewApproval } from "../review/review_approval.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { gateName } from "./decide_wave.ts";
@@ -25,26 +26,26 @@ import type { RunIo } from "./run_io.ts";
 /** What the review stage looks at: the planned wave and its rules at base. */
 export interface ReviewStageInput {
   spec: Pick<Spec, "name" | "gate">;
-  wave: Pick<Wave, "k">;
+  wave: Pick<Wave, "k" | "name">;
   /** The wave's runs, planned. */
   planned: readonly PlannedRun[];
   /** The policy at base. */
   policy: Pick<PolicyAtBase, "policy">;
   /** The approval rules at base (their mode) and the judge of the gate. */
   judge: GateJudge;
-  /** The commit the job runs at (full sha): the merged commit. */
-  head: string;
+  /** The job's review asker (shared with the judge's confirmer). */
+  review: ReviewAsker;
   /** A dry run records nothing, so it does not ask. */
   dryRun: boolean;
 }
 
 /**
- * Asks the forge for a review approval when the wave's gate is `pr-review` at
- * base and nothing in the ledger approves its plans yet; logs the approval it
- * recorded (`gate <gate>: approved by the review of #<pr> at <head12>: <who>`)
- * or why the review does not approve (`gate <gate>: no review approval:
- * <reason>`). A dry run only says that it did not ask.
- * @param input The planned wave, its policy and rules, HEAD, whether a dry run.
+ * Asks the forge for a review approval when the wave's gate is `forge` at base
+ * and nothing approves its plans yet; logs the approval it recorded (`gate
+ * <gate>: approved by the review of #<pr> at <head12>: <who>`) or why the
+ * review does not approve (`gate <gate>: no review approval: <reason>`). A dry
+ * run only says that it did not ask.
+ * @param input The planned wave, its policy, rules and review asker, whether a dry run.
  * @param io The edges (the ledger, the environment with the forge's variables).
  * @returns Nothing: the decide stage reads the gate again.
  * @throws {InputError} When a token variable or the forge API URL is malformed.
@@ -54,7 +55,7 @@ export async function reviewStage(
   input: ReviewStageInput,
   io: RunIo,
 ): Promise<void> {
-  if (input.judge.rules.mode !== "pr-review") return;
+  if (input.judge.rules.mode !== "forge") return;
   const members = membersOf(input.planned);
   if (!needsApproval(input.policy.policy, members).needed) return;
   const gate = gateName(input.spec, input.wave.k);
@@ -70,13 +71,17 @@ export async function reviewStage(
     judge: input.judge,
   }, io);
   if (now.decision.status === "approved") return;
-  const outcome = await reviewApproval({
-    name: input.spec.name,
-    gate,
-    commit: input.head,
-    digest,
-    members,
-  }, io);
+  const outcome = await reviewApproval(
+    {
+      name: input.spec.name,
+      gate,
+      wave: { k: input.wave.k, name: input.wave.name },
+      digest,
+      members,
+    },
+    input.review,
+    io,
+  );
   if ("refused" in outcome) {
     log(`gate ${gate}: no review approval: ${outcome.refused}`);
     return;

@@ -63,7 +63,7 @@ export async function runShare(
     return { ...result, exitCode: WAITING };
   }
   const { need, judge, bases } = await verifyDecision(
-    { decision, path, spec, wave, base },
+    { decision, path, spec, wave, base, ask: !input.dryRun },
     io,
   );
   const hooks = verifyHooks({ decision, path, wave, bases });

@@ -9,6 +9,7 @@ import { styled, styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import type { BaseRead } from "../policy/read_base.ts";
+import { forgeConfirmations } from "../review/forge_confirmer.ts";
 import type { Decision } from "./decision.ts";
 import { gateRules, jobRulesContext } from "./gate_rules.ts";
 import type { RunJobInput } from "./job_input.ts";
@@ -35,6 +36,13 @@ export async function sayWhatWaits(
   const { spec, selection: { wave } } = input;
   const log = terminalLog(io.stderr, io.env);
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
+  const forge = forgeConfirmations({
+    name: spec.name,
+    gate: decision.gate,
+    wave,
+    commit: base.head,
+    ask: !input.dryRun,
+  }, io);
   const gate = await readGate(spec.name, decision.gate, {
     digest: decision.digest,
     members: decision.members,
@@ -44,6 +52,7 @@ export async function sayWhatWaits(
       targets,
       jobRulesContext(base, io.env),
       io,
+      forge.confirmer,
     ),
   }, io);
   if (gate.decision.status === "approved") {

@@ -20,6 +20,7 @@ import type { BaseRead, PolicyBase } from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
 import { decideGate, type GateDecision } from "../ledger/decide_gate.ts";
 import type { LedgerRecord } from "../ledger/records.ts";
+import { forgeConfirmations } from "../review/forge_confirmer.ts";
 import { gateName } from "./decide_wave.ts";
 import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
 import { loadPlanSets, readGate } from "./read_gate.ts";
@@ -49,6 +50,12 @@ export interface VerifyInput {
   wave: Wave;
   /** The job's own base. */
   base: BaseRead;
+  /**
+   * Whether a forge gate's approvals may be confirmed through the forge (not
+   * in a dry run).
+   * @default {true}
+   */
+  ask?: boolean;
 }
 
 function mismatch(path: string, what: string, detail?: string): InputError {
@@ -100,12 +107,20 @@ export async function verifyDecision(
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const policy = wavePolicy(bases, wave, targets, io);
   const need = needsApproval(policy.policy, decision.members);
+  const forge = forgeConfirmations({
+    name: input.spec.name,
+    gate,
+    wave,
+    commit: base.head,
+    ask: input.ask ?? true,
+  }, io);
   const judge = gateRules(
     bases,
     wave,
     targets,
     jobRulesContext(base, io.env),
     io,
+    forge.confirmer,
   );
   if (!need.needed) return { bases, policy, need, judge };
   if (decision.status !== "approved") {

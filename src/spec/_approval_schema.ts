@@ -14,12 +14,14 @@ import {
   MAX_SIGNERS_PATH,
 } from "../limits.ts";
 import { showValue } from "./_schema_parts.ts";
-import { APPROVAL_MODES } from "./types.ts";
+import { APPROVAL_MODE_NAMES, type ApprovalMode } from "./types.ts";
 
-/** `approval`: which approvals a gate counts. */
-export const approvalModeSchema = z.enum(APPROVAL_MODES).meta({
+/** `approval`: which approvals a gate counts; `pr-review` is read as `forge`. */
+export const approvalModeSchema = z.enum(APPROVAL_MODE_NAMES).transform((
+  mode,
+): ApprovalMode => mode === "pr-review" ? "forge" : mode).meta({
   description:
-    'Which approvals count, read at the base commit: "ledger" (any approval in the ledger), "sealed" (only approvals signed by a key in the signers file at base), "pr-review" (pull-request reviews and ledger approvals)',
+    'Which approvals count, read at the base commit: "ledger" (any approval in the ledger), "forge" (approvals the forge confirms in the job, such as the merged pull request\'s review, and sealed ones; "pr-review" is read as it), "sealed" (only approvals signed by a key in the signers file at base)',
 });
 
 /**

@@ -233,7 +233,7 @@ const specShape = {
   }),
   approval: approvalModeSchema.optional().meta({
     description:
-      'Which approvals the gates count (default "ledger"): "ledger", "sealed" (signed by a key listed in the signers file at base) or "pr-review"; read at the base commit',
+      'Which approvals the gates count (default "ledger"): "ledger", "forge" (confirmed by the forge in the job, or sealed; "pr-review" is read as it) or "sealed" (signed by a key listed in the signers file at base); read at the base commit',
   }),
   signers: signersSchema.optional(),
   approvers: approversSchema.optional().meta({

@@ -13,12 +13,19 @@ export type GatePolicy = typeof GATE_POLICIES[number];
 
 /**
  * The approval modes of SPEC.md §12: which approvals a gate counts. Strictness,
- * from the least strict: `pr-review` (reviews and ledger approvals), `ledger`,
- * `sealed` (only approvals signed by a key listed at base).
+ * from the least strict: `ledger` (any approval record), `forge` (approvals the
+ * forge confirms in the job, and sealed ones), `sealed` (only approvals signed
+ * by a key listed at base).
  */
-export const APPROVAL_MODES = ["ledger", "sealed", "pr-review"] as const;
+export const APPROVAL_MODES = ["ledger", "forge", "sealed"] as const;
 /** An approval mode. */
 export type ApprovalMode = typeof APPROVAL_MODES[number];
+
+/**
+ * What a spec may write for `approval`: a mode, or `pr-review`, the old name of
+ * `forge`, read as it.
+ */
+export const APPROVAL_MODE_NAMES = [...APPROVAL_MODES, "pr-review"] as const;
 
 /** The signers file a sealed gate reads at base when the spec names none (§12). */
 export const DEFAULT_SIGNERS = ".chant-wave/allowed_signers";

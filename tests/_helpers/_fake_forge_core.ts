@@ -37,6 +37,32 @@ export interface FakeReview {
   dismissed?: boolean;
 }
 
+/** A commit status (GitHub, Forgejo), newest last. */
+export interface FakeStatus {
+  /** Its id. */
+  id: number;
+  /** Its context (GitHub's default is `default`). */
+  context: string;
+  /** `error`, `failure`, `pending`, `success` (Forgejo also `warning`). */
+  state: string;
+  /** Its description, if any. */
+  description?: string;
+  /** Its target URL, if any. */
+  targetUrl?: string;
+}
+
+/** A GitLab pipeline of a merge request. */
+export interface FakePipeline {
+  /** Its id (its jobs name it in `jobs`). */
+  id: number;
+  /** The commit it ran at. */
+  sha: string;
+  /** Its ref (`refs/merge-requests/<iid>/head`). */
+  ref: string;
+  /** Its status. */
+  status: string;
+}
+
 /** Everything the fake forges answer from; tests arrange and inspect it. */
 export interface FakeState {
   /** GitHub/Forgejo `owner/name`, GitLab project id; other repositories are 404. */
@@ -67,6 +93,12 @@ export interface FakeState {
   workflows: Map<string, string[]>;
   /** Forgejo dispatches, in order. */
   dispatches: { workflow: string; ref: string }[];
+  /** GitHub and Forgejo commit statuses per commit, oldest first. */
+  statuses: Map<string, FakeStatus[]>;
+  /** GitLab pipelines per merge request iid, oldest first. */
+  mergeRequestPipelines: Map<number, FakePipeline[]>;
+  /** GitLab job artifacts: job id → path in the archive → the file's text. */
+  artifacts: Map<number, Map<string, string>>;
 }
 
 /**
@@ -90,6 +122,9 @@ export function emptyState(repository: string): FakeState {
     members: new Map(),
     workflows: new Map(),
     dispatches: [],
+    statuses: new Map(),
+    mergeRequestPipelines: new Map(),
+    artifacts: new Map(),
   };
 }
 
@@ -99,6 +134,8 @@ export interface FakeAnswer {
   status: number;
   /** JSON body; none when absent. */
   body?: unknown;
+  /** A raw body instead, as served (an artifact file), `text/plain`. */
+  raw?: string;
   /** Extra headers. */
   headers?: Record<string, string>;
 }
@@ -223,3 +260,16 @@ export function pageOf(
 
 /** Segment pattern for route paths: one URL-encoded path segment. */
 export const SEGMENT = "([^/]+)";
+
+/**
+ * A POST body that must be a JSON object.
+ * @param json The parsed body.
+ * @returns It, as an object.
+ * @throws {ProtocolViolation} When it is not one.
+ */
+export function objectBody(json: unknown): Record<string, unknown> {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new ProtocolViolation("the body is not a JSON object");
+  }
+  return json as Record<string, unknown>;
+}

@@ -1,7 +1,8 @@
 /**
  * The Forgejo (REST v1) endpoints the fake serves, answering with instances of
  * the swagger definitions (`tests/fixtures/forge/forgejo/`) filled from the
- * test's state. Tests only.
+ * test's state; the commit status endpoints are `_fake_statuses.ts`'s. Tests
+ * only.
  * @module
  */
 
@@ -10,12 +11,13 @@ import {
   type FakeRoute,
   type FakeState,
   fixture,
+  objectBody,
   pageOf,
   type PageStyle,
   ProtocolViolation,
   SEGMENT,
 } from "./_fake_forge_core.ts";
-import { objectBody } from "./_fake_github.ts";
+import { statusRoutes } from "./_fake_statuses.ts";
 
 const S = SEGMENT;
 
@@ -118,5 +120,6 @@ export function forgejoRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
         return { status: 200, body };
       },
     },
+    ...statusRoutes("forgejo", state, style, notFound),
   ];
 }

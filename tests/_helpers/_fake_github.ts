@@ -1,6 +1,7 @@
 /**
  * The GitHub endpoints the fake serves, answering with the documented example
- * shapes (`tests/fixtures/forge/github/`) filled from the test's state. Tests only.
+ * shapes (`tests/fixtures/forge/github/`) filled from the test's state; the
+ * commit status endpoints are `_fake_statuses.ts`'s. Tests only.
  * @module
  */
 
@@ -9,11 +10,13 @@ import {
   type FakeRoute,
   type FakeState,
   fixture,
+  objectBody,
   pageOf,
   type PageStyle,
   ProtocolViolation,
   SEGMENT,
 } from "./_fake_forge_core.ts";
+import { statusRoutes } from "./_fake_statuses.ts";
 
 const S = SEGMENT;
 
@@ -150,18 +153,6 @@ export function githubRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
         return { status: 200, body };
       },
     },
+    ...statusRoutes("github", state, style, notFound),
   ];
-}
-
-/**
- * A POST body that must be a JSON object.
- * @param json The parsed body.
- * @returns It, as an object.
- * @throws {ProtocolViolation} When it is not one.
- */
-export function objectBody(json: unknown): Record<string, unknown> {
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw new ProtocolViolation("the body is not a JSON object");
-  }
-  return json as Record<string, unknown>;
 }

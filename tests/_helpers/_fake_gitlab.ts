@@ -1,6 +1,7 @@
 /**
  * The GitLab (REST v4) endpoints the fake serves, answering with the documented
- * example shapes (`tests/fixtures/forge/gitlab/`) filled from the test's state.
+ * example shapes (`tests/fixtures/forge/gitlab/`) filled from the test's state;
+ * a job's artifact file is served raw, as GitLab streams it out of the archive.
  * Tests only.
  * @module
  */
@@ -176,6 +177,40 @@ export function gitlabRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
           }),
         );
         return pageOf(url, reviewers, style);
+      },
+    },
+    {
+      method: "GET",
+      path: new RegExp(`^/projects/${S}/merge_requests/${S}/pipelines$`),
+      query: ["per_page", "page"],
+      body: "none",
+      handle({ params: [project, iid], url }) {
+        if (!ours(project)) return notFound();
+        const pipelines = [
+          ...(state.mergeRequestPipelines.get(Number(iid)) ?? []),
+        ].reverse().map((pipeline) => ({
+          ...fixture("gitlab", "merge-request-pipeline"),
+          id: pipeline.id,
+          sha: pipeline.sha,
+          ref: pipeline.ref,
+          status: pipeline.status,
+        }));
+        return pageOf(url, pipelines, style);
+      },
+    },
+    {
+      method: "GET",
+      path: new RegExp(`^/projects/${S}/jobs/${S}/artifacts/(.+)$`),
+      query: ["job_token"],
+      body: "none",
+      handle({ params: [project, id, path] }) {
+        const job = state.jobs.find((candidate) => candidate.id === Number(id));
+        if (!ours(project) || job === undefined) {
+          return notFound("404 Job Not Found");
+        }
+        const text = state.artifacts.get(job.id)?.get(path);
+        if (text === undefined) return notFound("404 Not found");
+        return { status: 200, raw: text };
       },
     },
     {

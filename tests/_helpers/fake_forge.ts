@@ -22,7 +22,13 @@ import { forgejoRoutes } from "./_fake_forgejo.ts";
 import { githubRoutes } from "./_fake_github.ts";
 import { gitlabRoutes } from "./_fake_gitlab.ts";
 
-export type { FakePull, FakeReview, FakeState } from "./_fake_forge_core.ts";
+export type {
+  FakePipeline,
+  FakePull,
+  FakeReview,
+  FakeState,
+  FakeStatus,
+} from "./_fake_forge_core.ts";
 
 /** One request as received. */
 export interface RecordedRequest {
@@ -259,6 +265,10 @@ function parseBody(route: FakeRoute, headers: Headers, body: string): unknown {
 
 function json(answer: FakeAnswer): Response {
   const headers = new Headers(answer.headers);
+  if (answer.raw !== undefined) {
+    headers.set("content-type", "text/plain; charset=utf-8");
+    return new Response(answer.raw, { status: answer.status, headers });
+  }
   if (answer.body === undefined) {
     return new Response(null, { status: answer.status, headers });
   }
@@ -294,4 +304,44 @@ async function faulted(
     body: fault.body,
     headers: fault.headers,
   });
+}
+
+/**
+ * Keeps a plans file as the artifact of a successful `record-plans` job in a
+ * new pipeline of GitLab merge request `iid` (what GitLab holds once the merge
+ * request's pipeline ran `run --record-plans`).
+ * @param fake A fake GitLab.
+ * @param iid The merge request.
+ * @param sha The commit the pipeline ran at.
+ * @param file The file's path in the archive (`.chant/recorded-plans/<name>.json`).
+ * @param text The file's text.
+ * @returns The job's id.
+ */
+export function keepPlansArtifact(
+  fake: FakeForge,
+  iid: number,
+  sha: string,
+  file: string,
+  text: string,
+): number {
+  const { state } = fake;
+  const pipelines = state.mergeRequestPipelines.get(iid) ?? [];
+  const pipeline = 900 + [...state.mergeRequestPipelines.values()].flat()
+    .length;
+  pipelines.push({
+    id: pipeline,
+    sha,
+    ref: `refs/merge-requests/${iid}/head`,
+    status: "success",
+  });
+  state.mergeRequestPipelines.set(iid, pipelines);
+  const job = Math.max(1000, ...state.jobs.map((other) => other.id)) + 1;
+  state.jobs.push({
+    id: job,
+    name: "record-plans",
+    status: "success",
+    pipeline,
+  });
+  state.artifacts.set(job, new Map([[file, text]]));
+  return job;
 }

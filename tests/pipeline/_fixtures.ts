@@ -46,11 +46,11 @@ export async function fixture(name: keyof typeof SPECS): Promise<Fixture> {
 
 /**
  * The fixture with its waves approved by pull-request review (`approval:
- * "pr-review"`, SPEC.md §12), so its pipelines gain the record-plans job.
+ * "forge"`, SPEC.md §12), so its pipelines gain the record-plans job.
  * @param f A loaded fixture.
  */
 export function reviewed(f: Fixture): Fixture {
-  return { ...f, spec: { ...f.spec, approval: "pr-review" } };
+  return { ...f, spec: { ...f.spec, approval: "forge" } };
 }
 
 /**

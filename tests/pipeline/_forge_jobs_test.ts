@@ -20,7 +20,7 @@ Deno.test("forgeJobs() asks for a resume job with resume.schedule, a record-plan
   });
   await t.step("a wave approved by review", () => {
     const waves = plain.spec.waves.map((wave, i) =>
-      i === 1 ? { ...wave, approval: "pr-review" as const } : wave
+      i === 1 ? { ...wave, approval: "forge" as const } : wave
     );
     const spec = { ...plain.spec, waves };
     expect(reviewsApprove(spec)).toBe(true);
@@ -28,6 +28,7 @@ Deno.test("forgeJobs() asks for a resume job with resume.schedule, a record-plan
       recordPlans: {
         branches: ["main"],
         command: ["chant-wave", "run", "--spec", "w.jsonc", "--record-plans"],
+        file: ".chant/recorded-plans/demo.json",
       },
     });
   });

@@ -24,6 +24,7 @@ type Step = {
   name?: string;
   uses?: string;
   run?: string;
+  env?: Record<string, string>;
   if?: string;
   with?: Record<string, unknown>;
 };
@@ -181,18 +182,33 @@ Deno.test("renderGithub() writes the resume and record-plans workflows beside th
   );
   const p = parse(plans.text) as Workflow;
   expect(p.on).toEqual({ pull_request: { branches: ["main", "release/*"] } });
-  expect(p.permissions).toEqual({ contents: "write" });
+  expect(p.permissions).toEqual({ contents: "read", statuses: "write" });
+  expect(p.jobs["record-plans"].permissions).toBeUndefined();
   expect(p.jobs["record-plans"].steps[0]).toEqual({
     name: "Check out the pull request's head with full history",
     uses: "actions/checkout@v4",
     with: {
       ref: "${{ github.event.pull_request.head.sha }}",
       "fetch-depth": 0,
+      "persist-credentials": false,
     },
   });
-  expect(p.jobs["record-plans"].steps.at(-1)?.run?.split("\n").at(-1)).toBe(
-    "chant-wave run --spec tests/fixtures/pipeline/forge_jobs.jsonc --record-plans --ledger git",
+  const step = p.jobs["record-plans"].steps.at(-1);
+  expect(step?.env).toEqual({ GITHUB_TOKEN: "${{ github.token }}" });
+  expect(step?.run?.split("\n").at(-1)).toBe(
+    "chant-wave run --spec tests/fixtures/pipeline/forge_jobs.jsonc --record-plans",
   );
+  const m = parse(main.text) as Workflow;
+  expect(m.permissions).toEqual({
+    contents: "write",
+    "pull-requests": "read",
+    statuses: "read",
+  });
+  for (const job of Object.values(m.jobs)) {
+    expect(job.steps.find((s) => s.name === "chant-wave")?.env).toEqual({
+      GITHUB_TOKEN: "${{ github.token }}",
+    });
+  }
 });
 
 Deno.test("renderGithub() writes no extra workflow for a spec without resume or review approvals", async () => {

@@ -48,11 +48,14 @@ Deno.test({
   expect(files).toHaveLength(1);
   const [file] = files;
   await assertGolden("forge_jobs/gitlab.yml", file.text);
-  expect(file.text.split("\n").slice(4, 8)).toEqual([
+  expect(file.text.split("\n").slice(4, 11)).toEqual([
     '# The resume job runs in scheduled pipelines only: create a pipeline schedule "*/10 * * * *"',
     "# (Build > Pipeline schedules, or the API) on a branch; it needs GITLAB_TOKEN, a token with the api scope.",
-    "# The record-plans job runs in merge request pipelines only: it records every wave's plans",
-    "# at the merge request's head, so a review of that head can approve the merge's waves.",
+    "# The record-plans job runs in merge request pipelines only: it plans every wave at the",
+    "# merge request's head and keeps the digests as its artifact, which the wave jobs read",
+    "# with GITLAB_TOKEN (read_api) when a review approves the merge's forge gates. It runs",
+    "# the merge request's code: keep the ledger's push token a protected variable, and do",
+    "# not let the job token push, so this job cannot write the ledger.",
   ]);
   await using repo = await tempRepo({ [file.path]: file.text });
   await repo.commit("pipeline");
@@ -104,6 +107,12 @@ Deno.test({
     "chant-wave resume --spec tests/fixtures/pipeline/forge_jobs.jsonc --ledger git",
   ]);
   expect(doc["record-plans"].variables.GIT_DEPTH).toBe("0");
+  expect(doc["record-plans"].script).toEqual([
+    "chant-wave run --spec tests/fixtures/pipeline/forge_jobs.jsonc --record-plans",
+  ]);
+  expect(doc["record-plans"].artifacts).toEqual({
+    paths: [".chant/recorded-plans/rollout.json"],
+  });
 });
 
 Deno.test("renderGitlab() writes the §6.2 settings for the example", async () => {

@@ -47,10 +47,51 @@ const PROD = {
   approvers: { required: 2, allowed: ["*@platform.example"] },
 };
 
-Deno.test("strictestMode() orders sealed > ledger > pr-review", () => {
-  expect(strictestMode(["pr-review", "ledger"])).toBe("ledger");
-  expect(strictestMode(["ledger", "sealed", "pr-review"])).toBe("sealed");
-  expect(strictestMode(["pr-review"])).toBe("pr-review");
+Deno.test("strictestMode() orders sealed > forge > ledger", () => {
+  expect(strictestMode(["forge", "ledger"])).toBe("forge");
+  expect(strictestMode(["ledger", "forge"])).toBe("forge");
+  expect(strictestMode(["ledger", "sealed", "forge"])).toBe("sealed");
+  expect(strictestMode(["forge"])).toBe("forge");
+  expect(strictestMode(["ledger"])).toBe("ledger");
+});
+
+Deno.test("approvalAtBase() reads pr-review at base as forge, with the signers file for sealed approvals", async (t) => {
+  for (const value of ["forge", "pr-review"]) {
+    await t.step(value, () => {
+      const rules = read(
+        specAt({}, { ...DEV, approval: value }),
+        1,
+        "dev",
+        ["dev"],
+      );
+      expect(rules.mode).toBe("forge");
+      expect(rules.signers).toEqual([
+        { sha: SHA, path: ".chant-wave/allowed_signers" },
+      ]);
+    });
+  }
+  await t.step(
+    "a forge base and a ledger base: forge, its signers file",
+    () => {
+      const forge = read(
+        specAt({}, { ...DEV, approval: "forge" }),
+        1,
+        "dev",
+        ["dev"],
+        SHA2,
+      );
+      const ledger = read(specAt({}, DEV), 1, "dev", ["dev"]);
+      expect(strictestRules([ledger, forge])).toMatchObject({
+        mode: "forge",
+        signers: [{ sha: SHA2, path: ".chant-wave/allowed_signers" }],
+      });
+    },
+  );
+  await t.step("an unknown value at base is still sealed", () => {
+    expect(
+      read(specAt({}, { ...DEV, approval: "review" }), 1, "dev", ["dev"]).mode,
+    ).toBe("sealed");
+  });
 });
 
 Deno.test("approvalAtBase() reads the rules of the governing base waves", async (t) => {
@@ -198,6 +239,10 @@ Deno.test("describeMode() and describeApprovers() word the log lines", async (t)
       mode: "sealed",
       signers: [{ sha: SHA, path: "a" }, { sha: SHA2, path: "b" }],
     })).toBe("sealed by a at 0123456789ab and b at fedcba987654");
+    expect(describeMode({
+      mode: "forge",
+      signers: [{ sha: SHA, path: ".chant-wave/allowed_signers" }],
+    })).toBe("forge, or sealed by .chant-wave/allowed_signers");
   });
   await t.step("approvers", () => {
     expect(describeApprovers({ required: 1, allowed: [], selfApproval: true }))

@@ -363,3 +363,81 @@ Deno.test("judgeApprovals() on a sealed gate: a key is one person", async (t) =>
     },
   );
 });
+
+Deno.test("judgeApprovals() on a forge gate: an unsigned approval counts as the forge confirmed it, a signed one as a sealed gate judges it", async (t) => {
+  await using keys = await testKeys();
+  const { ed25519: ann } = keys.keys;
+  const signers: SignersAtBase = {
+    ref: REF,
+    status: "read",
+    file: parseAllowedSigners(`ann@example.com ${ann.publicKey}\n`),
+  };
+  const FORGE: ApprovalRules = { ...LEDGER, mode: "forge", signers: [REF] };
+  await t.step("confirmed: the forge's login is the principal", async () => {
+    const rules = await judgeApprovals([approvalBy("a1", "ANN")], {
+      ...input(FORGE, { signers: [signers] }),
+      confirmed: new Map([["a1", { confirmed: true, login: "ann" }]]),
+    });
+    expect(rules.verdicts.get("a1")).toEqual({
+      principal: "ann",
+      display: "ann",
+      counts: true,
+    });
+  });
+  await t.step("not confirmed, or not asked: it does not count", async () => {
+    const rules = await judgeApprovals(
+      [approvalBy("a1", "mallory"), approvalBy("a2", "bob")],
+      {
+        ...input(FORGE, { signers: [signers] }),
+        confirmed: new Map([["a1", { confirmed: false, why: "no review" }]]),
+      },
+    );
+    expect(
+      [...rules.verdicts.values()].map((v) => [v.display, v.counts, v.why]),
+    )
+      .toEqual([
+        ["mallory", false, "no review"],
+        [
+          "bob",
+          false,
+          "the forge was not asked to confirm it here; the gate's CI jobs ask it",
+        ],
+      ]);
+  });
+  await t.step("a confirmed login is still held to the rules", async () => {
+    const rules = await judgeApprovals([approvalBy("a1", "ann")], {
+      ...input({ ...FORGE, allowed: [["*@example.com"]] }),
+      confirmed: new Map([["a1", { confirmed: true, login: "ann" }]]),
+    });
+    expect(rules.verdicts.get("a1")).toMatchObject({
+      counts: false,
+      why: "not in approvers.allowed",
+    });
+  });
+  await t.step(
+    "signed by a key listed at base: counts without the forge",
+    async () => {
+      const record = approvalBy("a1", "ann@example.com");
+      const signature = await sshSign(
+        ann,
+        "chant-wave",
+        approvalPayload(record),
+      );
+      const rules = await judgeApprovals(
+        [{
+          ...record,
+          seal: {
+            principal: "ann@example.com",
+            publicKey: ann.publicKey,
+            signature,
+          },
+        }],
+        input(FORGE, { signers: [signers] }),
+      );
+      expect(rules.verdicts.get("a1")).toMatchObject({
+        principal: "ann@example.com",
+        counts: true,
+      });
+    },
+  );
+});

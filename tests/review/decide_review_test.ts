@@ -8,6 +8,7 @@ import type {
 import {
   judgeReviews,
   mergedPullRequest,
+  namedReview,
   reviewNote,
   reviewStances,
 } from "../../src/review/decide_review.ts";
@@ -158,4 +159,28 @@ Deno.test("reviewNote() names the pull request, its head and the approvers", () 
   expect(reviewNote(PULL, ["ann", "bob"])).toBe(
     "approved by the review of #7 at aaaaaaaaaaaa: ann, bob",
   );
+});
+
+Deno.test("namedReview() reads the review an approval's note names", async (t) => {
+  await t.step("the note reviewNote() writes", () => {
+    expect(namedReview(reviewNote(PULL, ["ann"]))).toEqual({
+      pullRequest: 7,
+      head12: "aaaaaaaaaaaa",
+    });
+  });
+  for (
+    const note of [
+      undefined,
+      "",
+      "looks good",
+      "approved by the review of #07 at aaaaaaaaaaaa: ann",
+      "approved by the review of #7 at AAAAAAAAAAAA: ann",
+      "approved by the review of #7 at aaaaaaaaaaa: ann",
+      " approved by the review of #7 at aaaaaaaaaaaa: ann",
+    ]
+  ) {
+    await t.step(JSON.stringify(note) ?? "no note", () => {
+      expect(namedReview(note)).toBeUndefined();
+    });
+  }
 });

@@ -1,20 +1,26 @@
 // The review-approval stage in-process (SPEC.md §13) against the fake forges,
 // with a real git repository (a pull request's head, merged with a merge
-// commit), plans recorded at the head by the binary (`run --record-plans`) and
-// a real directory ledger: an approving review of the head by a writer approves
-// (and the wave then applies through the binary); every refusal has its reason.
+// commit), plans recorded at the head by the binary (`run --record-plans`,
+// which posts commit statuses to the fake GitHub and Forgejo, and writes the
+// file a fake GitLab then keeps as the job's artifact) and a real directory
+// ledger: an approving review of the head by a writer approves (and the wave
+// then applies through the binary); every refusal has its reason.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { realClock } from "../../src/clock.ts";
-import { memoryWriter } from "../../src/console/writer.ts";
 import type { Forge } from "../../src/forge/forges.ts";
 import { dirLedger } from "../../src/ledger/dir_ledger.ts";
 import type { PlanPair } from "../../src/ledger/records.ts";
+import { reviewAsker } from "../../src/review/ask_review.ts";
 import {
   reviewApproval,
   type ReviewOutcome,
 } from "../../src/review/review_approval.ts";
-import { type FakeForge, fakeForge } from "../_helpers/fake_forge.ts";
+import {
+  type FakeForge,
+  fakeForge,
+  keepPlansArtifact,
+} from "../_helpers/fake_forge.ts";
 import { type Rollout, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const WAVES = [{ name: "prod", gate: "always", runs: ["eu", "us"] }];
@@ -91,20 +97,31 @@ async function merged(forge: Forge): Promise<Merged> {
     env,
     async recordPlans() {
       await r.repo.git("checkout", "-q", "--detach", r.head);
-      const out = await r.run(["run", ...SPEC, "--record-plans"]);
+      const out = await r.run(["run", ...SPEC, "--record-plans"], env);
       expect(out.code).toBe(0);
+      if (forge === "gitlab") {
+        const file = ".chant/recorded-plans/tf.json";
+        const text = await Deno.readTextFile(`${r.path}/${file}`);
+        keepPlansArtifact(fake, 12, r.head, file, text);
+      }
       await r.repo.git("checkout", "-q", "--detach", merge);
     },
     planned,
     async review() {
       const { digest, members } = await planned();
       return await reviewApproval(
-        { name: "tf", gate: "tf-wave-1", commit: merge, digest, members },
+        {
+          name: "tf",
+          gate: "tf-wave-1",
+          wave: { k: 1, name: "prod" },
+          digest,
+          members,
+        },
+        reviewAsker({ name: "tf", commit: merge }, { env }),
         {
           ledger: dirLedger(`${r.path}/.chant/ledger`),
           env,
           clock: realClock,
-          stderr: memoryWriter(),
         },
       );
     },
@@ -261,12 +278,7 @@ Deno.test("reviewApproval() refuses with each reason of §13", async (t) => {
       name: "no recorded plans",
       arrange(m) {
         annApproves(m);
-        return Deno.remove(
-          `${m.r.path}/.chant/ledger/gates/tf/recorded-plans`,
-          {
-            recursive: true,
-          },
-        );
+        m.fake.state.statuses.clear();
       },
       want: (m) =>
         `no recorded plans for #12 at its head ${

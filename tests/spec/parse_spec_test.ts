@@ -233,3 +233,28 @@ Deno.test("parseSpec() uses the file name it is given", () => {
     'deploy/waves.json:6:30: wave 1 "dev" runs: a wave needs at least one run, unless "discover" is true',
   ]);
 });
+
+Deno.test('parseSpec() reads approval "pr-review" as "forge", at the top level and on a wave', () => {
+  const spec = parseSpec(
+    JSON.stringify({
+      name: "demo",
+      approval: "pr-review",
+      plan: ["p", "{plan}"],
+      apply: ["a"],
+      waves: [
+        { name: "dev", runs: ["a"] },
+        { name: "prod", runs: ["b"], approval: "pr-review" },
+        { name: "edge", runs: ["c"], approval: "forge" },
+        { name: "vault", runs: ["d"], approval: "sealed" },
+      ],
+    }),
+    "w.json",
+  );
+  expect(spec.approval).toBe("forge");
+  expect(spec.waves.map((wave) => wave.approval)).toEqual([
+    "forge",
+    "forge",
+    "forge",
+    "sealed",
+  ]);
+});

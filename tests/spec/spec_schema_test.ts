@@ -440,7 +440,7 @@ Deno.test("specSchema checks approval, signers and approvers (SPEC.md §12, §12
       name: "an unknown mode, with a suggestion",
       text: topSpec('  "approval": "seal",'),
       want: [
-        'w.jsonc:3:15: approval: invalid value "seal": expected "ledger", "sealed" or "pr-review"',
+        'w.jsonc:3:15: approval: invalid value "seal": expected "ledger", "forge", "sealed" or "pr-review"',
       ],
     },
     {
@@ -449,7 +449,7 @@ Deno.test("specSchema checks approval, signers and approvers (SPEC.md §12, §12
         '    { "name": "dev", "runs": ["a"], "approval": "review" }',
       ),
       want: [
-        'w.jsonc:6:49: wave 1 "dev" approval: invalid value "review": expected "ledger", "sealed" or "pr-review"',
+        'w.jsonc:6:49: wave 1 "dev" approval: invalid value "review": expected "ledger", "forge", "sealed" or "pr-review"',
       ],
     },
     {
