@@ -82,11 +82,12 @@ export interface TenantRepo extends AsyncDisposable {
 /**
  * Makes a repository whose base commit holds the example (or `files`), as
  * `waves.jsonc` and `db/`, with `.chant/` ignored.
- * @param pg The server the tenants' databases are on.
+ * @param pg The server the tenants' databases are on (none: the test reaches
+ *   no server, and `deployed` fails).
  * @param files The files (default: the example's).
  */
 export async function tenantRepo(
-  pg: Postgres,
+  pg: Postgres | undefined,
   files?: Record<string, string>,
 ): Promise<TenantRepo> {
   const repo = await tempRepo({
@@ -94,7 +95,7 @@ export async function tenantRepo(
     ".gitignore": ".chant/\n",
   });
   await repo.commit("base: the tenants rollout");
-  const env = { PATH: "/usr/bin:/bin", ...pg.env };
+  const env = { PATH: "/usr/bin:/bin", ...pg?.env };
   return {
     repo,
     path: repo.path,
@@ -120,6 +121,7 @@ export async function tenantRepo(
       return text.decode(out.stdout);
     },
     async deployed(tenant) {
+      if (pg === undefined) throw new Error("no server to ask");
       const db = `tenant_${tenant}`;
       const has = await pg.sql(
         db,
