@@ -126,7 +126,7 @@ async function sqitchPlanFile(flags: ParsedFlags, io: CliIo): Promise<number> {
     { binary, dir, target },
     planFile,
     { honourMarks: flags.booleans["honour-marks"] === true },
-    cliRunner(maskCredentials(target), io),
+    cliRunner(io.env.CHANT_WAVE_TARGET ?? maskCredentials(target), io),
   );
   const code = io.interrupts.exitCode;
   if (code !== undefined) {
@@ -145,7 +145,10 @@ async function sqitchPlanFile(flags: ParsedFlags, io: CliIo): Promise<number> {
   return OK;
 }
 
-/** Runs steps in the command's own environment, printed as `[plan] <label> | …`. */
+/**
+ * Runs steps in the command's own environment, printed as `[plan] <label> | …`
+ * (the run's `CHANT_WAVE_TARGET` in a plan command, else the database).
+ */
 function cliRunner(label: string, io: CliIo): StepRunner {
   return {
     label,
