@@ -192,11 +192,17 @@ function statementFindings(statement: Statement): Finding[] {
   return findings;
 }
 
+/** A keyword-like word (ASCII letters and `_`): only such words are echoed in findings. */
+function keywordOf(token: SqlToken | undefined): string | undefined {
+  const word = wordOf(token);
+  return word !== undefined && /^[A-Z_]+$/.test(word) ? word : undefined;
+}
+
 /** The kind of object named from `at` on: `TABLE`, `MATERIALIZED VIEW`. */
 function kindAfter(tokens: readonly SqlToken[], at: number): string {
-  const one = wordOf(tokens[at]);
+  const one = keywordOf(tokens[at]);
   if (one === undefined) return "";
-  const two = wordOf(tokens[at + 1]);
+  const two = keywordOf(tokens[at + 1]);
   return TWO_WORD_KINDS.has(one) && two !== undefined ? `${one} ${two}` : one;
 }
 
@@ -217,7 +223,9 @@ function alterFindings({ tokens, depths }: Statement): Finding[] {
     } else if (word === "DROP" && before !== "COLUMN") {
       const next = wordOf(tokens[i + 1]);
       if (next !== undefined && HARMLESS_ALTER_DROP.has(next)) continue;
-      const what = kind.endsWith("TABLE") ? "COLUMN" : next ?? "";
+      const what = kind.endsWith("TABLE")
+        ? "COLUMN"
+        : keywordOf(tokens[i + 1]) ?? "";
       findings.push({ what: `${label} … DROP ${what}`.trim(), line });
     }
   }
