@@ -18,8 +18,6 @@ export interface Postgres extends AsyncDisposable {
   port: number;
   /** The libpq variables that reach it (`PGHOST`, `PGPORT`, `PGUSER`). */
   env: Record<string, string>;
-  /** A sqitch target URI of a database on it: `db:pg://postgres@127.0.0.1:<port>/<db>`. */
-  uri(db: string): string;
   /** Creates databases (each in its own statement). */
   createDatabases(names: readonly string[]): Promise<void>;
   /** Runs SQL in a database with psql; its unaligned, tuples-only output. */
@@ -121,17 +119,21 @@ export function freePort(): number {
   return port;
 }
 
+/** A started cluster: its port, the environment its tools run with, and how to stop it. */
+interface Cluster {
+  port: number;
+  env: Record<string, string>;
+  /** Stops the server (immediate shutdown) and removes the directory. */
+  stop(): Promise<void>;
+}
+
 /**
- * Starts a throwaway server and waits (with a deadline) until it accepts
- * connections.
- * @returns The server; dispose of it to stop it and remove its files.
- * @throws {Error} When PostgreSQL is not installed (naming the package), or the
- *   server does not start (with its log).
+ * Makes a cluster in `dir` (owned by `postgres` when run as root), starts it on
+ * a free loopback port and waits until it accepts connections; on failure it
+ * stops what it started (the caller removes `dir`).
  */
-export async function startPostgres(): Promise<Postgres> {
-  const bin = await pgBin();
+async function startCluster(bin: string, dir: string): Promise<Cluster> {
   const asRoot = Deno.uid() === 0;
-  const dir = await Deno.makeTempDir({ prefix: "chant-wave-pg-" });
   const data = `${dir}/data`;
   const log = `${dir}/server.log`;
   if (asRoot) {
@@ -178,19 +180,40 @@ export async function startPostgres(): Promise<Postgres> {
     );
     await Deno.remove(dir, { recursive: true });
   };
-  const reach = ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres"];
+  const ready = [
+    `${bin}/pg_isready`,
+    ...["-h", "127.0.0.1", "-p", String(port), "-U", "postgres"],
+    ...["-d", "postgres"],
+  ];
   try {
     await pollUntil(
       `PostgreSQL on 127.0.0.1:${port}`,
-      async () =>
-        (await run([`${bin}/pg_isready`, ...reach, "-d", "postgres"], { env }))
-          .code === 0,
+      async () => (await run(ready, { env })).code === 0,
     );
   } catch (error) {
     const text = await Deno.readTextFile(log).catch(() => "(no log)");
     await stop();
     throw new Error(`${(error as Error).message}; server log:\n${text}`);
   }
+  return { port, env, stop };
+}
+
+/**
+ * Starts a throwaway server and waits (with a deadline) until it accepts
+ * connections.
+ * @returns The server; dispose of it to stop it and remove its files.
+ * @throws {Error} When PostgreSQL is not installed (naming the package), or the
+ *   server does not start (with its log).
+ */
+export async function startPostgres(): Promise<Postgres> {
+  const bin = await pgBin();
+  const dir = await Deno.makeTempDir({ prefix: "chant-wave-pg-" });
+  const cluster = await startCluster(bin, dir).catch(async (error) => {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    throw error;
+  });
+  const { port, env, stop } = cluster;
+  const reach = ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres"];
   const psql = (db: string, args: string[]) =>
     must([
       `${bin}/psql`,
@@ -207,7 +230,6 @@ export async function startPostgres(): Promise<Postgres> {
   return {
     port,
     env: { PGHOST: "127.0.0.1", PGPORT: String(port), PGUSER: "postgres" },
-    uri: (db) => `db:pg://postgres@127.0.0.1:${port}/${db}`,
     async createDatabases(names) {
       if (names.length === 0) return;
       await psql(
