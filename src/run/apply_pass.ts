@@ -90,6 +90,7 @@ export async function applyPass(
       ...result,
       applied: applied.applied,
       failed: [...result.failed, ...applied.failed.map((f) => f.target)],
+      moved: [...result.moved, ...applied.moved.map((m) => m.target)],
       untried: applied.untried,
       skipped: [...skipped, ...applied.skipped],
     },

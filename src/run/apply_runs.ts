@@ -8,7 +8,7 @@
 
 import { runLimited } from "../exec/run_limited.ts";
 import type { Spec, Wave } from "../spec/types.ts";
-import { applyWithTool } from "../tofu/tool_steps.ts";
+import { applyWithTool } from "../tool/tool_steps.ts";
 import { applyWholeWave } from "./apply_wave.ts";
 import { asksReplan } from "./replan_request.ts";
 import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
@@ -18,7 +18,9 @@ import { runUserStep } from "./run_user_step.ts";
 /**
  * Applies `planned` runs of `wave`: one `apply` command per run with `{plan}` = its
  * plan file, up to `parallel` at once, or one `applyWave` command for all (§4.10),
- * or with `tool` OpenTofu's or Terraform's apply of the saved plan (§15).
+ * or with `tool` OpenTofu's or Terraform's apply of the saved plan (§15), or
+ * sqitch's deploy of the planned changes (which refuses, as moved, a database
+ * that moved since the plan).
  * @param spec The spec (its `apply` or `applyWave` template).
  * @param wave The wave (its `onFailure`).
  * @param planned The runs to apply, in order.
@@ -26,7 +28,7 @@ import { runUserStep } from "./run_user_step.ts";
  * @param io The edges.
  * @param onSettled Told each run's outcome and how long it took, as soon as its
  *   command ended (a run that asks for a new plan did not apply).
- * @returns What applied, failed, asked for a new plan and was left untried.
+ * @returns What applied, failed, asked for a new plan, moved and was left untried.
  */
 export async function applyRuns(
   spec: Spec,
@@ -57,7 +59,10 @@ export async function applyRuns(
           settings,
           io,
         );
-      if (!step.ok && !asksReplan(step) && wave.onFailure === "stop") {
+      const moved = "moved" in step && step.moved === true;
+      if (
+        !step.ok && !moved && !asksReplan(step) && wave.onFailure === "stop"
+      ) {
         control.stop();
       }
       onSettled(run.target, step.ok, step.durationMs);
@@ -67,6 +72,7 @@ export async function applyRuns(
       return {
         message: step.failure ?? `apply of "${run.target}" failed`,
         tail: step.tail,
+        moved,
       };
     },
     { signal: io.interrupts.signal },
@@ -76,13 +82,17 @@ export async function applyRuns(
     failed: [],
     untried: [],
     replan: [],
+    moved: [],
   };
   settled.forEach((result, i) => {
     const target = planned[i].target;
     if (result.status === "untried") outcome.untried.push(target);
     else if (result.value === APPLIED) outcome.applied.push(target);
     else if (result.value === REPLAN) outcome.replan.push(target);
-    else outcome.failed.push({ target, ...result.value });
+    else {
+      const { moved, ...failure } = result.value;
+      (moved ? outcome.moved : outcome.failed).push({ target, ...failure });
+    }
   });
   return outcome;
 }

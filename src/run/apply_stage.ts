@@ -119,6 +119,7 @@ export async function applyStage(
   throwIfInterrupted(io);
   const failed = [...failedToClaim, ...applied.failed];
   logFailures(failed, io.stderr);
+  for (const { message } of applied.moved) log(`moved: ${message}`);
   if (applied.untried.length) {
     log(
       `untried after a failure (onFailure: stop): ${

@@ -59,6 +59,7 @@ export async function applyWholeWave(
     failed: [],
     untried: [],
     replan: [],
+    moved: [],
   };
   if (step.ok) return { ...none, applied: targets };
   if (asksReplan(step)) return { ...none, replan: targets };

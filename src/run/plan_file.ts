@@ -15,22 +15,44 @@ function shown(value: unknown): string {
     : quote(JSON.stringify(value) ?? String(value)).slice(1, -1);
 }
 
+/**
+ * One thing a plan will change, for the approver (SPEC.md §13.1): a resource
+ * address or a migration's name, and what happens to it.
+ */
+export interface PlanChange {
+  /** What changes: `aws_instance.web`, a sqitch change's name. */
+  address: string;
+  /** `create`, `update`, `delete`, `replace`, `read`, or the tool's own word (`deploy`). */
+  action: string;
+}
+
 /** What a plan command reports about one run. */
 export interface PlanFile {
   planDigest: string;
   destructive: boolean;
   empty: boolean;
   summary?: string;
+  /** What the plan changes, in the tool's order (only when the file lists it). */
+  changes?: PlanChange[];
 }
+
+/** The most `changes` a plan file may list. */
+export const MAX_PLAN_CHANGES = 10_000;
+/** The longest `address` of a change, in characters. */
+export const MAX_CHANGE_ADDRESS = 1024;
+/** An action: a lowercase word of at most 32 characters (`create`, `deploy`). */
+const ACTION = /^[a-z][a-z0-9_-]{0,31}$/;
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /**
  * Parses and checks a plan file's text.
  * @param text The file's content.
- * @returns The plan, with `destructive` and `empty` defaulting to false.
+ * @returns The plan, with `destructive` and `empty` defaulting to false, and
+ *   `changes` (each entry's `address` and `action` only) when the file lists them.
  * @throws {Error} A one-line reason (`is not JSON: …`, `has no "planDigest"`,
- *   `"planDigest" is not sha256:<64 lowercase hex>: "…"`); the caller adds the target and path.
+ *   `"planDigest" is not sha256:<64 lowercase hex>: "…"`, `"changes"[3]: …`);
+ *   the caller adds the target and path.
  * @example
  * ```ts
  * parsePlanFile(`{"planDigest":"sha256:${"a".repeat(64)}"}`).empty; // false
@@ -72,7 +94,51 @@ export function parsePlanFile(text: string): PlanFile {
     destructive: plan.destructive === true,
     empty: plan.empty === true,
     ...(plan.summary === undefined ? {} : { summary: plan.summary as string }),
+    ...(plan.changes === undefined
+      ? {}
+      : { changes: parseChanges(plan.changes) }),
   };
+}
+
+/**
+ * Checks a plan file's `changes`: a list of at most {@linkcode MAX_PLAN_CHANGES}
+ * objects, each with a non-empty `address` of at most
+ * {@linkcode MAX_CHANGE_ADDRESS} characters and an `action` word.
+ */
+function parseChanges(value: unknown): PlanChange[] {
+  if (!Array.isArray(value)) {
+    throw new Error(`"changes" is not a list: ${shown(value)}`);
+  }
+  if (value.length > MAX_PLAN_CHANGES) {
+    throw new Error(
+      `"changes" lists ${value.length} changes; at most ${MAX_PLAN_CHANGES}`,
+    );
+  }
+  return value.map((entry, i) => {
+    const where = `"changes"[${i}]`;
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      throw new Error(`${where} is not an object: ${shown(entry)}`);
+    }
+    const { address, action } = entry as Record<string, unknown>;
+    if (
+      typeof address !== "string" || address === "" ||
+      address.length > MAX_CHANGE_ADDRESS
+    ) {
+      throw new Error(
+        `${where} has no "address" of 1 to ${MAX_CHANGE_ADDRESS} characters: ${
+          shown(address)
+        }`,
+      );
+    }
+    if (typeof action !== "string" || !ACTION.test(action)) {
+      throw new Error(
+        `${where} "action" is not a lowercase word of at most 32 characters: ${
+          shown(action)
+        }`,
+      );
+    }
+    return { address, action };
+  });
 }
 
 /** One entry of a whole-wave plans file (SPEC.md §4.10). */

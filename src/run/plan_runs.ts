@@ -11,7 +11,7 @@ import { join, resolve } from "@std/path";
 import { runLimited } from "../exec/run_limited.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
 import { MAX_PLAN_FILE_BYTES } from "../limits.ts";
-import { planWithTool } from "../tofu/tool_steps.ts";
+import { planWithTool, type ToolPass, toolPass } from "../tool/tool_steps.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
 import type { Run, Spec, Wave } from "../spec/types.ts";
 import { parsePlanFile } from "./plan_file.ts";
@@ -28,8 +28,8 @@ import type {
 
 /**
  * Plans `runs` of `wave`: one `plan` command per run, up to `parallel` at once, or
- * one `planWave` command for all (§4.10), or with `tool` OpenTofu's or
- * Terraform's plan (§15). Each plan file is removed before its
+ * one `planWave` command for all (§4.10), or with `tool` OpenTofu's,
+ * Terraform's or sqitch's plan (§15). Each plan file is removed before its
  * command runs, so a command that writes nothing never passes off an old plan.
  * @param spec The spec (its `plan` or `planWave` template and `name`).
  * @param wave The wave.
@@ -48,6 +48,7 @@ export async function planRuns(
   if (spec.planWave) return await planWholeWave(spec, wave, runs, context, io);
   const { root, settings } = context;
   const dir = await preparePlanDir(root, spec.name, wave.k, io.cwd);
+  const pass = toolPass(context.tool);
   const settled = await runLimited(
     runs,
     settings.parallel,
@@ -59,6 +60,7 @@ export async function planRuns(
         join(dir, planFileName(run.target)),
         settings,
         io,
+        pass,
       ),
     { signal: io.interrupts.signal },
   );
@@ -87,11 +89,18 @@ async function planOne(
   planPath: string,
   settings: StepSettings,
   io: RunIo,
+  pass: ToolPass,
 ): Promise<PlannedRun | FailedRun> {
   const file = resolve(io.cwd, planPath);
   await rm(file, { force: true });
   const step = spec.tool
-    ? await planWithTool(spec.tool, { wave, run, planPath }, settings, io)
+    ? await planWithTool(
+      spec.tool,
+      { wave, run, planPath },
+      settings,
+      io,
+      pass,
+    )
     : await runUserStep(
       { template: spec.plan!, phase: "plan", run, planPath },
       wave,

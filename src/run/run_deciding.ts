@@ -10,7 +10,7 @@
 
 import { lineLog } from "../console/line_log.ts";
 import type { ExitCode } from "../exit_codes.ts";
-import { OK, RUN_FAILED, WAITING } from "../exit_codes.ts";
+import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import type { Wave } from "../spec/types.ts";
 import { afterApply, applyPass, previewPass } from "./apply_pass.ts";
@@ -36,7 +36,8 @@ import { openWaveJob, type WaveJob } from "./wave_job.ts";
  * @param input The job and its settings.
  * @param planRoot `.chant`, or a temporary directory for dry runs.
  * @param io The edges.
- * @returns The result; exit 0 decided/applied, 1 a run or hook failed, 3 waiting.
+ * @returns The result; exit 0 decided/applied, 1 a run or hook failed, 3
+ *   waiting, 4 an apply refused a run whose target moved since the plan.
  * @throws {InputError} When the base cannot be resolved (exit 2).
  */
 export async function runDeciding(
@@ -64,15 +65,21 @@ export async function runDeciding(
   );
   const end = await runPasses(job, (applied) => pass(job, result, applied));
   if (end.end === "stop") return end.result;
-  const { failed } = end.result;
+  const { failed, moved } = end.result;
   if (failed.length) {
     lineLog(io.stderr)(
       `error: ${countOf(failed.length, "run")} failed to apply`,
     );
+  } else if (moved.length) {
+    lineLog(io.stderr)(
+      `error: refused ${
+        countOf(moved.length, "run")
+      } whose target moved since it was planned: ${moved.join(", ")}`,
+    );
   }
   const done = await afterApply(job, {
     ...end.result,
-    exitCode: failed.length ? RUN_FAILED : OK,
+    exitCode: failed.length ? RUN_FAILED : moved.length ? PLAN_MOVED : OK,
   }, end.members);
   await recordWaveOutcome(done.decision!, base, done, io);
   return done;

@@ -7,6 +7,7 @@
  */
 
 import type { Run } from "../spec/types.ts";
+import type { ToolContext } from "../tool/tool_context.ts";
 import type { PlanFile } from "./plan_file.ts";
 import type { StepSettings } from "./run_io.ts";
 
@@ -46,6 +47,8 @@ export interface PlanContext {
   /** Whether a `planWave` command decides the runs (deciding and whole-wave jobs of a `discover` wave). */
   discover: boolean;
   settings: StepSettings;
+  /** What the policy at base says about the spec's tool's plans (sqitch), when it says anything. */
+  tool?: ToolContext;
 }
 
 /** The outcome of applying some runs. */
@@ -57,4 +60,6 @@ export interface ApplyOutcome {
   untried: string[];
   /** Targets whose apply exited 75: they ask for the wave to be planned again (§11). */
   replan: string[];
+  /** Runs whose apply refused because their target moved since the plan: nothing applied. */
+  moved: FailedRun[];
 }

@@ -8,6 +8,7 @@
 
 import type { BaseRead } from "../policy/read_base.ts";
 import type { Hooks, Wave } from "../spec/types.ts";
+import { toolContext } from "../tool/tool_context.ts";
 import { type HookRunner, hookRunner } from "./hook_stage.ts";
 import {
   hookFiles,
@@ -33,7 +34,8 @@ export interface WaveJob {
 
 /**
  * Opens one wave of a job: names its files, writes the hooks report, sets
- * `CHANT_WAVE_HOOKS`.
+ * `CHANT_WAVE_HOOKS`, and reads what the policy at base says about the tool's
+ * plans (logged).
  * @param input The job.
  * @param where The plan root (`.chant` or a dry run's directory) and the job's tag.
  * @param base The job's base.
@@ -63,12 +65,18 @@ export async function openWaveJob(
     { spec, wave, settings, files, report, io: jobIo },
     hooks,
   );
+  const tool = toolContext(spec, base.bases, wave, io);
   return {
     input,
     wave,
     base,
     io: jobIo,
-    context: { root: where.root, jobTag: where.jobTag, settings },
+    context: {
+      root: where.root,
+      jobTag: where.jobTag,
+      settings,
+      ...(tool ? { tool } : {}),
+    },
     hooks: runner,
     report,
   };

@@ -119,6 +119,8 @@ function normaliseWave(
     discover: wave.discover,
     approval: wave.approval ?? spec.approval ?? "ledger",
     approvers: approverRules(wave.approvers, spec.approvers),
+    destructiveOverrides: wave.destructiveOverrides ??
+      spec.destructiveOverrides ?? "ignore",
     rest: wave.rest,
     hooks: normaliseHooks(wave.hooks ?? spec.hooks),
     ...defined({
@@ -135,13 +137,19 @@ function normaliseWave(
 const DEFAULT_BINARY: Record<ToolKind, string> = {
   opentofu: "tofu",
   terraform: "terraform",
+  sqitch: "sqitch",
 };
 
+/** The tool with its defaults; the checks made sure sqitch has a `target`. */
 function normaliseTool(tool: NonNullable<SpecOutput["tool"]>): Tool {
+  const binary = tool.binary ?? DEFAULT_BINARY[tool.kind];
+  if (tool.kind === "sqitch") {
+    return { kind: "sqitch", dir: tool.dir, target: tool.target!, binary };
+  }
   return {
     kind: tool.kind,
     dir: tool.dir,
-    binary: tool.binary ?? DEFAULT_BINARY[tool.kind],
+    binary,
     args: [...(tool.args ?? [])],
   };
 }
@@ -161,9 +169,10 @@ function normalisePipeline(pipeline: PipelineOutput): Pipeline {
  * @returns The normalised spec. `op` and `gate` default to `name`; each wave's
  *   `parallel`, `onFailure`, `timeout` and `hooks` inherit the top level (a
  *   wave's `hooks` replace the spec's); `timeoutMs` 0 means none. `tool` gets
- *   its default `binary` and `args`. A wave's `approval` is its own, else the
+ *   its default `binary` (and `args`). A wave's `approval` is its own, else the
  *   top level's, else `ledger`; its `approvers` take each field from the wave,
- *   else the top level, else the default. `runner`,
+ *   else the top level, else the default; its `destructiveOverrides` is the
+ *   wave's, else the top level's, else `ignore`. `runner`,
  *   `environment` and `idTokens` are kept as written:
  *   the job expansion falls back to the wave's and the top level's.
  */
@@ -184,6 +193,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     approval: spec.approval ?? "ledger",
     signers: spec.signers ?? DEFAULT_SIGNERS,
     approvers: approverRules(spec.approvers),
+    destructiveOverrides: spec.destructiveOverrides ?? "ignore",
     order: spec.order,
     hooks: normaliseHooks(spec.hooks),
     waves: spec.waves.map((wave, i) =>

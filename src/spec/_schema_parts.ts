@@ -10,7 +10,7 @@ import { DURATION_HINT, DURATION_PATTERN } from "./duration.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { MAX_NAME_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
 import { quote } from "../quote.ts";
-import { TOOL_KINDS } from "./types.ts";
+import { DESTRUCTIVE_OVERRIDES, TOOL_KINDS } from "./types.ts";
 
 /** Rollout, wave, group and gate names. */
 export const NAME_PATTERN: RegExp = /^[a-z0-9][a-z0-9_-]*$/;
@@ -100,26 +100,44 @@ export const argvSchema = z.array(z.string()).min(1, {
     "An argv template: {op}, {target}, {wave}, {k}, {plan} (and {runs}, {plans} for wave commands)",
 });
 
-/** The `tool` shorthand (SPEC.md §15), in place of `plan` and `apply`. */
+/**
+ * The `tool` shorthand (SPEC.md §15), in place of `plan` and `apply`: one
+ * object for every kind, so a mistyped field gets a "did you mean"; which
+ * fields a kind needs (`target` for sqitch) and refuses (`args` for sqitch,
+ * `target` for the others) is `_template_checks.ts`'s.
+ */
 export const toolSchema = z.strictObject({
   kind: z.enum(TOOL_KINDS).meta({
-    description: 'The tool: opentofu (program "tofu") or terraform',
+    description:
+      'The tool: opentofu (program "tofu"), terraform, or sqitch (database migrations)',
   }),
   dir: nonEmpty("a directory").meta({
     description:
-      "The root module's directory, relative to the working directory: {op}, {target}, {wave}, {k}",
+      "The root module's or sqitch project's directory, relative to the working directory: {op}, {target}, {wave}, {k}",
+  }),
+  target: nonEmpty("a database target").optional().meta({
+    description:
+      'sqitch only, and required: the database, a URI or a sqitch target name ("db:pg://db.internal/tenant_{target}"): {op}, {target}, {wave}, {k}',
   }),
   binary: nonEmpty("a program").optional().meta({
     description:
-      'The program (default "tofu" for opentofu, "terraform" for terraform)',
+      'The program (default "tofu" for opentofu, "terraform" for terraform, "sqitch" for sqitch)',
   }),
   args: z.array(z.string()).optional().meta({
-    description: "Extra arguments of plan: {op}, {target}, {wave}, {k}",
+    description:
+      "OpenTofu and Terraform only: extra arguments of plan: {op}, {target}, {wave}, {k}",
   }),
 }).meta({
   id: "Tool",
   description:
-    "OpenTofu or Terraform in place of plan and apply: plan -out, show -json, the plan file, apply of the saved plan",
+    "OpenTofu or Terraform (plan -out, show -json, the plan file, apply of the saved plan) or sqitch (the changes a database has not deployed, deployed up to the last one planned) in place of plan and apply",
+});
+
+/** Whether not-destructive marks in deploy scripts count (read at base). */
+export const destructiveOverridesSchema = z.enum(DESTRUCTIVE_OVERRIDES).meta({
+  id: "DestructiveOverrides",
+  description:
+    'Whether a "-- chant-wave: not destructive" line in a sqitch deploy script clears its destructive statements: "ignore" (default) or "honour"; read at the base commit, "ignore" winning',
 });
 
 /** A runner label (§3.5). */

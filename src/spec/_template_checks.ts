@@ -1,7 +1,7 @@
 /**
  * Checks of the argv templates (SPEC.md §3.4) and the `tool` shorthand (§15):
- * required commands, `tool` alone, `plan` mentions `{plan}`, and no unknown
- * `{placeholder}`. Runs on the raw spec, skipping values
+ * required commands, `tool` alone and with the fields of its kind, `plan`
+ * mentions `{plan}`, and no unknown `{placeholder}`. Runs on the raw spec, skipping values
  * the schema already refuses; it does not fill templates in.
  * @module
  */
@@ -27,7 +27,7 @@ const TEMPLATES = {
   applyWave: WAVE_PLACEHOLDERS,
 } as const;
 
-/** Placeholders of the `tool` shorthand's `dir` and `args` (§15). */
+/** Placeholders of the `tool` shorthand's `dir`, `target` and `args` (§15). */
 export const TOOL_PLACEHOLDERS = ["op", "target", "wave", "k"] as const;
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_-]*)\}/g;
@@ -76,15 +76,18 @@ function checkTool(collector: Collector, spec: Record<string, unknown>): void {
   }
   const tool = asRecord(spec.tool);
   if (!tool) return;
+  checkToolFields(collector, tool);
   const explain = (word: string) =>
     word === "plan" ? '"tool" passes the saved plan itself' : undefined;
-  checkElement(
-    collector,
-    ["tool", "dir"],
-    TOOL_PLACEHOLDERS,
-    tool.dir,
-    explain,
-  );
+  for (const field of ["dir", "target"] as const) {
+    checkElement(
+      collector,
+      ["tool", field],
+      TOOL_PLACEHOLDERS,
+      tool[field],
+      explain,
+    );
+  }
   if (Array.isArray(tool.args)) {
     tool.args.forEach((arg, i) =>
       checkElement(
@@ -98,11 +101,39 @@ function checkTool(collector: Collector, spec: Record<string, unknown>): void {
   }
 }
 
+/** sqitch needs `target` and takes no `args`; OpenTofu and Terraform take no `target`. */
+function checkToolFields(
+  collector: Collector,
+  tool: Record<string, unknown>,
+): void {
+  if (tool.kind === "sqitch") {
+    if (!Object.hasOwn(tool, "target")) {
+      collector.add(
+        ["tool"],
+        'missing field "target" (sqitch needs the database to deploy to)',
+      );
+    }
+    if (Object.hasOwn(tool, "args")) {
+      collector.add(
+        ["tool", "args"],
+        '"args" is for opentofu and terraform; sqitch takes none',
+        { key: true },
+      );
+    }
+  } else if (typeof tool.kind === "string" && Object.hasOwn(tool, "target")) {
+    collector.add(
+      ["tool", "target"],
+      `"target" is for sqitch; ${quote(tool.kind)} takes none`,
+      { key: true },
+    );
+  }
+}
+
 /**
  * Adds the template problems of a raw spec: `plan` required unless `planWave` or
  * `tool`, `apply` unless `applyWave` or `tool`, `tool` beside none of them,
- * `plan` mentioning `{plan}`, unknown placeholders (in `tool`'s `dir` and `args`
- * too).
+ * `tool`'s fields for its kind, `plan` mentioning `{plan}`, unknown
+ * placeholders (in `tool`'s `dir`, `target` and `args` too).
  * @param collector Receives the problems.
  */
 export function checkTemplates(collector: Collector): void {

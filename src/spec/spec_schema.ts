@@ -11,6 +11,7 @@ import * as z from "zod";
 import { GATE_POLICIES, ON_FAILURE, ORDERS } from "./types.ts";
 import {
   argvSchema,
+  destructiveOverridesSchema,
   durationSchema,
   environmentSchema,
   idTokensSchema,
@@ -137,6 +138,10 @@ export const waveSchema = z.strictObject({
     description:
       "This wave's approver rules, each field over the spec's; read at the base commit",
   }),
+  destructiveOverrides: destructiveOverridesSchema.optional().meta({
+    description:
+      "Whether this wave's deploy scripts may clear their destructive statements with a \"-- chant-wave: not destructive\" line (default: the spec's); read at the base commit",
+  }),
   rest: z.boolean().default(false).meta({
     description:
       'The last wave only (not with jobs): it stands for every further wave, "--wave k" past the spec\'s waves, and a whole-wave job goes on through the waves its planWave reports',
@@ -189,7 +194,7 @@ const specShape = {
     description: "Applies all the job's runs in one command: {runs}, {plans}",
   }),
   tool: toolSchema.optional().meta({
-    description: "OpenTofu or Terraform in place of plan and apply",
+    description: "OpenTofu, Terraform or sqitch in place of plan and apply",
   }),
   parallel: countSchema.default(1).meta({
     description: "Runs planned or applied at once in one job (default 1)",
@@ -239,6 +244,10 @@ const specShape = {
   approvers: approversSchema.optional().meta({
     description:
       "Approver rules of every wave unless a wave overrides a field: required, allowed, selfApproval; read at the base commit",
+  }),
+  destructiveOverrides: destructiveOverridesSchema.optional().meta({
+    description:
+      'Whether deploy scripts may clear their destructive statements with a "-- chant-wave: not destructive" line: "ignore" (default) or "honour"; read at the base commit',
   }),
   resume: resumeSchema.optional().meta({
     description:

@@ -50,18 +50,23 @@ export const ON_FAILURE = ["continue", "stop"] as const;
 /** `continue` with the job's other runs, or `stop`. */
 export type OnFailure = typeof ON_FAILURE[number];
 
-/** The tools of the `tool` shorthand (SPEC.md §15); both write the same plan format. */
-export const TOOL_KINDS = ["opentofu", "terraform"] as const;
-/** `opentofu` or `terraform`. */
+/** The tools of the `tool` shorthand (SPEC.md §15): the OpenTofu kinds, then sqitch. */
+export const TOOL_KINDS = ["opentofu", "terraform", "sqitch"] as const;
+/** `opentofu`, `terraform` or `sqitch`. */
 export type ToolKind = typeof TOOL_KINDS[number];
 
+/** The kinds that plan with OpenTofu or Terraform; both write the same plan format. */
+export const TOFU_KINDS = ["opentofu", "terraform"] as const;
+/** `opentofu` or `terraform`. */
+export type TofuKind = typeof TOFU_KINDS[number];
+
 /**
- * The `tool` shorthand (SPEC.md §15): OpenTofu or Terraform stand for the plan
- * and apply commands.
+ * The `tool` shorthand for OpenTofu or Terraform (SPEC.md §15): they stand for
+ * the plan and apply commands.
  */
-export interface Tool {
+export interface TofuTool {
   /** Which tool. */
-  kind: ToolKind;
+  kind: TofuKind;
   /** The root module's directory, an argv-template element (`live/{target}`). */
   dir: string;
   /** The program: the spec's, else `tofu` for opentofu and `terraform` for terraform. */
@@ -69,6 +74,33 @@ export interface Tool {
   /** Extra arguments of `plan`, argv-template elements (possibly none). */
   args: string[];
 }
+
+/**
+ * The `tool` shorthand for sqitch database migrations: the changes of a sqitch
+ * project that a target database has not deployed stand for the plan, and
+ * deploying exactly those for the apply.
+ */
+export interface SqitchTool {
+  /** `sqitch`. */
+  kind: "sqitch";
+  /** The sqitch project's directory, an argv-template element (`db`). */
+  dir: string;
+  /** The database, an argv-template element (`db:pg://db.internal/tenant_{target}`). */
+  target: string;
+  /** The program: the spec's, else `sqitch`. */
+  binary: string;
+}
+
+/** A `tool` shorthand: OpenTofu/Terraform or sqitch. */
+export type Tool = TofuTool | SqitchTool;
+
+/**
+ * Whether a `-- chant-wave: not destructive` line in a deploy script clears the
+ * script's destructive statements (read at base; `ignore` is the stricter).
+ */
+export const DESTRUCTIVE_OVERRIDES = ["ignore", "honour"] as const;
+/** `ignore` (the default) or `honour`. */
+export type DestructiveOverrides = typeof DESTRUCTIVE_OVERRIDES[number];
 
 /** The points of a wave where hooks run (SPEC.md §11), in the order they come. */
 export const HOOK_POINTS = [
@@ -184,6 +216,8 @@ export interface Wave {
   approval: ApprovalMode;
   /** Its approver rules: each field the wave's, else the top level's (§12.1; read at base). */
   approvers: ApproverRules;
+  /** Whether deploy scripts' not-destructive marks count: the wave's, else the top level's (read at base). */
+  destructiveOverrides: DestructiveOverrides;
   /** The last wave only: it stands for every further wave (§11). */
   rest: boolean;
   /** Its hooks: the wave's own, else the spec's (§11), as written in this spec. */
@@ -239,7 +273,7 @@ export interface Spec {
   planWave?: string[];
   /** Applies a job's runs in one call (`{runs}`). */
   applyWave?: string[];
-  /** OpenTofu or Terraform in place of `plan` and `apply`. */
+  /** OpenTofu, Terraform or sqitch in place of `plan` and `apply`. */
   tool?: Tool;
   /** Runs planned or applied at once in one job. */
   parallel: number;
@@ -267,6 +301,8 @@ export interface Spec {
   signers: string;
   /** The approver rules unless a wave says otherwise (§12.1; read at base). */
   approvers: ApproverRules;
+  /** Whether not-destructive marks count unless a wave says otherwise (read at base). */
+  destructiveOverrides: DestructiveOverrides;
   /** The scheduled job that restarts approved gates' jobs. */
   resume?: Resume;
   /**

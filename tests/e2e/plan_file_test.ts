@@ -93,7 +93,7 @@ Deno.test("chant-wave plan-file refuses bad input with one line and exit 2", asy
       name: "an unknown tool",
       args: ["opentofo", "show.json", "plan.json"],
       stderr:
-        'error: unknown tool "opentofo": use opentofu or terraform; did you mean "opentofu"?\n',
+        'error: unknown tool "opentofo": use opentofu, terraform or sqitch; did you mean "opentofu"?\n',
     },
     {
       name: "too few words",

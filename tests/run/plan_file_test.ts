@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { parsePlansFile } from "../../src/run/plan_file.ts";
+import { parsePlanFile, parsePlansFile } from "../../src/run/plan_file.ts";
 
 const D = `sha256:${"a".repeat(64)}`;
 
@@ -36,4 +36,84 @@ Deno.test("parsePlansFile() reads the runs and the waves a plan found", async (t
       'has no "runs" array',
     );
   });
+});
+
+Deno.test('parsePlanFile() reads "changes": what the plan changes, for the approver', async (t) => {
+  const plan = (changes: string) =>
+    `{ "planDigest": "${D}", "changes": ${changes} }`;
+  await t.step("each entry's address and action, in order", () => {
+    expect(
+      parsePlanFile(
+        plan(
+          '[{ "address": "aws_instance.web", "action": "update", "extra": 1 }, { "address": "add_users", "action": "deploy" }]',
+        ),
+      ),
+    ).toEqual({
+      planDigest: D,
+      destructive: false,
+      empty: false,
+      changes: [
+        { address: "aws_instance.web", action: "update" },
+        { address: "add_users", action: "deploy" },
+      ],
+    });
+  });
+  await t.step("no changes field, no changes", () => {
+    expect(parsePlanFile(`{ "planDigest": "${D}" }`).changes).toBe(undefined);
+  });
+  const bad: { name: string; changes: string; message: string }[] = [
+    {
+      name: "not a list",
+      changes: '"x"',
+      message: '"changes" is not a list: "x"',
+    },
+    {
+      name: "an entry that is not an object",
+      changes: "[1]",
+      message: '"changes"[0] is not an object: 1',
+    },
+    {
+      name: "no address",
+      changes: '[{ "action": "create" }]',
+      message:
+        '"changes"[0] has no "address" of 1 to 1024 characters: undefined',
+    },
+    {
+      name: "an empty address",
+      changes: '[{ "address": "", "action": "create" }]',
+      message: '"changes"[0] has no "address" of 1 to 1024 characters: ""',
+    },
+    {
+      name: "an address too long",
+      changes: `[{ "address": "${"a".repeat(1025)}", "action": "create" }]`,
+      message: '"changes"[0] has no "address" of 1 to 1024 characters: "aaaa',
+    },
+    {
+      name: "an action that is not a word",
+      changes: '[{ "address": "a", "action": "Delete!" }]',
+      message:
+        '"changes"[0] "action" is not a lowercase word of at most 32 characters: "Delete!"',
+    },
+    {
+      name: "an action with a control character",
+      changes: '[{ "address": "a", "action": "create\\u001b" }]',
+      message:
+        '"changes"[0] "action" is not a lowercase word of at most 32 characters: "create\\u001b"',
+    },
+    {
+      name: "too many",
+      changes: JSON.stringify(
+        Array.from(
+          { length: 10_001 },
+          () => ({ address: "a", action: "read" }),
+        ),
+      ),
+      message: '"changes" lists 10001 changes; at most 10000',
+    },
+  ];
+  for (const c of bad) {
+    await t.step(`refuses ${c.name}`, () => {
+      expect(() => parsePlanFile(plan(c.changes))).toThrow(c.message);
+    });
+  }
 });

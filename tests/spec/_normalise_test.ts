@@ -37,6 +37,7 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
       "before-apply": [],
       "after-apply": [],
     },
+    destructiveOverrides: "ignore",
     waves: [{
       k: 1,
       name: "dev",
@@ -49,6 +50,7 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
       discover: false,
       approval: "ledger",
       approvers: { required: 1, selfApproval: true },
+      destructiveOverrides: "ignore",
       rest: false,
       hooks: {
         "before-plan": [],
@@ -305,4 +307,50 @@ Deno.test("normalise() gives the tool shorthand its default program", async (t) 
       args: ["-var-file={target}.tfvars", "-lock-timeout=5m"],
     });
   });
+});
+
+Deno.test("normalise() gives sqitch its default program and keeps its target", () => {
+  const spec = parseSpec(
+    JSON.stringify({
+      name: "tenants",
+      tool: { kind: "sqitch", dir: "db", target: "db:pg:tenant_{target}" },
+      waves: [{ name: "dev", runs: ["a"] }],
+    }),
+    "w.json",
+  );
+  expect(spec.tool).toStrictEqual({
+    kind: "sqitch",
+    dir: "db",
+    target: "db:pg:tenant_{target}",
+    binary: "sqitch",
+  });
+});
+
+Deno.test("normalise() gives each wave destructiveOverrides: its own, else the spec's, else ignore", () => {
+  const spec = parseSpec(
+    JSON.stringify({
+      name: "tenants",
+      tool: { kind: "sqitch", dir: "db", target: "db:pg:t_{target}" },
+      destructiveOverrides: "honour",
+      waves: [
+        { name: "dev", runs: ["a"] },
+        { name: "prod", runs: ["b"], destructiveOverrides: "ignore" },
+      ],
+    }),
+    "w.json",
+  );
+  expect(spec.destructiveOverrides).toBe("honour");
+  expect(spec.waves.map((wave) => wave.destructiveOverrides)).toEqual([
+    "honour",
+    "ignore",
+  ]);
+  const plain = parseSpec(
+    JSON.stringify({
+      name: "tenants",
+      tool: { kind: "sqitch", dir: "db", target: "db:pg:t_{target}" },
+      waves: [{ name: "dev", runs: ["a"] }],
+    }),
+    "w.json",
+  );
+  expect(plain.waves[0].destructiveOverrides).toBe("ignore");
 });

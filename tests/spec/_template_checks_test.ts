@@ -151,6 +151,41 @@ Deno.test("checkTemplates() checks the tool shorthand of SPEC.md §15", async (t
         'w.jsonc:3:81: tool.args[1]: unknown placeholder "{runs}"',
       ],
     },
+    {
+      name: "sqitch: a dir and a target with placeholders",
+      text: commandsSpec(
+        '  "tool": { "kind": "sqitch", "dir": "db/{op}", "target": "db:pg:tenant_{target}_{wave}{k}" },',
+      ),
+      want: [],
+    },
+    {
+      name: "sqitch needs a target and takes no args",
+      text: commandsSpec(
+        '  "tool": { "kind": "sqitch", "dir": "db", "args": ["-x"] },',
+      ),
+      want: [
+        'w.jsonc:3:11: tool: missing field "target" (sqitch needs the database to deploy to)',
+        'w.jsonc:3:44: tool.args: "args" is for opentofu and terraform; sqitch takes none',
+      ],
+    },
+    {
+      name: "sqitch: an unknown placeholder in the target",
+      text: commandsSpec(
+        '  "tool": { "kind": "sqitch", "dir": "db", "target": "db:pg:{tenant}" },',
+      ),
+      want: [
+        'w.jsonc:3:54: tool.target: unknown placeholder "{tenant}"',
+      ],
+    },
+    {
+      name: "opentofu takes no target",
+      text: commandsSpec(
+        '  "tool": { "kind": "opentofu", "dir": "live", "target": "x" },',
+      ),
+      want: [
+        'w.jsonc:3:48: tool.target: "target" is for sqitch; "opentofu" takes none',
+      ],
+    },
   ];
   for (const c of cases) {
     await t.step(c.name, () => expect(problemsOf(c.text)).toEqual(c.want));

@@ -8,6 +8,10 @@ import { specJsonSchema } from "../../src/spec/spec_json_schema.ts";
 import { SCHEMA_FILE, schemaFileText } from "../../scripts/write_schema.ts";
 
 const EXAMPLE = new URL("../../examples/waves.jsonc", import.meta.url);
+const TENANTS = new URL(
+  "../../examples/tenants/waves.jsonc",
+  import.meta.url,
+);
 
 function validator(): (value: unknown) => boolean {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -131,6 +135,11 @@ Deno.test("specJsonSchema() validates spec files", async (t) => {
     {
       name: "the bundled example",
       value: parse(await Deno.readTextFile(EXAMPLE)),
+      valid: true,
+    },
+    {
+      name: "examples/tenants/waves.jsonc (sqitch)",
+      value: parse(await Deno.readTextFile(TENANTS)),
       valid: true,
     },
     { name: "a minimal spec", value: minimal, valid: true },

@@ -405,7 +405,7 @@ Deno.test("specSchema checks the tool shorthand", async (t) => {
       text: toolSpec('{ "kind": "pulumi", "directory": "x", "args": [1] }'),
       want: [
         'w.jsonc:3:11: tool: missing field "dir"',
-        'w.jsonc:3:21: tool.kind: invalid value "pulumi": expected "opentofu" or "terraform"',
+        'w.jsonc:3:21: tool.kind: invalid value "pulumi": expected "opentofu", "terraform" or "sqitch"',
         'w.jsonc:3:31: tool: unknown field "directory"',
         "w.jsonc:3:58: tool.args[0]: expected a string, got 1",
       ],
@@ -531,6 +531,36 @@ Deno.test("specSchema checks approval, signers and approvers (SPEC.md §12, §12
       text: topSpec('  "signers": "",'),
       want: [
         `w.jsonc:3:14: signers: signers "" must be a path from the repository's top level, with "/" between names and no ".", ".." or leading "/"`,
+      ],
+    },
+  ]);
+});
+
+Deno.test("specSchema checks destructiveOverrides at the top level and on a wave", async (t) => {
+  await runProblemCases(t, [
+    {
+      name: "honour and ignore",
+      text: lines(
+        "{",
+        '  "name": "demo", "destructiveOverrides": "honour",',
+        '  "plan": ["p", "{plan}"], "apply": ["a"],',
+        '  "waves": [{ "name": "dev", "runs": ["a"], "destructiveOverrides": "ignore" }]',
+        "}",
+      ),
+      want: [],
+    },
+    {
+      name: "an unknown value",
+      text: lines(
+        "{",
+        '  "name": "demo", "destructiveOverrides": "yes",',
+        '  "plan": ["p", "{plan}"], "apply": ["a"],',
+        '  "waves": [{ "name": "dev", "runs": ["a"], "destructiveOverrides": true }]',
+        "}",
+      ),
+      want: [
+        'w.jsonc:2:43: destructiveOverrides: invalid value "yes": expected "ignore" or "honour"',
+        'w.jsonc:4:69: wave 1 "dev" destructiveOverrides: invalid value true: expected "ignore" or "honour"',
       ],
     },
   ]);

@@ -1,7 +1,7 @@
 /**
- * The steps of the `tool` shorthand (SPEC.md §15): planning one run is
- * `<binary> -chdir=<dir> plan -input=false -no-color -out=<plan file>.tfplan
- * [args…]`, then `show -json` of that saved plan with its stdout captured to a
+ * The OpenTofu and Terraform steps of the `tool` shorthand (SPEC.md §15):
+ * planning one run is `<binary> -chdir=<dir> plan -input=false -no-color
+ * -out=<plan file>.tfplan [args…]`, then `show -json` of that saved plan with its stdout captured to a
  * file (never printed: it is large and holds sensitive values), then the plan
  * file made from it; applying is `apply -input=false -no-color` of the saved
  * plan. Paths given to the tool are absolute, since `-chdir` moves its working
@@ -13,42 +13,18 @@
 import { open, rm } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
-import type { Clock } from "../clock.ts";
-import type { Writer } from "../console/writer.ts";
-import { fillTemplate, stepEnv } from "../exec/fill_template.ts";
-import type { Interrupts } from "../exec/interrupts.ts";
-import { runStep, type StepResult } from "../exec/run_step.ts";
-import type { Spawner } from "../exec/spawner.ts";
-import type { Run, Tool, Wave } from "../spec/types.ts";
+import type { StepResult } from "../exec/run_step.ts";
+import type { TofuTool } from "../spec/types.ts";
+import {
+  fillForRun,
+  runToolStep,
+  toolFailure,
+  type ToolIo,
+  type ToolRun,
+  type ToolSettings,
+} from "../tool/run_tool_step.ts";
 import { MAX_PLAN_DOCUMENT } from "./_plan_document.ts";
 import { ShowJsonError, writeToolPlanFile } from "./write_tool_plan_file.ts";
-
-/** The edges the tool steps use (a wave run's `RunIo` has them all). */
-export interface ToolIo {
-  /** The working directory: plan paths and `dir` are relative to it. */
-  cwd: string;
-  /** The environment the tool inherits. */
-  env: Record<string, string | undefined>;
-  /** The step console. */
-  stderr: Writer;
-  clock: Clock;
-  interrupts: Interrupts;
-  /** The process seam; the real one by default. */
-  spawner?: Spawner;
-}
-
-/** Heartbeat and timeout of each step, in milliseconds (0 = off). */
-export interface ToolSettings {
-  heartbeatMs: number;
-  timeoutMs: number;
-}
-
-/** One run of a wave and its plan file (relative to the working directory). */
-export interface ToolRun {
-  wave: Wave;
-  run: Run;
-  planPath: string;
-}
 
 /** The files of one run's plan: the saved plan and the captured `show -json`. */
 function filesOf(planPath: string, cwd: string) {
@@ -62,15 +38,14 @@ function filesOf(planPath: string, cwd: string) {
 }
 
 /** The spec's `dir` and `args` filled in for one run. */
-function filled(tool: Tool, { wave, run }: ToolRun) {
-  const values = { target: run.target, op: run.op, wave: wave.name, k: wave.k };
-  const [dir, ...args] = fillTemplate([tool.dir, ...tool.args], values);
+function filled(tool: TofuTool, where: ToolRun) {
+  const [dir, ...args] = fillForRun([tool.dir, ...tool.args], where);
   return { dir, args };
 }
 
 /** Runs `<binary> -chdir=<dir> <words…>` as a step of the run. */
-function runToolStep(
-  tool: Tool,
+function runTofuStep(
+  tool: TofuTool,
   where: ToolRun,
   phase: "plan" | "apply",
   words: readonly string[],
@@ -78,43 +53,17 @@ function runToolStep(
   io: ToolIo,
   captureStdout?: (chunk: Uint8Array) => Promise<void>,
 ): Promise<StepResult> {
-  const { wave, run, planPath } = where;
-  const env = stepEnv(io.env, {
-    name: wave.name,
-    k: wave.k,
-    phase,
-    target: run.target,
-    op: run.op,
-    plan: planPath,
-  });
-  env.TF_IN_AUTOMATION ??= "1";
-  return runStep({
-    argv: [tool.binary, `-chdir=${filled(tool, where).dir}`, ...words],
-    cwd: io.cwd,
-    env,
-    phase,
-    target: run.target,
-    heartbeatMs: settings.heartbeatMs,
-    timeoutMs: settings.timeoutMs,
-    interrupts: io.interrupts,
-    clock: io.clock,
-    writer: io.stderr,
-    spawner: io.spawner,
-    captureStdout,
-  });
-}
-
-/** A plan that failed around the tool: its `show -json` output could not be saved or used. */
-function failed(target: string, why: string, tail: string[]): StepResult {
-  return {
-    exitCode: 1,
-    ok: false,
-    timedOut: false,
-    interrupted: false,
-    failure: `plan of ${JSON.stringify(target)}: ${why}`,
-    tail,
-    durationMs: 0,
-  };
+  return runToolStep(
+    {
+      argv: [tool.binary, `-chdir=${filled(tool, where).dir}`, ...words],
+      phase,
+      defaultEnv: { TF_IN_AUTOMATION: "1" },
+      ...(captureStdout ? { captureStdout } : {}),
+    },
+    where,
+    settings,
+    io,
+  );
 }
 
 /**
@@ -157,15 +106,15 @@ async function cappedFile(path: string) {
  *   -json` output as `plan of "<target>": "<path>" is not JSON: …`, or ok with
  *   the plan file written. Never rejects for the tool's own failures.
  */
-export async function planWithTool(
-  tool: Tool,
+export async function planWithTofu(
+  tool: TofuTool,
   where: ToolRun,
   settings: ToolSettings,
   io: ToolIo,
 ): Promise<StepResult> {
   const files = filesOf(where.planPath, io.cwd);
   await rm(files.tfplan, { force: true });
-  const plan = await runToolStep(
+  const plan = await runTofuStep(
     tool,
     where,
     "plan",
@@ -189,7 +138,7 @@ export async function planWithTool(
 
 /** `show -json` of the saved plan, captured, then the plan file written from it. */
 async function showAndConvert(
-  tool: Tool,
+  tool: TofuTool,
   where: ToolRun,
   files: ReturnType<typeof filesOf>,
   settings: ToolSettings,
@@ -202,7 +151,8 @@ async function showAndConvert(
     capture = await cappedFile(files.showJson);
   } catch (error) {
     const path = JSON.stringify(files.showJsonShownAs);
-    return failed(
+    return toolFailure(
+      "plan",
       target,
       `cannot save ${step} at ${path}: ${(error as Error).message}`,
       [],
@@ -211,7 +161,7 @@ async function showAndConvert(
   let show: StepResult;
   let problem: string | undefined;
   try {
-    show = await runToolStep(
+    show = await runTofuStep(
       tool,
       where,
       "plan",
@@ -234,7 +184,7 @@ async function showAndConvert(
     return { ...show, failure: `${label}: ${step}${how}` };
   }
   if (problem !== undefined) {
-    return failed(target, `${step} ${problem}`, show.tail);
+    return toolFailure("plan", target, `${step} ${problem}`, show.tail);
   }
   try {
     await writeToolPlanFile({
@@ -246,7 +196,7 @@ async function showAndConvert(
     return show;
   } catch (error) {
     if (!(error instanceof ShowJsonError)) throw error;
-    return failed(target, error.message, show.tail);
+    return toolFailure("plan", target, error.message, show.tail);
   }
 }
 
@@ -259,14 +209,14 @@ async function showAndConvert(
  * @param io The edges.
  * @returns How the apply ended; never rejects for the tool's own failures.
  */
-export function applyWithTool(
-  tool: Tool,
+export function applyWithTofu(
+  tool: TofuTool,
   where: ToolRun,
   settings: ToolSettings,
   io: ToolIo,
 ): Promise<StepResult> {
   const { tfplan } = filesOf(where.planPath, io.cwd);
-  return runToolStep(
+  return runTofuStep(
     tool,
     where,
     "apply",

@@ -1,0 +1,3 @@
+-- Revert tenants:accounts from pg
+
+DROP TABLE accounts;

@@ -1,0 +1,3 @@
+-- Revert tenants:invoices from pg
+
+DROP TABLE invoices;

@@ -1,0 +1,3 @@
+-- Verify tenants:accounts on pg
+
+SELECT id, email, note FROM accounts WHERE false;

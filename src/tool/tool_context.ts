@@ -1,0 +1,51 @@
+/**
+ * What the policy at base says about a wave's tool plans, read once per job:
+ * for sqitch, whether deploy scripts' `-- chant-wave: not destructive` marks
+ * count (`destructiveOverrides`, strictest of the governing waves at every
+ * base), logged with what governed. Other tools need nothing.
+ * @module
+ */
+
+import { lineLog } from "../console/line_log.ts";
+import type { Writer } from "../console/writer.ts";
+import type { BaseSpec } from "../policy/base_spec.ts";
+import type { Spec, Wave } from "../spec/types.ts";
+import { overridesAtBase } from "../sqitch/overrides_at_base.ts";
+
+/** What a tool's plan takes from the policy at base. */
+export interface ToolContext {
+  /** Whether a deploy script's not-destructive mark counts. */
+  honourMarks: boolean;
+}
+
+/**
+ * Reads the wave's tool context at the bases, and logs
+ * `destructive overrides of wave <k> "<name>": honoured|ignored (<reason>)`.
+ * @param spec The spec (its `tool`).
+ * @param bases The commits and the spec at each (the job's base first).
+ * @param wave The wave.
+ * @param io The log.
+ * @returns The context, or undefined when the spec's tool needs none.
+ */
+export function toolContext(
+  spec: Pick<Spec, "tool">,
+  bases: readonly { sha: string; spec: BaseSpec }[],
+  wave: Wave,
+  io: { stderr: Writer },
+): ToolContext | undefined {
+  if (spec.tool?.kind !== "sqitch") return undefined;
+  const targets = [...new Set(wave.runs.map((run) => run.target))];
+  const read = overridesAtBase(bases, { k: wave.k, name: wave.name, targets });
+  const log = lineLog(io.stderr);
+  const how = read.honour ? "honoured" : "ignored";
+  log(
+    `destructive overrides of wave ${wave.k} "${wave.name}": ${how} (${read.reason})`,
+  );
+  if (!read.honour && wave.destructiveOverrides === "honour") {
+    log(
+      `note: this change says destructiveOverrides "honour" for wave ${wave.k} "${wave.name}"; ` +
+        `it is read at base, so not-destructive marks are ignored until the change is merged`,
+    );
+  }
+  return { honourMarks: read.honour };
+}
