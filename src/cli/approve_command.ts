@@ -29,7 +29,7 @@ import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
-import { openLedger } from "./_open_ledger.ts";
+import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
 
@@ -74,7 +74,10 @@ export const approveCommand: Command = {
     const flags = parseFlags("approve", rest, approveCommand.flags);
     const target = await gateTarget("approve", flags, io.cwd);
     const { name, gate } = target;
-    const ledger = await openLedger(flags.strings.ledger, io);
+    const ledger = await openLedger(
+      chooseLedger(flags.strings.ledger, io.env, target.spec?.ledger),
+      io,
+    );
     const plan = flags.strings.plan;
     if (plan !== undefined && !isDigest(plan)) {
       throw new InputError(

@@ -17,7 +17,7 @@ import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { openLedger } from "./_open_ledger.ts";
+import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { pendingRules } from "./_pending_rules.ts";
 
 /** The `resume` command. */
@@ -55,7 +55,10 @@ export const resumeCommand: Command = {
     const spec = file === undefined
       ? undefined
       : (await loadSpec(file, io.cwd)).spec;
-    const ledger = await openLedger(flags.strings.ledger, io);
+    const ledger = await openLedger(
+      chooseLedger(flags.strings.ledger, io.env, spec?.ledger),
+      io,
+    );
     const gates = await gatesOf(ledger, spec);
     const result = await resumeGates(gates, {
       dryRun: flags.booleans["dry-run"],

@@ -12,7 +12,7 @@ import { expiredRecord, newStamp } from "../ledger/records.ts";
 import type { Command } from "./command.ts";
 import { whoRuns } from "../run/who.ts";
 import { parseFlags } from "./_flags.ts";
-import { openLedger } from "./_open_ledger.ts";
+import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { gateTarget } from "./_gate_target.ts";
 
 /** The `revoke` command. */
@@ -44,8 +44,12 @@ export const revokeCommand: Command = {
   },
   async run(argv, io) {
     const flags = parseFlags("revoke", argv, revokeCommand.flags);
-    const { name, gate } = await gateTarget("revoke", flags, io.cwd);
-    const ledger = await openLedger(flags.strings.ledger, io);
+    const target = await gateTarget("revoke", flags, io.cwd);
+    const { name, gate } = target;
+    const ledger = await openLedger(
+      chooseLedger(flags.strings.ledger, io.env, target.spec?.ledger),
+      io,
+    );
     const note = flags.strings.note;
     const by = flags.strings.by ?? await whoRuns(io);
     const approvals = endingApprovals(await ledger.readGate(name, gate));

@@ -25,6 +25,7 @@ import {
 } from "./_flags.ts";
 import { loadSpec, specParser } from "./_load_spec.ts";
 import { ledgerArgument, openLedger } from "./_open_ledger.ts";
+import { runLedger } from "./_run_ledger.ts";
 import { warnUnignored } from "./_warn_unignored.ts";
 
 /** The `run` command. */
@@ -49,7 +50,8 @@ export const runCommand: Command = {
     "  --group G         group job: the runs of job group G (sliced by --share)",
     "  --base REV        where the policy is read (default: the spec's base, else HEAD^1)",
     "  --parallel N      runs planned or applied at once (default: the spec's)",
-    "  --ledger L        git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --ledger L        git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else the",
+    '                    spec\'s "ledger" at base, else .chant/ledger)',
     "  --dry-run         plan and decide, record nothing, apply nothing",
     "  --heartbeat DUR   print a still-running line after DUR of quiet (0 = off)",
     "  --timeout DUR     stop a plan or apply command after DUR (0 = none)",
@@ -58,7 +60,8 @@ export const runCommand: Command = {
     "                    wave's digest for review approvals; apply nothing",
     "  --json            print the result object on stdout",
     "",
-    "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting, 4 plans moved;",
+    "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting (an approval, the",
+    "wave before, a hold), 4 plans moved;",
     'see "chant-wave help exit-codes"',
   ].join("\n"),
   examples: [
@@ -89,7 +92,7 @@ export const runCommand: Command = {
       const file = requireFlag("run", flags, "spec");
       const { spec } = await loadSpec(file, io.cwd);
       if (flags.booleans["record-plans"]) {
-        return await runRecordPlans(spec, flags, io);
+        return await runRecordPlans(spec, file, flags, io);
       }
       const selection = selectJob(spec, file, {
         wave: requireFlag("run", flags, "wave"),
@@ -103,8 +106,18 @@ export const runCommand: Command = {
         timeoutMs: durationFlag(flags, "timeout") ?? wave.timeoutMs,
         heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
       };
-      const ledger = await openLedger(flags.strings.ledger, io);
-      const ledgerArg = ledgerArgument(flags.strings.ledger, io.env);
+      const choice = await runLedger({
+        ...(flags.strings.ledger === undefined
+          ? {}
+          : { flag: flags.strings.ledger }),
+        spec,
+        specFile: file,
+        ...(flags.strings.base === undefined
+          ? {}
+          : { baseFlag: flags.strings.base }),
+      }, io);
+      const ledger = await openLedger(choice, io);
+      const ledgerArg = ledgerArgument(choice);
       await warnUnignored(io);
       const result = await runJob({
         spec,
@@ -161,6 +174,7 @@ const WAVE_FLAGS = [
 /** `run --record-plans`: plans every wave at HEAD and records the digests. */
 async function runRecordPlans(
   spec: Spec,
+  specFile: string,
   flags: ParsedFlags,
   io: CliIo,
 ): Promise<number> {
@@ -173,7 +187,17 @@ async function runRecordPlans(
       `"--record-plans" plans every wave and takes no "--${taken[0]}"`,
     );
   }
-  const ledger = await openLedger(flags.strings.ledger, io);
+  const ledger = await openLedger(
+    await runLedger({
+      ...(flags.strings.ledger === undefined
+        ? {}
+        : { flag: flags.strings.ledger }),
+      spec,
+      specFile,
+      lenient: true,
+    }, io),
+    io,
+  );
   await warnUnignored(io);
   const result = await recordPlans({
     spec,

@@ -80,7 +80,7 @@ function resumeWorkflow(
           ...setupSteps(spec),
           {
             name: "chant-wave resume",
-            run: `${installLine(spec, specFile)}\n${commandLine(job)}`,
+            run: `${installLine(spec, specFile)}\n${commandLine(job, spec)}`,
           },
         ],
       },
@@ -127,7 +127,7 @@ function plansWorkflow(
           ...setupSteps(spec),
           {
             name: "chant-wave",
-            run: `${installLine(spec, specFile)}\n${commandLine(job)}`,
+            run: `${installLine(spec, specFile)}\n${commandLine(job, spec)}`,
           },
         ],
       },

@@ -145,7 +145,7 @@ function steps(
   }
   list.push({
     name: "chant-wave",
-    run: `${installLine(spec, specFile)}\n${commandLine(job)}`,
+    run: `${installLine(spec, specFile)}\n${commandLine(job, spec)}`,
   });
   if (job.kind === "decide") {
     list.push({

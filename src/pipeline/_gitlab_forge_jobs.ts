@@ -46,7 +46,7 @@ export function gitlabForgeJobs(
   };
   const scripts = (job: { command: readonly string[] }) => ({
     before_script: [...context.setup, installLine(spec, specFile)],
-    script: [commandLine(job)],
+    script: [commandLine(job, spec)],
   });
   if (wanted.resume) {
     out.jobs.resume = {

@@ -190,6 +190,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     ),
     ...defined({
       base: spec.base,
+      ledger: spec.ledger,
       plan: spec.plan,
       apply: spec.apply,
       planWave: spec.planWave,
