@@ -17,7 +17,7 @@ import { pendingRules } from "./_pending_rules.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
-import { ledgerArgument, openLedger } from "./_open_ledger.ts";
+import { chooseLedger, ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { formatTable } from "../table.ts";
 
 /** The `show` command. */
@@ -46,7 +46,12 @@ export const showCommand: Command = {
     const flags = parseFlags("show", argv, showCommand.flags);
     const target = await gateTarget("show", flags, io.cwd);
     const { name, gate } = target;
-    const ledger = await openLedger(flags.strings.ledger, io);
+    const choice = chooseLedger(
+      flags.strings.ledger,
+      io.env,
+      target.spec?.ledger,
+    );
+    const ledger = await openLedger(choice, io);
     await requireKnownGate(target, ledger);
     const { records } = await ledger.readGate(name, gate);
     const pending = newestPending(records, io.clock.now());
@@ -93,6 +98,7 @@ export const showCommand: Command = {
       return OK;
     }
     const out = lineLog(io.stdout);
+    const ledgerArg = ledgerArgument(choice);
     out(`${gate} of ${name} waits for ${digest}`);
     out(`  since ${pending.timestamp}, until ${pending.expiresAt}`);
     if (plans.length === 0) {
@@ -117,12 +123,10 @@ export const showCommand: Command = {
       approvedBy
         ? `approved by ${approvedBy}: a job goes on with these plans`
         : `then approve: ${
-          approveCommand(
-            name,
-            gate,
-            digest,
-            ledgerArgument(flags.strings.ledger, io.env),
-          )
+          approveCommand(name, gate, digest, {
+            ...(ledgerArg === undefined ? {} : { ledger: ledgerArg }),
+            sign: read.status === "read" && read.judge.rules.mode === "sealed",
+          })
         }`,
     );
     return OK;

@@ -19,6 +19,16 @@ const PROD = { name: "prod", runs: ["eu"] };
 const SIGNERS = ".chant-wave/allowed_signers";
 const FINGERPRINT = /SHA256:[A-Za-z0-9+/]{43}/;
 
+/**
+ * The approve command a waiting sealed wave printed, which ends with `--sign`,
+ * without it: these tests sign with keys of their own, or not at all.
+ */
+function sealedApproveLine(stderr: string): string[] {
+  const words = approveLine(stderr);
+  expect(words.at(-1)).toBe("--sign");
+  return words.slice(0, -1);
+}
+
 Deno.test("a sealed wave applies only under an approval signed by a key listed at base", async (t) => {
   await using keys = await tempDir();
   const ann = await makeKey(keys.path, "ann");
@@ -35,7 +45,7 @@ Deno.test("a sealed wave applies only under an approval signed by a key listed a
 
   await t.step("an unsigned approval is recorded, with a warning", async () => {
     const out = await r.run([
-      ...approveLine(first.stderr),
+      ...sealedApproveLine(first.stderr),
       "--by",
       "ann@example.com",
     ]);
@@ -59,7 +69,7 @@ Deno.test("a sealed wave applies only under an approval signed by a key listed a
 
   await t.step("approve --sign seals it with the key", async () => {
     const out = await r.run([
-      ...approveLine(first.stderr),
+      ...sealedApproveLine(first.stderr),
       "--by",
       "ann@example.com",
       "--sign",
@@ -154,7 +164,7 @@ Deno.test("a sealed gate refuses keys not listed at base, edited records and a m
       const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
       expect(waiting.code).toBe(3);
       const signed = await r.run([
-        ...approveLine(waiting.stderr),
+        ...sealedApproveLine(waiting.stderr),
         "--by",
         "bob@example.com",
         "--sign",
@@ -181,7 +191,7 @@ Deno.test("a sealed gate refuses keys not listed at base, edited records and a m
       });
       const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
       await r.run([
-        ...approveLine(waiting.stderr),
+        ...sealedApproveLine(waiting.stderr),
         "--by",
         "ann@example.com",
         "--sign",
@@ -203,7 +213,7 @@ Deno.test("a sealed gate refuses keys not listed at base, edited records and a m
       });
       const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
       await r.run([
-        ...approveLine(waiting.stderr),
+        ...sealedApproveLine(waiting.stderr),
         "--by",
         "ann@example.com",
         "--note",
@@ -248,7 +258,7 @@ Deno.test("a sealed gate refuses keys not listed at base, edited records and a m
         }`;
       expect(waiting.stderr).toContain(`warning: ${why}\n`);
       await r.run([
-        ...approveLine(waiting.stderr),
+        ...sealedApproveLine(waiting.stderr),
         "--by",
         "ann@example.com",
         "--sign",
@@ -278,12 +288,16 @@ Deno.test("a change that switches a sealed wave to ledger approvals is still sea
       r.base.slice(0, 12)
     }`,
   );
-  await r.run([...approveLine(waiting.stderr), "--by", "ann@example.com"]);
+  await r.run([
+    ...sealedApproveLine(waiting.stderr),
+    "--by",
+    "ann@example.com",
+  ]);
   const out = await r.run(["run", ...SPEC, "--wave", "1"]);
   expect(out.code).toBe(3);
   expect(out.stderr).toContain("not counted: ann@example.com (not signed)\n");
   const signed = await r.run([
-    ...approveLine(waiting.stderr),
+    ...sealedApproveLine(waiting.stderr),
     "--by",
     "ann@example.com",
     "--sign",
@@ -297,7 +311,11 @@ Deno.test("a change that switches a sealed wave to ledger approvals is still sea
 Deno.test("approve --sign fails with one line when it cannot sign, and records nothing", async (t) => {
   await using r = await rollout(specOf([PROD], { approval: "sealed" }));
   const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
-  const approve = [...approveLine(waiting.stderr), "--by", "ann@example.com"];
+  const approve = [
+    ...sealedApproveLine(waiting.stderr),
+    "--by",
+    "ann@example.com",
+  ];
   const approvals = async () =>
     (await r.records("tf-wave-1")).filter((x) => x.kind === "approval");
 
