@@ -77,9 +77,12 @@ export function verdictOf(
 /**
  * Tallies approvals: each principal whose approval counts is named once; an
  * approval that does not count is listed with its reason unless its principal
- * counts through another approval.
+ * counts through another approval, or (given `digest`) it was given for
+ * another digest: what its approver did not approve is not theirs to explain.
  * @param approvals The approvals that cover the plans, oldest first.
  * @param rules The rules, if any.
+ * @param digest The decision's set digest, when only its own approvals are to be
+ *   named as not counted.
  * @returns The tally.
  * @example
  * ```ts
@@ -90,6 +93,7 @@ export function verdictOf(
 export function tallyApprovals(
   approvals: readonly ApprovalRecord[],
   rules: GateRules | undefined,
+  digest?: string,
 ): Tally {
   const counted = new Map<string, string>();
   const refused = new Map<
@@ -102,7 +106,7 @@ export function tallyApprovals(
       if (!counted.has(verdict.principal)) {
         counted.set(verdict.principal, verdict.display);
       }
-    } else {
+    } else if (digest === undefined || approval.planDigest === digest) {
       const why = verdict.why ?? "not counted";
       refused.set(`${verdict.display}\n${why}`, {
         principal: verdict.principal,
