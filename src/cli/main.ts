@@ -30,6 +30,7 @@ import { schemaCommand } from "./schema_command.ts";
 import { showCommand } from "./show_command.ts";
 import { statusCommand } from "./status_command.ts";
 import { commandHelpText, overviewText } from "./_help_text.ts";
+import { environmentError } from "./_environment_error.ts";
 
 /** Every command, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -64,7 +65,8 @@ export async function main(
   const stdout = watchedWriter(io.stdout);
   try {
     return await dispatch([...argv], { ...io, stdout });
-  } catch (error) {
+  } catch (thrown) {
+    const error = await environmentError(thrown, io) ?? thrown;
     const code = report(error, io);
     if (argv.includes("--json") && !stdout.written) {
       const message = error instanceof InputError ||

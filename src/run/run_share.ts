@@ -59,15 +59,26 @@ export async function runShare(
     return { ...result, exitCode: WAITING };
   }
   if (decision.status === "waiting") {
-    await sayWhatWaits(decision, input, base, io);
-    return { ...result, exitCode: WAITING };
+    const waiting = await sayWhatWaits(decision, input, base, io);
+    return {
+      ...result,
+      exitCode: WAITING,
+      runs: sliceOf(input, decision).map((run) => run.target),
+      waiting,
+    };
   }
   const { need, judge } = await verifyDecision(
     { decision, path, spec, wave, base },
     io,
   );
   const hooks = await verifyHooks({ decision, path, wave, base });
-  const slice = jobSlice(input, decision, io);
+  const slice = sliceOf(input, decision);
+  lineLog(io.stderr)(
+    `slice: ${
+      slice.length ? slice.map((run) => run.target).join(", ") : "(no runs)"
+    }`,
+  );
+  result.runs = slice.map((run) => run.target);
   if (slice.length === 0) {
     lineLog(io.stderr)("nothing to apply: this job's slice is empty");
     if (!input.dryRun) await recordWaveOutcome(decision, base.head, result, io);
@@ -127,12 +138,21 @@ async function pass(
   if (after) return stopWith({ ...of.result, ...after });
   const log = terminalLog(io.stderr, io.env);
   const { unmoved, moved } = compareWithDecision(planned, decision, log);
-  const outcome = { ...of.result, failed: failed.map((f) => f.target), moved };
+  const outcome = {
+    ...of.result,
+    failed: failed.map((f) => f.target),
+    failures: failed.map(({ target, message }) => ({ target, message })),
+    moved,
+  };
   const apply = {
     decision,
     gated: of.gated,
     planned: unmoved,
     judge: of.judge,
+    notApplied: {
+      moved: planned.filter((run) => moved.includes(run.target)),
+      unplanned: failed.map((f) => f.target),
+    },
   };
   if (job.input.dryRun) {
     const preview = await previewPass(job, apply, outcome);
@@ -167,24 +187,14 @@ function startResult(input: RunJobInput, decision: Decision): JobResult {
   };
 }
 
-/** This job's runs: the wave's (or the group's) sorted by target, sliced; logged. */
-function jobSlice(input: RunJobInput, decision: Decision, io: RunIo): Run[] {
+/** This job's runs: the wave's (or the group's) sorted by target, sliced. */
+function sliceOf(input: RunJobInput, decision: Decision): Run[] {
   const { selection: { wave, share, group } } = input;
   const candidates: Run[] = wave.discover
     ? decision.members.map(({ target, op }) => ({ target, op }))
     : wave.runs;
   const pool = group ? groupRuns(group, candidates) : candidates;
-  const slice = sliceShare(
-    pool,
-    group ? group.shares : wave.shares,
-    share ?? 1,
-  );
-  lineLog(io.stderr)(
-    `slice: ${
-      slice.length ? slice.map((run) => run.target).join(", ") : "(no runs)"
-    }`,
-  );
-  return slice;
+  return sliceShare(pool, group ? group.shares : wave.shares, share ?? 1);
 }
 
 /** Names the job's files: `share-2`, `group-eu`, `group-eu-share-1`. */
