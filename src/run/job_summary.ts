@@ -36,7 +36,8 @@ export function jobSummary(result: JobResult, waveName: string): string {
     ...gateLines(result),
     ...runLines(result),
   ];
-  return lines.join("\n") + "\n";
+  // A blank line ends the section, so what follows it is never a row of its table.
+  return lines.join("\n") + "\n\n";
 }
 
 /** The gate's status, and a waiting job's rules, tally and approve command. */

@@ -128,7 +128,9 @@ Deno.test("a waiting summary gives the rules and the tally beside the approve co
     expect(out.stderr).toContain(`  1 of 2 approvals of ${digest}: ann\n`);
     const summary = await Deno.readTextFile(file);
     const section = summary.slice(summary.lastIndexOf("### chant-wave: "));
-    expect(section).toMatch(/^### chant-wave: wave 1 \(prod\), share 2: exit 3\n/);
+    expect(section).toMatch(
+      /^### chant-wave: wave 1 \(prod\), share 2: exit 3\n/,
+    );
     expect(section).toContain(`\n\n${rules}\n\n${tally}\n\n`);
     expect(section).toContain(
       `\`\`\`\nchant-wave approve tf tf-wave-1 --plan ${digest}\n\`\`\`\n`,
