@@ -12,6 +12,7 @@ import {
   rollout,
   SPEC,
   specOf,
+  TOOL,
 } from "../_helpers/rollout.ts";
 import { makeKey, signersFile } from "../_helpers/ssh_key.ts";
 import { TEST_USER } from "../_helpers/temp_repo.ts";
@@ -180,4 +181,38 @@ Deno.test("on a sealed gate the printed approve command signs, and run as printe
   const out = await r.run(["run", ...SPEC, "--wave", "1"]);
   expect(out.code).toBe(0);
   expect(await r.applied()).toEqual(["eu"]);
+});
+
+Deno.test("a held wave's approve command names the job's ledger, and works as printed", async () => {
+  const infra = JSON.stringify({
+    name: "infra",
+    plan: ["sh", TOOL, "plan", "{target}", "{plan}"],
+    apply: ["sh", TOOL, "apply", "{target}", "{plan}"],
+    heartbeat: "0",
+    waves: [{ name: "net", runs: ["net-1"] }],
+  });
+  const hold = {
+    name: "infra-ready",
+    after: { name: "infra", gate: "infra-wave-1" },
+  };
+  await using r = await rollout(
+    specOf([{ name: "dev", gate: "never", runs: ["d1"] }], {
+      ledger: "shared",
+      hooks: { "before-apply": [hold] },
+    }),
+    { files: { "infra.json": infra } },
+  );
+  const other = ["run", "--spec", "infra.json", "--wave", "1"];
+  expect((await r.run([...other, "--ledger", "shared"])).code).toBe(3);
+  const held = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(held.code).toBe(3);
+  const approve = held.stderr.match(/nothing in it applied\. Approve: (.+)$/m)
+    ?.[1];
+  expect(approve).toMatch(
+    /^chant-wave approve infra infra-wave-1 --plan sha256:[0-9a-f]{64} --ledger shared$/,
+  );
+  expect((await r.run([...commandOf(approve!), "--by", "ann"])).code).toBe(0);
+  const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(out.code).toBe(0);
+  expect(await r.applied()).toEqual(["d1"]);
 });
