@@ -130,7 +130,7 @@ export async function applyStage(
   if (claimedElsewhere > 0) {
     terminalLog(io.stderr, io.env)(
       styledLead(
-        `then approve: ${
+        `if that job died, then approve: ${
           approveCommand(spec.name, decision.gate, decision.digest, {
             ...(input.ledgerArg === undefined
               ? {}

@@ -119,9 +119,14 @@ Deno.test("status and run: a plan claimed by a runner that died is named with th
       const out = await r.run(["run", ...SPEC, "--wave", "1"]);
       expect(out.code).toBe(1);
       expect(out.stderr).toMatch(
-        /^failed: eu: already claimed under this approval by decision \S+ \(claim \S+ at \S+, no outcome yet\); if that job died, approve the plan again\nthen approve: chant-wave approve tf tf-wave-1 --plan sha256:[0-9a-f]{64}$/m,
+        /^failed: eu: already claimed under this approval by decision \S+ \(claim \S+ at \S+, no outcome yet\); if that job died, approve the plan again\nif that job died, then approve: chant-wave approve tf tf-wave-1 --plan sha256:[0-9a-f]{64}$/m,
       );
-      const approve = approveLine(out.stderr);
+      // Not a bare "then approve:" line: a job that still runs must not be
+      // approved away.
+      expect(out.stderr).not.toMatch(/^then approve:/m);
+      const approve = out.stderr.match(
+        /^if that job died, then approve: chant-wave (.+)$/m,
+      )![1].split(" ");
       expect(approve).toEqual([
         "approve",
         "tf",
