@@ -7,6 +7,7 @@
  */
 
 import * as z from "zod";
+import { maskCredentials } from "../console/mask_credentials.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { MAX_SIGNERS_PATH } from "../limits.ts";
 import { showValue } from "./_schema_parts.ts";
@@ -24,7 +25,9 @@ function ledgerProblem(value: string): string | undefined {
     return `the ledger is too long: at most ${MAX_SIGNERS_PATH} characters`;
   }
   if (hasControlCharacter(value)) {
-    return `ledger ${showValue(value)} holds a control character`;
+    return `ledger ${
+      showValue(maskCredentials(value))
+    } holds a control character`;
   }
   if (!value.startsWith("git:")) return undefined;
   const remote = value.slice("git:".length);
@@ -34,7 +37,7 @@ function ledgerProblem(value: string): string | undefined {
   return LEDGER_REMOTE_PATTERN.test(remote)
     ? undefined
     : `ledger ${
-      showValue(value)
+      showValue(maskCredentials(value))
     }: not a valid remote name; name a remote ("git:origin"), not a URL`;
 }
 
