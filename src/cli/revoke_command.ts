@@ -30,7 +30,8 @@ export const revokeCommand: Command = {
     "  --by WHO     who revokes, kept in the record (default: the CI actor,",
     "               git user.email, $USER)",
     "  --note TEXT  why",
-    "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
+    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
     "  --json       print { ledger, record } on stdout: the expired record as written",
   ].join("\n"),
   examples: [

@@ -33,7 +33,8 @@ export const showCommand: Command = {
     "",
     "  --spec F     with --wave: the gate of wave K of this spec, instead of NAME GATE",
     "  --wave K     the wave, by number or name",
-    "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
+    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
     "  --json       print { name, gate, digest, since, expiresAt, approved, plans } on stdout",
   ].join("\n"),
   examples: [

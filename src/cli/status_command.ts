@@ -59,7 +59,8 @@ export const statusCommand: Command = {
     "",
     "  --spec F     the waves file",
     "  --wave K     only wave K (its number or name)",
-    "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
+    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
     "  --json       print { name, waves: [...] } on stdout",
   ].join("\n"),
   examples: [
