@@ -53,7 +53,8 @@ export async function runShare(
 ): Promise<JobResult> {
   const { spec, selection: { wave } } = input;
   const { decision, path } = await readDecision(spec.name, wave, io.cwd);
-  const result = startResult(input, decision);
+  const slice = sliceOf(input, decision);
+  const result = startResult(input, decision, slice);
   const base = await readJobBase(input, io);
   if (await checkOrder(input, base, io) === "wait") {
     return { ...result, exitCode: WAITING };
@@ -63,7 +64,6 @@ export async function runShare(
     return {
       ...result,
       exitCode: WAITING,
-      runs: sliceOf(input, decision).map((run) => run.target),
       waiting,
     };
   }
@@ -72,13 +72,11 @@ export async function runShare(
     io,
   );
   const hooks = await verifyHooks({ decision, path, wave, base });
-  const slice = sliceOf(input, decision);
   lineLog(io.stderr)(
     `slice: ${
       slice.length ? slice.map((run) => run.target).join(", ") : "(no runs)"
     }`,
   );
-  result.runs = slice.map((run) => run.target);
   if (slice.length === 0) {
     lineLog(io.stderr)("nothing to apply: this job's slice is empty");
     if (!input.dryRun) await recordWaveOutcome(decision, base.head, result, io);
@@ -167,8 +165,12 @@ function stopWith(result: JobResult): PassEnd {
   return { end: "stop", result };
 }
 
-/** The result a share or group job starts from. */
-function startResult(input: RunJobInput, decision: Decision): JobResult {
+/** The result a share or group job starts from: its slice, nothing done yet. */
+function startResult(
+  input: RunJobInput,
+  decision: Decision,
+  slice: readonly Run[],
+): JobResult {
   const { selection: { wave, kind, share, group } } = input;
   return {
     exitCode: OK,
@@ -184,6 +186,7 @@ function startResult(input: RunJobInput, decision: Decision): JobResult {
     moved: [],
     untried: [],
     skipped: [],
+    runs: slice.map((run) => run.target),
   };
 }
 
