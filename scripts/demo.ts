@@ -223,10 +223,15 @@ try {
   );
   const approveProd = prod.match(/^then approve: chant-wave (.+)$/m)?.[1]
     .split(" ");
-  if (!approveProd) throw new Error("no approve line was printed for prod");
+  if (approveProd?.at(-1) !== "--sign") {
+    throw new Error("no approve line with --sign was printed for prod");
+  }
+  // The printed line signs with git's signing key; the demo shows an unsigned
+  // approval first, then signs with its throwaway key.
+  const unsigned = approveProd.slice(0, -1);
   await step(
     "an unsigned approval is recorded, but will not count",
-    [...approveProd, "--by", "demo@example.com"],
+    [...unsigned, "--by", "demo@example.com"],
     repo,
     0,
   );
@@ -238,7 +243,7 @@ try {
   );
   await step(
     "approve --sign seals the approval with the key listed at base",
-    [...approveProd, "--by", "demo@example.com", "--sign", key.path],
+    [...unsigned, "--by", "demo@example.com", "--sign", key.path],
     repo,
     0,
   );

@@ -10,7 +10,10 @@ export const OK = 0;
 export const RUN_FAILED = 1;
 /** Invalid input: bad flags, a bad spec, a missing file or commit, an unknown wave, share or group. */
 export const INVALID_INPUT = 2;
-/** Waiting: the wave needs an approval that does not stand; nothing in the wave ran. */
+/**
+ * Waiting, and nothing in the wave ran: for an approval that does not stand,
+ * for the wave before to apply this commit (the order, §4.11), or on a hold (§11).
+ */
 export const WAITING = 3;
 /** A share or group job refused runs whose plan moved since the decision. */
 export const PLAN_MOVED = 4;

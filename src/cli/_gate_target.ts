@@ -20,6 +20,8 @@ export interface GateTarget {
   name: string;
   /** The gate, `<gate>-wave-<k>`. */
   gate: string;
+  /** The spec, when named with `--spec F --wave K` (its `ledger` is the default). */
+  spec?: Spec;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function gateTarget(
     }
     const { spec } = await loadSpec(file, cwd);
     const found = findWave(spec, wave, file);
-    return { name: spec.name, gate: gateName(spec, found.k) };
+    return { name: spec.name, gate: gateName(spec, found.k), spec };
   }
   if (flags.positionals.length !== 2) {
     const got = flags.positionals.length

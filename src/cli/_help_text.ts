@@ -36,7 +36,8 @@ export function overviewText(commands: readonly Command[]): string {
     "",
     'Run "chant-wave help <command>" for its flags and examples, "chant-wave help',
     '<topic>" for a topic. Exit codes: 0 done, 1 a run failed, 2 invalid input,',
-    "3 waiting for an approval, 4 plans moved, 130/143 interrupted.",
+    "3 waiting (an approval, the wave before, a hold), 4 plans moved, 130/143",
+    "interrupted.",
     "",
   ].join("\n");
 }

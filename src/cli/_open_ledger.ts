@@ -1,14 +1,16 @@
 /**
- * Opens the ledger a command names (`--ledger L`, else `CHANT_WAVE_LEDGER`, else
- * `.chant/ledger`): a directory, or the git-backed ledger (`git`, `git:<remote>`)
- * on the branch `chant/ledger` of the checkout the command runs in.
+ * Opens the ledger a command names (SPEC.md §5.1): `--ledger L`, else
+ * `CHANT_WAVE_LEDGER`, else the spec's `ledger` (for `run`, as it was at base),
+ * else `.chant/ledger`; a directory, or the git-backed ledger (`git`,
+ * `git:<remote>`) on the branch `chant/ledger` of the checkout the command runs
+ * in. Also the `--ledger` argument printed commands need to reach the same one.
  * @module
  */
 
 import { lineLog } from "../console/line_log.ts";
-import { lstat, realpath } from "node:fs/promises";
+import { lstat, readdir, realpath } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
-import { dirname, isAbsolute, join, resolve } from "@std/path";
+import { dirname, isAbsolute, join, relative, resolve } from "@std/path";
 import { InputError } from "../errors.ts";
 import { DEFAULT_LEDGER_DIR, dirLedger } from "../ledger/dir_ledger.ts";
 import { gitLedger, REMOTE_NAME } from "../ledger/git_ledger.ts";
@@ -16,6 +18,40 @@ import { maskCredentials } from "../console/mask_credentials.ts";
 import { refuseLinks } from "../fs/refuse_links.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
 import type { CliIo } from "./io.ts";
+
+/** Where a command's ledger is, and what chose it. */
+export interface LedgerChoice {
+  /** As `--ledger` takes it: `git`, `git:<remote>` or a directory. */
+  where: string;
+  /** `--ledger`, `CHANT_WAVE_LEDGER`, the spec's `ledger`, or the default. */
+  from: "flag" | "environment" | "spec" | "default";
+}
+
+/**
+ * Chooses a command's ledger: the flag, else the environment, else the spec's
+ * `ledger`, else `.chant/ledger`.
+ * @param flag The `--ledger` value, if given.
+ * @param env The environment.
+ * @param specLedger The spec's `ledger` (for `run`: the spec at base), if any.
+ * @returns The choice.
+ * @example
+ * ```ts
+ * chooseLedger(undefined, {}, "git"); // { where: "git", from: "spec" }
+ * ```
+ */
+export function chooseLedger(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  specLedger?: string,
+): LedgerChoice {
+  if (flag !== undefined) return { where: flag, from: "flag" };
+  const fromEnv = env.CHANT_WAVE_LEDGER;
+  if (fromEnv !== undefined && fromEnv !== "") {
+    return { where: fromEnv, from: "environment" };
+  }
+  if (specLedger !== undefined) return { where: specLedger, from: "spec" };
+  return { where: DEFAULT_LEDGER_DIR, from: "default" };
+}
 
 /**
  * Opens the ledger for a command. `git` shares the branch through the remote
@@ -25,17 +61,20 @@ import type { CliIo } from "./io.ts";
  * ledger is first checked (SPEC.md §14): no symbolic link on the way to it, and no
  * file in it committed to the repository, since a change could commit a forged
  * approval there.
- * @param flag The `--ledger` value, if given.
+ * A directory ledger with no record yet, in a repository that has the branch
+ * `chant/ledger`, gets a note saying so: its commands would judge an empty
+ * ledger while the approvals are on the branch.
+ * @param choice Where the ledger is ({@linkcode chooseLedger}).
  * @param io The edges (environment, working directory, git, clock, log).
  * @returns The store.
  * @throws {InputError} For `git:` without a remote name or with an invalid one,
  *   and for a directory ledger reached through a link or holding committed files.
  */
 export async function openLedger(
-  flag: string | undefined,
+  choice: LedgerChoice,
   io: Pick<CliIo, "env" | "cwd" | "git" | "clock" | "stderr">,
 ): Promise<LedgerStore> {
-  const where = flag ?? io.env.CHANT_WAVE_LEDGER ?? DEFAULT_LEDGER_DIR;
+  const { where } = choice;
   if (where === "git" || where.startsWith("git:")) {
     const remote = where === "git" ? undefined : where.slice("git:".length);
     if (remote === "") {
@@ -58,37 +97,66 @@ export async function openLedger(
       log: lineLog(io.stderr),
     });
   }
-  const from = where === DEFAULT_LEDGER_DIR && flag === undefined
-    ? await defaultLedgerHome(io)
-    : io.cwd;
+  const from = choice.from === "default" ? await defaultLedgerHome(io) : io.cwd;
   const root = resolve(from, where);
   if (!isAbsolute(where)) {
     refuseLinks(from, where.split(/[\\/]/), "the ledger");
   }
   await refuseCommitted(io, root);
+  await noteGitLedger(root, io);
   return dirLedger(root, { clock: io.clock });
 }
 
 /**
  * The `--ledger` argument that reaches the same ledger as this command, for the
- * commands chant-wave prints (`then approve: … --ledger git`): the flag, else
- * `CHANT_WAVE_LEDGER`; nothing for the default directory ledger.
- * @param flag The `--ledger` value, if given.
- * @param env The environment.
+ * commands chant-wave prints (`then approve: … --ledger git`), whatever chose
+ * it (a printed `approve NAME GATE` reads no spec, and `run` reads the spec at
+ * base); nothing for the default directory ledger.
+ * @param choice Where this command's ledger is.
  * @returns The argument, or `undefined` for the default.
  * @example
  * ```ts
- * ledgerArgument(undefined, { CHANT_WAVE_LEDGER: "git" }); // "git"
+ * ledgerArgument({ where: "git", from: "spec" }); // "git"
  * ```
  */
-export function ledgerArgument(
-  flag: string | undefined,
-  env: Record<string, string | undefined>,
-): string | undefined {
-  const where = flag ?? env.CHANT_WAVE_LEDGER;
-  return where === undefined || where === DEFAULT_LEDGER_DIR
-    ? undefined
-    : where;
+export function ledgerArgument(choice: LedgerChoice): string | undefined {
+  return choice.where === DEFAULT_LEDGER_DIR ? undefined : choice.where;
+}
+
+/**
+ * Says when a directory ledger holds no gate yet while this repository has the
+ * git ledger's branch (`chant/ledger`, on a remote or local): the approvals are
+ * likely there.
+ */
+async function noteGitLedger(
+  root: string,
+  io: Pick<CliIo, "cwd" | "git" | "stderr">,
+): Promise<void> {
+  const gates = await readdir(join(root, "gates")).catch(() => []);
+  if (gates.length > 0) return;
+  const out = await io.git.exec([
+    "for-each-ref",
+    "--count=1",
+    "--sort=-refname",
+    "--format=%(refname)",
+    "refs/remotes/*/chant/ledger",
+    "refs/heads/chant/ledger",
+  ], { cwd: io.cwd }).catch(() => undefined);
+  const ref = out?.exitCode === 0
+    ? new TextDecoder().decode(out.stdout).trim()
+    : "";
+  if (ref === "") return;
+  const remote = /^refs\/remotes\/(.+)\/chant\/ledger$/.exec(ref)?.[1];
+  const arg = remote === undefined || remote === "origin"
+    ? "git"
+    : `git:${remote}`;
+  const shown = relative(io.cwd, root) || ".";
+  const branch = remote === undefined
+    ? "chant/ledger"
+    : `${remote}/chant/ledger`;
+  lineLog(io.stderr)(
+    `note: the ledger ${shown} is empty, but this repository has the git ledger ${branch}: pass --ledger ${arg}, or set "ledger": "${arg}" in the spec`,
+  );
 }
 
 /**

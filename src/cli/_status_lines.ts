@@ -47,6 +47,8 @@ export interface WaveStatus extends Omit<GateStatus, "approvals"> {
   >;
   /** The newest commit at which every applying job of the wave succeeded (§4.11). */
   completed?: { head: string; at: string };
+  /** Whether the wave is complete at this checkout's HEAD, and the jobs missing. */
+  atHead?: { head: string; complete: boolean; missing: string[] };
   /** The newest run of the wave out of order (`--out-of-order`). */
   outOfOrder?: { head: string; by: string; reason: string; at: string };
 }
@@ -169,8 +171,10 @@ function details(wave: WaveStatus): string[] {
 }
 
 /**
- * The step that moves the rollout on: approve the first wave that waits, else
- * run the first wave never completed, else nothing.
+ * The step that moves the rollout on, judged as the jobs judge it: the first
+ * wave not complete at HEAD (ever completed, when HEAD is not known) waits for
+ * approvers (the tally short of the rules), holds a plan claimed with no
+ * outcome (its job runs, or died: approve the plan again), or is to be run.
  */
 function nextStep(
   waves: readonly WaveStatus[],
@@ -179,7 +183,7 @@ function nextStep(
   const ledger = context.ledgerArg === undefined
     ? []
     : ["--ledger", context.ledgerArg];
-  const command = (verb: string, k: number) =>
+  const command = (verb: string, k: number, extra: string[] = []) =>
     shellLine([
       "chant-wave",
       verb,
@@ -188,20 +192,47 @@ function nextStep(
       "--wave",
       String(k),
       ...ledger,
+      ...extra,
     ]);
-  const waiting = waves.find((wave) => wave.pending !== undefined);
-  if (waiting) {
-    return `next: review and approve wave ${waiting.wave} "${waiting.name}": ${
-      command("show", waiting.wave)
-    }, then ${command("approve", waiting.wave)}`;
+  const head = waves.find((wave) => wave.atHead)?.atHead?.head;
+  for (const wave of waves) {
+    const done = wave.atHead
+      ? wave.atHead.complete
+      : wave.completed !== undefined;
+    if (done) continue;
+    const what = `wave ${wave.wave} "${wave.name}"`;
+    const sign = wave.rules?.mode === "sealed" ? ["--sign"] : [];
+    if (wave.pending) {
+      const t = wave.tally;
+      const tally = t && t.digest === wave.pending.planDigest &&
+          t.counted.length + t.refused.length > 0
+        ? ` (${describeTally(t)})`
+        : "";
+      return `next: review and approve ${what}${tally}: ${
+        command("show", wave.wave)
+      }, then ${command("approve", wave.wave, sign)}`;
+    }
+    const stuck = wave.approvals.findLast((a) => (a.plans?.unsettled ?? 0) > 0);
+    if (stuck) {
+      const approve = command("approve", wave.wave, [
+        "--plan",
+        stuck.planDigest,
+        ...sign,
+      ]);
+      return `next: ${what} has ${
+        countOf(stuck.plans!.unsettled, "plan")
+      } claimed under the approval by ${stuck.by} with no outcome: if its job still runs, wait for it; if it died, approve the plan again: ${approve}`;
+    }
+    const why = wave.atHead && wave.completed
+      ? ` (completed at ${wave.completed.head.slice(0, 12)}, not at HEAD ${
+        wave.atHead.head.slice(0, 12)
+      })`
+      : "";
+    return `next: run ${what}${why}: ${command("run", wave.wave)}`;
   }
-  const unrun = waves.find((wave) => wave.completed === undefined);
-  if (unrun) {
-    return `next: run wave ${unrun.wave} "${unrun.name}": ${
-      command("run", unrun.wave)
-    }`;
-  }
-  return "next: nothing waits for an approval, and every wave has completed";
+  return `next: nothing waits for an approval, and every wave has completed${
+    head ? ` at ${head.slice(0, 12)}` : ""
+  }`;
 }
 
 function countOf(n: number, noun: string): string {

@@ -29,7 +29,7 @@ import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
-import { openLedger } from "./_open_ledger.ts";
+import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
 
@@ -53,7 +53,8 @@ export const approveCommand: Command = {
     "  --sign KEY     seal the approval with an SSH key (ssh-keygen -Y sign); KEY",
     "                 is optional (git's user.signingkey when gpg.format is ssh);",
     "                 write --sign=KEY, or put --sign KEY after NAME GATE",
-    "  --ledger L     git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --ledger L     git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
+    '                 the spec\'s "ledger" with --spec, else .chant/ledger)',
     "  --resume       then restart the CI job that waited (as chant-wave resume does)",
     "  --json         print { ledger, record, resume? } on stdout: the approval as recorded",
   ].join("\n"),
@@ -74,7 +75,10 @@ export const approveCommand: Command = {
     const flags = parseFlags("approve", rest, approveCommand.flags);
     const target = await gateTarget("approve", flags, io.cwd);
     const { name, gate } = target;
-    const ledger = await openLedger(flags.strings.ledger, io);
+    const ledger = await openLedger(
+      chooseLedger(flags.strings.ledger, io.env, target.spec?.ledger),
+      io,
+    );
     const plan = flags.strings.plan;
     if (plan !== undefined && !isDigest(plan)) {
       throw new InputError(

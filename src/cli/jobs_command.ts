@@ -6,6 +6,7 @@
 
 import { OK } from "../exit_codes.ts";
 import { expandJobs, type Job } from "../jobs/expand_jobs.ts";
+import { ciCommand } from "../jobs/job_ledger.ts";
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
@@ -20,6 +21,8 @@ export const jobsCommand: Command = {
   help: [
     "Expands the spec into its CI jobs: one job per wave, or a deciding job plus",
     "share jobs or job groups, each needing the last jobs of the wave before.",
+    "Each command is the one the pipelines run, with the spec's ledger (else",
+    "--ledger git), so it works as printed.",
     'A rest wave shows as "<k>+": its whole-wave job goes on through further waves.',
     "",
     "  --spec F   the waves file",
@@ -34,7 +37,10 @@ export const jobsCommand: Command = {
     const flags = parseFlags("jobs", argv, jobsCommand.flags);
     const file = requireFlag("jobs", flags, "spec");
     const { spec } = await loadSpec(file, io.cwd);
-    const jobs = expandJobs(spec, file);
+    const jobs = expandJobs(spec, file).map((job) => ({
+      ...job,
+      command: ciCommand(job, spec),
+    }));
     io.stdout.write(
       flags.booleans.json
         ? JSON.stringify(jobs, null, 2) + "\n"

@@ -12,14 +12,15 @@ import { isGitLedger } from "../ledger/git_ledger.ts";
 import { summariseSeal } from "../seal/seal_summary.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
-import { openLedger } from "./_open_ledger.ts";
+import { loadSpec } from "./_load_spec.ts";
+import { chooseLedger, openLedger } from "./_open_ledger.ts";
 
 /** The `ledger` command. */
 export const ledgerCommand: Command = {
   name: "ledger",
   summary: "list the gate ledger's records, or sync the git ledger",
   usage:
-    "chant-wave ledger log [NAME [GATE]] [--ledger L] [--json]\nchant-wave ledger pull|push [--ledger L] [--json]",
+    "chant-wave ledger log [NAME [GATE]] [--spec F] [--ledger L] [--json]\nchant-wave ledger pull|push [--spec F] [--ledger L] [--json]",
   help: [
     "log    lists the records of every gate (or of NAME, or of gate GATE of NAME),",
     "       gate by gate, newest last; malformed records are reported, not fatal",
@@ -27,6 +28,7 @@ export const ledgerCommand: Command = {
     "       (git ledger only)",
     "push   sends the local branch's records the remote lacks (git ledger only)",
     "",
+    '  --spec F     the ledger the spec\'s "ledger" names (log: only its gates)',
     "  --ledger L   a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER),",
     "               or git / git:<remote> (the branch chant/ledger, remote origin)",
     "  --json       log: print { ledger, gates: [{ name, gate, records, problems }] }",
@@ -38,15 +40,23 @@ export const ledgerCommand: Command = {
     "chant-wave ledger pull --ledger git   # fetch the branch chant/ledger",
     "chant-wave ledger push --ledger git --json",
   ],
-  flags: { strings: ["ledger"], booleans: ["json"] },
+  flags: { strings: ["spec", "ledger"], booleans: ["json"] },
   words: ["log", "pull", "push"],
   async run(argv, io) {
     const flags = parseFlags("ledger", argv, ledgerCommand.flags);
     const json = flags.booleans.json;
-    const [action, name, gate, ...extra] = flags.positionals;
-    const ledger = await openLedger(flags.strings.ledger, io);
+    const [action, named, gate, ...extra] = flags.positionals;
+    const file = flags.strings.spec;
+    const spec = file === undefined
+      ? undefined
+      : (await loadSpec(file, io.cwd)).spec;
+    const name = named ?? spec?.name;
+    const ledger = await openLedger(
+      chooseLedger(flags.strings.ledger, io.env, spec?.ledger),
+      io,
+    );
     if (action === "pull" || action === "push") {
-      if (extra.length > 0 || name !== undefined) {
+      if (extra.length > 0 || named !== undefined) {
         throw new InputError(
           `"ledger ${action}" takes no arguments; got "${
             flags.positionals.slice(1).join(" ")

@@ -31,6 +31,7 @@ import { schemaCommand } from "./schema_command.ts";
 import { showCommand } from "./show_command.ts";
 import { statusCommand } from "./status_command.ts";
 import { commandHelpText, overviewText } from "./_help_text.ts";
+import { environmentError } from "./_environment_error.ts";
 
 /** Every command, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -67,7 +68,8 @@ export async function main(
   const masked = { ...io, stdout, stderr: maskingWriter(io.stderr) };
   try {
     return await dispatch([...argv], masked);
-  } catch (error) {
+  } catch (thrown) {
+    const error = await environmentError(thrown, masked) ?? thrown;
     const code = report(error, masked);
     if (argv.includes("--json") && !stdout.written) {
       const message = error instanceof InputError ||

@@ -17,7 +17,7 @@ import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { openLedger } from "./_open_ledger.ts";
+import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { pendingRules } from "./_pending_rules.ts";
 
 /** The `resume` command. */
@@ -33,7 +33,8 @@ export const resumeCommand: Command = {
     "approves nothing: the restarted job decides its gate again.",
     "",
     "  --spec F     only the gates of this spec (default: every gate in the ledger)",
-    "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
+    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
     "  --dry-run    say what would be restarted; ask the forge nothing",
     "  --json       print { exitCode, resumed, waiting, gates: [...] } on stdout",
     "",
@@ -55,7 +56,10 @@ export const resumeCommand: Command = {
     const spec = file === undefined
       ? undefined
       : (await loadSpec(file, io.cwd)).spec;
-    const ledger = await openLedger(flags.strings.ledger, io);
+    const ledger = await openLedger(
+      chooseLedger(flags.strings.ledger, io.env, spec?.ledger),
+      io,
+    );
     const gates = await gatesOf(ledger, spec);
     const result = await resumeGates(gates, {
       dryRun: flags.booleans["dry-run"],

@@ -12,7 +12,7 @@ import { expiredRecord, newStamp } from "../ledger/records.ts";
 import type { Command } from "./command.ts";
 import { whoRuns } from "../run/who.ts";
 import { parseFlags } from "./_flags.ts";
-import { openLedger } from "./_open_ledger.ts";
+import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { gateTarget } from "./_gate_target.ts";
 
 /** The `revoke` command. */
@@ -30,7 +30,8 @@ export const revokeCommand: Command = {
     "  --by WHO     who revokes, kept in the record (default: the CI actor,",
     "               git user.email, $USER)",
     "  --note TEXT  why",
-    "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
+    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
     "  --json       print { ledger, record } on stdout: the expired record as written",
   ].join("\n"),
   examples: [
@@ -44,8 +45,12 @@ export const revokeCommand: Command = {
   },
   async run(argv, io) {
     const flags = parseFlags("revoke", argv, revokeCommand.flags);
-    const { name, gate } = await gateTarget("revoke", flags, io.cwd);
-    const ledger = await openLedger(flags.strings.ledger, io);
+    const target = await gateTarget("revoke", flags, io.cwd);
+    const { name, gate } = target;
+    const ledger = await openLedger(
+      chooseLedger(flags.strings.ledger, io.env, target.spec?.ledger),
+      io,
+    );
     const note = flags.strings.note;
     const by = flags.strings.by ?? await whoRuns(io);
     const approvals = endingApprovals(await ledger.readGate(name, gate));

@@ -26,6 +26,8 @@ import {
 } from "./_flags.ts";
 import { loadSpec, specParser } from "./_load_spec.ts";
 import { ledgerArgument, openLedger } from "./_open_ledger.ts";
+import { runLedger } from "./_run_ledger.ts";
+import { DEFAULT_LEDGER_DIR } from "../ledger/dir_ledger.ts";
 import { warnUnignored } from "./_warn_unignored.ts";
 
 /** The `run` command. */
@@ -50,7 +52,8 @@ export const runCommand: Command = {
     "  --group G         group job: the runs of job group G (sliced by --share)",
     "  --base REV        where the policy is read (default: the spec's base, else the push's before, else every version since the last decision)",
     "  --parallel N      runs planned or applied at once (default: the spec's)",
-    "  --ledger L        git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --ledger L        git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else the",
+    '                    spec\'s "ledger" at base, else .chant/ledger)',
     "  --dry-run         plan and decide, record nothing, apply nothing",
     "  --heartbeat DUR   print a still-running line after DUR of quiet (0 = off)",
     "  --timeout DUR     stop a plan or apply command after DUR (0 = none)",
@@ -60,7 +63,8 @@ export const runCommand: Command = {
     "                    status, or GitLab's artifact); write no ledger, apply nothing",
     "  --json            print the result object on stdout",
     "",
-    "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting, 4 plans moved;",
+    "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting (an approval, the",
+    "wave before, a hold), 4 plans moved;",
     'see "chant-wave help exit-codes"',
   ].join("\n"),
   examples: [
@@ -105,8 +109,18 @@ export const runCommand: Command = {
         timeoutMs: durationFlag(flags, "timeout") ?? wave.timeoutMs,
         heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
       };
-      const ledger = await openLedger(flags.strings.ledger, io);
-      const ledgerArg = ledgerArgument(flags.strings.ledger, io.env);
+      const choice = await runLedger({
+        ...(flags.strings.ledger === undefined
+          ? {}
+          : { flag: flags.strings.ledger }),
+        spec,
+        specFile: file,
+        ...(flags.strings.base === undefined
+          ? {}
+          : { baseFlag: flags.strings.base }),
+      }, io);
+      const ledger = await openLedger(choice, io);
+      const ledgerArg = ledgerArgument(choice);
       await warnUnignored(io);
       const result = await runJob({
         spec,
@@ -189,7 +203,14 @@ async function runRecordPlans(
       timeoutMs: durationFlag(flags, "timeout") ?? spec.timeoutMs,
       heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
     },
-  }, { ...io, ledger: await openLedger(undefined, io) });
+  }, {
+    ...io,
+    // Never written: the pull request's code runs here (SPEC.md §13).
+    ledger: await openLedger(
+      { where: DEFAULT_LEDGER_DIR, from: "default" },
+      io,
+    ),
+  });
   if (flags.booleans.json) {
     const { exitCode, name, head, waves, file, handed } = result;
     io.stdout.write(

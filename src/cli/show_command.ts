@@ -17,7 +17,7 @@ import { pendingRules } from "./_pending_rules.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
-import { ledgerArgument, openLedger } from "./_open_ledger.ts";
+import { chooseLedger, ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { formatTable } from "../table.ts";
 
 /** The `show` command. */
@@ -33,7 +33,8 @@ export const showCommand: Command = {
     "",
     "  --spec F     with --wave: the gate of wave K of this spec, instead of NAME GATE",
     "  --wave K     the wave, by number or name",
-    "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
+    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
     "  --json       print { name, gate, digest, since, expiresAt, approved, plans } on stdout",
   ].join("\n"),
   examples: [
@@ -46,7 +47,12 @@ export const showCommand: Command = {
     const flags = parseFlags("show", argv, showCommand.flags);
     const target = await gateTarget("show", flags, io.cwd);
     const { name, gate } = target;
-    const ledger = await openLedger(flags.strings.ledger, io);
+    const choice = chooseLedger(
+      flags.strings.ledger,
+      io.env,
+      target.spec?.ledger,
+    );
+    const ledger = await openLedger(choice, io);
     await requireKnownGate(target, ledger);
     const { records } = await ledger.readGate(name, gate);
     const pending = newestPending(records, io.clock.now());
@@ -93,6 +99,7 @@ export const showCommand: Command = {
       return OK;
     }
     const out = lineLog(io.stdout);
+    const ledgerArg = ledgerArgument(choice);
     out(`${gate} of ${name} waits for ${digest}`);
     out(`  since ${pending.timestamp}, until ${pending.expiresAt}`);
     if (plans.length === 0) {
@@ -117,12 +124,10 @@ export const showCommand: Command = {
       approvedBy
         ? `approved by ${approvedBy}: a job goes on with these plans`
         : `then approve: ${
-          approveCommand(
-            name,
-            gate,
-            digest,
-            ledgerArgument(flags.strings.ledger, io.env),
-          )
+          approveCommand(name, gate, digest, {
+            ...(ledgerArg === undefined ? {} : { ledger: ledgerArg }),
+            sign: read.status === "read" && read.judge.rules.mode === "sealed",
+          })
         }`,
     );
     return OK;

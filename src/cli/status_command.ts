@@ -18,17 +18,30 @@ import { parseDecision } from "../run/decision.ts";
 import { gateName } from "../run/decide_wave.ts";
 import { gateStatus } from "../run/gate_status.ts";
 import { loadPlanSets } from "../run/read_gate.ts";
-import { lastCompleted } from "../order/wave_completion.ts";
+import {
+  jobLabel,
+  lastCompleted,
+  waveCompletion,
+} from "../order/wave_completion.ts";
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { ledgerArgument, openLedger } from "./_open_ledger.ts";
+import { chooseLedger, ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { findWave } from "./_gate_target.ts";
 import { statusLines, type WaveStatus } from "./_status_lines.ts";
-import { approvalLines, statusRules } from "./_status_rules.ts";
+import {
+  approvalLines,
+  type GateRulesStatus,
+  statusRules,
+} from "./_status_rules.ts";
+import type { CliIo } from "./io.ts";
 import { newestPending } from "../ledger/decide_gate.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
-import type { LedgerRecord, PlanPair } from "../ledger/records.ts";
+import type {
+  LedgerRecord,
+  PendingRecord,
+  PlanPair,
+} from "../ledger/records.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { waveAt } from "../spec/wave_at.ts";
 
@@ -46,7 +59,8 @@ export const statusCommand: Command = {
     "",
     "  --spec F     the waves file",
     "  --wave K     only wave K (its number or name)",
-    "  --ledger L   git[:remote] or a directory (default .chant/ledger; $CHANT_WAVE_LEDGER)",
+    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
+    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
     "  --json       print { name, waves: [...] } on stdout",
   ].join("\n"),
   examples: [
@@ -62,7 +76,9 @@ export const statusCommand: Command = {
     const only = flags.strings.wave === undefined
       ? undefined
       : findWave(spec, flags.strings.wave, file);
-    const ledger = await openLedger(flags.strings.ledger, io);
+    const choice = chooseLedger(flags.strings.ledger, io.env, spec.ledger);
+    const ledger = await openLedger(choice, io);
+    const head = await checkedOutHead(io);
     const waves: WaveStatus[] = [];
     for (const wave of only ? [only] : await wavesOf(spec, ledger)) {
       const gate = gateName(spec, wave.k);
@@ -74,12 +90,9 @@ export const statusCommand: Command = {
       const now = io.clock.now();
       const sets = await statusPlanSets(ledger, spec.name, gate, records, now);
       const standing = gateStatus(records, sets, now);
-      const rules = await statusRules(
-        newestPending(records, now),
-        records,
-        sets,
-        { ...io, ledger },
-      );
+      const newest = newestPending(records, now);
+      const rules = await statusRules(newest, records, sets, { ...io, ledger });
+      const pending = standing.pending ?? shortOfApprovers(newest, rules);
       const completed = lastCompleted(records, wave);
       const override = records.findLast((r) => r.kind === "out-of-order");
       waves.push({
@@ -88,6 +101,7 @@ export const statusCommand: Command = {
         gate,
         ...(decision ? { decision } : {}),
         ...(completed ? { completed } : {}),
+        ...(head ? { atHead: atHead(records, wave, head) } : {}),
         ...(override?.kind === "out-of-order"
           ? {
             outOfOrder: {
@@ -99,6 +113,7 @@ export const statusCommand: Command = {
           }
           : {}),
         ...standing,
+        ...(pending ? { pending } : {}),
         approvals: await approvalLines(standing.approvals, records, rules),
         ...(rules.rules ? { rules: rules.rules } : {}),
         ...(rules.tally ? { tally: rules.tally } : {}),
@@ -110,7 +125,7 @@ export const statusCommand: Command = {
     } else {
       statusLines(waves, {
         specFile: file,
-        ledgerArg: ledgerArgument(flags.strings.ledger, io.env),
+        ledgerArg: ledgerArgument(choice),
       }).forEach(lineLog(io.stdout));
     }
     return OK;
@@ -131,6 +146,41 @@ async function wavesOf(spec: Spec, ledger: LedgerStore): Promise<Wave[]> {
     waves.push(waveAt(spec, k)!);
   }
   return waves;
+}
+
+/** This checkout's HEAD, or `undefined` outside a repository (or before a commit). */
+async function checkedOutHead(io: CliIo): Promise<string | undefined> {
+  const top = await io.git.topLevel(io.cwd).catch(() => undefined);
+  return top === undefined
+    ? undefined
+    : await io.git.resolveCommit("HEAD", top).catch(() => undefined);
+}
+
+/** Whether the wave is complete at `head`, and the jobs missing there. */
+function atHead(
+  records: readonly LedgerRecord[],
+  wave: Wave,
+  head: string,
+): NonNullable<WaveStatus["atHead"]> {
+  const { complete, missing } = waveCompletion(records, wave, head);
+  return { head, complete, missing: missing.map(jobLabel) };
+}
+
+/**
+ * The pending fact when approvals cover its plans but fewer approvers count
+ * than the rules at base require: it still waits, as the job would.
+ */
+function shortOfApprovers(
+  pending: PendingRecord | undefined,
+  rules: GateRulesStatus,
+): WaveStatus["pending"] {
+  const tally = rules.tally;
+  if (pending === undefined || tally === undefined || tally.approved) {
+    return undefined;
+  }
+  if (tally.digest !== pending.planDigest) return undefined;
+  const { planDigest, timestamp, expiresAt, members } = pending;
+  return { planDigest, timestamp, expiresAt, members };
 }
 
 async function readDecision(path: string): Promise<WaveStatus["decision"]> {

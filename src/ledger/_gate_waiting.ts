@@ -52,7 +52,9 @@ export function waitingTally(
   const covering = oldestFirst.filter((a) =>
     covers(a, sets, need, query.digest)
   );
-  return covering.length ? tallyApprovals(covering, query.rules) : undefined;
+  return covering.length
+    ? tallyApprovals(covering, query.rules, query.digest)
+    : undefined;
 }
 
 const NAMED = 5;

@@ -152,18 +152,18 @@ export function decideGate(
     const tally = tallyApprovals(
       oldestFirst.filter((a) => covers(a, sets, need, query.digest)),
       rules,
+      query.digest,
     );
     if (tally.counted.length >= tally.required) {
-      const approvedBy = tally.required === 1
-        ? verdict.display
-        : tally.counted.join(", ");
+      const approvedBy = tally.counted.join(", ");
       return { status: "approved", approval, claims, tally, approvedBy };
     }
   }
   const tally = waitingTally(records, oldestFirst, sets, query);
+  const bearing = approvals.find((a) => !spent(a, sets, claimsOf(a.id)));
   const reasons = tally && (tally.required > 1 || tally.refused.length > 0)
     ? [tallyLine(tally, query.digest)]
-    : waitingReasons(records, approvals[0], sets, query);
+    : waitingReasons(records, bearing, sets, query);
   const standing = standingPending(records, query.digest, query.now);
   return {
     status: "waiting",
@@ -171,6 +171,28 @@ export function decideGate(
     ...(standing ? { standing } : {}),
     ...(tally ? { tally } : {}),
   };
+}
+
+/**
+ * Whether an approval belongs to an earlier change: every plan it was given for
+ * applied under it (or changed nothing), so it bears on no new decision and the
+ * waiting message does not name it.
+ */
+function spent(
+  approval: ApprovalRecord,
+  sets: PlanSets,
+  claims: ClaimLedger,
+): boolean {
+  const set = sets.get(approval.planDigest) as
+    | readonly GateMember[]
+    | undefined;
+  if (set === undefined) return false;
+  let applied = false;
+  for (const plan of set) {
+    if (claims.standing(plan).kind === "applied") applied = true;
+    else if (plan.empty !== true) return false;
+  }
+  return applied;
 }
 
 /**

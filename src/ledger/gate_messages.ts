@@ -89,30 +89,40 @@ export function noApprovalMessage(gate: string, digest: string): string {
   return `gate "${gate}" has no approval for ${digest}`;
 }
 
+/** How a printed approve command must reach and seal the approval. */
+export interface ApproveCommandOptions {
+  /** The `--ledger` argument, when the job's ledger is not the default. */
+  ledger?: string;
+  /** The gate is sealed (SPEC.md §12): only a signed approval counts. */
+  sign?: boolean;
+}
+
 /**
  * The command that approves exactly this digest (SPEC.md §4.5), with the ledger
- * the job used, so that it works as printed.
+ * the job used and, on a sealed gate, `--sign`, so that it works as printed.
  * @param name The spec's `name`.
  * @param gate The gate.
  * @param digest The set digest.
- * @param ledger The `--ledger` argument, when the job's ledger is not the default.
- * @returns `chant-wave approve <name> <gate> --plan <D> [--ledger <L>]`.
+ * @param options The ledger argument, and whether the gate is sealed.
+ * @returns `chant-wave approve <name> <gate> --plan <D> [--ledger <L>] [--sign]`.
  * @example
  * ```ts
- * approveCommand("tf", "tf-wave-2", "sha256:1…", "git");
- * // "chant-wave approve tf tf-wave-2 --plan sha256:1… --ledger git"
+ * approveCommand("tf", "tf-wave-2", "sha256:1…", { ledger: "git", sign: true });
+ * // "chant-wave approve tf tf-wave-2 --plan sha256:1… --ledger git --sign"
  * ```
  */
 export function approveCommand(
   name: string,
   gate: string,
   digest: string,
-  ledger?: string,
+  options: ApproveCommandOptions = {},
 ): string {
-  const command = `chant-wave approve ${name} ${gate} --plan ${digest}`;
-  return ledger === undefined
-    ? command
-    : `${command} --ledger ${shellWord(ledger)}`;
+  const words = [`chant-wave approve ${name} ${gate} --plan ${digest}`];
+  if (options.ledger !== undefined) {
+    words.push(`--ledger ${shellWord(options.ledger)}`);
+  }
+  if (options.sign) words.push("--sign");
+  return words.join(" ");
 }
 
 /**

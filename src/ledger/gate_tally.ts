@@ -102,9 +102,13 @@ function sameSigner(first: ApprovalVerdict, again: ApprovalVerdict): string {
  * approval of that identity under another principal is listed as not counted
  * (`the same key as ann@example.com`); one under the same principal is not
  * listed. An approval that does not count is listed with its reason unless its
- * principal counts through another approval.
+ * principal counts through another approval, or (given `digest`) it was given
+ * for another digest: what its approver did not approve is not theirs to
+ * explain.
  * @param approvals The approvals that cover the plans, oldest first.
  * @param rules The rules, if any.
+ * @param digest The decision's set digest, when only its own approvals are to be
+ *   named as not counted.
  * @returns The tally.
  * @example
  * ```ts
@@ -115,6 +119,7 @@ function sameSigner(first: ApprovalVerdict, again: ApprovalVerdict): string {
 export function tallyApprovals(
   approvals: readonly ApprovalRecord[],
   rules: GateRules | undefined,
+  digest?: string,
 ): Tally {
   const verdicts = approvals.map((approval) => verdictOf(approval, rules));
   const first = new Map<string, ApprovalVerdict>();
@@ -129,14 +134,16 @@ export function tallyApprovals(
   const refused = new Map<string, { display: string; why: string }>();
   const refuse = (display: string, why: string) =>
     refused.set(`${display}\n${why}`, { display, why });
-  for (const verdict of verdicts) {
+  for (const [i, verdict] of verdicts.entries()) {
     if (verdict.counts) {
       const earlier = first.get(identityOf(verdict))!;
       if (earlier.principal !== verdict.principal) {
         refuse(verdict.display, sameSigner(earlier, verdict));
       }
     } else if (
-      verdict.principal === "" || !countingPrincipals.has(verdict.principal)
+      (verdict.principal === "" ||
+        !countingPrincipals.has(verdict.principal)) &&
+      (digest === undefined || approvals[i].planDigest === digest)
     ) {
       refuse(verdict.display, verdict.why ?? "not counted");
     }

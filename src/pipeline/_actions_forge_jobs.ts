@@ -93,7 +93,7 @@ function resumeWorkflow(
           ...setupSteps(spec),
           {
             name: "chant-wave resume",
-            run: `${installLine(spec, specFile)}\n${commandLine(job)}`,
+            run: `${installLine(spec, specFile)}\n${commandLine(job, spec)}`,
           },
         ],
       },

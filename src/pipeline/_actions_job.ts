@@ -167,7 +167,7 @@ function steps(
     ...reviewsApprove(spec)
       ? { env: { GITHUB_TOKEN: "${{ github.token }}" } }
       : {},
-    run: `${installLine(spec, specFile)}\n${commandLine(job)}`,
+    run: `${installLine(spec, specFile)}\n${commandLine(job, spec)}`,
   });
   if (job.kind === "decide") {
     list.push({

@@ -1,12 +1,13 @@
 /**
  * What the three renderers share: the header comment, the command line of a job
- * (its argv plus `--ledger git`), the install line, and how rendering problems
+ * (its argv plus the spec's ledger, else `--ledger git`), the install line, and how rendering problems
  * become one input error. Pure.
  * @module
  */
 
 import { InputError } from "../errors.ts";
 import type { Job } from "../jobs/expand_jobs.ts";
+import { ciCommand } from "../jobs/job_ledger.ts";
 import type { Spec } from "../spec/types.ts";
 import { shellLine } from "../shell_words.ts";
 import type { Forge } from "./rendered_file.ts";
@@ -57,12 +58,17 @@ export function installLine(spec: Spec, specFile: string): string {
 }
 
 /**
- * A job's command as one shell line, with the git-backed ledger every CI job uses.
+ * A job's command as one shell line, with the ledger every CI job uses: the
+ * spec's `ledger`, else the git-backed one.
  * @param job The job (a wave's, or one of `forgeJobs`).
+ * @param spec The spec.
  * @returns `chant-wave … --ledger git`, shell-quoted.
  */
-export function commandLine(job: { command: readonly string[] }): string {
-  return shellLine([...job.command, "--ledger", "git"]);
+export function commandLine(
+  job: { command: readonly string[] },
+  spec: Pick<Spec, "ledger">,
+): string {
+  return shellLine(ciCommand(job, spec));
 }
 
 /**

@@ -55,7 +55,7 @@ export function gitlabForgeJobs(
     out.jobs.resume = {
       ...base({}),
       rules: [{ if: '$CI_PIPELINE_SOURCE == "schedule"' }],
-      ...scripts(commandLine(wanted.resume)),
+      ...scripts(commandLine(wanted.resume, spec)),
     };
     out.notes.push(
       `The resume job runs in scheduled pipelines only: create a pipeline schedule "${wanted.resume.schedule}"`,

@@ -73,7 +73,7 @@ export function gitlabJob(
     ...context.setup,
     installLine(spec, context.specFile),
   ];
-  out.script = [commandLine(job)];
+  out.script = [commandLine(job, spec)];
   if (job.kind === "decide") {
     out.artifacts = { when: "always", paths: [job.record] };
   }

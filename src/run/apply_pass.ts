@@ -9,7 +9,11 @@
 
 import { RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { lineLog } from "../console/line_log.ts";
-import { applyStage, previewApply } from "./apply_stage.ts";
+import {
+  applyStage,
+  type ApplyStageInput,
+  previewApply,
+} from "./apply_stage.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { GateJudge } from "./gate_rules.ts";
@@ -27,6 +31,8 @@ export interface ApplyPassInput {
   planned: readonly PlannedRun[];
   /** Judges the gate's approvals under the wave's rules at base. */
   judge: GateJudge;
+  /** The job's runs refused (plan moved) and failed to plan, for the summary. */
+  notApplied?: ApplyStageInput["notApplied"];
 }
 
 /**
@@ -69,6 +75,10 @@ export async function applyPass(
     planned: fresh,
     judge: input.judge,
     context: job.context,
+    ...(job.input.ledgerArg === undefined
+      ? {}
+      : { ledgerArg: job.input.ledgerArg }),
+    ...(input.notApplied ? { notApplied: input.notApplied } : {}),
   }, job.io);
   if (applied === "waiting") {
     return { end: "stop", result: { ...result, exitCode: WAITING } };
@@ -91,6 +101,10 @@ export async function applyPass(
       applied: applied.applied,
       failed: [...result.failed, ...applied.failed.map((f) => f.target)],
       moved: [...result.moved, ...applied.moved.map((m) => m.target)],
+      failures: [
+        ...result.failures ?? [],
+        ...applied.failed.map(({ target, message }) => ({ target, message })),
+      ],
       untried: applied.untried,
       skipped: [...skipped, ...applied.skipped],
     },

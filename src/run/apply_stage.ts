@@ -8,7 +8,9 @@
  * @module
  */
 
-import { lineLog } from "../console/line_log.ts";
+import { styledLead } from "../console/colour.ts";
+import { lineLog, terminalLog } from "../console/line_log.ts";
+import { approveCommand } from "../ledger/gate_messages.ts";
 import { chunkRuns } from "../ledger/chunk_runs.ts";
 import type { ClaimLedger } from "../ledger/claims.ts";
 import {
@@ -27,7 +29,7 @@ import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
 import { readGate } from "./read_gate.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
-import { summaryRows } from "./summary_table.ts";
+import { type SummaryInput, summaryRows } from "./summary_table.ts";
 import { formatTable } from "../table.ts";
 
 /** What the apply stage did. */
@@ -48,6 +50,10 @@ export interface ApplyStageInput {
   /** Judges the gate's approvals under the wave's rules at base. */
   judge: GateJudge;
   context: Omit<PlanContext, "discover">;
+  /** The `--ledger` argument printed commands need, when not the default. */
+  ledgerArg?: string;
+  /** The job's runs refused (plan moved) and failed to plan, for the summary. */
+  notApplied?: Pick<SummaryInput, "moved" | "unplanned">;
 }
 
 /**
@@ -71,6 +77,7 @@ export async function applyStage(
   let claimed:
     | { approvalId: string; runs: Map<string, ClaimedRun> }
     | undefined;
+  let claimedElsewhere = 0;
   if (input.gated && runs.length > 0) {
     const gate = await readGate(spec.name, decision.gate, {
       digest: decision.digest,
@@ -88,6 +95,7 @@ export async function applyStage(
     const sorted = await claim(runs, gate.decision.claims, input, io);
     skipped.push(...sorted.skipped);
     failedToClaim.push(...sorted.refused);
+    claimedElsewhere = sorted.elsewhere;
     runs = sorted.won;
     claimed = { approvalId: approval.id, runs: sorted.attempts };
   }
@@ -120,6 +128,20 @@ export async function applyStage(
   const failed = [...failedToClaim, ...applied.failed];
   logFailures(failed, io.stderr);
   for (const { message } of applied.moved) log(`moved: ${message}`);
+  if (claimedElsewhere > 0) {
+    terminalLog(io.stderr, io.env)(
+      styledLead(
+        `if that job died, then approve: ${
+          approveCommand(spec.name, decision.gate, decision.digest, {
+            ...(input.ledgerArg === undefined
+              ? {}
+              : { ledger: input.ledgerArg }),
+            sign: input.judge.rules.mode === "sealed",
+          })
+        }`,
+      ),
+    );
+  }
   if (applied.untried.length) {
     log(
       `untried after a failure (onFailure: stop): ${
@@ -131,7 +153,12 @@ export async function applyStage(
     log(`skipped: ${target}: ${reason}`);
   }
   const done = { ...applied, failed, skipped };
-  const rows = summaryRows({ planned, outcome: done, durations });
+  const rows = summaryRows({
+    planned,
+    outcome: done,
+    durations,
+    ...input.notApplied,
+  });
   if (rows.length > 1) {
     log(`summary of wave ${wave.k} "${wave.name}":`);
     for (const line of formatTable(rows).trimEnd().split("\n")) {
@@ -199,6 +226,8 @@ async function claim(
   skipped: SkippedRun[];
   refused: ApplyOutcome["failed"];
   attempts: Map<string, ClaimedRun>;
+  /** How many of the refused are claimed by another job with no outcome. */
+  elsewhere: number;
 }> {
   const { decision } = input;
   const skipped: SkippedRun[] = [];
@@ -216,7 +245,13 @@ async function claim(
     }
   }
   if (wanted.length === 0) {
-    return { won: [], skipped, refused, attempts: new Map() };
+    return {
+      won: [],
+      skipped,
+      refused,
+      attempts: new Map(),
+      elsewhere: refused.length,
+    };
   }
   const runId = ciContext(io.env).runId;
   const after = await io.ledger.claimRuns(newRecord("claim", {
@@ -229,6 +264,7 @@ async function claim(
   }, newStamp(io.clock)));
   const won: PlannedRun[] = [];
   const attempts = new Map<string, ClaimedRun>();
+  let elsewhere = refused.length;
   for (const { run, claimed } of wanted) {
     const standing = after.standing(claimed);
     if (
@@ -242,6 +278,7 @@ async function claim(
       skipped.push({ target: run.target, reason: "already applied" });
     } else if (standing.kind === "unsettled") {
       refused.push(claimedElsewhere(run.target, standing));
+      elsewhere++;
     } else {
       refused.push({
         target: run.target,
@@ -251,7 +288,7 @@ async function claim(
       });
     }
   }
-  return { won, skipped, refused, attempts };
+  return { won, skipped, refused, attempts, elsewhere };
 }
 
 function claimedElsewhere(

@@ -11,6 +11,7 @@ import { terminalLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
+import { tallyLine } from "../ledger/gate_tally.ts";
 import { newStamp, pendingRecord } from "../ledger/records.ts";
 import { compactTime } from "../ledger/record_name.ts";
 import { randomHex } from "../ledger/random_hex.ts";
@@ -127,7 +128,10 @@ export async function decideWave(
       approvalId: approval.id,
     };
   }
-  const approve = approveCommand(spec.name, gate, digest, input.ledgerArg);
+  const approve = approveCommand(spec.name, gate, digest, {
+    ...(input.ledgerArg === undefined ? {} : { ledger: input.ledgerArg }),
+    sign: input.judge.rules.mode === "sealed",
+  });
   log([`gate ${gate}: `, styled("waiting", "waiting:"), ` ${need.why}`]);
   for (const reason of gateState.reasons) log(`  ${reason}`);
   const { runId, actor } = ciContext(io.env);
@@ -163,7 +167,12 @@ export async function decideWave(
     ));
   }
   log(styledLead(`then approve: ${approve}`));
-  return { ...decision, status: "waiting", approve };
+  return {
+    ...decision,
+    status: "waiting",
+    approve,
+    ...(gateState.tally ? { tally: tallyLine(gateState.tally, digest) } : {}),
+  };
 }
 
 /** The pending fact's description: the first few members' summaries. */

@@ -54,6 +54,8 @@ export interface Decision {
   approvalId?: string;
   /** The command that approves this digest, when waiting (never read back). */
   approve?: string;
+  /** Who counted and who did not, when waiting and anyone approved (never read back). */
+  tally?: string;
   createdAt: string;
   /**
    * The wave's hooks (SPEC.md §11), with the holds at base: share and group jobs

@@ -33,6 +33,7 @@ import {
   writeHookRuns,
 } from "./hooks_file.ts";
 import { readHold } from "./read_hold.ts";
+import { shellWord } from "../shell_words.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
 import { runUserStep } from "./run_user_step.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
@@ -46,6 +47,8 @@ export interface HookSetting {
   report: HooksReporter;
   /** The job's edges (its environment holds `CHANT_WAVE_HOOKS`). */
   io: RunIo;
+  /** The `--ledger` argument a printed approve command needs, when not the default. */
+  ledgerArg?: string;
 }
 
 /** Why hooks stopped the job: a hook failed (exit 1) or a hold is held (exit 3). */
@@ -199,7 +202,7 @@ async function runHold(
 ): Promise<HookStop | undefined> {
   const { wave, io } = setting;
   const { name, gate } = hook.after;
-  const read = await readHold(hook.after, io);
+  const read = await readHold(hook.after, io, setting.ledgerArg);
   await setting.report.add({ point, name: hook.name, outcome: read.outcome });
   const log = lineLog(io.stderr);
   log(
@@ -212,7 +215,11 @@ async function runHold(
     ? `It waits until that wave applied${
       read.approvedBy === undefined ? "" : ` (approved by ${read.approvedBy})`
     }`
-    : `Approve: chant-wave approve ${name} ${gate} once that wave waits for an approval`;
+    : `Approve: chant-wave approve ${name} ${gate}${
+      setting.ledgerArg === undefined
+        ? ""
+        : ` --ledger ${shellWord(setting.ledgerArg)}`
+    } once that wave waits for an approval`;
   log(
     `wave ${wave.k} "${wave.name}" waits on ${name} / ${gate}; nothing in it applied. ${then}`,
   );

@@ -31,10 +31,29 @@ export interface JobResult {
   untried: string[];
   /** Runs not applied on purpose (SPEC.md §10: `already applied`). */
   skipped: SkippedRun[];
+  /**
+   * The runs this job was given: a share's or group's slice, the wave's for a
+   * whole-wave or deciding job (for the job summary; never printed as JSON).
+   */
+  runs?: string[];
+  /** The error line of each failed run (for the job summary). */
+  failures?: { target: string; message: string }[];
+  /** What a waiting job waits for (for the job summary). */
+  waiting?: WaitingNote;
   /** How many waves the wave's `planWave` reported (`"waves": N`, §11); never printed. */
   wavesFound?: number;
   /** The further waves a whole-wave job of a rest wave went on to (§11). */
   rest?: RestWaveResult[];
+}
+
+/** What a waiting job says next to the command that approves its plans. */
+export interface WaitingNote {
+  /** The command that approves the decided plans, when one would. */
+  approve?: string;
+  /** The approval rules at base, in words (`sealed by …, 2 distinct approvers, …`). */
+  rules: string;
+  /** Who counted and who did not (`1 of 2 approvals of …: ann`), when anyone approved. */
+  tally?: string;
 }
 
 /** A further wave a whole-wave job went on to (SPEC.md §11). */

@@ -1,68 +1,128 @@
 /**
- * The GitHub Actions job summary (SPEC.md §7): a Markdown table of the job's runs,
- * their plan digests and outcomes. Pure; the CLI appends it to
- * `$GITHUB_STEP_SUMMARY`.
+ * The GitHub Actions job summary (SPEC.md §7, §14): a Markdown section per job
+ * with the gate, a waiting job's approval rules, tally and approve command, and
+ * a table of the job's own runs (a share's slice, not the whole wave) with
+ * their real outcome. Every text from a user, a plan or a record is escaped
+ * for Markdown, so none can add a heading, a row, a link or HTML of its own.
+ * Pure; the CLI appends it to `$GITHUB_STEP_SUMMARY`.
  * @module
  */
 
+import { WAITING } from "../exit_codes.ts";
 import type { JobResult } from "./job_result.ts";
-
-const OUTCOMES = ["applied", "failed", "moved", "untried"] as const;
+import { codeBlock, markdownText } from "./markdown_text.ts";
 
 /**
  * Renders a job's result as Markdown.
  * @param result The job's result.
  * @param waveName The wave's name.
- * @returns A heading, the gate status and a table of runs.
+ * @returns A heading, the gate, what a waiting job waits for, and the runs.
  * @example
  * ```ts
- * jobSummary({ exitCode: 0, wave: 1, job: { kind: "wave" }, applied: ["dev"], failed: [], moved: [], untried: [] }, "dev");
+ * jobSummary({ exitCode: 0, wave: 1, job: { kind: "wave" }, applied: ["dev"], failed: [], moved: [], untried: [], skipped: [] }, "dev");
  * ```
  */
 export function jobSummary(result: JobResult, waveName: string): string {
-  const { decision, job } = result;
+  const { job } = result;
   const part = [
-    job.group ? `group ${job.group}` : "",
+    job.group ? `group ${markdownText(job.group)}` : "",
     job.share ? `share ${job.share}` : "",
   ].filter(Boolean).join(", ");
   const lines = [
-    `### chant-wave: wave ${result.wave} (${waveName})${
+    `### chant-wave: wave ${result.wave} (${markdownText(waveName)})${
       part ? `, ${part}` : ""
     }: exit ${result.exitCode}`,
     "",
+    ...gateLines(result),
+    ...runLines(result),
   ];
-  if (decision) {
-    const by = decision.approvedBy ? ` by ${decision.approvedBy}` : "";
-    lines.push(
-      `Gate \`${decision.gate}\`: **${decision.status}**${by}, policy \`${decision.policy}\`, set digest \`${decision.digest}\``,
-    );
-    if (decision.approve) lines.push("", "```", decision.approve, "```");
-    lines.push("");
-  }
-  const outcome = new Map<string, string>();
-  for (const kind of OUTCOMES) {
-    for (const target of result[kind]) outcome.set(target, kind);
-  }
-  const members = decision?.members ?? [];
-  const targets = [
-    ...new Set([...members.map((m) => m.target), ...outcome.keys()]),
+  // A blank line ends the section, so what follows it is never a row of its table.
+  return lines.join("\n") + "\n\n";
+}
+
+/** The gate's status, and a waiting job's rules, tally and approve command. */
+function gateLines(result: JobResult): string[] {
+  const { decision, waiting } = result;
+  if (!decision) return [];
+  const by = decision.approvedBy
+    ? ` by ${markdownText(decision.approvedBy)}`
+    : "";
+  const lines = [
+    `Gate \`${decision.gate}\`: **${decision.status}**${by}, policy \`${decision.policy}\`, set digest \`${decision.digest}\``,
+    "",
   ];
-  if (targets.length === 0) return lines.join("\n") + "\n";
-  lines.push(
+  if (result.exitCode !== WAITING || !waiting) return lines;
+  lines.push(`Approval rules at base: ${markdownText(waiting.rules)}`, "");
+  if (waiting.tally) {
+    lines.push(`Approvals so far: ${markdownText(waiting.tally)}`, "");
+  }
+  if (waiting.approve) lines.push(...codeBlock(waiting.approve), "");
+  return lines;
+}
+
+/** The table of the job's own runs, each with its outcome. */
+function runLines(result: JobResult): string[] {
+  const members = new Map(
+    (result.decision?.members ?? []).map((m) => [m.target, m]),
+  );
+  const targets = result.runs ??
+    [
+      ...new Set([
+        ...members.keys(),
+        ...result.applied,
+        ...result.failed,
+        ...result.moved,
+        ...result.untried,
+      ]),
+    ];
+  if (targets.length === 0) return [];
+  const outcome = outcomeOf(result);
+  const lines = [
     "| run | plan digest | summary | outcome |",
     "| --- | --- | --- | --- |",
-  );
+  ];
   for (const target of targets) {
-    const member = members.find((m) => m.target === target);
+    const member = members.get(target);
     const cells = [
-      target,
+      markdownText(target),
       member ? `\`${member.planDigest}\`` : "",
-      member?.summary ?? "",
-      outcome.get(target) ?? "decided",
+      member?.summary === undefined ? "" : markdownText(member.summary),
+      markdownText(outcome(target)),
     ];
-    lines.push(
-      `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`,
-    );
+    lines.push(`| ${cells.join(" | ")} |`);
   }
-  return lines.join("\n") + "\n";
+  return lines;
+}
+
+/**
+ * What became of each run: applied, already applied, no changes, refused (its
+ * plan moved), failed with its error line, untried; a waiting job's runs wait,
+ * a deciding job's are decided.
+ */
+function outcomeOf(result: JobResult): (target: string) => string {
+  const applied = new Set(result.applied);
+  const moved = new Set(result.moved);
+  const failed = new Set(result.failed);
+  const untried = new Set(result.untried);
+  const skipped = new Map(result.skipped.map((s) => [s.target, s.reason]));
+  const errors = new Map(
+    (result.failures ?? []).map((f) => [f.target, f.message]),
+  );
+  const rest = result.exitCode === WAITING
+    ? "waiting"
+    : result.job.kind === "decide" && result.exitCode === 0
+    ? "decided"
+    : "untried";
+  return (target) => {
+    if (applied.has(target)) return "applied";
+    const reason = skipped.get(target);
+    if (reason !== undefined) return reason;
+    if (moved.has(target)) return "refused: plan moved";
+    if (failed.has(target)) {
+      const error = errors.get(target);
+      return error === undefined ? "failed" : `failed: ${error}`;
+    }
+    if (untried.has(target)) return "untried";
+    return rest;
+  };
 }

@@ -33,11 +33,13 @@ export interface HoldRead extends HoldStanding {
  * Reads whether a hold stands.
  * @param target The rollout, gate and `applied` of the hold.
  * @param io The ledger, the clock and the log.
+ * @param ledgerArg The `--ledger` argument the approve command needs, if any.
  * @returns `ok` or `held`, why, and the approve command when one is missing.
  */
 export async function readHold(
   target: HoldTarget,
   io: Pick<RunIo, "ledger" | "clock" | "stderr">,
+  ledgerArg?: string,
 ): Promise<HoldRead> {
   const { records, problems } = await io.ledger.readGate(
     target.name,
@@ -56,7 +58,12 @@ export async function readHold(
     applied: appliedSince(records, pending),
   });
   const approve = pending && approvedBy === undefined
-    ? approveCommand(target.name, target.gate, pending.planDigest)
+    ? approveCommand(
+      target.name,
+      target.gate,
+      pending.planDigest,
+      ledgerArg === undefined ? {} : { ledger: ledgerArg },
+    )
     : undefined;
   return {
     ...standing,

@@ -28,6 +28,7 @@ import type { FailedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { ungroupedRuns } from "./ungrouped_runs.ts";
+import { waitingNote } from "./waiting_note.ts";
 import { waveHooks } from "./wave_hooks.ts";
 import { openWaveJob, type WaveJob } from "./wave_job.ts";
 
@@ -100,7 +101,10 @@ async function pass(
   }, io);
   throwIfInterrupted(io);
   const failed = [...plan.failed, ...ungroupedRuns(wave, plan.planned)];
-  if (failed.length) return stopWith(notDecided(result, wave, failed, io));
+  const runs = [...plan.planned, ...plan.failed].map((run) => run.target);
+  if (failed.length) {
+    return stopWith(notDecided({ ...result, runs }, wave, failed, io));
+  }
   const targets = [...wave.runs, ...plan.planned].map((run) => run.target);
   job.hooks.setHooks(
     waveHooks(job.hooks.hooks(), wave, job.base.bases, targets, io),
@@ -113,10 +117,14 @@ async function pass(
   const { decision, judge } = await decideStage(job, plan.planned, targets);
   const decided: JobResult = {
     ...result,
+    runs,
     decision,
     ...(plan.waves === undefined ? {} : { wavesFound: plan.waves }),
   };
-  if (decision.status === "waiting") return stopWith(decided, WAITING);
+  if (decision.status === "waiting") {
+    const waiting = waitingNote(judge.rules, decision.tally, decision.approve);
+    return stopWith({ ...decided, waiting }, WAITING);
+  }
   const gated = decision.status === "approved";
   const apply = { decision, gated, planned: plan.planned, judge };
   if (dryRun) return stopWith(await previewPass(job, apply, decided));
@@ -165,5 +173,6 @@ function notDecided(
     ...result,
     exitCode: RUN_FAILED,
     failed: failed.map((f) => f.target),
+    failures: failed.map(({ target, message }) => ({ target, message })),
   };
 }

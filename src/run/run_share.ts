@@ -53,21 +53,30 @@ export async function runShare(
 ): Promise<JobResult> {
   const { spec, selection: { wave } } = input;
   const { decision, path } = await readDecision(spec.name, wave, io.cwd);
-  const result = startResult(input, decision);
+  const slice = sliceOf(input, decision);
+  const result = startResult(input, decision, slice);
   const base = await readJobBase(input, io);
   if (await checkOrder(input, base, io) === "wait") {
     return { ...result, exitCode: WAITING };
   }
   if (decision.status === "waiting") {
-    await sayWhatWaits(decision, input, base, io);
-    return { ...result, exitCode: WAITING };
+    const waiting = await sayWhatWaits(decision, input, base, io);
+    return {
+      ...result,
+      exitCode: WAITING,
+      waiting,
+    };
   }
   const { need, judge, bases } = await verifyDecision(
     { decision, path, spec, wave, base, ask: !input.dryRun },
     io,
   );
   const hooks = verifyHooks({ decision, path, wave, bases });
-  const slice = jobSlice(input, decision, io);
+  lineLog(io.stderr)(
+    `slice: ${
+      slice.length ? slice.map((run) => run.target).join(", ") : "(no runs)"
+    }`,
+  );
   if (slice.length === 0) {
     lineLog(io.stderr)("nothing to apply: this job's slice is empty");
     if (!input.dryRun) await recordWaveOutcome(decision, base, result, io);
@@ -127,12 +136,21 @@ async function pass(
   if (after) return stopWith({ ...of.result, ...after });
   const log = terminalLog(io.stderr, io.env);
   const { unmoved, moved } = compareWithDecision(planned, decision, log);
-  const outcome = { ...of.result, failed: failed.map((f) => f.target), moved };
+  const outcome = {
+    ...of.result,
+    failed: failed.map((f) => f.target),
+    failures: failed.map(({ target, message }) => ({ target, message })),
+    moved,
+  };
   const apply = {
     decision,
     gated: of.gated,
     planned: unmoved,
     judge: of.judge,
+    notApplied: {
+      moved: planned.filter((run) => moved.includes(run.target)),
+      unplanned: failed.map((f) => f.target),
+    },
   };
   if (job.input.dryRun) {
     const preview = await previewPass(job, apply, outcome);
@@ -147,8 +165,12 @@ function stopWith(result: JobResult): PassEnd {
   return { end: "stop", result };
 }
 
-/** The result a share or group job starts from. */
-function startResult(input: RunJobInput, decision: Decision): JobResult {
+/** The result a share or group job starts from: its slice, nothing done yet. */
+function startResult(
+  input: RunJobInput,
+  decision: Decision,
+  slice: readonly Run[],
+): JobResult {
   const { selection: { wave, kind, share, group } } = input;
   return {
     exitCode: OK,
@@ -164,27 +186,18 @@ function startResult(input: RunJobInput, decision: Decision): JobResult {
     moved: [],
     untried: [],
     skipped: [],
+    runs: slice.map((run) => run.target),
   };
 }
 
-/** This job's runs: the wave's (or the group's) sorted by target, sliced; logged. */
-function jobSlice(input: RunJobInput, decision: Decision, io: RunIo): Run[] {
+/** This job's runs: the wave's (or the group's) sorted by target, sliced. */
+function sliceOf(input: RunJobInput, decision: Decision): Run[] {
   const { selection: { wave, share, group } } = input;
   const candidates: Run[] = wave.discover
     ? decision.members.map(({ target, op }) => ({ target, op }))
     : wave.runs;
   const pool = group ? groupRuns(group, candidates) : candidates;
-  const slice = sliceShare(
-    pool,
-    group ? group.shares : wave.shares,
-    share ?? 1,
-  );
-  lineLog(io.stderr)(
-    `slice: ${
-      slice.length ? slice.map((run) => run.target).join(", ") : "(no runs)"
-    }`,
-  );
-  return slice;
+  return sliceShare(pool, group ? group.shares : wave.shares, share ?? 1);
 }
 
 /** Names the job's files: `share-2`, `group-eu`, `group-eu-share-1`. */

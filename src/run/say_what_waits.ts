@@ -7,7 +7,9 @@
 
 import { styled, styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
+import type { GateDecision } from "../ledger/decide_gate.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
+import { tallyLine } from "../ledger/gate_tally.ts";
 import type { BaseRead } from "../policy/read_base.ts";
 import { forgeConfirmations } from "../review/forge_confirmer.ts";
 import type { Decision } from "./decision.ts";
@@ -15,7 +17,9 @@ import { gateRules, jobRulesContext } from "./gate_rules.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { decideCommand } from "./next_steps.ts";
 import { readGate } from "./read_gate.ts";
+import type { WaitingNote } from "./job_result.ts";
 import type { RunIo } from "./run_io.ts";
+import { waitingNote } from "./waiting_note.ts";
 
 /**
  * Says why a share job of a waiting decision waits: the approve command, or, when
@@ -26,13 +30,14 @@ import type { RunIo } from "./run_io.ts";
  * @param input The job (its spec, spec file and wave).
  * @param base The job's base.
  * @param io The ledger, git, the clock and the log.
+ * @returns The rules, the tally and the approve command, for the job summary.
  */
 export async function sayWhatWaits(
   decision: Decision,
   input: RunJobInput,
   base: BaseRead,
   io: RunIo,
-): Promise<void> {
+): Promise<WaitingNote> {
   const { spec, selection: { wave } } = input;
   const log = terminalLog(io.stderr, io.env);
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
@@ -43,33 +48,46 @@ export async function sayWhatWaits(
     commit: base.head,
     ask: !input.dryRun,
   }, io);
+  const judge = gateRules(
+    base.bases,
+    wave,
+    targets,
+    jobRulesContext(base, io.env),
+    io,
+    forge.confirmer,
+  );
   const gate = await readGate(spec.name, decision.gate, {
     digest: decision.digest,
     members: decision.members,
-    judge: gateRules(
-      base.bases,
-      wave,
-      targets,
-      jobRulesContext(base, io.env),
-      io,
-      forge.confirmer,
-    ),
+    judge,
   }, io);
   if (gate.decision.status === "approved") {
     log(
       `wave ${wave.k} "${wave.name}": the approval by ${gate.decision.approvedBy} stands, but this decision was made before it`,
     );
     log(`then decide again: ${decideCommand(input)}, then run this job again`);
-    return;
+    return waitingNote(
+      judge.rules,
+      tallyOf(gate.decision, decision.digest),
+      undefined,
+    );
   }
   log([
     `wave ${wave.k} "${wave.name}" `,
     styled("waiting", "waits"),
     ` for an approval of ${decision.digest}`,
   ]);
-  log(styledLead(
-    `then approve: ${
-      approveCommand(spec.name, decision.gate, decision.digest, input.ledgerArg)
-    }`,
-  ));
+  const approve = approveCommand(spec.name, decision.gate, decision.digest, {
+    ...(input.ledgerArg === undefined ? {} : { ledger: input.ledgerArg }),
+    sign: judge.rules.mode === "sealed",
+  });
+  const tally = tallyOf(gate.decision, decision.digest);
+  if (tally !== undefined) log(`  ${tally}`);
+  log(styledLead(`then approve: ${approve}`));
+  return waitingNote(judge.rules, tally, approve);
+}
+
+/** The tally line of a gate some approval covers, whoever counted. */
+function tallyOf(gate: GateDecision, digest: string): string | undefined {
+  return gate.tally && tallyLine(gate.tally, digest);
 }

@@ -62,7 +62,15 @@ export async function openWaveJob(
   const report = await openHooksReport(files.report, wave, io.cwd);
   const jobIo = { ...io, env: { ...io.env, CHANT_WAVE_HOOKS: files.report } };
   const runner = hookRunner(
-    { spec, wave, settings, files, report, io: jobIo },
+    {
+      spec,
+      wave,
+      settings,
+      files,
+      report,
+      io: jobIo,
+      ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
+    },
     hooks,
   );
   const tool = toolContext(spec, base.bases, wave, io);

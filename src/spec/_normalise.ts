@@ -201,6 +201,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     ),
     ...defined({
       base: spec.base,
+      ledger: spec.ledger,
       plan: spec.plan,
       apply: spec.apply,
       planWave: spec.planWave,

@@ -30,6 +30,7 @@ import {
   signersSchema,
 } from "./_approval_schema.ts";
 import { resumeSchema } from "./_resume_schema.ts";
+import { ledgerSchema } from "./_ledger_schema.ts";
 import { hooksSchema } from "./_hooks_schema.ts";
 
 const countSchema = z.int().min(1);
@@ -196,6 +197,7 @@ const specShape = {
   tool: toolSchema.optional().meta({
     description: "OpenTofu, Terraform or sqitch in place of plan and apply",
   }),
+  ledger: ledgerSchema.optional(),
   parallel: countSchema.default(1).meta({
     description: "Runs planned or applied at once in one job (default 1)",
   }),

@@ -265,6 +265,12 @@ export interface Spec {
   gate: string;
   /** The base rev when the spec sets one (read before the push, §4.4). */
   base?: string;
+  /**
+   * Where the gate ledger is (`git`, `git:<remote>`, a directory), as `--ledger`
+   * takes it; the flag and `CHANT_WAVE_LEDGER` override it, and `run` reads it
+   * at base (§5.1).
+   */
+  ledger?: string;
   /** Plans one run and writes `{plan}`. */
   plan?: string[];
   /** Applies one run whose plan is at `{plan}`. */

@@ -67,6 +67,71 @@ Deno.test("statusLines() prints a table, the details and the next step", async (
       "next: nothing waits for an approval, and every wave has completed",
     );
   });
+  await t.step("completed at an older commit: run it again at HEAD", () => {
+    const head = "c".repeat(40);
+    const moved = {
+      ...dev,
+      atHead: { head, complete: false, missing: ["the whole-wave job"] },
+    };
+    expect(statusLines([moved], { specFile: "w.json" }).at(-1)).toBe(
+      'next: run wave 1 "dev" (completed at a1b2c3d4e5f6, not at HEAD cccccccccccc): chant-wave run --spec w.json --wave 1',
+    );
+    const done = { ...dev, atHead: { head, complete: true, missing: [] } };
+    expect(statusLines([done, prod], { specFile: "w.json" }).at(-1)).toMatch(
+      /^next: review and approve wave 2 "prod": /,
+    );
+    expect(statusLines([done], { specFile: "w.json" }).at(-1)).toBe(
+      "next: nothing waits for an approval, and every wave has completed at cccccccccccc",
+    );
+  });
+  await t.step(
+    "short of approvers: the tally, and --sign on a sealed gate",
+    () => {
+      const short: WaveStatus = {
+        ...prod,
+        rules: {
+          base: "c".repeat(40),
+          mode: "sealed",
+          signers: [".chant-wave/allowed_signers"],
+          required: 2,
+          allowed: [],
+          selfApproval: true,
+          reason: "read at cccccccccccc",
+        },
+        tally: {
+          digest: digest("2"),
+          approved: false,
+          required: 2,
+          counted: ["ann"],
+          refused: [],
+        },
+      };
+      expect(statusLines([short], { specFile: "w.json" }).at(-1)).toBe(
+        'next: review and approve wave 2 "prod" (1 of 2 approvals of sha256:222222222222: ann): chant-wave show --spec w.json --wave 2, then chant-wave approve --spec w.json --wave 2 --sign',
+      );
+    },
+  );
+  await t.step("a plan claimed with no outcome: approve it again", () => {
+    const stuck: WaveStatus = {
+      ...prod,
+      pending: undefined,
+      approvals: [{
+        id: "ap-1",
+        planDigest: digest("2"),
+        by: "ann",
+        timestamp: "2026-12-01T10:05:00.000Z",
+        plans: { applied: 2, failed: 0, unsettled: 1, left: 0 },
+        appliedBy: ["d-2"],
+      }],
+    };
+    expect(
+      statusLines([stuck], { specFile: "w.json", ledgerArg: "git" }).at(-1),
+    ).toBe(
+      `next: wave 2 "prod" has 1 plan claimed under the approval by ann with no outcome: if its job still runs, wait for it; if it died, approve the plan again: chant-wave approve --spec w.json --wave 2 --ledger git --plan ${
+        digest("2")
+      }`,
+    );
+  });
   await t.step("approvals with where their plans stand", () => {
     const approved: WaveStatus = {
       ...prod,

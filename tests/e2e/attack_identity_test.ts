@@ -12,6 +12,7 @@ import {
   plannedDigest,
   type Rollout,
   rollout,
+  sealedApproveLine,
   SPEC,
   specOf,
 } from "../_helpers/rollout.ts";
@@ -73,7 +74,7 @@ Deno.test("one key listed for two principals is one approver", async (t) => {
   expect(waiting.code).toBe(3);
   const digest = plannedDigest(waiting.stderr);
   const approve = (by: string, key: string) =>
-    r.run([...approveLine(waiting.stderr), "--by", by, "--sign", key]);
+    r.run([...sealedApproveLine(waiting.stderr), "--by", by, "--sign", key]);
 
   await t.step("signed as both principals: 1 of 2", async () => {
     expect((await approve("ann@example.com", ann.path)).code).toBe(0);
@@ -133,7 +134,7 @@ Deno.test("an author who commits under a bot's name cannot approve her own chang
       expect(waiting.code).toBe(3);
       const digest = plannedDigest(waiting.stderr);
       const signed = await r.run([
-        ...approveLine(waiting.stderr),
+        ...sealedApproveLine(waiting.stderr),
         "--by",
         "dana@example.com",
         "--sign",
@@ -154,7 +155,7 @@ Deno.test("an author who commits under a bot's name cannot approve her own chang
       expect(await r.applied()).toEqual([]);
 
       await r.run([
-        ...approveLine(waiting.stderr),
+        ...sealedApproveLine(waiting.stderr),
         "--by",
         "erin@example.com",
         "--sign",

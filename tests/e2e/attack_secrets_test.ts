@@ -109,7 +109,10 @@ Deno.test("tokens in CI URLs, notes, plans and step output reach no line, result
     });
     expect(out.code).toBe(3);
     const summary = await Deno.readTextFile(file);
-    expect(summary).toContain("https://***@tf.example/x?token=***");
+    // Masked, then escaped for Markdown (SPEC.md §14).
+    expect(summary).toContain(
+      "see https\\://\\*\\*\\*\\@&#8203;tf.example/x?token=\\*\\*\\*",
+    );
     expect(summary).not.toContain("s3cret");
   });
 

@@ -68,7 +68,11 @@ Deno.test("help TOPIC prints the topic", async (t) => {
   await t.step("exit-codes says what to do after 3 and 4", async () => {
     const out = await runBinary(["help", "exit-codes"], { cwd: dir.path });
     expect(out.stdout).toContain(
-      '  3    waiting: the wave needs an approval that does not stand and nothing ran;\n       run the "then approve:" command the job printed, then run the job again\n',
+      "  3    waiting, and nothing in the wave ran: for an approval that does not\n" +
+        '       stand (run the "then approve:" command the job printed), for the wave\n' +
+        "       before to apply this commit (the order: run it first, or pass\n" +
+        '       --out-of-order "<reason>"), or on a hold (approve, or apply, the gate it\n' +
+        "       names); then run the job again\n",
     );
     expect(out.stdout).toContain("run the deciding job again");
   });

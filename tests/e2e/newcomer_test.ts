@@ -273,7 +273,9 @@ Deno.test("status shows a table, only what still waits, and a next step that wor
     expect(out.code).toBe(0);
     expect(out.stdout).not.toContain("prod");
     expect(out.stdout.trimEnd().split("\n").at(-1)).toBe(
-      "next: nothing waits for an approval, and every wave has completed",
+      `next: nothing waits for an approval, and every wave has completed at ${
+        r.head.slice(0, 12)
+      }`,
     );
     const unknown = await r.run(["status", ...SPEC, "--wave", "prdo"]);
     expect(unknown.code).toBe(2);

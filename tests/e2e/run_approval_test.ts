@@ -367,7 +367,9 @@ Deno.test("approve, revoke, status and ledger log work on the directory ledger",
         /\n1 +prod +approved by dave +at [0-9a-f]{12} +-\n/,
       );
       expect(human.stdout).toContain(
-        "next: nothing waits for an approval, and every wave has completed\n",
+        `next: nothing waits for an approval, and every wave has completed at ${
+          r.head.slice(0, 12)
+        }\n`,
       );
       expect(human.stdout).toContain(
         "plans: 3 applied, 0 failed, 0 unsettled, 0 left\n",

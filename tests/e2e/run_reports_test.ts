@@ -37,7 +37,7 @@ Deno.test("run in GitHub Actions appends a job summary to $GITHUB_STEP_SUMMARY",
   let waiting = "";
 
   await t.step(
-    "a waiting wave: the gate, the approve command, the runs",
+    "a waiting wave: the gate, the rules, the approve command, the runs waiting",
     async () => {
       const out = await r.run(["run", ...SPEC, "--wave", "1"], github);
       expect(out.code).toBe(3);
@@ -52,15 +52,18 @@ Deno.test("run in GitHub Actions appends a job summary to $GITHUB_STEP_SUMMARY",
       expect(text).toMatch(
         /^Gate `tf-wave-1`: \*\*waiting\*\*, policy `always`, set digest `sha256:[0-9a-f]{64}`$/m,
       );
+      expect(text).toContain(
+        "\nApproval rules at base: ledger, 1 approver, anyone, self-approval allowed (read at ",
+      );
       expect(text).toMatch(
         /^chant-wave approve tf tf-wave-1 --plan sha256:[0-9a-f]{64}$/m,
       );
       expect(text).toContain("| run | plan digest | summary | outcome |");
       expect(text).toMatch(
-        /^\| a \| `sha256:[0-9a-f]{64}` \| a: none \| decided \|$/m,
+        /^\| a \| `sha256:[0-9a-f]{64}` \| a: none \| waiting \|$/m,
       );
       expect(text).toMatch(
-        /^\| b \| `sha256:[0-9a-f]{64}` \| b: none \| decided \|$/m,
+        /^\| b \| `sha256:[0-9a-f]{64}` \| b: none \| waiting \|$/m,
       );
     },
   );

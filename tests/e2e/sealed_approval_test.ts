@@ -10,6 +10,7 @@ import {
   errorLines,
   plannedDigest,
   rollout,
+  sealedApproveLine,
   SPEC,
   specOf,
 } from "../_helpers/rollout.ts";
@@ -35,7 +36,7 @@ Deno.test("a sealed wave applies only under an approval signed by a key listed a
 
   await t.step("an unsigned approval is recorded, with a warning", async () => {
     const out = await r.run([
-      ...approveLine(first.stderr),
+      ...sealedApproveLine(first.stderr),
       "--by",
       "ann@example.com",
     ]);
@@ -59,7 +60,7 @@ Deno.test("a sealed wave applies only under an approval signed by a key listed a
 
   await t.step("approve --sign seals it with the key", async () => {
     const out = await r.run([
-      ...approveLine(first.stderr),
+      ...sealedApproveLine(first.stderr),
       "--by",
       "ann@example.com",
       "--sign",
@@ -154,7 +155,7 @@ Deno.test("a sealed gate refuses keys not listed at base, edited records and a m
       const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
       expect(waiting.code).toBe(3);
       const signed = await r.run([
-        ...approveLine(waiting.stderr),
+        ...sealedApproveLine(waiting.stderr),
         "--by",
         "bob@example.com",
         "--sign",
@@ -181,7 +182,7 @@ Deno.test("a sealed gate refuses keys not listed at base, edited records and a m
       });
       const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
       await r.run([
-        ...approveLine(waiting.stderr),
+        ...sealedApproveLine(waiting.stderr),
         "--by",
         "ann@example.com",
         "--sign",
@@ -203,7 +204,7 @@ Deno.test("a sealed gate refuses keys not listed at base, edited records and a m
       });
       const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
       await r.run([
-        ...approveLine(waiting.stderr),
+        ...sealedApproveLine(waiting.stderr),
         "--by",
         "ann@example.com",
         "--note",
@@ -249,7 +250,7 @@ Deno.test("a sealed gate refuses keys not listed at base, edited records and a m
         }`;
       expect(waiting.stderr).toContain(`warning: ${why}\n`);
       await r.run([
-        ...approveLine(waiting.stderr),
+        ...sealedApproveLine(waiting.stderr),
         "--by",
         "ann@example.com",
         "--sign",
@@ -279,12 +280,16 @@ Deno.test("a change that switches a sealed wave to ledger approvals is still sea
       r.base.slice(0, 12)
     }`,
   );
-  await r.run([...approveLine(waiting.stderr), "--by", "ann@example.com"]);
+  await r.run([
+    ...sealedApproveLine(waiting.stderr),
+    "--by",
+    "ann@example.com",
+  ]);
   const out = await r.run(["run", ...SPEC, "--wave", "1"]);
   expect(out.code).toBe(3);
   expect(out.stderr).toContain("not counted: ann@example.com (not signed)\n");
   const signed = await r.run([
-    ...approveLine(waiting.stderr),
+    ...sealedApproveLine(waiting.stderr),
     "--by",
     "ann@example.com",
     "--sign",
@@ -298,7 +303,11 @@ Deno.test("a change that switches a sealed wave to ledger approvals is still sea
 Deno.test("approve --sign fails with one line when it cannot sign, and records nothing", async (t) => {
   await using r = await rollout(specOf([PROD], { approval: "sealed" }));
   const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
-  const approve = [...approveLine(waiting.stderr), "--by", "ann@example.com"];
+  const approve = [
+    ...sealedApproveLine(waiting.stderr),
+    "--by",
+    "ann@example.com",
+  ];
   const approvals = async () =>
     (await r.records("tf-wave-1")).filter((x) => x.kind === "approval");
 

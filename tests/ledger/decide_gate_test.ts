@@ -341,12 +341,15 @@ Deno.test("decideGate() counts distinct principals under approver rules (§12.1)
       });
     },
   );
-  await t.step("one required: the approver is named alone", () => {
+  await t.step("one required: every counted approver is named", () => {
     const result = decideUnder(
       [approval("a1", 1, SET), approval("a2", 2, SET)],
       rulesOf(1, { a1: "ann", a2: "bob" }),
     );
-    expect(result).toMatchObject({ approval: { id: "a2" }, approvedBy: "bob" });
+    expect(result).toMatchObject({
+      approval: { id: "a2" },
+      approvedBy: "ann, bob",
+    });
   });
   await t.step("a refused approval is named with its reason", () => {
     const result = decideUnder(

@@ -3,7 +3,7 @@ import { expect } from "@std/expect";
 import { realClock } from "../../src/clock.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 import { ledgerCommand } from "../../src/cli/ledger_command.ts";
-import { openLedger } from "../../src/cli/_open_ledger.ts";
+import { chooseLedger, openLedger } from "../../src/cli/_open_ledger.ts";
 import { memoryWriter } from "../../src/console/writer.ts";
 import { Interrupts } from "../../src/exec/interrupts.ts";
 import { isGitLedger } from "../../src/ledger/git_ledger.ts";
@@ -32,33 +32,41 @@ Deno.test("openLedger() opens the git ledger for git and git:<remote>", async (t
   await using world = await ledgerWorld();
   const { io } = cliIo(world, world.repo.path);
   await t.step("--ledger git", async () => {
-    const ledger = await openLedger("git", io);
+    const ledger = await openLedger(chooseLedger("git", io.env), io);
     expect(isGitLedger(ledger)).toBe(true);
     expect(ledger.describe()).toBe('git ledger chant/ledger of "origin"');
   });
   await t.step("--ledger git:<remote>", async () => {
-    expect((await openLedger("git:upstream", io)).describe()).toBe(
+    expect(
+      (await openLedger(chooseLedger("git:upstream", io.env), io)).describe(),
+    ).toBe(
       'git ledger chant/ledger of "upstream"',
     );
   });
   await t.step("CHANT_WAVE_LEDGER=git", async () => {
     const { io } = cliIo(world, world.repo.path, { CHANT_WAVE_LEDGER: "git" });
-    expect(isGitLedger(await openLedger(undefined, io))).toBe(true);
+    expect(isGitLedger(await openLedger(chooseLedger(undefined, io.env), io)))
+      .toBe(true);
   });
   await t.step("git: without a name", async () => {
-    await expect(openLedger("git:", io)).rejects.toThrow(
+    await expect(openLedger(chooseLedger("git:", io.env), io)).rejects.toThrow(
       'ledger "git:": name the remote after "git:", e.g. "git:origin"',
     );
   });
   await t.step("git: with a URL holding a credential", async () => {
     await expect(
-      openLedger("git:https://ann:s3cret@git.example/x.git", io),
+      openLedger(
+        chooseLedger("git:https://ann:s3cret@git.example/x.git", io.env),
+        io,
+      ),
     ).rejects.toThrow(
       'ledger "git:https://***@git.example/x.git": not a valid remote name; name a remote ("git:origin"), not a URL',
     );
   });
   await t.step("a directory", async () => {
-    expect(isGitLedger(await openLedger(".chant/ledger", io))).toBe(false);
+    expect(
+      isGitLedger(await openLedger(chooseLedger(".chant/ledger", io.env), io)),
+    ).toBe(false);
   });
 });
 

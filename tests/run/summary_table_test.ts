@@ -1,0 +1,57 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { summaryRows } from "../../src/run/summary_table.ts";
+import type { PlannedRun } from "../../src/run/run_outcomes.ts";
+
+function planned(target: string, summary: string): PlannedRun {
+  return {
+    target,
+    run: { target, op: "tf" },
+    planPath: `${target}.plan.json`,
+    plan: {
+      planDigest: `sha256:${"a".repeat(64)}`,
+      destructive: false,
+      empty: false,
+      summary,
+    },
+  } as PlannedRun;
+}
+
+Deno.test("summaryRows() lists every run of the job, refused and unplanned ones too", () => {
+  const rows = summaryRows({
+    planned: [planned("b", "1 to add"), planned("d", "2 to add")],
+    outcome: {
+      applied: ["b"],
+      failed: [{ target: "d", message: "d failed", tail: [] }],
+      untried: [],
+      replan: [],
+      moved: [],
+      skipped: [],
+    },
+    durations: new Map([["b", 2000], ["d", 1000]]),
+    moved: [planned("a", "3 to add")],
+    unplanned: ["c"],
+  });
+  expect(rows).toEqual([
+    ["target", "plan", "outcome", "took"],
+    ["a", "3 to add", "refused: plan moved", ""],
+    ["b", "1 to add", "applied", "2s"],
+    ["c", "-", "failed to plan", ""],
+    ["d", "2 to add", "failed", "1s"],
+  ]);
+});
+
+Deno.test("summaryRows() has no rows for a job with no runs", () => {
+  expect(summaryRows({
+    planned: [],
+    outcome: {
+      applied: [],
+      failed: [],
+      untried: [],
+      replan: [],
+      moved: [],
+      skipped: [],
+    },
+    durations: new Map(),
+  })).toEqual([]);
+});
