@@ -7,6 +7,7 @@
  * @module
  */
 
+import { describeTrust } from "../policy/mode_trust.ts";
 import { decideGate, type PlanSets } from "../ledger/decide_gate.ts";
 import { type ApprovalVerdict, tallyLine } from "../ledger/gate_tally.ts";
 import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
@@ -165,10 +166,9 @@ export function describeRules(rules: RulesStatus): string {
     mode: rules.mode,
     signers: rules.signers.map((path) => ({ sha: rules.base, path })),
   });
-  const caveat = rules.mode === "sealed"
-    ? ""
-    : " (an approver is whoever --by names)";
-  return `${mode}${caveat}, ${describeApprovers(rules)} (${rules.reason})`;
+  return `${mode}, ${describeApprovers(rules)} (${rules.reason}); ${
+    describeTrust(rules.mode)
+  }`;
 }
 
 /**

@@ -11,6 +11,7 @@ import { SpecError } from "../errors.ts";
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
+import { describeTrust } from "../policy/mode_trust.ts";
 
 /** The `check` command. */
 export const checkCommand: Command = {
@@ -20,6 +21,8 @@ export const checkCommand: Command = {
   help: [
     "Reads the spec and runs every check of the spec format; each problem is",
     "reported as <file>:<line>:<col>: <where>: <what>. Exit 0 when valid, 2 when not.",
+    "A valid spec's gated waves are listed with their approval mode and what it",
+    "withstands (as written here; a job reads these rules at base).",
     "",
     "  --spec F   the waves file (JSON or JSONC)",
     "  --json     print { ok, file, waves, runs } or { ok: false, problems } on stdout",
@@ -41,10 +44,18 @@ export const checkCommand: Command = {
             "\n",
         );
       }
-      terminalLog(io.stderr, io.env)([
+      const log = terminalLog(io.stderr, io.env);
+      log([
         styled("ok", "ok:"),
         ` ${file}: ${spec.waves.length} waves, ${runs} runs`,
       ]);
+      for (const wave of spec.waves.filter((w) => w.gate !== "never")) {
+        log(
+          `  wave ${wave.k} "${wave.name}": gate ${wave.gate}, approval ${wave.approval}: ${
+            describeTrust(wave.approval)
+          }`,
+        );
+      }
       return OK;
     } catch (error) {
       if (error instanceof SpecError && flags.booleans.json) {

@@ -10,7 +10,7 @@ const SPEC = JSON.stringify({
   name: "demo",
   plan: ["p", "{plan}"],
   apply: ["a", "{plan}"],
-  waves: [{ name: "dev", runs: ["x"] }],
+  waves: [{ name: "dev", gate: "never", runs: ["x"] }],
 });
 const ESC = "\x1b";
 

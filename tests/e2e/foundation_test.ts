@@ -88,10 +88,14 @@ Deno.test("chant-wave check accepts a good JSONC spec", async () => {
   const result = await runBinary(["check", "--spec", "waves.jsonc"], {
     cwd: dir.path,
   });
+  const ledger =
+    "approval ledger: any approval in the ledger counts, and its approver is whoever --by names: code the change runs in a job can write one, so use sealed or forge for production waves";
   expect(result).toEqual({
     code: 0,
     stdout: "",
-    stderr: "ok: waves.jsonc: 2 waves, 4 runs\n",
+    stderr: "ok: waves.jsonc: 2 waves, 4 runs\n" +
+      `  wave 1 "dev": gate always, ${ledger}\n` +
+      `  wave 2 "prod": gate always, ${ledger}\n`,
   });
   const json = await runBinary(["check", "--spec", "waves.jsonc", "--json"], {
     cwd: dir.path,
