@@ -137,6 +137,7 @@ export {
   judgeApprovals,
   type JudgeInput,
 } from "./src/policy/judge_approvals.ts";
+export type { Confirmation } from "./src/review/confirm_approvals.ts";
 export type { SignersAtBase } from "./src/policy/read_signers.ts";
 export type { ChangePeople, ChangePerson } from "./src/git/change_people.ts";
 export {
