@@ -10,6 +10,7 @@ import process from "node:process";
 import { type Clock, realClock } from "../clock.ts";
 import { fdWriter, type Writer } from "../console/writer.ts";
 import { Interrupts } from "../exec/interrupts.ts";
+import { nodeSpawner, type Spawner } from "../exec/spawner.ts";
 import { createGit, type Git } from "../git/git.ts";
 
 /** What a command may touch outside itself. */
@@ -27,11 +28,22 @@ export interface CliIo {
   interrupts: Interrupts;
   /** Git, with the user's global configuration ignored. */
   git: Git;
+  /** Starts the user's commands; the real one by default (tests may leave it out). */
+  spawner?: Spawner;
 }
 
 /**
+ * Steps between two full garbage collections of the real spawner: one costs a
+ * few milliseconds of CPU against a second or more for 256 steps, and keeps a
+ * long wave's spent streams and pipes from piling up (see
+ * `pace_collections.ts`).
+ */
+const COLLECT_EVERY = 256;
+
+/**
  * The real edges: fd 1 and fd 2, the process environment and working directory,
- * the wall clock, a fresh interrupt registry and the isolated git.
+ * the wall clock, a fresh interrupt registry, the isolated git and a spawner
+ * that collects garbage between steps.
  * @returns A fresh `CliIo`.
  */
 export function realIo(): CliIo {
@@ -44,5 +56,6 @@ export function realIo(): CliIo {
     clock: realClock,
     interrupts: new Interrupts(),
     git: createGit({ env }),
+    spawner: nodeSpawner({ collectEvery: COLLECT_EVERY }),
   };
 }

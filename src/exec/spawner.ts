@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { type Readable, setDefaultHighWaterMark } from "node:stream";
 import { constants } from "node:os";
 import process from "node:process";
+import { paceCollections } from "./pace_collections.ts";
 
 /** The signals chant-wave sends to a step. */
 export type StopSignal = "SIGTERM" | "SIGKILL" | "SIGINT";
@@ -127,15 +128,32 @@ export function exitCodeOf(
   return number === undefined ? 1 : 128 + number;
 }
 
+/** Options of {@linkcode nodeSpawner}. */
+export interface NodeSpawnerOptions {
+  /**
+   * Collect garbage fully before the first command and before every this many
+   * (see `pace_collections.ts`; only where the runtime exposes `gc()`); 0 = never.
+   * @default {0}
+   */
+  collectEvery?: number;
+}
+
 /**
  * The real spawner, on `node:child_process.spawn` with `detached: true` (each
  * command leads its own process group and session, so a terminal's Ctrl-C reaches
  * chant-wave only, which then stops the groups itself) and
  * `stdio: ["ignore", "pipe", "pipe"]`. `shell` is never used.
+ * @param options How often to collect garbage between commands.
  * @returns The spawner.
  */
-export function nodeSpawner(): Spawner {
-  return { spawn: spawnDetached };
+export function nodeSpawner(options: NodeSpawnerOptions = {}): Spawner {
+  const beforeSpawn = paceCollections(options.collectEvery ?? 0);
+  return {
+    spawn(spawnOptions) {
+      beforeSpawn();
+      return spawnDetached(spawnOptions);
+    },
+  };
 }
 
 function spawnDetached(options: SpawnOptions): Promise<SpawnedProcess> {
