@@ -33,12 +33,13 @@ export interface CliIo {
 }
 
 /**
- * Steps between two full garbage collections of the real spawner: one costs a
- * few milliseconds of CPU against a second or more for 256 steps, and keeps a
- * long wave's spent streams and pipes from piling up (see
- * `pace_collections.ts`).
+ * How often the real spawner collects garbage fully (see
+ * `pace_collections.ts`): a collection costs about 10 ms of CPU, 256 steps a
+ * second or more and 32 MiB of output through the step console 0.2 s or more;
+ * it keeps a long wave's spent streams and pipes, and a loud step's spent
+ * buffers, from piling up.
  */
-const COLLECT_EVERY = 256;
+const COLLECT_EVERY = { steps: 256, bytes: 32 * 1024 * 1024 };
 
 /**
  * The real edges: fd 1 and fd 2, the process environment and working directory,

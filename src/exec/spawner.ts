@@ -11,7 +11,11 @@ import { spawn } from "node:child_process";
 import { type Readable, setDefaultHighWaterMark } from "node:stream";
 import { constants } from "node:os";
 import process from "node:process";
-import { paceCollections } from "./pace_collections.ts";
+import {
+  type CollectEvery,
+  type CollectionPacer,
+  paceCollections,
+} from "./pace_collections.ts";
 
 /** The signals chant-wave sends to a step. */
 export type StopSignal = "SIGTERM" | "SIGKILL" | "SIGINT";
@@ -131,11 +135,12 @@ export function exitCodeOf(
 /** Options of {@linkcode nodeSpawner}. */
 export interface NodeSpawnerOptions {
   /**
-   * Collect garbage fully before the first command and before every this many
-   * (see `pace_collections.ts`; only where the runtime exposes `gc()`); 0 = never.
-   * @default {0}
+   * Collect garbage fully before the first command, then every so many
+   * commands and bytes of their output (see `pace_collections.ts`; only where
+   * the runtime exposes `gc()`).
+   * @default {never}
    */
-  collectEvery?: number;
+  collectEvery?: CollectEvery;
 }
 
 /**
@@ -147,16 +152,19 @@ export interface NodeSpawnerOptions {
  * @returns The spawner.
  */
 export function nodeSpawner(options: NodeSpawnerOptions = {}): Spawner {
-  const beforeSpawn = paceCollections(options.collectEvery ?? 0);
+  const pacer = paceCollections(options.collectEvery ?? {});
   return {
     spawn(spawnOptions) {
-      beforeSpawn();
-      return spawnDetached(spawnOptions);
+      pacer.beforeStep();
+      return spawnDetached(spawnOptions, pacer);
     },
   };
 }
 
-function spawnDetached(options: SpawnOptions): Promise<SpawnedProcess> {
+function spawnDetached(
+  options: SpawnOptions,
+  pacer: CollectionPacer,
+): Promise<SpawnedProcess> {
   const command = options.argv[0] ?? "";
   if (command === "") {
     return Promise.reject(new SpawnError(command, "the command is empty"));
@@ -185,8 +193,8 @@ function spawnDetached(options: SpawnOptions): Promise<SpawnedProcess> {
       const pid = child.pid as number;
       resolve({
         pid,
-        stdout: () => chunksOf(child.stdout!),
-        stderr: () => chunksOf(child.stderr!),
+        stdout: () => chunksOf(child.stdout!, pacer),
+        stderr: () => chunksOf(child.stderr!, pacer),
         kill: (signal) => killGroup(pid, signal),
         waitExitCode: () => exited,
       });
@@ -219,9 +227,13 @@ const LOW_WATER = 2;
  * Reads a stream as an async iterable of chunks through `data` events, with a
  * small queue that pauses the stream when it fills, so memory stays bounded.
  * Bun's built-in async iterator of child streams is several times slower than
- * its `data` events; this keeps one fast path for every runtime.
+ * its `data` events; this keeps one fast path for every runtime. Each chunk's
+ * size goes to the pacer.
  */
-function chunksOf(stream: Readable): AsyncIterable<Uint8Array> {
+function chunksOf(
+  stream: Readable,
+  pacer: CollectionPacer,
+): AsyncIterable<Uint8Array> {
   const queue: Uint8Array[] = [];
   let ended = false;
   let failure: { error: unknown } | undefined;
@@ -232,6 +244,7 @@ function chunksOf(stream: Readable): AsyncIterable<Uint8Array> {
     waiting?.();
   };
   stream.on("data", (chunk: Uint8Array) => {
+    pacer.read(chunk.length);
     queue.push(chunk);
     if (queue.length >= HIGH_WATER) stream.pause();
     notify();
