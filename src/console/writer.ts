@@ -31,7 +31,8 @@ const encoder = new TextEncoder();
  * whose reader is slow), it waits for room instead of trying again at once: it
  * writes from then on through a blocking descriptor of the same pipe or
  * terminal where Linux gives one, else it sleeps between tries (0.05 ms, then
- * doubling up to 10 ms). Text is encoded into one reused buffer that grows to
+ * doubling up to 10 ms). A write a signal interrupts (`EINTR`) is tried again.
+ * Text is encoded into one reused buffer that grows to
  * the largest write seen; bytes are written as they are. It tells whether the
  * descriptor is a terminal, once, when it is made.
  * @param fd The descriptor: 1 for stdout, 2 for stderr.
@@ -42,7 +43,7 @@ export function fdWriter(fd: number): Writer {
   let target = fd;
   let reopened = false;
   const wait = backoff();
-  /** Writes `bytes[0..length)`, retrying partial writes and `EAGAIN`. */
+  /** Writes `bytes[0..length)`, retrying partial writes, `EINTR` and `EAGAIN`. */
   const writeFully = (bytes: Uint8Array, length: number) => {
     let offset = 0;
     while (offset < length) {
@@ -50,7 +51,9 @@ export function fdWriter(fd: number): Writer {
         offset += writeSync(target, bytes, offset, length - offset);
         wait.reset();
       } catch (error) {
-        if ((error as { code?: string }).code !== "EAGAIN") throw error;
+        const code = (error as { code?: string }).code;
+        if (code === "EINTR") continue;
+        if (code !== "EAGAIN") throw error;
         if (!reopened) {
           reopened = true;
           target = reopenBlocking(fd) ?? fd;
