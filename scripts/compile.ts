@@ -42,6 +42,8 @@ async function denoCompile(): Promise<boolean> {
     "compile",
     "--allow-all",
     "--quiet",
+    // gc() for the spawner's collections between steps, as bun's --expose-gc.
+    "--v8-flags=--expose-gc",
     "--output",
     output,
     "cli.ts",
@@ -71,6 +73,9 @@ async function bunCompile(): Promise<boolean> {
     "--format=esm",
     "--no-compile-autoload-dotenv",
     "--no-compile-autoload-bunfig",
+    // gc() for the spawner's full collections between steps
+    // (src/exec/pace_collections.ts).
+    "--compile-exec-argv=--expose-gc",
     "--outfile",
     output,
     bundle,

@@ -20,6 +20,7 @@ import {
   withLoad,
 } from "./_measure.ts";
 import { gateBench } from "./gate_bench.ts";
+import { slowPipeBench } from "./slow_pipe_bench.ts";
 import { startupBench } from "./startup_bench.ts";
 import { streamBench } from "./stream_bench.ts";
 import { waveBench } from "./wave_bench.ts";
@@ -79,12 +80,19 @@ async function measure(title: string, group: () => Promise<Row[]>) {
 await measure(
   "waves against xargs -P 2",
   () =>
-    waveBench(quick ? { large: 100, small: 20, memory: 300, rounds: 1 } : {}),
+    waveBench(
+      quick
+        ? { large: 100, small: 20, memory: 1000, memoryBase: 100, rounds: 1 }
+        : {},
+    ),
 );
 await measure(
   "streaming through the step console",
   () => streamBench(quick ? { lines: 100_000, rounds: 1 } : {}),
 );
+await measure("the log on a slow non-blocking pipe", async () => [
+  await slowPipeBench(quick ? { lines: 100_000, rounds: 1 } : {}),
+]);
 await measure("the gate", async () => [
   await gateBench(quick ? { records: 1000, rounds: 2 } : {}),
 ]);

@@ -3,8 +3,10 @@
  * one-run wave whose plan command writes 1,000,000 lines of 80 bytes to stdout,
  * the log sent to /dev/null, against `cat` of the same file to /dev/null and
  * against `sed` adding the same `[plan] flood | ` prefix, in paired runs; and
- * the run's peak memory against the same run with a plan that prints nothing.
- * One more run counts the delivered lines (every one must arrive). Runnable
+ * the run's peak memory against the same run with a plan that prints nothing,
+ * and the peak memory of a step printing ten times as much (10,000,000 lines,
+ * from `yes`) against one printing 1,000,000 the same way. One more run counts
+ * the delivered lines (every one must arrive). Runnable
  * alone (`deno run --allow-all scripts/bench/stream_bench.ts [--quick]`).
  * @module
  */
@@ -29,6 +31,11 @@ export interface StreamBenchOptions {
   lines?: number;
   /** Paired rounds against each baseline. @default {5} */
   rounds?: number;
+  /**
+   * Lines of the long stream whose peak memory is compared with that of
+   * `lines` lines of the same kind (one run each). @default {10 × lines}
+   */
+  longLines?: number;
 }
 
 const LINE_BYTES = 80;
@@ -51,15 +58,26 @@ async function writeLines(path: string, count: number): Promise<void> {
   }
 }
 
-/** A repository with two one-run specs: `flood.json` prints the file, `quiet.json` nothing. */
-async function setUp(lines: number): Promise<string> {
+/**
+ * A repository with three one-run specs: `flood.json` prints `lines.txt`
+ * (`lines` lines of 80 bytes), `quiet.json` nothing, and `many.json` as many
+ * 80-byte lines as the file `many.count` says (from `yes`, so no file holds
+ * them).
+ * @param lines The lines of `lines.txt`.
+ * @returns The repository's path.
+ */
+export async function setUp(lines: number): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "chant-wave-bench-" });
   await writeLines(`${dir}/lines.txt`, lines);
   const plan = (print: string) =>
     `#!/bin/sh\n${print}printf '{"planDigest":"sha256:%064d"}' 0 > "$1"\n`;
   await Deno.writeTextFile(`${dir}/flood.sh`, plan("cat lines.txt\n"));
   await Deno.writeTextFile(`${dir}/quiet.sh`, plan(""));
-  for (const name of ["flood", "quiet"]) {
+  await Deno.writeTextFile(
+    `${dir}/many.sh`,
+    plan(`yes '${"y".repeat(LINE_BYTES - 1)}' | head -n "$(cat many.count)"\n`),
+  );
+  for (const name of ["flood", "quiet", "many"]) {
     const spec = {
       name,
       plan: ["sh", `${name}.sh`, "{plan}"],
@@ -69,15 +87,27 @@ async function setUp(lines: number): Promise<string> {
     };
     await Deno.writeTextFile(`${dir}/${name}.json`, JSON.stringify(spec));
   }
-  await Deno.writeTextFile(`${dir}/.gitignore`, ".chant/\nlines.txt\n");
+  await Deno.writeTextFile(
+    `${dir}/.gitignore`,
+    ".chant/\nlines.txt\nmany.count\n",
+  );
   await commitAll(dir);
   return dir;
 }
 
-const run = (spec: string) => ["run", "--spec", spec, "--wave", "1"];
+/**
+ * The arguments of a `run` of the one-run wave of a spec.
+ * @param spec The spec file.
+ * @returns The arguments after the binary.
+ */
+export const run = (spec: string) => ["run", "--spec", spec, "--wave", "1"];
 
-/** Removes what the previous run left, so each run plans and applies anew. */
-const cleanUp = (dir: string) => () =>
+/**
+ * Removes what the previous run left, so each run plans and applies anew.
+ * @param dir The repository.
+ * @returns The clean-up to run before each run.
+ */
+export const cleanUp = (dir: string) => () =>
   Deno.remove(`${dir}/.chant`, { recursive: true }).catch(() => {});
 
 /** Runs the flood wave once more and counts the console lines it printed. */
@@ -97,10 +127,53 @@ async function countDelivered(dir: string): Promise<number> {
   return count;
 }
 
+/** `1M lines (80 MB)` */
+function sizeOf(lines: number): string {
+  return `${(lines / 1e6).toLocaleString("en")}M lines (${
+    (lines * LINE_BYTES / 1e6).toFixed(0)
+  } MB)`;
+}
+
+/**
+ * The peak memory of a step printing `long` lines against one printing
+ * `lines` (the same lines, from `yes`), one run each: what ten times the
+ * output costs in memory, measured (no goal: the issues set none).
+ */
+async function longStreamRow(
+  dir: string,
+  lines: number,
+  long: number,
+): Promise<Row> {
+  const { value, load } = await withLoad(async () => {
+    const timed = [];
+    for (const count of [lines, long]) {
+      await cleanUp(dir)();
+      await Deno.writeTextFile(`${dir}/many.count`, `${count}\n`);
+      timed.push(
+        await runTimed(BINARY, run("many.json"), { cwd: dir, usage: true }),
+      );
+    }
+    return timed;
+  });
+  const [short, longer] = value.map((t) => t.peakMb ?? 0);
+  return {
+    what: `peak memory streaming ${sizeOf(long)}`,
+    measured: `${formatMb(longer)} (${formatRuns([value[1]])})`,
+    baseline: `the same step printing ${sizeOf(lines)}: ${formatMb(short)} (${
+      formatRuns([value[0]])
+    })`,
+    ratio: formatRatio(longer / short),
+    goal: "",
+    met: undefined,
+    load,
+  };
+}
+
 /**
  * Measures the streaming rows.
  * @param options Lines and rounds.
- * @returns Three rows: against `cat`, against `sed`, and the peak memory.
+ * @returns Four rows: against `cat`, against `sed`, the peak memory, and the
+ * peak memory of a ten times longer stream.
  * @throws {Error} When a line was not delivered.
  */
 export async function streamBench(
@@ -141,9 +214,7 @@ export async function streamBench(
         cleanUp(dir),
       )
     );
-    const size = `${(lines / 1e6).toLocaleString("en")}M lines (${
-      (lines * LINE_BYTES / 1e6).toFixed(0)
-    } MB)`;
+    const size = sizeOf(lines);
     const ms = (p: typeof cat.value, side: "mine" | "base") =>
       formatRuns(p[side]);
     const catRatio = median(cat.value.ratios);
@@ -180,6 +251,7 @@ export async function streamBench(
         met: peak < 60,
         load: memory.load,
       },
+      await longStreamRow(dir, lines, options.longLines ?? 10 * lines),
     ];
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -8,6 +8,7 @@
 
 import { writeSync } from "node:fs";
 import { isatty } from "node:tty";
+import { backoff, reopenBlocking } from "./_wait_writable.ts";
 
 /** Something text can be written to. Writes are synchronous and complete. */
 export interface Writer {
@@ -25,16 +26,42 @@ export interface Writer {
 const encoder = new TextEncoder();
 
 /**
- * A writer for a file descriptor, using blocking `writeSync` (retrying on `EAGAIN`
- * when the descriptor is non-blocking), so nothing piles up in memory. Text is
- * encoded into one reused buffer that grows to the largest write seen; bytes are
- * written as they are. It tells whether the descriptor is a terminal, once,
- * when it is made.
+ * A writer for a file descriptor, using blocking `writeSync`, so nothing piles
+ * up in memory. When the descriptor is non-blocking and full (`EAGAIN`: a pipe
+ * whose reader is slow), it waits for room instead of trying again at once: it
+ * writes from then on through a blocking descriptor of the same pipe or
+ * terminal where Linux gives one, else it sleeps between tries (0.05 ms, then
+ * doubling up to 10 ms). A write a signal interrupts (`EINTR`) is tried again.
+ * Text is encoded into one reused buffer that grows to
+ * the largest write seen; bytes are written as they are. It tells whether the
+ * descriptor is a terminal, once, when it is made.
  * @param fd The descriptor: 1 for stdout, 2 for stderr.
  * @returns The writer.
  */
 export function fdWriter(fd: number): Writer {
   let buffer = new Uint8Array(4 * 1024);
+  let target = fd;
+  let reopened = false;
+  const wait = backoff();
+  /** Writes `bytes[0..length)`, retrying partial writes, `EINTR` and `EAGAIN`. */
+  const writeFully = (bytes: Uint8Array, length: number) => {
+    let offset = 0;
+    while (offset < length) {
+      try {
+        offset += writeSync(target, bytes, offset, length - offset);
+        wait.reset();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === "EINTR") continue;
+        if (code !== "EAGAIN") throw error;
+        if (!reopened) {
+          reopened = true;
+          target = reopenBlocking(fd) ?? fd;
+        }
+        if (target === fd) wait.pause();
+      }
+    }
+  };
   return {
     isTerminal: isatty(fd),
     write(text: string): void {
@@ -43,24 +70,12 @@ export function fdWriter(fd: number): Writer {
         buffer = new Uint8Array(text.length * 3);
       }
       const { written } = encoder.encodeInto(text, buffer);
-      writeFully(fd, buffer, written);
+      writeFully(buffer, written);
     },
     writeBytes(bytes: Uint8Array): void {
-      writeFully(fd, bytes, bytes.length);
+      writeFully(bytes, bytes.length);
     },
   };
-}
-
-/** Writes `bytes[0..length)` to `fd`, retrying partial writes and `EAGAIN`. */
-function writeFully(fd: number, bytes: Uint8Array, length: number): void {
-  let offset = 0;
-  while (offset < length) {
-    try {
-      offset += writeSync(fd, bytes, offset, length - offset);
-    } catch (error) {
-      if ((error as { code?: string }).code !== "EAGAIN") throw error;
-    }
-  }
 }
 
 /** A writer that keeps everything written, for tests. */

@@ -11,6 +11,11 @@ import { spawn } from "node:child_process";
 import { type Readable, setDefaultHighWaterMark } from "node:stream";
 import { constants } from "node:os";
 import process from "node:process";
+import {
+  type CollectEvery,
+  type CollectionPacer,
+  paceCollections,
+} from "./pace_collections.ts";
 
 /** The signals chant-wave sends to a step. */
 export type StopSignal = "SIGTERM" | "SIGKILL" | "SIGINT";
@@ -127,18 +132,39 @@ export function exitCodeOf(
   return number === undefined ? 1 : 128 + number;
 }
 
+/** Options of {@linkcode nodeSpawner}. */
+export interface NodeSpawnerOptions {
+  /**
+   * Collect garbage fully before the first command, then every so many
+   * commands and bytes of their output (see `pace_collections.ts`; only where
+   * the runtime exposes `gc()`).
+   * @default {never}
+   */
+  collectEvery?: CollectEvery;
+}
+
 /**
  * The real spawner, on `node:child_process.spawn` with `detached: true` (each
  * command leads its own process group and session, so a terminal's Ctrl-C reaches
  * chant-wave only, which then stops the groups itself) and
  * `stdio: ["ignore", "pipe", "pipe"]`. `shell` is never used.
+ * @param options How often to collect garbage between commands.
  * @returns The spawner.
  */
-export function nodeSpawner(): Spawner {
-  return { spawn: spawnDetached };
+export function nodeSpawner(options: NodeSpawnerOptions = {}): Spawner {
+  const pacer = paceCollections(options.collectEvery ?? {});
+  return {
+    spawn(spawnOptions) {
+      pacer.beforeStep();
+      return spawnDetached(spawnOptions, pacer);
+    },
+  };
 }
 
-function spawnDetached(options: SpawnOptions): Promise<SpawnedProcess> {
+function spawnDetached(
+  options: SpawnOptions,
+  pacer: CollectionPacer,
+): Promise<SpawnedProcess> {
   const command = options.argv[0] ?? "";
   if (command === "") {
     return Promise.reject(new SpawnError(command, "the command is empty"));
@@ -167,8 +193,8 @@ function spawnDetached(options: SpawnOptions): Promise<SpawnedProcess> {
       const pid = child.pid as number;
       resolve({
         pid,
-        stdout: () => chunksOf(child.stdout!),
-        stderr: () => chunksOf(child.stderr!),
+        stdout: () => chunksOf(child.stdout!, pacer),
+        stderr: () => chunksOf(child.stderr!, pacer),
         kill: (signal) => killGroup(pid, signal),
         waitExitCode: () => exited,
       });
@@ -201,9 +227,13 @@ const LOW_WATER = 2;
  * Reads a stream as an async iterable of chunks through `data` events, with a
  * small queue that pauses the stream when it fills, so memory stays bounded.
  * Bun's built-in async iterator of child streams is several times slower than
- * its `data` events; this keeps one fast path for every runtime.
+ * its `data` events; this keeps one fast path for every runtime. Each chunk's
+ * size goes to the pacer.
  */
-function chunksOf(stream: Readable): AsyncIterable<Uint8Array> {
+function chunksOf(
+  stream: Readable,
+  pacer: CollectionPacer,
+): AsyncIterable<Uint8Array> {
   const queue: Uint8Array[] = [];
   let ended = false;
   let failure: { error: unknown } | undefined;
@@ -214,6 +244,7 @@ function chunksOf(stream: Readable): AsyncIterable<Uint8Array> {
     waiting?.();
   };
   stream.on("data", (chunk: Uint8Array) => {
+    pacer.read(chunk.length);
     queue.push(chunk);
     if (queue.length >= HIGH_WATER) stream.pause();
     notify();

@@ -167,12 +167,14 @@ async function runWriters(
  * @param world The remote and clones.
  * @param writers How many writer processes.
  * @param records Records per writer.
+ * @param path The writers' `PATH` (a test puts a stand-in git first).
  * @returns The time taken and the writers that failed.
  */
 export async function chantWriters(
   world: ApproverWorld,
   writers: number,
   records: number,
+  path = "/usr/bin:/bin",
 ): Promise<WritersResult> {
   const dirs = Array.from(
     { length: writers },
@@ -180,7 +182,7 @@ export async function chantWriters(
   );
   const logs = await Deno.makeTempDir({ dir: world.repo.root });
   return await runWriters(dirs, CHANT_WRITER, (w) => ({
-    PATH: "/usr/bin:/bin",
+    PATH: path,
     BIN: BINARY,
     DIGEST,
     RECORDS: String(records),

@@ -1,8 +1,9 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { tempDir } from "../_helpers/binary.ts";
 import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
-const BUNDLE = new URL("../../dist/chant-wave.mjs", import.meta.url).pathname;
+const ROOT = new URL("../..", import.meta.url).pathname;
 const NODE = (await new Deno.Command("sh", {
   args: ["-c", "command -v node"],
   stdout: "piped",
@@ -15,12 +16,23 @@ Deno.test({
 }, async () => {
   // node is on every machine the README's commands run on (npx needs it).
   if (node === "") throw new Error("node is not on PATH");
+  // Bundled here from the sources under test, never a bundle a build left.
+  await using dir = await tempDir();
+  const bundle = `${dir.path}/chant-wave.mjs`;
+  const bundled = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--output", bundle, "cli.ts"],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  expect(new TextDecoder().decode(bundled.stderr)).toBe("");
+  expect(bundled.code).toBe(0);
   await using r = await rollout(
     specOf([{ name: "dev", gate: "always", runs: ["a", "b"] }]),
   );
   const run = async (...args: string[]) => {
     const { code, stderr } = await new Deno.Command(node, {
-      args: [BUNDLE, ...args],
+      args: [bundle, ...args],
       cwd: r.path,
       stdout: "null",
       stderr: "piped",

@@ -1,10 +1,15 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import {
-  isolatedGitEnv,
-  ISOLATION_ENV,
-  userGitEnv,
-} from "../../src/git/git_env.ts";
+import { isolatedGitEnv, userGitEnv } from "../../src/git/git_env.ts";
+
+// Spelled out, not taken from ISOLATION_ENV: a change to the isolation must
+// fail these tests.
+const ISOLATED = {
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+  LC_ALL: "C",
+  GIT_TERMINAL_PROMPT: "0",
+};
 
 Deno.test("isolatedGitEnv() keeps only what git needs and isolates config", () => {
   const env = isolatedGitEnv({
@@ -24,7 +29,7 @@ Deno.test("isolatedGitEnv() keeps only what git needs and isolates config", () =
     PATH: "/bin",
     HOME: "/home/u",
     SSH_AUTH_SOCK: "/tmp/agent",
-    ...ISOLATION_ENV,
+    ...ISOLATED,
   });
 });
 
@@ -38,7 +43,7 @@ Deno.test("isolatedGitEnv() adds overrides but never lets them undo the isolatio
   expect(env).toEqual({
     PATH: "/bin",
     GIT_AUTHOR_NAME: "Ledger",
-    ...ISOLATION_ENV,
+    ...ISOLATED,
   });
 });
 
@@ -58,4 +63,38 @@ Deno.test("userGitEnv() passes the variables that choose config files", () => {
     LC_ALL: "C",
     GIT_TERMINAL_PROMPT: "0",
   });
+});
+
+Deno.test("isolatedGitEnv() makes real git ignore the global, XDG and system configuration", async () => {
+  const root = await Deno.makeTempDir({ prefix: "chant-wave-git-env-" });
+  try {
+    const config = (from: string) => `[chant]\n\tfrom = ${from}\n`;
+    await Deno.mkdir(`${root}/home/.config/git`, { recursive: true });
+    await Deno.writeTextFile(`${root}/home/.gitconfig`, config("global"));
+    await Deno.writeTextFile(`${root}/home/.config/git/config`, config("xdg"));
+    await Deno.writeTextFile(`${root}/system`, config("system"));
+    const user = {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: `${root}/home`,
+      XDG_CONFIG_HOME: `${root}/home/.config`,
+    };
+    const read = async (env: Record<string, string>) => {
+      const out = await new Deno.Command("git", {
+        args: ["config", "--get-all", "chant.from"],
+        cwd: root,
+        env,
+        clearEnv: true,
+      }).output();
+      return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean);
+    };
+    // The same files are read without the isolation, so the test can fail.
+    expect(await read({ ...user, GIT_CONFIG_SYSTEM: `${root}/system` }))
+      .toEqual(["system", "xdg", "global"]);
+    const isolated = isolatedGitEnv(user, {
+      GIT_CONFIG_SYSTEM: `${root}/system`,
+    });
+    expect(await read(isolated)).toEqual([]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

@@ -218,18 +218,22 @@ Deno.test("Git.configGet() reads the repository's and the user's settings", asyn
   });
 });
 
-// Runs as root, as CI and fresh-check do (it must give the checkout away); as
-// another user it fails at the chown, never silently skipped.
+// A checkout owned by another user, as in a container job, without root:
+// git's own test switch GIT_TEST_ASSUME_DIFFERENT_OWNER=1 (read by the same
+// ownership check, git >= 2.35.2) makes every checkout look foreign to it.
 Deno.test("createGit() keeps trusting a checkout the user's safe.directory trusts, and nothing else of that config", async (t) => {
   await using repo = await tempRepo({ "a.txt": "a\n" });
   await repo.commit("one");
-  // A checkout owned by another user, as in a container job: git refuses it.
-  const chown = await new Deno.Command("chown", {
-    args: ["-R", "65534:65534", repo.path],
-  }).output();
-  expect(chown.success).toBe(true);
+  const foreign = join(repo.root, "git-as-another-user");
+  await Deno.writeTextFile(
+    foreign,
+    `#!/bin/sh\nGIT_TEST_ASSUME_DIFFERENT_OWNER=1 exec git "$@"\n`,
+  );
+  await Deno.chmod(foreign, 0o755);
+  const foreignGit = (home: string) =>
+    createGit({ env: { PATH, HOME: home }, gitPath: foreign });
   await t.step("without safe.directory git refuses the checkout", async () => {
-    const error = await gitFor(join(repo.root, "plain-home")).topLevel(
+    const error = await foreignGit(join(repo.root, "plain-home")).topLevel(
       repo.path,
     ).catch((e) => e);
     expect(error).toBeInstanceOf(GitError);
@@ -242,7 +246,7 @@ Deno.test("createGit() keeps trusting a checkout the user's safe.directory trust
       join(home, ".gitconfig"),
       `[safe]\n\tdirectory = ${repo.path}\n[chant]\n\tfrom = global\n`,
     );
-    const git = gitFor(home);
+    const git = foreignGit(home);
     expect(await git.topLevel(repo.path)).toBe(repo.path);
     expect(
       await git.run(["config", "--get-all", "safe.directory"], {

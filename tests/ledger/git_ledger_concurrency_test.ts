@@ -2,6 +2,7 @@
 import { expect } from "@std/expect";
 import { fileURLToPath } from "node:url";
 import type { ApprovalRecord } from "../../src/ledger/records.ts";
+import { pushLog, unretriedRejections } from "../_helpers/push_log.ts";
 import { ledgerWorld } from "./git_ledger_fixture.ts";
 
 const WRITER = fileURLToPath(
@@ -12,7 +13,12 @@ const CLONES = 4;
 const RECORDS = 25;
 const ROUNDS = 2;
 
-async function runWriters(clones: string[], round: number): Promise<void> {
+/** Runs the writers with `bin` (a stand-in git) first on their PATH. */
+async function runWriters(
+  clones: string[],
+  round: number,
+  bin: string,
+): Promise<void> {
   const startAt = Date.now() + 1500;
   const outputs = await Promise.all(
     Array.from(
@@ -28,6 +34,7 @@ async function runWriters(clones: string[], round: number): Promise<void> {
             String(RECORDS),
             String(startAt),
           ],
+          env: { PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` },
           stdout: "piped",
           stderr: "piped",
         }).output(),
@@ -46,7 +53,10 @@ Deno.test("gitLedger() loses no record with 8 processes on 4 clones writing at o
   const { ledger } = world.open(world.repo.path);
   for (let round = 0; round < ROUNDS; round++) {
     await t.step(`round ${round + 1}`, async () => {
-      await runWriters(clones, round);
+      await using log = await pushLog();
+      await runWriters(clones, round, log.bin);
+      // The writers raced: pushes were rejected, and retried until they landed.
+      expect(unretriedRejections(await log.pushes())).toBe("");
       const { records, problems } = await ledger.readGate("tf", "tf-wave-2");
       expect(problems).toEqual([]);
       const notes = records.map((r) => (r as ApprovalRecord).note!);

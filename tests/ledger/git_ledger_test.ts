@@ -12,6 +12,7 @@ import {
   newStamp,
   pendingRecord,
 } from "../../src/ledger/records.ts";
+import { pushLog, unretriedRejections } from "../_helpers/push_log.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
 import { approvalNoted, ledgerWorld } from "./git_ledger_fixture.ts";
 
@@ -72,12 +73,17 @@ Deno.test("gitLedger() shares records between clones in branch order", async () 
 
 Deno.test("gitLedger() lets exactly one of racing claims win each plan", async () => {
   await using world = await ledgerWorld();
+  await using log = await pushLog();
+  // A stand-in git first on PATH sees the losing pushes rejected and retried.
+  const git = createGit({
+    env: { ...world.repo.env, PATH: `${log.bin}:${world.repo.env.PATH}` },
+  });
   const ledgers = [
     await world.clone("a"),
     await world.clone("b"),
     await world.clone("c"),
   ]
-    .map((cwd) => world.open(cwd).ledger);
+    .map((cwd) => world.open(cwd, { git }).ledger);
   const plans = ["eu", "us", "ap"].map((target, i) => ({
     target,
     planDigest: "sha256:" + String(i).repeat(64),
@@ -107,6 +113,7 @@ Deno.test("gitLedger() lets exactly one of racing claims win each plan", async (
       expect(winners[0]).toMatch(new RegExp(`^dec-${round}-[0-2]$`));
     }
   }
+  expect(unretriedRejections(await log.pushes())).toBe("");
 });
 
 Deno.test("gitLedger() leaves the work tree, index and HEAD untouched", async () => {

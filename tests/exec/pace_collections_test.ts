@@ -1,0 +1,68 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import {
+  exposedCollector,
+  paceCollections,
+} from "../../src/exec/pace_collections.ts";
+
+Deno.test("paceCollections() collects before the first step and every n-th after it", async (t) => {
+  const cases = [
+    { steps: 1, count: 3, want: [0, 1, 2] },
+    { steps: 3, count: 7, want: [0, 3, 6] },
+    { steps: 256, count: 300, want: [0, 256] },
+  ];
+  for (const c of cases) {
+    await t.step(`every ${c.steps}, ${c.count} steps`, () => {
+      const at: number[] = [];
+      let step = 0;
+      const pacer = paceCollections({ steps: c.steps }, () => at.push(step));
+      for (; step < c.count; step++) pacer.beforeStep();
+      expect(at).toEqual(c.want);
+    });
+  }
+});
+
+Deno.test("paceCollections() collects once every so many bytes of output", () => {
+  let collections = 0;
+  const pacer = paceCollections({ bytes: 100 }, () => collections++);
+  pacer.read(99);
+  expect(collections).toBe(0);
+  pacer.read(1);
+  expect(collections).toBe(1);
+  pacer.read(250);
+  expect(collections).toBe(2);
+  pacer.read(99);
+  expect(collections).toBe(2);
+  pacer.beforeStep();
+  expect(collections).toBe(2);
+});
+
+Deno.test("paceCollections() does nothing when turned off or without a collector", () => {
+  let collections = 0;
+  const off = paceCollections({ steps: 0, bytes: 0 }, () => collections++);
+  for (let i = 0; i < 10; i++) {
+    off.beforeStep();
+    off.read(1 << 30);
+  }
+  expect(collections).toBe(0);
+  const none = paceCollections({ steps: 1, bytes: 1 }, undefined);
+  expect(() => {
+    none.beforeStep();
+    none.read(10);
+  }).not.toThrow();
+});
+
+Deno.test("exposedCollector() is the runtime's gc() only when it exposes one", () => {
+  const global = globalThis as { gc?: unknown };
+  const had = global.gc;
+  try {
+    let calls = 0;
+    global.gc = () => calls++;
+    exposedCollector()!();
+    expect(calls).toBe(1);
+    global.gc = undefined;
+    expect(exposedCollector()).toBeUndefined();
+  } finally {
+    global.gc = had;
+  }
+});
