@@ -198,7 +198,7 @@ Deno.test("statusLines() shows the rules at base, the tally and who sealed each 
   const lines = statusLines([sealed], { specFile: "waves.json" });
   const d12 = digest("2").slice(0, 19);
   expect(lines).toContain(
-    '  rules: sealed by .chant-wave/allowed_signers, 2 distinct approvers, anyone, self-approval allowed (read at cccccccccccc: wave 2 "prod" by name and position)',
+    '  rules: sealed by .chant-wave/allowed_signers, 2 distinct approvers, anyone, self-approval allowed (read at cccccccccccc: wave 2 "prod" by name and position); only signatures by keys listed at base count: code the change runs in a job cannot make one',
   );
   expect(lines).toContain(
     `  tally: 1 of 2 approvals of ${d12}: ann@example.com; not counted: eve@example.com (not signed)`,
