@@ -11,6 +11,7 @@
 import { lineLog } from "../console/line_log.ts";
 import { chunkRuns } from "../ledger/chunk_runs.ts";
 import type { ClaimLedger } from "../ledger/claims.ts";
+import { randomHex } from "../ledger/random_hex.ts";
 import {
   type ClaimedRun,
   newRecord,
@@ -68,9 +69,7 @@ export async function applyStage(
     .map(({ target }) => ({ target, reason: "no changes" }));
   let runs = planned.filter((run) => !run.plan.empty);
   const failedToClaim: ApplyOutcome["failed"] = [];
-  let claimed:
-    | { approvalId: string; runs: Map<string, ClaimedRun> }
-    | undefined;
+  let claimed: Claimed | undefined;
   if (input.gated && runs.length > 0) {
     const gate = await readGate(spec.name, decision.gate, {
       digest: decision.digest,
@@ -89,7 +88,11 @@ export async function applyStage(
     skipped.push(...sorted.skipped);
     failedToClaim.push(...sorted.refused);
     runs = sorted.won;
-    claimed = { approvalId: approval.id, runs: sorted.attempts };
+    claimed = {
+      approvalId: approval.id,
+      attemptId: sorted.attemptId,
+      runs: sorted.attempts,
+    };
   }
   const outcomes = claimed ? outcomeWriter(claimed, input, io) : undefined;
   const durations = new Map<string, number>();
@@ -184,9 +187,19 @@ export async function previewApply(
   return { apply, skipped };
 }
 
+/** The plans this job attempt won under an approval, by target. */
+interface Claimed {
+  approvalId: string;
+  /** The job attempt that claimed them (SPEC.md §10). */
+  attemptId: string;
+  runs: Map<string, ClaimedRun>;
+}
+
 /**
  * Sorts the runs by where they stand under the approval, then claims the ones
- * that may apply and keeps those this job won.
+ * that may apply, naming a fresh job attempt, and keeps those this attempt won:
+ * another job holding the same decision record (a re-run, a copied artifact)
+ * claims under another attempt, so of the two exactly one applies.
  */
 async function claim(
   runs: readonly PlannedRun[],
@@ -198,8 +211,10 @@ async function claim(
   skipped: SkippedRun[];
   refused: ApplyOutcome["failed"];
   attempts: Map<string, ClaimedRun>;
+  attemptId: string;
 }> {
   const { decision } = input;
+  const attemptId = randomHex(16);
   const skipped: SkippedRun[] = [];
   const refused: ApplyOutcome["failed"] = [];
   const wanted: { run: PlannedRun; claimed: ClaimedRun }[] = [];
@@ -215,7 +230,7 @@ async function claim(
     }
   }
   if (wanted.length === 0) {
-    return { won: [], skipped, refused, attempts: new Map() };
+    return { won: [], skipped, refused, attempts: new Map(), attemptId };
   }
   const runId = ciContext(io.env).runId;
   const after = await io.ledger.claimRuns(newRecord("claim", {
@@ -223,6 +238,7 @@ async function claim(
     gate: decision.gate,
     approvalId: before.approvalId,
     decisionId: decision.decisionId,
+    attemptId,
     runs: wanted.map((w) => w.claimed),
     ...(runId ? { runId } : {}),
   }, newStamp(io.clock)));
@@ -233,6 +249,7 @@ async function claim(
     if (
       standing.kind === "unsettled" &&
       standing.decisionId === decision.decisionId &&
+      standing.attemptId === attemptId &&
       standing.attempt === claimed.attempt
     ) {
       won.push(run);
@@ -250,7 +267,7 @@ async function claim(
       });
     }
   }
-  return { won, skipped, refused, attempts };
+  return { won, skipped, refused, attempts, attemptId };
 }
 
 function claimedElsewhere(
@@ -286,7 +303,7 @@ interface OutcomeWriter {
  * records, and a job that dies loses only the outcomes not yet written.
  */
 function outcomeWriter(
-  claimed: { approvalId: string; runs: Map<string, ClaimedRun> },
+  claimed: Claimed,
   input: ApplyStageInput,
   io: RunIo,
 ): OutcomeWriter {
@@ -303,6 +320,7 @@ function outcomeWriter(
         gate: input.decision.gate,
         approvalId: claimed.approvalId,
         decisionId: input.decision.decisionId,
+        attemptId: claimed.attemptId,
         runs,
         ...(runId ? { runId } : {}),
       }, newStamp(io.clock));
