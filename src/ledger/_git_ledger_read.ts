@@ -69,7 +69,9 @@ async function arrivalOrder(
  * @param name The spec's `name` (a checked ledger segment).
  * @param gate The gate (a checked ledger segment).
  * @param label How problems name the branch (`chant/ledger`).
- * @returns The records and problems.
+ * @param arrivedAfter Tells, by a file's path and blob, whether it reached the
+ *   branch after a mark; those records are listed in `late`.
+ * @returns The records and problems, and the records that arrived late.
  * @throws {GitError} When git fails.
  */
 export async function readGateAt(
@@ -79,8 +81,10 @@ export async function readGateAt(
   name: string,
   gate: string,
   label: string,
-): Promise<GateRecords> {
-  if (tip === undefined) return { records: [], problems: [] };
+  arrivedAfter?: (path: string, oid: string) => boolean,
+): Promise<GateRecords & { late: Set<LedgerRecord> }> {
+  const late = new Set<LedgerRecord>();
+  if (tip === undefined) return { records: [], problems: [], late };
   const dir = `gates/${name}/${gate}/`;
   const problems: string[] = [];
   const files = (await blobsAt(git, cwd, tip, [dir]))
@@ -94,7 +98,7 @@ export async function readGateAt(
       if (refused) problems.push(`${label}:${file.path}: ${refused}`);
       return refused === undefined;
     });
-  if (files.length === 0) return { records: [], problems };
+  if (files.length === 0) return { records: [], problems, late };
   const [order, blobs] = await Promise.all([
     arrivalOrder(git, cwd, tip, dir),
     readObjects(git, cwd, files.map((file) => file.oid)),
@@ -117,13 +121,14 @@ export async function readGateAt(
         continue;
       }
       found.push({ record, at: order.get(file.path) ?? Infinity });
+      if (arrivedAfter?.(file.path, file.oid)) late.add(record);
     } catch (error) {
       if (!(error instanceof RecordError)) throw error;
       problems.push(error.message);
     }
   }
   found.sort((a, b) => a.at - b.at || compareRecords(a.record, b.record));
-  return { records: found.map((item) => item.record), problems };
+  return { records: found.map((item) => item.record), problems, late };
 }
 
 /**

@@ -41,7 +41,13 @@ import {
 import { batcher } from "./_git_ledger_batch.ts";
 import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
 import { claimByOrder } from "./claim_by_order.ts";
-import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
+import { dropArrivedAfter } from "./arrived_after.ts";
+import type {
+  GateRecords,
+  GateRef,
+  LedgerMark,
+  LedgerStore,
+} from "./ledger_store.ts";
 import { parseRecord } from "./parse_record.ts";
 import { screenRecords } from "./screen_records.ts";
 import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
@@ -125,6 +131,14 @@ export interface GitLedger extends LedgerStore {
 
 const GIT_LEDGER = Symbol("chant-wave git ledger");
 
+/** A mark of the git ledger: the branch tip fetched at the mark. */
+interface GitMark extends LedgerMark {
+  /** Always `git`. */
+  readonly store: "git";
+  /** The tip; `undefined` when there was no branch yet. */
+  readonly tip?: string;
+}
+
 /**
  * Tells whether a store is the git ledger (and so can `pull` and `push`).
  * @param store Any store.
@@ -183,6 +197,15 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
         ));
     },
   );
+  const written = new Set<string>();
+  let marked: Promise<GitMark> | undefined;
+  /** Which files of a gate a mark's tip holds, by path, with their blobs. */
+  const filesAt = async (mark: LedgerMark, dir: string) => {
+    const tip = mark.store === "git" ? (mark as GitMark).tip : undefined;
+    if (tip === undefined) return new Map<string, string>();
+    const blobs = await blobsAt(ctx.git, ctx.cwd, tip, [`${dir}/`]);
+    return new Map(blobs.map((blob) => [blob.path, blob.oid]));
+  };
   const gatePath = (name: string, gate: string) =>
     `gates/${checkLedgerSegment("name", name)}/${
       checkLedgerSegment("gate", gate)
@@ -200,17 +223,37 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     /**
      * Fetches the branch first (with a remote), then reads only the gate's tree.
      * Records come oldest first in the order they reached the branch (the
-     * first-parent commit that added each file), not by timestamp.
+     * first-parent commit that added each file), not by timestamp. With
+     * `asOf`, a record whose file the mark's tip lacks (or holds with another
+     * blob) reached the branch after the mark: it does not count when it
+     * loosens, unless this store wrote it.
      */
-    async readGate(name: string, gate: string): Promise<GateRecords> {
-      gatePath(name, gate);
+    async readGate(name, gate, options = {}): Promise<GateRecords> {
+      const dir = gatePath(name, gate);
       await open();
       const tip = await currentTip(ctx);
-      return screenRecords(
-        await readGateAt(ctx.git, ctx.cwd, tip, name, gate, LEDGER_BRANCH),
-        ctx.clock.now(),
+      const { asOf } = options;
+      const before = asOf ? await filesAt(asOf, dir) : undefined;
+      const { late, ...read } = await readGateAt(
+        ctx.git,
+        ctx.cwd,
+        tip,
+        name,
+        gate,
+        LEDGER_BRANCH,
+        before && ((path, oid) => before.get(path) !== oid),
       );
+      const screened = screenRecords(read, ctx.clock.now());
+      return before ? dropArrivedAfter(screened, late, written) : screened;
     },
+
+    /** Fetches the branch (with a remote) and marks its tip: the first call's, for every call. */
+    mark: () =>
+      marked ??= (async () => {
+        await open();
+        const tip = await currentTip(ctx);
+        return { store: "git" as const, ...(tip ? { tip } : {}) };
+      })(),
 
     /**
      * Atomic, never overwriting and losing nothing under concurrent writers on
@@ -233,6 +276,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
         const text = formatRecord(record);
         parseRecord(text, fileName);
         const what = `${record.kind} ${record.name}/${record.gate}`;
+        written.add(record.id);
         return writes.add({ path: `${dir}/${fileName}`, text, what });
       } catch (error) {
         return Promise.reject(error);

@@ -44,6 +44,7 @@ export async function checkOrder(
   const { records, problems } = await io.ledger.readGate(
     spec.name,
     gateName(spec, previous.k),
+    { asOf: io.asOf },
   );
   for (const problem of problems) log(`warning: ledger: ${problem}`);
   const head12 = base.head.slice(0, 12);

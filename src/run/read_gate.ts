@@ -65,9 +65,11 @@ export async function readGate(
     members: readonly GateMember[];
     judge?: GateJudge;
   },
-  io: Pick<RunIo, "ledger" | "clock" | "stderr">,
+  io: Pick<RunIo, "ledger" | "clock" | "stderr" | "asOf">,
 ): Promise<GateRead> {
-  const { records, problems } = await io.ledger.readGate(name, gate);
+  const { records, problems } = await io.ledger.readGate(name, gate, {
+    asOf: io.asOf,
+  });
   const log = lineLog(io.stderr);
   for (const problem of problems) log(`warning: ledger: ${problem}`);
   const sets = await loadPlanSets(io.ledger, name, gate, records);

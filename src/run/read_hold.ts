@@ -37,11 +37,12 @@ export interface HoldRead extends HoldStanding {
  */
 export async function readHold(
   target: HoldTarget,
-  io: Pick<RunIo, "ledger" | "clock" | "stderr">,
+  io: Pick<RunIo, "ledger" | "clock" | "stderr" | "asOf">,
 ): Promise<HoldRead> {
   const { records, problems } = await io.ledger.readGate(
     target.name,
     target.gate,
+    { asOf: io.asOf },
   );
   for (const problem of problems) {
     lineLog(io.stderr)(`warning: ledger: ${problem}`);
