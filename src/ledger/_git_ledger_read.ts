@@ -1,8 +1,9 @@
 /**
  * Reading the git ledger at one tip: a gate's records in the order they reached
- * the branch (the first-parent commit that added each file), and the gates the
- * tip holds. Reads only the gate's tree (`ls-tree`, `log` limited to the gate,
- * `cat-file --batch`). Private to the git ledger; fetching is the caller's.
+ * the branch (by sequence number, `_git_ledger_order.ts`), and the gates the
+ * tip holds. Reads only the gate's tree (one `ls-tree`, one `cat-file
+ * --batch`), and never the branch's history but on a branch written before
+ * numbers. Private to the git ledger; fetching is the caller's.
  * @module
  */
 
@@ -10,7 +11,14 @@ import { posix } from "node:path";
 import type { Git } from "../git/git.ts";
 import { readObjects } from "../git/git_plumbing.ts";
 import { formatBytes, MAX_RECORD_BYTES } from "../limits.ts";
-import { blobsAt } from "./_git_ledger_tree.ts";
+import { blobText, readNamed } from "./_git_ledger_objects.ts";
+import {
+  ORDER_DIR,
+  parseCounter,
+  parseOrderName,
+  SEQ_PATH,
+} from "./_git_ledger_order.ts";
+import { blobsAt, type ListedBlob } from "./_git_ledger_tree.ts";
 import type { GateRecords, GateRef } from "./ledger_store.ts";
 import { parseRecord, RecordError } from "./parse_record.ts";
 import {
@@ -23,55 +31,125 @@ import { compareRecords } from "./sort_records.ts";
 
 const decoder = new TextDecoder();
 
+/** Where a record was read: its path, blob and sequence number. */
+export interface LocatedRecord {
+  /** `gates/<name>/<gate>/<file>`. */
+  path: string;
+  /** The blob's object id. */
+  oid: string;
+  /** Its sequence number; absent for a record written without one. */
+  seq?: number;
+}
+
+/** A gate as read at a tip: its records, and where each was read. */
+export interface GateReadAt extends GateRecords {
+  /** Each record's path, blob and number. */
+  files: Map<LedgerRecord, LocatedRecord>;
+  /** The tip's counter (the next number); absent on a branch without numbers. */
+  next?: number;
+}
+
+/** Options of {@linkcode readGateAt}. */
+export interface ReadGateAtOptions {
+  /** How problems name the branch (`chant/ledger`). */
+  label: string;
+  /**
+   * Read only what a decision can need: the records from the gate's newest
+   * revoke on (an `expired` record; nothing before it counts, SPEC.md §5.3).
+   */
+  live?: boolean;
+  /** The order of a branch written before numbers (it needs its history). */
+  legacy: (tip: string, dir: string) => Promise<Map<string, number>>;
+}
+
+/** A listed record file, with its place in the order. */
+interface Listed extends ListedBlob {
+  seq?: number;
+  at: number;
+}
+
+/** Whether a record file's name says it is a revoke (`…-expired-….json`). */
+function namedExpired(path: string): boolean {
+  return posix.basename(path).includes("-expired-");
+}
+
 /**
- * Maps each file added under `dir` in the first-parent history of `tip` to the
- * position of the commit that added it (0 = the oldest).
+ * Lists a gate at `tip` in one `ls-tree`: its record files in branch order (by
+ * sequence number, or on a branch without numbers by the commit that added
+ * each), the counter, and the refused files as problems.
  */
-async function arrivalOrder(
+async function listGate(
   git: Git,
   cwd: string,
   tip: string,
   dir: string,
-): Promise<Map<string, number>> {
-  const stdout = await git.run([
-    "--literal-pathspecs",
-    "-c",
-    "core.quotePath=false",
-    "log",
-    "--first-parent",
-    "--reverse",
-    "--root",
-    "--no-renames",
-    "--diff-filter=A",
-    "--name-only",
-    "--format=commit %H",
-    tip,
-    "--",
+  options: ReadGateAtOptions,
+  problems: string[],
+): Promise<{ files: Listed[]; next?: number }> {
+  const listed = await blobsAt(git, cwd, tip, [
+    SEQ_PATH,
     dir,
-  ], { cwd });
-  const order = new Map<string, number>();
-  let commit = -1;
-  for (const line of stdout.split("\n")) {
-    if (line.startsWith("commit ")) commit++;
-    else if (line !== "" && !order.has(line)) order.set(line, commit);
+    `${dir}${ORDER_DIR}/`,
+  ]);
+  const numbers = new Map<string, number>();
+  let counter: ListedBlob | undefined;
+  const records: ListedBlob[] = [];
+  for (const blob of listed) {
+    if (blob.path === SEQ_PATH) counter = blob;
+    else if (blob.path.startsWith(`${dir}${ORDER_DIR}/`)) {
+      const entry = parseOrderName(posix.basename(blob.path));
+      const path = entry && `${dir}${entry.file}`;
+      if (path && !(numbers.get(path)! <= entry!.seq)) {
+        numbers.set(path, entry!.seq);
+      }
+    } else if (isRecordFileName(posix.basename(blob.path))) records.push(blob);
   }
-  return order;
+  const files = records.filter((file) => {
+    const refused = file.mode !== "100644" && file.mode !== "100755"
+      ? "is not a regular file (a link or a submodule); it does not count"
+      : file.size > MAX_RECORD_BYTES
+      ? `is larger than ${formatBytes(MAX_RECORD_BYTES)}; it does not count`
+      : undefined;
+    if (refused) problems.push(`${options.label}:${file.path}: ${refused}`);
+    return refused === undefined;
+  });
+  const legacy = counter === undefined && files.length > 0
+    ? await options.legacy(tip, dir)
+    : undefined;
+  const placed: Listed[] = files.map((file) => {
+    const seq = numbers.get(file.path);
+    const at = legacy ? legacy.get(file.path) : seq;
+    return {
+      ...file,
+      ...(seq === undefined ? {} : { seq }),
+      at: at ?? Infinity,
+    };
+  });
+  placed.sort((a, b) =>
+    a.at - b.at || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+  );
+  const next = counter && parseCounter(
+    blobText((await readNamed(git, cwd, [counter.oid]))[0]),
+  );
+  return { files: placed, ...(next === undefined ? {} : { next }) };
 }
 
 /**
- * Reads every record of one gate at `tip`, oldest first in branch order: by the
- * first-parent commit that added the file, then (files added by one commit) by
- * timestamp and id. Malformed records, unreadable blobs and records of another
- * gate become `problems`, named `<label>:<path>`.
+ * Reads every record of one gate at `tip` (with `live`, only those from its
+ * newest revoke on), oldest first in branch order: by sequence number (records
+ * without one last), then (records of one number or commit) by timestamp and
+ * id. One `ls-tree` lists the gate, one `cat-file --batch` reads the records
+ * (another per record named like a revoke that is not one). Malformed records,
+ * unreadable blobs and records of another gate become `problems`, named
+ * `<label>:<path>`.
  * @param git The git seam.
  * @param cwd A directory inside the repository.
  * @param tip The branch tip to read (`undefined`: no ledger yet).
  * @param name The spec's `name` (a checked ledger segment).
  * @param gate The gate (a checked ledger segment).
- * @param label How problems name the branch (`chant/ledger`).
- * @param arrivedAfter Tells, by a file's path and blob, whether it reached the
- *   branch after a mark; those records are listed in `late`.
- * @returns The records and problems, and the records that arrived late.
+ * @param options How problems name the branch, whether to read only what a
+ *   decision needs, and the order of a branch without numbers.
+ * @returns The records and problems, and where each record was read.
  * @throws {GitError} When git fails.
  */
 export async function readGateAt(
@@ -80,36 +158,19 @@ export async function readGateAt(
   tip: string | undefined,
   name: string,
   gate: string,
-  label: string,
-  arrivedAfter?: (path: string, oid: string) => boolean,
-): Promise<GateRecords & { late: Set<LedgerRecord> }> {
-  const late = new Set<LedgerRecord>();
-  if (tip === undefined) return { records: [], problems: [], late };
+  options: ReadGateAtOptions,
+): Promise<GateReadAt> {
+  const files = new Map<LedgerRecord, LocatedRecord>();
+  if (tip === undefined) return { records: [], problems: [], files };
   const dir = `gates/${name}/${gate}/`;
   const problems: string[] = [];
-  const files = (await blobsAt(git, cwd, tip, [dir]))
-    .filter((file) => isRecordFileName(posix.basename(file.path)))
-    .filter((file) => {
-      const refused = file.mode !== "100644" && file.mode !== "100755"
-        ? "is not a regular file (a link or a submodule); it does not count"
-        : file.size > MAX_RECORD_BYTES
-        ? `is larger than ${formatBytes(MAX_RECORD_BYTES)}; it does not count`
-        : undefined;
-      if (refused) problems.push(`${label}:${file.path}: ${refused}`);
-      return refused === undefined;
-    });
-  if (files.length === 0) return { records: [], problems, late };
-  const [order, blobs] = await Promise.all([
-    arrivalOrder(git, cwd, tip, dir),
-    readObjects(git, cwd, files.map((file) => file.oid)),
-  ]);
+  const listed = await listGate(git, cwd, tip, dir, options, problems);
   const found: { record: LedgerRecord; at: number }[] = [];
-  for (const file of files) {
-    const shown = `${label}:${file.path}`;
-    const bytes = blobs.get(file.oid);
+  const parse = (file: Listed, bytes: Uint8Array | undefined) => {
+    const shown = `${options.label}:${file.path}`;
     if (bytes === undefined) {
       problems.push(`${shown}: cannot read the record: its blob is missing`);
-      continue;
+      return undefined;
     }
     try {
       const record = parseRecord(decoder.decode(bytes), shown, problems);
@@ -118,17 +179,37 @@ export async function readGateAt(
           `${shown}: record is for gate "${record.gate}" of "${record.name}", ` +
             `not gate "${gate}" of "${name}"`,
         );
-        continue;
+        return undefined;
       }
-      found.push({ record, at: order.get(file.path) ?? Infinity });
-      if (arrivedAfter?.(file.path, file.oid)) late.add(record);
+      found.push({ record, at: file.at });
+      files.set(record, {
+        path: file.path,
+        oid: file.oid,
+        ...(file.seq === undefined ? {} : { seq: file.seq }),
+      });
+      return record;
     } catch (error) {
       if (!(error instanceof RecordError)) throw error;
       problems.push(error.message);
+      return undefined;
     }
+  };
+  let end = listed.files.length;
+  for (let from = options.live ? end - 1 : 0;; from--) {
+    while (from > 0 && !namedExpired(listed.files[from].path)) from--;
+    const slice = listed.files.slice(Math.max(0, from), end);
+    const blobs = await readObjects(git, cwd, slice.map((file) => file.oid));
+    const read = slice.map((file) => parse(file, blobs.get(file.oid)));
+    if (from <= 0 || read[0]?.kind === "expired") break;
+    end = from;
   }
   found.sort((a, b) => a.at - b.at || compareRecords(a.record, b.record));
-  return { records: found.map((item) => item.record), problems, late };
+  return {
+    records: found.map((item) => item.record),
+    problems,
+    files,
+    ...(listed.next === undefined ? {} : { next: listed.next }),
+  };
 }
 
 /**

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { lstatSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Clock, realClock } from "../clock.ts";
@@ -35,6 +36,7 @@ import {
   formatPlanSet,
   parsePlanSet,
   planSetFileName,
+  type PlanSetMember,
 } from "./plan_set_file.ts";
 import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
 import {
@@ -68,6 +70,62 @@ export interface DirLedgerOptions {
   clock?: Pick<Clock, "now">;
 }
 
+/**
+ * Refuses a link on the way to `root/segments…` (SPEC.md §14), looking at each
+ * directory once per store: one that was a real directory is not looked at
+ * again (so a command checks each directory once, not once per read).
+ */
+function refuseLinksOnce(
+  root: string,
+  segments: readonly string[],
+  realDirs: Set<string>,
+): void {
+  let path = root;
+  for (const [i, segment] of segments.entries()) {
+    path = join(path, segment);
+    if (realDirs.has(path)) continue;
+    refuseLinks(root, segments.slice(0, i + 1), "the ledger");
+    if (!isDirectory(path)) return;
+    realDirs.add(path);
+  }
+}
+
+/**
+ * The record files from the gate's newest revoke on (by name, which is the
+ * time it was written): nothing before it counts for a decision (SPEC.md §5.3).
+ * A file named like a revoke that is not one is passed over.
+ */
+function fromNewestRevoke(
+  files: readonly string[],
+  dir: string,
+  read: (path: string) => LedgerRecord | string,
+): readonly string[] {
+  for (let i = files.length - 1; i > 0; i--) {
+    if (!files[i].includes("-expired-")) continue;
+    const found = read(`${dir}/${files[i]}`);
+    if (typeof found !== "string" && found.kind === "expired") {
+      return files.slice(i);
+    }
+  }
+  return files;
+}
+
+/** The ids of the approvals among `records`. */
+function approvalsOf(records: readonly LedgerRecord[]): Set<string> {
+  return new Set(
+    records.filter((r) => r.kind === "approval").map((r) => r.id),
+  );
+}
+
+/** Whether `path` is a directory (not following a link). */
+function isDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** A `LedgerStore` kept in a directory. */
 export interface DirLedger extends LedgerStore {
   /** The ledger's root directory, as given. */
@@ -97,6 +155,7 @@ export function dirLedger(
   const random = options.random ?? webRandomBytes;
   const chunk = Math.max(1, options.readChunk ?? 256);
   const clock = options.clock ?? realClock;
+  const realDirs = new Set<string>();
   const gateSegments = (name: string, gate: string, ...more: string[]) => {
     const segments = [
       "gates",
@@ -104,7 +163,7 @@ export function dirLedger(
       checkLedgerSegment("gate", gate),
       ...more,
     ];
-    refuseLinks(root, segments, "the ledger");
+    refuseLinksOnce(root, segments, realDirs);
     return join(root, ...segments);
   };
   const gateDir = (name: string, gate: string) => gateSegments(name, gate);
@@ -117,7 +176,6 @@ export function dirLedger(
     options: ReadGateOptions = {},
   ) => {
     const dir = gateDir(name, gate);
-    const files = entriesOf(dir).filter(isRecordFileName).sort();
     const scratch = new Uint8Array(MAX_RECORD_BYTES + 1);
     const records: LedgerRecord[] = [];
     const problems: string[] = [];
@@ -125,6 +183,8 @@ export function dirLedger(
     const mark = options.asOf && asDirMark(options.asOf);
     const read = (path: string) =>
       readRecordFile(scratch, path, name, gate, problems);
+    const listed = entriesOf(dir).filter(isRecordFileName).sort();
+    const files = options.live ? fromNewestRevoke(listed, dir, read) : listed;
     for (let i = 0; i < files.length; i++) {
       if (i > 0 && i % chunk === 0) await nextTurn();
       const path = `${dir}/${files[i]}`;
@@ -137,7 +197,13 @@ export function dirLedger(
         }
       }
     }
-    await readClaims(dir, read, records, problems);
+    await readClaims(
+      dir,
+      read,
+      records,
+      problems,
+      options.live && approvalsOf(records),
+    );
     const screened = screenRecords(
       { records: sortRecords(records), problems },
       clock.now(),
@@ -214,6 +280,16 @@ export function dirLedger(
       ).catch((error) => {
         if (!(error instanceof LedgerWriteError)) throw error;
       });
+    },
+
+    /** Reads each digest's `sets/<hex>.json`, checked. */
+    async readPlanSets(name, gate, digests) {
+      const sets = new Map<string, PlanSetMember[]>();
+      for (const digest of digests) {
+        const set = await store.readPlanSet(name, gate, digest);
+        if (set) sets.set(digest, set);
+      }
+      return sets;
     },
 
     /** Reads `sets/<hex>.json` (a regular file, at most 64 MiB), checked. */

@@ -17,13 +17,15 @@
 import type { Clock } from "../clock.ts";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import { readObjects } from "../git/git_plumbing.ts";
 import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
-import { blobsAt } from "./_git_ledger_tree.ts";
+import { type GitMark, lateRecords } from "./_git_ledger_mark.ts";
+import { blobText, readNamed } from "./_git_ledger_objects.ts";
+import { legacyOrder, parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
 import {
   formatPlanSet,
   parsePlanSet,
   planSetFileName,
+  type PlanSetMember,
 } from "./plan_set_file.ts";
 import { listGatesAt, readGateAt } from "./_git_ledger_read.ts";
 import {
@@ -42,12 +44,7 @@ import { batcher } from "./_git_ledger_batch.ts";
 import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
 import { claimByOrder } from "./claim_by_order.ts";
 import { dropArrivedAfter } from "./arrived_after.ts";
-import type {
-  GateRecords,
-  GateRef,
-  LedgerMark,
-  LedgerStore,
-} from "./ledger_store.ts";
+import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
 import { parseRecord } from "./parse_record.ts";
 import { screenRecords } from "./screen_records.ts";
 import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
@@ -131,14 +128,6 @@ export interface GitLedger extends LedgerStore {
 
 const GIT_LEDGER = Symbol("chant-wave git ledger");
 
-/** A mark of the git ledger: the branch tip fetched at the mark. */
-interface GitMark extends LedgerMark {
-  /** Always `git`. */
-  readonly store: "git";
-  /** The tip; `undefined` when there was no branch yet. */
-  readonly tip?: string;
-}
-
 /**
  * Tells whether a store is the git ledger (and so can `pull` and `push`).
  * @param store Any store.
@@ -199,12 +188,14 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
   );
   const written = new Set<string>();
   let marked: Promise<GitMark> | undefined;
-  /** Which files of a gate a mark's tip holds, by path, with their blobs. */
-  const filesAt = async (mark: LedgerMark, dir: string) => {
-    const tip = mark.store === "git" ? (mark as GitMark).tip : undefined;
-    if (tip === undefined) return new Map<string, string>();
-    const blobs = await blobsAt(ctx.git, ctx.cwd, tip, [`${dir}/`]);
-    return new Map(blobs.map((blob) => [blob.path, blob.oid]));
+  /** The tip the last read fetched: plan sets are read there, without fetching again. */
+  let lastTip: Promise<string | undefined> | undefined;
+  const fetchTip = () =>
+    lastTip = (async () => (await open(), currentTip(ctx)))();
+  /** The order of a branch written before numbers: its whole history, fetched. */
+  const legacy = async (tip: string, dir: string) => {
+    await fetchLedger(ctx, true);
+    return await legacyOrder(ctx.git, ctx.cwd, tip, dir);
   };
   const gatePath = (name: string, gate: string) =>
     `gates/${checkLedgerSegment("name", name)}/${
@@ -221,38 +212,41 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
         : `git ledger ${LEDGER_BRANCH} of "${remote ?? DEFAULT_LEDGER_REMOTE}"`,
 
     /**
-     * Fetches the branch first (with a remote), then reads only the gate's tree.
-     * Records come oldest first in the order they reached the branch (the
-     * first-parent commit that added each file), not by timestamp. With
-     * `asOf`, a record whose file the mark's tip lacks (or holds with another
-     * blob) reached the branch after the mark: it does not count when it
-     * loosens, unless this store wrote it.
+     * Fetches the branch's tip first (with a remote), then reads only the gate's
+     * tree (with `live`, only its records from the newest revoke on). Records
+     * come oldest first in the order they reached the branch (by sequence
+     * number), not by timestamp. With `asOf`, a record that reached the branch
+     * after the mark (`_git_ledger_mark.ts`) does not count when it loosens,
+     * unless this store wrote it.
      */
     async readGate(name, gate, options = {}): Promise<GateRecords> {
-      const dir = gatePath(name, gate);
-      await open();
-      const tip = await currentTip(ctx);
-      const { asOf } = options;
-      const before = asOf ? await filesAt(asOf, dir) : undefined;
-      const { late, ...read } = await readGateAt(
-        ctx.git,
-        ctx.cwd,
-        tip,
-        name,
-        gate,
-        LEDGER_BRANCH,
-        before && ((path, oid) => before.get(path) !== oid),
-      );
-      const screened = screenRecords(read, ctx.clock.now());
-      return before ? dropArrivedAfter(screened, late, written) : screened;
+      gatePath(name, gate);
+      const tip = await fetchTip();
+      const read = await readGateAt(ctx.git, ctx.cwd, tip, name, gate, {
+        label: LEDGER_BRANCH,
+        legacy,
+        ...(options.live ? { live: true } : {}),
+      });
+      const { files: _files, next: _next, ...records } = read;
+      const screened = screenRecords(records, ctx.clock.now());
+      if (options.asOf === undefined) return screened;
+      const late = await lateRecords(ctx.git, ctx.cwd, options.asOf, tip, read);
+      return dropArrivedAfter(screened, late, written);
     },
 
-    /** Fetches the branch (with a remote) and marks its tip: the first call's, for every call. */
+    /** Fetches the branch's tip (with a remote) and marks it: the first call's, for every call. */
     mark: () =>
       marked ??= (async () => {
-        await open();
-        const tip = await currentTip(ctx);
-        return { store: "git" as const, ...(tip ? { tip } : {}) };
+        const tip = await fetchTip();
+        const [counter] = tip
+          ? await readNamed(ctx.git, ctx.cwd, [`${tip}:${SEQ_PATH}`])
+          : [];
+        const next = parseCounter(blobText(counter));
+        return {
+          store: "git" as const,
+          ...(tip ? { tip } : {}),
+          ...(next === undefined ? {} : { next }),
+        };
       })(),
 
     /**
@@ -303,37 +297,51 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
       });
     },
 
-    /** Fetches first (with a remote), then reads the set's blob, checked. */
+    /** Reads the set's blob at the tip last read (fetching only when none was), checked. */
     async readPlanSet(name, gate, digest) {
-      const path = `${gatePath(name, gate)}/sets/${planSetFileName(digest)}`;
-      await open();
-      const tip = await currentTip(ctx);
-      if (tip === undefined) return undefined;
-      const [blob] = await blobsAt(ctx.git, ctx.cwd, tip, [path]);
-      if (blob === undefined || blob.size > MAX_PLANS_FILE_BYTES) {
-        return undefined;
-      }
-      const bytes = (await readObjects(ctx.git, ctx.cwd, [blob.oid]))
-        .get(blob.oid);
-      try {
-        return parsePlanSet(new TextDecoder().decode(bytes), digest);
-      } catch {
-        return undefined;
-      }
+      return (await store.readPlanSets(name, gate, [digest])).get(digest);
+    },
+
+    /**
+     * Reads every set's blob at the tip last read (fetching only when none was:
+     * a set is written before any record that names its digest) in one
+     * `cat-file --batch`, each checked.
+     */
+    async readPlanSets(name, gate, digests) {
+      const dir = `${gatePath(name, gate)}/sets`;
+      const tip = await (lastTip ?? fetchTip());
+      const sets = new Map<string, PlanSetMember[]>();
+      if (tip === undefined || digests.length === 0) return sets;
+      const blobs = await readNamed(
+        ctx.git,
+        ctx.cwd,
+        digests.map((digest) => `${tip}:${dir}/${planSetFileName(digest)}`),
+      );
+      digests.forEach((digest, i) => {
+        const blob = blobs[i];
+        if (blob?.type !== "blob" || blob.bytes.length > MAX_PLANS_FILE_BYTES) {
+          return;
+        }
+        try {
+          sets.set(digest, parsePlanSet(blobText(blob)!, digest));
+        } catch {
+          // Not a valid set of the digest: the approval covers it as a whole.
+        }
+      });
+      return sets;
     },
 
     /** Fetches first (with a remote), then lists `gates/<name>/<gate>` trees. */
     async listGates(name?: string): Promise<GateRef[]> {
       if (name !== undefined) checkLedgerSegment("name", name);
-      await open();
-      const tip = await currentTip(ctx);
+      const tip = await fetchTip();
       return await listGatesAt(ctx.git, ctx.cwd, tip, name);
     },
 
     async pull(): Promise<SyncReport> {
       await open();
       const from = needRemote(ctx, "pull");
-      const tip = await currentTip(ctx);
+      const tip = await fetchTip();
       const message = tip === undefined
         ? `"${from}" has no branch ${LEDGER_BRANCH} yet`
         : `pulled ${LEDGER_BRANCH} from "${from}" at ${tip.slice(0, 12)}`;

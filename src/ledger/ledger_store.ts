@@ -42,6 +42,11 @@ export interface ReadGateOptions {
    * Absent: every record counts.
    */
   asOf?: LedgerMark;
+  /**
+   * Read only what a decision can need: the records from the gate's newest
+   * revoke on (nothing before it counts, SPEC.md §5.3). A store may read more.
+   */
+  live?: boolean;
 }
 
 /** A gate recorded in the ledger. */
@@ -127,6 +132,19 @@ export interface LedgerStore {
     gate: string,
     digest: string,
   ): Promise<PlanSetMember[] | undefined>;
+  /**
+   * Reads the plan sets of some digests at once, each checked to hash to its
+   * digest.
+   * @param name The spec's `name`.
+   * @param gate The gate.
+   * @param digests The set digests.
+   * @returns Digest → members, for each digest with a valid plan set.
+   */
+  readPlanSets(
+    name: string,
+    gate: string,
+    digests: readonly string[],
+  ): Promise<Map<string, PlanSetMember[]>>;
   /**
    * Lists the gates the ledger holds records for, sorted by name then gate.
    * @param name Only the gates of this spec `name`, when given.
