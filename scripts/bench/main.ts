@@ -20,6 +20,7 @@ import {
   withLoad,
 } from "./_measure.ts";
 import { gateBench } from "./gate_bench.ts";
+import { ledgerSizeBench } from "./ledger_size_bench.ts";
 import { startupBench } from "./startup_bench.ts";
 import { streamBench } from "./stream_bench.ts";
 import { waveBench } from "./wave_bench.ts";
@@ -88,6 +89,11 @@ await measure(
 await measure("the gate", async () => [
   await gateBench(quick ? { records: 1000, rounds: 2 } : {}),
 ]);
+await measure(
+  "the git ledger as its branch grows",
+  () =>
+    ledgerSizeBench(quick ? { sizes: [100, 1_000], rounds: 2 } : { rounds: 3 }),
+);
 console.error("bench: the git ledger (scripts/bench/git_ledger_bench.ts)…");
 const { value: ledger, load } = await withLoad(() =>
   new Deno.Command(Deno.execPath(), {

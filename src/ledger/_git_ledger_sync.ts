@@ -48,6 +48,8 @@ export interface LedgerContext {
   remoteTips: Set<string>;
   /** Notes already logged (each is logged once). */
   noted: Set<string>;
+  /** Whether the remote-tracking ref exists (then fetches need no `--depth`). */
+  fetchedBefore?: boolean;
 }
 
 /** Logs `line` once per ledger. */
@@ -164,9 +166,10 @@ const WHOLE_HISTORY = 2147483647;
 /**
  * Fetches the remote's ledger branch into the remote-tracking ref, retrying while
  * another process of this clone holds the ref's lock, within the ledger's time
- * budget. Does nothing in local mode. Only the tip is fetched (`--depth 1`):
- * records are ordered by the numbers in its tree, so no reader needs the
- * branch's history, except on a branch written before numbers (`whole`).
+ * budget. Does nothing in local mode. A clone without the branch fetches only
+ * its tip (`--depth 1`); one with it, only the commits since (records are
+ * ordered by the numbers in the tip's tree, so no reader needs the branch's
+ * history, except on a branch written before numbers: `whole`).
  * @param ctx The ledger.
  * @param whole Fetch the branch's whole history.
  * @throws {InputError} When the remote cannot be read or a lock is stale.
@@ -177,6 +180,11 @@ export async function fetchLedger(
   whole = false,
 ): Promise<void> {
   if (ctx.remote === undefined || ctx.tracking === undefined) return;
+  // With the tip already here, a plain fetch sends only what is new; only a
+  // clone without it asks for the tip alone (`--depth 1` would send it again).
+  ctx.fetchedBefore ??=
+    (await readRefs(ctx.git, ctx.cwd, [ctx.tracking])).size > 0;
+  const depth = whole ? WHOLE_HISTORY : ctx.fetchedBefore ? undefined : 1;
   const deadline = ctx.clock.now() + ctx.budgetMs;
   for (let attempt = 1;; attempt++) {
     const got = await fetchRef(
@@ -185,8 +193,9 @@ export async function fetchLedger(
       ctx.remote,
       LEDGER_REF,
       ctx.tracking,
-      whole ? WHOLE_HISTORY : 1,
+      depth,
     );
+    if (got.ok) ctx.fetchedBefore = true;
     if (got.ok || got.reason === "absent") return;
     if (got.reason === "failed") {
       throw new InputError(

@@ -82,11 +82,12 @@ export async function readGate(
     return { records, problems, decision };
   };
   let read = await decide(query.whole === true);
-  // Waiting after a revoke: read what came before it too, so the reasons can
-  // say which approval was revoked.
+  // Waiting with no approval since a revoke: read what came before it too, so
+  // the reasons can say which approval was revoked.
   if (
     read.decision.status === "waiting" && query.whole !== true &&
-    read.records.some((record) => record.kind === "expired")
+    read.records.some((record) => record.kind === "expired") &&
+    !read.records.some((record) => record.kind === "approval")
   ) read = await decide(true);
   const log = lineLog(io.stderr);
   for (const problem of read.problems) log(`warning: ledger: ${problem}`);
