@@ -1,6 +1,7 @@
 /**
- * The git ledger's mark (SPEC.md §4.12, §14): the branch tip fetched at the
- * mark and its counter. A record numbered at or past the counter reached the
+ * The git ledger's mark (SPEC.md §4.12, §14), and what else is read at a
+ * tip already fetched (plan sets): the branch tip fetched at the mark and its
+ * counter. A record numbered at or past the counter reached the
  * branch after the mark; one numbered below it (numbers are written by whoever
  * pushes, so they prove nothing alone) or without a number counts as before
  * only when the mark's tip holds its file with the same blob. Private to the
@@ -11,7 +12,14 @@
 import type { Git } from "../git/git.ts";
 import { onlyTightens } from "./arrived_after.ts";
 import type { GateReadAt } from "./_git_ledger_read.ts";
-import { readNamed } from "./_git_ledger_objects.ts";
+import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
+import { blobText, readNamed } from "./_git_ledger_objects.ts";
+import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
+import {
+  parsePlanSet,
+  planSetFileName,
+  type PlanSetMember,
+} from "./plan_set_file.ts";
 import type { LedgerMark } from "./ledger_store.ts";
 import type { LedgerRecord } from "./records.ts";
 
@@ -66,4 +74,67 @@ export async function lateRecords(
     if (found[i]?.oid !== read.files.get(record)!.oid) late.add(record);
   });
   return late;
+}
+
+/**
+ * Marks a tip: it and its counter.
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param tip The tip just fetched (`undefined`: no branch yet).
+ * @returns The mark.
+ * @throws {GitError} When git fails.
+ */
+export async function markAt(
+  git: Git,
+  cwd: string,
+  tip: string | undefined,
+): Promise<GitMark> {
+  const [counter] = tip
+    ? await readNamed(git, cwd, [`${tip}:${SEQ_PATH}`])
+    : [];
+  const next = parseCounter(blobText(counter));
+  return {
+    store: "git",
+    ...(tip ? { tip } : {}),
+    ...(next === undefined ? {} : { next }),
+  };
+}
+
+/**
+ * Reads the plan sets of some digests at `tip` in one `cat-file --batch`, each
+ * a blob of at most 64 MiB checked to hash to its digest.
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param tip The tip (`undefined`: no branch yet).
+ * @param dir The gate's `sets` folder.
+ * @param digests The set digests.
+ * @returns Digest → members, for each valid set.
+ * @throws {GitError} When git fails.
+ */
+export async function readSetsAt(
+  git: Git,
+  cwd: string,
+  tip: string | undefined,
+  dir: string,
+  digests: readonly string[],
+): Promise<Map<string, PlanSetMember[]>> {
+  const sets = new Map<string, PlanSetMember[]>();
+  if (tip === undefined || digests.length === 0) return sets;
+  const blobs = await readNamed(
+    git,
+    cwd,
+    digests.map((digest) => `${tip}:${dir}/${planSetFileName(digest)}`),
+  );
+  digests.forEach((digest, i) => {
+    const blob = blobs[i];
+    if (blob?.type !== "blob" || blob.bytes.length > MAX_PLANS_FILE_BYTES) {
+      return;
+    }
+    try {
+      sets.set(digest, parsePlanSet(blobText(blob)!, digest));
+    } catch {
+      // Not a valid set of the digest: the approval covers it as a whole.
+    }
+  });
+  return sets;
 }

@@ -17,16 +17,14 @@
 import type { Clock } from "../clock.ts";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
-import { type GitMark, lateRecords } from "./_git_ledger_mark.ts";
-import { blobText, readNamed } from "./_git_ledger_objects.ts";
-import { legacyOrder, parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
 import {
-  formatPlanSet,
-  parsePlanSet,
-  planSetFileName,
-  type PlanSetMember,
-} from "./plan_set_file.ts";
+  type GitMark,
+  lateRecords,
+  markAt,
+  readSetsAt,
+} from "./_git_ledger_mark.ts";
+import { legacyOrder } from "./_git_ledger_order.ts";
+import { formatPlanSet, planSetFileName } from "./plan_set_file.ts";
 import { listGatesAt, readGateAt } from "./_git_ledger_read.ts";
 import {
   currentTip,
@@ -236,18 +234,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
 
     /** Fetches the branch's tip (with a remote) and marks it: the first call's, for every call. */
     mark: () =>
-      marked ??= (async () => {
-        const tip = await fetchTip();
-        const [counter] = tip
-          ? await readNamed(ctx.git, ctx.cwd, [`${tip}:${SEQ_PATH}`])
-          : [];
-        const next = parseCounter(blobText(counter));
-        return {
-          store: "git" as const,
-          ...(tip ? { tip } : {}),
-          ...(next === undefined ? {} : { next }),
-        };
-      })(),
+      marked ??= (async () => markAt(ctx.git, ctx.cwd, await fetchTip()))(),
 
     /**
      * Atomic, never overwriting and losing nothing under concurrent writers on
@@ -310,25 +297,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     async readPlanSets(name, gate, digests) {
       const dir = `${gatePath(name, gate)}/sets`;
       const tip = await (lastTip ?? fetchTip());
-      const sets = new Map<string, PlanSetMember[]>();
-      if (tip === undefined || digests.length === 0) return sets;
-      const blobs = await readNamed(
-        ctx.git,
-        ctx.cwd,
-        digests.map((digest) => `${tip}:${dir}/${planSetFileName(digest)}`),
-      );
-      digests.forEach((digest, i) => {
-        const blob = blobs[i];
-        if (blob?.type !== "blob" || blob.bytes.length > MAX_PLANS_FILE_BYTES) {
-          return;
-        }
-        try {
-          sets.set(digest, parsePlanSet(blobText(blob)!, digest));
-        } catch {
-          // Not a valid set of the digest: the approval covers it as a whole.
-        }
-      });
-      return sets;
+      return await readSetsAt(ctx.git, ctx.cwd, tip, dir, digests);
     },
 
     /** Fetches first (with a remote), then lists `gates/<name>/<gate>` trees. */
