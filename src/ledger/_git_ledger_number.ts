@@ -11,7 +11,10 @@
 import { posix } from "node:path";
 import { blobText, readNamed } from "./_git_ledger_objects.ts";
 import {
+  BYTES_FILE,
+  entryBytes,
   legacyOrder,
+  ORDER_DIR,
   orderPath,
   parseCounter,
   SEQ_PATH,
@@ -65,6 +68,9 @@ export async function numberFiles(
   base: string | undefined,
   paths: readonly string[],
 ): Promise<ExtraFile[]> {
+  const gates = [
+    ...new Set(paths.filter(isRecordPath).map((path) => posix.dirname(path))),
+  ];
   const found = base === undefined ? [] : await readNamed(ctx.git, ctx.cwd, [
     `${base}:${SEQ_PATH}`,
     ...paths.map((path) => `${base}:${path}`),
@@ -79,9 +85,40 @@ export async function numberFiles(
     if (found[i + 1] === undefined && isRecordPath(path)) numbered.push(path);
   });
   if (numbered.length === 0) return [];
-  const extra = numbered.map((path) => ({
+  const extra: ExtraFile[] = numbered.map((path) => ({
     path: orderPath(path, next!++),
     text: "",
   }));
-  return [...extra, { path: SEQ_PATH, text: `${next}\n` }];
+  return [
+    ...extra,
+    ...await gateBytes(ctx, base, gates, numbered),
+    { path: SEQ_PATH, text: `${next}\n` },
+  ];
+}
+
+/**
+ * Each gate's `order/bytes` advanced by the entries of its newly numbered
+ * files (from 0 where there is none: a new gate, a base numbered whole).
+ */
+async function gateBytes(
+  ctx: LedgerContext,
+  base: string | undefined,
+  gates: readonly string[],
+  numbered: readonly string[],
+): Promise<ExtraFile[]> {
+  const dirs = [...new Set([...gates, ...numbered.map(posix.dirname)])];
+  const before = base === undefined ? [] : await readNamed(
+    ctx.git,
+    ctx.cwd,
+    dirs.map((dir) => `${base}:${dir}/${ORDER_DIR}/${BYTES_FILE}`),
+  );
+  return dirs.map((dir, i) => {
+    const added = numbered.filter((path) => posix.dirname(path) === dir)
+      .reduce((sum, path) => sum + entryBytes(posix.basename(path)), 0);
+    const was = parseCounter(blobText(before[i])) ?? 0;
+    return {
+      path: `${dir}/${ORDER_DIR}/${BYTES_FILE}`,
+      text: `${was + added}\n`,
+    };
+  });
 }

@@ -73,3 +73,40 @@ export async function readNamed(
 export function blobText(object: BatchObject | undefined): string | undefined {
   return object?.type === "blob" ? decoder.decode(object.bytes) : undefined;
 }
+
+/** An object's type and size as `cat-file --batch-check` gives them. */
+export interface ObjectInfo {
+  /** Its object id. */
+  oid: string;
+  /** `blob`, `tree`, `commit`. */
+  type: string;
+  /** Its size in bytes. */
+  size: number;
+}
+
+/**
+ * Looks objects up by name without reading them, in one `cat-file
+ * --batch-check`.
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param names The names (`<rev>:<path>`); none may hold a newline or a space.
+ * @returns One answer per name, in order; `undefined` for a missing one.
+ * @throws {GitError} When git fails.
+ */
+export async function infoNamed(
+  git: Git,
+  cwd: string,
+  names: readonly string[],
+): Promise<(ObjectInfo | undefined)[]> {
+  if (names.length === 0) return [];
+  const out = await git.run(["cat-file", "--batch-check"], {
+    cwd,
+    input: names.join("\n") + "\n",
+  });
+  return out.split("\n").slice(0, names.length).map((line) => {
+    const [oid, type, size] = line.split(" ");
+    return size === undefined || type === "missing"
+      ? undefined
+      : { oid, type, size: Number(size) };
+  });
+}

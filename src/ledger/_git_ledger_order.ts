@@ -4,7 +4,11 @@
  * tree (`seq`, the next number in decimal), advanced by the same
  * compare-and-swap as the write, and names each new record's number beside it:
  * an empty blob at `gates/<name>/<gate>/order/<number, 12 digits>-<file>`. So a
- * reader orders a gate by listing one tree. A branch written before numbers
+ * reader orders a gate by listing one tree, a decision only the newest
+ * buckets of it (`order/<bucket>/`, a thousand numbers each), reading the
+ * records by name, while `order/bytes` (the numbered files' share of the gate
+ * tree's size) matches: a file written without a number changes the size, and
+ * then the whole gate is listed. A branch written before numbers
  * (no `seq`) is numbered once, in the order its records reached it (the
  * first-parent commit that added each file), by the first write that finds it
  * so. Private to the git ledger.
@@ -21,19 +25,52 @@ export const ORDER_DIR = "order";
 /** The empty blob every sequence entry points at. */
 export const EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2d48c5391";
 
+/** A gate's numbered record files' share of its tree's size, beside the buckets. */
+export const BYTES_FILE = "bytes";
+/** Numbers per bucket folder of `order/`. */
+export const BUCKET = 1000;
+
 const DIGITS = 12;
 const ENTRY = /^(\d{12})-(.+)$/;
+/** The names chant-wave gives records: safe on a `cat-file` line. */
+export const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
+
+/**
+ * The bucket folder of a number: `order/<number / 1000, 9 digits>`.
+ * @param seq A sequence number.
+ * @returns The folder's name.
+ */
+export function bucketOf(seq: number): string {
+  return String(Math.floor(seq / BUCKET)).padStart(9, "0");
+}
 
 /**
  * The path of a record's sequence entry.
  * @param recordPath The record's path, `gates/<name>/<gate>/<file>`.
  * @param seq Its sequence number.
- * @returns `gates/<name>/<gate>/order/<seq>-<file>`.
+ * @returns `gates/<name>/<gate>/order/<bucket>/<seq>-<file>`.
  */
 export function orderPath(recordPath: string, seq: number): string {
   const dir = posix.dirname(recordPath);
   const number = String(seq).padStart(DIGITS, "0");
-  return `${dir}/${ORDER_DIR}/${number}-${posix.basename(recordPath)}`;
+  return `${dir}/${ORDER_DIR}/${bucketOf(seq)}/${number}-${
+    posix.basename(recordPath)
+  }`;
+}
+
+/**
+ * What a regular file's entry adds to its folder's tree object: mode `100644`,
+ * a space, the name, a NUL and the 20-byte id.
+ * @param name The file's name (ASCII).
+ * @returns Bytes.
+ */
+export function entryBytes(name: string): number {
+  return 6 + 1 + name.length + 1 + 20;
+}
+
+/** What a folder's entry (`40000 <name>`) adds to its parent's tree object. */
+export function folderBytes(name: string): number {
+  return 5 + 1 + name.length + 1 + 20;
 }
 
 /**

@@ -7,25 +7,21 @@
  * @module
  */
 
-import { posix } from "node:path";
 import type { Git } from "../git/git.ts";
 import { readObjects } from "../git/git_plumbing.ts";
 import { formatBytes, MAX_RECORD_BYTES } from "../limits.ts";
-import { blobText, readNamed } from "./_git_ledger_objects.ts";
 import {
-  ORDER_DIR,
-  parseCounter,
-  parseOrderName,
-  SEQ_PATH,
-} from "./_git_ledger_order.ts";
-import { blobsAt, type ListedBlob } from "./_git_ledger_tree.ts";
+  type GateListing,
+  type Listed,
+  listGate,
+  type ListOptions,
+  listWhole,
+  namedExpired,
+} from "./_git_ledger_list.ts";
+import { infoNamed } from "./_git_ledger_objects.ts";
 import type { GateRecords, GateRef } from "./ledger_store.ts";
 import { parseRecord, RecordError } from "./parse_record.ts";
-import {
-  isRecordFileName,
-  isTemporaryName,
-  LEDGER_SEGMENT,
-} from "./record_name.ts";
+import { isTemporaryName, LEDGER_SEGMENT } from "./record_name.ts";
 import type { LedgerRecord } from "./records.ts";
 import { compareRecords } from "./sort_records.ts";
 
@@ -50,98 +46,58 @@ export interface GateReadAt extends GateRecords {
 }
 
 /** Options of {@linkcode readGateAt}. */
-export interface ReadGateAtOptions {
-  /** How problems name the branch (`chant/ledger`). */
-  label: string;
-  /**
-   * Read only what a decision can need: the records from the gate's newest
-   * revoke on (an `expired` record; nothing before it counts, SPEC.md §5.3).
-   */
-  live?: boolean;
-  /** The order of a branch written before numbers (it needs its history). */
-  legacy: (tip: string, dir: string) => Promise<Map<string, number>>;
-}
-
-/** A listed record file, with its place in the order. */
-interface Listed extends ListedBlob {
-  seq?: number;
-  at: number;
-}
-
-/** Whether a record file's name says it is a revoke (`…-expired-….json`). */
-function namedExpired(path: string): boolean {
-  return posix.basename(path).includes("-expired-");
-}
+export type ReadGateAtOptions = ListOptions;
 
 /**
- * Lists a gate at `tip` in one `ls-tree`: its record files in branch order (by
- * sequence number, or on a branch without numbers by the commit that added
- * each), the counter, and the refused files as problems.
+ * Reads the blobs of `slice`: by id when listed with one, else by path at
+ * `tip` (checked to be a blob within the bound first). Refused ones become
+ * problems; each answer is the bytes, `undefined` for a missing blob or `null`
+ * for a refused one.
  */
-async function listGate(
+async function readSlice(
   git: Git,
   cwd: string,
   tip: string,
-  dir: string,
-  options: ReadGateAtOptions,
+  slice: readonly Listed[],
+  shown: (file: Listed) => string,
   problems: string[],
-): Promise<{ files: Listed[]; next?: number }> {
-  const listed = await blobsAt(git, cwd, tip, [
-    SEQ_PATH,
-    dir,
-    `${dir}${ORDER_DIR}/`,
-  ]);
-  const numbers = new Map<string, number>();
-  let counter: ListedBlob | undefined;
-  const records: ListedBlob[] = [];
-  for (const blob of listed) {
-    if (blob.path === SEQ_PATH) counter = blob;
-    else if (blob.path.startsWith(`${dir}${ORDER_DIR}/`)) {
-      const entry = parseOrderName(posix.basename(blob.path));
-      const path = entry && `${dir}${entry.file}`;
-      if (path && !(numbers.get(path)! <= entry!.seq)) {
-        numbers.set(path, entry!.seq);
-      }
-    } else if (isRecordFileName(posix.basename(blob.path))) records.push(blob);
-  }
-  const files = records.filter((file) => {
-    const refused = file.mode !== "100644" && file.mode !== "100755"
-      ? "is not a regular file (a link or a submodule); it does not count"
-      : file.size > MAX_RECORD_BYTES
-      ? `is larger than ${formatBytes(MAX_RECORD_BYTES)}; it does not count`
-      : undefined;
-    if (refused) problems.push(`${options.label}:${file.path}: ${refused}`);
-    return refused === undefined;
-  });
-  const legacy = counter === undefined && files.length > 0
-    ? await options.legacy(tip, dir)
-    : undefined;
-  const placed: Listed[] = files.map((file) => {
-    const seq = numbers.get(file.path);
-    const at = legacy ? legacy.get(file.path) : seq;
-    return {
-      ...file,
-      ...(seq === undefined ? {} : { seq }),
-      at: at ?? Infinity,
-    };
-  });
-  placed.sort((a, b) =>
-    a.at - b.at || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+): Promise<(Uint8Array | undefined | null)[]> {
+  const byPath = slice.filter((file) => file.oid === undefined);
+  const infos = await infoNamed(
+    git,
+    cwd,
+    byPath.map((file) => `${tip}:${file.path}`),
   );
-  const next = counter && parseCounter(
-    blobText((await readNamed(git, cwd, [counter.oid]))[0]),
-  );
-  return { files: placed, ...(next === undefined ? {} : { next }) };
+  const refused = new Set<Listed>();
+  byPath.forEach((file, i) => {
+    const info = infos[i];
+    if (info?.type !== "blob") {
+      problems.push(
+        `${shown(file)}: is not a readable file; it does not count`,
+      );
+      refused.add(file);
+    } else if (info.size > MAX_RECORD_BYTES) {
+      problems.push(
+        `${shown(file)}: is larger than ${
+          formatBytes(MAX_RECORD_BYTES)
+        }; it does not count`,
+      );
+      refused.add(file);
+    } else file.oid = info.oid;
+  });
+  const wanted = slice.filter((file) => !refused.has(file));
+  const blobs = await readObjects(git, cwd, wanted.map((file) => file.oid!));
+  return slice.map((file) => refused.has(file) ? null : blobs.get(file.oid!));
 }
 
 /**
  * Reads every record of one gate at `tip` (with `live`, only those from its
  * newest revoke on), oldest first in branch order: by sequence number (records
  * without one last), then (records of one number or commit) by timestamp and
- * id. One `ls-tree` lists the gate, one `cat-file --batch` reads the records
- * (another per record named like a revoke that is not one). Malformed records,
- * unreadable blobs and records of another gate become `problems`, named
- * `<label>:<path>`.
+ * id. The gate is listed as `_git_ledger_list.ts` says and its records read in
+ * one `cat-file --batch` (another per record named like a revoke that is not
+ * one). Malformed records, unreadable blobs and records of another gate become
+ * `problems`, named `<label>:<path>`.
  * @param git The git seam.
  * @param cwd A directory inside the repository.
  * @param tip The branch tip to read (`undefined`: no ledger yet).
@@ -160,23 +116,62 @@ export async function readGateAt(
   gate: string,
   options: ReadGateAtOptions,
 ): Promise<GateReadAt> {
-  const files = new Map<LedgerRecord, LocatedRecord>();
-  if (tip === undefined) return { records: [], problems: [], files };
+  if (tip === undefined) return { records: [], problems: [], files: new Map() };
   const dir = `gates/${name}/${gate}/`;
+  const first = await readListed(
+    git,
+    cwd,
+    tip,
+    name,
+    gate,
+    options,
+    await listGate(git, cwd, tip, dir, options, []),
+  );
+  if (first) return first;
+  // A decision's listing left out older buckets and found no revoke in it.
+  return (await readListed(
+    git,
+    cwd,
+    tip,
+    name,
+    gate,
+    options,
+    await listWhole(git, cwd, tip, dir, options, []),
+  ))!;
+}
+
+/**
+ * Reads the listed records (with `live`, back to the newest real revoke);
+ * `undefined` when the listing is partial and holds no real revoke.
+ */
+async function readListed(
+  git: Git,
+  cwd: string,
+  tip: string,
+  name: string,
+  gate: string,
+  options: ReadGateAtOptions,
+  listing: GateListing,
+): Promise<GateReadAt | undefined> {
   const problems: string[] = [];
-  const listed = await listGate(git, cwd, tip, dir, options, problems);
+  const files = new Map<LedgerRecord, LocatedRecord>();
   const found: { record: LedgerRecord; at: number }[] = [];
-  const parse = (file: Listed, bytes: Uint8Array | undefined) => {
-    const shown = `${options.label}:${file.path}`;
+  const shown = (file: Listed) => `${options.label}:${file.path}`;
+  const parse = (file: Listed, bytes: Uint8Array | undefined | null) => {
+    if (bytes === null) return undefined;
     if (bytes === undefined) {
-      problems.push(`${shown}: cannot read the record: its blob is missing`);
+      problems.push(
+        `${shown(file)}: cannot read the record: its blob is missing`,
+      );
       return undefined;
     }
     try {
-      const record = parseRecord(decoder.decode(bytes), shown, problems);
+      const record = parseRecord(decoder.decode(bytes), shown(file), problems);
       if (record.name !== name || record.gate !== gate) {
         problems.push(
-          `${shown}: record is for gate "${record.gate}" of "${record.name}", ` +
+          `${
+            shown(file)
+          }: record is for gate "${record.gate}" of "${record.name}", ` +
             `not gate "${gate}" of "${name}"`,
         );
         return undefined;
@@ -184,7 +179,7 @@ export async function readGateAt(
       found.push({ record, at: file.at });
       files.set(record, {
         path: file.path,
-        oid: file.oid,
+        oid: file.oid!,
         ...(file.seq === undefined ? {} : { seq: file.seq }),
       });
       return record;
@@ -194,13 +189,18 @@ export async function readGateAt(
       return undefined;
     }
   };
-  let end = listed.files.length;
+  const all = listing.files;
+  let end = all.length;
   for (let from = options.live ? end - 1 : 0;; from--) {
-    while (from > 0 && !namedExpired(listed.files[from].path)) from--;
-    const slice = listed.files.slice(Math.max(0, from), end);
-    const blobs = await readObjects(git, cwd, slice.map((file) => file.oid));
-    const read = slice.map((file) => parse(file, blobs.get(file.oid)));
-    if (from <= 0 || read[0]?.kind === "expired") break;
+    while (from > 0 && !namedExpired(all[from].path)) from--;
+    const slice = all.slice(Math.max(0, from), end);
+    const bytes = await readSlice(git, cwd, tip, slice, shown, problems);
+    const read = slice.map((file, i) => parse(file, bytes[i]));
+    if (read[0]?.kind === "expired") break;
+    if (from <= 0) {
+      if (options.live && listing.partial) return undefined;
+      break;
+    }
     end = from;
   }
   found.sort((a, b) => a.at - b.at || compareRecords(a.record, b.record));
@@ -208,7 +208,7 @@ export async function readGateAt(
     records: found.map((item) => item.record),
     problems,
     files,
-    ...(listed.next === undefined ? {} : { next: listed.next }),
+    ...(listing.next === undefined ? {} : { next: listing.next }),
   };
 }
 

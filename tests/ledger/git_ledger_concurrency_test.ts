@@ -72,13 +72,14 @@ Deno.test("gitLedger() loses no record with 8 processes on 4 clones writing at o
       expect(files.split("\n").filter((f) => f !== "order").length).toBe(
         expected.length,
       );
-      const numbers = await world.repo.gitIn(
+      const numbers = (await world.repo.gitIn(
         world.remote,
         "ls-tree",
+        "-r",
         "--name-only",
         "chant/ledger:gates/tf/tf-wave-2/order",
-      );
-      expect(new Set(numbers.split("\n").map((n) => n.slice(0, 12))).size)
+      )).split("\n").filter((n) => n.includes("/"));
+      expect(new Set(numbers.map((n) => n.split("/")[1].slice(0, 12))).size)
         .toBe(expected.length);
     });
   }

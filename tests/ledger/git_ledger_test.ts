@@ -402,8 +402,8 @@ Deno.test("gitLedger() numbers a branch written before sequence numbers once, in
     "--name-only",
     "chant/ledger",
   );
-  const numbers = tree.split("\n").filter((p) => p.includes("/order/"))
-    .map((p) => p.split("/order/")[1].slice(0, 12));
+  const numbers = tree.split("\n").filter((p) => p.includes("/order/0"))
+    .map((p) => p.split("/").at(-1)!.slice(0, 12));
   expect(numbers).toEqual([
     "000000000000",
     "000000000001",
@@ -435,4 +435,34 @@ Deno.test("gitLedger() numbers a branch written before sequence numbers once, in
       "origin/chant/ledger",
     ),
   ).toBe("1");
+});
+
+Deno.test("gitLedger() still reads a record an older chant-wave adds to a numbered branch, last", async () => {
+  await using world = await ledgerWorld();
+  const a = world.open(await world.clone("a"));
+  await a.ledger.write(approvalNoted("numbered"));
+  const old = await world.clone("old");
+  await world.repo.gitIn(old, "checkout", "-q", "chant/ledger");
+  const record = approvalRecord(
+    {
+      name: "tf",
+      gate: "tf-wave-2",
+      planDigest: D,
+      by: "x",
+      note: "unnumbered",
+    },
+    { id: "9".repeat(32), now: Date.UTC(2020, 0, 1) },
+  );
+  await Deno.writeTextFile(
+    join(old, `gates/tf/tf-wave-2/${recordFileName(record)}`),
+    formatRecord(record),
+  );
+  await world.repo.gitIn(old, "add", "-A");
+  await world.repo.gitIn(old, "commit", "-q", "-m", "old writer");
+  await world.repo.gitIn(old, "push", "-q", "origin", "chant/ledger");
+  for (const live of [false, true]) {
+    expect(
+      notes((await a.ledger.readGate("tf", "tf-wave-2", { live })).records),
+    ).toEqual(["numbered", "unnumbered"]);
+  }
 });
