@@ -28,6 +28,8 @@ import {
 } from "./_measure.ts";
 import { formatRecord, type LedgerRecord } from "../../src/ledger/records.ts";
 import { recordFileName } from "../../src/ledger/record_name.ts";
+import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
+import { posix } from "node:path";
 import { recordAt } from "./gate_bench.ts";
 
 /** Sizes of {@linkcode ledgerSizeBench}. */
@@ -62,18 +64,24 @@ async function buildBranch(remote: string, count: number): Promise<void> {
   }
   const empty = count + 1;
   const seq = encoder.encode(`${count}\n`);
+  const bytes = encoder.encode(
+    `${
+      paths.reduce((sum, path) => sum + entryBytes(posix.basename(path)), 0)
+    }\n`,
+  );
   put(`blob\nmark :${empty}\ndata 0\n\n`);
   put(`blob\nmark :${empty + 1}\ndata ${seq.length}\n`);
   chunks.push(seq, encoder.encode("\n"));
+  put(`blob\nmark :${empty + 2}\ndata ${bytes.length}\n`);
+  chunks.push(bytes, encoder.encode("\n"));
   const when = Math.floor(Date.now() / 1000);
   put(`commit refs/heads/chant/ledger\n`);
   put(`committer bench <bench@example.invalid> ${when} +0000\ndata 5\nbench\n`);
   paths.forEach((path, i) => {
-    const file = path.slice(path.lastIndexOf("/") + 1);
-    const number = String(i).padStart(12, "0");
     put(`M 100644 :${i + 1} ${path}\n`);
-    put(`M 100644 :${empty} gates/${NAME}/${GATE}/order/${number}-${file}\n`);
+    put(`M 100644 :${empty} ${orderPath(path, i)}\n`);
   });
+  put(`M 100644 :${empty + 2} gates/${NAME}/${GATE}/order/bytes\n`);
   put(`M 100644 :${empty + 1} seq\n\ndone\n`);
   const child = new Deno.Command("git", {
     args: ["fast-import", "--quiet", "--done"],

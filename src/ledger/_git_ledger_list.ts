@@ -1,10 +1,10 @@
 /**
  * Listing a gate of the git ledger at a tip, in branch order, as cheaply as its
  * tree allows: while the gate's `order/bytes` accounts for its tree's size
- * (every record file numbered), only the names of its sequence entries are
- * listed (for a decision, only the newest buckets, back to a revoke) and the
- * records are read by name; otherwise the whole gate is listed with sizes and
- * modes. Private to the git ledger.
+ * (every record file numbered), a decision lists only the names in the
+ * newest buckets of its sequence entries (back to a revoke) and finds those
+ * records' blobs in one `ls-tree` limited to them; otherwise the whole gate is
+ * listed with sizes and modes. Private to the git ledger.
  * @module
  */
 
@@ -89,44 +89,83 @@ function numberedFiles(dir: string, entries: readonly string[]): Listed[] {
   return [...files.values()].sort((a, b) => a.at - b.at);
 }
 
+/** An entry of a tree object; its id is read only when asked for. */
+interface TreeEntry {
+  mode: string;
+  name: string;
+  /** The object id, in hex. */
+  oid(): string;
+}
+
+/** A tree object's entries. */
+function treeEntries(bytes: Uint8Array): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = bytes.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 21 > bytes.length) break;
+    const id = bytes.subarray(nul + 1, nul + 21);
+    entries.push({
+      mode: decoder.decode(bytes.subarray(at, space)),
+      name: decoder.decode(bytes.subarray(space + 1, nul)),
+      oid: () =>
+        Array.from(id, (b) => b.toString(16).padStart(2, "0")).join(""),
+    });
+    at = nul + 21;
+  }
+  return entries;
+}
+
+const decoder = new TextDecoder();
+
 /**
- * Lists by sequence entries when every record file of the gate is numbered
- * (its tree's size is what `order/bytes` says), else `undefined`.
+ * A decision's listing by sequence entries when every record file of the gate
+ * is numbered (its tree's size is what `order/bytes` says), else `undefined`:
+ * the newest buckets' entries from the newest one named like a revoke on,
+ * their blobs found in the gate's tree object (read once, not looked up per
+ * name).
  */
 async function listNumbered(
   git: Git,
   cwd: string,
   tip: string,
   dir: string,
-  live: boolean,
+  label: string,
+  problems: string[],
 ): Promise<GateListing | undefined> {
-  const order = `${tip}:${dir}${ORDER_DIR}`;
-  const [[tree, sets, orderDir], [counter, bytes]] = await Promise.all([
-    infoNamed(git, cwd, [`${tip}:${dir}`, `${tip}:${dir}sets`, order]),
-    readNamed(git, cwd, [`${tip}:${SEQ_PATH}`, `${order}/${BYTES_FILE}`]),
+  const [counter, tree] = await readNamed(git, cwd, [
+    `${tip}:${SEQ_PATH}`,
+    `${tip}:${dir.slice(0, -1)}`,
   ]);
   const next = parseCounter(blobText(counter));
+  if (next === undefined || tree?.type !== "tree") return undefined;
+  const entries = treeEntries(tree.bytes);
+  // Paths below the gate are looked up from its subtrees' ids: a path through
+  // the gate's own tree (thousands of entries) costs a read of all of it.
+  const order = entries.find((entry) =>
+    entry.name === ORDER_DIR && entry.mode === "40000"
+  )?.oid();
+  if (order === undefined) return undefined;
+  const [bytes] = await readNamed(git, cwd, [`${order}:${BYTES_FILE}`]);
   const numbered = parseCounter(blobText(bytes));
-  if (next === undefined || numbered === undefined || tree === undefined) {
-    return undefined;
-  }
-  const expected = numbered + (orderDir ? folderBytes(ORDER_DIR) : 0) +
-    (sets?.type === "tree" ? folderBytes("sets") : 0);
-  if (tree.size !== expected) return undefined;
-  if (!live) {
-    const entries = await namesIn(git, cwd, order, true);
-    return { files: numberedFiles(dir, entries), next, partial: false };
-  }
+  if (numbered === undefined) return undefined;
+  const folders = entries.filter((entry) => entry.mode === "40000")
+    .reduce((sum, entry) => sum + folderBytes(entry.name), 0);
+  if (tree.bytes.length !== numbered + folders) return undefined;
   const buckets = (await namesIn(git, cwd, order))
     .filter((name) => /^\d{9}$/.test(name)).sort();
-  const entries: string[] = [];
+  const names: string[] = [];
   let i = buckets.length - 1;
   for (; i >= 0; i--) {
-    const names = await namesIn(git, cwd, `${order}/${buckets[i]}`);
-    entries.push(...names);
+    names.unshift(...await namesIn(git, cwd, `${order}:${buckets[i]}`));
     if (names.some(namedExpired)) break;
   }
-  return { files: numberedFiles(dir, entries), next, partial: i > 0 };
+  let files = numberedFiles(dir, names);
+  const cut = files.findLastIndex((file) => namedExpired(file.path));
+  if (cut > 0) files = files.slice(cut);
+  if (files.length > BY_NAME_AT_MOST) return undefined;
+  await locate(git, cwd, entries, dir, files, label, problems);
+  return { files, next, partial: i > 0 || cut > 0 };
 }
 
 /**
@@ -151,9 +190,63 @@ export async function listGate(
   options: ListOptions,
   problems: string[],
 ): Promise<GateListing> {
-  const fast = await listNumbered(git, cwd, tip, dir, options.live === true);
-  if (fast) return fast;
-  return await listWhole(git, cwd, tip, dir, options, problems);
+  const fast = options.live
+    ? await listNumbered(git, cwd, tip, dir, options.label, problems)
+    : undefined;
+  return fast ?? await listWhole(git, cwd, tip, dir, options, problems);
+}
+
+/**
+ * The most record files a decision looks up by name; past it (no revoke for
+ * thousands of records) the gate is listed whole.
+ */
+const BY_NAME_AT_MOST = 2000;
+
+/**
+ * Finds the blobs of files listed by name among the gate tree's entries, and
+ * their sizes in one `cat-file --batch-check`; a refused or missing one is
+ * dropped, refused ones reported.
+ */
+async function locate(
+  git: Git,
+  cwd: string,
+  entries: readonly TreeEntry[],
+  dir: string,
+  files: Listed[],
+  label: string,
+  problems: string[],
+): Promise<void> {
+  const byName = new Map(
+    files.map((file) => [file.path.slice(dir.length), file]),
+  );
+  const found = new Map<Listed, { mode: string; oid: string }>();
+  for (const entry of entries) {
+    const file = byName.get(entry.name);
+    if (file) found.set(file, { mode: entry.mode, oid: entry.oid() });
+  }
+  const located = files.filter((file) => found.has(file));
+  const sizes = await infoNamed(
+    git,
+    cwd,
+    located.map((file) => found.get(file)!.oid),
+  );
+  const kept = located.filter((file, i) => {
+    const { mode, oid } = found.get(file)!;
+    const refused = refusal(mode, sizes[i]?.size ?? 0);
+    if (refused) problems.push(`${label}:${file.path}: ${refused}`);
+    file.oid = oid;
+    return refused === undefined && sizes[i]?.type === "blob";
+  });
+  files.splice(0, files.length, ...kept);
+}
+
+/** Why a listed record file does not count, if it does not. */
+function refusal(mode: string, size: number): string | undefined {
+  return mode !== "100644" && mode !== "100755"
+    ? "is not a regular file (a link or a submodule); it does not count"
+    : size > MAX_RECORD_BYTES
+    ? `is larger than ${formatBytes(MAX_RECORD_BYTES)}; it does not count`
+    : undefined;
 }
 
 /** Lists the whole gate with sizes and modes, and its sequence entries. */
@@ -179,11 +272,7 @@ export async function listWhole(
         numbers.set(path, entry!.seq);
       }
     } else if (!rest.includes("/") && isRecordFileName(rest)) {
-      const refused = blob.mode !== "100644" && blob.mode !== "100755"
-        ? "is not a regular file (a link or a submodule); it does not count"
-        : blob.size > MAX_RECORD_BYTES
-        ? `is larger than ${formatBytes(MAX_RECORD_BYTES)}; it does not count`
-        : undefined;
+      const refused = refusal(blob.mode, blob.size);
       if (refused) problems.push(`${options.label}:${blob.path}: ${refused}`);
       else files.push({ path: blob.path, oid: blob.oid, at: Infinity });
     }

@@ -13,7 +13,7 @@ import type { Git } from "../git/git.ts";
 import { onlyTightens } from "./arrived_after.ts";
 import type { GateReadAt } from "./_git_ledger_read.ts";
 import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
-import { blobText, readNamed } from "./_git_ledger_objects.ts";
+import { blobText, infoNamed, readNamed } from "./_git_ledger_objects.ts";
 import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
 import {
   parsePlanSet,
@@ -120,10 +120,14 @@ export async function readSetsAt(
 ): Promise<Map<string, PlanSetMember[]>> {
   const sets = new Map<string, PlanSetMember[]>();
   if (tip === undefined || digests.length === 0) return sets;
+  // Found once, then each set in the folder's own (small) tree: a path through
+  // the gate's tree for each set would read all of that tree each time.
+  const [folder] = await infoNamed(git, cwd, [`${tip}:${dir}`]);
+  if (folder?.type !== "tree") return sets;
   const blobs = await readNamed(
     git,
     cwd,
-    digests.map((digest) => `${tip}:${dir}/${planSetFileName(digest)}`),
+    digests.map((digest) => `${folder.oid}:${planSetFileName(digest)}`),
   );
   digests.forEach((digest, i) => {
     const blob = blobs[i];

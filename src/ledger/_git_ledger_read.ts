@@ -9,7 +9,6 @@
 
 import type { Git } from "../git/git.ts";
 import { readObjects } from "../git/git_plumbing.ts";
-import { formatBytes, MAX_RECORD_BYTES } from "../limits.ts";
 import {
   type GateListing,
   type Listed,
@@ -18,7 +17,6 @@ import {
   listWhole,
   namedExpired,
 } from "./_git_ledger_list.ts";
-import { infoNamed } from "./_git_ledger_objects.ts";
 import type { GateRecords, GateRef } from "./ledger_store.ts";
 import { parseRecord, RecordError } from "./parse_record.ts";
 import { isTemporaryName, LEDGER_SEGMENT } from "./record_name.ts";
@@ -49,48 +47,6 @@ export interface GateReadAt extends GateRecords {
 export type ReadGateAtOptions = ListOptions;
 
 /**
- * Reads the blobs of `slice`: by id when listed with one, else by path at
- * `tip` (checked to be a blob within the bound first). Refused ones become
- * problems; each answer is the bytes, `undefined` for a missing blob or `null`
- * for a refused one.
- */
-async function readSlice(
-  git: Git,
-  cwd: string,
-  tip: string,
-  slice: readonly Listed[],
-  shown: (file: Listed) => string,
-  problems: string[],
-): Promise<(Uint8Array | undefined | null)[]> {
-  const byPath = slice.filter((file) => file.oid === undefined);
-  const infos = await infoNamed(
-    git,
-    cwd,
-    byPath.map((file) => `${tip}:${file.path}`),
-  );
-  const refused = new Set<Listed>();
-  byPath.forEach((file, i) => {
-    const info = infos[i];
-    if (info?.type !== "blob") {
-      problems.push(
-        `${shown(file)}: is not a readable file; it does not count`,
-      );
-      refused.add(file);
-    } else if (info.size > MAX_RECORD_BYTES) {
-      problems.push(
-        `${shown(file)}: is larger than ${
-          formatBytes(MAX_RECORD_BYTES)
-        }; it does not count`,
-      );
-      refused.add(file);
-    } else file.oid = info.oid;
-  });
-  const wanted = slice.filter((file) => !refused.has(file));
-  const blobs = await readObjects(git, cwd, wanted.map((file) => file.oid!));
-  return slice.map((file) => refused.has(file) ? null : blobs.get(file.oid!));
-}
-
-/**
  * Reads every record of one gate at `tip` (with `live`, only those from its
  * newest revoke on), oldest first in branch order: by sequence number (records
  * without one last), then (records of one number or commit) by timestamp and
@@ -118,25 +74,20 @@ export async function readGateAt(
 ): Promise<GateReadAt> {
   if (tip === undefined) return { records: [], problems: [], files: new Map() };
   const dir = `gates/${name}/${gate}/`;
+  const at = { git, cwd, name, gate, options };
+  const listed: string[] = [];
   const first = await readListed(
-    git,
-    cwd,
-    tip,
-    name,
-    gate,
-    options,
-    await listGate(git, cwd, tip, dir, options, []),
+    at,
+    await listGate(git, cwd, tip, dir, options, listed),
+    listed,
   );
   if (first) return first;
   // A decision's listing left out older buckets and found no revoke in it.
+  const whole: string[] = [];
   return (await readListed(
-    git,
-    cwd,
-    tip,
-    name,
-    gate,
-    options,
-    await listWhole(git, cwd, tip, dir, options, []),
+    at,
+    await listWhole(git, cwd, tip, dir, options, whole),
+    whole,
   ))!;
 }
 
@@ -145,20 +96,22 @@ export async function readGateAt(
  * `undefined` when the listing is partial and holds no real revoke.
  */
 async function readListed(
-  git: Git,
-  cwd: string,
-  tip: string,
-  name: string,
-  gate: string,
-  options: ReadGateAtOptions,
+  at: {
+    git: Git;
+    cwd: string;
+    name: string;
+    gate: string;
+    options: ReadGateAtOptions;
+  },
   listing: GateListing,
+  listed: readonly string[],
 ): Promise<GateReadAt | undefined> {
-  const problems: string[] = [];
+  const { git, cwd, name, gate, options } = at;
+  const problems = [...listed];
   const files = new Map<LedgerRecord, LocatedRecord>();
   const found: { record: LedgerRecord; at: number }[] = [];
   const shown = (file: Listed) => `${options.label}:${file.path}`;
-  const parse = (file: Listed, bytes: Uint8Array | undefined | null) => {
-    if (bytes === null) return undefined;
+  const parse = (file: Listed, bytes: Uint8Array | undefined) => {
     if (bytes === undefined) {
       problems.push(
         `${shown(file)}: cannot read the record: its blob is missing`,
@@ -194,8 +147,8 @@ async function readListed(
   for (let from = options.live ? end - 1 : 0;; from--) {
     while (from > 0 && !namedExpired(all[from].path)) from--;
     const slice = all.slice(Math.max(0, from), end);
-    const bytes = await readSlice(git, cwd, tip, slice, shown, problems);
-    const read = slice.map((file, i) => parse(file, bytes[i]));
+    const blobs = await readObjects(git, cwd, slice.map((file) => file.oid!));
+    const read = slice.map((file) => parse(file, blobs.get(file.oid!)));
     if (read[0]?.kind === "expired") break;
     if (from <= 0) {
       if (options.live && listing.partial) return undefined;

@@ -466,3 +466,22 @@ Deno.test("gitLedger() still reads a record an older chant-wave adds to a number
     ).toEqual(["numbered", "unnumbered"]);
   }
 });
+
+Deno.test("gitLedger() reads a decision's records from the gate's newest revoke on", async () => {
+  await using world = await ledgerWorld();
+  const a = world.open(await world.clone("a"));
+  await a.ledger.write(approvalNoted("before"));
+  await a.ledger.write(
+    newRecord(
+      "expired",
+      { name: "tf", gate: "tf-wave-2" },
+      newStamp(realClock),
+    ),
+  );
+  await a.ledger.write(approvalNoted("after"));
+  const live = await a.ledger.readGate("tf", "tf-wave-2", { live: true });
+  expect(live.problems).toEqual([]);
+  expect(notes(live.records)).toEqual(["expired", "after"]);
+  expect(notes((await a.ledger.readGate("tf", "tf-wave-2")).records))
+    .toEqual(["before", "expired", "after"]);
+});
