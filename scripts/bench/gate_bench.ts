@@ -47,8 +47,14 @@ const GATE = "bench-wave-1";
 const digest = (n: number) =>
   "sha256:" + n.toString(16).padStart(8, "0").repeat(8);
 
-/** The i-th record of a busy gate: pendings, approvals, claims, revokes. */
-function recordAt(i: number, stamp: RecordStamp): LedgerRecord {
+/**
+ * The i-th record of a busy gate: pendings, approvals, claims, a revoke every
+ * 400 records.
+ * @param i Its place.
+ * @param stamp Its id and time.
+ * @returns The record.
+ */
+export function recordAt(i: number, stamp: RecordStamp): LedgerRecord {
   const gate = { name: NAME, gate: GATE };
   const planDigest = digest(Math.floor(i / 4));
   switch (i % 4) {
@@ -160,8 +166,8 @@ export async function gateBench(options: GateBenchOptions = {}): Promise<Row> {
         formatMs(baseCpu)
       }`,
       ratio: formatRatio(median(value.ratios)),
-      goal: "< 120 ms",
-      met: mine < 120,
+      goal: "≤ 1.5× the empty gate",
+      met: median(value.ratios) <= 1.5,
       load,
     };
   } finally {

@@ -21,6 +21,7 @@ import {
 } from "./_measure.ts";
 import { gateBench } from "./gate_bench.ts";
 import { slowPipeBench } from "./slow_pipe_bench.ts";
+import { ledgerSizeBench } from "./ledger_size_bench.ts";
 import { startupBench } from "./startup_bench.ts";
 import { streamBench } from "./stream_bench.ts";
 import { waveBench } from "./wave_bench.ts";
@@ -96,6 +97,11 @@ await measure("the log on a slow non-blocking pipe", async () => [
 await measure("the gate", async () => [
   await gateBench(quick ? { records: 1000, rounds: 2 } : {}),
 ]);
+await measure(
+  "the git ledger as its branch grows",
+  () =>
+    ledgerSizeBench(quick ? { sizes: [100, 1_000], rounds: 2 } : { rounds: 3 }),
+);
 console.error("bench: the git ledger (scripts/bench/git_ledger_bench.ts)…");
 const { value: ledger, load } = await withLoad(() =>
   new Deno.Command(Deno.execPath(), {

@@ -87,7 +87,9 @@ export const approveCommand: Command = {
     }
     await requireKnownGate(target, ledger);
     const log = lineLog(io.stderr);
-    const { records } = await ledger.readGate(name, gate);
+    // What an approval needs: the newest pending fact and the approvals since
+    // the gate's newest revoke (nothing before it counts).
+    const { records } = await ledger.readGate(name, gate, { live: true });
     const pending = newestPendingDigest(records, io.clock.now());
     const digest = plan ?? pending;
     if (digest === undefined) {

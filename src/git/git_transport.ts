@@ -62,6 +62,8 @@ const LOCK_FILE = /Unable to create '([^']+\.lock)': File exists/;
  * @param remote A remote's name (or URL).
  * @param src The remote's ref (`refs/heads/chant/ledger`).
  * @param dst The local ref to update (`refs/remotes/origin/chant/ledger`).
+ * @param depth Fetch only this many commits of its history (`--depth`); absent:
+ *   all of it.
  * @returns What happened.
  * @throws {GitError} Only when git cannot be started.
  */
@@ -71,6 +73,7 @@ export async function fetchRef(
   remote: string,
   src: string,
   dst: string,
+  depth?: number,
 ): Promise<FetchResult> {
   const out = await git.exec([
     "fetch",
@@ -79,6 +82,7 @@ export async function fetchRef(
     "--no-write-fetch-head",
     "--no-recurse-submodules",
     "--no-auto-gc",
+    ...(depth === undefined ? [] : [`--depth=${depth}`]),
     remote,
     `+${src}:${dst}`,
   ], { cwd });
@@ -89,7 +93,9 @@ export async function fetchRef(
   }
   const lock = LOCK_FILE.exec(stderr);
   if (
-    lock || /cannot lock ref|some local refs could not be updated/.test(stderr)
+    lock ||
+    /cannot lock ref|some local refs could not be updated|shallow file has changed since we read it/
+      .test(stderr)
   ) {
     return {
       ok: false,

@@ -87,15 +87,18 @@ export async function publishClaims(
  * @param read Reads one record file (the gate's reader).
  * @param records Receives the claims.
  * @param problems Receives what could not be read.
+ * @param only Read only the claims under these approvals, when given.
  */
 export async function readClaims(
   gateDir: string,
   read: (path: string) => LedgerRecord | string,
   records: LedgerRecord[],
   problems: string[],
+  only?: ReadonlySet<string> | false,
 ): Promise<void> {
   const claims = join(gateDir, "claims");
   for (const approval of entriesOf(claims)) {
+    if (only && !only.has(approval)) continue;
     refuseLinks(claims, [approval], "the ledger");
     const files = entriesOf(join(claims, approval)).filter(isRecordFileName);
     for (let i = 0; i < files.length; i++) {

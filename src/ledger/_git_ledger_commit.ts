@@ -46,6 +46,8 @@ export async function buildCommit(
   options: {
     base: string | undefined;
     files: readonly CommitFile[];
+    /** Files written as they are, unchecked and uncounted (numbers, the counter). */
+    extra?: readonly { path: string; text: string }[];
     message: string;
     /** Milliseconds since the epoch, the commit's time. */
     when: number;
@@ -61,6 +63,16 @@ export async function buildCommit(
     chunks.push(bytes);
     put(`\nget-mark :${i + 1}\n`);
   }
+  const extraMarks = new Map<string, number>();
+  for (const { text } of options.extra ?? []) {
+    if (extraMarks.has(text)) continue;
+    const mark = files.length + 2 + extraMarks.size;
+    extraMarks.set(text, mark);
+    const bytes = encoder.encode(text);
+    put(`blob\nmark :${mark}\ndata ${bytes.length}\n`);
+    chunks.push(bytes);
+    put("\n");
+  }
   const commitMark = files.length + 1;
   const message = encoder.encode(`${options.message}\n`);
   const seconds = Math.floor(options.when / 1000);
@@ -75,6 +87,9 @@ export async function buildCommit(
     const ref = "text" in file ? `:${i + 1}` : file.oid;
     put(`M 100644 ${ref} ${quotePath(file.path)}\n`);
   });
+  for (const { path, text } of options.extra ?? []) {
+    put(`M 100644 :${extraMarks.get(text)} ${quotePath(path)}\n`);
+  }
   put(`reset ${SCRATCH}\n\nget-mark :${commitMark}\ndone\n`);
   const input = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;

@@ -10,6 +10,8 @@ import { InputError } from "../errors.ts";
 import { isAncestor, readRefs, updateRef } from "../git/git_plumbing.ts";
 import { pushRef } from "../git/git_transport.ts";
 import { buildCommit, type CommitFile } from "./_git_ledger_commit.ts";
+import { numberFiles } from "./_git_ledger_number.ts";
+import { ORDER_DIR } from "./_git_ledger_order.ts";
 import {
   currentTip,
   failIfStale,
@@ -47,8 +49,10 @@ export interface PublishReport {
  * says what to do. In local mode the compare-and-swap of the local branch is the
  * commit point, retried the same way.
  *
- * One attempt costs 4 git processes when it wins (`for-each-ref`, `fast-import`,
- * `push`, `update-ref`) and one `fetch` more after a lost race.
+ * Each new record file takes the next sequence number from the counter at the
+ * tip (`_git_ledger_number.ts`), in the same commit. One attempt costs 5 git
+ * processes when it wins (`for-each-ref`, `cat-file`, `fast-import`, `push`,
+ * `update-ref`) and one `fetch` more after a lost race.
  * @param ctx The ledger.
  * @param mine The files to add.
  * @param message The commit message, given how many files the commit adds.
@@ -94,6 +98,7 @@ export async function publish(
     const built = files.length === 0 ? undefined : await buildCommit(git, cwd, {
       base,
       files,
+      extra: await numberFiles(ctx, base, files.map((file) => file.path)),
       message: message(files),
       when: ctx.clock.now(),
     });
@@ -148,8 +153,13 @@ async function carriedFiles(
   if (local === undefined || local === base || ctx.remoteTips.has(local)) {
     return [];
   }
-  if (base !== undefined && await isAncestor(git, cwd, local, base)) return [];
-  return await addedFiles(git, cwd, base, local);
+  if (
+    base !== undefined &&
+    await isAncestor(git, cwd, local, base).catch(() => false)
+  ) return [];
+  // Numbers are the remote's to give: carried records are numbered afresh.
+  return (await addedFiles(git, cwd, base, local))
+    .filter((file) => file.path.split("/")[3] !== ORDER_DIR);
 }
 
 /** The files, one per path (the last wins, so mine win over carried ones). */

@@ -1,75 +1,67 @@
 /**
  * Reading the git ledger at one tip: a gate's records in the order they reached
- * the branch (the first-parent commit that added each file), and the gates the
- * tip holds. Reads only the gate's tree (`ls-tree`, `log` limited to the gate,
- * `cat-file --batch`). Private to the git ledger; fetching is the caller's.
+ * the branch (by sequence number, `_git_ledger_order.ts`), and the gates the
+ * tip holds. Reads only the gate's tree (one `ls-tree`, one `cat-file
+ * --batch`), and never the branch's history but on a branch written before
+ * numbers. Private to the git ledger; fetching is the caller's.
  * @module
  */
 
-import { posix } from "node:path";
 import type { Git } from "../git/git.ts";
 import { readObjects } from "../git/git_plumbing.ts";
-import { formatBytes, MAX_RECORD_BYTES } from "../limits.ts";
-import { blobsAt } from "./_git_ledger_tree.ts";
+import {
+  type GateListing,
+  type Listed,
+  listGate,
+  type ListOptions,
+  listWhole,
+  namedExpired,
+} from "./_git_ledger_list.ts";
 import type { GateRecords, GateRef } from "./ledger_store.ts";
 import { parseRecord, RecordError } from "./parse_record.ts";
-import {
-  isRecordFileName,
-  isTemporaryName,
-  LEDGER_SEGMENT,
-} from "./record_name.ts";
+import { isTemporaryName, LEDGER_SEGMENT } from "./record_name.ts";
 import type { LedgerRecord } from "./records.ts";
 import { compareRecords } from "./sort_records.ts";
 
 const decoder = new TextDecoder();
 
-/**
- * Maps each file added under `dir` in the first-parent history of `tip` to the
- * position of the commit that added it (0 = the oldest).
- */
-async function arrivalOrder(
-  git: Git,
-  cwd: string,
-  tip: string,
-  dir: string,
-): Promise<Map<string, number>> {
-  const stdout = await git.run([
-    "--literal-pathspecs",
-    "-c",
-    "core.quotePath=false",
-    "log",
-    "--first-parent",
-    "--reverse",
-    "--root",
-    "--no-renames",
-    "--diff-filter=A",
-    "--name-only",
-    "--format=commit %H",
-    tip,
-    "--",
-    dir,
-  ], { cwd });
-  const order = new Map<string, number>();
-  let commit = -1;
-  for (const line of stdout.split("\n")) {
-    if (line.startsWith("commit ")) commit++;
-    else if (line !== "" && !order.has(line)) order.set(line, commit);
-  }
-  return order;
+/** Where a record was read: its path, blob and sequence number. */
+export interface LocatedRecord {
+  /** `gates/<name>/<gate>/<file>`. */
+  path: string;
+  /** The blob's object id. */
+  oid: string;
+  /** Its sequence number; absent for a record written without one. */
+  seq?: number;
 }
 
+/** A gate as read at a tip: its records, and where each was read. */
+export interface GateReadAt extends GateRecords {
+  /** Each record's path, blob and number. */
+  files: Map<LedgerRecord, LocatedRecord>;
+  /** The tip's counter (the next number); absent on a branch without numbers. */
+  next?: number;
+}
+
+/** Options of {@linkcode readGateAt}. */
+export type ReadGateAtOptions = ListOptions;
+
 /**
- * Reads every record of one gate at `tip`, oldest first in branch order: by the
- * first-parent commit that added the file, then (files added by one commit) by
- * timestamp and id. Malformed records, unreadable blobs and records of another
- * gate become `problems`, named `<label>:<path>`.
+ * Reads every record of one gate at `tip` (with `live`, only those from its
+ * newest revoke on), oldest first in branch order: by sequence number (records
+ * without one last), then (records of one number or commit) by timestamp and
+ * id. The gate is listed as `_git_ledger_list.ts` says and its records read in
+ * one `cat-file --batch` (another per record named like a revoke that is not
+ * one). Malformed records, unreadable blobs and records of another gate become
+ * `problems`, named `<label>:<path>`.
  * @param git The git seam.
  * @param cwd A directory inside the repository.
  * @param tip The branch tip to read (`undefined`: no ledger yet).
  * @param name The spec's `name` (a checked ledger segment).
  * @param gate The gate (a checked ledger segment).
- * @param label How problems name the branch (`chant/ledger`).
- * @returns The records and problems.
+ * @param options How problems name the branch, whether to read only what a
+ *   decision needs, and the order of a branch without numbers.
+ * @returns The records and problems, and where each record was read.
  * @throws {GitError} When git fails.
  */
 export async function readGateAt(
@@ -78,52 +70,99 @@ export async function readGateAt(
   tip: string | undefined,
   name: string,
   gate: string,
-  label: string,
-): Promise<GateRecords> {
-  if (tip === undefined) return { records: [], problems: [] };
+  options: ReadGateAtOptions,
+): Promise<GateReadAt> {
+  if (tip === undefined) return { records: [], problems: [], files: new Map() };
   const dir = `gates/${name}/${gate}/`;
-  const problems: string[] = [];
-  const files = (await blobsAt(git, cwd, tip, [dir]))
-    .filter((file) => isRecordFileName(posix.basename(file.path)))
-    .filter((file) => {
-      const refused = file.mode !== "100644" && file.mode !== "100755"
-        ? "is not a regular file (a link or a submodule); it does not count"
-        : file.size > MAX_RECORD_BYTES
-        ? `is larger than ${formatBytes(MAX_RECORD_BYTES)}; it does not count`
-        : undefined;
-      if (refused) problems.push(`${label}:${file.path}: ${refused}`);
-      return refused === undefined;
-    });
-  if (files.length === 0) return { records: [], problems };
-  const [order, blobs] = await Promise.all([
-    arrivalOrder(git, cwd, tip, dir),
-    readObjects(git, cwd, files.map((file) => file.oid)),
-  ]);
+  const at = { git, cwd, name, gate, options };
+  const listed: string[] = [];
+  const first = await readListed(
+    at,
+    await listGate(git, cwd, tip, dir, options, listed),
+    listed,
+  );
+  if (first) return first;
+  // A decision's listing left out older buckets and found no revoke in it.
+  const whole: string[] = [];
+  return (await readListed(
+    at,
+    await listWhole(git, cwd, tip, dir, options, whole),
+    whole,
+  ))!;
+}
+
+/**
+ * Reads the listed records (with `live`, back to the newest real revoke);
+ * `undefined` when the listing is partial and holds no real revoke.
+ */
+async function readListed(
+  at: {
+    git: Git;
+    cwd: string;
+    name: string;
+    gate: string;
+    options: ReadGateAtOptions;
+  },
+  listing: GateListing,
+  listed: readonly string[],
+): Promise<GateReadAt | undefined> {
+  const { git, cwd, name, gate, options } = at;
+  const problems = [...listed];
+  const files = new Map<LedgerRecord, LocatedRecord>();
   const found: { record: LedgerRecord; at: number }[] = [];
-  for (const file of files) {
-    const shown = `${label}:${file.path}`;
-    const bytes = blobs.get(file.oid);
+  const shown = (file: Listed) => `${options.label}:${file.path}`;
+  const parse = (file: Listed, bytes: Uint8Array | undefined) => {
     if (bytes === undefined) {
-      problems.push(`${shown}: cannot read the record: its blob is missing`);
-      continue;
+      problems.push(
+        `${shown(file)}: cannot read the record: its blob is missing`,
+      );
+      return undefined;
     }
     try {
-      const record = parseRecord(decoder.decode(bytes), shown, problems);
+      const record = parseRecord(decoder.decode(bytes), shown(file), problems);
       if (record.name !== name || record.gate !== gate) {
         problems.push(
-          `${shown}: record is for gate "${record.gate}" of "${record.name}", ` +
+          `${
+            shown(file)
+          }: record is for gate "${record.gate}" of "${record.name}", ` +
             `not gate "${gate}" of "${name}"`,
         );
-        continue;
+        return undefined;
       }
-      found.push({ record, at: order.get(file.path) ?? Infinity });
+      found.push({ record, at: file.at });
+      files.set(record, {
+        path: file.path,
+        oid: file.oid!,
+        ...(file.seq === undefined ? {} : { seq: file.seq }),
+      });
+      return record;
     } catch (error) {
       if (!(error instanceof RecordError)) throw error;
       problems.push(error.message);
+      return undefined;
     }
+  };
+  const all = listing.files;
+  let end = all.length;
+  for (let from = options.live ? end - 1 : 0;; from--) {
+    while (from > 0 && !namedExpired(all[from].path)) from--;
+    const slice = all.slice(Math.max(0, from), end);
+    const blobs = await readObjects(git, cwd, slice.map((file) => file.oid!));
+    const read = slice.map((file) => parse(file, blobs.get(file.oid!)));
+    if (read[0]?.kind === "expired") break;
+    if (from <= 0) {
+      if (options.live && listing.partial) return undefined;
+      break;
+    }
+    end = from;
   }
   found.sort((a, b) => a.at - b.at || compareRecords(a.record, b.record));
-  return { records: found.map((item) => item.record), problems };
+  return {
+    records: found.map((item) => item.record),
+    problems,
+    files,
+    ...(listing.next === undefined ? {} : { next: listing.next }),
+  };
 }
 
 /**

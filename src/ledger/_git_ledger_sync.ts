@@ -15,6 +15,8 @@ import { RUN_FAILED } from "../exit_codes.ts";
 import type { Git } from "../git/git.ts";
 import { isAncestor, readRefs, updateRef } from "../git/git_plumbing.ts";
 import { fetchRef } from "../git/git_transport.ts";
+import { blobText, readNamed } from "./_git_ledger_objects.ts";
+import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
 import { addedFiles } from "./_git_ledger_tree.ts";
 import type { RandomBytes } from "./random_hex.ts";
 
@@ -46,6 +48,8 @@ export interface LedgerContext {
   remoteTips: Set<string>;
   /** Notes already logged (each is logged once). */
   noted: Set<string>;
+  /** Whether the remote-tracking ref exists (then fetches need no `--depth`). */
+  fetchedBefore?: boolean;
 }
 
 /** Logs `line` once per ledger. */
@@ -156,15 +160,31 @@ export function remoteName(ctx: LedgerContext): string {
   return `"${ctx.remote}"`;
 }
 
+/** `--depth` of a fetch of the whole history (git's own "unlimited"). */
+const WHOLE_HISTORY = 2147483647;
+
 /**
  * Fetches the remote's ledger branch into the remote-tracking ref, retrying while
  * another process of this clone holds the ref's lock, within the ledger's time
- * budget. Does nothing in local mode.
+ * budget. Does nothing in local mode. A clone without the branch fetches only
+ * its tip (`--depth 1`); one with it, only the commits since (records are
+ * ordered by the numbers in the tip's tree, so no reader needs the branch's
+ * history, except on a branch written before numbers: `whole`).
+ * @param ctx The ledger.
+ * @param whole Fetch the branch's whole history.
  * @throws {InputError} When the remote cannot be read or a lock is stale.
  * @throws {OutcomeError} Exit 1 when the lock stays busy past the budget.
  */
-export async function fetchLedger(ctx: LedgerContext): Promise<void> {
+export async function fetchLedger(
+  ctx: LedgerContext,
+  whole = false,
+): Promise<void> {
   if (ctx.remote === undefined || ctx.tracking === undefined) return;
+  // With the tip already here, a plain fetch sends only what is new; only a
+  // clone without it asks for the tip alone (`--depth 1` would send it again).
+  ctx.fetchedBefore ??=
+    (await readRefs(ctx.git, ctx.cwd, [ctx.tracking])).size > 0;
+  const depth = whole ? WHOLE_HISTORY : ctx.fetchedBefore ? undefined : 1;
   const deadline = ctx.clock.now() + ctx.budgetMs;
   for (let attempt = 1;; attempt++) {
     const got = await fetchRef(
@@ -173,7 +193,9 @@ export async function fetchLedger(ctx: LedgerContext): Promise<void> {
       ctx.remote,
       LEDGER_REF,
       ctx.tracking,
+      depth,
     );
+    if (got.ok) ctx.fetchedBefore = true;
     if (got.ok || got.reason === "absent") return;
     if (got.reason === "failed") {
       throw new InputError(
@@ -195,7 +217,11 @@ export async function fetchLedger(ctx: LedgerContext): Promise<void> {
   }
 }
 
-/** The newer of two tips of one linear history (either may be absent). */
+/**
+ * The newer of two tips of one branch (either may be absent): the one whose
+ * counter is higher (their history may be cut by shallow fetches), else by
+ * ancestry on a branch without counters.
+ */
 async function newer(
   ctx: LedgerContext,
   a: string | undefined,
@@ -203,7 +229,12 @@ async function newer(
 ): Promise<string | undefined> {
   if (a === undefined || a === b) return b;
   if (b === undefined) return a;
-  return await isAncestor(ctx.git, ctx.cwd, a, b) ? b : a;
+  const [na, nb] = (await readNamed(ctx.git, ctx.cwd, [
+    `${a}:${SEQ_PATH}`,
+    `${b}:${SEQ_PATH}`,
+  ])).map((blob) => parseCounter(blobText(blob)));
+  if (na !== undefined && nb !== undefined) return nb > na ? b : a;
+  return await isAncestor(ctx.git, ctx.cwd, a, b).catch(() => true) ? b : a;
 }
 
 /**
@@ -255,7 +286,7 @@ export async function follow(
   if (from === tip) return true;
   if (
     from !== undefined && from !== parent &&
-    !await isAncestor(git, cwd, from, tip) &&
+    !await isAncestor(git, cwd, from, tip).catch(() => false) &&
     (await addedFiles(git, cwd, tip, from)).length > 0
   ) {
     return false;

@@ -2,7 +2,8 @@
  * Where each plan stands under one approval (SPEC.md §10): never claimed, applied,
  * failed (so it may be claimed again, on its next attempt), or claimed with no
  * outcome yet. Of claims of one plan and attempt, the first in ledger order wins;
- * only the winner's outcome counts. Pure: records in, standings out.
+ * only the outcome of the winning job attempt counts (same decision and same
+ * `attemptId`, so a second job holding the same decision record settles nothing). Pure: records in, standings out.
  * @module
  */
 
@@ -16,10 +17,14 @@ export type RunStanding =
   | { kind: "applied"; decisionId: string }
   /** Its last attempt failed: attempt `attempt` may be claimed. */
   | { kind: "failed"; attempt: number }
-  /** Claimed by `decisionId` with no outcome yet (applying now, or its job died). */
+  /**
+   * Claimed by `decisionId`'s job attempt `attemptId` with no outcome yet
+   * (applying now, or its job died).
+   */
   | {
     kind: "unsettled";
     decisionId: string;
+    attemptId?: string;
     attempt: number;
     claimId: string;
     claimedAt: string;
@@ -52,6 +57,7 @@ export function planKey(plan: PlanPair): string {
 
 interface Attempt {
   decisionId: string;
+  attemptId?: string;
   claimId: string;
   claimedAt: string;
   outcome?: "ok" | "failed";
@@ -81,6 +87,7 @@ export function claimLedger(
         if (!byAttempt.has(run.attempt)) {
           byAttempt.set(run.attempt, {
             decisionId: record.decisionId,
+            ...(record.attemptId ? { attemptId: record.attemptId } : {}),
             claimId: record.id,
             claimedAt: record.timestamp,
           });
@@ -91,7 +98,10 @@ export function claimLedger(
     ) {
       for (const run of record.runs) {
         const won = attempts.get(planKey(run))?.get(run.attempt);
-        if (won?.decisionId === record.decisionId && won.outcome !== "ok") {
+        if (
+          won?.decisionId === record.decisionId &&
+          won.attemptId === record.attemptId && won.outcome !== "ok"
+        ) {
           won.outcome = run.outcome;
         }
       }
@@ -115,6 +125,7 @@ export function claimLedger(
       return {
         kind: "unsettled",
         decisionId: attempt.decisionId,
+        ...(attempt.attemptId ? { attemptId: attempt.attemptId } : {}),
         attempt: last,
         claimId: attempt.claimId,
         claimedAt: attempt.claimedAt,

@@ -21,13 +21,26 @@ import {
   writeNewFile,
 } from "./_dir_files.ts";
 import { entriesOf, nextTurn, segmentsOf } from "./_dir_listing.ts";
+import {
+  approvalsOf,
+  fromNewestRevoke,
+  refuseLinksOnce,
+} from "./_dir_reading.ts";
+import {
+  asDirMark,
+  changedSince,
+  type DirMark,
+  takeDirMark,
+} from "./_dir_mark.ts";
+import { dropArrivedAfter, onlyTightens } from "./arrived_after.ts";
 import { claimLedger } from "./claims.ts";
-import type { GateRef, LedgerStore } from "./ledger_store.ts";
+import type { GateRef, LedgerStore, ReadGateOptions } from "./ledger_store.ts";
 import { parseRecord } from "./parse_record.ts";
 import {
   formatPlanSet,
   parsePlanSet,
   planSetFileName,
+  type PlanSetMember,
 } from "./plan_set_file.ts";
 import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
 import {
@@ -90,6 +103,7 @@ export function dirLedger(
   const random = options.random ?? webRandomBytes;
   const chunk = Math.max(1, options.readChunk ?? 256);
   const clock = options.clock ?? realClock;
+  const realDirs = new Set<string>();
   const gateSegments = (name: string, gate: string, ...more: string[]) => {
     const segments = [
       "gates",
@@ -97,30 +111,52 @@ export function dirLedger(
       checkLedgerSegment("gate", gate),
       ...more,
     ];
-    refuseLinks(root, segments, "the ledger");
+    refuseLinksOnce(root, segments, realDirs);
     return join(root, ...segments);
   };
   const gateDir = (name: string, gate: string) => gateSegments(name, gate);
+  const written = new Set<string>();
+  let marked: Promise<DirMark> | undefined;
 
-  const readGate = async (name: string, gate: string) => {
+  const readGate = async (
+    name: string,
+    gate: string,
+    options: ReadGateOptions = {},
+  ) => {
     const dir = gateDir(name, gate);
-    const files = entriesOf(dir).filter(isRecordFileName).sort();
     const scratch = new Uint8Array(MAX_RECORD_BYTES + 1);
     const records: LedgerRecord[] = [];
     const problems: string[] = [];
+    const late = new Set<LedgerRecord>();
+    const mark = options.asOf && asDirMark(options.asOf);
     const read = (path: string) =>
       readRecordFile(scratch, path, name, gate, problems);
+    const listed = entriesOf(dir).filter(isRecordFileName).sort();
+    const files = options.live ? fromNewestRevoke(listed, dir, read) : listed;
     for (let i = 0; i < files.length; i++) {
       if (i > 0 && i % chunk === 0) await nextTurn();
-      const item = read(`${dir}/${files[i]}`);
+      const path = `${dir}/${files[i]}`;
+      const item = read(path);
       if (typeof item === "string") problems.push(item);
-      else records.push(item);
+      else {
+        records.push(item);
+        if (mark && !onlyTightens(item) && changedSince(path, mark)) {
+          late.add(item);
+        }
+      }
     }
-    await readClaims(dir, read, records, problems);
-    return screenRecords(
+    await readClaims(
+      dir,
+      read,
+      records,
+      problems,
+      options.live && approvalsOf(records),
+    );
+    const screened = screenRecords(
       { records: sortRecords(records), problems },
       clock.now(),
     );
+    return mark ? dropArrivedAfter(screened, late, written) : screened;
   };
 
   const store: DirLedger = {
@@ -134,9 +170,18 @@ export function dirLedger(
      * in chunks of `readChunk`, yielding to the event loop between chunks. Only
      * regular files of at most 64 KiB count; malformed records, unreadable files,
      * records of another gate and records dated too far ahead become `problems`;
-     * a missing directory reads as no records.
+     * a missing directory reads as no records. With `asOf`, a record file whose
+     * kernel change time is at or after the mark's does not count when it
+     * loosens (unless this store wrote it).
      */
     readGate,
+
+    /**
+     * The kernel's change time of a file made and removed at once in the
+     * ledger's root (or the nearest folder above it that exists): the first
+     * call's, for every call.
+     */
+    mark: () => marked ??= takeDirMark(root, random),
 
     /**
      * Atomic and never overwriting: the record is validated, written to a new
@@ -154,6 +199,7 @@ export function dirLedger(
         throw new LedgerWriteError(join(dir, fileName), String(error));
       });
       gateDir(record.name, record.gate);
+      written.add(record.id);
       await writeNewFile(dir, fileName, text, random);
     },
 
@@ -182,6 +228,16 @@ export function dirLedger(
       ).catch((error) => {
         if (!(error instanceof LedgerWriteError)) throw error;
       });
+    },
+
+    /** Reads each digest's `sets/<hex>.json`, checked. */
+    async readPlanSets(name, gate, digests) {
+      const sets = new Map<string, PlanSetMember[]>();
+      for (const digest of digests) {
+        const set = await store.readPlanSet(name, gate, digest);
+        if (set) sets.set(digest, set);
+      }
+      return sets;
     },
 
     /** Reads `sets/<hex>.json` (a regular file, at most 64 MiB), checked. */

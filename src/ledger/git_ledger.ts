@@ -17,14 +17,14 @@
 import type { Clock } from "../clock.ts";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import { readObjects } from "../git/git_plumbing.ts";
-import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
-import { blobsAt } from "./_git_ledger_tree.ts";
 import {
-  formatPlanSet,
-  parsePlanSet,
-  planSetFileName,
-} from "./plan_set_file.ts";
+  type GitMark,
+  lateRecords,
+  markAt,
+  readSetsAt,
+} from "./_git_ledger_mark.ts";
+import { legacyOrder } from "./_git_ledger_order.ts";
+import { formatPlanSet, planSetFileName } from "./plan_set_file.ts";
 import { listGatesAt, readGateAt } from "./_git_ledger_read.ts";
 import {
   currentTip,
@@ -41,6 +41,7 @@ import {
 import { batcher } from "./_git_ledger_batch.ts";
 import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
 import { claimByOrder } from "./claim_by_order.ts";
+import { dropArrivedAfter } from "./arrived_after.ts";
 import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
 import { parseRecord } from "./parse_record.ts";
 import { screenRecords } from "./screen_records.ts";
@@ -183,6 +184,17 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
         ));
     },
   );
+  const written = new Set<string>();
+  let marked: Promise<GitMark> | undefined;
+  /** The tip the last read fetched: plan sets are read there, without fetching again. */
+  let lastTip: Promise<string | undefined> | undefined;
+  const fetchTip = () =>
+    lastTip = (async () => (await open(), currentTip(ctx)))();
+  /** The order of a branch written before numbers: its whole history, fetched. */
+  const legacy = async (tip: string, dir: string) => {
+    await fetchLedger(ctx, true);
+    return await legacyOrder(ctx.git, ctx.cwd, tip, dir);
+  };
   const gatePath = (name: string, gate: string) =>
     `gates/${checkLedgerSegment("name", name)}/${
       checkLedgerSegment("gate", gate)
@@ -198,19 +210,31 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
         : `git ledger ${LEDGER_BRANCH} of "${remote ?? DEFAULT_LEDGER_REMOTE}"`,
 
     /**
-     * Fetches the branch first (with a remote), then reads only the gate's tree.
-     * Records come oldest first in the order they reached the branch (the
-     * first-parent commit that added each file), not by timestamp.
+     * Fetches the branch's tip first (with a remote), then reads only the gate's
+     * tree (with `live`, only its records from the newest revoke on). Records
+     * come oldest first in the order they reached the branch (by sequence
+     * number), not by timestamp. With `asOf`, a record that reached the branch
+     * after the mark (`_git_ledger_mark.ts`) does not count when it loosens,
+     * unless this store wrote it.
      */
-    async readGate(name: string, gate: string): Promise<GateRecords> {
+    async readGate(name, gate, options = {}): Promise<GateRecords> {
       gatePath(name, gate);
-      await open();
-      const tip = await currentTip(ctx);
-      return screenRecords(
-        await readGateAt(ctx.git, ctx.cwd, tip, name, gate, LEDGER_BRANCH),
-        ctx.clock.now(),
-      );
+      const tip = await fetchTip();
+      const read = await readGateAt(ctx.git, ctx.cwd, tip, name, gate, {
+        label: LEDGER_BRANCH,
+        legacy,
+        ...(options.live ? { live: true } : {}),
+      });
+      const { files: _files, next: _next, ...records } = read;
+      const screened = screenRecords(records, ctx.clock.now());
+      if (options.asOf === undefined) return screened;
+      const late = await lateRecords(ctx.git, ctx.cwd, options.asOf, tip, read);
+      return dropArrivedAfter(screened, late, written);
     },
+
+    /** Fetches the branch's tip (with a remote) and marks it: the first call's, for every call. */
+    mark: () =>
+      marked ??= (async () => markAt(ctx.git, ctx.cwd, await fetchTip()))(),
 
     /**
      * Atomic, never overwriting and losing nothing under concurrent writers on
@@ -233,6 +257,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
         const text = formatRecord(record);
         parseRecord(text, fileName);
         const what = `${record.kind} ${record.name}/${record.gate}`;
+        written.add(record.id);
         return writes.add({ path: `${dir}/${fileName}`, text, what });
       } catch (error) {
         return Promise.reject(error);
@@ -259,37 +284,33 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
       });
     },
 
-    /** Fetches first (with a remote), then reads the set's blob, checked. */
+    /** Reads the set's blob at the tip last read (fetching only when none was), checked. */
     async readPlanSet(name, gate, digest) {
-      const path = `${gatePath(name, gate)}/sets/${planSetFileName(digest)}`;
-      await open();
-      const tip = await currentTip(ctx);
-      if (tip === undefined) return undefined;
-      const [blob] = await blobsAt(ctx.git, ctx.cwd, tip, [path]);
-      if (blob === undefined || blob.size > MAX_PLANS_FILE_BYTES) {
-        return undefined;
-      }
-      const bytes = (await readObjects(ctx.git, ctx.cwd, [blob.oid]))
-        .get(blob.oid);
-      try {
-        return parsePlanSet(new TextDecoder().decode(bytes), digest);
-      } catch {
-        return undefined;
-      }
+      return (await store.readPlanSets(name, gate, [digest])).get(digest);
+    },
+
+    /**
+     * Reads every set's blob at the tip last read (fetching only when none was:
+     * a set is written before any record that names its digest) in one
+     * `cat-file --batch`, each checked.
+     */
+    async readPlanSets(name, gate, digests) {
+      const dir = `${gatePath(name, gate)}/sets`;
+      const tip = await (lastTip ?? fetchTip());
+      return await readSetsAt(ctx.git, ctx.cwd, tip, dir, digests);
     },
 
     /** Fetches first (with a remote), then lists `gates/<name>/<gate>` trees. */
     async listGates(name?: string): Promise<GateRef[]> {
       if (name !== undefined) checkLedgerSegment("name", name);
-      await open();
-      const tip = await currentTip(ctx);
+      const tip = await fetchTip();
       return await listGatesAt(ctx.git, ctx.cwd, tip, name);
     },
 
     async pull(): Promise<SyncReport> {
       await open();
       const from = needRemote(ctx, "pull");
-      const tip = await currentTip(ctx);
+      const tip = await fetchTip();
       const message = tip === undefined
         ? `"${from}" has no branch ${LEDGER_BRANCH} yet`
         : `pulled ${LEDGER_BRANCH} from "${from}" at ${tip.slice(0, 12)}`;

@@ -23,6 +23,32 @@ export interface GateRecords {
   future?: LedgerRecord[];
 }
 
+/**
+ * A point in the ledger's arrival order, taken by {@linkcode LedgerStore.mark}
+ * just before a job's first command of the change (SPEC.md §4.12): opaque, read
+ * only by the store that took it.
+ */
+export interface LedgerMark {
+  /** Which kind of store took it (`directory`, `git`). */
+  readonly store: string;
+}
+
+/** Options of {@linkcode LedgerStore.readGate}. */
+export interface ReadGateOptions {
+  /**
+   * The job's mark: records that reached the ledger after it and loosen the
+   * gate (approvals, pending facts, outcomes) do not count, and are reported in
+   * `problems`, unless this store wrote them; revokes and claims count always.
+   * Absent: every record counts.
+   */
+  asOf?: LedgerMark;
+  /**
+   * Read only what a decision can need: the records from the gate's newest
+   * revoke on (nothing before it counts, SPEC.md §5.3). A store may read more.
+   */
+  live?: boolean;
+}
+
 /** A gate recorded in the ledger. */
 export interface GateRef {
   /** The spec's `name`. */
@@ -39,10 +65,26 @@ export interface LedgerStore {
    * never thrown; a gate nobody recorded reads as no records.
    * @param name The spec's `name`.
    * @param gate The gate.
+   * @param options The job's mark, when records that arrived after it must
+   *   not loosen anything.
    * @returns The records and the problems.
    * @throws {InputError} When `name` or `gate` cannot be a ledger path segment.
    */
-  readGate(name: string, gate: string): Promise<GateRecords>;
+  readGate(
+    name: string,
+    gate: string,
+    options?: ReadGateOptions,
+  ): Promise<GateRecords>;
+  /**
+   * Marks the ledger's arrival order now, by what the job's own code cannot
+   * forge (the kernel's change time of a new file in the directory ledger, the
+   * fetched tip of the git ledger). The first call takes the mark; later calls
+   * return the same one, so a job that goes on to further waves keeps the mark
+   * of its first command.
+   * @returns The mark, for {@linkcode ReadGateOptions.asOf}.
+   * @throws {Error} When the ledger cannot be read.
+   */
+  mark(): Promise<LedgerMark>;
   /**
    * Records one new record, atomically: readers see all of it or nothing, and no
    * existing record is ever overwritten. Concurrent writers lose no record.
@@ -90,6 +132,19 @@ export interface LedgerStore {
     gate: string,
     digest: string,
   ): Promise<PlanSetMember[] | undefined>;
+  /**
+   * Reads the plan sets of some digests at once, each checked to hash to its
+   * digest.
+   * @param name The spec's `name`.
+   * @param gate The gate.
+   * @param digests The set digests.
+   * @returns Digest → members, for each digest with a valid plan set.
+   */
+  readPlanSets(
+    name: string,
+    gate: string,
+    digests: readonly string[],
+  ): Promise<Map<string, PlanSetMember[]>>;
   /**
    * Lists the gates the ledger holds records for, sorted by name then gate.
    * @param name Only the gates of this spec `name`, when given.

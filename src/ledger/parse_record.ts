@@ -111,6 +111,13 @@ function readExpired(
   };
 }
 
+/** The job attempt a claim or outcome names, when it names one (a record id). */
+function optionalAttempt(f: Fields): { attemptId?: string } {
+  return f.json.attemptId === undefined
+    ? {}
+    : { attemptId: f.matching("attemptId", RECORD_ID, RECORD_ID_FORM) };
+}
+
 function readClaim(
   f: Fields,
   head: ReturnType<typeof readHead>,
@@ -120,6 +127,7 @@ function readClaim(
     kind: "claim",
     approvalId: f.matching("approvalId", RECORD_ID, RECORD_ID_FORM),
     decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
+    ...optionalAttempt(f),
     runs: f.runs(false),
     ...f.optionalText("runId"),
     timestamp: f.time("timestamp"),
@@ -135,6 +143,7 @@ function readRunOutcome(
     kind: "run-outcome",
     approvalId: f.matching("approvalId", RECORD_ID, RECORD_ID_FORM),
     decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
+    ...optionalAttempt(f),
     runs: f.runs(true),
     ...f.optionalText("runId"),
     timestamp: f.time("timestamp"),

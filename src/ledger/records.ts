@@ -148,6 +148,12 @@ export interface ClaimRecord extends RecordBase {
   approvalId: string;
   /** The decision whose job claims them. */
   decisionId: string;
+  /**
+   * The job attempt that claims them: random, fresh for every claim a job
+   * makes, so two jobs holding one decision record never both win (SPEC.md §10).
+   * Absent in claims written before attempts were named.
+   */
+  attemptId?: string;
   /** The plans claimed. */
   runs: ClaimedRun[];
   /** The CI run, when known. */
@@ -162,6 +168,8 @@ export interface RunOutcomeRecord extends RecordBase {
   approvalId: string;
   /** The decision whose job applied them. */
   decisionId: string;
+  /** The job attempt whose claim won them (see {@linkcode ClaimRecord}). */
+  attemptId?: string;
   /** Each plan's outcome. */
   runs: SettledRun[];
   /** The CI run, when known. */

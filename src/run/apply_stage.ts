@@ -13,6 +13,7 @@ import { lineLog, terminalLog } from "../console/line_log.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { chunkRuns } from "../ledger/chunk_runs.ts";
 import type { ClaimLedger } from "../ledger/claims.ts";
+import { randomHex } from "../ledger/random_hex.ts";
 import {
   type ClaimedRun,
   newRecord,
@@ -74,9 +75,7 @@ export async function applyStage(
     .map(({ target }) => ({ target, reason: "no changes" }));
   let runs = planned.filter((run) => !run.plan.empty);
   const failedToClaim: ApplyOutcome["failed"] = [];
-  let claimed:
-    | { approvalId: string; runs: Map<string, ClaimedRun> }
-    | undefined;
+  let claimed: Claimed | undefined;
   let claimedElsewhere = 0;
   if (input.gated && runs.length > 0) {
     const gate = await readGate(spec.name, decision.gate, {
@@ -97,7 +96,11 @@ export async function applyStage(
     failedToClaim.push(...sorted.refused);
     claimedElsewhere = sorted.elsewhere;
     runs = sorted.won;
-    claimed = { approvalId: approval.id, runs: sorted.attempts };
+    claimed = {
+      approvalId: approval.id,
+      attemptId: sorted.attemptId,
+      runs: sorted.attempts,
+    };
   }
   const outcomes = claimed ? outcomeWriter(claimed, input, io) : undefined;
   const durations = new Map<string, number>();
@@ -212,9 +215,19 @@ export async function previewApply(
   return { apply, skipped };
 }
 
+/** The plans this job attempt won under an approval, by target. */
+interface Claimed {
+  approvalId: string;
+  /** The job attempt that claimed them (SPEC.md §10). */
+  attemptId: string;
+  runs: Map<string, ClaimedRun>;
+}
+
 /**
  * Sorts the runs by where they stand under the approval, then claims the ones
- * that may apply and keeps those this job won.
+ * that may apply, naming a fresh job attempt, and keeps those this attempt won:
+ * another job holding the same decision record (a re-run, a copied artifact)
+ * claims under another attempt, so of the two exactly one applies.
  */
 async function claim(
   runs: readonly PlannedRun[],
@@ -228,8 +241,10 @@ async function claim(
   attempts: Map<string, ClaimedRun>;
   /** How many of the refused are claimed by another job with no outcome. */
   elsewhere: number;
+  attemptId: string;
 }> {
   const { decision } = input;
+  const attemptId = randomHex(16);
   const skipped: SkippedRun[] = [];
   const refused: ApplyOutcome["failed"] = [];
   const wanted: { run: PlannedRun; claimed: ClaimedRun }[] = [];
@@ -251,6 +266,7 @@ async function claim(
       refused,
       attempts: new Map(),
       elsewhere: refused.length,
+      attemptId,
     };
   }
   const runId = ciContext(io.env).runId;
@@ -259,6 +275,7 @@ async function claim(
     gate: decision.gate,
     approvalId: before.approvalId,
     decisionId: decision.decisionId,
+    attemptId,
     runs: wanted.map((w) => w.claimed),
     ...(runId ? { runId } : {}),
   }, newStamp(io.clock)));
@@ -270,6 +287,7 @@ async function claim(
     if (
       standing.kind === "unsettled" &&
       standing.decisionId === decision.decisionId &&
+      standing.attemptId === attemptId &&
       standing.attempt === claimed.attempt
     ) {
       won.push(run);
@@ -288,7 +306,7 @@ async function claim(
       });
     }
   }
-  return { won, skipped, refused, attempts, elsewhere };
+  return { won, skipped, refused, attempts, elsewhere, attemptId };
 }
 
 function claimedElsewhere(
@@ -324,7 +342,7 @@ interface OutcomeWriter {
  * records, and a job that dies loses only the outcomes not yet written.
  */
 function outcomeWriter(
-  claimed: { approvalId: string; runs: Map<string, ClaimedRun> },
+  claimed: Claimed,
   input: ApplyStageInput,
   io: RunIo,
 ): OutcomeWriter {
@@ -341,6 +359,7 @@ function outcomeWriter(
         gate: input.decision.gate,
         approvalId: claimed.approvalId,
         decisionId: input.decision.decisionId,
+        attemptId: claimed.attemptId,
         runs,
         ...(runId ? { runId } : {}),
       }, newStamp(io.clock));

@@ -58,6 +58,7 @@ export async function checkOrder(
     const { records, problems } = await io.ledger.readGate(
       spec.name,
       gateName(spec, before.k),
+      { asOf: io.asOf },
     );
     for (const problem of problems) log(`warning: ledger: ${problem}`);
     const done = waveCompletion(records, before, base.head);

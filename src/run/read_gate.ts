@@ -34,26 +34,23 @@ export interface GateRead {
  * @returns Digest → pairs, for each digest that has a valid plan set.
  */
 export async function loadPlanSets(
-  ledger: Pick<LedgerStore, "readPlanSet">,
+  ledger: Pick<LedgerStore, "readPlanSets">,
   name: string,
   gate: string,
   records: readonly LedgerRecord[],
 ): Promise<Map<string, PlanPair[]>> {
   const digests = new Set(countingApprovals(records).map((a) => a.planDigest));
-  const sets = new Map<string, PlanPair[]>();
-  for (const digest of digests) {
-    const pairs = await ledger.readPlanSet(name, gate, digest);
-    if (pairs) sets.set(digest, pairs);
-  }
-  return sets;
+  return await ledger.readPlanSets(name, gate, [...digests]);
 }
 
 /**
  * Reads gate `gate` and decides whether an approval covers `members`.
  * @param name The spec's `name`.
  * @param gate The gate.
- * @param query The decision's digest and members, and the judge of the wave's
- *   approvals under its rules at base (absent: any one approval counts).
+ * @param query The decision's digest and members, the judge of the wave's
+ *   approvals under its rules at base (absent: any one approval counts), and
+ *   whether every record is wanted (`whole`; else only those from the gate's
+ *   newest revoke on, all a decision can need).
  * @param io The ledger, the clock and the log.
  * @returns The records and the gate decision.
  */
@@ -64,22 +61,35 @@ export async function readGate(
     digest: string;
     members: readonly GateMember[];
     judge?: GateJudge;
+    whole?: boolean;
   },
-  io: Pick<RunIo, "ledger" | "clock" | "stderr">,
+  io: Pick<RunIo, "ledger" | "clock" | "stderr" | "asOf">,
 ): Promise<GateRead> {
-  const { records, problems } = await io.ledger.readGate(name, gate);
-  const log = lineLog(io.stderr);
-  for (const problem of problems) log(`warning: ledger: ${problem}`);
-  const sets = await loadPlanSets(io.ledger, name, gate, records);
-  const rules = await query.judge?.judge(records, query.digest);
-  return {
-    records,
-    decision: decideGate(records, sets, {
+  const decide = async (whole: boolean) => {
+    const { records, problems } = await io.ledger.readGate(name, gate, {
+      asOf: io.asOf,
+      ...(whole ? {} : { live: true }),
+    });
+    const sets = await loadPlanSets(io.ledger, name, gate, records);
+    const rules = await query.judge?.judge(records, query.digest);
+    const decision = decideGate(records, sets, {
       gate,
       digest: query.digest,
       members: query.members,
       now: io.clock.now(),
       ...(rules ? { rules } : {}),
-    }),
+    });
+    return { records, problems, decision };
   };
+  let read = await decide(query.whole === true);
+  // Waiting with no approval since a revoke: read what came before it too, so
+  // the reasons can say which approval was revoked.
+  if (
+    read.decision.status === "waiting" && query.whole !== true &&
+    read.records.some((record) => record.kind === "expired") &&
+    !read.records.some((record) => record.kind === "approval")
+  ) read = await decide(true);
+  const log = lineLog(io.stderr);
+  for (const problem of read.problems) log(`warning: ledger: ${problem}`);
+  return { records: read.records, decision: read.decision };
 }

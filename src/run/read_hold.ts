@@ -38,12 +38,13 @@ export interface HoldRead extends HoldStanding {
  */
 export async function readHold(
   target: HoldTarget,
-  io: Pick<RunIo, "ledger" | "clock" | "stderr">,
+  io: Pick<RunIo, "ledger" | "clock" | "stderr" | "asOf">,
   ledgerArg?: string,
 ): Promise<HoldRead> {
   const { records, problems } = await io.ledger.readGate(
     target.name,
     target.gate,
+    { asOf: io.asOf },
   );
   for (const problem of problems) {
     lineLog(io.stderr)(`warning: ledger: ${problem}`);

@@ -10,7 +10,7 @@ import type { Writer } from "../console/writer.ts";
 import type { Interrupts } from "../exec/interrupts.ts";
 import type { Spawner } from "../exec/spawner.ts";
 import type { Git } from "../git/git.ts";
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { LedgerMark, LedgerStore } from "../ledger/ledger_store.ts";
 
 /** What a wave run may touch. */
 export interface RunIo {
@@ -25,6 +25,12 @@ export interface RunIo {
   interrupts: Interrupts;
   git: Git;
   ledger: LedgerStore;
+  /**
+   * The ledger's mark, once the job is about to run its first command of the
+   * change (SPEC.md §4.12): gate reads pass it, so records that reached the
+   * ledger since do not loosen anything for this job.
+   */
+  asOf?: LedgerMark;
   /** The process seam; the real one by default. */
   spawner?: Spawner;
 }

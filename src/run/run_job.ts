@@ -40,10 +40,13 @@ export async function runJob(
   const first = await runWave(input, io);
   const rest: RestWaveResult[] = [];
   let job = nextRestWave(input, first, io);
+  // The change's commands have run: the further waves read the ledger as of
+  // the first wave's mark.
+  const restIo = job ? { ...io, asOf: await io.ledger.mark() } : io;
   while (job) {
-    const result = await runWave(job, io);
+    const result = await runWave(job, restIo);
     rest.push(restEntry(result));
-    job = nextRestWave(job, result, io);
+    job = nextRestWave(job, result, restIo);
   }
   if (rest.length === 0) return first;
   return { ...first, exitCode: rest[rest.length - 1].exitCode, rest };

@@ -134,6 +134,7 @@ export async function verifyDecision(
     digest: decision.digest,
     members: decision.members,
     judge,
+    whole: true,
   };
   const { records, decision: gateNow } = await readGate(
     input.spec.name,

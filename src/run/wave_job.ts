@@ -60,7 +60,15 @@ export async function openWaveJob(
     io.cwd,
   );
   const report = await openHooksReport(files.report, wave, io.cwd);
-  const jobIo = { ...io, env: { ...io.env, CHANT_WAVE_HOOKS: files.report } };
+  // Just before the job's first command of the change (a hook, a plan or a
+  // tool step): records that reach the ledger from now on do not loosen
+  // anything for this job (SPEC.md §4.12).
+  const asOf = await io.ledger.mark();
+  const jobIo = {
+    ...io,
+    env: { ...io.env, CHANT_WAVE_HOOKS: files.report },
+    asOf,
+  };
   const runner = hookRunner(
     {
       spec,

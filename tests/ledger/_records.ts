@@ -53,11 +53,13 @@ export function claim(
   approvalId: string,
   decisionId: string,
   runs: { target: string; planDigest: string; attempt?: number }[],
+  attemptId?: string,
 ): ClaimRecord {
   return newRecord("claim", {
     ...gate,
     approvalId,
     decisionId,
+    ...(attemptId ? { attemptId } : {}),
     runs: runs.map((run) => ({ attempt: 1, ...run })),
   }, stamp(id, minute));
 }
@@ -74,11 +76,13 @@ export function outcome(
     attempt?: number;
     outcome: "ok" | "failed";
   }[],
+  attemptId?: string,
 ): RunOutcomeRecord {
   return newRecord("run-outcome", {
     ...gate,
     approvalId,
     decisionId,
+    ...(attemptId ? { attemptId } : {}),
     runs: runs.map((run) => ({ attempt: 1, ...run })),
   }, stamp(id, minute));
 }

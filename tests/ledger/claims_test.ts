@@ -26,6 +26,30 @@ Deno.test("claimLedger() tells where each plan stands under one approval", async
     });
     expect(claims.standing(US)).toMatchObject({ decisionId: "dec-2" });
   });
+  await t.step(
+    "two attempts of one decision: the first wins, the other's outcome counts for nothing",
+    () => {
+      const claims = claimLedger([
+        claim("c1", 1, "a1", "dec-1", [EU], "att-1"),
+        claim("c2", 2, "a1", "dec-1", [EU], "att-2"),
+        outcome("o2", 3, "a1", "dec-1", [{ ...EU, outcome: "ok" }], "att-2"),
+      ], "a1");
+      expect(claims.standing(EU)).toMatchObject({
+        kind: "unsettled",
+        decisionId: "dec-1",
+        attemptId: "att-1",
+        claimId: "c1",
+      });
+      const settled = claimLedger([
+        claim("c1", 1, "a1", "dec-1", [EU], "att-1"),
+        outcome("o1", 3, "a1", "dec-1", [{ ...EU, outcome: "ok" }], "att-1"),
+      ], "a1");
+      expect(settled.standing(EU)).toEqual({
+        kind: "applied",
+        decisionId: "dec-1",
+      });
+    },
+  );
   await t.step("an ok outcome of the winner: applied", () => {
     const claims = claimLedger([
       claim("c1", 1, "a1", "dec-1", [EU]),

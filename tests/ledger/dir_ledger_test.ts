@@ -297,6 +297,25 @@ Deno.test("dirLedger() lets exactly one of racing claims win each plan, and keep
     expect(problems).toEqual([]);
     expect(records.filter((r) => r.kind === "claim")).toHaveLength(2);
   });
+  await t.step(
+    "two attempts of one decision: one wins, named by its attempt",
+    async () => {
+      const plan = { ...plans[0], planDigest: "sha256:" + "7".repeat(64) };
+      const after = await Promise.all(
+        ["att-1", "att-2"].map((attempt, i) =>
+          ledger.claimRuns(
+            claim(`d${i}`, 2, "a2", "dec-same", [plan], attempt),
+          )
+        ),
+      );
+      const won = after.map((claims) => {
+        const standing = claims.standing(plan);
+        return standing.kind === "unsettled" ? standing.attemptId : "?";
+      });
+      expect(new Set(won).size).toBe(1);
+      expect(["att-1", "att-2"]).toContain(won[0]);
+    },
+  );
   await t.step("a plan set is read back only for its digest", async () => {
     const pairs = plans.map(({ target, planDigest }) => ({
       target,

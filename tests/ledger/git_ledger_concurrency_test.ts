@@ -78,7 +78,19 @@ Deno.test("gitLedger() loses no record with 8 processes on 4 clones writing at o
         "--name-only",
         "chant/ledger:gates/tf/tf-wave-2",
       );
-      expect(files.split("\n").length).toBe(expected.length);
+      // The records, and beside them the folder of their sequence numbers.
+      expect(files.split("\n").filter((f) => f !== "order").length).toBe(
+        expected.length,
+      );
+      const numbers = (await world.repo.gitIn(
+        world.remote,
+        "ls-tree",
+        "-r",
+        "--name-only",
+        "chant/ledger:gates/tf/tf-wave-2/order",
+      )).split("\n").filter((n) => n.includes("/"));
+      expect(new Set(numbers.map((n) => n.split("/")[1].slice(0, 12))).size)
+        .toBe(expected.length);
     });
   }
 });

@@ -1,0 +1,273 @@
+/**
+ * The git ledger as its branch grows (issue 25): with 100, 1,000, 10,000 and
+ * 50,000 records in one gate of `chant/ledger` on a local bare remote (built in
+ * one `git fast-import`, numbered as chant-wave numbers them; the same mix as
+ * the gate benchmark: pendings, approvals, claims, a revoke every 400
+ * records), the median of `approve`, `run --decide --dry-run` and a fresh
+ * clone's (of `main` alone, as CI makes it) first `run --decide --dry-run`, each against its own cost at 100
+ * records, and `run --decide` against plain git's `fetch --depth 1` + `ls-tree`
+ * of the gate in the same clone. Wall time and CPU time (the whole process
+ * tree, through GNU time), paired runs in alternating order. Runnable alone
+ * (`deno run --allow-all scripts/bench/ledger_size_bench.ts [--quick]`).
+ * @module
+ */
+
+import {
+  BINARY,
+  commitAll,
+  formatMs,
+  formatRatio,
+  git,
+  median,
+  paired,
+  printTable,
+  type Row,
+  runTimed,
+  type Timed,
+  withLoad,
+} from "./_measure.ts";
+import { formatRecord, type LedgerRecord } from "../../src/ledger/records.ts";
+import { recordFileName } from "../../src/ledger/record_name.ts";
+import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
+import { posix } from "node:path";
+import { recordAt } from "./gate_bench.ts";
+
+/** Sizes of {@linkcode ledgerSizeBench}. */
+export interface LedgerSizeBenchOptions {
+  /** Records on the branch, one figure each. @default {[100, 1000, 10000, 50000]} */
+  sizes?: number[];
+  /** Paired rounds of each figure. @default {5} */
+  rounds?: number;
+}
+
+const NAME = "bench";
+const GATE = "bench-wave-1";
+const APPROVED = "sha256:" + "e".repeat(64);
+const encoder = new TextEncoder();
+
+/** Writes `count` numbered records into the bare remote's `chant/ledger` in one fast-import. */
+async function buildBranch(remote: string, count: number): Promise<void> {
+  const chunks: Uint8Array[] = [];
+  const put = (text: string) => chunks.push(encoder.encode(text));
+  const start = Date.now() - 3_600_000;
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = i.toString(16).padStart(32, "0");
+    const record: LedgerRecord = recordAt(i, {
+      id,
+      now: start + Math.floor(i * 3_000_000 / count),
+    });
+    const bytes = encoder.encode(formatRecord(record));
+    put(`blob\nmark :${i + 1}\ndata ${bytes.length}\n`);
+    chunks.push(bytes, encoder.encode("\n"));
+    paths.push(`gates/${NAME}/${GATE}/${recordFileName(record)}`);
+  }
+  const empty = count + 1;
+  const seq = encoder.encode(`${count}\n`);
+  const bytes = encoder.encode(
+    `${
+      paths.reduce((sum, path) => sum + entryBytes(posix.basename(path)), 0)
+    }\n`,
+  );
+  put(`blob\nmark :${empty}\ndata 0\n\n`);
+  put(`blob\nmark :${empty + 1}\ndata ${seq.length}\n`);
+  chunks.push(seq, encoder.encode("\n"));
+  put(`blob\nmark :${empty + 2}\ndata ${bytes.length}\n`);
+  chunks.push(bytes, encoder.encode("\n"));
+  const when = Math.floor(Date.now() / 1000);
+  put(`commit refs/heads/chant/ledger\n`);
+  put(`committer bench <bench@example.invalid> ${when} +0000\ndata 5\nbench\n`);
+  paths.forEach((path, i) => {
+    put(`M 100644 :${i + 1} ${path}\n`);
+    put(`M 100644 :${empty} ${orderPath(path, i)}\n`);
+  });
+  put(`M 100644 :${empty + 2} gates/${NAME}/${GATE}/order/bytes\n`);
+  put(`M 100644 :${empty + 1} seq\n\ndone\n`);
+  const child = new Deno.Command("git", {
+    args: ["fast-import", "--quiet", "--done"],
+    cwd: remote,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  for (const chunk of chunks) await writer.write(chunk);
+  await writer.close();
+  const out = await child.output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+}
+
+/** A project with a one-run gated spec, its bare remote holding `count` ledger records. */
+async function setUp(count: number): Promise<{ root: string; work: string }> {
+  const root = await Deno.makeTempDir({ prefix: "chant-wave-ledger-bench-" });
+  const work = `${root}/work`;
+  await Deno.mkdir(work);
+  const spec = {
+    name: NAME,
+    plan: ["sh", "plan.sh", "{plan}"],
+    apply: ["true"],
+    waves: [{ name: "prod", gate: "always", runs: ["eu"] }],
+  };
+  await Deno.writeTextFile(`${work}/waves.json`, JSON.stringify(spec));
+  await Deno.writeTextFile(
+    `${work}/plan.sh`,
+    `#!/bin/sh\nprintf '{"planDigest":"sha256:%064d"}' 0 > "$1"\n`,
+  );
+  await Deno.writeTextFile(`${work}/.gitignore`, ".chant/\n");
+  await commitAll(work);
+  await git(root, "init", "-q", "--bare", "remote.git");
+  await git(work, "remote", "add", "origin", `${root}/remote.git`);
+  await git(work, "push", "-q", "origin", "main");
+  await buildBranch(`${root}/remote.git`, count);
+  return { root, work };
+}
+
+const DECIDE = [
+  "run",
+  "--spec",
+  "waves.json",
+  "--wave",
+  "1",
+  "--decide",
+  "--dry-run",
+  "--ledger",
+  "git",
+];
+const APPROVE = [
+  "approve",
+  NAME,
+  GATE,
+  "--plan",
+  APPROVED,
+  "--by",
+  "bench",
+  "--ledger",
+  "git",
+];
+const PLAIN =
+  `git fetch -q --depth 1 origin +refs/heads/chant/ledger:refs/remotes/origin/chant/ledger && git ls-tree -r origin/chant/ledger -- gates/${NAME}/${GATE}/ > /dev/null`;
+
+/** What one size measured: the medians of each command. */
+interface SizeFigures {
+  records: number;
+  approve: Timed[];
+  decide: Timed[];
+  fresh: Timed[];
+  plain: Timed[];
+  /** `decide / plain` of each pair. */
+  plainRatios: number[];
+}
+
+async function measureSize(records: number, rounds: number) {
+  const { root, work } = await setUp(records);
+  try {
+    const run = (args: string[], cwd = work) => () =>
+      runTimed(BINARY, args, { cwd, okCodes: [0, 3], usage: true });
+    await run(DECIDE)();
+    const approve: Timed[] = [];
+    for (let i = 0; i < rounds; i++) approve.push(await run(APPROVE)());
+    const vsPlain = await paired(
+      rounds,
+      run(DECIDE),
+      () => runTimed("sh", ["-c", PLAIN], { cwd: work, usage: true }),
+    );
+    const fresh: Timed[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const clone = `${root}/fresh-${i}`;
+      await git(
+        root,
+        "clone",
+        "-q",
+        "--single-branch",
+        "-b",
+        "main",
+        `${root}/remote.git`,
+        clone,
+      );
+      fresh.push(await run(DECIDE, clone)());
+    }
+    return {
+      records,
+      approve,
+      decide: vsPlain.mine,
+      fresh,
+      plain: vsPlain.base,
+      plainRatios: vsPlain.ratios,
+    } satisfies SizeFigures;
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+const wall = (runs: readonly Timed[]) => median(runs.map((t) => t.ms));
+const cpu = (runs: readonly Timed[]) => median(runs.map((t) => t.cpuMs ?? 0));
+const both = (runs: readonly Timed[]) =>
+  `${formatMs(wall(runs))}, cpu ${formatMs(cpu(runs))}`;
+
+/**
+ * Measures the rows: per size, `approve`, `run --decide` and a fresh clone's
+ * first `run --decide` against 100 records, and `run --decide` against plain git.
+ * @param options Sizes and rounds.
+ * @returns The rows.
+ */
+export async function ledgerSizeBench(
+  options: LedgerSizeBenchOptions = {},
+): Promise<Row[]> {
+  const sizes = options.sizes ?? [100, 1_000, 10_000, 50_000];
+  const rounds = options.rounds ?? 5;
+  const figures: { value: SizeFigures; load: string }[] = [];
+  for (const size of sizes) {
+    console.error(`  git ledger at ${size.toLocaleString("en")} records…`);
+    figures.push(await withLoad(() => measureSize(size, rounds)));
+  }
+  const [first] = figures;
+  const rows: Row[] = [];
+  for (const { value, load } of figures) {
+    const n = value.records.toLocaleString("en");
+    const against = (
+      what: string,
+      runs: readonly Timed[],
+      base: readonly Timed[],
+    ): Row => ({
+      what: `git ledger, ${n} records: ${what}`,
+      measured: both(runs),
+      baseline: `at ${first.value.records} records: ${both(base)}`,
+      ratio: `${formatRatio(wall(runs) / wall(base))}, cpu ${
+        formatRatio(cpu(runs) / cpu(base))
+      }`,
+      goal: "≤ 1.5×",
+      met: cpu(runs) / cpu(base) <= 1.5,
+      load,
+    });
+    rows.push(
+      against("`approve`", value.approve, first.value.approve),
+      against("`run --decide`", value.decide, first.value.decide),
+      against(
+        "a fresh clone's first `run --decide`",
+        value.fresh,
+        first.value.fresh,
+      ),
+      {
+        what: `git ledger, ${n} records: \`run --decide\` vs plain git`,
+        measured: both(value.decide),
+        baseline: `\`fetch --depth 1\` + \`ls-tree\` of the gate: ${
+          both(value.plain)
+        }`,
+        ratio: `${formatRatio(median(value.plainRatios))}, cpu ${
+          formatRatio(cpu(value.decide) / cpu(value.plain))
+        }`,
+        goal: "≤ 3×",
+        met: median(value.plainRatios) <= 3,
+        load,
+      },
+    );
+  }
+  return rows;
+}
+
+if (import.meta.main) {
+  const quick = Deno.args.includes("--quick");
+  printTable(
+    await ledgerSizeBench(quick ? { sizes: [100, 1000], rounds: 2 } : {}),
+  );
+}
