@@ -7,6 +7,7 @@
  * @module
  */
 
+import { loosens } from "./screen_records.ts";
 import type { Git } from "../git/git.ts";
 import { readObjects } from "../git/git_plumbing.ts";
 import {
@@ -156,7 +157,15 @@ async function readListed(
     }
     end = from;
   }
-  found.sort((a, b) => a.at - b.at || compareRecords(a.record, b.record));
+  // A file without a sequence number did not arrive through chant-wave's
+  // writes, so when it came is not known: it is ordered as first when it could
+  // loosen the gate (any revoke ends it) and as last otherwise (fail closed).
+  for (const item of found) {
+    if (item.at === Infinity && loosens(item.record)) item.at = -Infinity;
+  }
+  found.sort((a, b) =>
+    a.at === b.at ? compareRecords(a.record, b.record) : a.at < b.at ? -1 : 1
+  );
   return {
     records: found.map((item) => item.record),
     problems,

@@ -6,6 +6,7 @@
 // plan, and a backdated approval does not outlive a revoke.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { runBinary } from "../_helpers/binary.ts";
 import {
   approveLine,
   type Rollout,
@@ -97,53 +98,50 @@ Deno.test("a revoke from a clock five minutes fast still ends the approval", asy
   );
 });
 
-Deno.test("a revoke pushed to the git ledger from a fast clock still ends the approval", async (t) => {
-  await using r = await rollout(specOf([PROD]));
+/**
+ * A machine whose clock is 6 minutes fast, for the binary: libfaketime
+ * (Debian's libfaketime, installed by .ci/run) shifts the clock it reads.
+ */
+const FAST_CLOCK = {
+  LD_PRELOAD: "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+  FAKETIME: "+6m",
+};
+
+/** A rollout sharing its git ledger through a bare remote. */
+async function sharedLedger() {
+  const r = await rollout(specOf([PROD]));
   const remote = `${r.repo.root}/remote.git`;
   await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
   await r.repo.git("remote", "add", "origin", remote);
+  return { r, remote };
+}
+
+Deno.test("a revoke pushed to the git ledger from a fast clock still ends the approval", async (t) => {
+  await Deno.stat(FAST_CLOCK.LD_PRELOAD).catch(() => {
+    throw new Error("install libfaketime (apt-get install faketime)");
+  });
+  const { r, remote } = await sharedLedger();
+  await using _ = r;
   const git = ["--ledger", "git"];
   const waiting = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
   expect(waiting.code).toBe(3);
   await r.run([...approveLine(waiting.stderr), "--by", "ann", ...git]);
-  const approval = (await r.run(["ledger", "log", ...git, "--json"])).stdout;
-  const id = JSON.parse(approval).gates[0].records
-    .find((x: { kind: string }) => x.kind === "approval").id as string;
 
-  // Another machine, whose clock is 6 minutes fast, revokes ann's approval.
+  // Another machine, whose clock is 6 minutes fast, revokes the gate.
   const clone = `${r.repo.root}/fast`;
-  await r.repo.gitIn(r.repo.root, "clone", "-q", remote, clone);
-  await r.repo.gitIn(clone, "checkout", "-q", "chant/ledger");
-  const at = new Date(Date.now() + FAST_MS).toISOString();
-  const revokeId = "f".repeat(32);
-  await Deno.writeTextFile(
-    `${clone}/gates/tf/tf-wave-1/${
-      at.replace(/[-:]/g, "")
-    }-expired-${revokeId}.json`,
-    JSON.stringify(
-      {
-        version: 1,
-        kind: "expired",
-        id: revokeId,
-        name: "tf",
-        gate: "tf-wave-1",
-        by: "ops",
-        approvals: [id],
-        timestamp: at,
-      },
-      null,
-      2,
-    ) + "\n",
+  await r.repo.gitIn(r.repo.root, "clone", "-q", r.path, clone);
+  await r.repo.gitIn(clone, "remote", "set-url", "origin", remote);
+  const revoke = await runBinary(
+    ["revoke", "tf", "tf-wave-1", "--by", "ops", ...git],
+    { cwd: clone, env: { ...r.repo.env, ...FAST_CLOCK } },
   );
-  await r.repo.gitIn(clone, "add", "-A");
-  await r.repo.gitIn(clone, "commit", "-q", "-m", "revoke");
-  await r.repo.gitIn(clone, "push", "-q", "origin", "chant/ledger");
+  expect(revoke.code).toBe(0);
 
   await t.step("the revoked approval does not apply", async () => {
     const out = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
     expect(out.code).toBe(3);
-    expect(out.stderr).toContain(
-      `expired ${revokeId} of gate "tf-wave-1" is dated ${at}, more than 5 minutes ahead of this clock; it counts, since it can only make the gate stricter\n`,
+    expect(out.stderr).toMatch(
+      /^warning: ledger: expired \S+ of gate "tf-wave-1" is dated \S+, more than 5 minutes ahead of this clock; it counts, since it can only make the gate stricter$/m,
     );
     expect(await r.applied()).toEqual([]);
   });
@@ -161,38 +159,19 @@ Deno.test("a revoke pushed to the git ledger from a fast clock still ends the ap
 });
 
 Deno.test("a plan applied by a job with a fast clock is not applied again", async () => {
-  await using r = await rollout(specOf([PROD]));
-  const remote = `${r.repo.root}/remote.git`;
-  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
-  await r.repo.git("remote", "add", "origin", remote);
+  const { r } = await sharedLedger();
+  await using _ = r;
   const git = ["--ledger", "git"];
   const waiting = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
   await r.run([...approveLine(waiting.stderr), "--by", "ann", ...git]);
-  const applied = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
+  // The job that applies runs on a machine whose clock is 6 minutes fast: its
+  // claim and outcomes carry that machine's time.
+  const applied = await r.run(
+    ["run", ...SPEC, "--wave", "1", ...git],
+    FAST_CLOCK,
+  );
   expect(applied.code).toBe(0);
   expect(await r.applied()).toEqual(["eu"]);
-
-  // The job that applied ran on a machine whose clock was 6 minutes fast:
-  // its claim and outcomes carry that machine's time.
-  const clone = `${r.repo.root}/fast`;
-  await r.repo.gitIn(r.repo.root, "clone", "-q", remote, clone);
-  await r.repo.gitIn(clone, "checkout", "-q", "chant/ledger");
-  const files = await r.repo.gitIn(clone, "ls-files", "gates");
-  for (const file of files.split("\n")) {
-    const text = await Deno.readTextFile(`${clone}/${file}`);
-    const record = JSON.parse(text);
-    if (!["claim", "run-outcome", "wave-outcome"].includes(record.kind)) {
-      continue;
-    }
-    record.timestamp = new Date(Date.parse(record.timestamp) + FAST_MS)
-      .toISOString();
-    await Deno.writeTextFile(
-      `${clone}/${file}`,
-      JSON.stringify(record, null, 2) + "\n",
-    );
-  }
-  await r.repo.gitIn(clone, "commit", "-q", "-am", "the fast machine's time");
-  await r.repo.gitIn(clone, "push", "-q", "origin", "chant/ledger");
 
   const again = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
   expect(await r.applied()).toEqual(["eu"]);
