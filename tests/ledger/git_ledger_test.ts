@@ -444,7 +444,7 @@ Deno.test("gitLedger() numbers a branch written before sequence numbers once, in
   ).toBe("1");
 });
 
-Deno.test("gitLedger() still reads a record an older chant-wave adds to a numbered branch, last", async () => {
+Deno.test("gitLedger() still reads an approval an older chant-wave adds to a numbered branch, first (any revoke ends it)", async () => {
   await using world = await ledgerWorld();
   const a = world.open(await world.clone("a"));
   await a.ledger.write(approvalNoted("numbered"));
@@ -470,7 +470,7 @@ Deno.test("gitLedger() still reads a record an older chant-wave adds to a number
   for (const live of [false, true]) {
     expect(
       notes((await a.ledger.readGate("tf", "tf-wave-2", { live })).records),
-    ).toEqual(["numbered", "unnumbered"]);
+    ).toEqual(["unnumbered", "numbered"]);
   }
 });
 
