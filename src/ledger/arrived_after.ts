@@ -12,14 +12,19 @@
 import type { GateRecords } from "./ledger_store.ts";
 import type { LedgerRecord, RecordKind } from "./records.ts";
 
-/** The kinds that only tighten: a revoke ends approvals, a claim takes a plan. */
-const TIGHTENING: readonly RecordKind[] = ["expired", "claim"];
+/**
+ * The kinds that only tighten: a revoke ends approvals, a claim takes a plan;
+ * and a `folded` summary, which decides nothing (it names approvals a revoke
+ * ended).
+ */
+const TIGHTENING: readonly RecordKind[] = ["expired", "claim", "folded"];
 
 /**
- * Whether a record only tightens the gate (a revoke, a claim), so it counts for
- * a job whenever it reached the ledger.
+ * Whether a record only tightens the gate (a revoke, a claim) or decides
+ * nothing (a `folded` summary), so it counts for a job whenever it reached the
+ * ledger.
  * @param record A record.
- * @returns `true` for `expired` and `claim` records.
+ * @returns `true` for `expired`, `claim` and `folded` records.
  * @example
  * ```ts
  * onlyTightens({ ...approval, kind: "approval" }); // false

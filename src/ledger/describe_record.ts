@@ -97,6 +97,12 @@ function details(record: LedgerRecord, extras: RecordExtras): string {
         record.waves.map((w) => `wave ${w.wave} ${shortDigest(w.digest)}`)
           .join(", ")
       }` + (record.runId ? `, run ${record.runId}` : "");
+    case "folded":
+      return `${plural(record.records, "record")} and ${
+        plural(record.sets, "plan set")
+      } before revoke ${shortId(record.through)} folded into ${
+        record.archive.slice(0, 40)
+      }`;
     case "expired":
       return "revoked" + (record.by ? ` by ${record.by}` : "") +
         (record.note ? `: ${firstLine(record.note)}` : "");
@@ -106,7 +112,11 @@ function details(record: LedgerRecord, extras: RecordExtras): string {
 const NAMED = 3;
 
 function plans(count: number): string {
-  return `${count} plan${count === 1 ? "" : "s"}`;
+  return plural(count, "plan");
+}
+
+function plural(count: number, what: string): string {
+  return `${count} ${what}${count === 1 ? "" : "s"}`;
 }
 
 function targets(list: readonly string[]): string {

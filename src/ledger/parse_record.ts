@@ -23,6 +23,8 @@ import {
   type ApprovalRecord,
   type ClaimRecord,
   type ExpiredRecord,
+  type FoldedCounts,
+  type FoldedRecord,
   type LedgerRecord,
   type OutcomeJob,
   type OutOfOrderRecord,
@@ -243,6 +245,43 @@ function readRecordedPlans(
   };
 }
 
+function readCounts(f: Fields): FoldedCounts {
+  const raw = f.present("counts");
+  const at = new Fields(`${f.name}: counts`, (raw ?? {}) as Json);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    at.fail("is not an object");
+  }
+  const counts: FoldedCounts = {};
+  for (const key of Object.keys(raw as Json)) {
+    if (!RECORD_KINDS.includes(key as RecordKind)) {
+      at.fail(`unknown record kind ${show(key)}`);
+    }
+    counts[key as RecordKind] = at.count(key);
+  }
+  return counts;
+}
+
+function readFolded(
+  f: Fields,
+  head: ReturnType<typeof readHead>,
+): FoldedRecord {
+  const archive = f.text("archive");
+  if (archive.length > MAX_SPEC_PATH || hasControlCharacter(archive)) {
+    f.fail(`field "archive" is not a commit or a folder`);
+  }
+  return {
+    ...head,
+    kind: "folded",
+    through: f.matching("through", RECORD_ID, RECORD_ID_FORM),
+    records: f.count("records"),
+    counts: readCounts(f),
+    sets: f.count("sets"),
+    ...f.optionalIds("approvals"),
+    archive,
+    timestamp: f.time("timestamp"),
+  };
+}
+
 /**
  * Parses and validates one record's file text. Unknown fields are dropped; the
  * result has the fields of its kind only, in the order of SPEC.md §5.2.
@@ -295,5 +334,7 @@ export function parseRecord(
       return readOutOfOrder(fields, head);
     case "recorded-plans":
       return readRecordedPlans(fields, head);
+    case "folded":
+      return readFolded(fields, head);
   }
 }

@@ -2,7 +2,9 @@
  * The ledger's records (SPEC.md §5.2, §10, §4.11): `pending`, `approval` and
  * `expired` for the gate; `claim` and `run-outcome` for applying each plan at
  * most once under an approval; `wave-outcome` and `out-of-order` for the order of
- * waves; `recorded-plans` for review approvals (§13). Their constructors (id and timestamp injected) and their JSON text. Pure;
+ * waves; `recorded-plans` for review approvals (§13); `folded`, the summary of
+ * what `ledger compact` moved out of a gate's tip. Their constructors (id and
+ * timestamp injected) and their JSON text. Pure;
  * where records are stored is the `LedgerStore`'s business, and reading untrusted
  * text back is `parseRecord`'s.
  * @module
@@ -25,6 +27,7 @@ export const RECORD_KINDS = [
   "wave-outcome",
   "out-of-order",
   "recorded-plans",
+  "folded",
 ] as const;
 
 /** One of {@linkcode RECORD_KINDS}. */
@@ -271,6 +274,39 @@ export interface RecordedPlansRecord extends RecordBase {
   runId?: string;
 }
 
+/** How many records `folded` summaries count, by kind (kinds not folded are absent). */
+export type FoldedCounts = Partial<Record<RecordKind, number>>;
+
+/**
+ * What `chant-wave ledger compact` moved out of a gate's tip, and where it is
+ * (README, "Compacting the ledger"): one per gate, replacing the one before (whose counts it
+ * carries on). It decides nothing; `ledger log` reads the folded records back
+ * from `archive`.
+ */
+export interface FoldedRecord extends RecordBase {
+  /** Always `folded`. */
+  kind: "folded";
+  /** The newest revoke of the gate when it was written: everything folded came before it. */
+  through: string;
+  /** Records folded so far, this summary's and the ones before it. */
+  records: number;
+  /** The same, by kind. */
+  counts: FoldedCounts;
+  /** Plan sets folded so far. */
+  sets: number;
+  /**
+   * The ids of the newest folded approvals (at most 1000): a decision record
+   * that names one was approved once, and revoked since.
+   */
+  approvals?: string[];
+  /**
+   * Where the folded records are: in the git ledger the commit of the branch
+   * just before the fold (its tree holds them), in the directory ledger the
+   * archive folder, relative to the ledger's root.
+   */
+  archive: string;
+}
+
 /** Any ledger record, discriminated by `kind`. */
 export type LedgerRecord =
   | PendingRecord
@@ -280,7 +316,8 @@ export type LedgerRecord =
   | RunOutcomeRecord
   | WaveOutcomeRecord
   | OutOfOrderRecord
-  | RecordedPlansRecord;
+  | RecordedPlansRecord
+  | FoldedRecord;
 
 /** The injected parts of a new record: its id and the time it is made. */
 export interface RecordStamp {

@@ -20,7 +20,8 @@ import type { LedgerRecord } from "./records.ts";
  * `run-outcome` with a `failed` run (the plan may be claimed again). Every other
  * record only tightens or only tells: `expired` (a revoke), `claim` and a
  * `run-outcome` whose runs all applied (they spend plans), `pending` (its actor
- * may not approve, a hold waits on it), a `failed` wave outcome, `out-of-order`.
+ * may not approve, a hold waits on it), a `failed` wave outcome, `out-of-order`,
+ * `folded` (what compaction moved out of the tip).
  * A record that does both is loosening, so it is the one left out: leaving out a
  * `run-outcome` with a failed run leaves its plans claimed, which is stricter
  * than either outcome.
@@ -45,6 +46,7 @@ export function loosens(record: LedgerRecord): boolean {
     case "expired":
     case "claim":
     case "out-of-order":
+    case "folded":
       return false;
   }
 }

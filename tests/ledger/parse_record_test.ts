@@ -84,6 +84,7 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
       reason: "hotfix",
     }, { id: "x9", now: 0 }),
     PLANS,
+    FOLDED,
   ];
   for (const record of records) {
     await t.step(`${record.kind} ${record.id}`, () => {
@@ -135,6 +136,17 @@ const PLANS = newRecord("recorded-plans", {
   runId: "9",
 }, { id: "r9", now: 0 });
 
+const FOLDED = newRecord("folded", {
+  name: "tf",
+  gate: "tf-wave-2",
+  through: "e1",
+  records: 12,
+  counts: { approval: 4, pending: 6, claim: 2 },
+  sets: 3,
+  approvals: ["a1", "a2"],
+  archive: "c".repeat(40),
+}, { id: "f1", now: 0 });
+
 /** The message `fn` throws, checking it is a RecordError. */
 function thrown(fn: () => unknown): string {
   try {
@@ -168,7 +180,7 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
       name: "unknown kind",
       text: edit(a, { kind: "approved" }),
       want: 'unknown record kind "approved"; expected one of ' +
-        '"pending", "approval", "expired", "claim", "run-outcome", "wave-outcome", "out-of-order", "recorded-plans"',
+        '"pending", "approval", "expired", "claim", "run-outcome", "wave-outcome", "out-of-order", "recorded-plans", "folded"',
     },
     {
       name: "missing kind",
@@ -309,6 +321,21 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
       name: "recorded plans under a gate that is no path segment",
       text: edit(PLANS, { waves: [{ ...PLANS.waves[0], gate: "../x" }] }),
       want: 'waves[0]: field "gate" must be a gate name, got "../x"',
+    },
+    {
+      name: "a summary counting an unknown kind",
+      text: edit(FOLDED, { counts: { approvals: 4 } }),
+      want: 'counts: unknown record kind "approvals"',
+    },
+    {
+      name: "a summary counting less than nothing",
+      text: edit(FOLDED, { counts: { claim: -1 } }),
+      want: 'counts: field "claim" must be a non-negative integer, got -1',
+    },
+    {
+      name: "a summary without its archive",
+      text: edit(FOLDED, { archive: undefined }),
+      want: 'missing field "archive"',
     },
     {
       name: "recorded plans with a bad digest",

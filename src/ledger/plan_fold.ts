@@ -1,0 +1,267 @@
+/**
+ * What compaction may move out of a gate's tip (README, "Compacting the
+ * ledger"), pure: of the records before the gate's newest revoke, those that no
+ * decision, claim standing, order check, hold, `status` or chain rule can read
+ * again, whatever is written later; and the summary that replaces them. Moving
+ * them (and where to) is the store's business.
+ *
+ * Folded: an approval that the newest revoke ended (none of that id at or after
+ * it), together with all of its claims and run outcomes once each claimed plan
+ * and attempt has its outcome (a dead claim keeps them all); pending facts; a
+ * wave outcome a later one of the same wave, commit and job supersedes; an
+ * out-of-order record but the newest; a revoke before the newest whose ended
+ * approvals all come before that one; the gate's earlier summaries. Kept
+ * besides: one record for each commit at which a decision was made under a
+ * trusted base (the chain rule's bound), and every other kind.
+ * @module
+ */
+
+import { isTrustedRule } from "../policy/base_rule.ts";
+import { planKey } from "./claims.ts";
+import type {
+  ExpiredRecord,
+  FoldedCounts,
+  FoldedRecord,
+  LedgerRecord,
+  RecordFields,
+} from "./records.ts";
+
+/** What {@linkcode planFold} found to fold in one gate. */
+export interface FoldPlan {
+  /** The records to fold, in ledger order (earlier summaries included). */
+  fold: LedgerRecord[];
+  /** The gate's newest revoke: everything folded came before it. */
+  through: ExpiredRecord;
+  /** Set digests a record left at the tip names: their plan sets stay. */
+  kept: Set<string>;
+  /** Set digests folded records name: their plan sets fold unless kept. */
+  named: Set<string>;
+}
+
+/** The most bytes of approval ids a summary lists (within a record's 64 KiB). */
+const MAX_LISTED_BYTES = 32 * 1024;
+
+/** The set digest a record names, if any. */
+function digestOf(record: LedgerRecord): string | undefined {
+  switch (record.kind) {
+    case "pending":
+    case "approval":
+      return record.planDigest;
+    case "wave-outcome":
+      return record.digest;
+    default:
+      return undefined;
+  }
+}
+
+/** The commit a record bounds the chain rule at (SPEC.md §4.4), if any. */
+function trustedHead(record: LedgerRecord): string | undefined {
+  return (record.kind === "pending" || record.kind === "wave-outcome") &&
+      record.head !== undefined && isTrustedRule(record.baseRule)
+    ? record.head
+    : undefined;
+}
+
+/** The key wave completion reads a wave outcome by: its wave, commit and job. */
+function outcomeKey(record: LedgerRecord): string | undefined {
+  if (record.kind !== "wave-outcome") return undefined;
+  const { kind, share, group } = record.job;
+  return JSON.stringify([record.wave, record.head, kind, share, group]);
+}
+
+/**
+ * Whether every plan and attempt claimed under one approval has the outcome of
+ * the claim that won it (the first), and every outcome a claim before it: as
+ * `claimLedger` reads them.
+ */
+function allSettled(own: readonly LedgerRecord[]): boolean {
+  const won = new Map<string, { record: LedgerRecord; done: boolean }>();
+  for (const record of own) {
+    if (record.kind !== "claim" && record.kind !== "run-outcome") continue;
+    for (const run of record.runs) {
+      const key = `${planKey(run)}\n${run.attempt}`;
+      const winner = won.get(key);
+      if (record.kind === "claim") {
+        if (!winner) won.set(key, { record, done: false });
+        continue;
+      }
+      if (winner === undefined) return false;
+      const claim = winner.record as typeof record;
+      if (
+        claim.decisionId === record.decisionId &&
+        claim.attemptId === record.attemptId
+      ) winner.done = true;
+    }
+  }
+  return [...won.values()].every((winner) => winner.done);
+}
+
+/**
+ * Plans the fold of one gate's records.
+ * @param records The gate's records in ledger order, as every reader orders
+ *   them (unscreened: future-dated ones included).
+ * @param foldable Which records may move at all (the git ledger: those
+ *   numbered before compaction started).
+ * @default foldable every record
+ * @returns The plan, or `undefined` when nothing but summaries would fold.
+ * @example
+ * ```ts
+ * planFold([approval, revoke])?.fold; // [approval]
+ * planFold([approval]); // undefined: no revoke
+ * ```
+ */
+export function planFold(
+  records: readonly LedgerRecord[],
+  foldable: (record: LedgerRecord) => boolean = () => true,
+): FoldPlan | undefined {
+  const end = records.findLastIndex((record) => record.kind === "expired");
+  if (end < 0) return undefined;
+  const at = new Map(records.map((record, i) => [record, i]));
+  const behind = (record: LedgerRecord) => at.get(record)! < end;
+  const fold = new Set<LedgerRecord>();
+  const live = new Set(
+    records.slice(end).filter((r) => r.kind === "approval").map((r) => r.id),
+  );
+  foldEnded(records, live, (r) => behind(r) && foldable(r), fold);
+  const superseded = new Set<string>();
+  const newestOverride = records.findLast((r) => r.kind === "out-of-order");
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i];
+    const key = outcomeKey(record);
+    const gone = key !== undefined && superseded.has(key);
+    if (key !== undefined) superseded.add(key);
+    if (i >= end || !foldable(record)) continue;
+    if (
+      record.kind === "pending" || record.kind === "folded" || gone ||
+      (record.kind === "out-of-order" && record !== newestOverride) ||
+      (record.kind === "expired" &&
+        !(record.approvals ?? []).some((id) => live.has(id)))
+    ) fold.add(record);
+  }
+  for (const record of records) {
+    if (record.kind === "folded" && foldable(record)) fold.add(record);
+  }
+  keepTrustedHeads(records, fold);
+  if (![...fold].some((record) => record.kind !== "folded")) return undefined;
+  const kept = new Set<string>();
+  const named = new Set<string>();
+  for (const record of records) {
+    const digest = digestOf(record);
+    if (digest !== undefined) (fold.has(record) ? named : kept).add(digest);
+  }
+  return {
+    fold: records.filter((record) => fold.has(record)),
+    through: records[end] as ExpiredRecord,
+    kept,
+    named,
+  };
+}
+
+/**
+ * Adds the approvals the newest revoke ended (no approval of the same id at or
+ * after it) whose claims and outcomes all came before it, may fold and are
+ * settled, with those claims and outcomes.
+ */
+function foldEnded(
+  records: readonly LedgerRecord[],
+  live: ReadonlySet<string>,
+  movable: (record: LedgerRecord) => boolean,
+  fold: Set<LedgerRecord>,
+): void {
+  const byApproval = new Map<string, LedgerRecord[]>();
+  for (const record of records) {
+    const id = record.kind === "approval"
+      ? record.id
+      : record.kind === "claim" || record.kind === "run-outcome"
+      ? record.approvalId
+      : undefined;
+    if (id === undefined || live.has(id)) continue;
+    const own = byApproval.get(id);
+    if (own) own.push(record);
+    else byApproval.set(id, [record]);
+  }
+  for (const own of byApproval.values()) {
+    if (!own.some((record) => record.kind === "approval")) continue;
+    if (own.every(movable) && allSettled(own)) {
+      for (const record of own) fold.add(record);
+    }
+  }
+}
+
+/**
+ * Keeps, for each commit that only folded records name as decided under a
+ * trusted base, the newest of them: the chain rule reads every such commit.
+ */
+function keepTrustedHeads(
+  records: readonly LedgerRecord[],
+  fold: Set<LedgerRecord>,
+): void {
+  const heads = new Set<string>();
+  for (const record of records) {
+    const head = trustedHead(record);
+    if (head !== undefined && !fold.has(record)) heads.add(head);
+  }
+  for (let i = records.length - 1; i >= 0; i--) {
+    const head = trustedHead(records[i]);
+    if (head === undefined || heads.has(head) || !fold.has(records[i])) {
+      continue;
+    }
+    fold.delete(records[i]);
+    heads.add(head);
+  }
+}
+
+/**
+ * The fields of the summary that replaces a plan's records: the counts of the
+ * summaries it folds carried on, plus its own, and the newest folded approvals.
+ * @param plan The plan.
+ * @param sets How many plan sets it folds.
+ * @param archive Where the folded records are.
+ * @returns The summary's fields, for `newRecord("folded", …)`.
+ * @example
+ * ```ts
+ * foldedFields(planFold([approval, revoke])!, 0, "archive/gates/tf/tf-wave-1").records; // 1
+ * ```
+ */
+export function foldedFields(
+  plan: FoldPlan,
+  sets: number,
+  archive: string,
+): RecordFields<FoldedRecord> {
+  const counts: FoldedCounts = {};
+  let records = 0;
+  let folded = sets;
+  const approvals: string[] = [];
+  for (const record of plan.fold) {
+    if (record.kind === "folded") {
+      for (const [kind, n] of Object.entries(record.counts)) {
+        const key = kind as keyof FoldedCounts;
+        counts[key] = (counts[key] ?? 0) + n;
+      }
+      records += record.records;
+      folded += record.sets;
+      approvals.push(...record.approvals ?? []);
+      continue;
+    }
+    counts[record.kind] = (counts[record.kind] ?? 0) + 1;
+    records++;
+    if (record.kind === "approval") approvals.push(record.id);
+  }
+  const listed: string[] = [];
+  let bytes = 0;
+  for (let i = approvals.length - 1; i >= 0 && listed.length < 1000; i--) {
+    bytes += approvals[i].length + 3;
+    if (bytes > MAX_LISTED_BYTES) break;
+    listed.unshift(approvals[i]);
+  }
+  return {
+    name: plan.through.name,
+    gate: plan.through.gate,
+    through: plan.through.id,
+    records,
+    counts,
+    sets: folded,
+    ...(listed.length ? { approvals: listed } : {}),
+    archive,
+  };
+}

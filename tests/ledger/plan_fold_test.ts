@@ -1,0 +1,436 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { setDigest } from "../../src/digest/set_digest.ts";
+import {
+  appliedSince,
+  newestPendingFact,
+} from "../../src/hooks/hold_standing.ts";
+import { claimLedgers } from "../../src/ledger/claims.ts";
+import {
+  countingApprovals,
+  decideGate,
+  newestPending,
+  standingPending,
+} from "../../src/ledger/decide_gate.ts";
+import { foldedFields, planFold } from "../../src/ledger/plan_fold.ts";
+import {
+  type LedgerRecord,
+  newRecord,
+  type OutcomeJob,
+  type PlanPair,
+} from "../../src/ledger/records.ts";
+import { trustedDecisionHeads } from "../../src/ledger/trusted_decision_heads.ts";
+import {
+  lastCompleted,
+  waveCompletion,
+} from "../../src/order/wave_completion.ts";
+import { gateStatus } from "../../src/run/gate_status.ts";
+import type { BaseRule } from "../../src/policy/base_rule.ts";
+import {
+  approval,
+  at,
+  claim,
+  D,
+  digest,
+  expired,
+  GATE,
+  NAME,
+  outcome,
+  pending,
+} from "./_records.ts";
+
+const EU = { target: "eu", planDigest: digest("1") };
+
+function ids(records: readonly LedgerRecord[] | undefined): string[] {
+  return (records ?? []).map((record) => record.id);
+}
+
+function waveOutcome(
+  id: string,
+  minute: number,
+  head: string,
+  fields: {
+    wave?: number;
+    job?: OutcomeJob;
+    outcome?: "applied" | "failed" | "nothing-to-do";
+    baseRule?: BaseRule;
+  } = {},
+) {
+  return newRecord("wave-outcome", {
+    name: NAME,
+    gate: GATE,
+    wave: fields.wave ?? 2,
+    head,
+    digest: D,
+    decisionId: `d-${id}`,
+    job: fields.job ?? { kind: "wave" },
+    outcome: fields.outcome ?? "applied",
+    ...(fields.baseRule ? { baseRule: fields.baseRule } : {}),
+  }, { id, now: at(minute) });
+}
+
+Deno.test("planFold() folds what no decision reads again", async (t) => {
+  await t.step("nothing without a revoke", () => {
+    expect(planFold([approval("a1", 1), pending("p1", 2)])).toBeUndefined();
+  });
+  await t.step(
+    "an ended approval with its settled claims, pending facts, the revoke before",
+    () => {
+      const records = [
+        pending("p1", 1),
+        approval("a1", 2),
+        claim("c1", 3, "a1", "d1", [EU]),
+        outcome("o1", 4, "a1", "d1", [{ ...EU, outcome: "ok" }]),
+        expired("r1", 5, ["a1"]),
+        approval("a2", 6),
+        expired("r2", 7, ["a2"]),
+        pending("p2", 8),
+      ];
+      const plan = planFold(records)!;
+      expect(ids(plan.fold)).toEqual(["p1", "a1", "c1", "o1", "r1", "a2"]);
+      expect(plan.through.id).toBe("r2");
+      expect([...plan.named]).toEqual([D]);
+      expect([...plan.kept]).toEqual([D]);
+    },
+  );
+  await t.step("a dead claim keeps its approval and all its claims", () => {
+    const plan = planFold([
+      approval("a1", 1),
+      claim("c1", 2, "a1", "d1", [EU]),
+      claim("c2", 3, "a1", "d2", [{ target: "us", planDigest: digest("2") }]),
+      outcome("o1", 4, "a1", "d1", [{ ...EU, outcome: "failed" }]),
+      pending("p1", 5),
+      expired("r1", 6),
+    ])!;
+    expect(ids(plan.fold)).toEqual(["p1"]);
+  });
+  await t.step(
+    "an outcome of another job attempt does not settle a claim",
+    () => {
+      expect(
+        planFold([
+          approval("a1", 1),
+          claim("c1", 2, "a1", "d1", [EU], "att1"),
+          outcome("o1", 3, "a1", "d1", [{ ...EU, outcome: "ok" }], "att2"),
+          expired("r1", 4),
+        ]),
+      ).toBeUndefined();
+    },
+  );
+  await t.step(
+    "an approval of an id that appears again after the revoke",
+    () => {
+      expect(
+        ids(
+          planFold([
+            approval("a1", 1),
+            pending("p1", 2),
+            expired("r1", 3),
+            approval("a1", 4),
+          ])!.fold,
+        ),
+      ).toEqual(["p1"]);
+    },
+  );
+  await t.step("claims after the revoke keep an ended approval", () => {
+    expect(
+      planFold([
+        approval("a1", 1),
+        expired("r1", 2),
+        claim("c1", 3, "a1", "d1", [EU]),
+        outcome("o1", 4, "a1", "d1", [{ ...EU, outcome: "ok" }]),
+      ]),
+    ).toBeUndefined();
+  });
+  await t.step(
+    "an older revoke that ends an approval sorted after the newest",
+    () => {
+      const plan = planFold([
+        expired("r1", 1, ["a9"]),
+        pending("p1", 2),
+        expired("r2", 3),
+        approval("a9", 4),
+      ])!;
+      expect(ids(plan.fold)).toEqual(["p1"]);
+    },
+  );
+  await t.step(
+    "superseded wave outcomes; the newest per wave, commit and job stays",
+    () => {
+      const h1 = "1".repeat(40);
+      const h2 = "2".repeat(40);
+      const plan = planFold([
+        waveOutcome("w1", 1, h1, { outcome: "failed" }),
+        waveOutcome("w2", 2, h1),
+        waveOutcome("w3", 3, h2, { job: { kind: "share", share: 1 } }),
+        waveOutcome("w4", 4, h2, { job: { kind: "share", share: 2 } }),
+        expired("r1", 5),
+        waveOutcome("w5", 6, h2, { job: { kind: "share", share: 2 } }),
+      ])!;
+      expect(ids(plan.fold)).toEqual(["w1", "w4"]);
+    },
+  );
+  await t.step(
+    "one record per commit decided under a trusted base stays",
+    () => {
+      const h1 = "1".repeat(40);
+      const plan = planFold([
+        waveOutcome("w1", 1, h1, { outcome: "failed", baseRule: "push" }),
+        waveOutcome("w2", 2, h1, { baseRule: "chain" }),
+        pending("p1", 3),
+        expired("r1", 4),
+      ])!;
+      expect(ids(plan.fold)).toEqual(["p1"]);
+    },
+  );
+  await t.step("only what may move; earlier summaries go with the rest", () => {
+    const summary = newRecord("folded", {
+      ...foldedFields(
+        planFold([approval("a0", 0), expired("r0", 0)])!,
+        2,
+        "c".repeat(40),
+      ),
+    }, { id: "s1", now: at(0) });
+    const records = [
+      pending("p1", 1),
+      pending("p2", 2),
+      summary,
+      expired("r1", 3),
+    ];
+    const plan = planFold(records, (record) => record.id !== "p2")!;
+    expect(ids(plan.fold)).toEqual(["p1", "s1"]);
+    const fields = foldedFields(plan, 1, "archive");
+    expect(fields).toEqual({
+      name: NAME,
+      gate: GATE,
+      through: "r1",
+      records: 2,
+      counts: { approval: 1, pending: 1 },
+      sets: 3,
+      approvals: ["a0"],
+      archive: "archive",
+    });
+  });
+});
+
+// A random gate history, folded, must decide everything as before, whatever
+// is written after the fold.
+
+/** A small seeded generator (mulberry32). */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PAIRS: PlanPair[] = [
+  { target: "eu", planDigest: digest("1") },
+  { target: "us", planDigest: digest("2") },
+  { target: "eu", planDigest: digest("3") },
+  { target: "ap", planDigest: digest("4") },
+];
+const SETS = [[PAIRS[0], PAIRS[1]], [PAIRS[2]], [PAIRS[1], PAIRS[3]]];
+const DIGESTS = SETS.map((set) => setDigest(set));
+const HEADS = ["1", "2", "3"].map((c) => c.repeat(40));
+const JOBS: OutcomeJob[] = [
+  { kind: "wave" },
+  { kind: "share", share: 1 },
+  { kind: "share", share: 2 },
+];
+const RULES: (BaseRule | undefined)[] = ["push", "chain", undefined];
+
+/** Writes random records, as jobs, approvers and revokes would. */
+function history(next: () => number) {
+  const pick = <T>(list: readonly T[]) =>
+    list[Math.floor(next() * list.length)];
+  let n = 0;
+  return (
+    records: LedgerRecord[],
+    count: number,
+    digests: Set<string> | undefined,
+    prefix: string,
+  ) => {
+    for (let i = 0; i < count; i++) {
+      const id = `${prefix}${n++}`;
+      const minute = records.length;
+      const approvals = records.filter((r) => r.kind === "approval");
+      const claims = records.filter((r) => r.kind === "claim");
+      const roll = next();
+      const d = pick(DIGESTS);
+      if (roll < 0.2) {
+        const p = pending(id, minute, d, 10 + Math.floor(next() * 200));
+        const rule = pick(RULES);
+        records.push({
+          ...p,
+          head: pick(HEADS),
+          ...(rule ? { baseRule: rule } : {}),
+        });
+        digests?.add(d);
+      } else if (roll < 0.35) {
+        const allowed = digests ? [...digests] : DIGESTS;
+        if (allowed.length) {
+          records.push(
+            approval(id, minute, pick(allowed), pick(["ann", "bob"])),
+          );
+        }
+      } else if (roll < 0.55 && approvals.length) {
+        const a = pick(approvals.slice(-3));
+        const set =
+          SETS[DIGESTS.indexOf((a as { planDigest: string }).planDigest)];
+        records.push(claim(id, minute, a.id, pick(["d1", "d2"]), [{
+          ...pick(set),
+          attempt: 1 + Math.floor(next() * 2),
+        }], pick(["x1", "x2"])));
+      } else if (roll < 0.72 && claims.length) {
+        const c = pick(claims.slice(-4));
+        if (c.kind !== "claim") continue;
+        records.push(outcome(
+          id,
+          minute,
+          c.approvalId,
+          next() < 0.9 ? c.decisionId : "d9",
+          c.runs.map((run) => ({
+            ...run,
+            outcome: next() < 0.7 ? "ok" as const : "failed" as const,
+          })),
+          next() < 0.9 ? c.attemptId : "x9",
+        ));
+      } else if (roll < 0.8) {
+        const since = records.findLastIndex((r) => r.kind === "expired");
+        const ends = next() < 0.7
+          ? records.slice(since + 1).filter((r) => r.kind === "approval")
+            .map((r) => r.id)
+          : [];
+        records.push(expired(id, minute, ends));
+      } else if (roll < 0.95) {
+        records.push(waveOutcome(id, minute, pick(HEADS), {
+          wave: 1 + Math.floor(next() * 2),
+          job: pick(JOBS),
+          outcome: pick(["applied", "failed", "nothing-to-do"] as const),
+          ...(pick(RULES) ? { baseRule: pick(RULES)! } : {}),
+        }));
+      } else {
+        records.push(newRecord("out-of-order", {
+          name: NAME,
+          gate: GATE,
+          wave: 2,
+          head: pick(HEADS),
+          by: "eve",
+          reason: "hotfix",
+        }, { id, now: at(minute) }));
+      }
+    }
+  };
+}
+
+/** Everything a decision, a claim, the order check, a hold or status reads. */
+function view(
+  records: readonly LedgerRecord[],
+  sets: Map<string, PlanPair[]>,
+  now: number,
+) {
+  const claimsOf = claimLedgers(records);
+  const counting = countingApprovals(records);
+  const members = [...SETS, ...PAIRS.map((pair) => [pair]), [
+    PAIRS[0],
+    { ...PAIRS[1], empty: true },
+  ]];
+  const hold = newestPendingFact(records);
+  return {
+    counting: ids(counting),
+    standings: counting.map((a) =>
+      PAIRS.map((p) => claimsOf(a.id).standing(p))
+    ),
+    decisions: members.map((set) => {
+      const decision = decideGate(records, sets, {
+        gate: GATE,
+        digest: setDigest(set),
+        members: set,
+        now,
+      });
+      return decision.status === "approved"
+        ? {
+          approval: decision.approval.id,
+          claims: set.map((m) => decision.claims.standing(m)),
+          tally: decision.tally,
+        }
+        : { standing: decision.standing?.id, tally: decision.tally };
+    }),
+    newest: newestPending(records, now)?.id,
+    standing: DIGESTS.map((d) => standingPending(records, d, now)?.id),
+    hold: [hold?.id, appliedSince(records, hold)],
+    order: [1, 2].flatMap((k) =>
+      HEADS.flatMap((head) =>
+        [1, 2].map((shares) =>
+          waveCompletion(records, { k, shares, jobs: undefined }, head)
+        )
+      )
+    ),
+    last: [1, 2].flatMap((k) =>
+      [1, 2].map((shares) =>
+        lastCompleted(records, { k, shares, jobs: undefined })
+      )
+    ),
+    trusted: [...trustedDecisionHeads(records)].sort(),
+    status: gateStatus(records, sets, now),
+    override: records.findLast((r) => r.kind === "out-of-order")?.id,
+  };
+}
+
+/**
+ * The plan sets a ledger holds: those of the digests its records wait for (a
+ * job writes the set with its pending fact), and `also`.
+ */
+function setsOf(
+  records: readonly LedgerRecord[],
+  also: ReadonlySet<string> = new Set(),
+) {
+  const sets = new Map<string, PlanPair[]>();
+  const digests = new Set(also);
+  for (const record of records) {
+    if (record.kind === "pending") digests.add(record.planDigest);
+  }
+  for (const d of digests) sets.set(d, SETS[DIGESTS.indexOf(d)]);
+  return sets;
+}
+
+Deno.test("planFold() changes no decision, whatever is written after the fold", () => {
+  let folded = 0;
+  for (let seed = 1; seed <= 400; seed++) {
+    const next = random(seed);
+    const write = history(next);
+    const before: LedgerRecord[] = [];
+    write(before, 20 + Math.floor(next() * 60), undefined, "r");
+    const plan = planFold(before);
+    if (plan === undefined) continue;
+    folded += plan.fold.length;
+    const gone = new Set(plan.fold);
+    const summary = newRecord("folded", foldedFields(plan, 0, "x"), {
+      id: "summary",
+      now: at(before.length),
+    });
+    const after = [...before.filter((r) => !gone.has(r)), summary];
+    const lost = new Set([...plan.named].filter((d) => !plan.kept.has(d)));
+    const stays = new Set(
+      before.flatMap((r) =>
+        r.kind === "pending" && !lost.has(r.planDigest) ? [r.planDigest] : []
+      ),
+    );
+    for (let round = 0; round < 3; round++) {
+      const later: LedgerRecord[] = [];
+      const waited = new Set<string>();
+      write(later, Math.floor(next() * 30), waited, `s${round}-`);
+      const was = [...before, ...later];
+      const is = [...after, ...later];
+      const context = `seed ${seed}, round ${round}`;
+      const now = at(was.length + 5);
+      expect({ context, view: view(is, setsOf(is, stays), now) })
+        .toEqual({ context, view: view(was, setsOf(was), now) });
+    }
+  }
+  expect(folded).toBeGreaterThan(2000);
+});
