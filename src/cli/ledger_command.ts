@@ -1,6 +1,7 @@
 /**
- * `chant-wave ledger pull|push|log` (SPEC.md §5.4): lists a ledger's records, and
- * syncs the git-backed ledger by hand.
+ * `chant-wave ledger pull|push|log|compact` (SPEC.md §5.4): lists a ledger's
+ * records (folded ones included), folds what no decision reads again, and syncs
+ * the git-backed ledger by hand.
  * @module
  */
 
@@ -14,16 +15,22 @@ import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
+import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { CliIo } from "./io.ts";
 
 /** The `ledger` command. */
 export const ledgerCommand: Command = {
   name: "ledger",
   summary: "list the gate ledger's records, or sync the git ledger",
   usage:
-    "chant-wave ledger log [NAME [GATE]] [--spec F] [--ledger L] [--json]\nchant-wave ledger pull|push [--spec F] [--ledger L] [--json]",
+    "chant-wave ledger log [NAME [GATE]] [--spec F] [--ledger L] [--json]\nchant-wave ledger compact [NAME [GATE]] [--spec F] [--ledger L] [--dry-run] [--json]\nchant-wave ledger pull|push [--spec F] [--ledger L] [--json]",
   help: [
     "log    lists the records of every gate (or of NAME, or of gate GATE of NAME),",
-    "       gate by gate, newest last; malformed records are reported, not fatal",
+    "       gate by gate, newest last, folded ones too; malformed records are",
+    "       reported, not fatal",
+    "compact  moves what no decision reads again (what came before a gate's",
+    "       newest revoke and is spent) out of the gates' tip, into one summary",
+    "       record per gate; log still lists it",
     "pull   fetches the branch chant/ledger and fast-forwards the local one",
     "       (git ledger only)",
     "push   sends the local branch's records the remote lacks (git ledger only)",
@@ -31,17 +38,21 @@ export const ledgerCommand: Command = {
     '  --spec F     the ledger the spec\'s "ledger" names (log: only its gates)',
     "  --ledger L   a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER),",
     "               or git / git:<remote> (the branch chant/ledger, remote origin)",
-    "  --json       log: print { ledger, gates: [{ name, gate, records, problems }] }",
-    "               on stdout; pull, push: { remote, tip?, records, message }",
+    "  --dry-run    compact: say what would fold, move nothing",
+    "  --json       log: print { ledger, gates: [{ name, gate, records, folded,",
+    "               problems }] } on stdout; compact: { ledger, dryRun, gates:",
+    "               [{ name, gate, records, sets, summary? }] }; pull, push:",
+    "               { remote, tip?, records, message }",
   ].join("\n"),
   examples: [
     "chant-wave ledger log   # every gate's records, newest last",
     "chant-wave ledger log demo demo-wave-2 --ledger git",
     "chant-wave ledger pull --ledger git   # fetch the branch chant/ledger",
     "chant-wave ledger push --ledger git --json",
+    "chant-wave ledger compact --ledger git --dry-run",
   ],
-  flags: { strings: ["spec", "ledger"], booleans: ["json"] },
-  words: ["log", "pull", "push"],
+  flags: { strings: ["spec", "ledger"], booleans: ["json", "dry-run"] },
+  words: ["log", "pull", "push", "compact"],
   async run(argv, io) {
     const flags = parseFlags("ledger", argv, ledgerCommand.flags);
     const json = flags.booleans.json;
@@ -75,9 +86,12 @@ export const ledgerCommand: Command = {
         `"ledger ${action}" syncs the git ledger; ${ledger.describe()} is local, nothing to sync`,
       );
     }
+    if (action === "compact" && extra.length === 0) {
+      return await compact(ledger, { named: name, gate, json, io, flags });
+    }
     if (action !== "log" || extra.length > 0) {
       throw new InputError(
-        `"ledger" needs pull, push or log [NAME [GATE]]; got "${
+        `"ledger" needs pull, push, log or compact [NAME [GATE]]; got "${
           flags.positionals.join(" ")
         }"`,
       );
@@ -92,15 +106,25 @@ export const ledgerCommand: Command = {
     const log = lineLog(io.stderr);
     const listed = [];
     for (const ref of gates) {
-      const { records, problems } = await ledger.readGate(ref.name, ref.gate);
+      const { records, problems, folded } = await ledger.readAll(
+        ref.name,
+        ref.gate,
+      );
       if (json) {
-        listed.push({ name: ref.name, gate: ref.gate, records, problems });
+        listed.push({
+          name: ref.name,
+          gate: ref.gate,
+          records,
+          folded: records.filter((r) => folded.has(r)).map((r) => r.id),
+          problems,
+        });
       } else {
         out(`${ref.name} ${ref.gate}`);
         for (const record of records) {
           const seal = record.kind === "approval" ? record.seal : undefined;
           const extras = seal ? { sealedBy: await summariseSeal(seal) } : {};
-          out(`  ${describeRecord(record, extras)}`);
+          const mark = folded.has(record) ? " (folded)" : "";
+          out(`  ${describeRecord(record, extras)}${mark}`);
         }
       }
       for (const problem of problems) log(`warning: ${problem}`);
@@ -113,3 +137,45 @@ export const ledgerCommand: Command = {
     return OK;
   },
 };
+
+/** `ledger compact [NAME [GATE]]`: folds, and says what per gate. */
+async function compact(
+  ledger: LedgerStore,
+  args: {
+    named?: string;
+    gate?: string;
+    json: boolean;
+    io: CliIo;
+    flags: { booleans: Record<string, boolean> };
+  },
+): Promise<number> {
+  const { named, gate, json, io } = args;
+  const dryRun = args.flags.booleans["dry-run"] === true;
+  const report = await ledger.compact({
+    ...(named === undefined ? {} : { name: named }),
+    ...(gate === undefined ? {} : { gate }),
+    dryRun,
+  });
+  const log = lineLog(io.stderr);
+  if (report.gates.length === 0) {
+    log(`nothing to fold in ${ledger.describe()}`);
+  }
+  for (const folded of report.gates) {
+    const what = `${folded.records} record${
+      folded.records === 1 ? "" : "s"
+    } and ${folded.sets} plan set${
+      folded.sets === 1 ? "" : "s"
+    } of ${folded.name} ${folded.gate}`;
+    log(
+      dryRun
+        ? `would fold ${what}`
+        : `folded ${what} into summary ${folded.summary?.id.slice(0, 12)}`,
+    );
+  }
+  if (json) {
+    io.stdout.write(
+      JSON.stringify({ ledger: ledger.describe(), dryRun, ...report }) + "\n",
+    );
+  }
+  return OK;
+}

@@ -1,15 +1,88 @@
 /**
  * What the directory ledger reads of a gate, and how little: each directory
  * checked for links once per store, the record files from the gate's newest
- * revoke on, the approvals whose claims are read. Private to the directory
- * ledger.
+ * revoke on, the approvals whose claims are read; and reading a gate so.
+ * Private to the directory ledger.
  * @module
  */
 
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import type { Clock } from "../clock.ts";
 import { refuseLinks } from "../fs/refuse_links.ts";
+import { MAX_RECORD_BYTES } from "../limits.ts";
+import { readClaims } from "./_dir_claims.ts";
+import { readRecordFile } from "./_dir_files.ts";
+import { entriesOf, nextTurn } from "./_dir_listing.ts";
+import { asDirMark, changedSince } from "./_dir_mark.ts";
+import { dropArrivedAfter, onlyTightens } from "./arrived_after.ts";
+import type { GateRecords, ReadGateOptions } from "./ledger_store.ts";
+import { isRecordFileName } from "./record_name.ts";
 import type { LedgerRecord } from "./records.ts";
+import { screenRecords } from "./screen_records.ts";
+import { sortRecords } from "./sort_records.ts";
+
+/** The gate a read is of, and the store's state it needs. */
+export interface DirGate {
+  /** The gate's directory, checked for links. */
+  dir: string;
+  /** The spec's `name`. */
+  name: string;
+  /** The gate. */
+  gate: string;
+  /** Record files read between two turns of the event loop. */
+  chunk: number;
+  /** The reader's clock (screening). */
+  clock: Pick<Clock, "now">;
+  /** The ids of the records the store wrote (they count for its job). */
+  written: ReadonlySet<string>;
+}
+
+/**
+ * Reads a gate of the directory ledger, as `dirLedger`'s `readGate` says.
+ * @param at The gate and the store's state.
+ * @param options The job's mark; whether only from the newest revoke on.
+ * @returns The records, oldest first, and the problems.
+ */
+export async function readDirGate(
+  at: DirGate,
+  options: ReadGateOptions = {},
+): Promise<GateRecords> {
+  const { dir, name, gate, chunk, clock, written } = at;
+  const scratch = new Uint8Array(MAX_RECORD_BYTES + 1);
+  const records: LedgerRecord[] = [];
+  const problems: string[] = [];
+  const late = new Set<LedgerRecord>();
+  const mark = options.asOf && asDirMark(options.asOf);
+  const read = (path: string) =>
+    readRecordFile(scratch, path, name, gate, problems);
+  const listed = entriesOf(dir).filter(isRecordFileName).sort();
+  const files = options.live ? fromNewestRevoke(listed, dir, read) : listed;
+  for (let i = 0; i < files.length; i++) {
+    if (i > 0 && i % chunk === 0) await nextTurn();
+    const path = `${dir}/${files[i]}`;
+    const item = read(path);
+    if (typeof item === "string") problems.push(item);
+    else {
+      records.push(item);
+      if (mark && !onlyTightens(item) && changedSince(path, mark)) {
+        late.add(item);
+      }
+    }
+  }
+  await readClaims(
+    dir,
+    read,
+    records,
+    problems,
+    options.live && approvalsOf(records),
+  );
+  const screened = screenRecords(
+    { records: sortRecords(records), problems },
+    clock.now(),
+  );
+  return mark ? dropArrivedAfter(screened, late, written) : screened;
+}
 
 /**
  * Refuses a link on the way to `root/segments…` (SPEC.md §14), looking at each

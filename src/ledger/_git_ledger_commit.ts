@@ -12,8 +12,13 @@ import { InputError } from "../errors.ts";
 import { LEDGER_BRANCH } from "./_git_ledger_sync.ts";
 import type { LedgerFile } from "./_git_ledger_tree.ts";
 
-/** A record file to add: new text, or a blob the repository already has. */
-export type CommitFile = { path: string; text: string } | LedgerFile;
+/**
+ * A record file to add: new text (`optional`: left out when the tip has the
+ * path already, whatever it holds), or a blob the repository already has.
+ */
+export type CommitFile =
+  | { path: string; text: string; optional?: boolean }
+  | LedgerFile;
 
 /** What {@linkcode buildCommit} made. */
 export interface BuiltCommit {
@@ -30,8 +35,8 @@ const SCRATCH = "refs/chant-wave/build";
 const encoder = new TextEncoder();
 
 /**
- * Builds a commit whose tree is `base`'s tree plus `files`, with `base` as its
- * only parent (a root commit without one), in one `git fast-import` process. A
+ * Builds a commit whose tree is `base`'s tree less `remove`, plus `files`, with
+ * `base` as its only parent (a root commit without one), in one `git fast-import` process. A
  * file the base already holds with the same content is not counted in `added`.
  * @param git The git seam.
  * @param cwd A directory inside the repository.
@@ -48,6 +53,8 @@ export async function buildCommit(
     files: readonly CommitFile[];
     /** Files written as they are, unchecked and uncounted (numbers, the counter). */
     extra?: readonly { path: string; text: string }[];
+    /** Paths the commit removes (compaction), before anything is added. */
+    remove?: readonly string[];
     message: string;
     /** Milliseconds since the epoch, the commit's time. */
     when: number;
@@ -83,6 +90,7 @@ export async function buildCommit(
   chunks.push(message);
   if (base !== undefined) put(`from ${base}\n`);
   for (const file of files) put(`ls ${quotePath(file.path)}\n`);
+  for (const path of options.remove ?? []) put(`D ${quotePath(path)}\n`);
   files.forEach((file, i) => {
     const ref = "text" in file ? `:${i + 1}` : file.oid;
     put(`M 100644 ${ref} ${quotePath(file.path)}\n`);

@@ -23,7 +23,9 @@ import {
   remoteName,
   waitToRetry,
 } from "./_git_ledger_sync.ts";
-import { addedFiles, type LedgerFile } from "./_git_ledger_tree.ts";
+import type { LedgerFile } from "./_git_ledger_tree.ts";
+import { localOnlyFiles } from "./_git_ledger_local.ts";
+import { infoNamed } from "./_git_ledger_objects.ts";
 
 /** What {@linkcode publish} did. */
 export interface PublishReport {
@@ -37,7 +39,8 @@ export interface PublishReport {
 
 /**
  * Publishes record files, atomically and losing none: build one commit adding
- * `mine` (minus files the tip already has with the same content) and any records
+ * `mine` (minus files the tip already has with the same content, and optional
+ * ones it has at all) and any records
  * of the local branch the remote lacks, on top of the remote's tip, and push it
  * without force; the remote's acceptance is the commit point (git moves the
  * remote-tracking ref with it), after which the local branch follows by
@@ -62,10 +65,58 @@ export interface PublishReport {
  * @throws {OutcomeError} Exit 1 when other writers kept winning for the whole
  * budget.
  */
-export async function publish(
+export function publish(
   ctx: LedgerContext,
   mine: readonly CommitFile[],
   message: (files: readonly CommitFile[]) => string,
+): Promise<PublishReport> {
+  return commitWithRetry(ctx, async (base, local) => {
+    const { git, cwd } = ctx;
+    const files = unique([
+      ...await carriedFiles(ctx, base, local),
+      ...await absentAt(ctx, base, mine),
+    ]);
+    if (files.length === 0) return undefined;
+    const built = await buildCommit(git, cwd, {
+      base,
+      files,
+      extra: await numberFiles(ctx, base, files.map((file) => file.path)),
+      message: message(files),
+      when: ctx.clock.now(),
+    });
+    return { ...built, message: message(files) };
+  });
+}
+
+/** What one attempt of {@linkcode commitWithRetry} built on the tip it was given. */
+export interface Attempt {
+  /** The commit, on the tip as its parent. */
+  commit: string;
+  /** Files it adds or removes (0: it changes nothing, and is dropped). */
+  added: number;
+  /** Its message, for the local branch's reflog. */
+  message: string;
+}
+
+/**
+ * The commit point of every write (see {@linkcode publish}): builds a commit on
+ * the remote's tip (the local branch's in local mode) with `build`, pushes it
+ * without force, and when another writer was first, fetches and builds again on
+ * the new tip, within the ledger's time budget; then the local branch follows.
+ * @param ctx The ledger.
+ * @param build Builds the commit on `base` (`local`: the local branch), or
+ *   says there is nothing to commit (`undefined`).
+ * @returns What was committed.
+ * @throws {InputError} When a lock is stale or the remote refuses.
+ * @throws {OutcomeError} Exit 1 when other writers kept winning for the whole
+ * budget.
+ */
+export async function commitWithRetry(
+  ctx: LedgerContext,
+  build: (
+    base: string | undefined,
+    local: string | undefined,
+  ) => Promise<Attempt | undefined>,
 ): Promise<PublishReport> {
   const { git, cwd, tracking } = ctx;
   const deadline = ctx.clock.now() + ctx.budgetMs;
@@ -94,14 +145,7 @@ export async function publish(
     const local = refs.get(LEDGER_REF);
     const base = tracking ? refs.get(tracking) : local;
     if (tracking && base) ctx.remoteTips.add(base);
-    const files = unique([...await carriedFiles(ctx, base, local), ...mine]);
-    const built = files.length === 0 ? undefined : await buildCommit(git, cwd, {
-      base,
-      files,
-      extra: await numberFiles(ctx, base, files.map((file) => file.path)),
-      message: message(files),
-      when: ctx.clock.now(),
-    });
+    const built = await build(base, local);
     if (built === undefined || built.added === 0) {
       if (tracking && base && local !== base) await currentTip(ctx);
       return { tip: base, committed: 0, pushed: false };
@@ -114,7 +158,7 @@ export async function publish(
         LEDGER_REF,
         commit,
         local,
-        message(files),
+        built.message,
       );
       if (moved.ok) return { tip: commit, committed: added, pushed: false };
       if (moved.reason === "locked") await failIfStale(ctx, moved.lockPath);
@@ -158,8 +202,25 @@ async function carriedFiles(
     await isAncestor(git, cwd, local, base).catch(() => false)
   ) return [];
   // Numbers are the remote's to give: carried records are numbered afresh.
-  return (await addedFiles(git, cwd, base, local))
+  return (await localOnlyFiles(ctx, base, local, () => fetchLedger(ctx, true)))
     .filter((file) => file.path.split("/")[3] !== ORDER_DIR);
+}
+
+/** The files less the optional ones `base` has (one `cat-file --batch-check`). */
+async function absentAt(
+  ctx: LedgerContext,
+  base: string | undefined,
+  files: readonly CommitFile[],
+): Promise<CommitFile[]> {
+  const optional = files.filter((file) => "optional" in file && file.optional);
+  if (base === undefined || optional.length === 0) return [...files];
+  const found = await infoNamed(
+    ctx.git,
+    ctx.cwd,
+    optional.map((file) => `${base}:${file.path}`),
+  );
+  const there = new Set(optional.filter((_, i) => found[i] !== undefined));
+  return files.filter((file) => !there.has(file));
 }
 
 /** The files, one per path (the last wins, so mine win over carried ones). */

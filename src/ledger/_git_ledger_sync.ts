@@ -17,7 +17,7 @@ import { isAncestor, readRefs, updateRef } from "../git/git_plumbing.ts";
 import { fetchRef } from "../git/git_transport.ts";
 import { blobText, readNamed } from "./_git_ledger_objects.ts";
 import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
-import { addedFiles } from "./_git_ledger_tree.ts";
+import { localOnlyFiles } from "./_git_ledger_local.ts";
 import type { RandomBytes } from "./random_hex.ts";
 
 /** The ledger branch's short name. */
@@ -271,8 +271,8 @@ export async function currentTip(
 
 /**
  * Moves `ref` from `from` to `tip` by compare-and-swap when it loses nothing: a
- * fast-forward (known when `from` is `tip`'s `parent`), or a branch whose
- * records `tip` all has.
+ * fast-forward (known when `from` is `tip`'s `parent`), or a branch with no
+ * record that never reached the remote ({@linkcode localOnlyFiles}).
  * @returns `false` when `ref` holds records `tip` lacks and was left alone.
  */
 export async function follow(
@@ -287,7 +287,8 @@ export async function follow(
   if (
     from !== undefined && from !== parent &&
     !await isAncestor(git, cwd, from, tip).catch(() => false) &&
-    (await addedFiles(git, cwd, tip, from)).length > 0
+    (await localOnlyFiles(ctx, tip, from, () => fetchLedger(ctx, true)))
+        .length > 0
   ) {
     return false;
   }

@@ -13,26 +13,14 @@ import { join } from "node:path";
 import { type Clock, realClock } from "../clock.ts";
 import { readBounded } from "../fs/read_bounded.ts";
 import { refuseLinks } from "../fs/refuse_links.ts";
-import { MAX_PLANS_FILE_BYTES, MAX_RECORD_BYTES } from "../limits.ts";
-import { publishClaims, readClaims } from "./_dir_claims.ts";
-import {
-  LedgerWriteError,
-  readRecordFile,
-  writeNewFile,
-} from "./_dir_files.ts";
-import { entriesOf, nextTurn, segmentsOf } from "./_dir_listing.ts";
-import {
-  approvalsOf,
-  fromNewestRevoke,
-  refuseLinksOnce,
-} from "./_dir_reading.ts";
-import {
-  asDirMark,
-  changedSince,
-  type DirMark,
-  takeDirMark,
-} from "./_dir_mark.ts";
-import { dropArrivedAfter, onlyTightens } from "./arrived_after.ts";
+import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
+import { publishClaims } from "./_dir_claims.ts";
+import { compactDir, readDirHistory } from "./_dir_compact.ts";
+import { LedgerWriteError, writeNewFile } from "./_dir_files.ts";
+import { segmentsOf } from "./_dir_listing.ts";
+import { type DirMark, takeDirMark } from "./_dir_mark.ts";
+import { readDirGate, refuseLinksOnce } from "./_dir_reading.ts";
+import { refuseIfRevoked } from "./claim_by_order.ts";
 import { claimLedger } from "./claims.ts";
 import type { GateRef, LedgerStore, ReadGateOptions } from "./ledger_store.ts";
 import { parseRecord } from "./parse_record.ts";
@@ -43,14 +31,8 @@ import {
   type PlanSetMember,
 } from "./plan_set_file.ts";
 import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
-import {
-  checkLedgerSegment,
-  isRecordFileName,
-  recordFileName,
-} from "./record_name.ts";
+import { checkLedgerSegment, recordFileName } from "./record_name.ts";
 import { formatRecord, type LedgerRecord } from "./records.ts";
-import { screenRecords } from "./screen_records.ts";
-import { sortRecords } from "./sort_records.ts";
 
 /** The directory ledger's default root, relative to the working directory. */
 export const DEFAULT_LEDGER_DIR = ".chant/ledger";
@@ -116,48 +98,28 @@ export function dirLedger(
   };
   const gateDir = (name: string, gate: string) => gateSegments(name, gate);
   const written = new Set<string>();
+  /** The plan sets this store wrote, by path: written again with their records. */
+  const sets = new Map<string, string>();
+  const writeSet = async (ref: GateRef, digest: string, text: string) => {
+    const dir = gateSegments(ref.name, ref.gate, "sets");
+    await mkdir(dir, { recursive: true });
+    gateSegments(ref.name, ref.gate, "sets");
+    await writeNewFile(dir, planSetFileName(digest), text, random)
+      .catch((error) => {
+        if (!(error instanceof LedgerWriteError)) throw error;
+      });
+  };
   let marked: Promise<DirMark> | undefined;
 
   const readGate = async (
     name: string,
     gate: string,
-    options: ReadGateOptions = {},
-  ) => {
-    const dir = gateDir(name, gate);
-    const scratch = new Uint8Array(MAX_RECORD_BYTES + 1);
-    const records: LedgerRecord[] = [];
-    const problems: string[] = [];
-    const late = new Set<LedgerRecord>();
-    const mark = options.asOf && asDirMark(options.asOf);
-    const read = (path: string) =>
-      readRecordFile(scratch, path, name, gate, problems);
-    const listed = entriesOf(dir).filter(isRecordFileName).sort();
-    const files = options.live ? fromNewestRevoke(listed, dir, read) : listed;
-    for (let i = 0; i < files.length; i++) {
-      if (i > 0 && i % chunk === 0) await nextTurn();
-      const path = `${dir}/${files[i]}`;
-      const item = read(path);
-      if (typeof item === "string") problems.push(item);
-      else {
-        records.push(item);
-        if (mark && !onlyTightens(item) && changedSince(path, mark)) {
-          late.add(item);
-        }
-      }
-    }
-    await readClaims(
-      dir,
-      read,
-      records,
-      problems,
-      options.live && approvalsOf(records),
+    options?: ReadGateOptions,
+  ) =>
+    await readDirGate(
+      { dir: gateDir(name, gate), name, gate, chunk, clock, written },
+      options,
     );
-    const screened = screenRecords(
-      { records: sortRecords(records), problems },
-      clock.now(),
-    );
-    return mark ? dropArrivedAfter(screened, late, written) : screened;
-  };
 
   const store: DirLedger = {
     root,
@@ -201,33 +163,58 @@ export function dirLedger(
       gateDir(record.name, record.gate);
       written.add(record.id);
       await writeNewFile(dir, fileName, text, random);
+      // A compaction may have moved the set this store wrote since it looked.
+      const set = "planDigest" in record &&
+        sets.get(`${record.name}\n${record.gate}\n${record.planDigest}`);
+      if (set) await writeSet(record, record.planDigest, set);
     },
 
     /**
      * Atomic across processes: one file per plan and attempt, published without
      * overwriting, so the first job to create it wins; then every plan's
-     * standing is read back from the gate.
+     * standing is read back from the gate (none when the approval was revoked
+     * meanwhile: exit 3).
      */
     async claimRuns(claim) {
       const dir = gateDir(claim.name, claim.gate);
       await publishClaims(dir, claim, random);
       const { records } = await readGate(claim.name, claim.gate);
+      refuseIfRevoked(records, claim);
       return claimLedger(records, claim.approvalId);
     },
 
-    /** Writes `sets/<hex>.json` unless a plan set of the digest is there. */
+    /**
+     * Writes `sets/<hex>.json` unless a plan set of the digest is there, and
+     * again after each record this store writes that names the digest, unless
+     * it is there (compaction may have moved it meanwhile).
+     */
     async writePlanSet(name, gate, digest, pairs) {
-      const dir = gateSegments(name, gate, "sets");
-      await mkdir(dir, { recursive: true });
-      gateSegments(name, gate, "sets");
-      await writeNewFile(
-        dir,
-        planSetFileName(digest),
-        formatPlanSet(digest, pairs),
+      const text = formatPlanSet(digest, pairs);
+      sets.set(`${name}\n${gate}\n${digest}`, text);
+      await writeSet({ name, gate }, digest, text);
+    },
+
+    /**
+     * Moves what no decision reads again to `archive/` (`_dir_compact.ts`),
+     * one compaction at a time.
+     */
+    async compact(options = {}) {
+      if (options.name !== undefined) checkLedgerSegment("name", options.name);
+      if (options.gate !== undefined) checkLedgerSegment("gate", options.gate);
+      return await compactDir({
+        root,
+        listGates: store.listGates,
+        write: store.write,
+        gateDir,
         random,
-      ).catch((error) => {
-        if (!(error instanceof LedgerWriteError)) throw error;
-      });
+        clock,
+      }, options);
+    },
+
+    /** Reads the gate and what compaction moved of it to `archive/`. */
+    async readAll(name, gate) {
+      const tip = await readGate(name, gate);
+      return readDirHistory(root, { name, gate }, tip);
     },
 
     /** Reads each digest's `sets/<hex>.json`, checked. */

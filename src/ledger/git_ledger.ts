@@ -39,6 +39,9 @@ import {
   resolveRemote,
 } from "./_git_ledger_remote.ts";
 import { batcher } from "./_git_ledger_batch.ts";
+import { readHistoryAt } from "./_git_ledger_archive.ts";
+import type { CommitFile } from "./_git_ledger_commit.ts";
+import { compactGit } from "./_git_ledger_compact.ts";
 import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
 import { claimByOrder } from "./claim_by_order.ts";
 import { dropArrivedAfter } from "./arrived_after.ts";
@@ -168,10 +171,10 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
   const open = () => ready ??= resolveRemote(ctx, remote);
   let common: Promise<string | undefined> | undefined;
   const gitDir = () => common ??= commonGitDir(ctx.cwd);
-  const writes = batcher<{ path: string; text: string; what: string }>(
+  const writes = batcher<CommitFile & { text: string; what: string }>(
     async (items) => {
       await open();
-      const files = items.map(({ path, text }) => ({ path, text }));
+      const files = items.map(({ what: _, ...file }) => file);
       const what = items[0].what;
       await withCloneLock(ctx, await gitDir(), () =>
         publish(
@@ -185,6 +188,10 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     },
   );
   const written = new Set<string>();
+  /** The plan sets this store wrote or found, by path: they go with the records naming them. */
+  const sets = new Map<string, string>();
+  const setPath = (name: string, gate: string, digest: string) =>
+    `${gatePath(name, gate)}/sets/${planSetFileName(digest)}`;
   let marked: Promise<GitMark> | undefined;
   /** The tip the last read fetched: plan sets are read there, without fetching again. */
   let lastTip: Promise<string | undefined> | undefined;
@@ -258,7 +265,17 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
         parseRecord(text, fileName);
         const what = `${record.kind} ${record.name}/${record.gate}`;
         written.add(record.id);
-        return writes.add({ path: `${dir}/${fileName}`, text, what });
+        const digest = record.kind === "pending" || record.kind === "approval"
+          ? record.planDigest
+          : undefined;
+        const set = digest && setPath(record.name, record.gate, digest);
+        const planSet = set && sets.get(set);
+        return Promise.all([
+          writes.add({ path: `${dir}/${fileName}`, text, what }),
+          ...(planSet
+            ? [writes.add({ path: set, text: planSet, what, optional: true })]
+            : []),
+        ]).then(() => {});
       } catch (error) {
         return Promise.reject(error);
       }
@@ -273,14 +290,20 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     /**
      * Adds `gates/<name>/<gate>/sets/<hex>.json` unless the branch has a plan set
      * of the digest already (its pairs are the same; its summaries may differ).
+     * The set goes again with every record this store writes that names its
+     * digest, added unless the tip has it: so compaction folding it meanwhile
+     * leaves no pending fact or approval without its plans.
      */
     async writePlanSet(name, gate, digest, members) {
-      const path = `${gatePath(name, gate)}/sets/${planSetFileName(digest)}`;
+      const path = setPath(name, gate, digest);
+      const text = formatPlanSet(digest, members);
+      sets.set(path, text);
       if (await store.readPlanSet(name, gate, digest)) return;
       await writes.add({
         path,
-        text: formatPlanSet(digest, members),
+        text,
         what: `plans of ${name}/${gate}`,
+        optional: true,
       });
     },
 
@@ -305,6 +328,40 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
       if (name !== undefined) checkLedgerSegment("name", name);
       const tip = await fetchTip();
       return await listGatesAt(ctx.git, ctx.cwd, tip, name);
+    },
+
+    /**
+     * Fetches first, then folds in one commit pushed like any write (see
+     * `_git_ledger_compact.ts`), taking turns with this clone's other writers.
+     */
+    async compact(options = {}) {
+      if (options.name !== undefined) checkLedgerSegment("name", options.name);
+      if (options.gate !== undefined) checkLedgerSegment("gate", options.gate);
+      await fetchTip();
+      return await withCloneLock(
+        ctx,
+        await gitDir(),
+        () => compactGit(ctx, options),
+      );
+    },
+
+    /**
+     * Fetches first, then reads the gate at the tip and, through its summary,
+     * the records folded out of it (fetching those commits alone when the
+     * clone lacks them).
+     */
+    async readAll(name, gate) {
+      gatePath(name, gate);
+      const tip = await fetchTip();
+      const read = await readGateAt(ctx.git, ctx.cwd, tip, name, gate, {
+        label: LEDGER_BRANCH,
+        legacy,
+      });
+      const history = await readHistoryAt(ctx, read, name, gate);
+      return {
+        ...screenRecords(history, ctx.clock.now()),
+        folded: history.folded,
+      };
     },
 
     async pull(): Promise<SyncReport> {

@@ -8,7 +8,7 @@
 
 import type { ClaimLedger } from "./claims.ts";
 import type { PlanSetMember } from "./plan_set_file.ts";
-import type { ClaimRecord, LedgerRecord } from "./records.ts";
+import type { ClaimRecord, FoldedRecord, LedgerRecord } from "./records.ts";
 
 /** A gate's records as read, with the records that could not be read. */
 export interface GateRecords {
@@ -55,6 +55,38 @@ export interface GateRef {
   name: string;
   /** The gate, `<gate>-wave-<k>`. */
   gate: string;
+}
+
+/** Which gates {@linkcode LedgerStore.compact} folds, and whether for real. */
+export interface CompactOptions {
+  /** Only the gates of this spec `name`. */
+  name?: string;
+  /** Only this gate (with `name`). */
+  gate?: string;
+  /** Say what would fold, and move nothing. */
+  dryRun?: boolean;
+}
+
+/** What compaction folded in one gate. */
+export interface FoldedGate extends GateRef {
+  /** Records moved out of the tip (its earlier summary not counted). */
+  records: number;
+  /** Plan sets moved out of the tip. */
+  sets: number;
+  /** The summary left in their place (absent in a dry run). */
+  summary?: FoldedRecord;
+}
+
+/** What {@linkcode LedgerStore.compact} did. */
+export interface CompactReport {
+  /** The gates it folded records of (none: nothing to fold). */
+  gates: FoldedGate[];
+}
+
+/** A gate's whole history: every record it ever held, oldest first. */
+export interface GateHistory extends GateRecords {
+  /** Which of `records` compaction folded away (they are no longer at the tip). */
+  folded: ReadonlySet<LedgerRecord>;
 }
 
 /** Reads and writes the ledger's records. */
@@ -145,6 +177,25 @@ export interface LedgerStore {
     gate: string,
     digests: readonly string[],
   ): Promise<Map<string, PlanSetMember[]>>;
+  /**
+   * Moves what no decision can read again out of the gates' tips
+   * (`planFold`), each gate's folded records replaced by one `folded` summary
+   * that says how many and where they are; a write like any other, that loses
+   * no record written meanwhile and folds none of them.
+   * @param options Which gates, and whether to move anything.
+   * @returns What was folded, per gate.
+   * @throws {Error} When it cannot be written; then nothing moved.
+   */
+  compact(options?: CompactOptions): Promise<CompactReport>;
+  /**
+   * Reads every record a gate ever held, the folded ones included (from where
+   * compaction moved them), oldest first: for `ledger log` only.
+   * @param name The spec's `name`.
+   * @param gate The gate.
+   * @returns The records, which of them are folded, and the problems.
+   * @throws {InputError} When `name` or `gate` cannot be a ledger path segment.
+   */
+  readAll(name: string, gate: string): Promise<GateHistory>;
   /**
    * Lists the gates the ledger holds records for, sorted by name then gate.
    * @param name Only the gates of this spec `name`, when given.

@@ -280,6 +280,8 @@ Deno.test("dirLedger() lets exactly one of racing claims win each plan, and keep
     planDigest: "sha256:" + String(i).repeat(64),
     attempt: 1,
   }));
+  await ledger.write(approval("a1", 1));
+  await ledger.write(approval("a2", 1));
   await t.step("racing claims", async () => {
     const after = await Promise.all(
       [0, 1, 2, 3].map((i) =>
@@ -297,6 +299,7 @@ Deno.test("dirLedger() lets exactly one of racing claims win each plan, and keep
     expect(problems).toEqual([]);
     expect(records.filter((r) => r.kind === "claim")).toHaveLength(2);
   });
+
   await t.step(
     "two attempts of one decision: one wins, named by its attempt",
     async () => {
@@ -326,5 +329,15 @@ Deno.test("dirLedger() lets exactly one of racing claims win each plan, and keep
     await ledger.writePlanSet(NAME, GATE, digest, pairs);
     expect(await ledger.readPlanSet(NAME, GATE, digest)).toEqual(pairs);
     expect(await ledger.readPlanSet(NAME, GATE, D)).toBeUndefined();
+  });
+  await t.step("no claim under an approval a revoke ended", async () => {
+    await ledger.write(expired("r1", 3));
+    await expect(
+      ledger.claimRuns(
+        claim("c9", 4, "a1", "dec-9", [{ ...plans[0], attempt: 2 }]),
+      ),
+    ).rejects.toThrow(
+      'cannot apply under approval a1: gate "tf-wave-2" was revoked after this job read it; nothing applied',
+    );
   });
 });

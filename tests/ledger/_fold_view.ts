@@ -1,0 +1,107 @@
+/**
+ * What the fold tests compare before and after compaction: everything a gate
+ * decision, a claim, the order check, a hold, `status` and the chain rule read
+ * of a gate's records, over a few plan sets, commits and jobs.
+ * @module
+ */
+
+import { setDigest } from "../../src/digest/set_digest.ts";
+import {
+  appliedSince,
+  newestPendingFact,
+} from "../../src/hooks/hold_standing.ts";
+import { claimLedgers } from "../../src/ledger/claims.ts";
+import {
+  countingApprovals,
+  decideGate,
+  newestPending,
+  standingPending,
+} from "../../src/ledger/decide_gate.ts";
+import type {
+  LedgerRecord,
+  OutcomeJob,
+  PlanPair,
+} from "../../src/ledger/records.ts";
+import type { BaseRule } from "../../src/policy/base_rule.ts";
+import { trustedDecisionHeads } from "../../src/ledger/trusted_decision_heads.ts";
+import {
+  lastCompleted,
+  waveCompletion,
+} from "../../src/order/wave_completion.ts";
+import { gateStatus } from "../../src/run/gate_status.ts";
+import { digest, GATE } from "./_records.ts";
+
+/** The records' ids. */
+export function ids(records: readonly LedgerRecord[] | undefined): string[] {
+  return (records ?? []).map((record) => record.id);
+}
+
+export const PAIRS: PlanPair[] = [
+  { target: "eu", planDigest: digest("1") },
+  { target: "us", planDigest: digest("2") },
+  { target: "eu", planDigest: digest("3") },
+  { target: "ap", planDigest: digest("4") },
+];
+export const SETS = [[PAIRS[0], PAIRS[1]], [PAIRS[2]], [PAIRS[1], PAIRS[3]]];
+export const DIGESTS = SETS.map((set) => setDigest(set));
+export const HEADS = ["1", "2", "3"].map((c) => c.repeat(40));
+export const JOBS: OutcomeJob[] = [
+  { kind: "wave" },
+  { kind: "share", share: 1 },
+  { kind: "share", share: 2 },
+];
+export const RULES: (BaseRule | undefined)[] = ["push", "chain", undefined];
+
+/** Everything a decision, a claim, the order check, a hold or status reads. */
+export function view(
+  records: readonly LedgerRecord[],
+  sets: Map<string, PlanPair[]>,
+  now: number,
+) {
+  const claimsOf = claimLedgers(records);
+  const counting = countingApprovals(records);
+  const members = [...SETS, ...PAIRS.map((pair) => [pair]), [
+    PAIRS[0],
+    { ...PAIRS[1], empty: true },
+  ]];
+  const hold = newestPendingFact(records);
+  return {
+    counting: ids(counting),
+    standings: counting.map((a) =>
+      PAIRS.map((p) => claimsOf(a.id).standing(p))
+    ),
+    decisions: members.map((set) => {
+      const decision = decideGate(records, sets, {
+        gate: GATE,
+        digest: setDigest(set),
+        members: set,
+        now,
+      });
+      return decision.status === "approved"
+        ? {
+          approval: decision.approval.id,
+          claims: set.map((m) => decision.claims.standing(m)),
+          tally: decision.tally,
+        }
+        : { standing: decision.standing?.id, tally: decision.tally };
+    }),
+    newest: newestPending(records, now)?.id,
+    standing: DIGESTS.map((d) => standingPending(records, d, now)?.id),
+    hold: [hold?.id, appliedSince(records, hold)],
+    order: [1, 2].flatMap((k) =>
+      HEADS.flatMap((head) =>
+        [1, 2].map((shares) =>
+          waveCompletion(records, { k, shares, jobs: undefined }, head)
+        )
+      )
+    ),
+    last: [1, 2].flatMap((k) =>
+      [1, 2].map((shares) =>
+        lastCompleted(records, { k, shares, jobs: undefined })
+      )
+    ),
+    trusted: [...trustedDecisionHeads(records)].sort(),
+    status: gateStatus(records, sets, now),
+    override: records.findLast((r) => r.kind === "out-of-order")?.id,
+  };
+}
