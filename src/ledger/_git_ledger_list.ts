@@ -42,6 +42,10 @@ export interface GateListing {
   files: Listed[];
   /** The tip's counter, when it has one. */
   next?: number;
+  /** The counter's blob, when the listing found it but did not read it. */
+  counter?: string;
+  /** The gate's plan sets by file name, with their blobs (a whole listing's). */
+  sets?: Map<string, string>;
   /** Whether older files were left out (a decision's listing). */
   partial: boolean;
 }
@@ -262,9 +266,11 @@ export async function listWhole(
   const numbers = new Map<string, number>();
   let counter: string | undefined;
   const files: Listed[] = [];
+  const sets = new Map<string, string>();
   for (const blob of listed) {
     const rest = blob.path.slice(dir.length);
     if (blob.path === SEQ_PATH) counter = blob.oid;
+    else if (rest.startsWith("sets/")) sets.set(rest.slice(5), blob.oid);
     else if (rest.startsWith(`${ORDER_DIR}/`)) {
       const entry = parseOrderName(posix.basename(rest));
       const path = entry && `${dir}${entry.file}`;
@@ -288,8 +294,5 @@ export async function listWhole(
   files.sort((a, b) =>
     a.at - b.at || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
   );
-  const next = counter === undefined
-    ? undefined
-    : parseCounter(blobText((await readNamed(git, cwd, [counter]))[0]));
-  return { files, ...(next === undefined ? {} : { next }), partial: false };
+  return { files, ...(counter ? { counter } : {}), sets, partial: false };
 }

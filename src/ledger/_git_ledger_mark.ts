@@ -108,6 +108,8 @@ export async function markAt(
  * @param tip The tip (`undefined`: no branch yet).
  * @param dir The gate's `sets` folder.
  * @param digests The set digests.
+ * @param known The folder's blobs by file name, when a listing of the tip
+ *   found them (then the folder is not looked up again).
  * @returns Digest → members, for each valid set.
  * @throws {GitError} When git fails.
  */
@@ -117,17 +119,25 @@ export async function readSetsAt(
   tip: string | undefined,
   dir: string,
   digests: readonly string[],
+  known?: ReadonlyMap<string, string>,
 ): Promise<Map<string, PlanSetMember[]>> {
   const sets = new Map<string, PlanSetMember[]>();
   if (tip === undefined || digests.length === 0) return sets;
+  if (known) {
+    digests = digests.filter((digest) => known.has(planSetFileName(digest)));
+    if (digests.length === 0) return sets;
+  }
   // Found once, then each set in the folder's own (small) tree: a path through
   // the gate's tree for each set would read all of that tree each time.
-  const [folder] = await infoNamed(git, cwd, [`${tip}:${dir}`]);
-  if (folder?.type !== "tree") return sets;
+  const [folder] = known ? [] : await infoNamed(git, cwd, [`${tip}:${dir}`]);
+  if (!known && folder?.type !== "tree") return sets;
   const blobs = await readNamed(
     git,
     cwd,
-    digests.map((digest) => `${folder.oid}:${planSetFileName(digest)}`),
+    digests.map((digest) =>
+      known?.get(planSetFileName(digest)) ??
+        `${folder!.oid}:${planSetFileName(digest)}`
+    ),
   );
   digests.forEach((digest, i) => {
     const blob = blobs[i];

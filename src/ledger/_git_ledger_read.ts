@@ -22,6 +22,7 @@ import type { GateRecords, GateRef } from "./ledger_store.ts";
 import { parseRecord, RecordError } from "./parse_record.ts";
 import { isTemporaryName, LEDGER_SEGMENT } from "./record_name.ts";
 import type { LedgerRecord } from "./records.ts";
+import { parseCounter } from "./_git_ledger_order.ts";
 import { compareRecords } from "./sort_records.ts";
 
 const decoder = new TextDecoder();
@@ -42,6 +43,8 @@ export interface GateReadAt extends GateRecords {
   files: Map<LedgerRecord, LocatedRecord>;
   /** The tip's counter (the next number); absent on a branch without numbers. */
   next?: number;
+  /** The gate's plan sets by file name, with their blobs (a whole read's). */
+  sets?: Map<string, string>;
 }
 
 /** Options of {@linkcode readGateAt}. */
@@ -145,10 +148,20 @@ async function readListed(
   };
   const all = listing.files;
   let end = all.length;
+  // The counter, when the listing did not read it, comes with the first batch.
+  let counter = listing.counter;
+  let next = listing.next;
   for (let from = options.live ? end - 1 : 0;; from--) {
     while (from > 0 && !namedExpired(all[from].path)) from--;
     const slice = all.slice(Math.max(0, from), end);
-    const blobs = await readObjects(git, cwd, slice.map((file) => file.oid!));
+    const oids = slice.map((file) => file.oid!);
+    const blobs = await readObjects(
+      git,
+      cwd,
+      counter ? [...oids, counter] : oids,
+    );
+    if (counter) next = parseCounter(decoder.decode(blobs.get(counter)));
+    counter = undefined;
     const read = slice.map((file) => parse(file, blobs.get(file.oid!)));
     if (read[0]?.kind === "expired") break;
     if (from <= 0) {
@@ -170,7 +183,8 @@ async function readListed(
     records: found.map((item) => item.record),
     problems,
     files,
-    ...(listing.next === undefined ? {} : { next: listing.next }),
+    ...(next === undefined ? {} : { next }),
+    ...(listing.sets ? { sets: listing.sets } : {}),
   };
 }
 

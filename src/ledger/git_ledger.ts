@@ -17,40 +17,29 @@
 import type { Clock } from "../clock.ts";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import {
-  type GitMark,
-  lateRecords,
-  markAt,
-  readSetsAt,
-} from "./_git_ledger_mark.ts";
+import { compactGit } from "./_git_ledger_compact.ts";
+import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
+import { type GitMark, readSetsAt } from "./_git_ledger_mark.ts";
 import { legacyOrder } from "./_git_ledger_order.ts";
-import { formatPlanSet, planSetFileName } from "./plan_set_file.ts";
-import { listGatesAt, readGateAt } from "./_git_ledger_read.ts";
+import { listGatesAt } from "./_git_ledger_read.ts";
+import { gateReads } from "./_git_ledger_reads.ts";
+import { DEFAULT_LEDGER_REMOTE, resolveRemote } from "./_git_ledger_remote.ts";
 import {
   currentTip,
   fetchLedger,
   LEDGER_BRANCH,
   type LedgerContext,
 } from "./_git_ledger_sync.ts";
-import { publish } from "./_git_ledger_publish.ts";
+import { ledgerWrites } from "./_git_ledger_writes.ts";
 import {
-  DEFAULT_LEDGER_REMOTE,
-  needRemote,
-  resolveRemote,
-} from "./_git_ledger_remote.ts";
-import { batcher } from "./_git_ledger_batch.ts";
-import { readHistoryAt } from "./_git_ledger_archive.ts";
-import type { CommitFile } from "./_git_ledger_commit.ts";
-import { compactGit } from "./_git_ledger_compact.ts";
-import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
+  pullBranch,
+  pushBranch,
+  type SyncReport,
+} from "./_git_ledger_by_hand.ts";
 import { claimByOrder } from "./claim_by_order.ts";
-import { dropArrivedAfter } from "./arrived_after.ts";
-import type { GateRecords, GateRef, LedgerStore } from "./ledger_store.ts";
-import { parseRecord } from "./parse_record.ts";
-import { screenRecords } from "./screen_records.ts";
+import type { GateRef, LedgerStore } from "./ledger_store.ts";
 import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
-import { checkLedgerSegment, recordFileName } from "./record_name.ts";
-import { formatRecord, type LedgerRecord } from "./records.ts";
+import { checkLedgerSegment } from "./record_name.ts";
 
 export { LEDGER_BRANCH };
 
@@ -99,17 +88,7 @@ export interface GitLedgerOptions {
   minAttempts?: number;
 }
 
-/** What {@linkcode GitLedger.pull} or {@linkcode GitLedger.push} did. */
-export interface SyncReport {
-  /** The remote. */
-  remote: string;
-  /** The branch tip afterwards; absent when the remote has no branch yet. */
-  tip?: string;
-  /** Records sent (push); 0 for pull. */
-  records: number;
-  /** One line for the log. */
-  message: string;
-}
+export type { SyncReport };
 
 /** The git ledger: a `LedgerStore` plus syncing by hand. */
 export interface GitLedger extends LedgerStore {
@@ -171,27 +150,14 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
   const open = () => ready ??= resolveRemote(ctx, remote);
   let common: Promise<string | undefined> | undefined;
   const gitDir = () => common ??= commonGitDir(ctx.cwd);
-  const writes = batcher<CommitFile & { text: string; what: string }>(
-    async (items) => {
-      await open();
-      const files = items.map(({ what: _, ...file }) => file);
-      const what = items[0].what;
-      await withCloneLock(ctx, await gitDir(), () =>
-        publish(
-          ctx,
-          files,
-          (all) =>
-            all.length === 1
-              ? `chant-wave: ${what}`
-              : `chant-wave: ${what} and ${all.length - 1} more records`,
-        ));
-    },
-  );
-  const written = new Set<string>();
-  /** The plan sets this store wrote or found, by path: they go with the records naming them. */
-  const sets = new Map<string, string>();
-  const setPath = (name: string, gate: string, digest: string) =>
-    `${gatePath(name, gate)}/sets/${planSetFileName(digest)}`;
+  const writes = ledgerWrites(ctx, {
+    open,
+    gitDir,
+    gatePath: (name: string, gate: string) => gatePath(name, gate),
+    hasPlanSet: async (name, gate, digest) =>
+      await store.readPlanSet(name, gate, digest) !== undefined,
+  });
+  const { written } = writes;
   let marked: Promise<GitMark> | undefined;
   /** The tip the last read fetched: plan sets are read there, without fetching again. */
   let lastTip: Promise<string | undefined> | undefined;
@@ -202,6 +168,12 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     await fetchLedger(ctx, true);
     return await legacyOrder(ctx.git, ctx.cwd, tip, dir);
   };
+  const reads = gateReads(ctx, {
+    fetchTip,
+    lastTip: () => lastTip,
+    legacy,
+    written,
+  });
   const gatePath = (name: string, gate: string) =>
     `gates/${checkLedgerSegment("name", name)}/${
       checkLedgerSegment("gate", gate)
@@ -218,30 +190,29 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
 
     /**
      * Fetches the branch's tip first (with a remote), then reads only the gate's
-     * tree (with `live`, only its records from the newest revoke on). Records
-     * come oldest first in the order they reached the branch (by sequence
-     * number), not by timestamp. With `asOf`, a record that reached the branch
-     * after the mark (`_git_ledger_mark.ts`) does not count when it loosens,
-     * unless this store wrote it.
+     * tree (with `live`, only its records from the newest revoke on), or
+     * nothing when it read the gate whole at that tip already. Records come
+     * oldest first in the order they reached the branch (by sequence number),
+     * not by timestamp. With `asOf`, a record that reached the branch after the
+     * mark (`_git_ledger_mark.ts`) does not count when it loosens, unless this
+     * store wrote it.
      */
-    async readGate(name, gate, options = {}): Promise<GateRecords> {
-      gatePath(name, gate);
-      const tip = await fetchTip();
-      const read = await readGateAt(ctx.git, ctx.cwd, tip, name, gate, {
-        label: LEDGER_BRANCH,
-        legacy,
-        ...(options.live ? { live: true } : {}),
-      });
-      const { files: _files, next: _next, ...records } = read;
-      const screened = screenRecords(records, ctx.clock.now());
-      if (options.asOf === undefined) return screened;
-      const late = await lateRecords(ctx.git, ctx.cwd, options.asOf, tip, read);
-      return dropArrivedAfter(screened, late, written);
+    readGate: (name, gate, options) => {
+      try {
+        gatePath(name, gate);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return reads.readGate(name, gate, options);
     },
 
-    /** Fetches the branch's tip (with a remote) and marks it: the first call's, for every call. */
-    mark: () =>
-      marked ??= (async () => markAt(ctx.git, ctx.cwd, await fetchTip()))(),
+    /**
+     * Marks the tip this store last read (fetching only when it read none):
+     * the first call's, for every call. A tip read earlier in the job is at
+     * or before the job's first command of the change, so records that
+     * reached the branch since count as late: stricter, never looser.
+     */
+    mark: () => marked ??= reads.mark(),
 
     /**
      * Atomic, never overwriting and losing nothing under concurrent writers on
@@ -257,29 +228,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
      * Writes of one store that overlap in time share one commit and one push
      * (group commit); they succeed or fail together.
      */
-    write(record: LedgerRecord): Promise<void> {
-      try {
-        const dir = gatePath(record.name, record.gate);
-        const fileName = recordFileName(record);
-        const text = formatRecord(record);
-        parseRecord(text, fileName);
-        const what = `${record.kind} ${record.name}/${record.gate}`;
-        written.add(record.id);
-        const digest = record.kind === "pending" || record.kind === "approval"
-          ? record.planDigest
-          : undefined;
-        const set = digest && setPath(record.name, record.gate, digest);
-        const planSet = set && sets.get(set);
-        return Promise.all([
-          writes.add({ path: `${dir}/${fileName}`, text, what }),
-          ...(planSet
-            ? [writes.add({ path: set, text: planSet, what, optional: true })]
-            : []),
-        ]).then(() => {});
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    write: writes.write,
 
     /**
      * Writes the claim and reads the gate back: the branch's order is the order
@@ -294,18 +243,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
      * digest, added unless the tip has it: so compaction folding it meanwhile
      * leaves no pending fact or approval without its plans.
      */
-    async writePlanSet(name, gate, digest, members) {
-      const path = setPath(name, gate, digest);
-      const text = formatPlanSet(digest, members);
-      sets.set(path, text);
-      if (await store.readPlanSet(name, gate, digest)) return;
-      await writes.add({
-        path,
-        text,
-        what: `plans of ${name}/${gate}`,
-        optional: true,
-      });
-    },
+    writePlanSet: writes.writePlanSet,
 
     /** Reads the set's blob at the tip last read (fetching only when none was), checked. */
     async readPlanSet(name, gate, digest) {
@@ -320,7 +258,8 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     async readPlanSets(name, gate, digests) {
       const dir = `${gatePath(name, gate)}/sets`;
       const tip = await (lastTip ?? fetchTip());
-      return await readSetsAt(ctx.git, ctx.cwd, tip, dir, digests);
+      const known = reads.setsAt(tip, name, gate);
+      return await readSetsAt(ctx.git, ctx.cwd, tip, dir, digests, known);
     },
 
     /** Fetches first (with a remote), then lists `gates/<name>/<gate>` trees. */
@@ -352,48 +291,12 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
      */
     async readAll(name, gate) {
       gatePath(name, gate);
-      const tip = await fetchTip();
-      const read = await readGateAt(ctx.git, ctx.cwd, tip, name, gate, {
-        label: LEDGER_BRANCH,
-        legacy,
-      });
-      const history = await readHistoryAt(ctx, read, name, gate);
-      return {
-        ...screenRecords(history, ctx.clock.now()),
-        folded: history.folded,
-      };
+      return await reads.readAll(name, gate);
     },
 
-    async pull(): Promise<SyncReport> {
-      await open();
-      const from = needRemote(ctx, "pull");
-      const tip = await fetchTip();
-      const message = tip === undefined
-        ? `"${from}" has no branch ${LEDGER_BRANCH} yet`
-        : `pulled ${LEDGER_BRANCH} from "${from}" at ${tip.slice(0, 12)}`;
-      return { remote: from, ...(tip ? { tip } : {}), records: 0, message };
-    },
+    pull: () => pullBranch(ctx, { open, fetchTip }),
 
-    async push(): Promise<SyncReport> {
-      await open();
-      const to = needRemote(ctx, "push");
-      await fetchLedger(ctx);
-      const done = await withCloneLock(ctx, await gitDir(), () =>
-        publish(
-          ctx,
-          [],
-          (files) => `chant-wave: ${files.length} local records`,
-        ));
-      const message = done.committed === 0
-        ? `${LEDGER_BRANCH} is up to date with "${to}"`
-        : `pushed ${done.committed} records to ${LEDGER_BRANCH} of "${to}"`;
-      return {
-        remote: to,
-        ...(done.tip ? { tip: done.tip } : {}),
-        records: done.committed,
-        message,
-      };
-    },
+    push: () => pushBranch(ctx, { open, gitDir }),
   } as GitLedger;
   return store;
 }

@@ -1,0 +1,136 @@
+/**
+ * The git ledger's reads of gates: a gate at the tip just fetched, screened,
+ * with the job's mark applied; the mark itself; a gate's whole history for
+ * `ledger log`. A gate read whole at a tip is kept, so a decision or a mark at
+ * the same tip (nothing pushed since) reads no object again. Private to the
+ * git ledger; fetching is the caller's `fetchTip`.
+ * @module
+ */
+
+import { readHistoryAt } from "./_git_ledger_archive.ts";
+import { type GitMark, lateRecords, markAt } from "./_git_ledger_mark.ts";
+import { type GateReadAt, readGateAt } from "./_git_ledger_read.ts";
+import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
+import { dropArrivedAfter } from "./arrived_after.ts";
+import type {
+  GateHistory,
+  GateRecords,
+  ReadGateOptions,
+} from "./ledger_store.ts";
+import { screenRecords } from "./screen_records.ts";
+
+/** What the reads need of the store. */
+export interface ReadsOf {
+  /** Fetches (with a remote) and returns the tip to read. */
+  fetchTip(): Promise<string | undefined>;
+  /** The tip the last read fetched, if any. */
+  lastTip(): Promise<string | undefined> | undefined;
+  /** The order of a branch written before numbers. */
+  legacy(tip: string, dir: string): Promise<Map<string, number>>;
+  /** The ids of the records the store wrote (they count for its job). */
+  written: ReadonlySet<string>;
+}
+
+/** The reads. */
+export interface GateReads {
+  /** `LedgerStore.readGate` of the git ledger. */
+  readGate(
+    name: string,
+    gate: string,
+    options?: ReadGateOptions,
+  ): Promise<GateRecords>;
+  /** `LedgerStore.mark` of the git ledger (not memoised here). */
+  mark(): Promise<GitMark>;
+  /** `LedgerStore.readAll` of the git ledger. */
+  readAll(name: string, gate: string): Promise<GateHistory>;
+  /**
+   * The gate's plan sets at `tip` by file name, with their blobs, when the gate
+   * was read whole there.
+   */
+  setsAt(
+    tip: string | undefined,
+    name: string,
+    gate: string,
+  ): ReadonlyMap<string, string> | undefined;
+}
+
+/** The most gates kept as read (a command reads a few). */
+const KEPT = 16;
+
+/**
+ * The records of a gate read whole, from its newest revoke on: what a
+ * decision's read at the same tip gives when every record is numbered and
+ * none was malformed (then the two are read alike).
+ */
+function liveOf(whole: GateReadAt | undefined): GateReadAt | undefined {
+  if (whole === undefined || whole.problems.length > 0) return undefined;
+  const numbered = [...whole.files.values()].every((f) => f.seq !== undefined);
+  if (!numbered) return undefined;
+  const from = whole.records.findLastIndex((r) => r.kind === "expired");
+  return { ...whole, records: whole.records.slice(Math.max(0, from)) };
+}
+
+/**
+ * Makes the reads of one git ledger.
+ * @param ctx The ledger.
+ * @param of What the reads need of the store.
+ * @returns The reads.
+ */
+export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
+  const { git, cwd } = ctx;
+  const kept = new Map<string, GateReadAt>();
+  const keep = (key: string, read: GateReadAt) => {
+    kept.set(key, read);
+    if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
+  };
+  const counters = new Map<string, number | undefined>();
+  const readAt = async (
+    tip: string | undefined,
+    name: string,
+    gate: string,
+    live: boolean,
+  ) => {
+    const key = `${tip}\n${name}\n${gate}`;
+    const cached = live ? liveOf(kept.get(key)) : kept.get(key);
+    if (cached) return cached;
+    const read = await readGateAt(git, cwd, tip, name, gate, {
+      label: LEDGER_BRANCH,
+      legacy: of.legacy,
+      ...(live ? { live: true } : {}),
+    });
+    if (tip !== undefined) {
+      counters.set(tip, read.next);
+      if (!live) keep(key, read);
+    }
+    return read;
+  };
+  return {
+    async readGate(name, gate, options = {}) {
+      const tip = await of.fetchTip();
+      const read = await readAt(tip, name, gate, options.live === true);
+      const { files: _files, next: _next, sets: _sets, ...records } = read;
+      const screened = screenRecords(records, ctx.clock.now());
+      if (options.asOf === undefined) return screened;
+      const late = await lateRecords(git, cwd, options.asOf, tip, read);
+      return dropArrivedAfter(screened, late, of.written);
+    },
+    async mark() {
+      const tip = await (of.lastTip() ?? of.fetchTip());
+      if (tip === undefined || !counters.has(tip)) {
+        return await markAt(git, cwd, tip);
+      }
+      const next = counters.get(tip);
+      return { store: "git", tip, ...(next === undefined ? {} : { next }) };
+    },
+    setsAt: (tip, name, gate) => kept.get(`${tip}\n${name}\n${gate}`)?.sets,
+    async readAll(name, gate) {
+      const tip = await of.fetchTip();
+      const read = await readAt(tip, name, gate, false);
+      const history = await readHistoryAt(ctx, read, name, gate);
+      return {
+        ...screenRecords(history, ctx.clock.now()),
+        folded: history.folded,
+      };
+    },
+  };
+}
