@@ -185,14 +185,17 @@ async function readWhatRulesNeed(
 /**
  * The CI actors of the jobs that ran this change (SPEC.md §12.1): this job's
  * own, and those recorded on the gate's pending facts and wave outcomes of a
- * commit of the change (or of a digest this decision or an approval names).
+ * commit of the change (or of a digest this decision or an approval names),
+ * from the gate's newest revoke on: what a job's decision reads, so `status`
+ * says what the job would decide.
  */
 function changeActors(
   records: readonly LedgerRecord[],
   change: { digests: Set<string>; commits: Set<string>; actor?: string },
 ): string[] {
   const actors = new Set(change.actor ? [change.actor] : []);
-  for (const record of records) {
+  const live = records.findLastIndex((record) => record.kind === "expired");
+  for (const record of records.slice(live + 1)) {
     const ofChange = record.kind === "pending"
       ? change.digests.has(record.planDigest) ||
         (record.head !== undefined && change.commits.has(record.head))

@@ -145,6 +145,13 @@ export async function verifyDecision(
   const approval = records.find((record) =>
     record.kind === "approval" && record.id === decision.approvalId
   );
+  // An approval a revoke ended may be folded away (`ledger compact`): its
+  // summary names it, and the job goes on to find the gate revoked.
+  const folded = records.some((record) =>
+    record.kind === "folded" &&
+    record.approvals?.includes(decision.approvalId ?? "")
+  );
+  if (folded) return { bases, policy, need, judge };
   if (!approval) {
     throw mismatch(
       path,

@@ -268,3 +268,24 @@ Deno.test("run --share with no decision is exit 2: run the deciding job first", 
   expect(JSON.parse(out.stdout)).toMatchObject({ exitCode: 2 });
   expect(await r.applied()).toEqual([]);
 });
+
+Deno.test("a share job whose approval was revoked and then folded by ledger compact waits, exit 3", async () => {
+  await using r = await rollout(
+    specOf([{ name: "prod", gate: "always", runs: ["t1", "t2"], shares: 2 }]),
+  );
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1", "--decide"]);
+  expect((await r.run([...approveLine(waiting.stderr), "--by", "ann"])).code)
+    .toBe(0);
+  expect((await r.run(["run", ...SPEC, "--wave", "1", "--decide"])).code)
+    .toBe(0);
+  expect((await r.run(["revoke", "tf", "tf-wave-1"])).code).toBe(0);
+  const compact = await r.run(["ledger", "compact"]);
+  expect(compact.code).toBe(0);
+  expect(compact.stderr).toMatch(
+    /^folded 2 records and 1 plan set of tf tf-wave-1/m,
+  );
+  const out = await r.run(["run", ...SPEC, "--wave", "1", "--share", "1"]);
+  expect(out.stderr).not.toContain("holds no approval");
+  expect(out.code).toBe(3);
+  expect(await r.applied()).toEqual([]);
+});
