@@ -14,7 +14,12 @@ import { MAX_RECORD_BYTES } from "../limits.ts";
 import { readClaims } from "./_dir_claims.ts";
 import { readRecordFile } from "./_dir_files.ts";
 import { entriesOf, nextTurn } from "./_dir_listing.ts";
-import { asDirMark, changedSince } from "./_dir_mark.ts";
+import {
+  asDirMark,
+  changedSince,
+  type DirMark,
+  heldAtMark,
+} from "./_dir_mark.ts";
 import { dropArrivedAfter, onlyTightens } from "./arrived_after.ts";
 import type { GateRecords, ReadGateOptions } from "./ledger_store.ts";
 import { isRecordFileName } from "./record_name.ts";
@@ -52,8 +57,11 @@ export async function readDirGate(
   const scratch = new Uint8Array(MAX_RECORD_BYTES + 1);
   const records: LedgerRecord[] = [];
   const problems: string[] = [];
-  const late = new Set<LedgerRecord>();
+  const arrived = new Set<LedgerRecord>();
   const mark = options.asOf && asDirMark(options.asOf);
+  const held = mark && heldAtMark(mark, name, gate, dir);
+  const late = (file: string, path: string) =>
+    !held?.has(file) || changedSince(path, mark as DirMark);
   const read = (path: string) =>
     readRecordFile(scratch, path, name, gate, problems);
   const listed = entriesOf(dir).filter(isRecordFileName).sort();
@@ -65,8 +73,8 @@ export async function readDirGate(
     if (typeof item === "string") problems.push(item);
     else {
       records.push(item);
-      if (mark && !onlyTightens(item) && changedSince(path, mark)) {
-        late.add(item);
+      if (mark && !onlyTightens(item) && late(files[i], path)) {
+        arrived.add(item);
       }
     }
   }
@@ -81,7 +89,7 @@ export async function readDirGate(
     { records: sortRecords(records), problems },
     clock.now(),
   );
-  return mark ? dropArrivedAfter(screened, late, written) : screened;
+  return mark ? dropArrivedAfter(screened, arrived, written) : screened;
 }
 
 /**

@@ -132,18 +132,20 @@ export function dirLedger(
      * in chunks of `readChunk`, yielding to the event loop between chunks. Only
      * regular files of at most 64 KiB count; malformed records, unreadable files,
      * records of another gate and records dated too far ahead become `problems`;
-     * a missing directory reads as no records. With `asOf`, a record file whose
-     * kernel change time is at or after the mark's does not count when it
-     * loosens (unless this store wrote it).
+     * a missing directory reads as no records. With `asOf`, a loosening record
+     * does not count (unless this store wrote it) when its file was not in the
+     * gate's directory at the mark, that directory is another one now, or the
+     * file's kernel change time is at or after the mark's.
      */
     readGate,
 
     /**
-     * The kernel's change time of a file made and removed at once in the
+     * What each gate of the scope's names holds (one listing per gate), and
+     * the kernel's change time of a file made and removed at once in the
      * ledger's root (or the nearest folder above it that exists): the first
      * call's, for every call.
      */
-    mark: () => marked ??= takeDirMark(root, random),
+    mark: (scope) => marked ??= takeDirMark(root, random, scope),
 
     /**
      * Atomic and never overwriting: the record is validated, written to a new

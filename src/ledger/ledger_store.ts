@@ -33,6 +33,12 @@ export interface LedgerMark {
   readonly store: string;
 }
 
+/** What a job's mark looks at (see {@linkcode LedgerStore.mark}). */
+export interface MarkScope {
+  /** The spec names whose gates the job reads (its own, its holds'). */
+  names: readonly string[];
+}
+
 /** Options of {@linkcode LedgerStore.readGate}. */
 export interface ReadGateOptions {
   /**
@@ -109,14 +115,16 @@ export interface LedgerStore {
   ): Promise<GateRecords>;
   /**
    * Marks the ledger's arrival order now, by what the job's own code cannot
-   * forge (the kernel's change time of a new file in the directory ledger, the
-   * fetched tip of the git ledger). The first call takes the mark; later calls
-   * return the same one, so a job that goes on to further waves keeps the mark
-   * of its first command.
+   * forge (what each gate of `scope` holds and the kernel's change time of a
+   * new file in the directory ledger, the fetched tip of the git ledger). The
+   * first call takes the mark; later calls return the same one, so a job that
+   * goes on to further waves keeps the mark of its first command.
+   * @param scope The spec names whose gates the job reads; the directory
+   *   ledger counts no loosening record of a gate outside them.
    * @returns The mark, for {@linkcode ReadGateOptions.asOf}.
    * @throws {Error} When the ledger cannot be read.
    */
-  mark(): Promise<LedgerMark>;
+  mark(scope?: MarkScope): Promise<LedgerMark>;
   /**
    * Records one new record, atomically: readers see all of it or nothing, and no
    * existing record is ever overwritten. Concurrent writers lose no record.

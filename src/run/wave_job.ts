@@ -7,7 +7,7 @@
  */
 
 import type { BaseRead } from "../policy/read_base.ts";
-import type { Hooks, Wave } from "../spec/types.ts";
+import { HOOK_POINTS, type Hooks, type Wave } from "../spec/types.ts";
 import { toolContext } from "../tool/tool_context.ts";
 import { type HookRunner, hookRunner } from "./hook_stage.ts";
 import {
@@ -63,7 +63,7 @@ export async function openWaveJob(
   // Just before the job's first command of the change (a hook, a plan or a
   // tool step): records that reach the ledger from now on do not loosen
   // anything for this job (SPEC.md §4.12).
-  const asOf = await io.ledger.mark();
+  const asOf = await io.ledger.mark({ names: gateNames(spec.name, hooks) });
   const jobIo = {
     ...io,
     env: { ...io.env, CHANT_WAVE_HOOKS: files.report },
@@ -96,4 +96,15 @@ export async function openWaveJob(
     hooks: runner,
     report,
   };
+}
+
+/** The spec names whose gates a wave reads: its own, and its holds' targets. */
+function gateNames(name: string, hooks: Hooks): string[] {
+  const names = [name];
+  for (const point of HOOK_POINTS) {
+    for (const hook of hooks[point]) {
+      if ("after" in hook) names.push(hook.after.name);
+    }
+  }
+  return names;
 }

@@ -139,3 +139,70 @@ Deno.test("an approval the plan command writes for a gate a hold waits on does n
   expect(next.code).toBe(0);
   expect(await r.applied()).toEqual(["d1"]);
 });
+
+/**
+ * The plan command renames `prepared/<gate>` (made before the job started, so
+ * its files keep change times from before the job's mark) into the directory
+ * ledger as the gate's directory, the one there before moved aside.
+ */
+const RENAME_IN = "dir=.chant/ledger/gates/$n; " +
+  'if [ -d "prepared/$g" ]; then mkdir -p "$dir" aside; ' +
+  '[ -d "$dir/$g" ] && mv "$dir/$g" "aside/$g"; mv "prepared/$g" "$dir/$g"; fi';
+
+/** An approval record of `digest` by mallory for gate tf-wave-1, dated a minute ago. */
+function preparedApproval(digest: string): { file: string; text: string } {
+  const id = crypto.randomUUID().replaceAll("-", "");
+  const timestamp = new Date(Date.now() - 60_000).toISOString();
+  const stamp = timestamp.replaceAll(/[-:]/g, "");
+  return {
+    file: `${stamp}-approval-${id}.json`,
+    text: JSON.stringify({
+      version: 1,
+      kind: "approval",
+      id,
+      name: "tf",
+      gate: "tf-wave-1",
+      planDigest: digest,
+      by: "mallory",
+      timestamp,
+    }),
+  };
+}
+
+Deno.test("an approval in a directory the plan command renames into the directory ledger does not count for its job", async (t) => {
+  for (
+    const [name, before] of [
+      ["the gate's directory was there: it is moved aside", "keep"],
+      ["there was no such gate at the job's start", "remove"],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      await using r = await rollout(forgingSpec(RENAME_IN));
+      const run = () => r.run(["run", ...SPEC, "--wave", "1"]);
+      const waiting = await run();
+      expect(waiting.code).toBe(3);
+      const approve = approveLine(waiting.stderr);
+      const forged = preparedApproval(approve[approve.indexOf("--plan") + 1]);
+      await r.repo.write(`prepared/tf-wave-1/${forged.file}`, forged.text);
+      if (before === "remove") {
+        await Deno.remove(`${r.path}/.chant/ledger/gates/tf`, {
+          recursive: true,
+        });
+      }
+      await r.control("eu", "forge", "yes");
+      const renamed = await run();
+      expect(renamed.stderr).toMatch(
+        new RegExp(
+          `warning: ledger: approval [0-9a-f]{32} of gate "tf-wave-1" ${LATE}\n`,
+        ),
+      );
+      expect(renamed.code).toBe(3);
+      expect(await r.applied()).toEqual([]);
+      // In the ledger before the next job's first command, it counts there
+      // (ledger mode: anyone who can write the ledger approves).
+      const next = await run();
+      expect(next.code).toBe(0);
+      expect(await r.applied()).toEqual(["eu"]);
+    });
+  }
+});
