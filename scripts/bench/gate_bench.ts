@@ -1,8 +1,9 @@
 /**
  * Gate evaluation, through the binary: `chant-wave run --decide --dry-run` of a
- * one-run wave whose gate (policy `always`) holds 10,000 records in the
- * directory ledger (pendings, approvals, claims and a few expiries), against
- * the same command with an empty gate, in paired runs: wall time, and CPU time
+ * one-run wave whose gate (policy `always`) has held 10,000 and 50,000 records
+ * in the directory ledger (pendings, approvals, claims, outcomes and a revoke
+ * every 400), before and after one `chant-wave ledger compact` (as a user
+ * would run it), against the same command with an empty gate, in paired runs: wall time, and CPU time
  * (children included), which moves far less on a busy machine. The records are
  * written through the ledger's own writer, so they are what `approve` and `run`
  * would write. Runnable alone
@@ -36,8 +37,8 @@ import {
 
 /** Sizes of {@linkcode gateBench}. */
 export interface GateBenchOptions {
-  /** Records in the gate. @default {10000} */
-  records?: number;
+  /** Records in the gate, one pair of figures each. @default {[10000, 50000]} */
+  records?: number[];
   /** Paired rounds. @default {7} */
   rounds?: number;
 }
@@ -48,15 +49,24 @@ const digest = (n: number) =>
   "sha256:" + n.toString(16).padStart(8, "0").repeat(8);
 
 /**
- * The i-th record of a busy gate: pendings, approvals, claims, a revoke every
- * 400 records.
+ * The i-th record of a busy gate, as jobs and approvers write them day after
+ * day: a pending fact, its approval, the job's claim under that approval, the
+ * claim's outcome; every 400 records a revoke in place of an outcome.
  * @param i Its place.
  * @param stamp Its id and time.
+ * @param idOf The id of the record at another place (the approval a claim
+ *   names, the claim an outcome settles).
  * @returns The record.
  */
-export function recordAt(i: number, stamp: RecordStamp): LedgerRecord {
+export function recordAt(
+  i: number,
+  stamp: RecordStamp,
+  idOf: (j: number) => string,
+): LedgerRecord {
   const gate = { name: NAME, gate: GATE };
   const planDigest = digest(Math.floor(i / 4));
+  const run = { target: `run-${Math.floor(i / 4)}`, planDigest, attempt: 1 };
+  const job = { decisionId: `dec-${Math.floor(i / 4)}` };
   switch (i % 4) {
     case 0:
       return pendingRecord(
@@ -75,14 +85,21 @@ export function recordAt(i: number, stamp: RecordStamp): LedgerRecord {
     case 2:
       return newRecord("claim", {
         ...gate,
-        approvalId: "x",
-        decisionId: `dec-${i}`,
-        runs: [{ target: `run-${i}`, planDigest, attempt: 1 }],
+        approvalId: idOf(i - 1),
+        ...job,
+        runs: [run],
       }, stamp);
     default:
-      return i % 400 === 3
-        ? expiredRecord(gate, stamp)
-        : approvalRecord({ ...gate, planDigest, by: "bob" }, stamp);
+      return i % 400 === 3 ? expiredRecord(gate, stamp) : newRecord(
+        "run-outcome",
+        {
+          ...gate,
+          approvalId: idOf(i - 2),
+          ...job,
+          runs: [{ ...run, outcome: "ok" }],
+        },
+        stamp,
+      );
   }
 }
 
@@ -90,14 +107,19 @@ export function recordAt(i: number, stamp: RecordStamp): LedgerRecord {
 async function fill(root: string, count: number): Promise<void> {
   const ledger = dirLedger(root);
   const random = counterRandomBytes(1);
+  const ids = Array.from(
+    { length: count },
+    () =>
+      Array.from(random(16), (b) => b.toString(16).padStart(2, "0")).join(""),
+  );
   const start = Date.now() - 3_600_000;
   for (let from = 0; from < count; from += 256) {
     const writes = [];
     for (let i = from; i < Math.min(count, from + 256); i++) {
-      const id = Array.from(random(16), (b) => b.toString(16).padStart(2, "0"))
-        .join("");
       const now = start + Math.floor(i * 3_000_000 / count);
-      writes.push(ledger.write(recordAt(i, { id, now })));
+      writes.push(
+        ledger.write(recordAt(i, { id: ids[i], now }, (j) => ids[j])),
+      );
     }
     await Promise.all(writes);
   }
@@ -133,50 +155,136 @@ const DECIDE = [
   "--dry-run",
 ];
 
+/** Paired decides of `full` against `empty`, as one row. */
+async function decideRow(
+  full: string,
+  empty: string,
+  rounds: number,
+  what: string,
+): Promise<Row> {
+  // Exit 3: the wave waits for an approval, after reading the gate.
+  const decide = (cwd: string) => () =>
+    runTimed(BINARY, DECIDE, { cwd, okCodes: [0, 3], usage: true });
+  await decide(full)();
+  const { value, load } = await withLoad(() =>
+    paired(rounds, decide(full), decide(empty))
+  );
+  const mine = median(value.mine.map((t) => t.ms));
+  const base = median(value.base.map((t) => t.ms));
+  const cpu = (runs: readonly Timed[]) => median(runs.map((t) => t.cpuMs ?? 0));
+  const [mineCpu, baseCpu] = [cpu(value.mine), cpu(value.base)];
+  return {
+    what,
+    measured: `${formatMs(mine)}, cpu ${formatMs(mineCpu)}`,
+    baseline: `the same, an empty gate: ${formatMs(base)}, cpu ${
+      formatMs(baseCpu)
+    }`,
+    ratio: `${formatRatio(median(value.ratios))}, cpu ${
+      formatRatio(mineCpu / baseCpu)
+    }`,
+    goal: "≤ 1.5× the empty gate",
+    met: median(value.ratios) <= 1.5,
+    load,
+  };
+}
+
+/** The directory ledger's mark of one spec name, in this process, in ms. */
+async function markMs(dir: string): Promise<number> {
+  const ledger = dirLedger(`${dir}/.chant/ledger`);
+  const start = performance.now();
+  await ledger.mark({ names: [NAME] });
+  return performance.now() - start;
+}
+
+/** The mark (one listing per gate) of `full` against `empty`, as one row. */
+async function markRow(
+  full: string,
+  empty: string,
+  rounds: number,
+  n: string,
+): Promise<Row> {
+  const { value, load } = await withLoad(async () => {
+    const [mine, base] = [[] as number[], [] as number[]];
+    for (let i = 0; i < rounds * 3; i++) {
+      mine.push(await markMs(full));
+      base.push(await markMs(empty));
+    }
+    return { mine: median(mine), base: median(base) };
+  });
+  return {
+    what: `directory ledger, ${n} records: the job's mark, in process`,
+    measured: formatMs(value.mine),
+    baseline: `an empty gate: ${formatMs(value.base)}`,
+    ratio: "",
+    goal: "",
+    met: undefined,
+    load,
+  };
+}
+
 /**
- * Measures the gate row.
+ * Measures the gate rows: per size, the decide before `ledger compact` and
+ * after it (run once, as a user would), each against an empty gate.
  * @param options Records and rounds.
- * @returns One row.
+ * @returns Two rows per size (and the compaction's own cost).
  */
-export async function gateBench(options: GateBenchOptions = {}): Promise<Row> {
-  const records = options.records ?? 10_000;
+export async function gateBench(
+  options: GateBenchOptions = {},
+): Promise<Row[]> {
+  const sizes = options.records ?? [10_000, 50_000];
   const rounds = options.rounds ?? 7;
-  const [full, empty] = [await setUp(records), await setUp(0)];
+  const empty = await setUp(0);
+  const rows: Row[] = [];
   try {
-    // Exit 3: the wave waits for an approval, after reading the whole gate.
-    const decide = (cwd: string) => () =>
-      runTimed(BINARY, DECIDE, { cwd, okCodes: [0, 3], usage: true });
-    await decide(full)();
-    const { value, load } = await withLoad(() =>
-      paired(rounds, decide(full), decide(empty))
-    );
-    const mine = median(value.mine.map((t) => t.ms));
-    const base = median(value.base.map((t) => t.ms));
-    const cpu = (runs: readonly Timed[]) =>
-      median(runs.map((t) => t.cpuMs ?? 0));
-    const [mineCpu, baseCpu] = [cpu(value.mine), cpu(value.base)];
-    return {
-      what: `\`run --decide --dry-run\`, ${
-        records.toLocaleString("en")
-      } records in the gate`,
-      measured: `${formatMs(mine)}, cpu ${formatMs(mineCpu)} (${
-        formatMs(mine - base)
-      }, cpu ${formatMs(mineCpu - baseCpu)} over the empty gate)`,
-      baseline: `the same, an empty gate: ${formatMs(base)}, cpu ${
-        formatMs(baseCpu)
-      }`,
-      ratio: formatRatio(median(value.ratios)),
-      goal: "≤ 1.5× the empty gate",
-      met: median(value.ratios) <= 1.5,
-      load,
-    };
+    for (const records of sizes) {
+      const n = records.toLocaleString("en");
+      const full = await setUp(records);
+      try {
+        rows.push(
+          await decideRow(
+            full,
+            empty,
+            rounds,
+            `\`run --decide --dry-run\`, ${n} records in the gate`,
+          ),
+        );
+        rows.push(await markRow(full, empty, rounds, n));
+        const { value: compact, load } = await withLoad(() =>
+          runTimed(BINARY, ["ledger", "compact"], { cwd: full, usage: true })
+        );
+        const left = [...Deno.readDirSync(
+          `${full}/.chant/ledger/gates/${NAME}/${GATE}`,
+        )].filter((entry) => entry.name.endsWith(".json")).length;
+        rows.push({
+          what: `directory ledger, ${n} records: \`ledger compact\`, once`,
+          measured: `${formatMs(compact.ms)}, cpu ${
+            formatMs(compact.cpuMs ?? 0)
+          }`,
+          baseline: `left ${left.toLocaleString("en")} record files`,
+          ratio: "",
+          goal: "",
+          met: undefined,
+          load,
+        });
+        rows.push(
+          await decideRow(
+            full,
+            empty,
+            rounds,
+            `\`run --decide --dry-run\`, ${n} records, compacted`,
+          ),
+        );
+      } finally {
+        await Deno.remove(full, { recursive: true });
+      }
+    }
   } finally {
-    await Deno.remove(full, { recursive: true });
     await Deno.remove(empty, { recursive: true });
   }
+  return rows;
 }
 
 if (import.meta.main) {
   const quick = Deno.args.includes("--quick");
-  printTable([await gateBench(quick ? { records: 1000, rounds: 3 } : {})]);
+  printTable(await gateBench(quick ? { records: [1000], rounds: 3 } : {}));
 }

@@ -2,10 +2,12 @@
  * The git ledger as its branch grows (issue 25): with 100, 1,000, 10,000 and
  * 50,000 records in one gate of `chant/ledger` on a local bare remote (built in
  * one `git fast-import`, numbered as chant-wave numbers them; the same mix as
- * the gate benchmark: pendings, approvals, claims, a revoke every 400
- * records), the median of `approve`, `run --decide --dry-run` and a fresh
- * clone's (of `main` alone, as CI makes it) first `run --decide --dry-run`, each against its own cost at 100
- * records, and `run --decide` against plain git's `fetch --depth 1` + `ls-tree`
+ * the gate benchmark: pendings, approvals, claims, outcomes, a revoke every 400
+ * records): the median of `approve`, `run --decide --dry-run` and a fresh
+ * clone's (of `main` alone, as CI makes it) first `run --decide --dry-run`,
+ * before and after one `chant-wave ledger compact` (as a user would run it; its
+ * cost and what it left at the tip reported beside), each against the cost
+ * before compaction at 100 records, and `run --decide` against plain git's `fetch --depth 1` + `ls-tree`
  * of the gate in the same clone. Wall time and CPU time (the whole process
  * tree, through GNU time), paired runs in alternating order. Runnable alone
  * (`deno run --allow-all scripts/bench/ledger_size_bench.ts [--quick]`).
@@ -56,7 +58,7 @@ async function buildBranch(remote: string, count: number): Promise<void> {
     const record: LedgerRecord = recordAt(i, {
       id,
       now: start + Math.floor(i * 3_000_000 / count),
-    });
+    }, (j) => j.toString(16).padStart(32, "0"));
     const bytes = encoder.encode(formatRecord(record));
     put(`blob\nmark :${i + 1}\ndata ${bytes.length}\n`);
     chunks.push(bytes, encoder.encode("\n"));
@@ -98,7 +100,9 @@ async function buildBranch(remote: string, count: number): Promise<void> {
 }
 
 /** A project with a one-run gated spec, its bare remote holding `count` ledger records. */
-async function setUp(count: number): Promise<{ root: string; work: string }> {
+async function setUp(
+  count: number,
+): Promise<{ root: string; work: string }> {
   const root = await Deno.makeTempDir({ prefix: "chant-wave-ledger-bench-" });
   const work = `${root}/work`;
   await Deno.mkdir(work);
@@ -144,12 +148,24 @@ const APPROVE = [
   "--ledger",
   "git",
 ];
+const COMPACT = ["ledger", "compact", "--ledger", "git"];
+
+/** The record files at the tip of the bench's gate. */
+async function tipRecords(remote: string): Promise<number> {
+  const { stdout } = await new Deno.Command("git", {
+    args: ["ls-tree", "--name-only", `chant/ledger:gates/${NAME}/${GATE}`],
+    cwd: remote,
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(stdout).split("\n")
+    .filter((name) => name.endsWith(".json")).length;
+}
+
 const PLAIN =
   `git fetch -q --depth 1 origin +refs/heads/chant/ledger:refs/remotes/origin/chant/ledger && git ls-tree -r origin/chant/ledger -- gates/${NAME}/${GATE}/ > /dev/null`;
 
-/** What one size measured: the medians of each command. */
-interface SizeFigures {
-  records: number;
+/** What one state of a branch measured: each command's runs. */
+interface Figures {
   approve: Timed[];
   decide: Timed[];
   fresh: Timed[];
@@ -158,42 +174,68 @@ interface SizeFigures {
   plainRatios: number[];
 }
 
-async function measureSize(records: number, rounds: number) {
+/** What one size measured, before and after one `ledger compact`. */
+interface SizeFigures {
+  records: number;
+  before: Figures;
+  /** The one `ledger compact`, and the record files it left at the tip. */
+  compact: Timed;
+  tip: number;
+  after: Figures;
+}
+
+/** `approve`, `run --decide` against plain git, and fresh clones' first decide. */
+async function measureState(
+  root: string,
+  work: string,
+  rounds: number,
+  label: string,
+): Promise<Figures> {
+  const run = (args: string[], cwd = work) => () =>
+    runTimed(BINARY, args, { cwd, okCodes: [0, 3], usage: true });
+  await run(DECIDE)();
+  const approve: Timed[] = [];
+  for (let i = 0; i < rounds; i++) approve.push(await run(APPROVE)());
+  const vsPlain = await paired(
+    rounds,
+    run(DECIDE),
+    () => runTimed("sh", ["-c", PLAIN], { cwd: work, usage: true }),
+  );
+  const fresh: Timed[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const clone = `${root}/fresh-${label}-${i}`;
+    await git(
+      root,
+      "clone",
+      "-q",
+      "--single-branch",
+      "-b",
+      "main",
+      `${root}/remote.git`,
+      clone,
+    );
+    fresh.push(await run(DECIDE, clone)());
+  }
+  return {
+    approve,
+    decide: vsPlain.mine,
+    fresh,
+    plain: vsPlain.base,
+    plainRatios: vsPlain.ratios,
+  };
+}
+
+async function measureSize(
+  records: number,
+  rounds: number,
+): Promise<SizeFigures> {
   const { root, work } = await setUp(records);
   try {
-    const run = (args: string[], cwd = work) => () =>
-      runTimed(BINARY, args, { cwd, okCodes: [0, 3], usage: true });
-    await run(DECIDE)();
-    const approve: Timed[] = [];
-    for (let i = 0; i < rounds; i++) approve.push(await run(APPROVE)());
-    const vsPlain = await paired(
-      rounds,
-      run(DECIDE),
-      () => runTimed("sh", ["-c", PLAIN], { cwd: work, usage: true }),
-    );
-    const fresh: Timed[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const clone = `${root}/fresh-${i}`;
-      await git(
-        root,
-        "clone",
-        "-q",
-        "--single-branch",
-        "-b",
-        "main",
-        `${root}/remote.git`,
-        clone,
-      );
-      fresh.push(await run(DECIDE, clone)());
-    }
-    return {
-      records,
-      approve,
-      decide: vsPlain.mine,
-      fresh,
-      plain: vsPlain.base,
-      plainRatios: vsPlain.ratios,
-    } satisfies SizeFigures;
+    const before = await measureState(root, work, rounds, "before");
+    const compact = await runTimed(BINARY, COMPACT, { cwd: work, usage: true });
+    const tip = await tipRecords(`${root}/remote.git`);
+    const after = await measureState(root, work, rounds, "after");
+    return { records, before, compact, tip, after };
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -224,43 +266,63 @@ export async function ledgerSizeBench(
   const rows: Row[] = [];
   for (const { value, load } of figures) {
     const n = value.records.toLocaleString("en");
-    const against = (
-      what: string,
-      runs: readonly Timed[],
-      base: readonly Timed[],
-    ): Row => ({
-      what: `git ledger, ${n} records: ${what}`,
-      measured: both(runs),
-      baseline: `at ${first.value.records} records: ${both(base)}`,
-      ratio: `${formatRatio(wall(runs) / wall(base))}, cpu ${
-        formatRatio(cpu(runs) / cpu(base))
-      }`,
-      goal: "≤ 1.5×",
-      met: cpu(runs) / cpu(base) <= 1.5,
+    const base = first.value.before;
+    rows.push({
+      what: `git ledger, ${n} records: \`ledger compact\`, once`,
+      measured: both([value.compact]),
+      baseline: `left ${
+        value.tip.toLocaleString("en")
+      } record files at the tip`,
+      ratio: "",
+      goal: "",
+      met: undefined,
       load,
     });
-    rows.push(
-      against("`approve`", value.approve, first.value.approve),
-      against("`run --decide`", value.decide, first.value.decide),
-      against(
-        "a fresh clone's first `run --decide`",
-        value.fresh,
-        first.value.fresh,
-      ),
-      {
-        what: `git ledger, ${n} records: \`run --decide\` vs plain git`,
-        measured: both(value.decide),
-        baseline: `\`fetch --depth 1\` + \`ls-tree\` of the gate: ${
-          both(value.plain)
+    for (
+      const [state, runs] of [["", value.before], [
+        ", compacted",
+        value.after,
+      ]] as const
+    ) {
+      const against = (
+        what: string,
+        mine: readonly Timed[],
+        of: readonly Timed[],
+      ): Row => ({
+        what: `git ledger, ${n} records${state}: ${what}`,
+        measured: both(mine),
+        baseline: `at ${first.value.records} records: ${both(of)}`,
+        ratio: `${formatRatio(wall(mine) / wall(of))}, cpu ${
+          formatRatio(cpu(mine) / cpu(of))
         }`,
-        ratio: `${formatRatio(median(value.plainRatios))}, cpu ${
-          formatRatio(cpu(value.decide) / cpu(value.plain))
-        }`,
-        goal: "≤ 3×",
-        met: median(value.plainRatios) <= 3,
+        goal: "≤ 1.5×",
+        met: cpu(mine) / cpu(of) <= 1.5,
         load,
-      },
-    );
+      });
+      rows.push(
+        against("`approve`", runs.approve, base.approve),
+        against("`run --decide`", runs.decide, base.decide),
+        against(
+          "a fresh clone's first `run --decide`",
+          runs.fresh,
+          base.fresh,
+        ),
+        {
+          what:
+            `git ledger, ${n} records${state}: \`run --decide\` vs plain git`,
+          measured: both(runs.decide),
+          baseline: `\`fetch --depth 1\` + \`ls-tree\` of the gate: ${
+            both(runs.plain)
+          }`,
+          ratio: `${formatRatio(median(runs.plainRatios))}, cpu ${
+            formatRatio(cpu(runs.decide) / cpu(runs.plain))
+          }`,
+          goal: "≤ 3×",
+          met: median(runs.plainRatios) <= 3,
+          load,
+        },
+      );
+    }
   }
   return rows;
 }
