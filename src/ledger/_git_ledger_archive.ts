@@ -56,7 +56,7 @@ export async function readHistoryAt(
       problems.push(`${label}: cannot read the records folded there`);
       continue;
     }
-    const read = await readGateAt(ctx.git, ctx.cwd, commit, name, gate, {
+    const read = await readGateAt(ctx.objects, commit, name, gate, {
       label,
       legacy: () => Promise.resolve(new Map()),
     });

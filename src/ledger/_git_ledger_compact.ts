@@ -102,7 +102,7 @@ async function foldsAt(
     : await listGatesAt(ctx.git, ctx.cwd, base, options.name);
   const folds: GateFold[] = [];
   for (const ref of refs) {
-    const read = await readGateAt(ctx.git, ctx.cwd, base, ref.name, ref.gate, {
+    const read = await readGateAt(ctx.objects, base, ref.name, ref.gate, {
       label: LEDGER_BRANCH,
       legacy: () => Promise.resolve(new Map()),
     });

@@ -9,9 +9,8 @@
  */
 
 import { posix } from "node:path";
-import type { Git } from "../git/git.ts";
 import { formatBytes, MAX_RECORD_BYTES } from "../limits.ts";
-import { blobText, infoNamed, readNamed } from "./_git_ledger_objects.ts";
+import { blobText } from "./_git_ledger_objects.ts";
 import {
   BYTES_FILE,
   folderBytes,
@@ -21,7 +20,7 @@ import {
   SAFE_NAME,
   SEQ_PATH,
 } from "./_git_ledger_order.ts";
-import { blobsAt } from "./_git_ledger_tree.ts";
+import type { ObjectReader, TreeEntry } from "./_git_ledger_verified.ts";
 import { isRecordFileName } from "./record_name.ts";
 
 /** A record file of the gate, with its place in the order. */
@@ -42,8 +41,6 @@ export interface GateListing {
   files: Listed[];
   /** The tip's counter, when it has one. */
   next?: number;
-  /** The counter's blob, when the listing found it but did not read it. */
-  counter?: string;
   /** The gate's plan sets by file name, with their blobs (a whole listing's). */
   sets?: Map<string, string>;
   /** Whether older files were left out (a decision's listing). */
@@ -65,16 +62,13 @@ export function namedExpired(path: string): boolean {
   return posix.basename(path).includes("-expired-");
 }
 
-/** Lists names in a tree (`ls-tree -z --name-only`, `-r` when asked). */
-async function namesIn(
-  git: Git,
-  cwd: string,
-  tree: string,
-  recursive = false,
-): Promise<string[]> {
-  const args = ["ls-tree", "-z", "--name-only", ...(recursive ? ["-r"] : [])];
-  const out = await git.run([...args, tree], { cwd });
-  return out.split("\0").filter((name) => name !== "");
+/** The entries of a tree by id, checked (none when it is not a tree). */
+async function treeById(
+  objects: ObjectReader,
+  oid: string,
+): Promise<ReadonlyMap<string, TreeEntry>> {
+  const tree = (await objects.byId([oid])).get(oid);
+  return tree?.type === "tree" ? objects.entries(tree) : new Map();
 }
 
 /** The numbered files named by sequence entries `<bucket>/<seq>-<file>`. */
@@ -93,35 +87,6 @@ function numberedFiles(dir: string, entries: readonly string[]): Listed[] {
   return [...files.values()].sort((a, b) => a.at - b.at);
 }
 
-/** An entry of a tree object; its id is read only when asked for. */
-interface TreeEntry {
-  mode: string;
-  name: string;
-  /** The object id, in hex. */
-  oid(): string;
-}
-
-/** A tree object's entries. */
-function treeEntries(bytes: Uint8Array): TreeEntry[] {
-  const entries: TreeEntry[] = [];
-  for (let at = 0; at < bytes.length;) {
-    const space = bytes.indexOf(0x20, at);
-    const nul = bytes.indexOf(0, space + 1);
-    if (space < 0 || nul < 0 || nul + 21 > bytes.length) break;
-    const id = bytes.subarray(nul + 1, nul + 21);
-    entries.push({
-      mode: decoder.decode(bytes.subarray(at, space)),
-      name: decoder.decode(bytes.subarray(space + 1, nul)),
-      oid: () =>
-        Array.from(id, (b) => b.toString(16).padStart(2, "0")).join(""),
-    });
-    at = nul + 21;
-  }
-  return entries;
-}
-
-const decoder = new TextDecoder();
-
 /**
  * A decision's listing by sequence entries when every record file of the gate
  * is numbered (its tree's size is what `order/bytes` says), else `undefined`:
@@ -130,45 +95,43 @@ const decoder = new TextDecoder();
  * name).
  */
 async function listNumbered(
-  git: Git,
-  cwd: string,
+  objects: ObjectReader,
   tip: string,
   dir: string,
   label: string,
   problems: string[],
 ): Promise<GateListing | undefined> {
-  const [counter, tree] = await readNamed(git, cwd, [
-    `${tip}:${SEQ_PATH}`,
-    `${tip}:${dir.slice(0, -1)}`,
-  ]);
+  const [counter, tree] = await objects.at(tip, [SEQ_PATH, dir]);
   const next = parseCounter(blobText(counter));
   if (next === undefined || tree?.type !== "tree") return undefined;
-  const entries = treeEntries(tree.bytes);
-  // Paths below the gate are looked up from its subtrees' ids: a path through
-  // the gate's own tree (thousands of entries) costs a read of all of it.
-  const order = entries.find((entry) =>
-    entry.name === ORDER_DIR && entry.mode === "40000"
-  )?.oid();
-  if (order === undefined) return undefined;
-  const [bytes] = await readNamed(git, cwd, [`${order}:${BYTES_FILE}`]);
-  const numbered = parseCounter(blobText(bytes));
+  const entries = objects.entries(tree);
+  const order = entries.get(ORDER_DIR);
+  if (order?.mode !== "40000") return undefined;
+  const orderTree = await treeById(objects, order.oid);
+  const bytesEntry = orderTree.get(BYTES_FILE);
+  const numbered = bytesEntry && parseCounter(
+    blobText((await objects.byId([bytesEntry.oid])).get(bytesEntry.oid)),
+  );
   if (numbered === undefined) return undefined;
-  const folders = entries.filter((entry) => entry.mode === "40000")
+  const folders = [...entries.values()].filter((entry) =>
+    entry.mode === "40000"
+  )
     .reduce((sum, entry) => sum + folderBytes(entry.name), 0);
   if (tree.bytes.length !== numbered + folders) return undefined;
-  const buckets = (await namesIn(git, cwd, order))
-    .filter((name) => /^\d{9}$/.test(name)).sort();
+  const buckets = [...orderTree.values()]
+    .filter((e) => e.mode === "40000" && /^\d{9}$/.test(e.name))
+    .sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const names: string[] = [];
   let i = buckets.length - 1;
   for (; i >= 0; i--) {
-    names.unshift(...await namesIn(git, cwd, `${order}:${buckets[i]}`));
+    names.unshift(...(await treeById(objects, buckets[i].oid)).keys());
     if (names.some(namedExpired)) break;
   }
   let files = numberedFiles(dir, names);
   const cut = files.findLastIndex((file) => namedExpired(file.path));
   if (cut > 0) files = files.slice(cut);
   if (files.length > BY_NAME_AT_MOST) return undefined;
-  await locate(git, cwd, entries, dir, files, label, problems);
+  await locate(objects, entries, dir, files, label, problems);
   return { files, next, partial: i > 0 || cut > 0 };
 }
 
@@ -176,8 +139,7 @@ async function listNumbered(
  * Lists a gate at `tip`: by its sequence entries when it can (see the module),
  * else the whole gate in one `ls-tree`, refused files (links, submodules, too
  * large) reported as problems.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
+ * @param objects The clone's checked objects.
  * @param tip The tip.
  * @param dir `gates/<name>/<gate>/`.
  * @param options How problems name the branch, whether for a decision, and the
@@ -185,19 +147,19 @@ async function listNumbered(
  * @param problems Receives the refused files.
  * @returns The files in branch order.
  * @throws {GitError} When git fails.
+ * @throws {InputError} When an object does not hash to its name.
  */
 export async function listGate(
-  git: Git,
-  cwd: string,
+  objects: ObjectReader,
   tip: string,
   dir: string,
   options: ListOptions,
   problems: string[],
 ): Promise<GateListing> {
   const fast = options.live
-    ? await listNumbered(git, cwd, tip, dir, options.label, problems)
+    ? await listNumbered(objects, tip, dir, options.label, problems)
     : undefined;
-  return fast ?? await listWhole(git, cwd, tip, dir, options, problems);
+  return fast ?? await listWhole(objects, tip, dir, options, problems);
 }
 
 /**
@@ -212,30 +174,20 @@ const BY_NAME_AT_MOST = 2000;
  * dropped, refused ones reported.
  */
 async function locate(
-  git: Git,
-  cwd: string,
-  entries: readonly TreeEntry[],
+  objects: ObjectReader,
+  entries: ReadonlyMap<string, TreeEntry>,
   dir: string,
   files: Listed[],
   label: string,
   problems: string[],
 ): Promise<void> {
-  const byName = new Map(
-    files.map((file) => [file.path.slice(dir.length), file]),
+  const located = files.filter((file) =>
+    entries.has(file.path.slice(dir.length))
   );
-  const found = new Map<Listed, { mode: string; oid: string }>();
-  for (const entry of entries) {
-    const file = byName.get(entry.name);
-    if (file) found.set(file, { mode: entry.mode, oid: entry.oid() });
-  }
-  const located = files.filter((file) => found.has(file));
-  const sizes = await infoNamed(
-    git,
-    cwd,
-    located.map((file) => found.get(file)!.oid),
-  );
+  const entryOf = (file: Listed) => entries.get(file.path.slice(dir.length))!;
+  const sizes = await objects.sizes(located.map((file) => entryOf(file).oid));
   const kept = located.filter((file, i) => {
-    const { mode, oid } = found.get(file)!;
+    const { mode, oid } = entryOf(file);
     const refused = refusal(mode, sizes[i]?.size ?? 0);
     if (refused) problems.push(`${label}:${file.path}: ${refused}`);
     file.oid = oid;
@@ -253,36 +205,65 @@ function refusal(mode: string, size: number): string | undefined {
     : undefined;
 }
 
-/** Lists the whole gate with sizes and modes, and its sequence entries. */
+/**
+ * Lists the whole gate with sizes and modes, and its sequence entries, from
+ * the checked trees of the gate, its `order` buckets and its `sets`.
+ * @param objects The clone's checked objects.
+ * @param tip The tip.
+ * @param dir `gates/<name>/<gate>/`.
+ * @param options How problems name the branch; a branch without numbers.
+ * @param problems Receives the refused files.
+ * @returns The files in branch order.
+ * @throws {GitError} When git fails.
+ * @throws {InputError} When an object does not hash to its name.
+ */
 export async function listWhole(
-  git: Git,
-  cwd: string,
+  objects: ObjectReader,
   tip: string,
   dir: string,
   options: ListOptions,
   problems: string[],
 ): Promise<GateListing> {
-  const listed = await blobsAt(git, cwd, tip, [SEQ_PATH, dir], true);
+  const [counter, tree] = await objects.at(tip, [SEQ_PATH, dir]);
+  const entries = tree?.type === "tree"
+    ? objects.entries(tree)
+    : new Map<string, TreeEntry>();
+  const sub = (name: string) => {
+    const entry = entries.get(name);
+    return entry?.mode === "40000" ? treeById(objects, entry.oid) : new Map();
+  };
+  const [order, setsTree] = await Promise.all([sub(ORDER_DIR), sub("sets")]);
+  const buckets = [...order.values()].filter((e) => e.mode === "40000");
+  const bucketTrees = await objects.byId(buckets.map((e) => e.oid));
   const numbers = new Map<string, number>();
-  let counter: string | undefined;
-  const files: Listed[] = [];
-  const sets = new Map<string, string>();
-  for (const blob of listed) {
-    const rest = blob.path.slice(dir.length);
-    if (blob.path === SEQ_PATH) counter = blob.oid;
-    else if (rest.startsWith("sets/")) sets.set(rest.slice(5), blob.oid);
-    else if (rest.startsWith(`${ORDER_DIR}/`)) {
-      const entry = parseOrderName(posix.basename(rest));
+  for (const bucket of buckets) {
+    const object = bucketTrees.get(bucket.oid);
+    if (object?.type !== "tree") continue;
+    for (const name of objects.entries(object).keys()) {
+      const entry = parseOrderName(name);
       const path = entry && `${dir}${entry.file}`;
       if (path && !(numbers.get(path)! <= entry!.seq)) {
         numbers.set(path, entry!.seq);
       }
-    } else if (!rest.includes("/") && isRecordFileName(rest)) {
-      const refused = refusal(blob.mode, blob.size);
-      if (refused) problems.push(`${options.label}:${blob.path}: ${refused}`);
-      else files.push({ path: blob.path, oid: blob.oid, at: Infinity });
     }
   }
+  const sets = new Map<string, string>();
+  for (const entry of setsTree.values()) {
+    if (entry.mode.startsWith("100")) sets.set(entry.name, entry.oid);
+  }
+  const records = [...entries.values()].filter((entry) =>
+    isRecordFileName(entry.name) && entry.mode !== "40000"
+  );
+  const sizes = await objects.sizes(records.map((entry) => entry.oid));
+  const files: Listed[] = [];
+  records.forEach((entry, i) => {
+    const path = `${dir}${entry.name}`;
+    const refused = sizes[i]?.type === "blob"
+      ? refusal(entry.mode, sizes[i]!.size)
+      : "is not a regular file (a link or a submodule); it does not count";
+    if (refused) problems.push(`${options.label}:${path}: ${refused}`);
+    else files.push({ path, oid: entry.oid, at: Infinity });
+  });
   const legacy = counter === undefined && files.length > 0
     ? await options.legacy(tip, dir)
     : undefined;
@@ -294,5 +275,11 @@ export async function listWhole(
   files.sort((a, b) =>
     a.at - b.at || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
   );
-  return { files, ...(counter ? { counter } : {}), sets, partial: false };
+  const next = parseCounter(blobText(counter));
+  return {
+    files,
+    ...(next === undefined ? {} : { next }),
+    sets,
+    partial: false,
+  };
 }

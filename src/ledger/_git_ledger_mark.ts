@@ -9,11 +9,11 @@
  * @module
  */
 
-import type { Git } from "../git/git.ts";
 import { onlyTightens } from "./arrived_after.ts";
 import type { GateReadAt } from "./_git_ledger_read.ts";
 import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
-import { blobText, infoNamed, readNamed } from "./_git_ledger_objects.ts";
+import { blobText } from "./_git_ledger_objects.ts";
+import type { ObjectReader } from "./_git_ledger_verified.ts";
 import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
 import {
   parsePlanSet,
@@ -36,9 +36,9 @@ export interface GitMark extends LedgerMark {
 /**
  * Which of a gate's loosening records reached the branch after the mark. Only
  * records numbered below the mark's counter (or not numbered) are looked up at
- * the mark's tip, in one `cat-file --batch`; none when the tip has not moved.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
+ * the mark's tip, in one `cat-file --batch` (every object on the way checked);
+ * none when the tip has not moved.
+ * @param objects The clone's checked objects.
  * @param mark The job's mark (another store's mark: every record is late).
  * @param tip The tip read.
  * @param read The gate as read at `tip`.
@@ -46,8 +46,7 @@ export interface GitMark extends LedgerMark {
  * @throws {GitError} When git fails.
  */
 export async function lateRecords(
-  git: Git,
-  cwd: string,
+  objects: ObjectReader,
   mark: LedgerMark,
   tip: string | undefined,
   read: GateReadAt,
@@ -65,10 +64,9 @@ export async function lateRecords(
     } else toCheck.push(record);
   }
   if (toCheck.length === 0) return late;
-  const found = await readNamed(
-    git,
-    cwd,
-    toCheck.map((record) => `${at.tip}:${read.files.get(record)!.path}`),
+  const found = await objects.at(
+    at.tip!,
+    toCheck.map((record) => read.files.get(record)!.path),
   );
   toCheck.forEach((record, i) => {
     if (found[i]?.oid !== read.files.get(record)!.oid) late.add(record);
@@ -77,21 +75,17 @@ export async function lateRecords(
 }
 
 /**
- * Marks a tip: it and its counter.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
+ * Marks a tip: it and its counter (checked).
+ * @param objects The clone's checked objects.
  * @param tip The tip just fetched (`undefined`: no branch yet).
  * @returns The mark.
  * @throws {GitError} When git fails.
  */
 export async function markAt(
-  git: Git,
-  cwd: string,
+  objects: ObjectReader,
   tip: string | undefined,
 ): Promise<GitMark> {
-  const [counter] = tip
-    ? await readNamed(git, cwd, [`${tip}:${SEQ_PATH}`])
-    : [];
+  const [counter] = tip ? await objects.at(tip, [SEQ_PATH]) : [];
   const next = parseCounter(blobText(counter));
   return {
     store: "git",
@@ -102,9 +96,9 @@ export async function markAt(
 
 /**
  * Reads the plan sets of some digests at `tip` in one `cat-file --batch`, each
- * a blob of at most 64 MiB checked to hash to its digest.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
+ * a blob of at most 64 MiB checked to hash to its digest (and every object on
+ * the way to its name).
+ * @param objects The clone's checked objects.
  * @param tip The tip (`undefined`: no branch yet).
  * @param dir The gate's `sets` folder.
  * @param digests The set digests.
@@ -114,8 +108,7 @@ export async function markAt(
  * @throws {GitError} When git fails.
  */
 export async function readSetsAt(
-  git: Git,
-  cwd: string,
+  objects: ObjectReader,
   tip: string | undefined,
   dir: string,
   digests: readonly string[],
@@ -123,22 +116,26 @@ export async function readSetsAt(
 ): Promise<Map<string, PlanSetMember[]>> {
   const sets = new Map<string, PlanSetMember[]>();
   if (tip === undefined || digests.length === 0) return sets;
-  if (known) {
-    digests = digests.filter((digest) => known.has(planSetFileName(digest)));
-    if (digests.length === 0) return sets;
+  let blobIds = known;
+  if (!blobIds) {
+    const [folder] = await objects.at(tip, [dir]);
+    if (folder?.type !== "tree") return sets;
+    blobIds = new Map(
+      [...objects.entries(folder).values()].map((e) => [e.name, e.oid]),
+    );
   }
-  // Found once, then each set in the folder's own (small) tree: a path through
-  // the gate's tree for each set would read all of that tree each time.
-  const [folder] = known ? [] : await infoNamed(git, cwd, [`${tip}:${dir}`]);
-  if (!known && folder?.type !== "tree") return sets;
-  const blobs = await readNamed(
-    git,
-    cwd,
-    digests.map((digest) =>
-      known?.get(planSetFileName(digest)) ??
-        `${folder!.oid}:${planSetFileName(digest)}`
-    ),
+  const ids = blobIds;
+  digests = digests.filter((digest) => ids.has(planSetFileName(digest)));
+  const sizes = await objects.sizes(
+    digests.map((d) => ids.get(planSetFileName(d))!),
   );
+  digests = digests.filter((_, i) =>
+    sizes[i]?.type === "blob" && sizes[i]!.size <= MAX_PLANS_FILE_BYTES
+  );
+  const read = await objects.byId(
+    digests.map((d) => ids.get(planSetFileName(d))!),
+  );
+  const blobs = digests.map((d) => read.get(ids.get(planSetFileName(d))!));
   digests.forEach((digest, i) => {
     const blob = blobs[i];
     if (blob?.type !== "blob" || blob.bytes.length > MAX_PLANS_FILE_BYTES) {

@@ -9,7 +9,7 @@
 
 import { loosens } from "./screen_records.ts";
 import type { Git } from "../git/git.ts";
-import { readObjects } from "../git/git_plumbing.ts";
+import type { ObjectReader } from "./_git_ledger_verified.ts";
 import {
   type GateListing,
   type Listed,
@@ -22,7 +22,6 @@ import type { GateRecords, GateRef } from "./ledger_store.ts";
 import { parseRecord, RecordError } from "./parse_record.ts";
 import { isTemporaryName, LEDGER_SEGMENT } from "./record_name.ts";
 import type { LedgerRecord } from "./records.ts";
-import { parseCounter } from "./_git_ledger_order.ts";
 import { compareRecords } from "./sort_records.ts";
 
 const decoder = new TextDecoder();
@@ -57,9 +56,9 @@ export type ReadGateAtOptions = ListOptions;
  * id. The gate is listed as `_git_ledger_list.ts` says and its records read in
  * one `cat-file --batch` (another per record named like a revoke that is not
  * one). Malformed records, unreadable blobs and records of another gate become
- * `problems`, named `<label>:<path>`.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
+ * `problems`, named `<label>:<path>`. Every object is checked against its
+ * name (`_git_ledger_verified.ts`).
+ * @param objects The clone's checked objects.
  * @param tip The branch tip to read (`undefined`: no ledger yet).
  * @param name The spec's `name` (a checked ledger segment).
  * @param gate The gate (a checked ledger segment).
@@ -67,10 +66,10 @@ export type ReadGateAtOptions = ListOptions;
  *   decision needs, and the order of a branch without numbers.
  * @returns The records and problems, and where each record was read.
  * @throws {GitError} When git fails.
+ * @throws {InputError} When an object does not hash to its name.
  */
 export async function readGateAt(
-  git: Git,
-  cwd: string,
+  objects: ObjectReader,
   tip: string | undefined,
   name: string,
   gate: string,
@@ -78,11 +77,11 @@ export async function readGateAt(
 ): Promise<GateReadAt> {
   if (tip === undefined) return { records: [], problems: [], files: new Map() };
   const dir = `gates/${name}/${gate}/`;
-  const at = { git, cwd, name, gate, options };
+  const at = { objects, name, gate, options };
   const listed: string[] = [];
   const first = await readListed(
     at,
-    await listGate(git, cwd, tip, dir, options, listed),
+    await listGate(objects, tip, dir, options, listed),
     listed,
   );
   if (first) return first;
@@ -90,7 +89,7 @@ export async function readGateAt(
   const whole: string[] = [];
   return (await readListed(
     at,
-    await listWhole(git, cwd, tip, dir, options, whole),
+    await listWhole(objects, tip, dir, options, whole),
     whole,
   ))!;
 }
@@ -101,8 +100,7 @@ export async function readGateAt(
  */
 async function readListed(
   at: {
-    git: Git;
-    cwd: string;
+    objects: ObjectReader;
     name: string;
     gate: string;
     options: ReadGateAtOptions;
@@ -110,7 +108,7 @@ async function readListed(
   listing: GateListing,
   listed: readonly string[],
 ): Promise<GateReadAt | undefined> {
-  const { git, cwd, name, gate, options } = at;
+  const { objects, name, gate, options } = at;
   const problems = [...listed];
   const files = new Map<LedgerRecord, LocatedRecord>();
   const found: { record: LedgerRecord; at: number }[] = [];
@@ -148,21 +146,12 @@ async function readListed(
   };
   const all = listing.files;
   let end = all.length;
-  // The counter, when the listing did not read it, comes with the first batch.
-  let counter = listing.counter;
-  let next = listing.next;
+  const next = listing.next;
   for (let from = options.live ? end - 1 : 0;; from--) {
     while (from > 0 && !namedExpired(all[from].path)) from--;
     const slice = all.slice(Math.max(0, from), end);
-    const oids = slice.map((file) => file.oid!);
-    const blobs = await readObjects(
-      git,
-      cwd,
-      counter ? [...oids, counter] : oids,
-    );
-    if (counter) next = parseCounter(decoder.decode(blobs.get(counter)));
-    counter = undefined;
-    const read = slice.map((file) => parse(file, blobs.get(file.oid!)));
+    const blobs = await objects.byId(slice.map((file) => file.oid!));
+    const read = slice.map((file) => parse(file, blobs.get(file.oid!)?.bytes));
     if (read[0]?.kind === "expired") break;
     if (from <= 0) {
       if (options.live && listing.partial) return undefined;

@@ -77,7 +77,6 @@ function liveOf(whole: GateReadAt | undefined): GateReadAt | undefined {
  * @returns The reads.
  */
 export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
-  const { git, cwd } = ctx;
   const kept = new Map<string, GateReadAt>();
   const keep = (key: string, read: GateReadAt) => {
     kept.set(key, read);
@@ -93,7 +92,7 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
     const key = `${tip}\n${name}\n${gate}`;
     const cached = live ? liveOf(kept.get(key)) : kept.get(key);
     if (cached) return cached;
-    const read = await readGateAt(git, cwd, tip, name, gate, {
+    const read = await readGateAt(ctx.objects, tip, name, gate, {
       label: LEDGER_BRANCH,
       legacy: of.legacy,
       ...(live ? { live: true } : {}),
@@ -111,13 +110,13 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
       const { files: _files, next: _next, sets: _sets, ...records } = read;
       const screened = screenRecords(records, ctx.clock.now());
       if (options.asOf === undefined) return screened;
-      const late = await lateRecords(git, cwd, options.asOf, tip, read);
+      const late = await lateRecords(ctx.objects, options.asOf, tip, read);
       return dropArrivedAfter(screened, late, of.written);
     },
     async mark() {
       const tip = await (of.lastTip() ?? of.fetchTip());
       if (tip === undefined || !counters.has(tip)) {
-        return await markAt(git, cwd, tip);
+        return await markAt(ctx.objects, tip);
       }
       const next = counters.get(tip);
       return { store: "git", tip, ...(next === undefined ? {} : { next }) };

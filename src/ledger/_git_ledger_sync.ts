@@ -15,9 +15,10 @@ import { RUN_FAILED } from "../exit_codes.ts";
 import type { Git } from "../git/git.ts";
 import { isAncestor, readRefs, updateRef } from "../git/git_plumbing.ts";
 import { fetchRef } from "../git/git_transport.ts";
-import { blobText, readNamed } from "./_git_ledger_objects.ts";
+import { blobText } from "./_git_ledger_objects.ts";
 import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
 import { localOnlyFiles } from "./_git_ledger_local.ts";
+import type { ObjectReader } from "./_git_ledger_verified.ts";
 import type { RandomBytes } from "./random_hex.ts";
 
 /** The ledger branch's short name. */
@@ -31,6 +32,8 @@ export const STALE_LOCK_MS = 10_000;
 export interface LedgerContext {
   git: Git;
   cwd: string;
+  /** The clone's objects, each checked against its name when read. */
+  objects: ObjectReader;
   clock: Clock;
   random: RandomBytes;
   log: (line: string) => void;
@@ -229,10 +232,11 @@ async function newer(
 ): Promise<string | undefined> {
   if (a === undefined || a === b) return b;
   if (b === undefined) return a;
-  const [na, nb] = (await readNamed(ctx.git, ctx.cwd, [
-    `${a}:${SEQ_PATH}`,
-    `${b}:${SEQ_PATH}`,
-  ])).map((blob) => parseCounter(blobText(blob)));
+  const [na, nb] = await Promise.all(
+    [a, b].map(async (tip) =>
+      parseCounter(blobText((await ctx.objects.at(tip, [SEQ_PATH]))[0]))
+    ),
+  );
   if (na !== undefined && nb !== undefined) return nb > na ? b : a;
   return await isAncestor(ctx.git, ctx.cwd, a, b).catch(() => true) ? b : a;
 }

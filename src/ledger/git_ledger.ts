@@ -30,6 +30,7 @@ import {
   LEDGER_BRANCH,
   type LedgerContext,
 } from "./_git_ledger_sync.ts";
+import { objectReader } from "./_git_ledger_verified.ts";
 import { ledgerWrites } from "./_git_ledger_writes.ts";
 import {
   pullBranch,
@@ -138,6 +139,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
   const ctx: LedgerContext = {
     git: options.git,
     cwd: options.cwd,
+    objects: objectReader(options.git, options.cwd),
     clock: options.clock,
     random: options.random ?? webRandomBytes,
     log: options.log,
@@ -259,7 +261,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
       const dir = `${gatePath(name, gate)}/sets`;
       const tip = await (lastTip ?? fetchTip());
       const known = reads.setsAt(tip, name, gate);
-      return await readSetsAt(ctx.git, ctx.cwd, tip, dir, digests, known);
+      return await readSetsAt(ctx.objects, tip, dir, digests, known);
     },
 
     /** Fetches first (with a remote), then lists `gates/<name>/<gate>` trees. */

@@ -1,0 +1,100 @@
+/**
+ * Git's object format, pure: an object's id (the SHA-1 or SHA-256 of its
+ * header and content), a tree's entries and a commit's header fields. Reading
+ * objects is the caller's.
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { InputError } from "../errors.ts";
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** One entry of a tree object. */
+export interface TreeEntry {
+  /** `100644`, `40000`, `120000`, `160000`… */
+  mode: string;
+  /** Its name in the tree. */
+  name: string;
+  /** The object id, in hex. */
+  oid: string;
+}
+
+const HEX = Array.from(
+  { length: 256 },
+  (_, b) => b.toString(16).padStart(2, "0"),
+);
+/**
+ * The id git gives an object: the SHA-1 (40 hex digits) or SHA-256 (64) of
+ * `<type> <size>\0<content>`.
+ * @param type `blob`, `tree`, `commit`, `tag`.
+ * @param bytes The content.
+ * @param hexLength 40 or 64.
+ * @returns The id in hex.
+ * @example
+ * ```ts
+ * objectId("blob", new Uint8Array(), 40); // "e69de29bb2d1d6434b8b29ae775ad8c2d48c5391"
+ * ```
+ */
+export function objectId(
+  type: string,
+  bytes: Uint8Array,
+  hexLength: number,
+): string {
+  return createHash(hexLength === 64 ? "sha256" : "sha1")
+    .update(encoder.encode(`${type} ${bytes.length}\0`))
+    .update(bytes)
+    .digest("hex");
+}
+
+/**
+ * Parses a tree object.
+ * @param bytes The tree's content.
+ * @param hexLength The length of the repository's ids in hex (40 or 64).
+ * @returns Its entries, in order.
+ * @throws {InputError} When it is not a tree.
+ */
+export function treeEntries(bytes: Uint8Array, hexLength: number): TreeEntry[] {
+  const raw = hexLength / 2;
+  const entries: TreeEntry[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = space < 0 ? -1 : bytes.indexOf(0, space + 1);
+    if (nul < 0 || nul + 1 + raw > bytes.length) {
+      throw new InputError("a tree of the git ledger is cut short");
+    }
+    let oid = "";
+    for (let b = nul + 1; b < nul + 1 + raw; b++) oid += HEX[bytes[b]];
+    entries.push({
+      mode: decoder.decode(bytes.subarray(at, space)),
+      name: decoder.decode(bytes.subarray(space + 1, nul)),
+      oid,
+    });
+    at = nul + 1 + raw;
+  }
+  return entries;
+}
+
+/**
+ * The header fields of a commit object: `tree`, and each `parent`.
+ * @param bytes The commit's content.
+ * @returns Its tree and parents.
+ */
+export function commitFields(
+  bytes: Uint8Array,
+): { tree?: string; parents: string[] } {
+  const text = decoder.decode(bytes.subarray(0, Math.min(bytes.length, 4096)));
+  const parents: string[] = [];
+  let tree: string | undefined;
+  for (const line of text.split("\n")) {
+    if (line === "") break;
+    const [key, value] = [
+      line.slice(0, line.indexOf(" ")),
+      line.slice(line.indexOf(" ") + 1),
+    ];
+    if (key === "tree" && tree === undefined) tree = value;
+    else if (key === "parent") parents.push(value);
+  }
+  return { ...(tree ? { tree } : {}), parents };
+}
