@@ -47,8 +47,16 @@ const GATE = "bench-wave-1";
 const APPROVED = "sha256:" + "e".repeat(64);
 const encoder = new TextEncoder();
 
-/** Writes `count` numbered records into the bare remote's `chant/ledger` in one fast-import. */
-async function buildBranch(remote: string, count: number): Promise<void> {
+/**
+ * Writes `count` numbered records into the bare remote's `chant/ledger` in one
+ * fast-import (the mix of the gate benchmark).
+ * @param remote The bare remote.
+ * @param count How many records.
+ */
+export async function buildBranch(
+  remote: string,
+  count: number,
+): Promise<void> {
   const chunks: Uint8Array[] = [];
   const put = (text: string) => chunks.push(encoder.encode(text));
   const start = Date.now() - 3_600_000;

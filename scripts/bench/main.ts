@@ -21,6 +21,7 @@ import {
 } from "./_measure.ts";
 import { gateBench } from "./gate_bench.ts";
 import { slowPipeBench } from "./slow_pipe_bench.ts";
+import { historyBench } from "./history_bench.ts";
 import { ledgerSizeBench } from "./ledger_size_bench.ts";
 import { startupBench } from "./startup_bench.ts";
 import { streamBench } from "./stream_bench.ts";
@@ -102,6 +103,11 @@ await measure(
   "the git ledger as its branch grows",
   () =>
     ledgerSizeBench(quick ? { sizes: [100, 1_000], rounds: 2 } : { rounds: 3 }),
+);
+await measure(
+  "a claim's history check on the git ledger",
+  () =>
+    historyBench(quick ? { sizes: [1_000], age: 5, rounds: 2 } : { rounds: 3 }),
 );
 console.error("bench: the git ledger (scripts/bench/git_ledger_bench.ts)…");
 const { value: ledger, load } = await withLoad(() =>

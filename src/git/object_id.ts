@@ -34,7 +34,7 @@ const HEX = Array.from(
  * @returns The id in hex.
  * @example
  * ```ts
- * objectId("blob", new Uint8Array(), 40); // "e69de29bb2d1d6434b8b29ae775ad8c2d48c5391"
+ * objectId("blob", new Uint8Array(), 40); // "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
  * ```
  */
 export function objectId(
@@ -97,4 +97,42 @@ export function commitFields(
     else if (key === "parent") parents.push(value);
   }
   return { ...(tree ? { tree } : {}), parents };
+}
+
+/**
+ * Finds one entry of a tree by name without decoding the others: for a large
+ * tree read for one entry.
+ * @param bytes The tree's content.
+ * @param name The entry's name.
+ * @param hexLength The length of the repository's ids in hex (40 or 64).
+ * @returns The entry, or `undefined`.
+ * @throws {InputError} When the tree is cut short.
+ */
+export function findEntry(
+  bytes: Uint8Array,
+  name: string,
+  hexLength: number,
+): TreeEntry | undefined {
+  const raw = hexLength / 2;
+  const wanted = encoder.encode(name);
+  for (let at = 0; at < bytes.length;) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = space < 0 ? -1 : bytes.indexOf(0, space + 1);
+    if (nul < 0 || nul + 1 + raw > bytes.length) {
+      throw new InputError("a tree of the git ledger is cut short");
+    }
+    if (nul - space - 1 === wanted.length) {
+      let same = true;
+      for (let i = 0; i < wanted.length && same; i++) {
+        same = bytes[space + 1 + i] === wanted[i];
+      }
+      if (same) {
+        let oid = "";
+        for (let b = nul + 1; b < nul + 1 + raw; b++) oid += HEX[bytes[b]];
+        return { mode: decoder.decode(bytes.subarray(at, space)), name, oid };
+      }
+    }
+    at = nul + 1 + raw;
+  }
+  return undefined;
 }

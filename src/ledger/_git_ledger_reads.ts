@@ -44,6 +44,15 @@ export interface GateReads {
   /** `LedgerStore.readAll` of the git ledger. */
   readAll(name: string, gate: string): Promise<GateHistory>;
   /**
+   * Where the newest whole read of a gate found record `id`: the tip read,
+   * the record's path and its number.
+   */
+  locate(
+    name: string,
+    gate: string,
+    id: string,
+  ): { tip: string; path: string; seq?: number } | undefined;
+  /**
    * The gate's plan sets at `tip` by file name, with their blobs, when the gate
    * was read whole there.
    */
@@ -83,6 +92,8 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
     if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
   };
   const counters = new Map<string, number | undefined>();
+  /** The newest whole read of each gate, and its tip. */
+  const wholes = new Map<string, { tip: string; read: GateReadAt }>();
   const readAt = async (
     tip: string | undefined,
     name: string,
@@ -91,7 +102,12 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
   ) => {
     const key = `${tip}\n${name}\n${gate}`;
     const cached = live ? liveOf(kept.get(key)) : kept.get(key);
-    if (cached) return cached;
+    if (cached) {
+      if (!live && tip !== undefined) {
+        wholes.set(`${name}\n${gate}`, { tip, read: cached });
+      }
+      return cached;
+    }
     const read = await readGateAt(ctx.objects, tip, name, gate, {
       label: LEDGER_BRANCH,
       legacy: of.legacy,
@@ -99,7 +115,10 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
     });
     if (tip !== undefined) {
       counters.set(tip, read.next);
-      if (!live) keep(key, read);
+      if (!live) {
+        keep(key, read);
+        wholes.set(`${name}\n${gate}`, { tip, read });
+      }
     }
     return read;
   };
@@ -122,6 +141,16 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
       return { store: "git", tip, ...(next === undefined ? {} : { next }) };
     },
     setsAt: (tip, name, gate) => kept.get(`${tip}\n${name}\n${gate}`)?.sets,
+    locate(name, gate, id) {
+      const whole = wholes.get(`${name}\n${gate}`);
+      const record = whole?.read.records.find((r) => r.id === id);
+      const file = record && whole!.read.files.get(record);
+      return file && {
+        tip: whole!.tip,
+        path: file.path,
+        ...(file.seq === undefined ? {} : { seq: file.seq }),
+      };
+    },
     async readAll(name, gate) {
       const tip = await of.fetchTip();
       const read = await readAt(tip, name, gate, false);

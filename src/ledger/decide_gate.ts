@@ -83,11 +83,15 @@ export interface GateWaiting {
 /** The outcome of {@linkcode decideGate}. */
 export type GateDecision = GateApproved | GateWaiting;
 
-/** The approvals some `expired` record names: they never count again. */
+/**
+ * The approvals some `expired` record or `folded` summary names: they never
+ * count again (compaction folds only approvals a revoke ended, so a summary
+ * naming a live one is not compaction's).
+ */
 function endedApprovals(records: readonly LedgerRecord[]): Set<string> {
   const ended = new Set<string>();
   for (const record of records) {
-    if (record.kind === "expired") {
+    if (record.kind === "expired" || record.kind === "folded") {
       for (const id of record.approvals ?? []) ended.add(id);
     }
   }
@@ -96,7 +100,7 @@ function endedApprovals(records: readonly LedgerRecord[]): Set<string> {
 
 /**
  * The approvals that count, newest first: after the newest `expired` record and
- * not ended by any.
+ * not ended by any, nor named by a `folded` summary.
  * @param records The gate's records, oldest first.
  * @returns The counting approvals, newest first.
  * @example

@@ -18,6 +18,7 @@ import type { Clock } from "../clock.ts";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
 import { compactGit } from "./_git_ledger_compact.ts";
+import { claimChecked } from "./_git_ledger_claim.ts";
 import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
 import { type GitMark, readSetsAt } from "./_git_ledger_mark.ts";
 import { legacyOrder } from "./_git_ledger_order.ts";
@@ -37,7 +38,6 @@ import {
   pushBranch,
   type SyncReport,
 } from "./_git_ledger_by_hand.ts";
-import { claimByOrder } from "./claim_by_order.ts";
 import type { GateRef, LedgerStore } from "./ledger_store.ts";
 import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
 import { checkLedgerSegment } from "./record_name.ts";
@@ -234,9 +234,18 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
 
     /**
      * Writes the claim and reads the gate back: the branch's order is the order
-     * pushes won, so of claims of one plan and attempt the first wins.
+     * pushes won, so of claims of one plan and attempt the first wins. Then the
+     * gate's history since the approval was numbered is checked
+     * (`_git_ledger_history.ts`): no record that could have spent it was
+     * removed or renumbered, and it passes through the tip of the job's mark.
      */
-    claimRuns: (claim) => claimByOrder(store, claim),
+    claimRuns: (claim) =>
+      claimChecked(ctx, {
+        store,
+        locate: reads.locate,
+        markTip: async () => marked && (await marked).tip,
+        written,
+      }, claim),
 
     /**
      * Adds `gates/<name>/<gate>/sets/<hex>.json` unless the branch has a plan set

@@ -2,6 +2,7 @@
 import { expect } from "@std/expect";
 import { setDigest } from "../../src/digest/set_digest.ts";
 import {
+  countingApprovals,
   decideGate,
   type GateMember,
   newestPending,
@@ -13,7 +14,11 @@ import type {
   ApprovalVerdict,
   GateRules,
 } from "../../src/ledger/gate_tally.ts";
-import type { LedgerRecord, PlanPair } from "../../src/ledger/records.ts";
+import {
+  type LedgerRecord,
+  newRecord,
+  type PlanPair,
+} from "../../src/ledger/records.ts";
 import {
   approval,
   at,
@@ -419,4 +424,22 @@ Deno.test("decideGate() counts distinct principals under approver rules (§12.1)
     );
     expect(result.status).toBe("waiting");
   });
+});
+
+Deno.test("countingApprovals() does not count an approval a folded summary names", () => {
+  const summary = newRecord("folded", {
+    name: "tf",
+    gate: GATE,
+    through: "r0",
+    records: 1,
+    counts: { approval: 1 },
+    sets: 0,
+    approvals: ["a1"],
+    archive: "c".repeat(40),
+  }, { id: "s1", now: at(3) });
+  const records = [expired("r0", 0), approval("a1", 1), approval("a2", 2)];
+  expect(countingApprovals(records).map((r) => r.id)).toEqual(["a2", "a1"]);
+  expect(countingApprovals([...records, summary]).map((r) => r.id)).toEqual([
+    "a2",
+  ]);
 });

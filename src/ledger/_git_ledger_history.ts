@@ -1,0 +1,306 @@
+/**
+ * Spent approvals stay spent on the git ledger (SPEC.md §10, §12): before a
+ * job applies under an approval, the gate's history from the commit that
+ * numbered the approval to the tip must show that nothing that could have
+ * spent it was taken away. The change's code in a sealed or forge job may
+ * push to the branch, so a commit could delete a claim and its outcome, or
+ * number an old claim anew so that it sorts before a revoke. In every commit of
+ * that window (one parent each, the counter never going back):
+ *
+ * - no record file of the gate is removed or changed, and no sequence entry
+ *   removed, except by a compaction commit: one that adds the gate's `folded`
+ *   summary, whose revoke (`through`) is in the gate before it, and that removes
+ *   only records numbered before that revoke (and earlier summaries), each with
+ *   its sequence entry;
+ * - every new sequence entry numbers a record file the same commit adds, with a
+ *   number the counter had not given before.
+ *
+ * A legitimate compaction folds only what came before the gate's newest
+ * revoke, and an approval that counts comes after it, so none of its claims
+ * can fold. When the job took a mark, the window must pass through the tip it
+ * read then, so a remote swapped for another since cannot hide what the job
+ * saw. The cost grows with the approval's age, not with the branch's history.
+ * Private to the git ledger.
+ * @module
+ */
+
+import { posix } from "node:path";
+import { InputError } from "../errors.ts";
+import { diffTrees, type TreeChanges } from "../git/tree_diff.ts";
+import type { TreeEntry } from "../git/object_id.ts";
+import { type CommitState, walkBack } from "./_git_ledger_chain.ts";
+import { blobText } from "./_git_ledger_objects.ts";
+import { parseOrderName } from "./_git_ledger_order.ts";
+import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
+import { parseRecord } from "./parse_record.ts";
+import { isRecordFileName } from "./record_name.ts";
+
+/** The approval a job is about to apply under, and where the walk starts. */
+export interface ApprovalHistory {
+  /** The tip the claim was read back at. */
+  tip: string;
+  /** The spec's `name`. */
+  name: string;
+  /** The gate. */
+  gate: string;
+  /** The approval's id. */
+  approvalId: string;
+  /** Its sequence number at the tip (absent: it has none). */
+  seq?: number;
+  /** Its record file's name. */
+  file: string;
+  /** The tip of the job's mark, when the job did not write the approval. */
+  mark?: string;
+}
+
+/** What one commit changed in the gate: its records and its sequence entries. */
+interface GateChanges {
+  records: TreeChanges;
+  /** Sequence entries removed and added (`<number>-<file>` names). */
+  removedEntries: string[];
+  addedEntries: string[];
+}
+
+/**
+ * Checks the gate's history for one approval (see the module).
+ * @param ctx The ledger (its remote found).
+ * @param query The tip, the gate, the approval and the job's mark.
+ * @returns How many commits were read.
+ * @throws {InputError} Exit 2, naming the commit and what it did, when the
+ *   history fails a rule or cannot be read.
+ */
+export async function checkApprovalHistory(
+  ctx: LedgerContext,
+  query: ApprovalHistory,
+): Promise<number> {
+  const { approvalId, gate } = query;
+  const fail = (commit: string, what: string) =>
+    new InputError(
+      `cannot apply under approval ${approvalId}: in gate "${gate}", commit ${
+        commit.slice(0, 12)
+      } of the ledger branch ${LEDGER_BRANCH} ${what}; nothing applied (a ` +
+        `spent approval stays spent: find who pushed it, and approve again)`,
+    );
+  if (query.seq === undefined) {
+    throw new InputError(
+      `cannot apply under approval ${approvalId}: it has no sequence number ` +
+        `in gate "${gate}" (it reached the ledger branch ${LEDGER_BRANCH} ` +
+        `other than by chant-wave), so whether it was spent cannot be told; ` +
+        `nothing applied (approve again with chant-wave approve)`,
+    );
+  }
+  const seq = query.seq;
+  const dir = `gates/${query.name}/${gate}`;
+  let sawMark = query.mark === undefined;
+  const seen: Seen = new Map();
+  let issuedAt: string | undefined;
+  const visited = await walkBack(
+    ctx,
+    query.tip,
+    dir,
+    async (commit, parent) => {
+      if (commit.oid === query.mark) sawMark = true;
+      if (commit.parents.length > 1) throw fail(commit.oid, "is a merge");
+      if (parent === undefined) return (issuedAt = commit.oid, true);
+      // A branch numbered in place: this commit gave the approval its number.
+      if (parent.seq === undefined) return (issuedAt = commit.oid, true);
+      if (commit.seq === undefined || commit.seq < parent.seq) {
+        throw fail(commit.oid, "moves the counter back");
+      }
+      const problem = await checkCommit(ctx, commit, parent, seen);
+      if (problem) throw fail(commit.oid, problem);
+      if (parent.seq > seq) return false;
+      // The commit that gave the approval its number ends the window: it must
+      // add the approval's file.
+      const added = await changesOf(ctx, commit, parent, seen);
+      const entry = `${String(seq).padStart(12, "0")}-${query.file}`;
+      if (!added?.addedEntries.includes(entry)) {
+        throw fail(commit.oid, `numbers "${query.file}" without adding it`);
+      }
+      issuedAt = commit.oid;
+      return true;
+    },
+  );
+  if (!sawMark) {
+    throw fail(
+      issuedAt ?? query.tip,
+      `is reached from the tip ${query.tip.slice(0, 12)} without passing ` +
+        `the tip ${query.mark!.slice(0, 12)} this job read when it started`,
+    );
+  }
+  return visited;
+}
+
+/** What the walk found each commit changed (each is asked twice at most). */
+type Seen = Map<CommitState, Promise<GateChanges | undefined>>;
+
+/** What a commit changed in the gate (nothing when its gate tree is the parent's). */
+function changesOf(
+  ctx: LedgerContext,
+  commit: CommitState,
+  parent: CommitState,
+  seen: Seen,
+): Promise<GateChanges | undefined> {
+  const known = seen.get(commit);
+  if (known) return known;
+  const changes = readChanges(ctx, commit, parent);
+  seen.clear();
+  seen.set(commit, changes);
+  return changes;
+}
+
+async function readChanges(
+  ctx: LedgerContext,
+  commit: CommitState,
+  parent: CommitState,
+): Promise<GateChanges | undefined> {
+  if (commit.gate?.oid === parent.gate?.oid) return undefined;
+  const empty = new Uint8Array();
+  const length = (commit.gate ?? parent.gate)!.oid.length;
+  const records = diffTrees(
+    parent.gate?.bytes ?? empty,
+    commit.gate?.bytes ?? empty,
+    length,
+  );
+  const entries = { removed: [] as string[], added: [] as string[] };
+  if (commit.order?.oid !== parent.order?.oid) {
+    const buckets = diffTrees(
+      parent.order?.bytes ?? empty,
+      commit.order?.bytes ?? empty,
+      length,
+    );
+    await bucketEntries(ctx, buckets.removed, entries.removed);
+    await bucketEntries(ctx, buckets.added, entries.added);
+    // An entry in a bucket both versions hold is in both lists: drop the pairs.
+    const both = new Set(
+      entries.removed.filter((n) => entries.added.includes(n)),
+    );
+    entries.removed = entries.removed.filter((n) => !both.has(n));
+    entries.added = entries.added.filter((n) => !both.has(n));
+  }
+  return {
+    records,
+    removedEntries: entries.removed,
+    addedEntries: entries.added,
+  };
+}
+
+/** The sequence entries' names in some bucket folders (their trees, checked). */
+async function bucketEntries(
+  ctx: LedgerContext,
+  buckets: readonly TreeEntry[],
+  into: string[],
+): Promise<void> {
+  const dirs = buckets.filter((b) => b.mode === "40000");
+  const trees = await ctx.objects.byId(dirs.map((b) => b.oid));
+  for (const bucket of dirs) {
+    const tree = trees.get(bucket.oid);
+    if (tree?.type === "tree") into.push(...ctx.objects.entries(tree).keys());
+  }
+}
+
+/** Why one commit breaks the rules for the gate, if it does. */
+async function checkCommit(
+  ctx: LedgerContext,
+  commit: CommitState,
+  parent: CommitState,
+  seen: Seen,
+): Promise<string | undefined> {
+  const changes = await changesOf(ctx, commit, parent, seen);
+  if (changes === undefined) return undefined;
+  const isRecord = (e: TreeEntry) =>
+    e.mode !== "40000" && isRecordFileName(e.name);
+  const removed = changes.records.removed.filter(isRecord);
+  const added = changes.records.added.filter(isRecord);
+  const addedNames = new Set(added.map((e) => e.name));
+  const changed = removed.filter((e) => addedNames.has(e.name));
+  if (changed.length > 0) return `changes the record "${changed[0].name}"`;
+  const removedNames = new Set(removed.map((e) => e.name));
+  for (const name of changes.addedEntries) {
+    const entry = parseOrderName(name);
+    if (!entry || !addedNames.has(entry.file)) {
+      return `numbers the record "${entry?.file ?? name}" it does not add`;
+    }
+    const fresh = parent.seq === undefined ||
+      (entry.seq >= parent.seq && (commit.seq ?? Infinity) > entry.seq);
+    if (!fresh) {
+      return `gives "${entry.file}" a number used before (${entry.seq})`;
+    }
+  }
+  for (const name of changes.removedEntries) {
+    const entry = parseOrderName(name);
+    if (!entry || !removedNames.has(entry.file)) {
+      return `removes the sequence entry "${name}" of a record it keeps`;
+    }
+  }
+  if (removed.length === 0) return undefined;
+  return await checkFold(ctx, parent, { removed, added, changes });
+}
+
+/**
+ * Why a commit that removes records is not a compaction of the gate, if it is
+ * not: it must add one `folded` summary of the gate, whose revoke the gate held
+ * before, and remove only records numbered before that revoke (or earlier
+ * summaries), each with its sequence entry.
+ */
+async function checkFold(
+  ctx: LedgerContext,
+  parent: CommitState,
+  found: { removed: TreeEntry[]; added: TreeEntry[]; changes: GateChanges },
+): Promise<string | undefined> {
+  const { removed, added, changes } = found;
+  const what = `removes "${removed[0].name}"${
+    removed.length > 1 ? ` and ${removed.length - 1} more records` : ""
+  } without folding them`;
+  const summaries = added.filter((e) => e.name.includes("-folded-"));
+  if (summaries.length !== 1 || added.length !== 1) return what;
+  const blob = (await ctx.objects.byId([summaries[0].oid])).get(
+    summaries[0].oid,
+  );
+  let through: string;
+  try {
+    const record = parseRecord(blobText(blob) ?? "", summaries[0].name);
+    if (record.kind !== "folded") return what;
+    through = record.through;
+  } catch {
+    return what;
+  }
+  const numbers = new Map<string, number>();
+  for (const name of changes.removedEntries) {
+    const entry = parseOrderName(name);
+    if (entry) numbers.set(entry.file, entry.seq);
+  }
+  const revoke = await revokeNumber(ctx, parent, through);
+  if (revoke === undefined) return what;
+  for (const record of removed) {
+    const seq = numbers.get(record.name);
+    if (seq === undefined) return what;
+    if (seq >= revoke && !record.name.includes("-folded-")) return what;
+  }
+  return undefined;
+}
+
+/** The sequence number the gate gave revoke `id` before the commit, if it holds it. */
+async function revokeNumber(
+  ctx: LedgerContext,
+  parent: CommitState,
+  id: string,
+): Promise<number | undefined> {
+  if (parent.order === undefined) return undefined;
+  const suffix = `-expired-${id}.json`;
+  const buckets = [...ctx.objects.entries(parent.order).values()];
+  const names: string[] = [];
+  await bucketEntries(ctx, buckets, names);
+  for (const name of names) {
+    const entry = parseOrderName(name);
+    if (
+      entry && entry.file.endsWith(suffix) &&
+      posix.basename(entry.file) === entry.file
+    ) {
+      const inGate = parent.gate &&
+        ctx.objects.entries(parent.gate).has(entry.file);
+      if (inGate) return entry.seq;
+    }
+  }
+  return undefined;
+}
