@@ -1,13 +1,15 @@
 /**
  * The text of `chant-wave --help`, `chant-wave help <command>` and
  * `chant-wave help <topic>`: the overview of commands and topics, one command's
- * usage, help and EXAMPLES block, and a topic. Pure text.
+ * usage, flags and EXAMPLES block, and a topic. Pure text.
  * @module
  */
 
 import { HELP_TOPICS, type HelpTopic, topicText } from "../help/help_topics.ts";
 import { VERSION } from "../version.ts";
 import type { Command } from "./command.ts";
+import { flagList } from "./_flag_list.ts";
+import { usageText } from "./_usage.ts";
 
 /**
  * The overview: every command and topic, with one line each.
@@ -43,15 +45,19 @@ export function overviewText(commands: readonly Command[]): string {
 }
 
 /**
- * One command's help: its usage, its help text and its EXAMPLES block.
+ * One command's help: its usage, what it does, its flag list (from its flag
+ * table), its notes and its EXAMPLES block.
  * @param command The command.
  * @returns The text, ending with a newline.
  */
 export function commandHelpText(command: Command): string {
+  const flags = flagList(command.flags);
   return [
-    `usage: ${command.usage}`,
+    `usage: ${usageText(command.name, command.usage, command.flags)}`,
     "",
-    command.help,
+    command.about,
+    ...(flags === "" ? [] : ["", flags]),
+    ...(command.notes === undefined ? [] : ["", command.notes]),
     "",
     "EXAMPLES",
     ...command.examples.map((example) => `  ${example}`),

@@ -23,12 +23,17 @@ import {
   sshKeyFingerprint,
 } from "../seal/ssh_public_key.ts";
 import { adviseApproval } from "./_approval_advice.ts";
-import { takeSignFlag } from "./_sign_flag.ts";
 import { ciContext } from "../run/ci_context.ts";
 import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
+import {
+  GATE_SPEC_FLAG,
+  jsonFlag,
+  LEDGER_FLAG,
+  WAVE_FLAG,
+} from "./_common_flags.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
@@ -37,26 +42,14 @@ import { resumeExitCode, resumeOne } from "./resume_command.ts";
 export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
-  usage:
-    "chant-wave approve NAME GATE | --spec F --wave K [--plan DIGEST] [--by WHO] [--note TEXT]\n" +
-    "                          [--sign [KEY]] [--ledger L] [--resume] [--json]",
-  help: [
+  usage: [
+    "NAME GATE | --spec --wave [--plan] [--by] [--note]\n" +
+    "[--sign] [--ledger] [--resume] [--json]",
+  ],
+  about: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
     "fresh plans differ refuses it.",
-    "",
-    "  --spec F       with --wave: the gate of wave K of this spec, instead of NAME GATE",
-    "  --wave K       the wave, by number or name",
-    "  --plan DIGEST  sha256:<64 hex>, as printed after 'then approve:'",
-    "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
-    "  --note TEXT    a note kept with the approval",
-    "  --sign KEY     seal the approval with an SSH key (ssh-keygen -Y sign); KEY",
-    "                 is optional (git's user.signingkey when gpg.format is ssh);",
-    "                 write --sign=KEY, or put --sign KEY after NAME GATE",
-    "  --ledger L     git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
-    '                 the spec\'s "ledger" with --spec, else .chant/ledger)',
-    "  --resume       then restart the CI job that waited (as chant-wave resume does)",
-    "  --json         print { ledger, record, resume? } on stdout: the approval as recorded",
   ].join("\n"),
   examples: [
     "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
@@ -64,15 +57,46 @@ export const approveCommand: Command = {
     "chant-wave approve demo demo-wave-3 --sign   # sealed with git's SSH signing key",
     "chant-wave approve --spec waves.jsonc --wave staging --ledger git --resume   # and restart the job",
   ],
-  // `--sign [KEY]` is taken out before parsing (its KEY is optional); it is
-  // listed here so that usage, help and completion name it.
-  flags: {
-    strings: ["spec", "wave", "plan", "by", "note", "ledger"],
-    booleans: ["json", "sign", "resume"],
-  },
+  flags: [
+    GATE_SPEC_FLAG,
+    WAVE_FLAG,
+    {
+      name: "plan",
+      value: { name: "DIGEST" },
+      description: "sha256:<64 hex>, as printed after 'then approve:'",
+    },
+    {
+      name: "by",
+      value: { name: "WHO" },
+      description: "who approves",
+      default: "the CI actor, git user.email, $USER",
+    },
+    {
+      name: "note",
+      value: { name: "TEXT" },
+      description: "a note kept with the approval",
+    },
+    {
+      name: "sign",
+      value: { name: "KEY", optional: true },
+      description:
+        "seal the approval with an SSH key (ssh-keygen -Y sign); KEY\n" +
+        "is optional (git's user.signingkey when gpg.format is ssh);\n" +
+        "write --sign=KEY, or put --sign KEY after NAME GATE",
+    },
+    LEDGER_FLAG,
+    {
+      name: "resume",
+      description:
+        "then restart the CI job that waited (as chant-wave resume does)",
+    },
+    jsonFlag(
+      "print { ledger, record, resume? } on stdout: the approval as recorded",
+    ),
+  ],
   async run(argv, io) {
-    const { rest, sign } = takeSignFlag(argv);
-    const flags = parseFlags("approve", rest, approveCommand.flags);
+    const flags = parseFlags("approve", argv, approveCommand.flags);
+    const sign = flags.optional.sign;
     const target = await gateTarget("approve", flags, io.cwd);
     const { name, gate } = target;
     const ledger = await openLedger(
@@ -129,7 +153,7 @@ export const approveCommand: Command = {
         timestamp: new Date(stamp.now).toISOString(),
       },
       principal: by,
-      key: await resolveSigningKey(sign.key, io),
+      key: await resolveSigningKey(sign.value, io),
       env: io.env,
     });
     const record = approvalRecord({

@@ -12,6 +12,7 @@ import { isGitLedger } from "../ledger/git_ledger.ts";
 import { summariseSeal } from "../seal/seal_summary.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
+import { jsonFlag, LEDGER_FLAG, SPEC_FLAG } from "./_common_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 
@@ -19,20 +20,16 @@ import { chooseLedger, openLedger } from "./_open_ledger.ts";
 export const ledgerCommand: Command = {
   name: "ledger",
   summary: "list the gate ledger's records, or sync the git ledger",
-  usage:
-    "chant-wave ledger log [NAME [GATE]] [--spec F] [--ledger L] [--json]\nchant-wave ledger pull|push [--spec F] [--ledger L] [--json]",
-  help: [
+  usage: [
+    "log [NAME [GATE]] [--spec] [--ledger] [--json]",
+    "pull|push [--spec] [--ledger] [--json]",
+  ],
+  about: [
     "log    lists the records of every gate (or of NAME, or of gate GATE of NAME),",
     "       gate by gate, newest last; malformed records are reported, not fatal",
     "pull   fetches the branch chant/ledger and fast-forwards the local one",
     "       (git ledger only)",
     "push   sends the local branch's records the remote lacks (git ledger only)",
-    "",
-    '  --spec F     the ledger the spec\'s "ledger" names (log: only its gates)',
-    "  --ledger L   a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER),",
-    "               or git / git:<remote> (the branch chant/ledger, remote origin)",
-    "  --json       log: print { ledger, gates: [{ name, gate, records, problems }] }",
-    "               on stdout; pull, push: { remote, tip?, records, message }",
   ].join("\n"),
   examples: [
     "chant-wave ledger log   # every gate's records, newest last",
@@ -40,7 +37,24 @@ export const ledgerCommand: Command = {
     "chant-wave ledger pull --ledger git   # fetch the branch chant/ledger",
     "chant-wave ledger push --ledger git --json",
   ],
-  flags: { strings: ["spec", "ledger"], booleans: ["json"] },
+  flags: [
+    {
+      ...SPEC_FLAG,
+      description:
+        'the ledger the spec\'s "ledger" names (log: only its gates)',
+    },
+    {
+      ...LEDGER_FLAG,
+      description:
+        "a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER),\n" +
+        "or git / git:<remote> (the branch chant/ledger, remote origin)",
+      default: undefined,
+    },
+    jsonFlag(
+      "log: print { ledger, gates: [{ name, gate, records, problems }] }\n" +
+        "on stdout; pull, push: { remote, tip?, records, message }",
+    ),
+  ],
   words: ["log", "pull", "push"],
   async run(argv, io) {
     const flags = parseFlags("ledger", argv, ledgerCommand.flags);

@@ -14,6 +14,7 @@ import {
   type ResumeResult,
 } from "../resume/resume_gates.ts";
 import type { Command } from "./command.ts";
+import { jsonFlag, LEDGER_FLAG, SPEC_FLAG } from "./_common_flags.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
@@ -24,20 +25,15 @@ import { pendingRules } from "./_pending_rules.ts";
 export const resumeCommand: Command = {
   name: "resume",
   summary: "restart the CI jobs of waiting gates that are now approved",
-  usage: "chant-wave resume [--spec F] [--ledger L] [--dry-run] [--json]",
-  help: [
+  usage: ["[--spec] [--ledger] [--dry-run] [--json]"],
+  about: [
     "For each gate whose standing pending fact now has an approval covering its",
     "plans, restarts the CI job that waited: GitHub re-runs the run's failed jobs,",
     "GitLab retries the job, Forgejo dispatches the workflow again. A run not",
     "completed, re-run since, or with a newer job of the name is skipped. Resuming",
     "approves nothing: the restarted job decides its gate again.",
-    "",
-    "  --spec F     only the gates of this spec (default: every gate in the ledger)",
-    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
-    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
-    "  --dry-run    say what would be restarted; ask the forge nothing",
-    "  --json       print { exitCode, resumed, waiting, gates: [...] } on stdout",
-    "",
+  ].join("\n"),
+  notes: [
     "Token: CHANT_WAVE_FORGE_TOKEN, else GITHUB_TOKEN or GH_TOKEN (GitHub, Forgejo),",
     "else GITLAB_TOKEN. GitHub: actions: write; GitLab: a token with the api scope",
     "(a job token cannot retry jobs); Forgejo: write:repository.",
@@ -49,7 +45,19 @@ export const resumeCommand: Command = {
     "chant-wave resume --spec waves.jsonc --ledger git --dry-run",
     "chant-wave resume --spec waves.jsonc --ledger git --json",
   ],
-  flags: { strings: ["spec", "ledger"], booleans: ["dry-run", "json"] },
+  flags: [
+    {
+      ...SPEC_FLAG,
+      description: "only the gates of this spec",
+      default: "every gate in the ledger",
+    },
+    LEDGER_FLAG,
+    {
+      name: "dry-run",
+      description: "say what would be restarted; ask the forge nothing",
+    },
+    jsonFlag("print { exitCode, resumed, waiting, gates: [...] } on stdout"),
+  ],
   async run(argv, io) {
     const flags = parseFlags("resume", argv, resumeCommand.flags);
     const file = flags.strings.spec;

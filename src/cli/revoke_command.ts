@@ -10,6 +10,12 @@ import { OK } from "../exit_codes.ts";
 import { revokedLine } from "../ledger/gate_messages.ts";
 import { expiredRecord, newStamp } from "../ledger/records.ts";
 import type { Command } from "./command.ts";
+import {
+  GATE_SPEC_FLAG,
+  jsonFlag,
+  LEDGER_FLAG,
+  WAVE_FLAG,
+} from "./_common_flags.ts";
 import { whoRuns } from "../run/who.ts";
 import { parseFlags } from "./_flags.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
@@ -19,30 +25,31 @@ import { gateTarget } from "./_gate_target.ts";
 export const revokeCommand: Command = {
   name: "revoke",
   summary: "clear a gate's approvals and pending facts",
-  usage:
-    "chant-wave revoke NAME GATE | --spec F --wave K [--by WHO] [--note TEXT] [--ledger L] [--json]",
-  help: [
+  usage: ["NAME GATE | --spec --wave [--by] [--note] [--ledger] [--json]"],
+  about: [
     "Records that gate GATE of rollout NAME is cleared: every earlier approval and",
     "pending fact stops counting; the next run waits for a fresh approval.",
-    "",
-    "  --spec F     with --wave: the gate of wave K of this spec, instead of NAME GATE",
-    "  --wave K     the wave, by number or name",
-    "  --by WHO     who revokes, kept in the record (default: the CI actor,",
-    "               git user.email, $USER)",
-    "  --note TEXT  why",
-    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
-    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
-    "  --json       print { ledger, record } on stdout: the expired record as written",
   ].join("\n"),
   examples: [
     'chant-wave revoke demo demo-wave-3 --note "wrong plan approved"',
     "chant-wave revoke demo demo-wave-3 --by ann@example.com --ledger git",
     "chant-wave revoke --spec waves.jsonc --wave prod --json",
   ],
-  flags: {
-    strings: ["spec", "wave", "by", "note", "ledger"],
-    booleans: ["json"],
-  },
+  flags: [
+    GATE_SPEC_FLAG,
+    WAVE_FLAG,
+    {
+      name: "by",
+      value: { name: "WHO" },
+      description: "who revokes, kept in the record",
+      default: "the CI actor,\ngit user.email, $USER",
+    },
+    { name: "note", value: { name: "TEXT" }, description: "why" },
+    LEDGER_FLAG,
+    jsonFlag(
+      "print { ledger, record } on stdout: the expired record as written",
+    ),
+  ],
   async run(argv, io) {
     const flags = parseFlags("revoke", argv, revokeCommand.flags);
     const target = await gateTarget("revoke", flags, io.cwd);

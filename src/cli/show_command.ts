@@ -16,6 +16,12 @@ import { loadPlanSets } from "../run/read_gate.ts";
 import { pendingRules } from "./_pending_rules.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
+import {
+  GATE_SPEC_FLAG,
+  jsonFlag,
+  LEDGER_FLAG,
+  WAVE_FLAG,
+} from "./_common_flags.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 import { chooseLedger, ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { formatTable } from "../table.ts";
@@ -24,25 +30,26 @@ import { formatTable } from "../table.ts";
 export const showCommand: Command = {
   name: "show",
   summary: "show the plans a waiting wave would apply",
-  usage: "chant-wave show NAME GATE | --spec F --wave K [--ledger L] [--json]",
-  help: [
+  usage: ["NAME GATE | --spec --wave [--ledger] [--json]"],
+  about: [
     "Prints the plans the gate's standing pending fact waits for: each run's",
     "target, whether its plan destroys something or changes nothing, and its",
     "summary; then whether approvals cover them under the rules at the waiting",
     "job's base, and the command that approves exactly these plans.",
-    "",
-    "  --spec F     with --wave: the gate of wave K of this spec, instead of NAME GATE",
-    "  --wave K     the wave, by number or name",
-    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
-    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
-    "  --json       print { name, gate, digest, since, expiresAt, approved, plans } on stdout",
   ].join("\n"),
   examples: [
     "chant-wave show demo demo-wave-2",
     "chant-wave show --spec waves.jsonc --wave prod --ledger git",
     "chant-wave show demo demo-wave-2 --json",
   ],
-  flags: { strings: ["spec", "wave", "ledger"], booleans: ["json"] },
+  flags: [
+    GATE_SPEC_FLAG,
+    WAVE_FLAG,
+    LEDGER_FLAG,
+    jsonFlag(
+      "print { name, gate, digest, since, expiresAt, approved, plans } on stdout",
+    ),
+  ],
   async run(argv, io) {
     const flags = parseFlags("show", argv, showCommand.flags);
     const target = await gateTarget("show", flags, io.cwd);

@@ -25,6 +25,12 @@ import {
 } from "../order/wave_completion.ts";
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
+import {
+  jsonFlag,
+  LEDGER_FLAG,
+  SPEC_FLAG,
+  WAVE_FLAG,
+} from "./_common_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { chooseLedger, ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { findWave } from "./_gate_target.ts";
@@ -49,26 +55,25 @@ import { waveAt } from "../spec/wave_at.ts";
 export const statusCommand: Command = {
   name: "status",
   summary: "show each wave's decision, pending plan and approvals",
-  usage: "chant-wave status --spec F [--wave K] [--ledger L] [--json]",
-  help: [
+  usage: ["--spec [--wave] [--ledger] [--json]"],
+  about: [
     "A table of the waves: the last decision recorded in this working directory,",
     "the revision each wave last completed, and the plans it still waits for an",
     "approval of; then each wave's details (its base, the approvals since the",
     "last revoke, where their plans stand and who sealed them, the approval rules",
     "at the waiting job's base and the tally of who counts) and the next step.",
-    "",
-    "  --spec F     the waves file",
-    "  --wave K     only wave K (its number or name)",
-    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
-    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
-    "  --json       print { name, waves: [...] } on stdout",
   ].join("\n"),
   examples: [
     "chant-wave status --spec waves.jsonc",
     "chant-wave status --spec waves.jsonc --wave prod",
     "chant-wave status --spec waves.jsonc --ledger git --json",
   ],
-  flags: { strings: ["spec", "wave", "ledger"], booleans: ["json"] },
+  flags: [
+    SPEC_FLAG,
+    { ...WAVE_FLAG, description: "only wave K (its number or name)" },
+    LEDGER_FLAG,
+    jsonFlag("print { name, waves: [...] } on stdout"),
+  ],
   async run(argv, io) {
     const flags = parseFlags("status", argv, statusCommand.flags);
     const file = requireFlag("status", flags, "spec");
