@@ -16,7 +16,12 @@ import { readTreeFile } from "../git/tree_file.ts";
 import { DEFAULT_SIGNERS } from "../spec/types.ts";
 import { baseChain } from "./base_chain.ts";
 import { type BaseSpec, baseSpecOf, type ParseSpecFn } from "./base_spec.ts";
-import { resolveBase, type ResolvedBase } from "./resolve_base.ts";
+import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
+import {
+  type ChainVersion,
+  resolveBase,
+  type ResolvedBase,
+} from "./resolve_base.ts";
 import {
   normalisePath,
   refuseLinkedTreePath,
@@ -46,9 +51,9 @@ export interface ReadBaseOptions {
   dryRun?: boolean;
   /**
    * The commits at which the ledger records a decision of this rollout made
-   * under a trusted base; read only for the chain rule.
+   * under a trusted base, oldest first; read only for the chain rule.
    */
-  decisions?: () => Promise<ReadonlySet<string>>;
+  decisions?: () => Promise<readonly string[]>;
 }
 
 /** One commit the rules are read at, and the spec there. */
@@ -230,8 +235,10 @@ async function chainCommits(
   specPath: string,
   specAt: (sha: string) => Promise<BaseSpec>,
   options: ReadBaseOptions,
-): Promise<string[]> {
-  const stops = await options.decisions?.() ?? new Set<string>();
+): Promise<ChainVersion[]> {
+  const decided = await options.decisions?.() ?? [];
+  const stops = new Set(decided);
+  const beside = await besideTheChain(git, top, decided, options.env);
   const paths = new Set([specPath, DEFAULT_SIGNERS]);
   for (;;) {
     const chain = await baseChain({
@@ -249,6 +256,37 @@ async function chainCommits(
         : undefined;
       if (signers !== undefined) paths.add(signers);
     }
-    if (paths.size === before) return chain.commits;
+    if (paths.size === before) {
+      return [
+        ...chain.commits.map((sha) => ({ sha })),
+        ...beside.filter((v) => !chain.commits.includes(v.sha)),
+      ];
+    }
   }
+}
+
+/**
+ * What the chain rule reads beside the first-parent chain, whose history the
+ * change chose: the tip of the default branch the forge names (the merged
+ * configuration), and the newest commit the ledger records a trusted decision
+ * at, when this checkout has it. Reading more versions never loosens anything.
+ */
+async function besideTheChain(
+  git: Git,
+  top: string,
+  decided: readonly string[],
+  env: Record<string, string | undefined>,
+): Promise<ChainVersion[]> {
+  const beside: ChainVersion[] = [];
+  const branch = await defaultBranchName(env);
+  if (branch !== undefined) {
+    beside.push({
+      sha: await defaultBranchTip(git, top, branch),
+      label: branch,
+    });
+  }
+  const newest = decided.at(-1);
+  const sha = newest && await git.resolveCommit(newest, top);
+  if (sha) beside.push({ sha, label: "the last trusted decision" });
+  return beside;
 }

@@ -59,7 +59,9 @@ export async function readJobBase(
       for (const gate of gates) {
         records.push(...(await io.ledger.readGate(spec.name, gate)).records);
       }
-      return trustedDecisionHeads(records);
+      // Oldest first across both gates, so the last is the newest decision.
+      records.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+      return [...trustedDecisionHeads(records)];
     },
   });
   for (const warning of base.warnings) log(styledLead(`warning: ${warning}`));

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { targetFormProblem } from "../spec/target_form.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { MAX_TARGET_LENGTH } from "../limits.ts";
 import { quote } from "../quote.ts";
@@ -210,6 +211,8 @@ function parseEntries(runs: unknown[]): WavePlanEntry[] {
         }: at most ${MAX_TARGET_LENGTH} characters, no control characters`,
       );
     }
+    const form = targetFormProblem(target);
+    if (form !== undefined) throw new Error(`runs[${i}] has a ${form}`);
     if (seen.has(target)) {
       throw new Error(`runs[${i}] "${target}" appears twice`);
     }

@@ -1,5 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { tallyApprovals } from "../../src/ledger/gate_tally.ts";
 import { approvalRecord } from "../../src/ledger/records.ts";
 import type { ApprovalRules } from "../../src/policy/approval_at_base.ts";
 import {
@@ -440,4 +441,38 @@ Deno.test("judgeApprovals() on a forge gate: an unsigned approval counts as the 
       });
     },
   );
+});
+
+Deno.test("judgeApprovals() on a forge gate: a confirmed login and the key that lists it are one person", async () => {
+  await using keys = await testKeys();
+  const { ed25519: ann } = keys.keys;
+  const signers: SignersAtBase = {
+    ref: REF,
+    status: "read",
+    file: parseAllowedSigners(
+      `ann@example.com,login:ann ${ann.publicKey}\n`,
+    ),
+  };
+  const FORGE: ApprovalRules = {
+    ...LEDGER,
+    mode: "forge",
+    required: 2,
+    signers: [REF],
+  };
+  const signed = approvalBy("a2", "ann@example.com", 2);
+  const signature = await sshSign(ann, "chant-wave", approvalPayload(signed));
+  const rules = await judgeApprovals([approvalBy("a1", "Ann"), {
+    ...signed,
+    seal: { principal: "ann@example.com", publicKey: ann.publicKey, signature },
+  }], {
+    ...input(FORGE, { signers: [signers] }),
+    confirmed: new Map([["a1", { confirmed: true, login: "Ann" }]]),
+  });
+  const [review, sealed] = [rules.verdicts.get("a1"), rules.verdicts.get("a2")];
+  expect(review?.counts).toBe(true);
+  expect(sealed?.counts).toBe(true);
+  expect(review?.identity).toBeDefined();
+  expect(review?.identity).toBe(sealed?.identity);
+  const tally = tallyApprovals([approvalBy("a1", "Ann"), signed], rules);
+  expect(tally.counted).toHaveLength(1);
 });
