@@ -16,7 +16,9 @@ import { readTreeFile } from "../git/tree_file.ts";
 import { DEFAULT_SIGNERS } from "../spec/types.ts";
 import { baseChain } from "./base_chain.ts";
 import { type BaseSpec, baseSpecOf, type ParseSpecFn } from "./base_spec.ts";
+import type { SignersRef } from "./approval_at_base.ts";
 import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
+import { type ReadAhead, readAhead } from "./read_ahead.ts";
 import {
   type ChainVersion,
   resolveBase,
@@ -93,6 +95,8 @@ export interface BaseRead extends ResolvedBase {
    * @throws {InputError} When the spec path is a link or submodule there.
    */
   baseAt(sha: string): Promise<PolicyBase>;
+  /** The signers files and the change's people at the bases, read ahead. */
+  reads: ReadAhead;
 }
 
 /**
@@ -144,6 +148,8 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
   });
   const bases: PolicyBase[] = [];
   for (const sha of base.shas) bases.push(await reader.baseAt(sha));
+  const reads = readAhead(git, top, head);
+  await reads.prefetch(bases.map(signersRefOf));
   return {
     ...base,
     bases,
@@ -154,7 +160,21 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
     notes,
     specAt: reader.specAt,
     baseAt: reader.baseAt,
+    reads,
   };
+}
+
+/**
+ * The signers file a base names (its spec's `signers`, else the default), for
+ * reading ahead.
+ * @param base A base and the spec there.
+ * @returns The commit and the normalised path.
+ */
+export function signersRefOf(base: PolicyBase): SignersRef {
+  const named = base.spec.status === "parsed"
+    ? normalisePath(base.spec.spec.signers)
+    : undefined;
+  return { sha: base.sha, path: named ?? DEFAULT_SIGNERS };
 }
 
 /** Reads the spec at commits: links refused, each text parsed once. */

@@ -19,6 +19,7 @@ import {
   type BaseRead,
   type PolicyBase,
   readBase,
+  signersRefOf,
 } from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
 import { trustedDecisionHeads } from "../ledger/trusted_decision_heads.ts";
@@ -100,6 +101,7 @@ export async function withNamedBases(
     if (bases.some((b) => b.sha === resolved)) continue;
     bases.push(await base.baseAt(resolved));
   }
+  await base.reads.prefetch(bases.map(signersRefOf));
   return { bases };
 }
 
