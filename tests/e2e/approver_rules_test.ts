@@ -13,6 +13,7 @@ import {
   specOf,
 } from "../_helpers/rollout.ts";
 import { TEST_USER } from "../_helpers/temp_repo.ts";
+import { killMidApply, settledTargets } from "../_helpers/kill_mid_apply.ts";
 
 const PROD = { name: "prod", runs: ["eu", "us"] };
 
@@ -119,6 +120,56 @@ Deno.test("required: 2 waits for two distinct approvers", async (t) => {
       counted: ["ann@example.com", "bob@example.com"],
       refused: [],
     });
+  });
+});
+
+Deno.test("required: 2 after a runner died mid-apply: the plan needs two approvals not used for it before", async (t) => {
+  await using r = await rollout(specOf([PROD], { approvers: { required: 2 } }));
+  // eu applies and then plans empty, as with a real tool; us's apply hangs.
+  await r.control("eu", "apply-desire", "empty");
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
+  for (const by of ["ann", "bob"]) {
+    expect((await r.run([...approveLine(waiting.stderr), "--by", by])).code)
+      .toBe(0);
+  }
+  await killMidApply(r, "us", {
+    until: {
+      what: "eu's outcome",
+      check: async () => (await settledTargets(r, "tf-wave-1")).includes("eu"),
+    },
+  });
+  const claimedLine =
+    /^failed: us: already claimed under this approval by decision \S+ \(claim \S+ at \S+, no outcome yet\); if that job died, approve the plan again$/m;
+  const after = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(after.code).toBe(1);
+  expect(after.stderr).toMatch(claimedLine);
+  const digest = plannedDigest(after.stderr);
+  expect(after.stderr).toContain(
+    `  to claim it again: 0 of 2 approvals of ${digest}; not counted: ann (used for us before), bob (used for us before)\n`,
+  );
+  const again = after.stderr.match(
+    /^if that job died, then approve: chant-wave (.+)$/m,
+  )![1].split(" ");
+
+  await t.step("one fresh approval is 1 of 2: us is not applied", async () => {
+    expect((await r.run([...again, "--by", "carol"])).code).toBe(0);
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(claimedLine);
+    expect(out.stderr).toContain(
+      `  to claim it again: 1 of 2 approvals of ${digest}: carol; not counted: ann (used for us before), bob (used for us before)\n`,
+    );
+    expect(await r.applied()).toEqual(["eu"]);
+  });
+
+  await t.step("an old approver approving again counts afresh", async () => {
+    expect((await r.run([...again, "--by", "ann"])).code).toBe(0);
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(
+      `gate tf-wave-1: approved by carol, ann for ${digest}`,
+    );
+    expect(await r.applied()).toEqual(["eu", "us"]);
   });
 });
 
