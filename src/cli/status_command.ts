@@ -26,7 +26,12 @@ import {
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { chooseLedger, ledgerArgument, openLedger } from "./_open_ledger.ts";
+import {
+  chooseLedger,
+  fetchRemote,
+  ledgerArgument,
+  openLedger,
+} from "./_open_ledger.ts";
 import { findWave } from "./_gate_target.ts";
 import { statusLines, type WaveStatus } from "./_status_lines.ts";
 import {
@@ -91,8 +96,13 @@ export const statusCommand: Command = {
       const sets = await statusPlanSets(ledger, spec.name, gate, records, now);
       const standing = gateStatus(records, sets, now);
       const newest = newestPending(records, now);
-      const rules = await statusRules(newest, records, sets, { ...io, ledger });
-      const pending = standing.pending ?? shortOfApprovers(newest, rules);
+      const rules = await statusRules(newest, records, sets, {
+        ...io,
+        ledger,
+        remote: fetchRemote(choice),
+      });
+      const pending = standing.pending ?? shortOfApprovers(newest, rules) ??
+        unjudged(newest, rules);
       const completed = lastCompleted(records, wave);
       const override = records.findLast((r) => r.kind === "out-of-order");
       waves.push({
@@ -179,6 +189,19 @@ function shortOfApprovers(
     return undefined;
   }
   if (tally.digest !== pending.planDigest) return undefined;
+  const { planDigest, timestamp, expiresAt, members } = pending;
+  return { planDigest, timestamp, expiresAt, members };
+}
+
+/**
+ * The pending fact when the rules its job met cannot be read here: whether
+ * approvals stand for it is not known here, so it still waits.
+ */
+function unjudged(
+  pending: PendingRecord | undefined,
+  rules: GateRulesStatus,
+): WaveStatus["pending"] {
+  if (pending === undefined || rules.unread === undefined) return undefined;
   const { planDigest, timestamp, expiresAt, members } = pending;
   return { planDigest, timestamp, expiresAt, members };
 }

@@ -173,6 +173,110 @@ Deno.test("required: 2 after a runner died mid-apply: the plan needs two approva
   });
 });
 
+Deno.test("an approver's clone without the waiting job's HEAD judges with it: fetched, or says what to fetch", async (t) => {
+  await using r = await rollout(
+    specOf([PROD], { approvers: { required: 2, selfApproval: false } }),
+  );
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  await r.repo.git("push", "-q", "origin", `${r.head}:refs/heads/main`);
+  const approver = `${r.repo.root}/approver`;
+  await r.repo.gitIn(
+    r.repo.root,
+    "clone",
+    "-q",
+    "-b",
+    "main",
+    remote,
+    approver,
+  );
+  // dana's change: the runner's HEAD, which the approver's clone lacks.
+  await r.desire("eu", "v2");
+  await r.repo.git("add", "-A");
+  await r.repo.git(
+    "commit",
+    "-q",
+    "--author=Dana <dana@example.com>",
+    "-m",
+    "dana's change",
+  );
+  const head = await r.repo.git("rev-parse", "HEAD");
+  const git = ["--ledger", "git"];
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
+  expect(waiting.code).toBe(3);
+  const digest = plannedDigest(waiting.stderr);
+  const inApprover = (args: string[]) => runBinary(args, { cwd: approver });
+  const tally =
+    `1 of 2 approvals of ${digest}: ann@example.com; not counted: dana@example.com (the change's author)`;
+
+  await t.step(
+    "the remote lacks it too: each says so, and what to fetch",
+    async () => {
+      const cannot = new RegExp(
+        `the waiting job's HEAD ${
+          head.slice(0, 12)
+        } is not in this checkout, and fetching it from "origin" failed \\(.+\\); fetch it \\(git fetch origin ${head}\\) and run this again$`,
+        "m",
+      );
+      const ann = await inApprover([
+        ...approveLine(waiting.stderr),
+        "--by",
+        "ann@example.com",
+      ]);
+      expect(ann.code).toBe(0);
+      expect(ann.stderr).toMatch(
+        new RegExp(
+          `^note: not checked against the rules at base: ${cannot.source}`,
+          "m",
+        ),
+      );
+      expect(ann.stderr).not.toMatch(/approvals of/);
+      const shown = await inApprover(["show", ...SPEC, "--wave", "1", ...git]);
+      expect(shown.stdout).toMatch(
+        new RegExp(`^not judged here: ${cannot.source}`, "m"),
+      );
+      expect(shown.stdout).not.toContain("approved by");
+      const status = await inApprover(["status", ...SPEC, ...git]);
+      expect(status.stdout.trimEnd().split("\n").at(-1)).toMatch(
+        new RegExp(
+          `^next: wave 1 "prod" waits for ${
+            digest.slice(0, 19)
+          }, whose approvals cannot be judged here: ${cannot.source}`,
+        ),
+      );
+    },
+  );
+
+  await t.step(
+    "the remote has it: fetched, and the author is not counted",
+    async () => {
+      await r.repo.git("push", "-q", "origin", `${head}:refs/heads/change`);
+      const dana = await inApprover([
+        ...approveLine(waiting.stderr),
+        "--by",
+        "dana@example.com",
+      ]);
+      expect(dana.code).toBe(0);
+      expect(dana.stderr).toContain(
+        "warning: this approval will not count: the change's author (",
+      );
+      const shown = await inApprover(["show", ...SPEC, "--wave", "1", ...git]);
+      expect(shown.stdout).toContain(`not approved yet: ${tally}\n`);
+      const status = await inApprover(["status", ...SPEC, ...git]);
+      expect(status.stdout).toContain(
+        `  tally: 1 of 2 approvals of ${
+          digest.slice(0, 19)
+        }: ann@example.com; not counted: dana@example.com (the change's author)\n`,
+      );
+      expect(status.stdout).toMatch(/^next: review and approve wave 1 "prod"/m);
+      const run = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain(`  ${tally}\n`);
+    },
+  );
+});
+
 Deno.test("allowed: an approver outside the patterns does not count, and is told so", async () => {
   await using r = await rollout(
     specOf([PROD], { approvers: { allowed: ["*@platform.example"] } }),
