@@ -13,6 +13,7 @@ import {
   verdictOf,
 } from "./gate_tally.ts";
 import type { ApprovalRecord } from "./records.ts";
+import type { UsedFor } from "./used_approvals.ts";
 
 /**
  * The tally of the approvals that cover the plans, leaving out those already
@@ -25,18 +26,17 @@ import type { ApprovalRecord } from "./records.ts";
  * @returns The tally.
  * @example
  * ```ts
- * freshTally([ann, bob], [eu], () => new Set([ann.id]), { digest });
+ * freshTally([ann, bob], [eu], (id, plans) => id === ann.id ? plans[0] : undefined, { digest });
  * // { required: 1, counted: ["bob"], refused: [{ display: "ann", why: "used for eu before" }] }
  * ```
  */
 export function freshTally(
   covering: readonly ApprovalRecord[],
   claimable: readonly GateMember[],
-  used: (plan: GateMember) => ReadonlySet<string>,
+  used: UsedFor,
   query: { digest: string; rules?: GateRules },
 ): Tally {
-  const usedFor = (approval: ApprovalRecord) =>
-    claimable.find((plan) => used(plan).has(approval.id));
+  const usedFor = (approval: ApprovalRecord) => used(approval.id, claimable);
   // One that does not count is named for its own reason.
   const fresh = covering.filter((a) =>
     !verdictOf(a, query.rules).counts || usedFor(a) === undefined

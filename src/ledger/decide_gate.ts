@@ -19,7 +19,6 @@ import {
   afterNewestExpired,
   covers,
   type GateMember,
-  needing,
   type PlanSets,
 } from "./_coverage.ts";
 import { waitingReasons, waitingTally } from "./_gate_waiting.ts";
@@ -157,17 +156,11 @@ export function decideGate(
     const verdict = verdictOf(approval, rules);
     if (!verdict.counts) continue;
     const claims = claimsOf(approval.id);
-    const need = needing(query.members, claims);
+    const { need, unsettled, claimable } = sortMembers(query.members, claims);
     if (!covers(approval, sets, need, query.digest)) continue;
     const covering = oldestFirst.filter((a) =>
       covers(a, sets, need, query.digest)
     );
-    // A plan claimed under it with no outcome is refused when claimed again;
-    // each other plan needs approvers not used for it before (§12.1).
-    const unsettled = need.filter((m) =>
-      claims.standing(m).kind === "unsettled"
-    );
-    const claimable = need.filter((m) => !unsettled.includes(m));
     const tally = freshTally(covering, claimable, used, query);
     if (tally.counted.length >= tally.required) {
       const approvedBy = tally.counted.join(", ");
@@ -198,6 +191,29 @@ export function decideGate(
     ...(standing ? { standing } : {}),
     ...(tally ? { tally } : {}),
   };
+}
+
+/**
+ * The members an approval must cover (the non-empty ones not applied under
+ * it), those of them claimed under it with no outcome (a job refuses to claim
+ * them again), and the rest, which a job would claim: each of those needs
+ * approvers not used for it before (§12.1).
+ */
+function sortMembers(
+  members: readonly GateMember[],
+  claims: ClaimLedger,
+): { need: GateMember[]; unsettled: GateMember[]; claimable: GateMember[] } {
+  const need: GateMember[] = [];
+  const unsettled: GateMember[] = [];
+  const claimable: GateMember[] = [];
+  for (const member of members) {
+    if (member.empty === true) continue;
+    const { kind } = claims.standing(member);
+    if (kind === "applied") continue;
+    need.push(member);
+    (kind === "unsettled" ? unsettled : claimable).push(member);
+  }
+  return { need, unsettled, claimable };
 }
 
 /**

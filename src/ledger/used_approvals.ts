@@ -12,47 +12,59 @@
 import { type ClaimLedger, planKey } from "./claims.ts";
 import type { LedgerRecord, PlanPair } from "./records.ts";
 
+/** The first of some plans an approval was already used for, if any. */
+export type UsedFor = <P extends PlanPair>(
+  approvalId: string,
+  plans: readonly P[],
+) => P | undefined;
+
 /**
  * Finds the approvals used for each plan.
  * @param records The gate's records, oldest first (ledger order).
  * @param claimsOf The claim ledger of each approval (`claimLedgers(records)`).
- * @returns For a plan, the ids of the approvals already used for it.
+ * @returns The first of some plans an approval was already used for.
  * @example
  * ```ts
- * usedApprovals([], claimLedgers([]))({ target: "eu", planDigest: d }); // Set {}
+ * usedApprovals([], claimLedgers([]))("a1", [{ target: "eu", planDigest: d }]); // undefined
  * ```
  */
 export function usedApprovals(
   records: readonly LedgerRecord[],
   claimsOf: (approvalId: string) => ClaimLedger,
-): (plan: PlanPair) => ReadonlySet<string> {
+): UsedFor {
   const position = new Map<string, number>();
   const claimedUnder = new Set<string>();
-  const approvals: { id: string; at: number }[] = [];
+  let lastClaim = -1;
   records.forEach((record, at) => {
-    if (record.kind === "claim") {
-      // A repeated id stands at its last place: more approvals count as used.
+    // A repeated id stands at its last place: more approvals count as used.
+    if (record.kind === "claim" || record.kind === "approval") {
       position.set(record.id, at);
+    }
+    if (record.kind === "claim") {
       claimedUnder.add(record.approvalId);
-    } else if (record.kind === "approval") {
-      approvals.push({ id: record.id, at });
+      lastClaim = at;
     }
   });
-  const found = new Map<string, ReadonlySet<string>>();
-  return (plan) => {
+  if (claimedUnder.size === 0) return () => undefined;
+  const lastUse = new Map<string, number>();
+  const lastUseOf = (plan: PlanPair) => {
     const key = planKey(plan);
-    const known = found.get(key);
-    if (known) return known;
-    let last = -1;
-    for (const approvalId of claimedUnder) {
-      for (const claimId of claimsOf(approvalId).uses(plan)) {
-        last = Math.max(last, position.get(claimId) ?? -1);
+    let last = lastUse.get(key);
+    if (last === undefined) {
+      last = -1;
+      for (const approvalId of claimedUnder) {
+        for (const claimId of claimsOf(approvalId).uses(plan)) {
+          last = Math.max(last, position.get(claimId) ?? -1);
+        }
       }
+      lastUse.set(key, last);
     }
-    const used = new Set(
-      approvals.filter((a) => a.at < last).map((a) => a.id),
-    );
-    found.set(key, used);
-    return used;
+    return last;
+  };
+  return (approvalId, plans) => {
+    const at = position.get(approvalId) ?? Infinity;
+    // One after every claim was used for nothing.
+    if (at > lastClaim) return undefined;
+    return plans.find((plan) => at < lastUseOf(plan));
   };
 }

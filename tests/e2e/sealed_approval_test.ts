@@ -6,7 +6,6 @@
 import { expect } from "@std/expect";
 import { tempDir } from "../_helpers/binary.ts";
 import {
-  approveLine,
   errorLines,
   plannedDigest,
   rollout,
