@@ -34,7 +34,7 @@ import {
   LEDGER_FLAG,
   WAVE_FLAG,
 } from "./_common_flags.ts";
-import { chooseLedger, openLedger } from "./_open_ledger.ts";
+import { chooseLedger, fetchRemote, openLedger } from "./_open_ledger.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
 
@@ -99,10 +99,12 @@ export const approveCommand: Command = {
     const sign = flags.optional.sign;
     const target = await gateTarget("approve", flags, io.cwd);
     const { name, gate } = target;
-    const ledger = await openLedger(
-      chooseLedger(flags.strings.ledger, io.env, target.spec?.ledger),
-      io,
+    const choice = chooseLedger(
+      flags.strings.ledger,
+      io.env,
+      target.spec?.ledger,
     );
+    const ledger = await openLedger(choice, io);
     const plan = flags.strings.plan;
     if (plan !== undefined && !isDigest(plan)) {
       throw new InputError(
@@ -175,7 +177,11 @@ export const approveCommand: Command = {
       );
       log(`signed as ${seal.principal} with ${fingerprint}`);
     }
-    const advice = await adviseApproval(record, records, { ...io, ledger });
+    const advice = await adviseApproval(record, records, {
+      ...io,
+      ledger,
+      remote: fetchRemote(choice),
+    });
     advice.forEach(log);
     const resume = flags.booleans.resume
       ? await resumeOne({ name, gate }, ledger, io)

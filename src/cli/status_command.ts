@@ -32,7 +32,12 @@ import {
   WAVE_FLAG,
 } from "./_common_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { chooseLedger, ledgerArgument, openLedger } from "./_open_ledger.ts";
+import {
+  chooseLedger,
+  fetchRemote,
+  ledgerArgument,
+  openLedger,
+} from "./_open_ledger.ts";
 import { findWave } from "./_gate_target.ts";
 import { statusLines, type WaveStatus } from "./_status_lines.ts";
 import {
@@ -96,8 +101,13 @@ export const statusCommand: Command = {
       const sets = await statusPlanSets(ledger, spec.name, gate, records, now);
       const standing = gateStatus(records, sets, now);
       const newest = newestPending(records, now);
-      const rules = await statusRules(newest, records, sets, { ...io, ledger });
-      const pending = standing.pending ?? shortOfApprovers(newest, rules);
+      const rules = await statusRules(newest, records, sets, {
+        ...io,
+        ledger,
+        remote: fetchRemote(choice),
+      });
+      const pending = standing.pending ?? shortOfApprovers(newest, rules) ??
+        unjudged(newest, rules);
       const completed = lastCompleted(records, wave);
       const override = records.findLast((r) => r.kind === "out-of-order");
       waves.push({
@@ -184,6 +194,19 @@ function shortOfApprovers(
     return undefined;
   }
   if (tally.digest !== pending.planDigest) return undefined;
+  const { planDigest, timestamp, expiresAt, members } = pending;
+  return { planDigest, timestamp, expiresAt, members };
+}
+
+/**
+ * The pending fact when the rules its job met cannot be read here: whether
+ * approvals stand for it is not known here, so it still waits.
+ */
+function unjudged(
+  pending: PendingRecord | undefined,
+  rules: GateRulesStatus,
+): WaveStatus["pending"] {
+  if (pending === undefined || rules.unread === undefined) return undefined;
   const { planDigest, timestamp, expiresAt, members } = pending;
   return { planDigest, timestamp, expiresAt, members };
 }
