@@ -22,9 +22,11 @@ import { quote } from "../quote.ts";
  * ```
  */
 export function targetFormProblem(target: string): string | undefined {
-  const bad = target.split("/").some((segment) =>
-    segment === "" || segment === "." || segment === ".."
-  );
+  // An empty target is refused as empty, not as a path.
+  const bad = target !== "" &&
+    target.split("/").some((segment) =>
+      segment === "" || segment === "." || segment === ".."
+    );
   return bad
     ? `target ${
       quote(target)
