@@ -19,6 +19,7 @@ import { parseFlags } from "./_flags.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 import { chooseLedger, ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { formatTable } from "../table.ts";
+import { changesLine, MAX_KEPT_CHANGES } from "../run/plan_changes.ts";
 
 /** The `show` command. */
 export const showCommand: Command = {
@@ -28,7 +29,8 @@ export const showCommand: Command = {
   help: [
     "Prints the plans the gate's standing pending fact waits for: each run's",
     "target, whether its plan destroys something or changes nothing, and its",
-    "summary; then whether approvals cover them under the rules at the waiting",
+    "summary, and per target what will change (when the plan lists it); then",
+    "whether approvals cover them under the rules at the waiting",
     "job's base, and the command that approves exactly these plans.",
     "",
     "  --spec F     with --wave: the gate of wave K of this spec, instead of NAME GATE",
@@ -116,6 +118,11 @@ export const showCommand: Command = {
       for (const line of formatTable(rows).trimEnd().split("\n")) {
         out(`  ${line}`);
       }
+      const changes = plans.flatMap((plan) =>
+        changesLine(plan.target, plan, MAX_KEPT_CHANGES) ?? []
+      );
+      if (changes.length > 0) out("what will change:");
+      for (const line of changes) out(`  ${line}`);
     }
     if (state.status === "waiting" && state.tally) {
       out(`not approved yet: ${state.reasons[0]}`);
