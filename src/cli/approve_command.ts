@@ -32,14 +32,15 @@ import { parseFlags } from "./_flags.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
+import { decidedPlan, viaUrl } from "./_decided_plan.ts";
 
 /** The `approve` command. */
 export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
   usage:
-    "chant-wave approve NAME GATE | --spec F --wave K [--plan DIGEST] [--by WHO] [--note TEXT]\n" +
-    "                          [--sign [KEY]] [--ledger L] [--resume] [--json]",
+    "chant-wave approve NAME GATE | --spec F --wave K [--plan DIGEST | --decided] [--by WHO]\n" +
+    "                          [--note TEXT] [--via URL] [--sign [KEY]] [--ledger L] [--resume] [--json]",
   help: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
@@ -48,8 +49,13 @@ export const approveCommand: Command = {
     "  --spec F       with --wave: the gate of wave K of this spec, instead of NAME GATE",
     "  --wave K       the wave, by number or name",
     "  --plan DIGEST  sha256:<64 hex>, as printed after 'then approve:'",
+    "  --decided      with --spec and --wave: the digest of the wave's decision record",
+    "                 here, when it waits (else approve nothing, exit 0)",
     "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
     "  --note TEXT    a note kept with the approval",
+    "  --via URL      the forge run or job that approves (the approve workflow's run,",
+    "                 GitLab's manual approve job); a forge gate counts the approval",
+    "                 once the forge confirms it",
     "  --sign KEY     seal the approval with an SSH key (ssh-keygen -Y sign); KEY",
     "                 is optional (git's user.signingkey when gpg.format is ssh);",
     "                 write --sign=KEY, or put --sign KEY after NAME GATE",
@@ -67,8 +73,8 @@ export const approveCommand: Command = {
   // `--sign [KEY]` is taken out before parsing (its KEY is optional); it is
   // listed here so that usage, help and completion name it.
   flags: {
-    strings: ["spec", "wave", "plan", "by", "note", "ledger"],
-    booleans: ["json", "sign", "resume"],
+    strings: ["spec", "wave", "plan", "by", "note", "via", "ledger"],
+    booleans: ["json", "sign", "resume", "decided"],
   },
   async run(argv, io) {
     const { rest, sign } = takeSignFlag(argv);
@@ -79,7 +85,26 @@ export const approveCommand: Command = {
       chooseLedger(flags.strings.ledger, io.env, target.spec?.ledger),
       io,
     );
-    const plan = flags.strings.plan;
+    let plan = flags.strings.plan;
+    const via = flags.strings.via === undefined
+      ? undefined
+      : viaUrl(flags.strings.via);
+    if (flags.booleans.decided) {
+      if (plan !== undefined) {
+        throw new InputError('"--plan" and "--decided" do not go together');
+      }
+      const decided = await decidedPlan(
+        target,
+        flags.strings.wave,
+        flags.strings.spec,
+        io.cwd,
+      );
+      if ("nothing" in decided) {
+        lineLog(io.stderr)(decided.nothing);
+        return OK;
+      }
+      plan = decided.digest;
+    }
     if (plan !== undefined && !isDigest(plan)) {
       throw new InputError(
         `"--plan" must be sha256:<64 lowercase hex>, not "${plan}"`,
@@ -139,12 +164,14 @@ export const approveCommand: Command = {
       by,
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
+      ...(via === undefined ? {} : { via }),
       ...(seal === undefined ? {} : { seal }),
     }, stamp);
     await ledger.write(record);
     approvedLines(name, gate, digest, by).forEach(log);
     if (plans) log(`  it covers ${describePlans(plans)}`);
     log(`  recorded in ${ledger.describe()}`);
+    if (via) log(`  via ${via}`);
     if (seal) {
       const fingerprint = await sshKeyFingerprint(
         parseSshPublicKeyLine(seal.publicKey),
