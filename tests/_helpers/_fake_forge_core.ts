@@ -73,9 +73,12 @@ export interface FakeState {
   reviews: Map<number, FakeReview[]>;
   /** GitHub `role_name` or Forgejo `permission`, per login; unknown logins are 404. */
   permissions: Map<string, string>;
-  /** GitHub workflow runs by id. */
-  runs: Map<string, { status: string; attempt: number }>;
-  /** GitHub runs whose failed jobs were re-run, in order. */
+  /**
+   * GitHub workflow runs by id; a completed one concluded `conclusion`
+   * (default `failure`: its waiting job failed, as before §13.1).
+   */
+  runs: Map<string, { status: string; attempt: number; conclusion?: string }>;
+  /** GitHub runs re-run, in order: `<id>` (failed jobs) or `<id> (every job)`. */
   reruns: string[];
   /** GitLab jobs. */
   jobs: { id: number; name: string; status: string; pipeline: number }[];

@@ -46,7 +46,9 @@ export function githubRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
         Object.assign(body, {
           id: Number(id),
           status: run.status,
-          conclusion: run.status === "completed" ? "failure" : null,
+          conclusion: run.status === "completed"
+            ? run.conclusion ?? "failure"
+            : null,
           run_attempt: run.attempt,
         });
         return { status: 200, body };
@@ -75,6 +77,30 @@ export function githubRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
         run.status = "queued";
         run.attempt += 1;
         state.reruns.push(id);
+        return { status: 201, body: {} };
+      },
+    },
+    {
+      method: "POST",
+      path: new RegExp(`^/repos/${S}/${S}/actions/runs/${S}/rerun$`),
+      query: [],
+      body: "json",
+      handle({ params: [owner, name, id], json }) {
+        const keys = Object.keys(objectBody(json));
+        if (keys.some((key) => key !== "enable_debug_logging")) {
+          throw new ProtocolViolation(`unexpected body members ${keys}`);
+        }
+        const run = state.runs.get(id);
+        if (!ours(owner, name) || run === undefined) return notFound();
+        if (run.status !== "completed") {
+          return {
+            status: 403,
+            body: { message: "This workflow run is not completed" },
+          };
+        }
+        run.status = "queued";
+        run.attempt += 1;
+        state.reruns.push(`${id} (every job)`);
         return { status: 201, body: {} };
       },
     },
