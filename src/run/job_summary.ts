@@ -13,18 +13,25 @@ import { WAITING } from "../exit_codes.ts";
 import type { JobResult } from "./job_result.ts";
 import { codeBlock, markdownText } from "./markdown_text.ts";
 import { describeChange } from "./plan_changes.ts";
+import type { ApproveClick } from "./approve_link.ts";
 
 /**
  * Renders a job's result as Markdown.
  * @param result The job's result.
  * @param waveName The wave's name.
- * @returns A heading, the gate, what a waiting job waits for, and the runs.
+ * @param click How to approve from the forge, when the job runs in CI.
+ * @returns A heading, the gate, what a waiting job waits for and how to
+ *   approve it, what the plans change, and the runs.
  * @example
  * ```ts
  * jobSummary({ exitCode: 0, wave: 1, job: { kind: "wave" }, applied: ["dev"], failed: [], moved: [], untried: [], skipped: [] }, "dev");
  * ```
  */
-export function jobSummary(result: JobResult, waveName: string): string {
+export function jobSummary(
+  result: JobResult,
+  waveName: string,
+  click?: ApproveClick,
+): string {
   const { job } = result;
   const part = [
     job.group ? `group ${markdownText(job.group)}` : "",
@@ -35,7 +42,7 @@ export function jobSummary(result: JobResult, waveName: string): string {
       part ? `, ${part}` : ""
     }: exit ${result.exitCode}`,
     "",
-    ...gateLines(result),
+    ...gateLines(result, click),
     ...changeLines(result),
     ...runLines(result),
   ];
@@ -44,7 +51,7 @@ export function jobSummary(result: JobResult, waveName: string): string {
 }
 
 /** The gate's status, and a waiting job's rules, tally and approve command. */
-function gateLines(result: JobResult): string[] {
+function gateLines(result: JobResult, click?: ApproveClick): string[] {
   const { decision, waiting } = result;
   if (!decision) return [];
   const by = decision.approvedBy
@@ -60,7 +67,23 @@ function gateLines(result: JobResult): string[] {
     lines.push(`Approvals so far: ${markdownText(waiting.tally)}`, "");
   }
   if (waiting.approve) lines.push(...codeBlock(waiting.approve), "");
+  if (click && decision.status === "waiting") {
+    lines.push(clickLine(click, result.wave, decision.digest), "");
+  }
   return lines;
+}
+
+/** Which workflow to run with which inputs, or which manual job to play. */
+function clickLine(click: ApproveClick, wave: number, digest: string): string {
+  if ("job" in click) {
+    return `Approve from GitLab: play the manual job ${
+      markdownText(click.job)
+    } of this pipeline.`;
+  }
+  const name = click.url
+    ? `[${markdownText(click.workflow)}](${click.url})`
+    : markdownText(click.workflow);
+  return `Approve from the forge: run the workflow ${name} with wave \`${wave}\` and digest \`${digest}\`.`;
 }
 
 /** How many targets, and changes of each, the summary names. */

@@ -5,7 +5,12 @@
 import { expect } from "@std/expect";
 import { planFileName } from "../../src/run/plan_path.ts";
 import { runBinary, tempDir } from "../_helpers/binary.ts";
-import { approveLine, rollout, SPEC } from "../_helpers/rollout.ts";
+import {
+  approveLine,
+  plannedDigest,
+  rollout,
+  SPEC,
+} from "../_helpers/rollout.ts";
 
 const FAKE_DIR = new URL("../fixtures/tofu/", import.meta.url).pathname
   .replace(/\/$/, "");
@@ -340,4 +345,24 @@ Deno.test("run with tool: what 3 changed resources will do shows in the log, sho
       expect(text).not.toContain("hunter2");
     }
   });
+});
+
+Deno.test("the waiting job's summary says which approve workflow to run with which inputs", async () => {
+  await using r = await rollout(
+    toolSpec([{ name: "prod", runs: ["prod-eu"], gate: "always" }]),
+    { files: { "live/prod-eu/plan.json": threeChanges() } },
+  );
+  const file = `${r.repo.root}/summary.md`;
+  const out = await r.run(["run", ...SPEC, "--wave", "1"], {
+    ...ENV,
+    GITHUB_ACTIONS: "true",
+    GITHUB_STEP_SUMMARY: file,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_REPOSITORY: "octo/hello",
+  });
+  expect(out.code).toBe(3);
+  const digest = plannedDigest(out.stderr);
+  expect(await Deno.readTextFile(file)).toContain(
+    `Approve from the forge: run the workflow [tf.approve.yml](https://github.com/octo/hello/actions/workflows/tf.approve.yml) with wave \`1\` and digest \`${digest}\`.\n`,
+  );
 });
