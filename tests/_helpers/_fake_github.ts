@@ -43,8 +43,19 @@ export function githubRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
         const run = state.runs.get(id);
         if (!ours(owner, name) || run === undefined) return notFound();
         const body = fixture("github", "workflow-run");
+        const user = (login: string) => ({
+          ...(body.actor as object),
+          login,
+          type: run.bot ? "Bot" : "User",
+        });
+        const actor = run.actor ?? "octocat";
         Object.assign(body, {
           id: Number(id),
+          ...(run.event ? { event: run.event } : {}),
+          ...(run.path ? { path: run.path } : {}),
+          ...(run.title ? { display_title: run.title } : {}),
+          actor: user(actor),
+          triggering_actor: user(run.triggeringActor ?? actor),
           status: run.status,
           conclusion: run.status === "completed"
             ? run.conclusion ?? "failure"
@@ -177,6 +188,24 @@ export function githubRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
           user: { ...(body.user as object), login: user },
         });
         return { status: 200, body };
+      },
+    },
+    {
+      method: "GET",
+      path: /^\/user$/,
+      query: [],
+      body: "none",
+      handle() {
+        if (state.tokenUser === undefined) {
+          return {
+            status: 403,
+            body: {
+              ...fixture("github", "basic-error"),
+              message: "Resource not accessible by integration",
+            },
+          };
+        }
+        return { status: 200, body: { login: state.tokenUser, type: "User" } };
       },
     },
     ...statusRoutes("github", state, style, notFound),
