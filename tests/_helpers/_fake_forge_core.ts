@@ -110,7 +110,14 @@ export interface FakeState {
   /** GitHub runs re-run, in order: `<id>` (failed jobs) or `<id> (every job)`. */
   reruns: string[];
   /** GitLab jobs. */
-  jobs: { id: number; name: string; status: string; pipeline: number }[];
+  jobs: {
+    id: number;
+    name: string;
+    status: string;
+    pipeline: number;
+    /** Who started (played) it; the fixture's `root` when absent. */
+    user?: string;
+  }[];
   /** GitLab jobs retried (the old ids), in order. */
   retries: number[];
   /** GitLab approvals per merge request iid. */

@@ -162,3 +162,93 @@ Deno.test("clickAction() asks again, boundedly, while the run still finishes", a
   });
   expect(slept()).toBe(9);
 });
+
+function gitlabKind(fake: FakeForge, pipelineId = "6") {
+  const env = {
+    GITLAB_CI: "true",
+    CI_API_V4_URL: fake.apiUrl,
+    GITLAB_TOKEN: fake.token,
+    CI_PROJECT_ID: "42",
+  };
+  return clickAction({
+    name: "tf",
+    wave: { k: 2, name: "prod" },
+    pipelineId,
+    forge: () => clickForge("gitlab", env),
+    sleep: () => Promise.resolve(),
+  });
+}
+
+const JOB_VIA = "https://gitlab.example/g/p/-/jobs/70";
+
+Deno.test("clickAction() on GitLab confirms the wave's approve job of this pipeline, played by its approver", async (t) => {
+  const job = {
+    id: 70,
+    name: "wave-2-prod-approve",
+    status: "success",
+    pipeline: 6,
+    user: "ann",
+  };
+  await t.step("played by ann in this pipeline", async () => {
+    await using fake = fakeForge("gitlab");
+    fake.state.jobs.push({ ...job });
+    expect(await gitlabKind(fake).confirm(record("ann", JOB_VIA))).toEqual({
+      confirmed: true,
+      login: "ann",
+    });
+    expect(fake.protocolErrors).toEqual([]);
+  });
+  const cases = [
+    {
+      name: "another pipeline's job",
+      job: { ...job, pipeline: 5 },
+      why: "job 70 belongs to pipeline 5, not to this one",
+    },
+    {
+      name: "another wave's job",
+      job: { ...job, name: "wave-3-eu-approve" },
+      why: "job 70 is wave-3-eu-approve, not wave-2-prod-approve",
+    },
+    {
+      name: "played by someone else",
+      job: { ...job, user: "mallory" },
+      why: "job 70: mallory started it, not ann",
+    },
+    {
+      name: "played by a project token's bot",
+      job: { ...job, user: "project_42_bot_3f2a" },
+      why: "job 70: project_42_bot_3f2a is a bot",
+    },
+    {
+      name: "a job that failed",
+      job: { ...job, status: "failed" },
+      why: "job 70 did not succeed",
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      await using fake = fakeForge("gitlab");
+      fake.state.jobs.push(c.job);
+      expect(await gitlabKind(fake).confirm(record("ann", JOB_VIA))).toEqual({
+        confirmed: false,
+        why: c.why,
+      });
+    });
+  }
+  await t.step("played with the pipeline's own token", async () => {
+    await using fake = fakeForge("gitlab");
+    fake.state.jobs.push({ ...job });
+    fake.state.tokenUser = "ann";
+    expect(await gitlabKind(fake).confirm(record("ann", JOB_VIA))).toEqual({
+      confirmed: false,
+      why: "job 70: the pipeline's own token started it",
+    });
+  });
+  await t.step("a job the forge does not know", async () => {
+    await using fake = fakeForge("gitlab");
+    expect(await gitlabKind(fake).confirm(record("ann", JOB_VIA))).toEqual({
+      confirmed: false,
+      why: "it names job 70, which the forge does not know",
+    });
+  });
+});
