@@ -36,6 +36,7 @@ export {
 } from "./src/spec/types.ts";
 export { waveAt } from "./src/spec/wave_at.ts";
 export { tofuPlanFile, type ToolPlanFile } from "./src/tofu/tofu_plan_file.ts";
+export type { PlanChange } from "./src/run/plan_file.ts";
 export {
   decisionRecordPath,
   expandJobs,

@@ -37,13 +37,14 @@ import {
 import { chooseLedger, fetchRemote, openLedger } from "./_open_ledger.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
+import { decidedPlan, viaUrl } from "./_decided_plan.ts";
 
 /** The `approve` command. */
 export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
   usage: [
-    "NAME GATE | --spec --wave [--plan] [--by] [--note]\n" +
+    "NAME GATE | --spec --wave [--plan | --decided] [--by] [--note] [--via]\n" +
     "[--sign] [--ledger] [--resume] [--json]",
   ],
   about: [
@@ -66,6 +67,12 @@ export const approveCommand: Command = {
       description: "sha256:<64 hex>, as printed after 'then approve:'",
     },
     {
+      name: "decided",
+      description:
+        "with --spec and --wave: the digest of the wave's decision record\n" +
+        "here, when it waits (else approve nothing, exit 0)",
+    },
+    {
       name: "by",
       value: { name: "WHO" },
       description: "who approves",
@@ -75,6 +82,14 @@ export const approveCommand: Command = {
       name: "note",
       value: { name: "TEXT" },
       description: "a note kept with the approval",
+    },
+    {
+      name: "via",
+      value: { name: "URL" },
+      description:
+        "the forge run or job that approves (the approve workflow's run,\n" +
+        "GitLab's manual approve job); a forge gate counts the approval\n" +
+        "once the forge confirms it",
     },
     {
       name: "sign",
@@ -105,7 +120,26 @@ export const approveCommand: Command = {
       target.spec?.ledger,
     );
     const ledger = await openLedger(choice, io);
-    const plan = flags.strings.plan;
+    let plan = flags.strings.plan;
+    const via = flags.strings.via === undefined
+      ? undefined
+      : viaUrl(flags.strings.via);
+    if (flags.booleans.decided) {
+      if (plan !== undefined) {
+        throw new InputError('"--plan" and "--decided" do not go together');
+      }
+      const decided = await decidedPlan(
+        target,
+        flags.strings.wave,
+        flags.strings.spec,
+        io.cwd,
+      );
+      if ("nothing" in decided) {
+        lineLog(io.stderr)(decided.nothing);
+        return OK;
+      }
+      plan = decided.digest;
+    }
     if (plan !== undefined && !isDigest(plan)) {
       throw new InputError(
         `"--plan" must be sha256:<64 lowercase hex>, not "${plan}"`,
@@ -165,12 +199,14 @@ export const approveCommand: Command = {
       by,
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
+      ...(via === undefined ? {} : { via }),
       ...(seal === undefined ? {} : { seal }),
     }, stamp);
     await ledger.write(record);
     approvedLines(name, gate, digest, by).forEach(log);
     if (plans) log(`  it covers ${describePlans(plans)}`);
     log(`  recorded in ${ledger.describe()}`);
+    if (via) log(`  via ${via}`);
     if (seal) {
       const fingerprint = await sshKeyFingerprint(
         parseSshPublicKeyLine(seal.publicKey),

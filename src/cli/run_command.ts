@@ -11,6 +11,7 @@ import { appendFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
 import type { JobResult } from "../run/job_result.ts";
 import { jobSummary } from "../run/job_summary.ts";
+import { approveClick } from "../run/approve_link.ts";
 import { recordPlans } from "../run/record_plans.ts";
 import { runJob } from "../run/run_job.ts";
 import { selectJob } from "../run/select_job.ts";
@@ -114,7 +115,13 @@ export const runCommand: Command = {
         ? io.env.GITHUB_STEP_SUMMARY
         : undefined;
       if (summaryFile) {
-        const summary = maskCredentials(jobSummary(result, wave.name));
+        const summary = maskCredentials(
+          jobSummary(
+            result,
+            wave.name,
+            approveClick(spec.name, wave, io.env),
+          ),
+        );
         await appendFile(summaryFile, summary).catch((
           error,
         ) =>

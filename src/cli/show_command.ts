@@ -35,6 +35,7 @@ import {
   openLedger,
 } from "./_open_ledger.ts";
 import { formatTable } from "../table.ts";
+import { changesLine, MAX_KEPT_CHANGES } from "../run/plan_changes.ts";
 
 /** The `show` command. */
 export const showCommand: Command = {
@@ -44,7 +45,8 @@ export const showCommand: Command = {
   about: [
     "Prints the plans the gate's standing pending fact waits for: each run's",
     "target, whether its plan destroys something or changes nothing, and its",
-    "summary; then whether approvals cover them under the rules at the waiting",
+    "summary, and per target what will change (when the plan lists it); then",
+    "whether approvals cover them under the rules at the waiting",
     "job's base, and the command that approves exactly these plans.",
   ].join("\n"),
   examples: [
@@ -132,6 +134,11 @@ export const showCommand: Command = {
       for (const line of formatTable(rows).trimEnd().split("\n")) {
         out(`  ${line}`);
       }
+      const changes = plans.flatMap((plan) =>
+        changesLine(plan.target, plan, MAX_KEPT_CHANGES) ?? []
+      );
+      if (changes.length > 0) out("what will change:");
+      for (const line of changes) out(`  ${line}`);
     }
     const approve = approveCommand(name, gate, digest, {
       ...(ledgerArg === undefined ? {} : { ledger: ledgerArg }),

@@ -92,6 +92,7 @@ function readApproval(
     by: f.text("by"),
     ...f.optionalText("note"),
     ...f.optionalText("url"),
+    ...f.optionalText("via"),
     ...f.optionalSeal(),
     timestamp: f.time("timestamp"),
   };

@@ -11,9 +11,18 @@
 import { maskingReplacer } from "../console/mask_credentials.ts";
 import { isDigest, setDigest } from "../digest/set_digest.ts";
 import type { PlanPair } from "./records.ts";
+import {
+  keepChanges,
+  type KeptChanges,
+  MAX_KEPT_CHANGES,
+} from "../run/plan_changes.ts";
+import { MAX_CHANGE_ADDRESS, type PlanChange } from "../run/plan_file.ts";
 
-/** A plan of a plan set: the pair, and what it says for approvers. */
-export interface PlanSetMember extends PlanPair {
+/**
+ * A plan of a plan set: the pair, and what it says for approvers (its flags,
+ * summary and the first 200 of its changes, SPEC.md §13.1).
+ */
+export interface PlanSetMember extends PlanPair, KeptChanges {
   destructive?: boolean;
   empty?: boolean;
   summary?: string;
@@ -31,7 +40,29 @@ function member(m: PlanSetMember): PlanSetMember {
     ...(m.summary === undefined
       ? {}
       : { summary: m.summary.slice(0, MAX_SUMMARY) }),
+    ...keepChanges(m.changes, m.moreChanges),
   };
+}
+
+const ACTION = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** A plan set member's changes as read back: the well-formed ones, bounded. */
+function changesOf(raw: Record<string, unknown>): KeptChanges {
+  const { changes, moreChanges } = raw;
+  if (!Array.isArray(changes)) return {};
+  const kept: PlanChange[] = [];
+  for (const entry of changes.slice(0, MAX_KEPT_CHANGES)) {
+    const { address, action } = (entry ?? {}) as Record<string, unknown>;
+    if (
+      typeof address === "string" && address !== "" &&
+      address.length <= MAX_CHANGE_ADDRESS &&
+      typeof action === "string" && ACTION.test(action)
+    ) kept.push({ address, action });
+  }
+  const more = Number.isSafeInteger(moreChanges) && (moreChanges as number) > 0
+    ? moreChanges as number
+    : 0;
+  return keepChanges(kept, more + changes.length - kept.length);
 }
 
 /**
@@ -112,6 +143,7 @@ export function parsePlanSet(
       destructive: raw.destructive === true,
       empty: raw.empty === true,
       ...(typeof summary === "string" ? { summary } : {}),
+      ...changesOf(raw),
     });
   });
   let actual: string;

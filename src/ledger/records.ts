@@ -96,6 +96,13 @@ export interface ApprovalRecord extends RecordBase {
   /** A link for context (a run, a review). */
   url?: string;
   /**
+   * The forge action that approved (SPEC.md §13.1): the URL of the approve
+   * workflow's run (GitHub, Forgejo) or of the manual approve job (GitLab). On
+   * a `forge` gate the approval counts only once the forge confirms that run
+   * or job; the URL only says which to ask about.
+   */
+  via?: string;
+  /**
    * The approver's signature over the approval (SPEC.md §12): a sealed gate
    * counts the approval only when it verifies against the signers file at base.
    */
@@ -398,7 +405,7 @@ export function approvalRecord(
     ...head("approval", stamp, fields),
     planDigest: fields.planDigest,
     by: fields.by,
-    ...optional(fields, ["note", "url", "seal"]),
+    ...optional(fields, ["note", "url", "via", "seal"]),
     timestamp: isoTime(stamp.now),
   };
 }

@@ -120,9 +120,11 @@ export function approvalConfirmer(
 }
 
 /**
- * The verdict of an unsigned approval on a forge gate (SPEC.md §12): it counts
- * when the forge confirmed it in this job, its principal then the login the
- * forge shows; otherwise it does not count, with the reason.
+ * The verdict of an unsigned approval on a forge gate (SPEC.md §12, §13.1): it
+ * counts when the forge confirmed it in this job, its principal then the login
+ * the forge shows, as `login:<name>` (so `approvers.allowed` matches it with
+ * `login:` patterns, and `ann` and `login:ann` are one approver); otherwise it
+ * does not count, with the reason.
  * @param approval The approval.
  * @param confirmations The job's confirmations (absent: the forge was not asked here).
  * @returns The verdict.
@@ -137,10 +139,12 @@ export function forgeVerdict(
 ): ApprovalVerdict {
   const confirmation = confirmations?.get(approval.id);
   if (confirmation?.confirmed) {
+    const login = normalisePrincipal(confirmation.login).replace(/^login:/, "");
     return {
-      principal: normalisePrincipal(confirmation.login),
+      principal: `login:${login}`,
       display: confirmation.login,
       counts: true,
+      identity: login,
     };
   }
   return {

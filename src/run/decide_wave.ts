@@ -25,6 +25,7 @@ import type { Decision, DecisionMember } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { readGate } from "./read_gate.ts";
+import { changesLine } from "./plan_changes.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** What a decision is made from. */
@@ -83,6 +84,10 @@ export async function decideWave(
   );
   for (const member of members) {
     log([`  ${member.target}: `, ...describeMember(member)]);
+  }
+  for (const member of members) {
+    const line = changesLine(member.target, member, LOGGED_CHANGES);
+    if (line !== undefined) log(`  ${line}`);
   }
   const need = needsApproval(policy.policy, members);
   const decision: Decision = {
@@ -183,6 +188,9 @@ function describeMembers(members: readonly DecisionMember[]): string {
   const more = members.length - shown.length;
   return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
+
+/** How many changes of each member the log names (`show` names 200). */
+const LOGGED_CHANGES = 20;
 
 /** How many members a pending fact's description names. */
 const DESCRIBED_MEMBERS = 10;

@@ -10,6 +10,7 @@ import { parseHooks } from "../hooks/parse_hooks.ts";
 import { GATE_POLICIES, type GatePolicy, type Hooks } from "../spec/types.ts";
 import type { PolicySource } from "../policy/policy_at_base.ts";
 import { BASE_RULES, type BaseRule } from "../policy/base_rule.ts";
+import type { PlanChange } from "./plan_file.ts";
 
 /** One decided run. */
 export interface DecisionMember {
@@ -19,6 +20,13 @@ export interface DecisionMember {
   destructive?: boolean;
   empty?: boolean;
   summary?: string;
+  /**
+   * What the plan changes, the first 200 (SPEC.md §13.1), for the job's log,
+   * summary and `--json`; never read back from a record.
+   */
+  changes?: PlanChange[];
+  /** How many changes were left out of `changes`. */
+  moreChanges?: number;
 }
 
 /** The gate status a decision ends with. */

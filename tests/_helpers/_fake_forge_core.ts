@@ -63,6 +63,30 @@ export interface FakePipeline {
   status: string;
 }
 
+/**
+ * A GitHub workflow run. The fixture's values stand for what a test leaves
+ * out (a push run of `build.yml` by octocat).
+ */
+export interface FakeRun {
+  /** `queued`, `in_progress`, `completed`. */
+  status: string;
+  /** The attempt. */
+  attempt: number;
+  /** A completed run's conclusion (default `failure`). */
+  conclusion?: string;
+  /** `workflow_dispatch`, `push`, … */
+  event?: string;
+  /** The workflow file (`.github/workflows/tf.approve.yml`). */
+  path?: string;
+  /** The run's name (`display_title`). */
+  title?: string;
+  /** `actor`'s and `triggering_actor`'s login (same when only `actor` is given). */
+  actor?: string;
+  triggeringActor?: string;
+  /** Whether those logins are bots (`type: Bot`). */
+  bot?: boolean;
+}
+
 /** Everything the fake forges answer from; tests arrange and inspect it. */
 export interface FakeState {
   /** GitHub/Forgejo `owner/name`, GitLab project id; other repositories are 404. */
@@ -73,12 +97,27 @@ export interface FakeState {
   reviews: Map<number, FakeReview[]>;
   /** GitHub `role_name` or Forgejo `permission`, per login; unknown logins are 404. */
   permissions: Map<string, string>;
-  /** GitHub workflow runs by id. */
-  runs: Map<string, { status: string; attempt: number }>;
-  /** GitHub runs whose failed jobs were re-run, in order. */
+  /**
+   * GitHub workflow runs by id; a completed one concluded `conclusion`
+   * (default `failure`: its waiting job failed, as before §13.1).
+   */
+  runs: Map<string, FakeRun>;
+  /**
+   * Whose the token is (`GET /user`); absent: GitHub answers 403, as it does
+   * for a workflow's own token.
+   */
+  tokenUser?: string;
+  /** GitHub runs re-run, in order: `<id>` (failed jobs) or `<id> (every job)`. */
   reruns: string[];
   /** GitLab jobs. */
-  jobs: { id: number; name: string; status: string; pipeline: number }[];
+  jobs: {
+    id: number;
+    name: string;
+    status: string;
+    pipeline: number;
+    /** Who started (played) it; the fixture's `root` when absent. */
+    user?: string;
+  }[];
   /** GitLab jobs retried (the old ids), in order. */
   retries: number[];
   /** GitLab approvals per merge request iid. */

@@ -380,11 +380,36 @@ Deno.test("judgeApprovals() on a forge gate: an unsigned approval counts as the 
       confirmed: new Map([["a1", { confirmed: true, login: "ann" }]]),
     });
     expect(rules.verdicts.get("a1")).toEqual({
-      principal: "ann",
+      principal: "login:ann",
       display: "ann",
       counts: true,
+      identity: "ann",
     });
   });
+  await t.step(
+    "confirmed logins match login: patterns and bare ones",
+    async () => {
+      for (
+        const [allowed, counts] of [
+          [["login:*"], true],
+          [["login:ann"], true],
+          [["ann"], true],
+          [["login:bob", "*@example.com"], false],
+        ] as const
+      ) {
+        const rules = await judgeApprovals([approvalBy("a1", "ann")], {
+          ...input({ ...FORGE, allowed: [[...allowed]] }, {
+            signers: [signers],
+          }),
+          confirmed: new Map([["a1", { confirmed: true, login: "ann" }]]),
+        });
+        expect([allowed, rules.verdicts.get("a1")?.counts]).toEqual([
+          allowed,
+          counts,
+        ]);
+      }
+    },
+  );
   await t.step("not confirmed, or not asked: it does not count", async () => {
     const rules = await judgeApprovals(
       [approvalBy("a1", "mallory"), approvalBy("a2", "bob")],

@@ -98,7 +98,12 @@ Deno.test("forgeVerdict() counts a confirmed approval as the login the forge sho
         record,
         new Map([["a1", { confirmed: true, login: "ann" }]]),
       ),
-    ).toEqual({ principal: "ann", display: "ann", counts: true });
+    ).toEqual({
+      principal: "login:ann",
+      display: "ann",
+      counts: true,
+      identity: "ann",
+    });
   });
   await t.step("refused", () => {
     expect(
