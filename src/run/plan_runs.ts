@@ -10,6 +10,7 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "@std/path";
 import { runLimited } from "../exec/run_limited.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLAN_FILE_BYTES } from "../limits.ts";
 import { planWithTool, type ToolPass, toolPass } from "../tool/tool_steps.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
@@ -134,10 +135,10 @@ async function planOne(
   try {
     return { target: run.target, run, planPath, plan: parsePlanFile(text) };
   } catch (error) {
-    const why = (error as Error).message;
+    if (!(error instanceof ShapeError)) throw error;
     return {
       target: run.target,
-      message: `plan file of "${run.target}" at "${planPath}" ${why}`,
+      message: `plan file of "${run.target}" at "${planPath}" ${error.message}`,
       tail: step.tail,
     };
   }

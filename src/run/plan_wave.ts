@@ -15,6 +15,7 @@ import { sortByTarget } from "../jobs/slice_shares.ts";
 import type { Run, Spec, Wave } from "../spec/types.ts";
 import { parsePlansFile, type WavePlans } from "./plan_file.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
 import { planFileName, preparePlanDir } from "./plan_path.ts";
 import type {
@@ -87,23 +88,31 @@ export async function planWholeWave(
     : { ...outcome, waves: plans.waves };
 }
 
-/** Reads and parses the plans file; a string says what is wrong with it. */
+/**
+ * Reads and parses the plans file; a string says what is wrong with it (a bug
+ * in the reader is thrown, never reported as a bad file).
+ */
 async function readPlans(
   plansPath: string,
   cwd: string,
 ): Promise<WavePlans | string> {
+  let text: string;
   try {
-    return parsePlansFile(
-      await readBounded(resolve(cwd, plansPath), {
-        maxBytes: MAX_PLANS_FILE_BYTES,
-      }),
-    );
+    text = await readBounded(resolve(cwd, plansPath), {
+      maxBytes: MAX_PLANS_FILE_BYTES,
+    });
   } catch (error) {
     return (error as { code?: string }).code === "ENOENT"
       ? "was not written"
       : error instanceof BoundedReadError
       ? error.why
       : (error as Error).message;
+  }
+  try {
+    return parsePlansFile(text);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    return error.message;
   }
 }
 

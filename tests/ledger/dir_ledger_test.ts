@@ -108,7 +108,7 @@ Deno.test("dirLedger() reports malformed records in problems and keeps the rest"
     /^.*\/b-broken\.json: record is not valid JSON: /,
   );
   expect(got.problems[1]).toBe(
-    `${gateDir}/c-nodigest.json: missing field "planDigest"`,
+    `${gateDir}/c-nodigest.json: has no "planDigest"`,
   );
   expect(got.problems[2]).toBe(
     `${gateDir}/d-moved.json: record is for gate "tf-wave-9" of "tf", ` +
@@ -200,7 +200,7 @@ Deno.test("dirLedger() refuses to write a malformed record", async () => {
   const ledger = dirLedger(dir.path);
   await expect(
     ledger.write({ ...approval("a1", 1), planDigest: "sha256:abc" }),
-  ).rejects.toThrow('field "planDigest" must be "sha256:"');
+  ).rejects.toThrow('"planDigest" is not sha256:<64 lowercase hex>');
   expect((await ledger.readGate(NAME, GATE)).records).toEqual([]);
 });
 
