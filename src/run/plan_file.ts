@@ -23,9 +23,13 @@ export interface PlanChange {
 
 /** What a plan command reports about one run. */
 export interface PlanFile {
+  /** The plan's digest, `sha256:` and 64 lowercase hex. */
   planDigest: string;
+  /** Whether applying it destroys something (the gate's `on-destructive`). */
   destructive: boolean;
+  /** Whether applying it changes nothing. */
   empty: boolean;
+  /** One line for approvers (`2 to add, 1 to destroy`). */
   summary?: string;
   /** What the plan changes, in the tool's order (only when the file lists it). */
   changes?: PlanChange[];
@@ -97,6 +101,7 @@ function readChanges(changes: JsonReader): PlanChange[] {
 
 /** One entry of a whole-wave plans file (SPEC.md §4.10). */
 export interface WavePlanEntry extends PlanFile {
+  /** The run's target. */
   target: string;
 }
 
