@@ -9,6 +9,7 @@
 import { parseHooks } from "../hooks/parse_hooks.ts";
 import { JsonReader, parseJson } from "../input/json_reader.ts";
 import { DECISION_ID, MAX_BASES } from "../ledger/records.ts";
+import { quote } from "../quote.ts";
 import { GATE_POLICIES, type GatePolicy, type Hooks } from "../spec/types.ts";
 import type { PolicySource } from "../policy/policy_at_base.ts";
 import { BASE_RULES, type BaseRule } from "../policy/base_rule.ts";
@@ -120,7 +121,15 @@ export function parseDecision(text: string): Decision {
   );
   if (bases?.length === 0) d.get("bases").fail("is an empty list");
   const digest = d.get("digest").digest();
-  const members = d.get("members").list().map(member);
+  const targets = new Set<string>();
+  const members = d.get("members").list().map((m) => {
+    const read = member(m);
+    if (targets.has(read.target)) {
+      m.fail(`target ${quote(read.target)} appears twice`);
+    }
+    targets.add(read.target);
+    return read;
+  });
   const hooks = parseHooks(d.get("hooks"));
   const name = d.get("name").string();
   const gate = d.get("gate").string();

@@ -80,7 +80,8 @@ export async function planWithSqitch(
   try {
     pending = pendingChanges(plan.value, deployed.value);
   } catch (error) {
-    return toolFailure("plan", runner.label, (error as Error).message, []);
+    if (!(error instanceof ShapeError)) throw error;
+    return toolFailure("plan", runner.label, error.message, []);
   }
   if (pending.length > MAX_PLAN_CHANGES) {
     return toolFailure(
