@@ -1,7 +1,7 @@
 /**
  * The reader of untrusted JSON (STYLE.md, "Trust nothing that travelled"): a
  * plan file, a decision record, a ledger record, a plan set, a run locator, a
- * recorded-plans hand-off. {@linkcode parseJson} turns text into a value, a
+ * recorded-plans hand-off. `parseJson` turns text into a value, a
  * {@linkcode JsonReader} walks it and hands back typed values, and every problem
  * is one {@linkcode ShapeError} naming the source and the field, with the
  * offending value cut by `quoteValue`. Pure: the caller reads the bytes, within
@@ -15,6 +15,8 @@ import { FULL_SHA, FULL_SHA_FORM } from "../git/full_sha.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { ShapeError } from "./shape_error.ts";
 
+export { parseJson, type ParseJsonOptions } from "./parse_json.ts";
+
 /** How an input is named, and whether its values may be echoed. */
 export interface ReaderOptions {
   /** How messages name the input (`x.json`); empty when the caller names it. @default {""} */
@@ -25,42 +27,6 @@ export interface ReaderOptions {
    * @default {true}
    */
   echo?: boolean;
-}
-
-/** Options of {@linkcode parseJson}. */
-export interface ParseJsonOptions {
-  /** How messages name the input. @default {""} */
-  source?: string;
-  /** What a syntax error says, before the parser's detail. @default {"is not JSON"} */
-  invalid?: string;
-}
-
-/**
- * Parses untrusted JSON text.
- * @param text The text, already read within its bound.
- * @param options How the input is named.
- * @returns The value, still `unknown`: read it with a {@linkcode JsonReader}.
- * @throws {ShapeError} `is not JSON: <the parser's detail>`.
- * @example
- * ```ts
- * parseJson('{"a":1}'); // { a: 1 }
- * parseJson("{", { source: "x.json" }); // throws ShapeError "x.json: is not JSON: …"
- * ```
- */
-export function parseJson(
-  text: string,
-  options: ParseJsonOptions = {},
-): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-    throw new ShapeError(
-      "",
-      `${options.invalid ?? "is not JSON"}: ${error.message}`,
-      options.source,
-    );
-  }
 }
 
 /** Bounds of a string read by {@linkcode JsonReader.string}. */

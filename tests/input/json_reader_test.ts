@@ -21,23 +21,6 @@ function refusal(read: () => unknown) {
 /** A reader of `value` as the whole of `x.json`. */
 const top = (value: unknown) => new JsonReader(value, { source: "x.json" });
 
-Deno.test("parseJson() parses, and names the source of text that is not JSON", async (t) => {
-  await t.step("valid JSON", () => {
-    expect(parseJson('{"a":[1,null]}')).toEqual({ a: [1, null] });
-  });
-  await t.step("not JSON, with a source", () => {
-    const got = refusal(() => parseJson("{", { source: "x.json" }));
-    expect(got.message).toMatch(/^x\.json: is not JSON: \S/);
-    expect(got).toMatchObject({ source: "x.json", field: "" });
-  });
-  await t.step("not JSON, in the caller's words", () => {
-    expect(
-      refusal(() => parseJson("", { invalid: "record is not valid JSON" }))
-        .message,
-    ).toMatch(/^record is not valid JSON: /);
-  });
-});
-
 Deno.test("JsonReader returns typed values and refuses others with one exact message", async (t) => {
   const cases: {
     name: string;
@@ -215,15 +198,4 @@ Deno.test("JsonReader reads only own members: __proto__ is a key like any other"
   const r = top(parseJson('{"__proto__": {"x": 1}}')).object();
   expect(r.get("toString").absent).toBe(true);
   expect(r.get("__proto__").object().get("x").integer()).toBe(1);
-});
-
-Deno.test("ShapeError.from() names the source in front of any it had", () => {
-  const bare = new ShapeError('"a"', "is not a string");
-  expect(bare.message).toBe('"a" is not a string');
-  expect(bare.from("x.json").message).toBe('x.json: "a" is not a string');
-  expect(bare.from("x.json").from("ledger").message).toBe(
-    'ledger: x.json: "a" is not a string',
-  );
-  expect(bare.from("x.json").exitCode).toBe(2);
-  expect(bare.from("x.json").detail).toBe('"a" is not a string');
 });
