@@ -29,6 +29,9 @@ export interface ReaderOptions {
   echo?: boolean;
 }
 
+/** The path of the top of an input. */
+const TOP: readonly (string | number)[] = [];
+
 /** Bounds of a string read by {@linkcode JsonReader.string}. */
 export interface StringBounds {
   /** The most characters. @default {Infinity} */
@@ -62,6 +65,10 @@ export class JsonReader {
   /** The value here (`undefined` for an absent member). */
   readonly value: unknown;
   readonly #options: ReaderOptions;
+  /** The reader the value was read from, and its key there. */
+  #parent?: JsonReader;
+  #key: string | number = "";
+  /** Where the top of the chain is (the constructor's `path`). */
   readonly #path: readonly (string | number)[];
 
   /**
@@ -73,7 +80,7 @@ export class JsonReader {
   constructor(
     value: unknown,
     options: ReaderOptions = {},
-    path: readonly (string | number)[] = [],
+    path: readonly (string | number)[] = TOP,
   ) {
     this.value = value;
     this.#options = options;
@@ -82,8 +89,9 @@ export class JsonReader {
 
   /** The place as messages show it: `""` at the top, `"changes[3].action"` below. */
   get field(): string {
-    if (this.#path.length === 0) return "";
-    const text = this.#path.map((segment, i) =>
+    const path = this.#segments();
+    if (path.length === 0) return "";
+    const text = path.map((segment, i) =>
       typeof segment === "number"
         ? `[${segment}]`
         : i === 0
@@ -137,7 +145,7 @@ export class JsonReader {
   get(key: string): JsonReader {
     const object = this.value as Record<string, unknown>;
     const value = Object.hasOwn(object, key) ? object[key] : undefined;
-    return new JsonReader(value, this.#options, [...this.#path, key]);
+    return this.#child(value, key);
   }
 
   /**
@@ -176,9 +184,7 @@ export class JsonReader {
     if (value.length > max) {
       this.fail(`has ${value.length} entries; at most ${max}`);
     }
-    return value.map((entry, i) =>
-      new JsonReader(entry, this.#options, [...this.#path, i])
-    );
+    return value.map((entry, i) => this.#child(entry, i));
   }
 
   /**
@@ -296,14 +302,29 @@ export class JsonReader {
     return this.absent ? undefined : read(this);
   }
 
+  /** A reader of `value` at `key` of this one (its path is made only for a message). */
+  #child(value: unknown, key: string | number): JsonReader {
+    const child = new JsonReader(value, this.#options, TOP);
+    child.#parent = this;
+    child.#key = key;
+    return child;
+  }
+
+  #segments(): (string | number)[] {
+    const keys: (string | number)[] = [];
+    let at: JsonReader = this;
+    while (at.#parent !== undefined) {
+      keys.push(at.#key);
+      at = at.#parent;
+    }
+    return [...at.#path, ...keys.reverse()];
+  }
+
   #missing(): never {
-    const key = this.#path.at(-1);
+    const key = this.#parent ? this.#key : this.#path.at(-1);
     if (typeof key !== "string") this.fail("is missing");
-    const parent: JsonReader = new JsonReader(
-      undefined,
-      this.#options,
-      this.#path.slice(0, -1),
-    );
+    const parent: JsonReader = this.#parent ??
+      new JsonReader(undefined, this.#options, this.#path.slice(0, -1));
     parent.fail(`has no ${JSON.stringify(key)}`);
   }
 
