@@ -311,13 +311,8 @@ export class JsonReader {
   }
 
   #segments(): (string | number)[] {
-    const keys: (string | number)[] = [];
-    let at: JsonReader = this;
-    while (at.#parent !== undefined) {
-      keys.push(at.#key);
-      at = at.#parent;
-    }
-    return [...at.#path, ...keys.reverse()];
+    if (this.#parent === undefined) return [...this.#path];
+    return [...this.#parent.#segments(), this.#key];
   }
 
   #missing(): never {
