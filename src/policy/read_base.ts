@@ -18,6 +18,7 @@ import { baseChain } from "./base_chain.ts";
 import { type BaseSpec, baseSpecOf, type ParseSpecFn } from "./base_spec.ts";
 import type { SignersRef } from "./approval_at_base.ts";
 import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
+import { isAncestor } from "../git/git_history.ts";
 import { lastDecidedAncestor } from "./last_decided.ts";
 import { type ReadAhead, readAhead } from "./read_ahead.ts";
 import {
@@ -153,6 +154,8 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
         decided,
       }),
   });
+  const bases: PolicyBase[] = [];
+  for (const sha of base.shas) bases.push(await reader.baseAt(sha));
   const since = base.rule === "chain"
     ? undefined
     : await lastDecidedAncestor(git, top, head, await decided());
@@ -161,9 +164,8 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
     base.reason += `, and the last trusted decision ${
       since.slice(0, 12)
     } (the commits since it were never decided)`;
+    bases.push(await reader.baseAt(since));
   }
-  const bases: PolicyBase[] = [];
-  for (const sha of base.shas) bases.push(await reader.baseAt(sha));
   const reads = readAhead(git, top, head);
   await reads.prefetch(bases.map(signersRefOf));
   return {
@@ -272,13 +274,27 @@ async function chainCommits(
   specAt: (sha: string) => Promise<BaseSpec>,
   options: {
     env: ReadBaseOptions["env"];
-    /** The recorded trusted decision heads, oldest first, read once. */
+    /** The recorded trusted decision heads of HEAD's rollout, oldest first. */
     decided: () => Promise<readonly string[]>;
   },
 ): Promise<ChainVersion[]> {
   const decided = await options.decided();
   const stops = new Set(decided);
   const beside = await besideTheChain(git, top, decided, options.env);
+  const tip = beside.find((version) => version.label !== LAST_DECISION)?.sha;
+  // A decision record is only as trusted as the ledger's write access: in CI a
+  // stop counts when the forge's default branch holds its commit (merged
+  // rules), and none does when the forge names no default branch.
+  const env = options.env;
+  const inCi = Boolean(
+    env.GITLAB_CI || env.GITHUB_ACTIONS || env.FORGEJO_ACTIONS ||
+      env.GITEA_ACTIONS,
+  );
+  const merged = tip !== undefined
+    ? (sha: string) => isAncestor(git, sha, tip, top)
+    : inCi
+    ? () => Promise.resolve(false)
+    : undefined;
   const paths = new Set([specPath, DEFAULT_SIGNERS]);
   for (;;) {
     const chain = await baseChain({
@@ -287,6 +303,7 @@ async function chainCommits(
       parent,
       paths: [...paths],
       stops,
+      ...(merged ? { merged } : {}),
     });
     const before = paths.size;
     for (const sha of chain.commits) {
@@ -327,6 +344,9 @@ async function besideTheChain(
   }
   const newest = decided.at(-1);
   const sha = newest && await git.resolveCommit(newest, top);
-  if (sha) beside.push({ sha, label: "the last trusted decision" });
+  if (sha) beside.push({ sha, label: LAST_DECISION });
   return beside;
 }
+
+/** How the log names the newest trusted decision read beside the chain. */
+const LAST_DECISION = "the last trusted decision";

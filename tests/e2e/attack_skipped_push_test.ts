@@ -103,3 +103,53 @@ Deno.test("selfApproval: false: the author of a commit no job ran is the change'
   expect(out.code).toBe(3);
   expect(await r.applied()).toEqual(["d1"]);
 });
+
+Deno.test("in CI, a decision at a commit the default branch lacks does not stop the chain", async (t) => {
+  await using r = await rollout(specOf([DEV, PROD]));
+  await r.repo.git("checkout", "-q", "-b", "evil");
+  const loose = await r.repo.commit("loosen prod", {
+    "waves.json": json(specOf([DEV, { ...PROD, gate: "never" }])),
+  });
+  // An earlier job of the change's own records a decision at its commit (as
+  // the change's code could write one to the ledger).
+  const earlier = await r.run([
+    "run",
+    ...SPEC,
+    "--wave",
+    "1",
+    "--base",
+    "HEAD^1",
+  ]);
+  expect(earlier.code).toBe(0);
+  await r.repo.commit("anything", { "b.txt": "b" });
+  const event = `${r.repo.root}/event.json`;
+  await Deno.writeTextFile(
+    event,
+    JSON.stringify({ inputs: {}, repository: { default_branch: "main" } }),
+  );
+  const dispatch = {
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "workflow_dispatch",
+    GITHUB_EVENT_PATH: event,
+  };
+  await t.step("the chain reads past it, and prod waits", async () => {
+    const out = await r.run(["run", ...SPEC, "--wave", "2"], dispatch);
+    expect(out.stderr).toContain(
+      "base: no trusted commit before this change (workflow_dispatch); the strictest of ",
+    );
+    expect(out.stderr).toContain(sha12(loose));
+    expect(out.stderr).toContain(sha12(r.base));
+    expect(out.stderr).toContain('policy of wave 2 "prod": always (');
+    expect(out.code).toBe(3);
+    expect(await r.applied()).toEqual(["d1"]);
+  });
+  await t.step(
+    "an event that names no default branch stops nowhere",
+    async () => {
+      await Deno.writeTextFile(event, JSON.stringify({ inputs: {} }));
+      const out = await r.run(["run", ...SPEC, "--wave", "2"], dispatch);
+      expect(out.stderr).toContain('policy of wave 2 "prod": always (');
+      expect(out.code).toBe(3);
+    },
+  );
+});
