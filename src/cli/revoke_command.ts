@@ -8,7 +8,13 @@ import type { GateRecords } from "../ledger/ledger_store.ts";
 import { lineLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
 import { revokedLine } from "../ledger/gate_messages.ts";
-import { expiredRecord, newStamp } from "../ledger/records.ts";
+import {
+  type ActionsThrough,
+  type ApprovalRecord,
+  expiredRecord,
+  newStamp,
+} from "../ledger/records.ts";
+import { actionsThrough } from "../review/action_floor.ts";
 import type { Command } from "./command.ts";
 import {
   GATE_SPEC_FLAG,
@@ -60,7 +66,10 @@ export const revokeCommand: Command = {
     );
     const note = flags.strings.note;
     const by = flags.strings.by ?? await whoRuns(io);
-    const approvals = endingApprovals(await ledger.readGate(name, gate));
+    const ending = endingApprovals(await ledger.readGate(name, gate));
+    const approvals = ending.approvals.map((approval) => approval.id)
+      .slice(-MAX_ENDED);
+    const through = actionsThrough(ending.approvals, ending.before);
     const record = expiredRecord(
       {
         name,
@@ -68,6 +77,7 @@ export const revokeCommand: Command = {
         ...(by === undefined ? {} : { by }),
         ...(note === undefined ? {} : { note }),
         ...(approvals.length ? { approvals } : {}),
+        ...(through === undefined ? {} : { actionsThrough: through }),
       },
       newStamp(io.clock),
     );
@@ -90,17 +100,22 @@ export const revokeCommand: Command = {
 const MAX_ENDED = 1000;
 
 /**
- * The approvals a revoke ends by id: those after the newest earlier revoke, and
- * any dated too far ahead to count yet (they would otherwise sort after it).
+ * The approvals a revoke ends: those after the newest earlier revoke, and any
+ * dated too far ahead to count yet (they would otherwise sort after it); and
+ * the forge actions that earlier revoke ended, which this one carries on.
  */
-function endingApprovals(read: GateRecords): string[] {
+function endingApprovals(
+  read: GateRecords,
+): { approvals: ApprovalRecord[]; before?: ActionsThrough } {
   const { records, future = [] } = read;
   let start = 0;
+  let before: ActionsThrough | undefined;
   records.forEach((record, i) => {
-    if (record.kind === "expired") start = i + 1;
+    if (record.kind !== "expired") return;
+    start = i + 1;
+    before = record.actionsThrough;
   });
-  return [...records.slice(start), ...future]
-    .filter((record) => record.kind === "approval")
-    .map((record) => record.id)
-    .slice(-MAX_ENDED);
+  const approvals = [...records.slice(start), ...future]
+    .filter((record): record is ApprovalRecord => record.kind === "approval");
+  return before === undefined ? { approvals } : { approvals, before };
 }

@@ -184,3 +184,23 @@ export function optionalLocator(
 export function count(f: JsonReader, key: string): number {
   return f.get(key).integer({ min: 0 });
 }
+
+const ACTION_ID = /^[1-9][0-9]{0,19}$/;
+
+/** A revoke's `actionsThrough`: a run and a job id, each optional, to spread. */
+export function optionalActionsThrough(
+  f: JsonReader,
+): { actionsThrough?: { run?: string; job?: string } } {
+  const through = f.get("actionsThrough").optional((r) => {
+    r.object();
+    const id = (key: string) =>
+      r.get(key).optional((v) => v.matching(ACTION_ID, "a forge id"));
+    const run = id("run");
+    const job = id("job");
+    return {
+      ...(run === undefined ? {} : { run }),
+      ...(job === undefined ? {} : { job }),
+    };
+  });
+  return through === undefined ? {} : { actionsThrough: through };
+}

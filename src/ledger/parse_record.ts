@@ -15,6 +15,7 @@ import {
   count,
   matching,
   MAX_SPEC_PATH,
+  optionalActionsThrough,
   optionalBaseRule,
   optionalId,
   optionalIds,
@@ -117,6 +118,7 @@ function readExpired(f: JsonReader, head: Head): ExpiredRecord {
     ...optionalText(f, "by"),
     ...optionalText(f, "note"),
     ...optionalIds(f, "approvals"),
+    ...optionalActionsThrough(f),
     timestamp: time(f, "timestamp"),
   };
 }

@@ -128,6 +128,21 @@ export interface ExpiredRecord extends RecordBase {
    * whatever their timestamp says.
    */
   approvals?: string[];
+  /**
+   * The forge actions it ends with them (SPEC.md §13.1): every approve run
+   * (`run`) and approve job (`job`) with an id up to this one, the highest
+   * its ended approvals and the revoke before it name. A record naming such
+   * an action never counts again, however new.
+   */
+  actionsThrough?: ActionsThrough;
+}
+
+/** The highest approve run and job id a revoke ended, as digit strings. */
+export interface ActionsThrough {
+  /** An approve workflow's run (GitHub run id, Forgejo run number). */
+  run?: string;
+  /** A GitLab manual approve job. */
+  job?: string;
 }
 
 /** One plan of one run: what an approval covers (SPEC.md §10). */
@@ -433,7 +448,7 @@ export function expiredRecord(
 ): ExpiredRecord {
   return {
     ...head("expired", stamp, fields),
-    ...optional(fields, ["by", "note", "approvals"]),
+    ...optional(fields, ["by", "note", "approvals", "actionsThrough"]),
     timestamp: isoTime(stamp.now),
   };
 }

@@ -123,10 +123,12 @@ export function gateRules(
     async judge(records, digest) {
       const { signers, people } = await readOnce();
       const approvals = countingApprovals(records);
+      const revoke = records.findLast((record) => record.kind === "expired");
       const confirmed = rules.mode === "forge" && confirmer
         ? await confirmer.confirm(
           approvals.filter((approval) => approval.seal === undefined),
           digest,
+          revoke?.kind === "expired" ? revoke.actionsThrough : undefined,
         )
         : undefined;
       return await judgeApprovals(approvals, {
