@@ -11,6 +11,12 @@ import { parse as parseJsonc } from "@std/jsonc";
 import { parse as parseYaml } from "yaml";
 import { COMMANDS } from "../src/cli/main.ts";
 import { parseFlags } from "../src/cli/_flags.ts";
+import { RECORD_KINDS } from "../src/ledger/records.ts";
+import {
+  jobGroupSchema,
+  specSchema,
+  waveSchema,
+} from "../src/spec/spec_schema.ts";
 import { runBinary, tempDir } from "./_helpers/binary.ts";
 import {
   chantWaveCommands,
@@ -284,4 +290,14 @@ Deno.test("the README is short and keeps its sections in a newcomer's order", ()
     "Documentation",
   ]);
   expect(readme).not.toContain("SPEC.md");
+});
+
+Deno.test("docs/spec.md names every field of a spec, a wave and a job group; file formats every record kind", () => {
+  const spec = TEXTS["docs/spec.md"];
+  const fields = [specSchema, waveSchema, jobGroupSchema]
+    .flatMap((schema) => Object.keys(schema.shape));
+  expect(fields.filter((field) => !spec.includes(`\`${field}\``))).toEqual([]);
+  const formats = TEXTS["docs/file-formats.md"];
+  expect(RECORD_KINDS.filter((kind) => !formats.includes(`| \`${kind}\``)))
+    .toEqual([]);
 });
