@@ -18,6 +18,7 @@ import { runStep } from "../exec/run_step.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import { TOOL_KINDS } from "../spec/types.ts";
 import { planWithSqitch } from "../sqitch/sqitch_steps.ts";
+import { parsePlanFile } from "../run/plan_file.ts";
 import {
   ShowJsonError,
   writeToolPlanFile,
@@ -149,7 +150,7 @@ async function sqitchPlanFile(flags: ParsedFlags, io: CliIo): Promise<number> {
     return RUN_FAILED;
   }
   const text = await readFile(resolve(io.cwd, planFile), "utf8");
-  const plan = JSON.parse(text) as { summary: string };
+  const plan = parsePlanFile(text);
   if (flags.booleans.json) io.stdout.write(text);
   log(`wrote ${JSON.stringify(planFile)}: ${plan.summary}`);
   return OK;

@@ -14,6 +14,7 @@ import { OK } from "../exit_codes.ts";
 import { readBounded } from "../fs/read_bounded.ts";
 import { MAX_DECISION_BYTES } from "../limits.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { parseDecision } from "../run/decision.ts";
 import { gateName } from "../run/decide_wave.ts";
 import { gateStatus } from "../run/gate_status.ts";
@@ -211,11 +212,16 @@ function unjudged(
   return { planDigest, timestamp, expiresAt, members };
 }
 
+/** The decision at `path`, or `undefined` when it cannot be read or is malformed. */
 async function readDecision(path: string): Promise<WaveStatus["decision"]> {
+  let text: string;
   try {
-    const d = parseDecision(
-      await readBounded(path, { maxBytes: MAX_DECISION_BYTES }),
-    );
+    text = await readBounded(path, { maxBytes: MAX_DECISION_BYTES });
+  } catch {
+    return undefined;
+  }
+  try {
+    const d = parseDecision(text);
     return {
       decisionId: d.decisionId,
       status: d.status,
@@ -226,7 +232,8 @@ async function readDecision(path: string): Promise<WaveStatus["decision"]> {
       ...(d.baseRule ? { baseRule: d.baseRule } : {}),
       ...(d.approvedBy ? { approvedBy: d.approvedBy } : {}),
     };
-  } catch {
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
     return undefined;
   }
 }

@@ -12,7 +12,8 @@
 import type { Git } from "../git/git.ts";
 import { onlyTightens } from "./arrived_after.ts";
 import type { GateReadAt } from "./_git_ledger_read.ts";
-import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
+import { ShapeError } from "../input/shape_error.ts";
+import { formatBytes, MAX_PLANS_FILE_BYTES } from "../limits.ts";
 import { blobText, infoNamed, readNamed } from "./_git_ledger_objects.ts";
 import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
 import {
@@ -102,14 +103,18 @@ export async function markAt(
 
 /**
  * Reads the plan sets of some digests at `tip` in one `cat-file --batch`, each
- * a blob of at most 64 MiB checked to hash to its digest.
+ * a blob of at most 64 MiB checked to hash to its digest. A set the tip does
+ * not hold is none; one that is there and cannot be read is an error.
  * @param git The git seam.
  * @param cwd A directory inside the repository.
  * @param tip The tip (`undefined`: no branch yet).
  * @param dir The gate's `sets` folder.
  * @param digests The set digests.
- * @returns Digest → members, for each valid set.
+ * @param label How messages name the branch (`chant-wave-ledger`).
+ * @returns Digest → members, for each set the tip holds.
  * @throws {GitError} When git fails.
+ * @throws {ShapeError} Naming `<label>:<path>` when a set is not a blob of at
+ *   most 64 MiB, or not a plan set of its digest.
  */
 export async function readSetsAt(
   git: Git,
@@ -117,13 +122,17 @@ export async function readSetsAt(
   tip: string | undefined,
   dir: string,
   digests: readonly string[],
+  label: string,
 ): Promise<Map<string, PlanSetMember[]>> {
   const sets = new Map<string, PlanSetMember[]>();
   if (tip === undefined || digests.length === 0) return sets;
   // Found once, then each set in the folder's own (small) tree: a path through
   // the gate's tree for each set would read all of that tree each time.
   const [folder] = await infoNamed(git, cwd, [`${tip}:${dir}`]);
-  if (folder?.type !== "tree") return sets;
+  if (folder === undefined) return sets;
+  if (folder.type !== "tree") {
+    throw new ShapeError("", "is not a folder", `${label}:${dir}`);
+  }
   const blobs = await readNamed(
     git,
     cwd,
@@ -131,14 +140,17 @@ export async function readSetsAt(
   );
   digests.forEach((digest, i) => {
     const blob = blobs[i];
-    if (blob?.type !== "blob" || blob.bytes.length > MAX_PLANS_FILE_BYTES) {
-      return;
+    if (blob === undefined) return;
+    const source = `${label}:${dir}/${planSetFileName(digest)}`;
+    if (blob.type !== "blob") throw new ShapeError("", "is not a file", source);
+    if (blob.bytes.length > MAX_PLANS_FILE_BYTES) {
+      throw new ShapeError(
+        "",
+        `is larger than ${formatBytes(MAX_PLANS_FILE_BYTES)}`,
+        source,
+      );
     }
-    try {
-      sets.set(digest, parsePlanSet(blobText(blob)!, digest));
-    } catch {
-      // Not a valid set of the digest: the approval covers it as a whole.
-    }
+    sets.set(digest, parsePlanSet(blobText(blob)!, digest, source));
   });
   return sets;
 }

@@ -22,8 +22,6 @@ import type { Git } from "../git/git.ts";
 export const SEQ_PATH = "seq";
 /** The folder of a gate's sequence entries. */
 export const ORDER_DIR = "order";
-/** The empty blob every sequence entry points at. */
-export const EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2d48c5391";
 
 /** A gate's numbered record files' share of its tree's size, beside the buckets. */
 export const BYTES_FILE = "bytes";

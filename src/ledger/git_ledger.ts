@@ -297,7 +297,14 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     async readPlanSets(name, gate, digests) {
       const dir = `${gatePath(name, gate)}/sets`;
       const tip = await (lastTip ?? fetchTip());
-      return await readSetsAt(ctx.git, ctx.cwd, tip, dir, digests);
+      return await readSetsAt(
+        ctx.git,
+        ctx.cwd,
+        tip,
+        dir,
+        digests,
+        LEDGER_BRANCH,
+      );
     },
 
     /** Fetches first (with a remote), then lists `gates/<name>/<gate>` trees. */

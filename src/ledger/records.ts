@@ -2,9 +2,9 @@
  * The ledger's records (SPEC.md §5.2, §10, §4.11): `pending`, `approval` and
  * `expired` for the gate; `claim` and `run-outcome` for applying each plan at
  * most once under an approval; `wave-outcome` and `out-of-order` for the order of
- * waves; `recorded-plans` for review approvals (§13). Their constructors (id and timestamp injected) and their JSON text. Pure;
- * where records are stored is the `LedgerStore`'s business, and reading untrusted
- * text back is `parseRecord`'s.
+ * waves; `recorded-plans` for review approvals (§13). Their constructors (id and
+ * timestamp injected) and their JSON text. Pure; where records are stored is the
+ * `LedgerStore`'s business, and reading untrusted text back is `parseRecord`'s.
  * @module
  */
 
@@ -14,6 +14,12 @@ import { maskingReplacer } from "../console/mask_credentials.ts";
 import type { Seal } from "../seal/seal.ts";
 import type { RunLocator } from "../forge/run_locator.ts";
 import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
+
+/** Decision ids (claims, outcomes and decisions name them): a compact time and random hex. */
+export const DECISION_ID: RegExp = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** The most base commits a record or a decision names (SPEC.md §4.4's chain rule). */
+export const MAX_BASES = 1000;
 
 /** The record kinds. */
 export const RECORD_KINDS = [

@@ -18,6 +18,7 @@ import { baseChain } from "./base_chain.ts";
 import { type BaseSpec, baseSpecOf, type ParseSpecFn } from "./base_spec.ts";
 import type { SignersRef } from "./approval_at_base.ts";
 import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
+import { lastDecidedAncestor } from "./last_decided.ts";
 import { type ReadAhead, readAhead } from "./read_ahead.ts";
 import {
   type ChainVersion,
@@ -130,6 +131,9 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
   const fromTop = await specPathFromTop(git, top, cwd, specPath);
   refuseLinkedWorkTreePath(top, fromTop);
   const reader = specReader(git, top, fromTop, options.parse);
+  let decisions: Promise<readonly string[]> | undefined;
+  const decided = () =>
+    decisions ??= options.decisions?.() ?? Promise.resolve([]);
   const notes = checkHeadCopy(
     await reader.fileAt(head, "HEAD"),
     fromTop,
@@ -144,8 +148,20 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
     specAt: reader.specAt,
     specPath: fromTop,
     chain: async (parent) =>
-      await chainCommits(git, top, parent, fromTop, reader.specAt, options),
+      await chainCommits(git, top, parent, fromTop, reader.specAt, {
+        env: options.env,
+        decided,
+      }),
   });
+  const since = base.rule === "chain"
+    ? undefined
+    : await lastDecidedAncestor(git, top, head, await decided());
+  if (since !== undefined && !base.shas.includes(since)) {
+    base.shas.push(since);
+    base.reason += `, and the last trusted decision ${
+      since.slice(0, 12)
+    } (the commits since it were never decided)`;
+  }
   const bases: PolicyBase[] = [];
   for (const sha of base.shas) bases.push(await reader.baseAt(sha));
   const reads = readAhead(git, top, head);
@@ -254,9 +270,13 @@ async function chainCommits(
   parent: string,
   specPath: string,
   specAt: (sha: string) => Promise<BaseSpec>,
-  options: ReadBaseOptions,
+  options: {
+    env: ReadBaseOptions["env"];
+    /** The recorded trusted decision heads, oldest first, read once. */
+    decided: () => Promise<readonly string[]>;
+  },
 ): Promise<ChainVersion[]> {
-  const decided = await options.decisions?.() ?? [];
+  const decided = await options.decided();
   const stops = new Set(decided);
   const beside = await besideTheChain(git, top, decided, options.env);
   const paths = new Set([specPath, DEFAULT_SIGNERS]);

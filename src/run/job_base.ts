@@ -21,7 +21,7 @@ import {
   signersRefOf,
 } from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
-import { trustedDecisionHeads } from "../ledger/trusted_decision_heads.ts";
+import { recordedDecisions } from "../ledger/recorded_decisions.ts";
 import { gateName } from "./decide_wave.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
@@ -53,16 +53,11 @@ export async function readJobBase(
     parse: input.parseSpec,
     ...(input.specText === undefined ? {} : { workText: input.specText }),
     dryRun: input.dryRun,
-    decisions: async () => {
-      const gates = [...new Set([gateName(spec, 1), gateName(spec, wave.k)])];
-      const records = [];
-      for (const gate of gates) {
-        records.push(...(await io.ledger.readGate(spec.name, gate)).records);
-      }
-      // Oldest first across both gates, so the last is the newest decision.
-      records.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
-      return [...trustedDecisionHeads(records)];
-    },
+    decisions: () =>
+      recordedDecisions(io.ledger, spec.name, [
+        gateName(spec, 1),
+        gateName(spec, wave.k),
+      ]),
   });
   for (const warning of base.warnings) log(styledLead(`warning: ${warning}`));
   log(
