@@ -79,6 +79,7 @@ export {
 // The ledger's records and the gate decision.
 export { parseRecord } from "./src/ledger/parse_record.ts";
 export {
+  type ActionsThrough,
   type ApprovalRecord,
   type ClaimedRun,
   type ClaimRecord,

@@ -6,6 +6,7 @@
  */
 
 import { HELP_TOPICS, type HelpTopic, topicText } from "../help/help_topics.ts";
+import { commandPage, moreLine, topicPage } from "../help/help_pages.ts";
 import { VERSION } from "../version.ts";
 import type { Command } from "./command.ts";
 import { flagList } from "./_flag_list.ts";
@@ -46,18 +47,21 @@ export function overviewText(commands: readonly Command[]): string {
 
 /**
  * One command's help: its usage, what it does, its flag list (from its flag
- * table), its notes and its EXAMPLES block.
+ * table), its notes, the docs page that tells the rest (`more: docs/…`, for
+ * chant-wave's own commands) and its EXAMPLES block.
  * @param command The command.
  * @returns The text, ending with a newline.
  */
 export function commandHelpText(command: Command): string {
   const flags = flagList(command.flags);
+  const page = commandPage(command.name);
   return [
     `usage: ${usageText(command.name, command.usage, command.flags)}`,
     "",
     command.about,
     ...(flags === "" ? [] : ["", flags]),
     ...(command.notes === undefined ? [] : ["", command.notes]),
+    ...(page === undefined ? [] : ["", moreLine(page)]),
     "",
     "EXAMPLES",
     ...command.examples.map((example) => `  ${example}`),
@@ -66,11 +70,19 @@ export function commandHelpText(command: Command): string {
 }
 
 /**
- * A topic's text, headed by its name and summary.
+ * A topic's text, headed by its name and summary, ending with the docs page
+ * that tells the rest (`more: docs/…`).
  * @param topic The topic.
  * @returns The text, ending with a newline.
  */
 export function topicHelpText(topic: HelpTopic): string {
   const { summary, lines } = topicText(topic);
-  return [`${topic}: ${summary}`, "", ...lines, ""].join("\n");
+  return [
+    `${topic}: ${summary}`,
+    "",
+    ...lines,
+    "",
+    moreLine(topicPage(topic)),
+    "",
+  ].join("\n");
 }

@@ -501,13 +501,13 @@ Deno.test("the git ledger counts distinct approvers the same way", async () => {
   ).toHaveLength(3);
 });
 
-Deno.test("the README's specs of sealed approvals and approver rules pass check", async (t) => {
-  const readme = await Deno.readTextFile(
-    new URL("../../README.md", import.meta.url),
+Deno.test("the specs of sealed approvals and approver rules in docs/approvals.md pass check", async (t) => {
+  const page = await Deno.readTextFile(
+    new URL("../../docs/approvals.md", import.meta.url),
   );
   for (const title of ["## Sealed approvals", "## Approver rules"]) {
     await t.step(title, async () => {
-      const section = readme.slice(readme.indexOf(title));
+      const section = page.slice(page.indexOf(title));
       const spec = section.match(/```jsonc\n([\s\S]*?)```/)?.[1];
       expect(spec).toContain('"approval": "sealed"');
       await using dir = await tempDir({ "waves.jsonc": spec! });

@@ -223,12 +223,12 @@ Deno.test("run with tool: a failing tofu fails the run with one line naming it",
   });
 });
 
-Deno.test("run with a plan script of one's own and chant-wave plan-file (the README's plan.sh)", async () => {
+Deno.test("run with a plan script of one's own and chant-wave plan-file (the plan.sh of docs/opentofu-terraform.md)", async () => {
   const script = await Deno.readTextFile(`${FAKE_DIR}/plan.sh`);
-  const readme = await Deno.readTextFile(
-    new URL("../../README.md", import.meta.url),
+  const page = await Deno.readTextFile(
+    new URL("../../docs/opentofu-terraform.md", import.meta.url),
   );
-  expect(readme).toContain(script);
+  expect(page).toContain(script);
   await using r = await rollout({
     name: "tf",
     plan: ["sh", `${FAKE_DIR}/plan.sh`, "{target}", "{plan}"],
@@ -251,11 +251,11 @@ Deno.test("run with a plan script of one's own and chant-wave plan-file (the REA
   );
 });
 
-Deno.test("the README's three-environment tool spec passes check", async () => {
-  const readme = await Deno.readTextFile(
-    new URL("../../README.md", import.meta.url),
+Deno.test("the three-environment tool spec of docs/opentofu-terraform.md passes check", async () => {
+  const page = await Deno.readTextFile(
+    new URL("../../docs/opentofu-terraform.md", import.meta.url),
   );
-  const section = readme.slice(readme.indexOf("## OpenTofu and Terraform"));
+  const section = page.slice(page.indexOf("# OpenTofu and Terraform"));
   const spec = section.match(/```jsonc\n([\s\S]*?)```/)?.[1];
   expect(spec).toContain('"tool"');
   await using dir = await tempDir({ "waves.jsonc": spec! });
