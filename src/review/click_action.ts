@@ -7,7 +7,8 @@
  * for exactly this wave and digest: the run's name (which the workflow's
  * `run-name` sets from its inputs), or, on GitLab, the wave's approve job in
  * this very pipeline (whose deciding job the approve job read its digest
- * from). Who wrote the record does not matter. Whether the approver is the
+ * from). A Forgejo run never shows its run-name, so a Forgejo dispatch is
+ * refused, saying so, once nothing else is wrong with it. Who wrote the record does not matter. Whether the approver is the
  * change's author is the gate's rules' question (`selfApproval`).
  * @module
  */
@@ -130,16 +131,6 @@ async function checkRun(
     return refused(`run ${id} is not a dispatch of ${workflow}`);
   }
   if (!run.succeeded) return refused(`run ${id} did not succeed`);
-  const wanted = approveRunName(
-    input.name,
-    String(input.wave.k),
-    approval.planDigest,
-  );
-  if (run.title !== wanted) {
-    return refused(
-      `run ${id} asked for "${run.title.slice(0, 120)}", not "${wanted}"`,
-    );
-  }
   for (
     const who of [
       run.triggeredBy,
@@ -148,6 +139,21 @@ async function checkRun(
   ) {
     const problem = await loginProblem(approval, who, forge);
     if (problem) return refused(`run ${id}: ${problem}`);
+  }
+  if ("hidden" in run.asked) {
+    return refused(
+      `run ${id}: ${run.asked.hidden}, so the wave and digest it asked for cannot be confirmed`,
+    );
+  }
+  const wanted = approveRunName(
+    input.name,
+    String(input.wave.k),
+    approval.planDigest,
+  );
+  if (run.asked.title !== wanted) {
+    return refused(
+      `run ${id} asked for "${run.asked.title.slice(0, 120)}", not "${wanted}"`,
+    );
   }
   return { confirmed: true, login: run.triggeredBy!.login };
 }
