@@ -23,6 +23,7 @@ import {
   sshKeyFingerprint,
 } from "../seal/ssh_public_key.ts";
 import { adviseApproval } from "./_approval_advice.ts";
+import { provisionalConfirmer } from "../review/provisional_confirmer.ts";
 import { ciContext } from "../run/ci_context.ts";
 import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
@@ -213,14 +214,17 @@ export const approveCommand: Command = {
       );
       log(`signed as ${seal.principal} with ${fingerprint}`);
     }
+    // The forge confirms this approval's run or job only once it finished: the
+    // gate's CI job asks; here it counts as recorded (SPEC.md §13.1).
+    const confirmer = provisionalConfirmer(record, ciContext(io.env).forge);
     const advice = await adviseApproval(record, records, {
       ...io,
       ledger,
       remote: fetchRemote(choice),
-    });
+    }, confirmer);
     advice.forEach(log);
     const resume = flags.booleans.resume
-      ? await resumeOne({ name, gate }, ledger, io)
+      ? await resumeOne({ name, gate }, ledger, io, confirmer)
       : undefined;
     if (flags.booleans.json) {
       io.stdout.write(

@@ -84,6 +84,21 @@ export function clickAction(input: ClickInput): ActionKind {
   };
 }
 
+/**
+ * Why a run whose forge hides what it asked for does not count.
+ * @param id The run's id or number.
+ * @param hidden Why the forge shows no run-name.
+ * @returns The reason.
+ * @example
+ * ```ts
+ * askedHidden("8", FORGEJO_TITLE);
+ * // "run 8: a Forgejo run is titled with …, so the wave and digest it asked for cannot be confirmed"
+ * ```
+ */
+export function askedHidden(id: string, hidden: string): string {
+  return `run ${id}: ${hidden}, so the wave and digest it asked for cannot be confirmed`;
+}
+
 /** Asks until the run or job finished, a bounded number of times. */
 async function settled<T extends { finished: boolean }>(
   ask: () => Promise<T | undefined>,
@@ -140,11 +155,7 @@ async function checkRun(
     const problem = await loginProblem(approval, who, forge);
     if (problem) return refused(`run ${id}: ${problem}`);
   }
-  if ("hidden" in run.asked) {
-    return refused(
-      `run ${id}: ${run.asked.hidden}, so the wave and digest it asked for cannot be confirmed`,
-    );
-  }
+  if ("hidden" in run.asked) return refused(askedHidden(id, run.asked.hidden));
   const wanted = approveRunName(
     input.name,
     String(input.wave.k),
