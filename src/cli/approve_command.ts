@@ -214,9 +214,9 @@ export const approveCommand: Command = {
       );
       log(`signed as ${seal.principal} with ${fingerprint}`);
     }
-    // The forge confirms this approval's run or job only once it finished: the
-    // gate's CI job asks; here it counts as recorded (SPEC.md §13.1).
-    const confirmer = provisionalConfirmer(record, ciContext(io.env).forge);
+    // The forge confirms an approve run or job only once it finished: the
+    // gate's CI job asks; here each counts as recorded (SPEC.md §13.1).
+    const confirmer = provisionalConfirmer(ciContext(io.env).forge);
     const advice = await adviseApproval(record, records, {
       ...io,
       ledger,

@@ -1,7 +1,7 @@
 // What the approve command takes a forge gate's unsigned approvals for when it
-// advises and resumes (SPEC.md §13, §13.1): its own just-recorded approval
-// naming a run or job counts as its `by`; a Forgejo dispatch never does; any
-// other approval is refused with the reason the gate's job would not need.
+// advises and resumes (SPEC.md §13, §13.1): one naming a run or job counts as
+// its `by`; a Forgejo dispatch never does; one naming a review or nothing is
+// refused, with its reason.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { approvalRecord } from "../../src/ledger/records.ts";
@@ -23,7 +23,7 @@ function record(id: string, fields: { via?: string; note?: string } = {}) {
   }, { id, now: 0 });
 }
 
-Deno.test("provisionalConfirmer() counts only the approval just recorded via a run or job", async () => {
+Deno.test("provisionalConfirmer() counts the approvals via a run or job", async () => {
   const own = record("own", { via: "https://github.com/o/r/actions/runs/8" });
   const earlier = record("earlier", {
     via: "https://github.com/o/r/actions/runs/7",
@@ -32,13 +32,13 @@ Deno.test("provisionalConfirmer() counts only the approval just recorded via a r
     note: "approved by the review of #7 at abababababab: ann",
   });
   const plain = record("plain");
-  const confirmed = await provisionalConfirmer(own, "github").confirm(
+  const confirmed = await provisionalConfirmer("github").confirm(
     [own, earlier, review, plain],
     DIGEST,
   );
   expect(Object.fromEntries(confirmed)).toEqual({
     own: { confirmed: true, login: "ann" },
-    earlier: { confirmed: false, why: NOT_ASKED_HERE },
+    earlier: { confirmed: true, login: "ann" },
     review: { confirmed: false, why: NOT_ASKED_HERE },
     plain: { confirmed: false, why: NAMES_NO_ACTION },
   });
@@ -48,7 +48,7 @@ Deno.test("provisionalConfirmer() refuses a Forgejo dispatch as the gate's job w
   const own = record("own", {
     via: "https://forgejo.example/o/r/actions/runs/8",
   });
-  const confirmed = await provisionalConfirmer(own, "forgejo").confirm(
+  const confirmed = await provisionalConfirmer("forgejo").confirm(
     [own],
     DIGEST,
   );
@@ -58,6 +58,6 @@ Deno.test("provisionalConfirmer() refuses a Forgejo dispatch as the gate's job w
       "run 8: a Forgejo run is titled with its workflow's name, not with its run-name, so the wave and digest it asked for cannot be confirmed",
   });
   const job = record("job", { via: "https://gitlab.example/g/p/-/jobs/70" });
-  expect((await provisionalConfirmer(job, "gitlab").confirm([job], DIGEST))
+  expect((await provisionalConfirmer("gitlab").confirm([job], DIGEST))
     .get("job")).toEqual({ confirmed: true, login: "ann" });
 });
