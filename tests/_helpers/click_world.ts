@@ -66,6 +66,31 @@ const SERVERS = {
   forgejo: "https://forgejo.example",
 } as const;
 
+/** What the jobs of one world share. */
+interface Setup {
+  forge: DispatchForge;
+  fake: FakeForge;
+  r: Rollout;
+  /** The approver's clone, where the approve job runs. */
+  clone: string;
+  /** The rendered approve workflow, parsed. */
+  workflow: ApproveWorkflow;
+  /** The variables the runner sets in every job. */
+  runner: Record<string, string>;
+}
+
+/** What the test reads of the rendered approve workflow. */
+interface ApproveWorkflow {
+  name: string;
+  "run-name": string;
+  jobs: {
+    approve: {
+      env?: Record<string, string>;
+      steps: { name?: string; env?: Record<string, string>; run: string }[];
+    };
+  };
+}
+
 /**
  * Builds the world: a spec `tf` of `waves` whose pipeline puts the binary on
  * PATH, committed at base and head and pushed to a bare origin, and its
@@ -98,18 +123,43 @@ export async function clickWorld(
   if (rendered.code !== 0) throw new Error(rendered.stderr);
   const workflow = parse(
     await Deno.readTextFile(`${out}/${ROOTS[forge]}/workflows/tf.approve.yml`),
-  );
-  const runner = {
-    [forge === "github" ? "GITHUB_ACTIONS" : "FORGEJO_ACTIONS"]: "true",
-    GITHUB_REPOSITORY: "octo/hello",
-    GITHUB_SERVER_URL: SERVERS[forge],
-    GITHUB_API_URL: fake.apiUrl,
-    GITHUB_REF: "refs/heads/main",
-    GITHUB_SHA: r.head,
-  };
+  ) as ApproveWorkflow;
   fake.state.workflows.set("tf.yml", ["refs/heads/main"]);
+  const setup: Setup = {
+    forge,
+    fake,
+    r,
+    clone,
+    workflow,
+    runner: {
+      [forge === "github" ? "GITHUB_ACTIONS" : "FORGEJO_ACTIONS"]: "true",
+      GITHUB_REPOSITORY: "octo/hello",
+      GITHUB_SERVER_URL: SERVERS[forge],
+      GITHUB_API_URL: fake.apiUrl,
+      GITHUB_REF: "refs/heads/main",
+      GITHUB_SHA: r.head,
+    },
+  };
+  return {
+    r,
+    fake,
+    forge,
+    waveJob: waveJobOf(setup),
+    dispatch: (d) => dispatch(setup, d),
+    approve: (args) => runBinary(args, { cwd: clone }),
+    async [Symbol.asyncDispose]() {
+      await fake[Symbol.asyncDispose]();
+      await r[Symbol.asyncDispose]();
+      await Deno.remove(bin, { recursive: true });
+    },
+  };
+}
+
+/** The wave job: each call is the next run (Forgejo) or attempt (GitHub). */
+function waveJobOf(setup: Setup): () => Promise<BinaryResult> {
+  const { forge, fake, r } = setup;
   let runs = 0;
-  const waveJob = async () => {
+  return async () => {
     // A resume re-ran it (queued), or someone re-runs it by hand.
     const before = fake.state.runs.get(WAVE_RUN);
     const attempt = before === undefined
@@ -125,28 +175,25 @@ export async function clickWorld(
       path: `${ROOTS[forge]}/workflows/tf.yml`,
       actor: "eve",
     });
-    const result = await r.run([
-      "run",
-      ...SPEC,
-      "--wave",
-      "1",
-      "--ledger",
-      "git",
-    ], {
-      ...runner,
-      GITHUB_TOKEN: fake.token,
-      GITHUB_ACTOR: "eve",
-      GITHUB_EVENT_NAME: "push",
-      GITHUB_RUN_ID: forge === "github" ? WAVE_RUN : `${2000 + runs}`,
-      GITHUB_RUN_NUMBER: forge === "github" ? "3" : `${runs}`,
-      GITHUB_RUN_ATTEMPT: forge === "github" ? `${attempt}` : "1",
-      ...(forge === "github"
-        ? {
-          GITHUB_WORKFLOW_REF:
-            "octo/hello/.github/workflows/tf.yml@refs/heads/main",
-        }
-        : {}),
-    });
+    const github = forge === "github";
+    const result = await r.run(
+      ["run", ...SPEC, "--wave", "1", "--ledger", "git"],
+      {
+        ...setup.runner,
+        GITHUB_TOKEN: fake.token,
+        GITHUB_ACTOR: "eve",
+        GITHUB_EVENT_NAME: "push",
+        GITHUB_RUN_ID: github ? WAVE_RUN : `${2000 + runs}`,
+        GITHUB_RUN_NUMBER: github ? "3" : `${runs}`,
+        GITHUB_RUN_ATTEMPT: github ? `${attempt}` : "1",
+        ...(github
+          ? {
+            GITHUB_WORKFLOW_REF:
+              "octo/hello/.github/workflows/tf.yml@refs/heads/main",
+          }
+          : {}),
+      },
+    );
     // The waiting job ends green (the workflow turns exit 3 into a notice).
     const run = fake.state.runs.get(WAVE_RUN)!;
     run.status = "completed";
@@ -155,73 +202,64 @@ export async function clickWorld(
       : "failure";
     return result;
   };
-  const dispatch = async (d: Dispatch) => {
-    const inputs = { wave: d.wave, digest: d.digest };
-    const expressions: Record<string, string> = {
-      "github.server_url": SERVERS[forge],
-      "github.repository": "octo/hello",
-      "github.run_id": forge === "github" ? d.id : `${1000 + Number(d.id)}`,
-      "github.run_number": forge === "github" ? "1" : d.id,
-      "github.token": fake.token,
-      "secrets.CHANT_WAVE_FORGE_TOKEN": fake.token,
-      "inputs.wave": d.wave,
-      "inputs.digest": d.digest,
-    };
-    const fill = (text: string) =>
-      text.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_, name: string) => {
-        if (!(name in expressions)) throw new Error(`no value for ${name}`);
-        return expressions[name];
-      });
-    const run: FakeRun = {
-      status: "in_progress",
-      attempt: 1,
-      event: "workflow_dispatch",
-      path: `${ROOTS[forge]}/workflows/tf.approve.yml`,
-      // GitHub shows the run-name; Forgejo titles a run with the workflow's name.
-      title: forge === "github" ? fill(workflow["run-name"]) : workflow.name,
-      actor: d.actor,
-      inputs,
-      ...d.run,
-    };
-    fake.state.runs.set(d.id, { ...run, status: "in_progress" });
-    const job = workflow.jobs.approve;
-    const step = job.steps.find((s: { name?: string }) =>
-      s.name === "chant-wave approve"
-    );
-    const env = Object.fromEntries(
-      Object.entries({ ...job.env, ...step.env } as Record<string, string>)
-        .map(([name, value]) => [name, fill(value)]),
-    );
-    const result = await sh(step.run, clone, {
-      ...runner,
-      ...env,
-      GITHUB_ACTOR: d.actor,
-      GITHUB_EVENT_NAME: "workflow_dispatch",
-      GITHUB_RUN_ID: expressions["github.run_id"],
-      GITHUB_RUN_NUMBER: expressions["github.run_number"],
-      GITHUB_RUN_ATTEMPT: "1",
-    });
-    fake.state.runs.set(d.id, {
-      ...run,
-      status: d.run?.status ?? "completed",
-      conclusion: d.run?.conclusion ??
-        (result.code === 0 ? "success" : "failure"),
-    });
-    return result;
+}
+
+/**
+ * One dispatch: the forge knows the run in progress while the approve job's
+ * step runs in the clone, then as it ended (or as `d.run` says).
+ */
+async function dispatch(setup: Setup, d: Dispatch): Promise<BinaryResult> {
+  const { forge, fake, workflow } = setup;
+  const github = forge === "github";
+  const expressions: Record<string, string> = {
+    "github.server_url": SERVERS[forge],
+    "github.repository": "octo/hello",
+    "github.run_id": github ? d.id : `${1000 + Number(d.id)}`,
+    "github.run_number": github ? "1" : d.id,
+    "github.token": fake.token,
+    "secrets.CHANT_WAVE_FORGE_TOKEN": fake.token,
+    "inputs.wave": d.wave,
+    "inputs.digest": d.digest,
   };
-  return {
-    r,
-    fake,
-    forge,
-    waveJob,
-    dispatch,
-    approve: (args) => runBinary(args, { cwd: clone }),
-    async [Symbol.asyncDispose]() {
-      await fake[Symbol.asyncDispose]();
-      await r[Symbol.asyncDispose]();
-      await Deno.remove(bin, { recursive: true });
-    },
+  const fill = (text: string) =>
+    text.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_, name: string) => {
+      if (!(name in expressions)) throw new Error(`no value for ${name}`);
+      return expressions[name];
+    });
+  const run: FakeRun = {
+    status: "in_progress",
+    attempt: 1,
+    event: "workflow_dispatch",
+    path: `${ROOTS[forge]}/workflows/tf.approve.yml`,
+    // GitHub shows the run-name; Forgejo titles a run with the workflow's name.
+    title: github ? fill(workflow["run-name"]) : workflow.name,
+    actor: d.actor,
+    inputs: { wave: d.wave, digest: d.digest },
+    ...d.run,
   };
+  fake.state.runs.set(d.id, { ...run, status: "in_progress" });
+  const job = workflow.jobs.approve;
+  const step = job.steps.find((s) => s.name === "chant-wave approve")!;
+  const env = Object.fromEntries(
+    Object.entries({ ...job.env, ...step.env })
+      .map(([name, value]) => [name, fill(value)]),
+  );
+  const result = await sh(step.run, setup.clone, {
+    ...setup.runner,
+    ...env,
+    GITHUB_ACTOR: d.actor,
+    GITHUB_EVENT_NAME: "workflow_dispatch",
+    GITHUB_RUN_ID: expressions["github.run_id"],
+    GITHUB_RUN_NUMBER: expressions["github.run_number"],
+    GITHUB_RUN_ATTEMPT: "1",
+  });
+  fake.state.runs.set(d.id, {
+    ...run,
+    status: d.run?.status ?? "completed",
+    conclusion: d.run?.conclusion ??
+      (result.code === 0 ? "success" : "failure"),
+  });
+  return result;
 }
 
 /** Runs a step's script as the runner does (`sh -e`), under `env -i`. */
