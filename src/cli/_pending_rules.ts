@@ -16,6 +16,7 @@ import type { LedgerStore } from "../ledger/ledger_store.ts";
 import type { PendingRecord, PlanPair } from "../ledger/records.ts";
 import { type BaseSpec, baseSpecOf } from "../policy/base_spec.ts";
 import { readTreeFile } from "../git/tree_file.ts";
+import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
 import { type GateJudge, gateRules } from "../run/gate_rules.ts";
 import { specParser } from "./_load_spec.ts";
 import { waitingCommits } from "./_waiting_commits.ts";
@@ -51,6 +52,9 @@ export type PendingRules =
  * @param pending The pending fact (it must name its spec, else `specPath` does).
  * @param specPath The spec's path from the top level when the fact names none.
  * @param io Git, the working directory, the clock and the ledger.
+ * @param confirmer Confirms a forge gate's unsigned approvals (the approve
+ *   command's own, provisionally); without one none of them counts, as nobody
+ *   asked the forge here.
  * @returns The judge, base and plan set; or `unread` with the reason (no git
  *   repository here, the base commit missing, no spec named).
  * @throws {GitError} When git fails unexpectedly.
@@ -59,6 +63,7 @@ export async function pendingRules(
   pending: PendingRecord,
   specPath: string | undefined,
   io: PendingRulesIo,
+  confirmer?: ApprovalConfirmer,
 ): Promise<PendingRules> {
   const unread = (why: string): PendingRules => ({ status: "unread", why });
   const path = pending.spec ?? specPath;
@@ -109,6 +114,7 @@ export async function pendingRules(
     targets,
     { top, head },
     { git: io.git, clock: io.clock, stderr: { write() {} } },
+    confirmer,
   );
   return { status: "read", judge, base: bases[0], set };
 }

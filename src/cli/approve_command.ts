@@ -23,6 +23,7 @@ import {
   sshKeyFingerprint,
 } from "../seal/ssh_public_key.ts";
 import { adviseApproval } from "./_approval_advice.ts";
+import { approveConfirmer } from "../review/provisional_confirmer.ts";
 import { ciContext } from "../run/ci_context.ts";
 import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
@@ -35,7 +36,12 @@ import {
   WAVE_FLAG,
 } from "./_common_flags.ts";
 import { chooseLedger, fetchRemote, openLedger } from "./_open_ledger.ts";
-import { gateTarget, requireKnownGate } from "./_gate_target.ts";
+import {
+  findWave,
+  type GateTarget,
+  gateTarget,
+  requireKnownGate,
+} from "./_gate_target.ts";
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
 import { decidedPlan, viaUrl } from "./_decided_plan.ts";
 
@@ -213,14 +219,20 @@ export const approveCommand: Command = {
       );
       log(`signed as ${seal.principal} with ${fingerprint}`);
     }
+    // The forge confirms an approve run or job only once it finished: this
+    // one counts as recorded, the gate's others as the forge says (§13.1).
+    const confirmer = approveConfirmer(record, {
+      name,
+      wave: { k: waveNumber(gate), name: waveName(target, flags.strings) },
+    }, io.env);
     const advice = await adviseApproval(record, records, {
       ...io,
       ledger,
       remote: fetchRemote(choice),
-    });
+    }, confirmer);
     advice.forEach(log);
     const resume = flags.booleans.resume
-      ? await resumeOne({ name, gate }, ledger, io)
+      ? await resumeOne({ name, gate }, ledger, io, confirmer)
       : undefined;
     if (flags.booleans.json) {
       io.stdout.write(
@@ -262,4 +274,18 @@ function describePlans(plans: readonly PlanSetMember[]): string {
   return `${plans.length} plan${plans.length === 1 ? "" : "s"}: ${
     shown.join(", ")
   }${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+/** The wave number of a gate `<gate>-wave-<k>`. */
+function waveNumber(gate: string): number {
+  return Number(/-wave-([1-9]\d*)$/.exec(gate)?.[1] ?? 0);
+}
+
+/** The wave's name when `--spec F --wave K` names it; else empty. */
+function waveName(
+  target: GateTarget,
+  strings: { spec?: string; wave?: string },
+): string {
+  if (target.spec === undefined || strings.wave === undefined) return "";
+  return findWave(target.spec, strings.wave, strings.spec ?? "").name;
 }

@@ -20,6 +20,7 @@ import { parseFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { pendingRules } from "./_pending_rules.ts";
+import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
 
 /** The `resume` command. */
 export const resumeCommand: Command = {
@@ -112,6 +113,8 @@ async function gatesOf(
  * @param gate The gate.
  * @param ledger The ledger it was approved in.
  * @param io The edges.
+ * @param confirmer What a forge gate takes its unsigned approvals for here (the
+ *   approve command's own approval, provisionally; SPEC.md §13.1).
  * @returns The gate's status (none when no pending fact stands) and the counts.
  * @throws {InputError} When a token variable or a forge API URL is malformed.
  */
@@ -119,23 +122,38 @@ export function resumeOne(
   gate: GateRef,
   ledger: LedgerStore,
   io: CliIo,
+  confirmer?: ApprovalConfirmer,
 ): Promise<ResumeResult> {
-  return resumeGates([gate], { dryRun: false }, resumeIo(ledger, io));
+  return resumeGates(
+    [gate],
+    { dryRun: false },
+    resumeIo(ledger, io, confirmer),
+  );
 }
 
 /**
  * The edges of a resume: the ledger, the environment, the clock, the log, and
  * the rules at each waiting job's base, read in this checkout (SPEC.md §12.1:
- * a gate whose approvals do not count under them is not resumed).
+ * a gate whose approvals do not count under them is not resumed); on a forge
+ * gate an unsigned approval counts only as `confirmer` takes it (none without).
  */
-function resumeIo(ledger: LedgerStore, io: CliIo): ResumeIo {
+function resumeIo(
+  ledger: LedgerStore,
+  io: CliIo,
+  confirmer?: ApprovalConfirmer,
+): ResumeIo {
   return {
     ledger,
     env: io.env,
     clock: io.clock,
     stderr: io.stderr,
     async rulesOf(pending, records) {
-      const read = await pendingRules(pending, undefined, { ...io, ledger });
+      const read = await pendingRules(
+        pending,
+        undefined,
+        { ...io, ledger },
+        confirmer,
+      );
       return read.status === "read"
         ? await read.judge.judge(records, pending.planDigest)
         : undefined;

@@ -2,8 +2,10 @@
  * The forge's own record of a click-path approval (SPEC.md §13.1), normalised
  * from untrusted forge JSON: a workflow run (GitHub `GET
  * /repos/{o}/{r}/actions/runs/{id}`; Forgejo `GET …/actions/runs?run_number=N`,
- * the number its web URL shows) or a GitLab job (`GET
- * /projects/:id/jobs/:job_id`), and the id a record's `via` URL names. Pure.
+ * the number its web URL shows, answered as `ActionRun` since Forgejo replaced
+ * the `RepoActionRun` its first release of the endpoint served) or a GitLab job
+ * (`GET /projects/:id/jobs/:job_id`), and the id a record's `via` URL names.
+ * Pure.
  * @module
  */
 
@@ -35,8 +37,13 @@ export interface ApproveRun {
   event: string;
   /** The workflow's file name (`tf.approve.yml`). */
   workflow: string;
-  /** The run's name as the forge shows it (GitHub `display_title`, Forgejo `name`). */
-  title: string;
+  /**
+   * What the run asked for, as the forge shows it: its name, which the approve
+   * workflow's `run-name` sets from the inputs (GitHub `display_title`); or why
+   * the forge shows no such name (Forgejo titles every dispatch with its
+   * workflow's `name:`).
+   */
+  asked: { title: string } | { hidden: string };
   /** Who started this attempt (`triggering_actor`). */
   triggeredBy?: ForgeActor;
   /** Who started the run first (GitHub `actor`). */
@@ -116,7 +123,7 @@ export function githubRun(body: unknown): ApproveRun {
       optionalStringAt(run, "conclusion", "") === "success",
     event: stringAt(run, "event", ""),
     workflow: path.slice(path.lastIndexOf("/") + 1),
-    title: stringAt(run, "display_title", "", 1024),
+    asked: { title: stringAt(run, "display_title", "", 1024) },
     ...optionalActor(run, "triggering_actor", "triggeredBy"),
     ...optionalActor(run, "actor", "actor"),
   };
@@ -134,23 +141,34 @@ function optionalActor(
 /** The Forgejo run statuses that are final. */
 const FORGEJO_DONE = new Set(["success", "failure", "cancelled", "skipped"]);
 
+/** Why a Forgejo run cannot show the wave and digest it asked for. */
+export const FORGEJO_TITLE =
+  "a Forgejo run is titled with its workflow's name, not with its run-name";
+
 /**
- * Reads a Forgejo run (`RepoActionRun`).
+ * Reads a Forgejo run: an `ActionRun` (its starter in `trigger_user`), or the
+ * `RepoActionRun` of Forgejo 12 (`triggering_actor`). Neither shows the
+ * run-name (the title is the workflow's `name:`), so what it asked for is
+ * hidden; the runner's own user (`forgejo-actions`, `gitea-actions`) is a bot.
  * @param body One run's JSON.
- * @returns The run; its title is the run's `name` (today the workflow's name).
- * @throws {ShapeError} When it is not of the documented shape.
+ * @returns The run.
+ * @throws {ShapeError} When it is not of either documented shape.
  */
 export function forgejoRun(body: unknown): ApproveRun {
   const run = asObject(body, "");
   const status = stringAt(run, "status", "");
-  const actor = actorOf(run, "triggering_actor", "");
+  const actor = actorOf(
+    run,
+    run.trigger_user === undefined ? "triggering_actor" : "trigger_user",
+    "",
+  );
   return {
     id: idAt(run, "id", ""),
     finished: FORGEJO_DONE.has(status),
     succeeded: status === "success",
     event: stringAt(run, "event", ""),
     workflow: stringAt(run, "workflow_id", "", 1024),
-    title: stringAt(run, "name", "", 1024),
+    asked: { hidden: FORGEJO_TITLE },
     ...(actor
       ? {
         triggeredBy: {

@@ -157,6 +157,27 @@ export function parseRunLocator(value: unknown): RunLocator {
       };
   }
 }
+
+/**
+ * Whether two locators name the same CI job (every field equal): a re-run
+ * attempt, a retried job or another run is another job.
+ * @param a One locator.
+ * @param b The other.
+ * @returns `true` when they name the same job.
+ * @example
+ * ```ts
+ * sameRunLocator({ ...run, attempt: 1 }, { ...run, attempt: 2 }); // false
+ * ```
+ */
+export function sameRunLocator(a: RunLocator, b: RunLocator): boolean {
+  const keys = Object.keys(a);
+  const other = b as unknown as Record<string, unknown>;
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) =>
+      (a as unknown as Record<string, unknown>)[key] === other[key]
+    );
+}
+
 function digitsProblem(what: string): Check {
   return (value) =>
     typeof value === "string" && DIGITS.test(value)

@@ -2,7 +2,8 @@
  * The GitLab click path (SPEC.md §13.1): per gated wave a manual `approve` job
  * after the job that decides it, which the pipeline waits on (`when: manual`,
  * `allow_failure: false`: the pipeline is blocked, not failed). The deciding
- * job's exit 3 (waiting) is allowed, and every job that needs the deciding job
+ * job's exit 3 (waiting) is allowed, it keeps its decision record as an
+ * artifact (a whole-wave job too), and every job that needs the deciding job
  * needs the approve job too. Played, the approve job approves the digest of
  * the decision beside it as `GITLAB_USER_LOGIN`, via its own URL, and retries
  * the job that waited; played when nothing waits, it approves nothing. Pure.
@@ -48,7 +49,12 @@ export function withApproveJobs(
       return approve ? [need, { job: approve, artifacts: false }] : [need];
     });
     const approve = approveOf.get(job.name);
-    if (approve) rendered.allow_failure = { exit_codes: [WAITING] };
+    if (approve) {
+      // The approve job reads the decision beside it: a whole-wave job keeps
+      // it too, as the deciding job of a wave with shares does.
+      rendered.artifacts ??= { when: "always", paths: [job.record] };
+      rendered.allow_failure = { exit_codes: [WAITING] };
+    }
     out[job.name] = rendered;
     if (approve === undefined) continue;
     const line = `${

@@ -7,7 +7,8 @@
  * for exactly this wave and digest: the run's name (which the workflow's
  * `run-name` sets from its inputs), or, on GitLab, the wave's approve job in
  * this very pipeline (whose deciding job the approve job read its digest
- * from). Who wrote the record does not matter. Whether the approver is the
+ * from). A Forgejo run never shows its run-name, so a Forgejo dispatch is
+ * refused, saying so, once nothing else is wrong with it. Who wrote the record does not matter. Whether the approver is the
  * change's author is the gate's rules' question (`selfApproval`).
  * @module
  */
@@ -83,6 +84,21 @@ export function clickAction(input: ClickInput): ActionKind {
   };
 }
 
+/**
+ * Why a run whose forge hides what it asked for does not count.
+ * @param id The run's id or number.
+ * @param hidden Why the forge shows no run-name.
+ * @returns The reason.
+ * @example
+ * ```ts
+ * askedHidden("8", FORGEJO_TITLE);
+ * // "run 8: a Forgejo run is titled with …, so the wave and digest it asked for cannot be confirmed"
+ * ```
+ */
+export function askedHidden(id: string, hidden: string): string {
+  return `run ${id}: ${hidden}, so the wave and digest it asked for cannot be confirmed`;
+}
+
 /** Asks until the run or job finished, a bounded number of times. */
 async function settled<T extends { finished: boolean }>(
   ask: () => Promise<T | undefined>,
@@ -130,16 +146,6 @@ async function checkRun(
     return refused(`run ${id} is not a dispatch of ${workflow}`);
   }
   if (!run.succeeded) return refused(`run ${id} did not succeed`);
-  const wanted = approveRunName(
-    input.name,
-    String(input.wave.k),
-    approval.planDigest,
-  );
-  if (run.title !== wanted) {
-    return refused(
-      `run ${id} asked for "${run.title.slice(0, 120)}", not "${wanted}"`,
-    );
-  }
   for (
     const who of [
       run.triggeredBy,
@@ -148,6 +154,17 @@ async function checkRun(
   ) {
     const problem = await loginProblem(approval, who, forge);
     if (problem) return refused(`run ${id}: ${problem}`);
+  }
+  if ("hidden" in run.asked) return refused(askedHidden(id, run.asked.hidden));
+  const wanted = approveRunName(
+    input.name,
+    String(input.wave.k),
+    approval.planDigest,
+  );
+  if (run.asked.title !== wanted) {
+    return refused(
+      `run ${id} asked for "${run.asked.title.slice(0, 120)}", not "${wanted}"`,
+    );
   }
   return { confirmed: true, login: run.triggeredBy!.login };
 }

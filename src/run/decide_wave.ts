@@ -10,6 +10,7 @@ import { type Segment, styled, styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
+import { sameRunLocator } from "../forge/run_locator.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { tallyLine } from "../ledger/gate_tally.ts";
 import { newStamp, pendingRecord } from "../ledger/records.ts";
@@ -61,7 +62,8 @@ export function gateName(spec: Pick<Spec, "gate">, k: number): string {
 /**
  * Decides the wave: whether an approval is needed and whether one covers its
  * plans; writes the plan set and a pending fact when it must wait (unless an
- * identical unexpired one of the same CI actor stands, or this is a dry run).
+ * identical unexpired one of the same CI actor and CI job stands, or this is a
+ * dry run).
  * Logs the policy, the plans' summaries and, when waiting, the command that
  * approves this digest on a line of its own.
  * @param input The planned wave and its policy.
@@ -140,16 +142,21 @@ export async function decideWave(
   log([`gate ${gate}: `, styled("waiting", "waiting:"), ` ${need.why}`]);
   for (const reason of gateState.reasons) log(`  ${reason}`);
   const { runId, actor } = ciContext(io.env);
-  // A standing fact of another actor does not record this job's (SPEC.md §12.1).
+  const locator = runLocatorFromEnv(io.env, {
+    workflowFile: `${spec.name}.yml`,
+  });
+  // A standing fact of another actor does not record this job's (SPEC.md
+  // §12.1), nor one naming another CI job: `resume` restarts the job the
+  // newest fact names, and skips a run re-run since its fact was recorded.
   const standing = gateState.standing;
   if (
     !input.dryRun &&
     (standing === undefined ||
-      (actor !== undefined && standing.actor !== actor))
+      (actor !== undefined && standing.actor !== actor) ||
+      (locator !== undefined &&
+        (standing.locator === undefined ||
+          !sameRunLocator(standing.locator, locator))))
   ) {
-    const locator = runLocatorFromEnv(io.env, {
-      workflowFile: `${spec.name}.yml`,
-    });
     await io.ledger.writePlanSet(spec.name, gate, digest, members);
     await io.ledger.write(pendingRecord(
       {

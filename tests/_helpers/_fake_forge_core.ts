@@ -64,8 +64,9 @@ export interface FakePipeline {
 }
 
 /**
- * A GitHub workflow run. The fixture's values stand for what a test leaves
- * out (a push run of `build.yml` by octocat).
+ * A workflow run (GitHub; Forgejo in its own words). The fixture's values
+ * stand for what a test leaves out (GitHub: a push run of `build.yml` by
+ * octocat; Forgejo: a dispatch of `tf.approve.yml` by ann).
  */
 export interface FakeRun {
   /** `queued`, `in_progress`, `completed`. */
@@ -78,12 +79,17 @@ export interface FakeRun {
   event?: string;
   /** The workflow file (`.github/workflows/tf.approve.yml`). */
   path?: string;
-  /** The run's name (`display_title`). */
+  /**
+   * The run's name: GitHub `display_title` (what `run-name` made of the
+   * inputs); Forgejo's title, which Forgejo sets to the workflow's `name:`.
+   */
   title?: string;
+  /** A dispatch's inputs (Forgejo keeps them in the run's `event_payload`; GitHub shows none). */
+  inputs?: Record<string, string>;
   /** `actor`'s and `triggering_actor`'s login (same when only `actor` is given). */
   actor?: string;
   triggeringActor?: string;
-  /** Whether those logins are bots (`type: Bot`). */
+  /** Whether those logins are bots (GitHub `type: Bot`; Forgejo has no such field). */
   bot?: boolean;
 }
 
@@ -98,13 +104,15 @@ export interface FakeState {
   /** GitHub `role_name` or Forgejo `permission`, per login; unknown logins are 404. */
   permissions: Map<string, string>;
   /**
-   * GitHub workflow runs by id; a completed one concluded `conclusion`
-   * (default `failure`: its waiting job failed, as before §13.1).
+   * Workflow runs: GitHub's by id, Forgejo's by run number (what its web URL
+   * names); a completed one concluded `conclusion` (default `failure`: its
+   * waiting job failed, as before §13.1).
    */
   runs: Map<string, FakeRun>;
   /**
    * Whose the token is (`GET /user`); absent: GitHub answers 403, as it does
-   * for a workflow's own token.
+   * for a workflow's own token, and Forgejo names the runner's own user
+   * (`forgejo-actions`).
    */
   tokenUser?: string;
   /** GitHub runs re-run, in order: `<id>` (failed jobs) or `<id> (every job)`. */

@@ -6,20 +6,12 @@ import { expect } from "@std/expect";
 import { planFileName } from "../../src/run/plan_path.ts";
 import { runBinary, tempDir } from "../_helpers/binary.ts";
 import {
-  approveLine,
-  plannedDigest,
-  rollout,
-  SPEC,
-} from "../_helpers/rollout.ts";
-
-const FAKE_DIR = new URL("../fixtures/tofu/", import.meta.url).pathname
-  .replace(/\/$/, "");
-const ENV = { PATH: `${FAKE_DIR}:/usr/bin:/bin` };
-const PLANS = new URL("../fixtures/terraform-plans/", import.meta.url);
-
-function fixture(name: string): string {
-  return Deno.readTextFileSync(new URL(name, PLANS));
-}
+  ENV,
+  FAKE_DIR,
+  planFixture as fixture,
+  toolSpec,
+} from "../_helpers/tofu.ts";
+import { approveLine, rollout, SPEC } from "../_helpers/rollout.ts";
 
 /** action_reason.json: a tainted null_resource replaced. */
 const TAINTED = fixture("action_reason.json");
@@ -40,15 +32,6 @@ function update(age: number): string {
   doc.resource_changes[0].change.after.name = "hunter2-secret";
   doc.resource_changes[0].change.after_sensitive = { name: true };
   return JSON.stringify(doc);
-}
-
-function toolSpec(waves: Record<string, unknown>[]): Record<string, unknown> {
-  return {
-    name: "tf",
-    tool: { kind: "opentofu", dir: "live/{target}" },
-    heartbeat: "0",
-    waves,
-  };
 }
 
 async function calls(path: string): Promise<string[]> {
@@ -267,102 +250,4 @@ Deno.test("the three-environment tool spec of docs/opentofu-terraform.md passes 
     stdout: "",
     stderr: "ok: waves.jsonc: 3 waves, 6 runs",
   });
-});
-
-/**
- * A plan of 3 changed resources (and one unchanged): an update with a
- * sensitive value, a delete and a replace, from action_reason.json's entry.
- */
-function threeChanges(): string {
-  const doc = JSON.parse(fixture("action_reason.json"));
-  const [entry] = doc.resource_changes;
-  const change = (address: string, actions: string[]) => ({
-    ...entry,
-    address,
-    name: address.split(".")[1],
-    change: {
-      ...entry.change,
-      actions,
-      after: actions.includes("create") || actions[0] === "update"
-        ? { id: "x", password: "hunter2-secret" }
-        : null,
-      after_sensitive: { password: true },
-    },
-  });
-  doc.resource_changes = [
-    change("aws_instance.web", ["update"]),
-    change("aws_db_instance.old", ["delete"]),
-    change("aws_s3_bucket.same", ["no-op"]),
-    change("aws_lb.front", ["create", "delete"]),
-  ];
-  return JSON.stringify(doc);
-}
-
-Deno.test("run with tool: what 3 changed resources will do shows in the log, show, the job summary and --json", async (t) => {
-  await using r = await rollout(
-    toolSpec([{ name: "prod", runs: ["prod-eu"], gate: "always" }]),
-    { files: { "live/prod-eu/plan.json": threeChanges() } },
-  );
-  const file = `${r.repo.root}/summary.md`;
-  const out = await r.run(["run", ...SPEC, "--wave", "1", "--json"], {
-    ...ENV,
-    GITHUB_ACTIONS: "true",
-    GITHUB_STEP_SUMMARY: file,
-  });
-  const line =
-    "prod-eu: - aws_db_instance.old (delete), ~ aws_instance.web (update), -/+ aws_lb.front (replace)";
-  // In address order, as the plan document is read.
-  const changes = [
-    { address: "aws_db_instance.old", action: "delete" },
-    { address: "aws_instance.web", action: "update" },
-    { address: "aws_lb.front", action: "replace" },
-  ];
-  await t.step("the waiting job's log lists them", () => {
-    expect(out.code).toBe(3);
-    expect(out.stderr).toContain(`  ${line}\n`);
-  });
-  await t.step("--json gives each member's changes", () => {
-    const result = JSON.parse(out.stdout);
-    expect(result.decision.members[0].changes).toEqual(changes);
-  });
-  await t.step("the job summary lists them, escaped", async () => {
-    const summary = await Deno.readTextFile(file);
-    expect(summary).toContain(
-      "- prod-eu: - aws\\_db\\_instance.old (delete), \\~ aws\\_instance.web (update), -/+ aws\\_lb.front (replace)\n",
-    );
-  });
-  await t.step("show lists them, and --json with each plan", async () => {
-    const shown = await r.run(["show", "tf", "tf-wave-1"]);
-    expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain(`what will change:\n  ${line}\n`);
-    const json = await r.run(["show", "tf", "tf-wave-1", "--json"]);
-    expect(JSON.parse(json.stdout).plans[0].changes).toEqual(changes);
-  });
-  await t.step("no sensitive value appears anywhere", async () => {
-    const shown = await r.run(["show", "tf", "tf-wave-1", "--json"]);
-    const summary = await Deno.readTextFile(file);
-    for (const text of [out.stdout, out.stderr, shown.stdout, summary]) {
-      expect(text).not.toContain("hunter2");
-    }
-  });
-});
-
-Deno.test("the waiting job's summary says which approve workflow to run with which inputs", async () => {
-  await using r = await rollout(
-    toolSpec([{ name: "prod", runs: ["prod-eu"], gate: "always" }]),
-    { files: { "live/prod-eu/plan.json": threeChanges() } },
-  );
-  const file = `${r.repo.root}/summary.md`;
-  const out = await r.run(["run", ...SPEC, "--wave", "1"], {
-    ...ENV,
-    GITHUB_ACTIONS: "true",
-    GITHUB_STEP_SUMMARY: file,
-    GITHUB_SERVER_URL: "https://github.com",
-    GITHUB_REPOSITORY: "octo/hello",
-  });
-  expect(out.code).toBe(3);
-  const digest = plannedDigest(out.stderr);
-  expect(await Deno.readTextFile(file)).toContain(
-    `Approve from the forge: run the workflow [tf.approve.yml](https://github.com/octo/hello/actions/workflows/tf.approve.yml) with wave \`1\` and digest \`${digest}\`.\n`,
-  );
 });

@@ -1,6 +1,9 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { parseRunLocator } from "../../src/forge/run_locator.ts";
+import {
+  parseRunLocator,
+  sameRunLocator,
+} from "../../src/forge/run_locator.ts";
 import { ShapeError } from "../../src/input/shape_error.ts";
 
 const GITHUB = {
@@ -249,4 +252,18 @@ Deno.test("parseRunLocator() keeps only its own fields", () => {
   expect(Object.keys(parsed).sort()).toEqual(
     ["apiUrl", "forge", "ref", "repository", "workflow"],
   );
+});
+
+Deno.test("sameRunLocator() tells one CI job from another", () => {
+  const github = parseRunLocator(GITHUB);
+  const gitlab = parseRunLocator(GITLAB);
+  expect(sameRunLocator(github, parseRunLocator({ ...GITHUB }))).toBe(true);
+  expect(sameRunLocator(github, parseRunLocator({ ...GITHUB, attempt: 2 })))
+    .toBe(false);
+  expect(sameRunLocator(gitlab, parseRunLocator({ ...GITLAB, jobId: "8" })))
+    .toBe(false);
+  expect(sameRunLocator(github, gitlab)).toBe(false);
+  // Forgejo names no run: every dispatch on the ref is the same job to restart.
+  const forgejo = parseRunLocator(FORGEJO);
+  expect(sameRunLocator(forgejo, parseRunLocator({ ...FORGEJO }))).toBe(true);
 });

@@ -2,6 +2,8 @@
 // §13.1): a dispatch of the approve workflow by a writer confirms the record
 // naming it; one by a bot, by someone else, with another digest, an unfinished
 // or failed one, or a record naming a run the forge does not know, does not.
+// On GitLab the manual approve job of this pipeline counts; on Forgejo, whose
+// runs never show their run-name, a dispatch is refused with that reason.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { clickForge } from "../../src/forge/click_forge.ts";
@@ -250,5 +252,59 @@ Deno.test("clickAction() on GitLab confirms the wave's approve job of this pipel
       confirmed: false,
       why: "it names job 70, which the forge does not know",
     });
+  });
+});
+
+Deno.test("clickAction() on Forgejo refuses a dispatch it cannot confirm, saying why", async (t) => {
+  const env = (fake: FakeForge) => ({
+    FORGEJO_ACTIONS: "true",
+    GITHUB_API_URL: fake.apiUrl,
+    GITHUB_TOKEN: fake.token,
+    GITHUB_REPOSITORY: "octo/hello",
+  });
+  const ask = (fake: FakeForge, by: string) =>
+    clickAction({
+      name: "tf",
+      wave: { k: 2, name: "prod" },
+      forge: () => clickForge("forgejo", env(fake)),
+      sleep: () => Promise.resolve(),
+    }).confirm(record(by, "https://forgejo.example/octo/hello/actions/runs/8"));
+  const dispatch = {
+    ...DISPATCH,
+    path: ".forgejo/workflows/tf.approve.yml",
+    title: "chant-wave tf approve",
+    inputs: { wave: "2", digest: DIGEST },
+  };
+  for (const shape of ["ActionRun", "RepoActionRun"] as const) {
+    await t.step(`a writer's dispatch (${shape})`, async () => {
+      await using fake = fakeForge("forgejo", { forgejoRuns: shape });
+      fake.state.runs.set("8", { ...dispatch });
+      expect(await ask(fake, "ann")).toEqual({
+        confirmed: false,
+        why:
+          "run 8: a Forgejo run is titled with its workflow's name, not with its run-name, so the wave and digest it asked for cannot be confirmed",
+      });
+      expect(fake.requests.map((r) => [r.path, r.query])).toEqual([
+        ["/repos/octo/hello/actions/runs", { run_number: "8" }],
+        ["/user", {}],
+      ]);
+      expect(fake.protocolErrors).toEqual([]);
+    });
+  }
+  await t.step("the runner's own user's dispatch", async () => {
+    await using fake = fakeForge("forgejo");
+    fake.state.runs.set("8", { ...dispatch, actor: "forgejo-actions" });
+    expect(await ask(fake, "forgejo-actions")).toEqual({
+      confirmed: false,
+      why: "run 8: forgejo-actions is a bot",
+    });
+  });
+  await t.step("a run the forge does not know", async () => {
+    await using fake = fakeForge("forgejo");
+    expect(await ask(fake, "ann")).toEqual({
+      confirmed: false,
+      why: "it names run 8, which the forge does not know",
+    });
+    expect(fake.protocolErrors).toEqual([]);
   });
 });
