@@ -1,9 +1,15 @@
 /**
  * chant-wave applies one change in ordered, gated waves. This module is its
- * library face: the pure core (spec parsing, job expansion, share slicing, the set
- * digest, the gate decision, sealed-approval verification, the plan file of an
- * OpenTofu or Terraform plan) and the types it works with. The `chant-wave`
- * executable is `cli.ts`.
+ * library face, for tools around it: parse and check a spec, expand it into
+ * jobs, write and read the plan file of a run (one of OpenTofu or Terraform
+ * too), compute the set digest an approval binds to, read ledger records and
+ * decide a gate from them, and verify a sealed approval. Everything here is
+ * pure; the runner itself (processes, git, the ledger store, forges) is the
+ * `chant-wave` executable, `cli.ts`.
+ *
+ * Input that crossed a boundary (a plan file, a ledger record) is read with
+ * one reader: a problem is a {@linkcode ShapeError} naming the input and the
+ * field; anything else thrown is a bug.
  *
  * @example
  * ```ts
@@ -22,20 +28,27 @@
  * @module
  */
 
+// The spec: parse, check, its shape and vocabularies.
 export { parseSpec } from "./src/spec/parse_spec.ts";
 export { specJsonSchema } from "./src/spec/spec_json_schema.ts";
-export { formatDuration, parseDuration } from "./src/spec/duration.ts";
 export type * from "./src/spec/types.ts";
 export {
   APPROVAL_MODES,
-  DEFAULT_SIGNERS,
   GATE_POLICIES,
   HOOK_POINTS,
   ON_FAILURE,
+  ORDERS,
   TOOL_KINDS,
 } from "./src/spec/types.ts";
 export { waveAt } from "./src/spec/wave_at.ts";
-export { tofuPlanFile, type ToolPlanFile } from "./src/tofu/tofu_plan_file.ts";
+export {
+  formatProblem,
+  InputError,
+  SpecError,
+  type SpecProblem,
+} from "./src/errors.ts";
+
+// Jobs: what a pipeline runs.
 export {
   decisionRecordPath,
   expandJobs,
@@ -45,13 +58,64 @@ export {
 } from "./src/jobs/expand_jobs.ts";
 export { sliceShare, sortByTarget } from "./src/jobs/slice_shares.ts";
 export { compilePattern, matchesPattern } from "./src/jobs/group_pattern.ts";
+
+// Plan files: what a plan command writes, and the digest of a wave's plans.
 export {
+  parsePlanFile,
+  parsePlansFile,
+  type PlanChange,
+  type PlanFile,
+  type WavePlanEntry,
+  type WavePlans,
+} from "./src/run/plan_file.ts";
+export { tofuPlanFile, type ToolPlanFile } from "./src/tofu/tofu_plan_file.ts";
+export {
+  DIGEST_PATTERN,
   type DigestMember,
   isDigest,
   setDigest,
 } from "./src/digest/set_digest.ts";
+
+// The ledger's records and the gate decision.
+export { parseRecord } from "./src/ledger/parse_record.ts";
 export {
-  countingApprovals,
+  type ActionsThrough,
+  type ApprovalRecord,
+  type ClaimedRun,
+  type ClaimRecord,
+  type ExpiredRecord,
+  type FoldedCounts,
+  type FoldedRecord,
+  type LedgerRecord,
+  type OutcomeJob,
+  type OutOfOrderRecord,
+  type PendingRecord,
+  type PlanPair,
+  RECORD_KINDS,
+  type RecordBase,
+  type RecordedPlansRecord,
+  type RecordedWave,
+  type RecordKind,
+  type RunOutcomeRecord,
+  type SettledRun,
+  WAVE_OUTCOMES,
+  type WaveOutcome,
+  type WaveOutcomeRecord,
+} from "./src/ledger/records.ts";
+export type {
+  ForgejoRunLocator,
+  GithubRunLocator,
+  GitlabRunLocator,
+  RunLocator,
+} from "./src/forge/run_locator.ts";
+export { BASE_RULES, type BaseRule } from "./src/policy/base_rule.ts";
+export type { ClaimLedger, RunStanding } from "./src/ledger/claims.ts";
+export type {
+  ApprovalVerdict,
+  GateRules,
+  Tally,
+} from "./src/ledger/gate_tally.ts";
+export {
   decideGate,
   type GateApproved,
   type GateDecision,
@@ -61,93 +125,13 @@ export {
   type PlanSets,
 } from "./src/ledger/decide_gate.ts";
 export {
-  type ApprovalVerdict,
-  type GateRules,
-  type Tally,
-  tallyApprovals,
-  tallyLine,
-  verdictOf,
-} from "./src/ledger/gate_tally.ts";
-export {
-  type ClaimLedger,
-  claimLedger,
-  planKey,
-  type RunStanding,
-} from "./src/ledger/claims.ts";
-export { WAVE_OUTCOMES } from "./src/ledger/records.ts";
-export type {
-  ForgejoRunLocator,
-  GithubRunLocator,
-  GitlabRunLocator,
-  RunLocator,
-} from "./src/forge/run_locator.ts";
-export type {
-  ApprovalRecord,
-  ClaimedRun,
-  ClaimRecord,
-  ExpiredRecord,
-  LedgerRecord,
-  OutcomeJob,
-  OutOfOrderRecord,
-  PendingRecord,
-  PlanPair,
-  RecordBase,
-  RecordedPlansRecord,
-  RecordedWave,
-  RunOutcomeRecord,
-  SettledRun,
-  WaveOutcome,
-  WaveOutcomeRecord,
-} from "./src/ledger/records.ts";
-export {
   type ApprovalNeed,
   needsApproval,
   type PlannedMember,
 } from "./src/policy/needs_approval.ts";
+
+// Sealed approvals (SPEC.md §12).
 export {
-  type PolicyAtBase,
-  policyAtBase,
-  type PolicySource,
-  strictestPolicy,
-} from "./src/policy/policy_at_base.ts";
-export {
-  type BaseSpec,
-  baseSpecOf,
-  type ParseSpecFn,
-} from "./src/policy/base_spec.ts";
-export {
-  BASE_RULES,
-  type BaseRule,
-  isTrustedRule,
-} from "./src/policy/base_rule.ts";
-export {
-  approvalAtBase,
-  type ApprovalRules,
-  describeApprovers,
-  describeMode,
-  type SignersRef,
-  strictestMode,
-  strictestRules,
-} from "./src/policy/approval_at_base.ts";
-export {
-  principalAllowed,
-  principalMatches,
-} from "./src/policy/principal_pattern.ts";
-export {
-  judgeApprovals,
-  type JudgeInput,
-} from "./src/policy/judge_approvals.ts";
-export type { Confirmation } from "./src/review/confirm_approvals.ts";
-export type { SignersAtBase } from "./src/policy/read_signers.ts";
-export type { ChangePeople, ChangePerson } from "./src/git/change_people.ts";
-export {
-  describeGoverning,
-  type GoverningWave,
-  governingWaves,
-  type WaveRef,
-} from "./src/policy/governing_waves.ts";
-export {
-  APPROVAL_PAYLOAD_HEADER,
   approvalPayload,
   type ApprovalPayloadFields,
 } from "./src/seal/approval_payload.ts";
@@ -159,20 +143,13 @@ export {
   parseAllowedSigners,
   type SignersProblem,
 } from "./src/seal/allowed_signers.ts";
-export { normalisePrincipal } from "./src/seal/normalise_principal.ts";
-export {
-  matchesPatternList,
-  type Pattern,
-  type PatternList,
-} from "./src/seal/pattern_list.ts";
+export type { Pattern, PatternList } from "./src/seal/pattern_list.ts";
 export {
   type EcdsaP256Key,
   type Ed25519Key,
-  parseSshPublicKeyLine,
   type RsaKey,
   SSH_KEY_TYPES,
   type SshKeyBlob,
-  sshKeyFingerprint,
   type SshKeyType,
   type SshPublicKey,
 } from "./src/seal/ssh_public_key.ts";
@@ -185,11 +162,8 @@ export {
   verifySeal,
   type VerifySealInput,
 } from "./src/seal/verify_seal.ts";
-export {
-  formatProblem,
-  InputError,
-  SpecError,
-  type SpecProblem,
-} from "./src/errors.ts";
+
+// Errors of untrusted input, exit codes, the version.
+export { ShapeError } from "./src/input/shape_error.ts";
 export * from "./src/exit_codes.ts";
 export { VERSION } from "./src/version.ts";

@@ -1,6 +1,6 @@
 /**
  * The bounds chant-wave puts on everything it reads (SPEC.md §14), in one place
- * so the parser, the readers and the README agree.
+ * so the parser, the readers and the docs agree.
  * @module
  */
 

@@ -1,4 +1,4 @@
-// The README's first command, `deno task demo`, tells the whole story through
+// The README's `deno task demo` (docs/development.md) tells the whole story through
 // the compiled binary; this runs it as CI runs the tests, so a change that
 // breaks the story fails here rather than on a newcomer's machine.
 // @ts-types="../types/std/expect.d.ts"

@@ -114,7 +114,7 @@ async function singleWrites(
       [
         "approve",
         "tf",
-        "tf-wave-1",
+        "tf-wave-2",
         "--plan",
         DIGEST,
         "--by",

@@ -14,6 +14,7 @@ import type {
   PendingRecord,
 } from "../ledger/records.ts";
 import { describeApprovers, describeMode } from "../policy/approval_at_base.ts";
+import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
 import { pendingRules, type PendingRulesIo } from "./_pending_rules.ts";
 
 /**
@@ -23,23 +24,27 @@ import { pendingRules, type PendingRulesIo } from "./_pending_rules.ts";
  * @param approval The approval just recorded.
  * @param records The gate's records before it, oldest first.
  * @param io Git, the working directory, the clock and the ledger.
+ * @param confirmer What a forge gate takes the approval for here (the approve
+ *   command's provisional confirmer).
  * @returns Lines to print: a warning when it will not count (`warning: this
- *   approval will not count: <why> (the rules at <sha12>: …)`), the tally when
- *   several approvers are required, or a note when the rules could not be read
- *   here.
+ *   approval will not count: <why> (the rules at <sha12>: …)`), else on a
+ *   forge gate which forge action the gate's job must confirm, and the tally
+ *   when several approvers are required; or a note when the rules could not
+ *   be read here.
  * @throws {GitError} When git fails unexpectedly.
  */
 export async function adviseApproval(
   approval: ApprovalRecord,
   records: readonly LedgerRecord[],
   io: PendingRulesIo,
+  confirmer?: ApprovalConfirmer,
 ): Promise<string[]> {
   const pending = records.filter((r): r is PendingRecord =>
     r.kind === "pending" && r.planDigest === approval.planDigest &&
     r.spec !== undefined
   ).pop();
   if (pending === undefined) return [];
-  const read = await pendingRules(pending, undefined, io);
+  const read = await pendingRules(pending, undefined, io, confirmer);
   if (read.status === "unread") {
     return [`note: not checked against the rules at base: ${read.why}`];
   }
@@ -54,6 +59,12 @@ export async function adviseApproval(
       }: ${describeMode(atBase)}, ${describeApprovers(atBase)})`,
     ];
   }
+  const lines = atBase.mode === "forge" && approval.via !== undefined &&
+      approval.seal === undefined
+    ? [
+      `note: the gate's CI job counts it once the forge confirms ${approval.via}`,
+    ]
+    : [];
   if (atBase.required > 1 && read.set.length > 0) {
     const gate = decideGate(all, new Map([[approval.planDigest, read.set]]), {
       gate: approval.gate,
@@ -63,8 +74,8 @@ export async function adviseApproval(
       rules,
     });
     if (gate.tally) {
-      return [`note: ${tallyLine(gate.tally, approval.planDigest)}`];
+      lines.push(`note: ${tallyLine(gate.tally, approval.planDigest)}`);
     }
   }
-  return [];
+  return lines;
 }

@@ -1,27 +1,59 @@
 /**
- * Command-line flag parsing for every command, on `@std/cli/parse-args`, made
- * strict: unknown flags (with a did-you-mean), flags without a value and
- * malformed numbers are input errors (exit 2).
+ * A command's flags as data, and the strict parser they configure (on
+ * `@std/cli/parse-args`): unknown flags (with a did-you-mean), flags without a
+ * value and malformed numbers are input errors (exit 2). The same table gives
+ * the usage, the help's flag list and the completions (`_usage.ts`,
+ * `_flag_list.ts`, `_completion_model.ts`).
  * @module
  */
 
 // @ts-types="../../types/std/parse_args.d.ts"
 import { parseArgs } from "@std/cli/parse-args";
+import type { ValueKind } from "../completion/completion_model.ts";
 import { InputError } from "../errors.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 
-/** The flags a command takes. */
-export interface FlagSpec {
-  /** Flags with a value, without the leading `--`. */
-  strings?: readonly string[];
-  /** Flags without a value. */
-  booleans?: readonly string[];
+/** The value a flag takes. */
+export interface FlagValue {
+  /** Its placeholder in the usage and the help: `F`, `K`, `DUR`. */
+  readonly name: string;
+  /** What it completes to. @default {"text"} */
+  readonly kind?: ValueKind;
+  /**
+   * Whether the flag may come without it (`--sign [KEY]`): `--flag=VALUE`, or
+   * `--flag VALUE` when the next word is no flag, or `--flag` alone. Completion
+   * offers no value after such a flag.
+   */
+  readonly optional?: boolean;
 }
+
+/** One flag of a command. */
+export interface Flag {
+  /** Its name, without the leading `--`. */
+  readonly name: string;
+  /** The value it takes; absent for a flag that takes none. */
+  readonly value?: FlagValue;
+  /**
+   * What it does, for the help and the completions; a `\n` breaks the help's
+   * line there (completions read it as a space).
+   */
+  readonly description: string;
+  /** What holds without it, shown as ` (default: …)` after the description. */
+  readonly default?: string;
+}
+
+/** The flags a command takes, in the order its help lists them. */
+export type FlagTable = readonly Flag[];
 
 /** Parsed flags and the positional words. */
 export interface ParsedFlags {
+  /** The flags with a value that were given, by name. */
   strings: Record<string, string | undefined>;
+  /** Every flag without a value (and `help`): whether it was given. */
   booleans: Record<string, boolean>;
+  /** The flags with an optional value that were given, with it when it came. */
+  optional: Record<string, { value?: string } | undefined>;
+  /** The other words, in order. */
   positionals: string[];
 }
 
@@ -29,22 +61,33 @@ export interface ParsedFlags {
  * Parses `argv` for `command`, refusing what the command does not take.
  * @param command The command's name, for messages.
  * @param argv The words after the command.
- * @param spec The flags it takes; `--help` is always taken.
- * @returns The flags and positionals.
- * @throws {InputError} On an unknown flag or a flag without its value.
+ * @param table The flags it takes; `--help` is always taken.
+ * @returns The flags and positionals; of a flag with a value given twice, the
+ * last value.
+ * @throws {InputError} On an unknown flag (`--no-NAME` too), a flag without its
+ * value, or a flag with an optional value given twice.
+ * @example
+ * ```ts
+ * parseFlags("check", ["--spec", "waves.jsonc"], [SPEC_FLAG]).strings.spec;
+ * // "waves.jsonc"
+ * ```
  */
 export function parseFlags(
   command: string,
   argv: readonly string[],
-  spec: FlagSpec,
+  table: FlagTable,
 ): ParsedFlags {
-  const strings = spec.strings ?? [];
-  const booleans = [...(spec.booleans ?? []), "help"];
+  const strings = table.filter((flag) => flag.value && !flag.value.optional)
+    .map((flag) => flag.name);
+  const booleans = table.filter((flag) => flag.value === undefined)
+    .map((flag) => flag.name);
+  const optionalFlags = table.filter((flag) => flag.value?.optional);
+  const { rest, optional } = takeOptionalFlags(argv, optionalFlags);
   const positionals: string[] = [];
   const unknown: string[] = [];
-  const parsed = parseArgs(argv, {
+  const parsed = parseArgs(rest, {
     string: strings,
-    boolean: booleans,
+    boolean: [...booleans, "help"],
     unknown: (arg: string) => {
       (arg.startsWith("-") && arg !== "-" ? unknown : positionals).push(arg);
       return false;
@@ -52,30 +95,81 @@ export function parseFlags(
   });
   if (unknown.length > 0) {
     const flag = unknown[0].replace(/=.*$/, "");
-    const known = [...strings, ...booleans].map((name) => `--${name}`);
+    const known = [...strings, ...table.map((flag) => flag.name), "help"]
+      .filter((name, at, all) => all.indexOf(name) === at)
+      .map((name) => `--${name}`);
     const near = suggest(flag, known);
     const hint = near
       ? `; did you mean "${near}"?`
       : `; see "chant-wave help ${command}"`;
     throw new InputError(`unknown flag "${flag}" for "${command}"${hint}`);
   }
-  const result: ParsedFlags = { strings: {}, booleans: {}, positionals };
+  const result: ParsedFlags = {
+    strings: {},
+    booleans: {},
+    optional,
+    positionals,
+  };
   for (const name of strings) {
     const value = parsed[name];
     if (value === undefined) continue;
-    if (Array.isArray(value)) {
-      throw new InputError(`flag "--${name}" is given more than once`);
-    }
     if (value === "") throw new InputError(`flag "--${name}" needs a value`);
     result.strings[name] = String(value);
   }
-  for (const name of booleans) result.booleans[name] = parsed[name] === true;
+  for (const name of [...booleans, "help"]) {
+    result.booleans[name] = parsed[name] === true;
+  }
   positionals.push(...parsed._.map(String));
   return result;
 }
 
 /**
+ * Takes the flags whose value is optional out of the words, before the strict
+ * parser sees them (it knows only flags that always or never take a value).
+ * Words after `--` are left alone.
+ */
+function takeOptionalFlags(
+  argv: readonly string[],
+  flags: FlagTable,
+): { rest: string[]; optional: ParsedFlags["optional"] } {
+  const rest: string[] = [];
+  const optional: ParsedFlags["optional"] = {};
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    const flag = flags.find(({ name }) =>
+      word === `--${name}` || word.startsWith(`--${name}=`)
+    );
+    if (flag === undefined) {
+      rest.push(word);
+      continue;
+    }
+    const name = flag.name;
+    if (optional[name] !== undefined) {
+      throw new InputError(`flag "--${name}" is given more than once`);
+    }
+    if (word.startsWith(`--${name}=`)) {
+      const value = word.slice(`--${name}=`.length);
+      if (value === "") {
+        throw new InputError(`flag "--${name}=" needs a ${flag.value?.name}`);
+      }
+      optional[name] = { value };
+    } else if (i + 1 < argv.length && !argv[i + 1].startsWith("-")) {
+      optional[name] = { value: argv[++i] };
+    } else optional[name] = {};
+  }
+  return { rest, optional };
+}
+
+/**
  * Reads a required string flag.
+ * @param command The command's name, for the message.
+ * @param flags The parsed flags.
+ * @param name The flag, without `--`.
+ * @returns Its value.
  * @throws {InputError} When it is missing.
  */
 export function requireFlag(
@@ -92,6 +186,9 @@ export function requireFlag(
 
 /**
  * Reads an optional positive integer flag (`--wave 2`, `--parallel 4`).
+ * @param flags The parsed flags.
+ * @param name The flag, without `--`.
+ * @returns The number, or `undefined` when the flag was not given.
  * @throws {InputError} When the value is not a whole number of at least 1.
  */
 export function positiveIntFlag(

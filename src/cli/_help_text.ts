@@ -1,13 +1,16 @@
 /**
  * The text of `chant-wave --help`, `chant-wave help <command>` and
  * `chant-wave help <topic>`: the overview of commands and topics, one command's
- * usage, help and EXAMPLES block, and a topic. Pure text.
+ * usage, flags and EXAMPLES block, and a topic. Pure text.
  * @module
  */
 
 import { HELP_TOPICS, type HelpTopic, topicText } from "../help/help_topics.ts";
+import { commandPage, moreLine, topicPage } from "../help/help_pages.ts";
 import { VERSION } from "../version.ts";
 import type { Command } from "./command.ts";
+import { flagList } from "./_flag_list.ts";
+import { usageText } from "./_usage.ts";
 
 /**
  * The overview: every command and topic, with one line each.
@@ -43,15 +46,22 @@ export function overviewText(commands: readonly Command[]): string {
 }
 
 /**
- * One command's help: its usage, its help text and its EXAMPLES block.
+ * One command's help: its usage, what it does, its flag list (from its flag
+ * table), its notes, the docs page that tells the rest (`more: docs/…`, for
+ * chant-wave's own commands) and its EXAMPLES block.
  * @param command The command.
  * @returns The text, ending with a newline.
  */
 export function commandHelpText(command: Command): string {
+  const flags = flagList(command.flags);
+  const page = commandPage(command.name);
   return [
-    `usage: ${command.usage}`,
+    `usage: ${usageText(command.name, command.usage, command.flags)}`,
     "",
-    command.help,
+    command.about,
+    ...(flags === "" ? [] : ["", flags]),
+    ...(command.notes === undefined ? [] : ["", command.notes]),
+    ...(page === undefined ? [] : ["", moreLine(page)]),
     "",
     "EXAMPLES",
     ...command.examples.map((example) => `  ${example}`),
@@ -60,11 +70,19 @@ export function commandHelpText(command: Command): string {
 }
 
 /**
- * A topic's text, headed by its name and summary.
+ * A topic's text, headed by its name and summary, ending with the docs page
+ * that tells the rest (`more: docs/…`).
  * @param topic The topic.
  * @returns The text, ending with a newline.
  */
 export function topicHelpText(topic: HelpTopic): string {
   const { summary, lines } = topicText(topic);
-  return [`${topic}: ${summary}`, "", ...lines, ""].join("\n");
+  return [
+    `${topic}: ${summary}`,
+    "",
+    ...lines,
+    "",
+    moreLine(topicPage(topic)),
+    "",
+  ].join("\n");
 }

@@ -18,6 +18,7 @@ import { maskCredentials } from "../console/mask_credentials.ts";
 import { refuseLinks } from "../fs/refuse_links.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
 import type { CliIo } from "./io.ts";
+import { DEFAULT_FETCH_REMOTE } from "./_waiting_commits.ts";
 
 /** Where a command's ledger is, and what chose it. */
 export interface LedgerChoice {
@@ -121,6 +122,22 @@ export async function openLedger(
  */
 export function ledgerArgument(choice: LedgerChoice): string | undefined {
   return choice.where === DEFAULT_LEDGER_DIR ? undefined : choice.where;
+}
+
+/**
+ * The remote a command fetches a commit it lacks from: the git ledger's
+ * (`git:<remote>`), else `origin`.
+ * @param choice Where the ledger is.
+ * @returns The remote's name.
+ * @example
+ * ```ts
+ * fetchRemote({ where: "git:upstream", from: "flag" }); // "upstream"
+ * ```
+ */
+export function fetchRemote(choice: LedgerChoice): string {
+  return choice.where.startsWith("git:")
+    ? choice.where.slice("git:".length)
+    : DEFAULT_FETCH_REMOTE;
 }
 
 /**

@@ -2,8 +2,9 @@
  * The approval rules a waiting job met, read again outside it (SPEC.md §12,
  * §12.1) for `approve` and `status`: the spec that job named (recorded on its
  * pending fact) as it was at every base the fact records (the strictest wins),
- * the signers files there, and the change up to the head it records (else this
- * checkout's HEAD). Specs are read in git; a link or submodule on the spec path
+ * the signers files there, and the change up to the head it records (fetched
+ * from the remote when this checkout lacks it; else, when the fact names no
+ * head, this checkout's HEAD). Specs are read in git; a link or submodule on the spec path
  * reads as a spec that does not parse (the strictest rules). An edge over git
  * and the ledger; judging is `gateRules`'s.
  * @module
@@ -15,8 +16,10 @@ import type { LedgerStore } from "../ledger/ledger_store.ts";
 import type { PendingRecord, PlanPair } from "../ledger/records.ts";
 import { type BaseSpec, baseSpecOf } from "../policy/base_spec.ts";
 import { readTreeFile } from "../git/tree_file.ts";
+import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
 import { type GateJudge, gateRules } from "../run/gate_rules.ts";
 import { specParser } from "./_load_spec.ts";
+import { waitingCommits } from "./_waiting_commits.ts";
 
 /** The edges the rules are read through. */
 export interface PendingRulesIo {
@@ -24,6 +27,11 @@ export interface PendingRulesIo {
   cwd: string;
   clock: Clock;
   ledger: Pick<LedgerStore, "readPlanSet">;
+  /**
+   * The remote a commit this checkout lacks is fetched from.
+   * @default {"origin"}
+   */
+  remote?: string;
 }
 
 /** The rules of a pending fact, or why they could not be read here. */
@@ -44,6 +52,9 @@ export type PendingRules =
  * @param pending The pending fact (it must name its spec, else `specPath` does).
  * @param specPath The spec's path from the top level when the fact names none.
  * @param io Git, the working directory, the clock and the ledger.
+ * @param confirmer Confirms a forge gate's unsigned approvals (the approve
+ *   command's own, provisionally); without one none of them counts, as nobody
+ *   asked the forge here.
  * @returns The judge, base and plan set; or `unread` with the reason (no git
  *   repository here, the base commit missing, no spec named).
  * @throws {GitError} When git fails unexpectedly.
@@ -52,6 +63,7 @@ export async function pendingRules(
   pending: PendingRecord,
   specPath: string | undefined,
   io: PendingRulesIo,
+  confirmer?: ApprovalConfirmer,
 ): Promise<PendingRules> {
   const unread = (why: string): PendingRules => ({ status: "unread", why });
   const path = pending.spec ?? specPath;
@@ -60,19 +72,11 @@ export async function pendingRules(
   if (top === undefined) {
     return unread(`"${io.cwd}" is not in a git repository`);
   }
-  const bases: string[] = [];
-  for (const sha of pending.bases ?? [pending.base]) {
-    const base = await io.git.resolveCommit(sha, top);
-    if (base === undefined) {
-      return unread(
-        `the base commit ${sha.slice(0, 12)} is not in this checkout`,
-      );
-    }
-    bases.push(base);
-  }
-  const head =
-    (pending.head && await io.git.resolveCommit(pending.head, top)) ||
-    await io.git.resolveCommit("HEAD", top);
+  const commits = await waitingCommits(pending, io.git, top, io.remote);
+  if (commits.status === "missing") return unread(commits.why);
+  const { bases } = commits;
+  // A fact of an older chant-wave names no head: this checkout's stands in.
+  const head = commits.head ?? await io.git.resolveCommit("HEAD", top);
   if (head === undefined) return unread("the repository has no commit");
   const parse = await specParser();
   const specAt = async (sha: string): Promise<BaseSpec> => {
@@ -110,6 +114,7 @@ export async function pendingRules(
     targets,
     { top, head },
     { git: io.git, clock: io.clock, stderr: { write() {} } },
+    confirmer,
   );
   return { status: "read", judge, base: bases[0], set };
 }

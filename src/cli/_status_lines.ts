@@ -173,7 +173,8 @@ function details(wave: WaveStatus): string[] {
 /**
  * The step that moves the rollout on, judged as the jobs judge it: the first
  * wave not complete at HEAD (ever completed, when HEAD is not known) waits for
- * approvers (the tally short of the rules), holds a plan claimed with no
+ * approvers (the tally short of the rules; or no tally, when the rules its job
+ * met cannot be read here, and why), holds a plan claimed with no
  * outcome (its job runs, or died: approve the plan again), or is to be run.
  */
 function nextStep(
@@ -202,6 +203,11 @@ function nextStep(
     if (done) continue;
     const what = `wave ${wave.wave} "${wave.name}"`;
     const sign = wave.rules?.mode === "sealed" ? ["--sign"] : [];
+    if (wave.pending && wave.rulesUnread) {
+      return `next: ${what} waits for ${
+        shortDigest(wave.pending.planDigest)
+      }, whose approvals cannot be judged here: ${wave.rulesUnread}`;
+    }
     if (wave.pending) {
       const t = wave.tally;
       const tally = t && t.digest === wave.pending.planDigest &&

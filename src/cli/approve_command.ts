@@ -23,40 +23,40 @@ import {
   sshKeyFingerprint,
 } from "../seal/ssh_public_key.ts";
 import { adviseApproval } from "./_approval_advice.ts";
-import { takeSignFlag } from "./_sign_flag.ts";
+import { approveConfirmer } from "../review/provisional_confirmer.ts";
 import { ciContext } from "../run/ci_context.ts";
 import { whoRuns } from "../run/who.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
-import { chooseLedger, openLedger } from "./_open_ledger.ts";
-import { gateTarget, requireKnownGate } from "./_gate_target.ts";
+import {
+  GATE_SPEC_FLAG,
+  jsonFlag,
+  LEDGER_FLAG,
+  WAVE_FLAG,
+} from "./_common_flags.ts";
+import { chooseLedger, fetchRemote, openLedger } from "./_open_ledger.ts";
+import {
+  findWave,
+  type GateTarget,
+  gateTarget,
+  requireKnownGate,
+} from "./_gate_target.ts";
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
+import { decidedPlan, viaUrl } from "./_decided_plan.ts";
 
 /** The `approve` command. */
 export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
-  usage:
-    "chant-wave approve NAME GATE | --spec F --wave K [--plan DIGEST] [--by WHO] [--note TEXT]\n" +
-    "                          [--sign [KEY]] [--ledger L] [--resume] [--json]",
-  help: [
+  usage: [
+    "NAME GATE | --spec --wave [--plan | --decided] [--by] [--note] [--via]\n" +
+    "[--sign] [--ledger] [--resume] [--json]",
+  ],
+  about: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
     "fresh plans differ refuses it.",
-    "",
-    "  --spec F       with --wave: the gate of wave K of this spec, instead of NAME GATE",
-    "  --wave K       the wave, by number or name",
-    "  --plan DIGEST  sha256:<64 hex>, as printed after 'then approve:'",
-    "  --by WHO       who approves (default: the CI actor, git user.email, $USER)",
-    "  --note TEXT    a note kept with the approval",
-    "  --sign KEY     seal the approval with an SSH key (ssh-keygen -Y sign); KEY",
-    "                 is optional (git's user.signingkey when gpg.format is ssh);",
-    "                 write --sign=KEY, or put --sign KEY after NAME GATE",
-    "  --ledger L     git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
-    '                 the spec\'s "ledger" with --spec, else .chant/ledger)',
-    "  --resume       then restart the CI job that waited (as chant-wave resume does)",
-    "  --json         print { ledger, record, resume? } on stdout: the approval as recorded",
   ].join("\n"),
   examples: [
     "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
@@ -64,22 +64,88 @@ export const approveCommand: Command = {
     "chant-wave approve demo demo-wave-3 --sign   # sealed with git's SSH signing key",
     "chant-wave approve --spec waves.jsonc --wave staging --ledger git --resume   # and restart the job",
   ],
-  // `--sign [KEY]` is taken out before parsing (its KEY is optional); it is
-  // listed here so that usage, help and completion name it.
-  flags: {
-    strings: ["spec", "wave", "plan", "by", "note", "ledger"],
-    booleans: ["json", "sign", "resume"],
-  },
+  flags: [
+    GATE_SPEC_FLAG,
+    WAVE_FLAG,
+    {
+      name: "plan",
+      value: { name: "DIGEST" },
+      description: "sha256:<64 hex>, as printed after 'then approve:'",
+    },
+    {
+      name: "decided",
+      description:
+        "with --spec and --wave: the digest of the wave's decision record\n" +
+        "here, when it waits (else approve nothing, exit 0)",
+    },
+    {
+      name: "by",
+      value: { name: "WHO" },
+      description: "who approves",
+      default: "the CI actor, git user.email, $USER",
+    },
+    {
+      name: "note",
+      value: { name: "TEXT" },
+      description: "a note kept with the approval",
+    },
+    {
+      name: "via",
+      value: { name: "URL" },
+      description:
+        "the forge run or job that approves (the approve workflow's run,\n" +
+        "GitLab's manual approve job); a forge gate counts the approval\n" +
+        "once the forge confirms it",
+    },
+    {
+      name: "sign",
+      value: { name: "KEY", optional: true },
+      description:
+        "seal the approval with an SSH key (ssh-keygen -Y sign); KEY\n" +
+        "is optional (git's user.signingkey when gpg.format is ssh);\n" +
+        "write --sign=KEY, or put --sign KEY after NAME GATE",
+    },
+    LEDGER_FLAG,
+    {
+      name: "resume",
+      description:
+        "then restart the CI job that waited (as chant-wave resume does)",
+    },
+    jsonFlag(
+      "print { ledger, record, resume? } on stdout: the approval as recorded",
+    ),
+  ],
   async run(argv, io) {
-    const { rest, sign } = takeSignFlag(argv);
-    const flags = parseFlags("approve", rest, approveCommand.flags);
+    const flags = parseFlags("approve", argv, approveCommand.flags);
+    const sign = flags.optional.sign;
     const target = await gateTarget("approve", flags, io.cwd);
     const { name, gate } = target;
-    const ledger = await openLedger(
-      chooseLedger(flags.strings.ledger, io.env, target.spec?.ledger),
-      io,
+    const choice = chooseLedger(
+      flags.strings.ledger,
+      io.env,
+      target.spec?.ledger,
     );
-    const plan = flags.strings.plan;
+    const ledger = await openLedger(choice, io);
+    let plan = flags.strings.plan;
+    const via = flags.strings.via === undefined
+      ? undefined
+      : viaUrl(flags.strings.via);
+    if (flags.booleans.decided) {
+      if (plan !== undefined) {
+        throw new InputError('"--plan" and "--decided" do not go together');
+      }
+      const decided = await decidedPlan(
+        target,
+        flags.strings.wave,
+        flags.strings.spec,
+        io.cwd,
+      );
+      if ("nothing" in decided) {
+        lineLog(io.stderr)(decided.nothing);
+        return OK;
+      }
+      plan = decided.digest;
+    }
     if (plan !== undefined && !isDigest(plan)) {
       throw new InputError(
         `"--plan" must be sha256:<64 lowercase hex>, not "${plan}"`,
@@ -129,7 +195,7 @@ export const approveCommand: Command = {
         timestamp: new Date(stamp.now).toISOString(),
       },
       principal: by,
-      key: await resolveSigningKey(sign.key, io),
+      key: await resolveSigningKey(sign.value, io),
       env: io.env,
     });
     const record = approvalRecord({
@@ -139,22 +205,34 @@ export const approveCommand: Command = {
       by,
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
+      ...(via === undefined ? {} : { via }),
       ...(seal === undefined ? {} : { seal }),
     }, stamp);
     await ledger.write(record);
     approvedLines(name, gate, digest, by).forEach(log);
     if (plans) log(`  it covers ${describePlans(plans)}`);
     log(`  recorded in ${ledger.describe()}`);
+    if (via) log(`  via ${via}`);
     if (seal) {
       const fingerprint = await sshKeyFingerprint(
         parseSshPublicKeyLine(seal.publicKey),
       );
       log(`signed as ${seal.principal} with ${fingerprint}`);
     }
-    const advice = await adviseApproval(record, records, { ...io, ledger });
+    // The forge confirms an approve run or job only once it finished: this
+    // one counts as recorded, the gate's others as the forge says (§13.1).
+    const confirmer = approveConfirmer(record, {
+      name,
+      wave: { k: waveNumber(gate), name: waveName(target, flags.strings) },
+    }, io.env);
+    const advice = await adviseApproval(record, records, {
+      ...io,
+      ledger,
+      remote: fetchRemote(choice),
+    }, confirmer);
     advice.forEach(log);
     const resume = flags.booleans.resume
-      ? await resumeOne({ name, gate }, ledger, io)
+      ? await resumeOne({ name, gate }, ledger, io, confirmer)
       : undefined;
     if (flags.booleans.json) {
       io.stdout.write(
@@ -196,4 +274,18 @@ function describePlans(plans: readonly PlanSetMember[]): string {
   return `${plans.length} plan${plans.length === 1 ? "" : "s"}: ${
     shown.join(", ")
   }${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+/** The wave number of a gate `<gate>-wave-<k>`. */
+function waveNumber(gate: string): number {
+  return Number(/-wave-([1-9]\d*)$/.exec(gate)?.[1] ?? 0);
+}
+
+/** The wave's name when `--spec F --wave K` names it; else empty. */
+function waveName(
+  target: GateTarget,
+  strings: { spec?: string; wave?: string },
+): string {
+  if (target.spec === undefined || strings.wave === undefined) return "";
+  return findWave(target.spec, strings.wave, strings.spec ?? "").name;
 }

@@ -10,6 +10,7 @@ import { OK } from "../exit_codes.ts";
 import { SpecError } from "../errors.ts";
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
+import { jsonFlag, SPEC_FLAG } from "./_common_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { describeTrust } from "../policy/mode_trust.ts";
 
@@ -17,21 +18,23 @@ import { describeTrust } from "../policy/mode_trust.ts";
 export const checkCommand: Command = {
   name: "check",
   summary: "validate a spec and report every problem",
-  usage: "chant-wave check --spec F [--json]",
-  help: [
+  usage: ["--spec [--json]"],
+  about: [
     "Reads the spec and runs every check of the spec format; each problem is",
     "reported as <file>:<line>:<col>: <where>: <what>. Exit 0 when valid, 2 when not.",
     "A valid spec's gated waves are listed with their approval mode and what it",
     "withstands (as written here; a job reads these rules at base).",
-    "",
-    "  --spec F   the waves file (JSON or JSONC)",
-    "  --json     print { ok, file, waves, runs } or { ok: false, problems } on stdout",
   ].join("\n"),
   examples: [
     "chant-wave check --spec waves.jsonc",
     "chant-wave check --spec waves.jsonc --json   # every problem as JSON, for scripts",
   ],
-  flags: { strings: ["spec"], booleans: ["json"] },
+  flags: [
+    { ...SPEC_FLAG, description: "the waves file (JSON or JSONC)" },
+    jsonFlag(
+      "print { ok, file, waves, runs } or { ok: false, problems } on stdout",
+    ),
+  ],
   async run(argv, io) {
     const flags = parseFlags("check", argv, checkCommand.flags);
     const file = requireFlag("check", flags, "spec");

@@ -1,10 +1,11 @@
 /**
  * The shape every command file exports, so `main` can dispatch, list, explain
- * and complete them uniformly.
+ * and complete them uniformly. A command's flags are one table; its usage, the
+ * help's flag list, the parser and the completions are made from it.
  * @module
  */
 
-import type { FlagSpec } from "./_flags.ts";
+import type { FlagTable } from "./_flags.ts";
 import type { CliIo } from "./io.ts";
 
 /** One `chant-wave` command. */
@@ -13,17 +14,23 @@ export interface Command {
   name: string;
   /** One line for the command list. */
   summary: string;
-  /** The usage line(s), without the leading `usage: `. */
-  usage: string;
-  /** Further lines of `--help`: what it does, its flags. */
-  help: string;
+  /**
+   * Its usage forms, each after `chant-wave NAME`: positional words, `[`, `]`,
+   * `|` and the flags as `--name`, which the usage shows with their values
+   * from {@linkcode Command.flags}; a `\n` continues a form on the next line.
+   */
+  usage: readonly string[];
+  /** The help's lines before the flag list: what it does. */
+  about: string;
+  /** The help's lines after the flag list, if any. */
+  notes?: string;
   /**
    * Two to four real command lines for the EXAMPLES block of `--help`, each
    * `chant-wave …`, optionally followed by `  # what it does`.
    */
   examples: readonly string[];
-  /** The flags it takes: `run` parses with them and completion offers them. */
-  flags: FlagSpec;
+  /** Its flags, in the order the help lists them. */
+  flags: FlagTable;
   /** The words its first positional takes, offered by shell completion. */
   words?: readonly string[];
   /** Whether its other positionals are files (shell completion offers files). */

@@ -24,8 +24,8 @@ export function completionCommand(
   return {
     name: "completion",
     summary: "print a shell completion script (bash, zsh, fish)",
-    usage: "chant-wave completion bash|zsh|fish",
-    help: [
+    usage: ["bash|zsh|fish"],
+    about: [
       "Prints the completion script of the shell on stdout: the commands, each",
       "command's flags, files for --spec, directories for --out, git, git: and",
       "directories for --ledger, and the forges, shells, topics or ledger actions",
@@ -42,10 +42,10 @@ export function completionCommand(
       'chant-wave completion zsh > "${fpath[1]}/_chant-wave"',
       "chant-wave completion fish > ~/.config/fish/completions/chant-wave.fish",
     ],
-    flags: {},
+    flags: [],
     words: SHELLS,
     run(argv, io) {
-      const flags = parseFlags("completion", argv, {});
+      const flags = parseFlags("completion", argv, []);
       const shell = shellOf(flags.positionals);
       io.stdout.write(renderCompletion(shell, completionModel(commands())));
       return Promise.resolve(OK);

@@ -22,8 +22,8 @@ export function helpCommand(commands: () => readonly Command[]): Command {
   return {
     name: "help",
     summary: "show a command's help, or a topic",
-    usage: "chant-wave help [COMMAND | TOPIC]",
-    help: [
+    usage: ["[COMMAND | TOPIC]"],
+    about: [
       "Without a word, lists the commands and topics. With a command, shows its",
       "usage, flags and examples (as COMMAND --help does). Topics:",
       ...HELP_TOPICS.map((topic) => `  ${topic}`),
@@ -33,12 +33,12 @@ export function helpCommand(commands: () => readonly Command[]): Command {
       "chant-wave help exit-codes",
       "chant-wave help approvals",
     ],
-    flags: {},
+    flags: [],
     get words() {
       return [...commands().map((command) => command.name), ...HELP_TOPICS];
     },
     run(argv, io) {
-      const flags = parseFlags("help", argv, {});
+      const flags = parseFlags("help", argv, []);
       const [word, ...extra] = flags.positionals;
       if (extra.length > 0) {
         throw new InputError(

@@ -9,6 +9,7 @@ import { expandJobs, type Job } from "../jobs/expand_jobs.ts";
 import { ciCommand } from "../jobs/job_ledger.ts";
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
+import { jsonFlag, SPEC_FLAG } from "./_common_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { formatTable } from "../table.ts";
 import { shellLine } from "../shell_words.ts";
@@ -17,22 +18,19 @@ import { shellLine } from "../shell_words.ts";
 export const jobsCommand: Command = {
   name: "jobs",
   summary: "list the CI jobs a spec expands to",
-  usage: "chant-wave jobs --spec F [--json]",
-  help: [
+  usage: ["--spec [--json]"],
+  about: [
     "Expands the spec into its CI jobs: one job per wave, or a deciding job plus",
     "share jobs or job groups, each needing the last jobs of the wave before.",
     "Each command is the one the pipelines run, with the spec's ledger (else",
     "--ledger git), so it works as printed.",
     'A rest wave shows as "<k>+": its whole-wave job goes on through further waves.',
-    "",
-    "  --spec F   the waves file",
-    "  --json     print the jobs as a JSON array on stdout",
   ].join("\n"),
   examples: [
     "chant-wave jobs --spec waves.jsonc   # a table: job, kind, wave, needs, command",
     "chant-wave jobs --spec waves.jsonc --json",
   ],
-  flags: { strings: ["spec"], booleans: ["json"] },
+  flags: [SPEC_FLAG, jsonFlag("print the jobs as a JSON array on stdout")],
   async run(argv, io) {
     const flags = parseFlags("jobs", argv, jobsCommand.flags);
     const file = requireFlag("jobs", flags, "spec");

@@ -13,6 +13,7 @@ import { isGitLedger } from "../ledger/git_ledger.ts";
 import { summariseSeal } from "../seal/seal_summary.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
+import { jsonFlag, LEDGER_FLAG, SPEC_FLAG } from "./_common_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
@@ -22,9 +23,12 @@ import type { CliIo } from "./io.ts";
 export const ledgerCommand: Command = {
   name: "ledger",
   summary: "list, compact or sync the gate ledger",
-  usage:
-    "chant-wave ledger log [NAME [GATE]] [--spec F] [--ledger L] [--json]\nchant-wave ledger compact [NAME [GATE]] [--spec F] [--ledger L] [--dry-run] [--json]\nchant-wave ledger pull|push [--spec F] [--ledger L] [--json]",
-  help: [
+  usage: [
+    "log [NAME [GATE]] [--spec] [--ledger] [--json]",
+    "compact [NAME [GATE]] [--spec] [--ledger] [--dry-run] [--json]",
+    "pull|push [--spec] [--ledger] [--json]",
+  ],
+  about: [
     "log    lists the records of every gate (or of NAME, or of gate GATE of NAME),",
     "       gate by gate, newest last, folded ones too; malformed records are",
     "       reported, not fatal",
@@ -38,15 +42,6 @@ export const ledgerCommand: Command = {
     "pull   fetches the branch chant/ledger and fast-forwards the local one",
     "       (git ledger only)",
     "push   sends the local branch's records the remote lacks (git ledger only)",
-    "",
-    '  --spec F     the ledger the spec\'s "ledger" names (log: only its gates)',
-    "  --ledger L   a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER),",
-    "               or git / git:<remote> (the branch chant/ledger, remote origin)",
-    "  --dry-run    compact: say what would fold, move nothing",
-    "  --json       log: print { ledger, gates: [{ name, gate, records, folded,",
-    "               problems }] } on stdout; compact: { ledger, dryRun, gates:",
-    "               [{ name, gate, records, sets, summary? }] }; pull, push:",
-    "               { remote, tip?, records, message }",
   ].join("\n"),
   examples: [
     "chant-wave ledger log   # every gate's records, newest last",
@@ -54,7 +49,30 @@ export const ledgerCommand: Command = {
     "chant-wave ledger pull --ledger git   # fetch the branch chant/ledger",
     "chant-wave ledger compact --ledger git   # e.g. nightly, from a scheduled job",
   ],
-  flags: { strings: ["spec", "ledger"], booleans: ["json", "dry-run"] },
+  flags: [
+    {
+      ...SPEC_FLAG,
+      description:
+        'the ledger the spec\'s "ledger" names (log, compact: only its gates)',
+    },
+    {
+      ...LEDGER_FLAG,
+      description:
+        "a directory (default .chant/ledger, or $CHANT_WAVE_LEDGER),\n" +
+        "or git / git:<remote> (the branch chant/ledger, remote origin)",
+      default: undefined,
+    },
+    {
+      name: "dry-run",
+      description: "compact: say what would fold, move nothing",
+    },
+    jsonFlag(
+      "log: print { ledger, gates: [{ name, gate, records, folded,\n" +
+        "problems }] } on stdout; compact: { ledger, dryRun, gates:\n" +
+        "[{ name, gate, records, sets, summary? }] }; pull, push:\n" +
+        "{ remote, tip?, records, message }",
+    ),
+  ],
   words: ["log", "pull", "push", "compact"],
   async run(argv, io) {
     const flags = parseFlags("ledger", argv, ledgerCommand.flags);

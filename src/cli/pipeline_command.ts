@@ -24,6 +24,7 @@ import {
 } from "../pipeline/rendered_file.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import type { Command } from "./command.ts";
+import { jsonFlag, SPEC_FLAG } from "./_common_flags.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
@@ -36,9 +37,8 @@ const DRIFT = RUN_FAILED;
 export const pipelineCommand: Command = {
   name: "pipeline",
   summary: "render the CI pipeline for a forge",
-  usage:
-    "chant-wave pipeline github|gitlab|forgejo --spec F [--out DIR] [--check] [--json]",
-  help: [
+  usage: ["github|gitlab|forgejo --spec [--out] [--check] [--json]"],
+  about: [
     "Renders the spec's jobs (see chant-wave jobs) as the forge's pipeline file:",
     "  github   .github/workflows/<name>.yml",
     "  gitlab   <name>.gitlab-ci.yml (include it from .gitlab-ci.yml)",
@@ -47,21 +47,34 @@ export const pipelineCommand: Command = {
     "give --spec as a path from it (an absolute path or one outside it is refused).",
     'Set "pipeline.install" in the spec to the shell line that puts chant-wave on',
     'PATH in the jobs; without it they fail with "chant-wave: command not found".',
-    "",
-    "  --spec F    the waves file, a path from the repository root",
-    "  --out DIR   the repository root to write under (default: the repository",
-    "              root of the working directory)",
-    "  --check     write nothing; exit 1 and print the difference when the files on",
-    "              disk differ from the rendering, exit 0 when they match",
-    "  --json      print { exitCode, forge, files: [{ path, status, diff? }] } on",
-    "              stdout; status: written, up-to-date, missing or differs",
   ].join("\n"),
   examples: [
     "chant-wave pipeline github --spec waves.jsonc   # writes .github/workflows/<name>.yml",
     "chant-wave pipeline gitlab --spec waves.jsonc --check   # exit 1 and a diff on drift",
     "chant-wave pipeline forgejo --spec waves.jsonc --out /tmp/render --json",
   ],
-  flags: { strings: ["spec", "out"], booleans: ["check", "json"] },
+  flags: [
+    {
+      ...SPEC_FLAG,
+      description: "the waves file, a path from the repository root",
+    },
+    {
+      name: "out",
+      value: { name: "DIR", kind: "directory" },
+      description: "the repository root to write under",
+      default: "the repository\nroot of the working directory",
+    },
+    {
+      name: "check",
+      description:
+        "write nothing; exit 1 and print the difference when the files on\n" +
+        "disk differ from the rendering, exit 0 when they match",
+    },
+    jsonFlag(
+      "print { exitCode, forge, files: [{ path, status, diff? }] } on\n" +
+        "stdout; status: written, up-to-date, missing or differs",
+    ),
+  ],
   words: FORGES,
   async run(argv, io) {
     const flags = parseFlags("pipeline", argv, pipelineCommand.flags);

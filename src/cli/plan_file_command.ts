@@ -18,12 +18,14 @@ import { runStep } from "../exec/run_step.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import { TOOL_KINDS } from "../spec/types.ts";
 import { planWithSqitch } from "../sqitch/sqitch_steps.ts";
+import { parsePlanFile } from "../run/plan_file.ts";
 import {
   ShowJsonError,
   writeToolPlanFile,
 } from "../tofu/write_tool_plan_file.ts";
 import type { StepRunner } from "../tool/run_tool_step.ts";
 import type { Command } from "./command.ts";
+import { jsonFlag } from "./_common_flags.ts";
 import { type ParsedFlags, parseFlags } from "./_flags.ts";
 import type { CliIo } from "./io.ts";
 
@@ -32,10 +34,10 @@ export const planFileCommand: Command = {
   name: "plan-file",
   summary: "turn an OpenTofu, Terraform or sqitch plan into a plan file",
   usage: [
-    "chant-wave plan-file opentofu|terraform SHOW_JSON PLAN_FILE [--json]",
-    "chant-wave plan-file sqitch DIR TARGET PLAN_FILE [--binary B] [--honour-marks] [--json]",
-  ].join("\n       "),
-  help: [
+    "opentofu|terraform SHOW_JSON PLAN_FILE [--json]",
+    "sqitch DIR TARGET PLAN_FILE [--binary] [--honour-marks] [--json]",
+  ],
+  about: [
     'opentofu, terraform: reads SHOW_JSON, the output of "tofu show -json <saved',
     'plan>" (or "terraform show -json <saved plan>"), and writes PLAN_FILE, the',
     "plan file a plan command writes: { planDigest, destructive, empty, summary }.",
@@ -55,13 +57,8 @@ export const planFileCommand: Command = {
     'count); "changes" lists them; "sqitch" holds what an apply needs. Deploy',
     'exactly those with: sqitch deploy --target TARGET --to "$(jq -r .sqitch.deployTo PLAN_FILE)"',
     "after checking that the database still is at .sqitch.deployed.",
-    "",
-    "  --json           also print the plan file on stdout",
-    '  --binary B       the sqitch program (default "sqitch")',
-    '  --honour-marks   let a "-- chant-wave: not destructive" line in a deploy',
-    "                   script clear it (in a spec with tool, the policy at base",
-    "                   decides: destructiveOverrides)",
-    "",
+  ].join("\n"),
+  notes: [
     'A spec with "tool" does all of this without a script. In a plan script',
     "whose plan file is $CHANT_WAVE_PLAN:",
     '  tofu -chdir=live/prod plan -input=false -out="$PWD/prod.tfplan"',
@@ -73,7 +70,21 @@ export const planFileCommand: Command = {
     'chant-wave plan-file terraform show.json "$CHANT_WAVE_PLAN" --json',
     'chant-wave plan-file sqitch db db:pg://db.internal/tenant_eu "$CHANT_WAVE_PLAN"',
   ],
-  flags: { booleans: ["json", "honour-marks"], strings: ["binary"] },
+  flags: [
+    jsonFlag("also print the plan file on stdout"),
+    {
+      name: "binary",
+      value: { name: "B" },
+      description: "the sqitch program",
+      default: '"sqitch"',
+    },
+    {
+      name: "honour-marks",
+      description: 'let a "-- chant-wave: not destructive" line in a deploy\n' +
+        "script clear it (in a spec with tool, the policy at base\n" +
+        "decides: destructiveOverrides)",
+    },
+  ],
   words: TOOL_KINDS,
   files: true,
   run(argv, io) {
@@ -139,7 +150,7 @@ async function sqitchPlanFile(flags: ParsedFlags, io: CliIo): Promise<number> {
     return RUN_FAILED;
   }
   const text = await readFile(resolve(io.cwd, planFile), "utf8");
-  const plan = JSON.parse(text) as { summary: string };
+  const plan = parsePlanFile(text);
   if (flags.booleans.json) io.stdout.write(text);
   log(`wrote ${JSON.stringify(planFile)}: ${plan.summary}`);
   return OK;

@@ -14,30 +14,27 @@ import {
   type ResumeResult,
 } from "../resume/resume_gates.ts";
 import type { Command } from "./command.ts";
+import { jsonFlag, LEDGER_FLAG, SPEC_FLAG } from "./_common_flags.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { pendingRules } from "./_pending_rules.ts";
+import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
 
 /** The `resume` command. */
 export const resumeCommand: Command = {
   name: "resume",
   summary: "restart the CI jobs of waiting gates that are now approved",
-  usage: "chant-wave resume [--spec F] [--ledger L] [--dry-run] [--json]",
-  help: [
+  usage: ["[--spec] [--ledger] [--dry-run] [--json]"],
+  about: [
     "For each gate whose standing pending fact now has an approval covering its",
     "plans, restarts the CI job that waited: GitHub re-runs the run's failed jobs,",
     "GitLab retries the job, Forgejo dispatches the workflow again. A run not",
     "completed, re-run since, or with a newer job of the name is skipped. Resuming",
     "approves nothing: the restarted job decides its gate again.",
-    "",
-    "  --spec F     only the gates of this spec (default: every gate in the ledger)",
-    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
-    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
-    "  --dry-run    say what would be restarted; ask the forge nothing",
-    "  --json       print { exitCode, resumed, waiting, gates: [...] } on stdout",
-    "",
+  ].join("\n"),
+  notes: [
     "Token: CHANT_WAVE_FORGE_TOKEN, else GITHUB_TOKEN or GH_TOKEN (GitHub, Forgejo),",
     "else GITLAB_TOKEN. GitHub: actions: write; GitLab: a token with the api scope",
     "(a job token cannot retry jobs); Forgejo: write:repository.",
@@ -49,7 +46,19 @@ export const resumeCommand: Command = {
     "chant-wave resume --spec waves.jsonc --ledger git --dry-run",
     "chant-wave resume --spec waves.jsonc --ledger git --json",
   ],
-  flags: { strings: ["spec", "ledger"], booleans: ["dry-run", "json"] },
+  flags: [
+    {
+      ...SPEC_FLAG,
+      description: "only the gates of this spec",
+      default: "every gate in the ledger",
+    },
+    LEDGER_FLAG,
+    {
+      name: "dry-run",
+      description: "say what would be restarted; ask the forge nothing",
+    },
+    jsonFlag("print { exitCode, resumed, waiting, gates: [...] } on stdout"),
+  ],
   async run(argv, io) {
     const flags = parseFlags("resume", argv, resumeCommand.flags);
     const file = flags.strings.spec;
@@ -104,6 +113,8 @@ async function gatesOf(
  * @param gate The gate.
  * @param ledger The ledger it was approved in.
  * @param io The edges.
+ * @param confirmer What a forge gate takes its unsigned approvals for here (the
+ *   approve command's own approval, provisionally; SPEC.md §13.1).
  * @returns The gate's status (none when no pending fact stands) and the counts.
  * @throws {InputError} When a token variable or a forge API URL is malformed.
  */
@@ -111,23 +122,38 @@ export function resumeOne(
   gate: GateRef,
   ledger: LedgerStore,
   io: CliIo,
+  confirmer?: ApprovalConfirmer,
 ): Promise<ResumeResult> {
-  return resumeGates([gate], { dryRun: false }, resumeIo(ledger, io));
+  return resumeGates(
+    [gate],
+    { dryRun: false },
+    resumeIo(ledger, io, confirmer),
+  );
 }
 
 /**
  * The edges of a resume: the ledger, the environment, the clock, the log, and
  * the rules at each waiting job's base, read in this checkout (SPEC.md §12.1:
- * a gate whose approvals do not count under them is not resumed).
+ * a gate whose approvals do not count under them is not resumed); on a forge
+ * gate an unsigned approval counts only as `confirmer` takes it (none without).
  */
-function resumeIo(ledger: LedgerStore, io: CliIo): ResumeIo {
+function resumeIo(
+  ledger: LedgerStore,
+  io: CliIo,
+  confirmer?: ApprovalConfirmer,
+): ResumeIo {
   return {
     ledger,
     env: io.env,
     clock: io.clock,
     stderr: io.stderr,
     async rulesOf(pending, records) {
-      const read = await pendingRules(pending, undefined, { ...io, ledger });
+      const read = await pendingRules(
+        pending,
+        undefined,
+        { ...io, ledger },
+        confirmer,
+      );
       return read.status === "read"
         ? await read.judge.judge(records, pending.planDigest)
         : undefined;

@@ -8,8 +8,20 @@ import type { GateRecords } from "../ledger/ledger_store.ts";
 import { lineLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
 import { revokedLine } from "../ledger/gate_messages.ts";
-import { expiredRecord, newStamp } from "../ledger/records.ts";
+import {
+  type ActionsThrough,
+  type ApprovalRecord,
+  expiredRecord,
+  newStamp,
+} from "../ledger/records.ts";
+import { actionsThrough } from "../review/action_floor.ts";
 import type { Command } from "./command.ts";
+import {
+  GATE_SPEC_FLAG,
+  jsonFlag,
+  LEDGER_FLAG,
+  WAVE_FLAG,
+} from "./_common_flags.ts";
 import { whoRuns } from "../run/who.ts";
 import { parseFlags } from "./_flags.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
@@ -19,30 +31,31 @@ import { gateTarget } from "./_gate_target.ts";
 export const revokeCommand: Command = {
   name: "revoke",
   summary: "clear a gate's approvals and pending facts",
-  usage:
-    "chant-wave revoke NAME GATE | --spec F --wave K [--by WHO] [--note TEXT] [--ledger L] [--json]",
-  help: [
+  usage: ["NAME GATE | --spec --wave [--by] [--note] [--ledger] [--json]"],
+  about: [
     "Records that gate GATE of rollout NAME is cleared: every earlier approval and",
     "pending fact stops counting; the next run waits for a fresh approval.",
-    "",
-    "  --spec F     with --wave: the gate of wave K of this spec, instead of NAME GATE",
-    "  --wave K     the wave, by number or name",
-    "  --by WHO     who revokes, kept in the record (default: the CI actor,",
-    "               git user.email, $USER)",
-    "  --note TEXT  why",
-    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
-    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
-    "  --json       print { ledger, record } on stdout: the expired record as written",
   ].join("\n"),
   examples: [
     'chant-wave revoke demo demo-wave-3 --note "wrong plan approved"',
     "chant-wave revoke demo demo-wave-3 --by ann@example.com --ledger git",
     "chant-wave revoke --spec waves.jsonc --wave prod --json",
   ],
-  flags: {
-    strings: ["spec", "wave", "by", "note", "ledger"],
-    booleans: ["json"],
-  },
+  flags: [
+    GATE_SPEC_FLAG,
+    WAVE_FLAG,
+    {
+      name: "by",
+      value: { name: "WHO" },
+      description: "who revokes, kept in the record",
+      default: "the CI actor,\ngit user.email, $USER",
+    },
+    { name: "note", value: { name: "TEXT" }, description: "why" },
+    LEDGER_FLAG,
+    jsonFlag(
+      "print { ledger, record } on stdout: the expired record as written",
+    ),
+  ],
   async run(argv, io) {
     const flags = parseFlags("revoke", argv, revokeCommand.flags);
     const target = await gateTarget("revoke", flags, io.cwd);
@@ -53,7 +66,10 @@ export const revokeCommand: Command = {
     );
     const note = flags.strings.note;
     const by = flags.strings.by ?? await whoRuns(io);
-    const approvals = endingApprovals(await ledger.readGate(name, gate));
+    const ending = endingApprovals(await ledger.readGate(name, gate));
+    const approvals = ending.approvals.map((approval) => approval.id)
+      .slice(-MAX_ENDED);
+    const through = actionsThrough(ending.approvals, ending.before);
     const record = expiredRecord(
       {
         name,
@@ -61,6 +77,7 @@ export const revokeCommand: Command = {
         ...(by === undefined ? {} : { by }),
         ...(note === undefined ? {} : { note }),
         ...(approvals.length ? { approvals } : {}),
+        ...(through === undefined ? {} : { actionsThrough: through }),
       },
       newStamp(io.clock),
     );
@@ -83,17 +100,22 @@ export const revokeCommand: Command = {
 const MAX_ENDED = 1000;
 
 /**
- * The approvals a revoke ends by id: those after the newest earlier revoke, and
- * any dated too far ahead to count yet (they would otherwise sort after it).
+ * The approvals a revoke ends: those after the newest earlier revoke, and any
+ * dated too far ahead to count yet (they would otherwise sort after it); and
+ * the forge actions that earlier revoke ended, which this one carries on.
  */
-function endingApprovals(read: GateRecords): string[] {
+function endingApprovals(
+  read: GateRecords,
+): { approvals: ApprovalRecord[]; before?: ActionsThrough } {
   const { records, future = [] } = read;
   let start = 0;
+  let before: ActionsThrough | undefined;
   records.forEach((record, i) => {
-    if (record.kind === "expired") start = i + 1;
+    if (record.kind !== "expired") return;
+    start = i + 1;
+    before = record.actionsThrough;
   });
-  return [...records.slice(start), ...future]
-    .filter((record) => record.kind === "approval")
-    .map((record) => record.id)
-    .slice(-MAX_ENDED);
+  const approvals = [...records.slice(start), ...future]
+    .filter((record): record is ApprovalRecord => record.kind === "approval");
+  return before === undefined ? { approvals } : { approvals, before };
 }

@@ -11,6 +11,7 @@ import { appendFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
 import type { JobResult } from "../run/job_result.ts";
 import { jobSummary } from "../run/job_summary.ts";
+import { approveClick } from "../run/approve_link.ts";
 import { recordPlans } from "../run/record_plans.ts";
 import { runJob } from "../run/run_job.ts";
 import { selectJob } from "../run/select_job.ts";
@@ -25,6 +26,7 @@ import {
   requireFlag,
 } from "./_flags.ts";
 import { loadSpec, specParser } from "./_load_spec.ts";
+import { RUN_FLAGS } from "./_run_flags.ts";
 import { ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { runLedger } from "./_run_ledger.ts";
 import { DEFAULT_LEDGER_DIR } from "../ledger/dir_ledger.ts";
@@ -34,35 +36,19 @@ import { warnUnignored } from "./_warn_unignored.ts";
 export const runCommand: Command = {
   name: "run",
   summary: "plan, gate and apply one wave",
-  usage:
-    "chant-wave run --spec F --wave K [--decide | --share I | --group G [--share I]]\n" +
-    "                      [--base REV] [--parallel N] [--ledger L] [--dry-run]\n" +
-    "                      [--heartbeat DUR] [--timeout DUR] [--out-of-order REASON] [--json]\n" +
-    "chant-wave run --spec F --record-plans [--parallel N] [--json]",
-  help: [
+  usage: [
+    "--spec --wave [--decide | --share | --group [--share]]\n" +
+    "[--base] [--parallel] [--ledger] [--dry-run]\n" +
+    "[--heartbeat] [--timeout] [--out-of-order] [--json]",
+    "--spec --record-plans [--parallel] [--json]",
+  ],
+  about: [
     "Plans every run of wave K, binds the gate to the set digest of the plans, reads",
     "the gate policy from the spec at the base commit, waits (exit 3) until a matching",
     "approval stands in the ledger, then applies. Share and group jobs read the",
     "deciding job's decision and refuse runs whose plan moved (exit 4).",
-    "",
-    "  --spec F          the waves file",
-    "  --wave K          the wave, by number (or name)",
-    "  --decide          deciding job: plan, decide, write the decision; apply nothing",
-    "  --share I         share job I: apply slice I of the decided runs",
-    "  --group G         group job: the runs of job group G (sliced by --share)",
-    "  --base REV        where the policy is read (default: the spec's base, else the push's before, else every version since the last decision)",
-    "  --parallel N      runs planned or applied at once (default: the spec's)",
-    "  --ledger L        git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else the",
-    '                    spec\'s "ledger" at base, else .chant/ledger)',
-    "  --dry-run         plan and decide, record nothing, apply nothing",
-    "  --heartbeat DUR   print a still-running line after DUR of quiet (0 = off)",
-    "  --timeout DUR     stop a plan or apply command after DUR (0 = none)",
-    "  --out-of-order REASON  run even though the wave before has not applied this commit",
-    "  --record-plans    the pull-request job: plan every wave at HEAD and hand each",
-    "                    wave's digest to the forge for review approvals (a commit",
-    "                    status, or GitLab's artifact); write no ledger, apply nothing",
-    "  --json            print the result object on stdout",
-    "",
+  ].join("\n"),
+  notes: [
     "exit: 0 done, 1 a run failed, 2 invalid input, 3 waiting (an approval, the",
     "wave before, a hold), 4 plans moved;",
     'see "chant-wave help exit-codes"',
@@ -73,21 +59,7 @@ export const runCommand: Command = {
     "chant-wave run --spec waves.jsonc --wave prod --decide --dry-run   # would it wait?",
     "chant-wave run --spec waves.jsonc --record-plans   # pull-request job",
   ],
-  flags: {
-    strings: [
-      "spec",
-      "wave",
-      "share",
-      "group",
-      "base",
-      "parallel",
-      "ledger",
-      "heartbeat",
-      "timeout",
-      "out-of-order",
-    ],
-    booleans: ["decide", "dry-run", "record-plans", "json"],
-  },
+  flags: RUN_FLAGS,
   async run(argv, io) {
     const flags = parseFlags("run", argv, runCommand.flags);
     const json = flags.booleans.json;
@@ -143,7 +115,13 @@ export const runCommand: Command = {
         ? io.env.GITHUB_STEP_SUMMARY
         : undefined;
       if (summaryFile) {
-        const summary = maskCredentials(jobSummary(result, wave.name));
+        const summary = maskCredentials(
+          jobSummary(
+            result,
+            wave.name,
+            approveClick(spec.name, wave, io.env),
+          ),
+        );
         await appendFile(summaryFile, summary).catch((
           error,
         ) =>

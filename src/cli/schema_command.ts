@@ -12,8 +12,8 @@ import { parseFlags } from "./_flags.ts";
 export const schemaCommand: Command = {
   name: "schema",
   summary: "print the spec's JSON Schema",
-  usage: "chant-wave schema",
-  help: [
+  usage: [""],
+  about: [
     "Prints the JSON Schema of the waves file on stdout; point the spec's",
     '"$schema" key at a saved copy so editors complete and check it:',
     '{ "$schema": "./waves.schema.json", "name": …, "waves": […] }.',
@@ -24,7 +24,7 @@ export const schemaCommand: Command = {
     "chant-wave schema > waves.schema.json   # save it beside the spec",
     "chant-wave schema > .vscode/chant-wave.schema.json   # for json.schemas",
   ],
-  flags: {},
+  flags: [],
   async run(argv, io) {
     parseFlags("schema", argv, schemaCommand.flags);
     const { specJsonSchema } = await import("../spec/spec_json_schema.ts");

@@ -10,39 +10,58 @@
 import { lineLog } from "../console/line_log.ts";
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
-import { decideGate, newestPending } from "../ledger/decide_gate.ts";
+import {
+  decideGate,
+  type GateDecision,
+  newestPending,
+} from "../ledger/decide_gate.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
+import { tallyLine } from "../ledger/gate_tally.ts";
 import { loadPlanSets } from "../run/read_gate.ts";
-import { pendingRules } from "./_pending_rules.ts";
+import { type PendingRules, pendingRules } from "./_pending_rules.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
+import {
+  GATE_SPEC_FLAG,
+  jsonFlag,
+  LEDGER_FLAG,
+  WAVE_FLAG,
+} from "./_common_flags.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
-import { chooseLedger, ledgerArgument, openLedger } from "./_open_ledger.ts";
+import {
+  chooseLedger,
+  fetchRemote,
+  ledgerArgument,
+  openLedger,
+} from "./_open_ledger.ts";
 import { formatTable } from "../table.ts";
+import { changesLine, MAX_KEPT_CHANGES } from "../run/plan_changes.ts";
 
 /** The `show` command. */
 export const showCommand: Command = {
   name: "show",
   summary: "show the plans a waiting wave would apply",
-  usage: "chant-wave show NAME GATE | --spec F --wave K [--ledger L] [--json]",
-  help: [
+  usage: ["NAME GATE | --spec --wave [--ledger] [--json]"],
+  about: [
     "Prints the plans the gate's standing pending fact waits for: each run's",
     "target, whether its plan destroys something or changes nothing, and its",
-    "summary; then whether approvals cover them under the rules at the waiting",
+    "summary, and per target what will change (when the plan lists it); then",
+    "whether approvals cover them under the rules at the waiting",
     "job's base, and the command that approves exactly these plans.",
-    "",
-    "  --spec F     with --wave: the gate of wave K of this spec, instead of NAME GATE",
-    "  --wave K     the wave, by number or name",
-    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
-    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
-    "  --json       print { name, gate, digest, since, expiresAt, approved, plans } on stdout",
   ].join("\n"),
   examples: [
     "chant-wave show demo demo-wave-2",
     "chant-wave show --spec waves.jsonc --wave prod --ledger git",
     "chant-wave show demo demo-wave-2 --json",
   ],
-  flags: { strings: ["spec", "wave", "ledger"], booleans: ["json"] },
+  flags: [
+    GATE_SPEC_FLAG,
+    WAVE_FLAG,
+    LEDGER_FLAG,
+    jsonFlag(
+      "print { name, gate, digest, since, expiresAt, approved, plans } on stdout",
+    ),
+  ],
   async run(argv, io) {
     const flags = parseFlags("show", argv, showCommand.flags);
     const target = await gateTarget("show", flags, io.cwd);
@@ -64,25 +83,24 @@ export const showCommand: Command = {
     const digest = pending.planDigest;
     const plans = await ledger.readPlanSet(name, gate, digest) ?? [];
     const sets = await loadPlanSets(ledger, name, gate, records);
-    const read = await pendingRules(pending, undefined, { ...io, ledger });
-    const rules = read.status === "read"
-      ? await read.judge.judge(records, digest)
-      : undefined;
-    const state = decideGate(records, sets, {
-      gate,
-      digest,
-      members: plans,
-      now: io.clock.now(),
-      ...(rules ? { rules } : {}),
+    const read = await pendingRules(pending, undefined, {
+      ...io,
+      ledger,
+      remote: fetchRemote(choice),
     });
-    const approvedBy = state.status === "approved"
+    // Judged only under the rules the waiting job met, never under others.
+    const state = read.status === "read"
+      ? decideGate(records, sets, {
+        gate,
+        digest,
+        members: plans,
+        now: io.clock.now(),
+        rules: await read.judge.judge(records, digest),
+      })
+      : undefined;
+    const approvedBy = state?.status === "approved"
       ? state.approvedBy
       : undefined;
-    if (approvedBy && read.status === "unread") {
-      lineLog(io.stderr)(
-        `note: not checked against the rules at base: ${read.why}`,
-      );
-    }
     if (flags.booleans.json) {
       io.stdout.write(
         JSON.stringify({
@@ -116,20 +134,48 @@ export const showCommand: Command = {
       for (const line of formatTable(rows).trimEnd().split("\n")) {
         out(`  ${line}`);
       }
+      const changes = plans.flatMap((plan) =>
+        changesLine(plan.target, plan, MAX_KEPT_CHANGES) ?? []
+      );
+      if (changes.length > 0) out("what will change:");
+      for (const line of changes) out(`  ${line}`);
     }
-    if (state.status === "waiting" && state.tally) {
-      out(`not approved yet: ${state.reasons[0]}`);
-    }
-    out(
-      approvedBy
-        ? `approved by ${approvedBy}: a job goes on with these plans`
-        : `then approve: ${
-          approveCommand(name, gate, digest, {
-            ...(ledgerArg === undefined ? {} : { ledger: ledgerArg }),
-            sign: read.status === "read" && read.judge.rules.mode === "sealed",
-          })
-        }`,
-    );
+    const approve = approveCommand(name, gate, digest, {
+      ...(ledgerArg === undefined ? {} : { ledger: ledgerArg }),
+      sign: read.status === "read" && read.judge.rules.mode === "sealed",
+    });
+    verdictLines(read, state, digest, approve).forEach(out);
     return OK;
   },
 };
+
+/**
+ * What `show` says of the approvals: why they are not judged here, or how far
+ * they are, then the approve command; or who approved, and the plans claimed
+ * with no outcome under that approval.
+ */
+function verdictLines(
+  read: PendingRules,
+  state: GateDecision | undefined,
+  digest: string,
+  approve: string,
+): string[] {
+  if (read.status === "unread") {
+    return [`not judged here: ${read.why}`, `then approve: ${approve}`];
+  }
+  if (state?.status !== "approved") {
+    const tally = state?.tally ? [`not approved yet: ${state.reasons[0]}`] : [];
+    return [...tally, `then approve: ${approve}`];
+  }
+  const lines = [
+    `approved by ${state.approvedBy}: a job goes on with these plans`,
+  ];
+  if (state.stuck) {
+    lines.push(
+      `  but a plan is claimed under it with no outcome: if that job died, approve again (${
+        tallyLine(state.stuck, digest)
+      }): ${approve}`,
+    );
+  }
+  return lines;
+}

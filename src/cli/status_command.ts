@@ -14,6 +14,7 @@ import { OK } from "../exit_codes.ts";
 import { readBounded } from "../fs/read_bounded.ts";
 import { MAX_DECISION_BYTES } from "../limits.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { parseDecision } from "../run/decision.ts";
 import { gateName } from "../run/decide_wave.ts";
 import { gateStatus } from "../run/gate_status.ts";
@@ -25,8 +26,19 @@ import {
 } from "../order/wave_completion.ts";
 import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
+import {
+  jsonFlag,
+  LEDGER_FLAG,
+  SPEC_FLAG,
+  WAVE_FLAG,
+} from "./_common_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { chooseLedger, ledgerArgument, openLedger } from "./_open_ledger.ts";
+import {
+  chooseLedger,
+  fetchRemote,
+  ledgerArgument,
+  openLedger,
+} from "./_open_ledger.ts";
 import { findWave } from "./_gate_target.ts";
 import { statusLines, type WaveStatus } from "./_status_lines.ts";
 import {
@@ -49,26 +61,25 @@ import { waveAt } from "../spec/wave_at.ts";
 export const statusCommand: Command = {
   name: "status",
   summary: "show each wave's decision, pending plan and approvals",
-  usage: "chant-wave status --spec F [--wave K] [--ledger L] [--json]",
-  help: [
+  usage: ["--spec [--wave] [--ledger] [--json]"],
+  about: [
     "A table of the waves: the last decision recorded in this working directory,",
     "the revision each wave last completed, and the plans it still waits for an",
     "approval of; then each wave's details (its base, the approvals since the",
     "last revoke, where their plans stand and who sealed them, the approval rules",
     "at the waiting job's base and the tally of who counts) and the next step.",
-    "",
-    "  --spec F     the waves file",
-    "  --wave K     only wave K (its number or name)",
-    "  --ledger L   git[:remote] or a directory (default: $CHANT_WAVE_LEDGER, else",
-    '               the spec\'s "ledger" with --spec, else .chant/ledger)',
-    "  --json       print { name, waves: [...] } on stdout",
   ].join("\n"),
   examples: [
     "chant-wave status --spec waves.jsonc",
     "chant-wave status --spec waves.jsonc --wave prod",
     "chant-wave status --spec waves.jsonc --ledger git --json",
   ],
-  flags: { strings: ["spec", "wave", "ledger"], booleans: ["json"] },
+  flags: [
+    SPEC_FLAG,
+    { ...WAVE_FLAG, description: "only wave K (its number or name)" },
+    LEDGER_FLAG,
+    jsonFlag("print { name, waves: [...] } on stdout"),
+  ],
   async run(argv, io) {
     const flags = parseFlags("status", argv, statusCommand.flags);
     const file = requireFlag("status", flags, "spec");
@@ -91,8 +102,13 @@ export const statusCommand: Command = {
       const sets = await statusPlanSets(ledger, spec.name, gate, records, now);
       const standing = gateStatus(records, sets, now);
       const newest = newestPending(records, now);
-      const rules = await statusRules(newest, records, sets, { ...io, ledger });
-      const pending = standing.pending ?? shortOfApprovers(newest, rules);
+      const rules = await statusRules(newest, records, sets, {
+        ...io,
+        ledger,
+        remote: fetchRemote(choice),
+      });
+      const pending = standing.pending ?? shortOfApprovers(newest, rules) ??
+        unjudged(newest, rules);
       const completed = lastCompleted(records, wave);
       const override = records.findLast((r) => r.kind === "out-of-order");
       waves.push({
@@ -183,11 +199,29 @@ function shortOfApprovers(
   return { planDigest, timestamp, expiresAt, members };
 }
 
+/**
+ * The pending fact when the rules its job met cannot be read here: whether
+ * approvals stand for it is not known here, so it still waits.
+ */
+function unjudged(
+  pending: PendingRecord | undefined,
+  rules: GateRulesStatus,
+): WaveStatus["pending"] {
+  if (pending === undefined || rules.unread === undefined) return undefined;
+  const { planDigest, timestamp, expiresAt, members } = pending;
+  return { planDigest, timestamp, expiresAt, members };
+}
+
+/** The decision at `path`, or `undefined` when it cannot be read or is malformed. */
 async function readDecision(path: string): Promise<WaveStatus["decision"]> {
+  let text: string;
   try {
-    const d = parseDecision(
-      await readBounded(path, { maxBytes: MAX_DECISION_BYTES }),
-    );
+    text = await readBounded(path, { maxBytes: MAX_DECISION_BYTES });
+  } catch {
+    return undefined;
+  }
+  try {
+    const d = parseDecision(text);
     return {
       decisionId: d.decisionId,
       status: d.status,
@@ -198,7 +232,8 @@ async function readDecision(path: string): Promise<WaveStatus["decision"]> {
       ...(d.baseRule ? { baseRule: d.baseRule } : {}),
       ...(d.approvedBy ? { approvedBy: d.approvedBy } : {}),
     };
-  } catch {
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
     return undefined;
   }
 }

@@ -1,9 +1,12 @@
 /**
  * The writer every byte chant-wave prints goes through (SPEC.md §14): it masks
  * credentials in URLs with `maskCredentials`, so no line, `--json` result or
- * error on stdout or stderr shows a token, whichever module wrote it. Bytes
- * (a step's output) are scanned for `://` first and pass through untouched
- * without one, so the step console keeps its speed.
+ * error on stdout or stderr shows a token, whichever module wrote it; and no
+ * line of chant-wave's own can be read by a runner as a workflow command,
+ * whatever value it quotes (a line that starts with `::` after its indent, or
+ * holds the legacy `##[`, on GitHub and Forgejo). Bytes (a step's output,
+ * each line behind its `[phase] step | ` prefix) are scanned for `://` first
+ * and pass through untouched without one, so the step console keeps its speed.
  * @module
  */
 
@@ -30,7 +33,8 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
  * ```
  */
 export function maskingWriter(writer: Writer): Writer {
-  const write = (text: string) => writer.write(maskCredentials(text));
+  const write = (text: string) =>
+    writer.write(noWorkflowCommands(maskCredentials(text)));
   const writeBytes = writer.writeBytes?.bind(writer);
   return {
     ...(writer.isTerminal === undefined
@@ -45,4 +49,28 @@ export function maskingWriter(writer: Writer): Writer {
       },
     }),
   };
+}
+
+/** A line that starts with `::` after its indent, the start of its colons. */
+const COMMAND_START = /^([ \t]*):(?=:)/gm;
+
+/**
+ * Text whose lines no GitHub or Forgejo runner reads as a workflow command:
+ * a leading `::` (after spaces and tabs) has its first colon shown as `\x3a`,
+ * and every `##[` its first `#` as `\u0023` (an escape that leaves a JSON
+ * string's value as it was, and `##[` can only stand in a string of JSON).
+ * @param text What is about to be written: whole lines.
+ * @returns The text, unchanged (no copy) when it holds neither.
+ * @example
+ * ```ts
+ * noWorkflowCommands("  ::notice::approved"); // "  \\x3a:notice::approved"
+ * ```
+ */
+export function noWorkflowCommands(text: string): string {
+  const colons = text.includes("::");
+  const legacy = text.includes("##[");
+  if (!colons && !legacy) return text;
+  let out = colons ? text.replace(COMMAND_START, "$1\\x3a") : text;
+  if (legacy) out = out.replaceAll("##[", "\\u0023#[");
+  return out;
 }

@@ -10,6 +10,9 @@ import { createHash } from "node:crypto";
 /** A digest as chant-wave writes it: `sha256:` and 64 lowercase hex digits. */
 export const DIGEST_PATTERN: RegExp = /^sha256:[0-9a-f]{64}$/;
 
+/** How messages name {@linkcode DIGEST_PATTERN}. */
+export const DIGEST_FORM = "sha256:<64 lowercase hex>";
+
 /** The part of a member the set digest covers. */
 export interface DigestMember {
   /** The run's target, unique in the wave. */

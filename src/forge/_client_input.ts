@@ -4,6 +4,7 @@
  * @module
  */
 
+import { quote } from "../quote.ts";
 import { InputError } from "../errors.ts";
 import { hasControl, isSha } from "./_json_shape.ts";
 
@@ -25,9 +26,7 @@ export function ownerAndName(repository: string): [string, string] {
     !parts.every((part) => segment.test(part) && !/^\.{1,2}$/.test(part))
   ) {
     throw new InputError(
-      `the repository ${
-        JSON.stringify(repository.slice(0, 60))
-      } is not "owner/name"`,
+      `the repository ${quote(repository)} is not "owner/name"`,
     );
   }
   return [parts[0], parts[1]];
@@ -42,7 +41,7 @@ export function ownerAndName(repository: string): [string, string] {
 export function checkedSha(sha: string): string {
   if (!isSha(sha)) {
     throw new InputError(
-      `${JSON.stringify(sha.slice(0, 70))} is not a full commit SHA`,
+      `${quote(sha)} is not a full commit SHA`,
     );
   }
   return sha;
@@ -58,7 +57,7 @@ export function checkedSha(sha: string): string {
 export function checkedUser(user: string): string {
   if (!/^[^ /]{1,255}$/.test(user) || hasControl(user)) {
     throw new InputError(
-      `${JSON.stringify(user.slice(0, 60))} is not a user name`,
+      `${quote(user)} is not a user name`,
     );
   }
   return user;

@@ -1,21 +1,20 @@
 /**
- * Checks on the shape of untrusted forge JSON (SPEC.md §13, §14): each helper
- * returns the value in the type it promises or throws a `ShapeError` naming the
- * path (`[2].user.login`) and what was wrong. Pure; no forge knowledge.
+ * The forge clients' accessors of untrusted forge JSON (SPEC.md §13, §14), on
+ * the input toolkit: each returns the value in the type it promises or throws
+ * the toolkit's `ShapeError` naming the path in the form forges document
+ * (`[2].user.login`; `the answer` for the whole) and what was wrong; the
+ * patterns are the toolkit's. Pure; no forge knowledge.
  * @module
  */
 
-/** The JSON did not have the documented shape. */
-export class ShapeError extends Error {
-  /**
-   * Makes the error `<where> <what>`.
-   * @param where The path of the value (`[0].head.sha`).
-   * @param what What is wrong with it.
-   */
-  constructor(where: string, what: string) {
-    super(`${where || "the answer"} ${what}`);
-    this.name = "ShapeError";
-  }
+import { isFullSha } from "../git/full_sha.ts";
+import { ShapeError } from "../input/shape_error.ts";
+
+export { ShapeError };
+
+/** The path of a value for messages: `the answer` for the whole answer. */
+function shown(where: string): string {
+  return where || "the answer";
 }
 
 /** A JSON object. */
@@ -30,7 +29,7 @@ export type JsonObject = Record<string, unknown>;
  */
 export function asObject(value: unknown, where: string): JsonObject {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ShapeError(where, "is not an object");
+    throw new ShapeError(shown(where), "is not an object");
   }
   return value as JsonObject;
 }
@@ -43,7 +42,9 @@ export function asObject(value: unknown, where: string): JsonObject {
  * @throws {ShapeError} When it is not an array.
  */
 export function asArray(value: unknown, where: string): unknown[] {
-  if (!Array.isArray(value)) throw new ShapeError(where, "is not an array");
+  if (!Array.isArray(value)) {
+    throw new ShapeError(shown(where), "is not an array");
+  }
   return value;
 }
 
@@ -269,7 +270,7 @@ export function optionalTimeAt(
  * ```
  */
 export function isSha(value: string): boolean {
-  return /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(value);
+  return isFullSha(value);
 }
 
 /**

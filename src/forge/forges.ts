@@ -1,5 +1,6 @@
 /**
- * The closed vocabulary of forges chant-wave speaks to (SPEC.md §13).
+ * The closed vocabulary of forges chant-wave speaks to (SPEC.md §13) and
+ * renders pipelines for (§6.2): the one list of them.
  * @module
  */
 

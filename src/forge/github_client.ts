@@ -1,5 +1,6 @@
 /**
- * The GitHub REST client (SPEC.md §13): workflow runs and their re-run, the pull
+ * The GitHub REST client (SPEC.md §13): workflow runs and their re-run (of the
+ * failed jobs, or of every job when the waiting job ended green), the pull
  * requests of a commit, a pull request's reviews, a collaborator's permission,
  * and the commit statuses that carry a pull request's recorded plans,
  * normalised. `Authorization: Bearer`, API version 2022-11-28.
@@ -91,6 +92,7 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
         const run = asObject(body, "");
         return {
           status: stringAt(run, "status", ""),
+          conclusion: optionalStringAt(run, "conclusion", ""),
           attempt: run.run_attempt === undefined
             ? 1
             : integerAt(run, "run_attempt", ""),
@@ -109,12 +111,19 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
             `run ${locator.runId} was re-run since (attempt ${run.attempt})`,
         };
       }
-      await http.request("POST", `${runPath}/rerun-failed-jobs`, { body: {} });
+      // A run whose waiting job ended green (SPEC.md §13.1) has no failed job:
+      // re-run it whole; its jobs that applied find their plans applied.
+      const whole = run.conclusion === "success";
+      await http.request(
+        "POST",
+        `${runPath}/${whole ? "rerun" : "rerun-failed-jobs"}`,
+        { body: {} },
+      );
       return {
         status: "resumed",
-        detail: `re-ran the failed jobs of run ${locator.runId} (attempt ${
-          run.attempt + 1
-        })`,
+        detail: `re-ran ${
+          whole ? "every job" : "the failed jobs"
+        } of run ${locator.runId} (attempt ${run.attempt + 1})`,
       };
     },
     async pullRequestsOfCommit(sha: string): Promise<PullRequest[]> {

@@ -12,8 +12,10 @@
  */
 
 import { isDigest } from "../digest/set_digest.ts";
+import { JsonReader } from "../input/json_reader.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { MAX_RECORD_BYTES } from "../limits.ts";
-import { isSha } from "./_json_shape.ts";
+import { quote } from "../quote.ts";
 
 /** One wave's set digest as planned at a pull request's head. */
 export interface RecordedWave {
@@ -121,13 +123,14 @@ export interface PlansFileRead {
 
 /**
  * Reads a plans file fetched from the forge (GitLab: the artifact), as parsed
- * JSON: version 1, kind `recorded-plans`, this spec's name, a full head sha and
- * at most {@linkcode MAX_HANDED_WAVES} waves, each a whole wave number (once
- * each) and a set digest.
+ * JSON, with the input reader: version 1, kind `recorded-plans`, this spec's
+ * name, a full head sha and at most {@linkcode MAX_HANDED_WAVES} waves, each a
+ * whole wave number (once each) and a set digest.
  * @param body The parsed file.
  * @param name The spec's `name` it must be for.
  * @param from Where it was read, for the claims.
- * @returns The head and the claims; one claim with a problem when any check fails.
+ * @returns The head and the claims; one claim with a problem when any check
+ *   fails (`"head" is not a full commit sha: "abc"`).
  * @example
  * ```ts
  * readPlansFile({ version: 1 }, "tf", "job 8's artifact").claims[0].problem;
@@ -139,38 +142,40 @@ export function readPlansFile(
   name: string,
   from: string,
 ): PlansFileRead {
-  const refused = (problem: string): PlansFileRead => ({
-    claims: [{ from, problem }],
-  });
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return refused("it is not a JSON object");
+  try {
+    return readClaims(new JsonReader(body), name, from);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    return {
+      claims: [{
+        from,
+        problem: error.field ? error.message : `it ${error.message}`,
+      }],
+    };
   }
-  const file = body as Record<string, unknown>;
-  if (file.version !== 1 || file.kind !== "recorded-plans") {
-    return refused("it is not a plans file of version 1");
+}
+
+function readClaims(
+  file: JsonReader,
+  name: string,
+  from: string,
+): PlansFileRead {
+  const raw = file.object().value as Record<string, unknown>;
+  if (raw.version !== 1 || raw.kind !== "recorded-plans") {
+    file.fail("is not a plans file of version 1");
   }
-  if (file.name !== name) return refused(`it is not of "${name}"`);
-  if (typeof file.head !== "string" || !isSha(file.head)) {
-    return refused("it names no head commit");
-  }
-  if (!Array.isArray(file.waves) || file.waves.length > MAX_HANDED_WAVES) {
-    return refused(`its waves are not a list of at most ${MAX_HANDED_WAVES}`);
-  }
-  const claims: PlanClaim[] = [];
+  if (raw.name !== name) file.fail(`is not of ${quote(name)}`);
+  const head = file.get("head").fullSha();
   const seen = new Set<number>();
-  for (const entry of file.waves) {
-    const wave = (entry ?? {}) as Record<string, unknown>;
-    if (
-      !Number.isInteger(wave.wave) || (wave.wave as number) < 1 ||
-      (wave.wave as number) > MAX_HANDED_WAVES ||
-      seen.has(wave.wave as number) || !isDigest(wave.digest)
-    ) {
-      return refused("a wave in it is not a wave number and a set digest");
-    }
-    seen.add(wave.wave as number);
-    claims.push({ from, wave: wave.wave as number, digest: wave.digest });
-  }
-  return { head: file.head, claims };
+  const claims = file.get("waves").list(MAX_HANDED_WAVES).map((entry) => {
+    entry.object();
+    const at = entry.get("wave");
+    const wave = at.integer({ min: 1, max: MAX_HANDED_WAVES });
+    if (seen.has(wave)) at.wrong("appears twice");
+    seen.add(wave);
+    return { from, wave, digest: entry.get("digest").digest() };
+  });
+  return { head, claims };
 }
 
 /**

@@ -2,12 +2,14 @@
  * The run locator a pending fact recorded in CI carries (SPEC.md §13): which
  * forge, API, repository and run or job to restart once the gate is approved,
  * and the strict parser for one read back from a ledger record, which is
- * untrusted: every field's form is checked, unknown and missing fields refused.
- * Pure.
+ * untrusted: every field's form is checked, unknown and missing fields refused
+ * (with the input reader). Pure.
  * @module
  */
 
-import { FORGES } from "./forges.ts";
+import { type Forge, FORGES } from "./forges.ts";
+import { JsonReader } from "../input/json_reader.ts";
+import { quote } from "../quote.ts";
 import { hasControl } from "./_json_shape.ts";
 
 /** A GitHub Actions run: re-run its failed jobs. */
@@ -60,35 +62,22 @@ export type RunLocator =
   | GitlabRunLocator
   | ForgejoRunLocator;
 
-/** A run locator that is not valid; the message says which field and why. */
-export class LocatorError extends Error {
-  /**
-   * Makes the error `run locator: <what>`.
-   * @param what What is wrong, naming the field.
-   */
-  constructor(what: string) {
-    super(`run locator: ${what}`);
-    this.name = "LocatorError";
-  }
-}
-
 const DIGITS = /^[1-9]\d{0,19}$/;
 const SEGMENT = /^[A-Za-z0-9_.-]{1,100}$/;
 const WORKFLOW_FILE = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,250}\.ya?ml$/;
 
+/** What is wrong with a value, or `undefined` when nothing is. */
 type Check = (value: unknown) => string | undefined;
 
-/** Per forge, each field and the check that returns a problem or `undefined`. */
-const FIELDS: Record<RunLocator["forge"], Record<string, Check>> = {
+/** Each forge's fields beside `forge`, with the check of each. */
+const CHECKS = {
   github: {
-    forge: () => undefined,
     apiUrl: apiUrlProblem,
     repository: repositoryProblem,
     runId: digitsProblem("a run id"),
     attempt: attemptProblem,
   },
   gitlab: {
-    forge: () => undefined,
     apiUrl: apiUrlProblem,
     projectId: digitsProblem("a project id"),
     pipelineId: digitsProblem("a pipeline id"),
@@ -96,26 +85,26 @@ const FIELDS: Record<RunLocator["forge"], Record<string, Check>> = {
     jobName: jobNameProblem,
   },
   forgejo: {
-    forge: () => undefined,
     apiUrl: apiUrlProblem,
     repository: repositoryProblem,
-    workflow: (value) =>
+    workflow: (value: unknown) =>
       typeof value === "string" && WORKFLOW_FILE.test(value)
         ? undefined
         : "must be a workflow file name (`name.yml`)",
     ref: refProblem,
   },
-};
+} satisfies Record<Forge, Record<string, Check>>;
 
 /**
- * Reads a run locator back from a ledger record, trusting nothing: it must be an
- * object with exactly the fields of its forge, each of the documented form (ids
- * are digits; `repository` is `owner/name`; `apiUrl` is http(s) without
- * credentials, query or fragment; names hold no control characters; `ref` is a
- * full git ref). Offending values are never echoed.
+ * Reads a run locator back from a ledger record with the input reader,
+ * trusting nothing: it must be an object with exactly the fields of its forge,
+ * each of the documented form (ids are digits; `repository` is `owner/name`;
+ * `apiUrl` is http(s) without credentials, query or fragment; names hold no
+ * control characters; `ref` is a full git ref). Offending values are never
+ * echoed.
  * @param value The parsed JSON.
  * @returns The locator, with exactly its forge's fields.
- * @throws {LocatorError} Naming the first field that is wrong.
+ * @throws {ShapeError} `run locator: <what>`, naming the first field that is wrong.
  * @example
  * ```ts
  * parseRunLocator({ forge: "github", apiUrl: "https://api.github.com",
@@ -123,34 +112,70 @@ const FIELDS: Record<RunLocator["forge"], Record<string, Check>> = {
  * ```
  */
 export function parseRunLocator(value: unknown): RunLocator {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new LocatorError("must be an object");
+  const locator = new JsonReader(value, { source: "run locator", echo: false })
+    .object();
+  const forge = locator.get("forge").value;
+  if (!(FORGES as readonly unknown[]).includes(forge)) {
+    locator.get("forge").fail(`must be one of ${FORGES.join(", ")}`);
   }
-  const record = value as Record<string, unknown>;
-  const forge = record.forge;
-  if (
-    typeof forge !== "string" || !(FORGES as readonly string[]).includes(forge)
-  ) {
-    throw new LocatorError(`"forge" must be one of ${FORGES.join(", ")}`);
+  const checks: Record<string, Check> = CHECKS[forge as Forge];
+  const [unknown] = locator.unknownKeys(["forge", ...Object.keys(checks)]);
+  if (unknown !== undefined) {
+    locator.fail(`unknown field ${quote(unknown)} for ${forge}`);
   }
-  const fields = FIELDS[forge as RunLocator["forge"]];
-  for (const key of Object.keys(record)) {
-    if (!Object.hasOwn(fields, key)) {
-      throw new LocatorError(
-        `unknown field ${JSON.stringify(key.slice(0, 60))} for ${forge}`,
-      );
-    }
+  const field = <T = string>(key: string): T => {
+    const at = locator.get(key).required();
+    const problem = checks[key](at.value);
+    if (problem !== undefined) at.fail(problem);
+    return at.value as T;
+  };
+  switch (forge as Forge) {
+    case "github":
+      return {
+        forge: "github",
+        apiUrl: field("apiUrl"),
+        repository: field("repository"),
+        runId: field("runId"),
+        attempt: field<number>("attempt"),
+      };
+    case "gitlab":
+      return {
+        forge: "gitlab",
+        apiUrl: field("apiUrl"),
+        projectId: field("projectId"),
+        pipelineId: field("pipelineId"),
+        jobId: field("jobId"),
+        jobName: field("jobName"),
+      };
+    case "forgejo":
+      return {
+        forge: "forgejo",
+        apiUrl: field("apiUrl"),
+        repository: field("repository"),
+        workflow: field("workflow"),
+        ref: field("ref"),
+      };
   }
-  const locator: Record<string, unknown> = {};
-  for (const [key, check] of Object.entries(fields)) {
-    if (!Object.hasOwn(record, key)) {
-      throw new LocatorError(`"${key}" is missing`);
-    }
-    const problem = check(record[key]);
-    if (problem !== undefined) throw new LocatorError(`"${key}" ${problem}`);
-    locator[key] = record[key];
-  }
-  return locator as unknown as RunLocator;
+}
+
+/**
+ * Whether two locators name the same CI job (every field equal): a re-run
+ * attempt, a retried job or another run is another job.
+ * @param a One locator.
+ * @param b The other.
+ * @returns `true` when they name the same job.
+ * @example
+ * ```ts
+ * sameRunLocator({ ...run, attempt: 1 }, { ...run, attempt: 2 }); // false
+ * ```
+ */
+export function sameRunLocator(a: RunLocator, b: RunLocator): boolean {
+  const keys = Object.keys(a);
+  const other = b as unknown as Record<string, unknown>;
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) =>
+      (a as unknown as Record<string, unknown>)[key] === other[key]
+    );
 }
 
 function digitsProblem(what: string): Check {

@@ -7,6 +7,7 @@
  */
 
 import { ciContext } from "../run/ci_context.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { parseRunLocator, type RunLocator } from "./run_locator.ts";
 
 /** What the caller knows that the environment may not say. */
@@ -83,7 +84,8 @@ export function runLocatorFromEnv(
   if (candidate === undefined) return undefined;
   try {
     return parseRunLocator(candidate);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
     return undefined;
   }
 }

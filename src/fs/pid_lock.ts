@@ -7,6 +7,8 @@
  * @module
  */
 
+import { JsonReader, parseJson } from "../input/json_reader.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { link, open, rm, stat, writeFile } from "node:fs/promises";
@@ -108,6 +110,7 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
  * without following a link and without blocking (a FIFO in its place).
  */
 async function readHolder(path: string): Promise<LockHolder | undefined> {
+  let text: string;
   try {
     const handle = await open(
       path,
@@ -117,21 +120,25 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
       if (!(await handle.stat()).isFile()) return undefined;
       const buffer = new Uint8Array(4096);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      const text = new TextDecoder().decode(buffer.subarray(0, bytesRead));
-      const value = JSON.parse(text) as Partial<LockHolder>;
-      if (
-        typeof value.pid === "number" && typeof value.host === "string" &&
-        typeof value.nonce === "string" && typeof value.since === "string"
-      ) {
-        return value as LockHolder;
-      }
+      text = new TextDecoder().decode(buffer.subarray(0, bytesRead));
     } finally {
       await handle.close();
     }
   } catch {
-    // absent, or not ours to read: the caller waits
+    return undefined; // absent, or not ours to read: the caller waits
   }
-  return undefined;
+  try {
+    const holder = new JsonReader(parseJson(text)).object();
+    return {
+      pid: holder.get("pid").integer(),
+      host: holder.get("host").string(),
+      since: holder.get("since").string(),
+      nonce: holder.get("nonce").string(),
+    };
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    return undefined; // half written, or not a lock file: the caller waits
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

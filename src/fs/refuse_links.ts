@@ -13,11 +13,14 @@ import { InputError } from "../errors.ts";
 
 /**
  * Checks that no existing component of `root/segments…` is a symbolic link.
- * Components that do not exist yet are fine (they will be made as directories).
+ * Components that do not exist yet are fine (they will be made as directories);
+ * one that cannot be checked (`EACCES`, `ELOOP`, …) ends the check with an error,
+ * never as if it were absent.
  * @param root A trusted directory; it is not itself checked.
  * @param segments The components below it, in order.
  * @param what What the path is, for the message (`the ledger`, `.chant/waves`).
- * @throws {InputError} Exit 2 naming the first link found.
+ * @throws {InputError} Exit 2 naming the first link found, or the component
+ *   that could not be checked.
  */
 export function refuseLinks(
   root: string,
@@ -30,8 +33,14 @@ export function refuseLinks(
     let isLink: boolean;
     try {
       isLink = lstatSync(path).isSymbolicLink();
-    } catch {
-      return;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return;
+      throw new InputError(
+        `cannot check "${path}" inside ${what} for a symbolic link: ${
+          (error as Error).message
+        }`,
+      );
     }
     if (isLink) {
       throw new InputError(

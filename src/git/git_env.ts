@@ -67,6 +67,10 @@ export const ISOLATION_ENV: Readonly<Record<string, string>> = {
   GIT_CONFIG_NOSYSTEM: "1",
   LC_ALL: "C",
   GIT_TERMINAL_PROMPT: "0",
+  // Objects are what their ids say: a replace ref or a graft in the checkout
+  // (which a plan command could add) never swaps a blob, tree or parent.
+  GIT_NO_REPLACE_OBJECTS: "1",
+  GIT_GRAFT_FILE: "/dev/null",
 };
 
 function pick(env: Env, names: readonly string[]): Record<string, string> {
@@ -83,7 +87,8 @@ function pick(env: Env, names: readonly string[]): Record<string, string> {
  * `env`, then `overrides` (e.g. `GIT_AUTHOR_NAME` for a ledger commit), then
  * {@linkcode ISOLATION_ENV}, so the user's global (`~/.gitconfig`,
  * `$XDG_CONFIG_HOME/git/config`) and system configuration are never read, messages
- * are in the C locale (stable to match on), and git never prompts. The repository's
+ * are in the C locale (stable to match on), git never prompts, and no replace ref
+ * or graft changes what an object id names. The repository's
  * own `.git/config` is still read (CI checkouts keep credentials there).
  * @param env The caller's environment (the CLI passes `process.env`).
  * @param overrides Extra variables for one command; cannot undo the isolation.
@@ -92,7 +97,8 @@ function pick(env: Env, names: readonly string[]): Record<string, string> {
  * ```ts
  * isolatedGitEnv({ PATH: "/usr/bin", GIT_DIR: "/x" });
  * // { PATH: "/usr/bin", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1",
- * //   LC_ALL: "C", GIT_TERMINAL_PROMPT: "0" }
+ * //   LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1",
+ * //   GIT_GRAFT_FILE: "/dev/null" }
  * ```
  */
 export function isolatedGitEnv(

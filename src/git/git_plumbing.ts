@@ -43,24 +43,6 @@ export async function updateRef(
   return await refUpdate(git, cwd, args);
 }
 
-/**
- * Deletes `ref` only if it is still at `oldOid` (`update-ref -d`, compare-and-swap).
- * @param git The git seam.
- * @param cwd A directory inside the repository.
- * @param ref The full ref name.
- * @param oldOid The value it must have now.
- * @returns `ok`, or why it was not deleted (`moved`, `locked`).
- * @throws {GitError} On any other failure.
- */
-export async function deleteRef(
-  git: Git,
-  cwd: string,
-  ref: string,
-  oldOid: string,
-): Promise<UpdateRefResult> {
-  return await refUpdate(git, cwd, ["update-ref", "-d", ref, oldOid]);
-}
-
 async function refUpdate(
   git: Git,
   cwd: string,

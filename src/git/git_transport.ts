@@ -1,10 +1,10 @@
 /**
- * Fetching and pushing one ref, with git's outcome sorted into what a caller can
- * act on: done, the remote has no such ref, another writer was first (retry), a
- * local lock is in the way, or the remote refused or could not be reached (with
- * git's reason, credentials in URLs masked). Hooks of the local repository do
- * not run (`--no-verify`), FETCH_HEAD is not written and no tags follow. It knows
- * nothing of ledgers.
+ * Fetching and pushing one ref, and fetching commits by sha, with git's
+ * outcome sorted into what a caller can act on: done, the remote has no such
+ * ref, another writer was first (retry), a local lock is in the way, or the
+ * remote refused or could not be reached (with git's reason, credentials in
+ * URLs masked). Hooks of the local repository do not run (`--no-verify`),
+ * FETCH_HEAD is not written and no tags follow. It knows nothing of ledgers.
  * @module
  */
 
@@ -105,6 +105,39 @@ export async function fetchRef(
     };
   }
   return { ok: false, reason: "failed", detail: gitReason(stderr) };
+}
+
+/**
+ * Fetches commits by their full sha from `remote`, with their history, into
+ * the object store only: no ref moves, FETCH_HEAD is not written and no tags
+ * follow (for reading a commit another checkout ran at).
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param remote A remote's name.
+ * @param shas The commits (full shas).
+ * @returns `ok`, or `failed` with git's reason (the remote lacks one, cannot
+ *   be reached, or denies it).
+ * @throws {GitError} Only when git cannot be started.
+ */
+export async function fetchCommits(
+  git: Git,
+  cwd: string,
+  remote: string,
+  shas: readonly string[],
+): Promise<{ ok: true } | { ok: false; detail: string }> {
+  const out = await git.exec([
+    "fetch",
+    "--quiet",
+    "--no-tags",
+    "--no-write-fetch-head",
+    "--no-recurse-submodules",
+    "--no-auto-gc",
+    remote,
+    ...shas,
+  ], { cwd });
+  return out.exitCode === 0
+    ? { ok: true }
+    : { ok: false, detail: gitReason(out.stderr) };
 }
 
 /** Remote-side rejections that mean another writer updated the ref first. */

@@ -1,8 +1,9 @@
 /**
  * The help topics `chant-wave help <topic>` prints (exit codes, the spec, the
- * base, approvals and the ledger, the environment), and the hint that points a message at one,
- * so messages cite something a user of the binary has instead of SPEC.md. Pure
- * text; `help_command.ts` prints it.
+ * base, approvals and the ledger, the environment), and the hint that points a
+ * message at one, so messages cite something a user of the binary has. Pure
+ * text; `help_command.ts` prints it, ending with the topic's docs page
+ * (`help_pages.ts`).
  * @module
  */
 
@@ -53,8 +54,6 @@ const EXIT_CODES: TopicText = {
     "",
     "With --json, a command that fails before it has a result prints",
     '{ "exitCode": <code>, "error": "<message>" } on stdout.',
-    "",
-    'README: "Exit codes".',
   ],
 };
 
@@ -72,7 +71,7 @@ const SPEC: TopicText = {
     "  apply       argv template that applies one run whose plan is at {plan}",
     '  tool        { "kind": "opentofu"|"terraform", "dir", "binary"?, "args"? }',
     '              or { "kind": "sqitch", "dir", "target", "binary"? } in place',
-    '              of plan and apply (README "OpenTofu and Terraform", "sqitch")',
+    "              of plan and apply",
     '  destructiveOverrides   "ignore" (default) or "honour": whether a',
     '              "-- chant-wave: not destructive" line in a sqitch deploy',
     "              script counts; read at base, per wave or top level",
@@ -116,8 +115,6 @@ const SPEC: TopicText = {
     "{op}, {wave}, {k}, {runs}, and {plans} from after-plan on. An apply that exits",
     "75 asks for the wave to be planned again (at most 10 times).",
     "Durations: 90s, 15m, 2h, 1h30m, or 0 (off).",
-    "",
-    'README: "The spec", "Hooks, holds, rest waves and replans".',
   ],
 };
 
@@ -136,16 +133,18 @@ const BASE: TopicText = {
     "  the commit before the push, when CI's push event names it",
     "  otherwise (a manual run, a new branch, a force push, outside CI): every",
     "  version of the spec and signers files on the first-parent chain from",
-    "  HEAD^1 back to the last decision made under a trusted base, the",
+    "  HEAD^1 back to the last decision made under a trusted base (in CI, one",
+    "  on the default branch), the",
     "  strictest of each rule winning",
+    "With one of the first three, the rules are also read at the newest commit",
+    "the ledger records a trusted decision at (when an ancestor of HEAD): a",
+    "commit pushed where no job ran ([skip ci]) is still part of the change.",
     "",
     "The spec's path is read in git: a spec that is, or lies under, a symbolic",
     "link or a submodule is exit 2, and a job runs HEAD's committed copy.",
     "",
     "The job's log names the base it used. A checkout that lacks the base commit",
     'is exit 2: fetch the full history (fetch-depth: 0, GIT_DEPTH: "0").',
-    "",
-    'README: "How a wave runs".',
   ],
 };
 
@@ -186,8 +185,6 @@ const APPROVALS: TopicText = {
     "  chant-wave status --spec F               each wave's pending plan, approvals",
     "  chant-wave ledger log [NAME [GATE]]      the records, newest last",
     "  chant-wave resume                        restart the jobs of approved gates",
-    "",
-    'README: "approve, revoke, show", "Sealed approvals", "Approver rules".',
   ],
 };
 
@@ -208,8 +205,6 @@ const ENVIRONMENT: TopicText = {
     "",
     "Plan and apply commands get CHANT_WAVE_NAME, CHANT_WAVE_K, CHANT_WAVE_TARGET,",
     "CHANT_WAVE_OP, CHANT_WAVE_PLAN and CHANT_WAVE_PHASE.",
-    "",
-    'README: "Colour", "The spec".',
   ],
 };
 

@@ -48,6 +48,29 @@ export function needing(
   );
 }
 
+/**
+ * The members an approval must cover (the non-empty ones not applied under
+ * it), those of them claimed under it with no outcome (a job refuses to claim
+ * them again), and the rest, which a job would claim: each of those needs
+ * approvers not used for it before (§12.1).
+ */
+export function sortMembers(
+  members: readonly GateMember[],
+  claims: ClaimLedger,
+): { need: GateMember[]; unsettled: GateMember[]; claimable: GateMember[] } {
+  const need: GateMember[] = [];
+  const unsettled: GateMember[] = [];
+  const claimable: GateMember[] = [];
+  for (const member of members) {
+    if (member.empty === true) continue;
+    const { kind } = claims.standing(member);
+    if (kind === "applied") continue;
+    need.push(member);
+    (kind === "unsettled" ? unsettled : claimable).push(member);
+  }
+  return { need, unsettled, claimable };
+}
+
 /** Whether `approval` covers every member of `need`. */
 export function covers(
   approval: ApprovalRecord,

@@ -1,5 +1,5 @@
 /**
- * Compacting the directory ledger (README, "Compacting the ledger"): what
+ * Compacting the directory ledger (docs/ledger.md, "Compacting the ledger"): what
  * `planFold` says no decision reads again moves from `gates/<name>/<gate>/`
  * (record files, claim files, plan sets only they name) to the same place under
  * `archive/`, and a `folded` summary takes its place; `ledger log` reads both.

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { BoundedReadError, readBoundedSync } from "../fs/read_bounded.ts";
 import { MAX_RECORD_BYTES } from "../limits.ts";
 import { errorCode, messageOf } from "./_dir_listing.ts";
-import { parseRecord, RecordError } from "./parse_record.ts";
+import { ShapeError } from "../input/shape_error.ts";
+import { parseRecord } from "./parse_record.ts";
 import { type RandomBytes, randomHex } from "./random_hex.ts";
 import { temporaryName } from "./record_name.ts";
 import type { LedgerRecord } from "./records.ts";
@@ -65,7 +66,7 @@ export function readRecordFile(
     }
     return record;
   } catch (error) {
-    if (error instanceof RecordError) return error.message;
+    if (error instanceof ShapeError) return error.message;
     throw error;
   }
 }

@@ -15,7 +15,7 @@ import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
 import type { GateHistory } from "./ledger_store.ts";
 import type { LedgerRecord } from "./records.ts";
 import { compareRecords } from "./sort_records.ts";
-import { SHA } from "./_record_fields.ts";
+import { FULL_SHA } from "../git/full_sha.ts";
 
 /** Where a fetched archive commit is kept while it is read. */
 const ARCHIVE_REF = "refs/chant-wave/folded";
@@ -49,7 +49,7 @@ export async function readHistoryAt(
   const visited = new Set<string>();
   while (queue.length > 0 && visited.size < MAX_FOLDS) {
     const commit = queue.shift()!;
-    if (visited.has(commit) || !SHA.test(commit)) continue;
+    if (visited.has(commit) || !FULL_SHA.test(commit)) continue;
     visited.add(commit);
     const label = `${LEDGER_BRANCH}@${commit.slice(0, 12)}`;
     if (!await haveCommit(ctx, commit)) {

@@ -1,5 +1,5 @@
 /**
- * Compacting the git ledger (README, "Compacting the ledger"): one commit that
+ * Compacting the git ledger (docs/ledger.md, "Compacting the ledger"): one commit that
  * removes from the tip's tree what `planFold` says no decision reads again (the
  * record files, their sequence entries, the plan sets only they name) and adds
  * each gate's `folded` summary, numbered like any record. It is pushed by the

@@ -26,6 +26,7 @@
 
 import { posix } from "node:path";
 import { InputError } from "../errors.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { diffTrees, type TreeChanges } from "../git/tree_diff.ts";
 import type { TreeEntry } from "../git/object_id.ts";
 import { type CommitState, walkBack } from "./_git_ledger_chain.ts";
@@ -262,7 +263,8 @@ async function checkFold(
     const record = parseRecord(blobText(blob) ?? "", summaries[0].name);
     if (record.kind !== "folded") return what;
     through = record.through;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
     return what;
   }
   const numbers = new Map<string, number>();

@@ -247,10 +247,12 @@ export async function listWhole(
       }
     }
   }
-  const sets = new Map<string, string>();
-  for (const entry of setsTree.values()) {
-    if (entry.mode.startsWith("100")) sets.set(entry.name, entry.oid);
-  }
+  // Every entry of `sets`, whatever its mode: readSetsAt refuses one that is
+  // not a plan set. A `sets` that is not a folder is left to it to report.
+  const setsEntry = entries.get("sets");
+  const sets = setsEntry && setsEntry.mode !== "40000"
+    ? undefined
+    : new Map([...setsTree.values()].map((e) => [e.name, e.oid]));
   const records = [...entries.values()].filter((entry) =>
     isRecordFileName(entry.name) && entry.mode !== "40000"
   );
@@ -279,7 +281,7 @@ export async function listWhole(
   return {
     files,
     ...(next === undefined ? {} : { next }),
-    sets,
+    ...(sets ? { sets } : {}),
     partial: false,
   };
 }

@@ -11,7 +11,8 @@
 
 import { onlyTightens } from "./arrived_after.ts";
 import type { GateReadAt } from "./_git_ledger_read.ts";
-import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
+import { ShapeError } from "../input/shape_error.ts";
+import { formatBytes, MAX_PLANS_FILE_BYTES } from "../limits.ts";
 import { blobText } from "./_git_ledger_objects.ts";
 import type { ObjectReader } from "./_git_ledger_verified.ts";
 import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
@@ -97,55 +98,79 @@ export async function markAt(
 /**
  * Reads the plan sets of some digests at `tip` in one `cat-file --batch`, each
  * a blob of at most 64 MiB checked to hash to its digest (and every object on
- * the way to its name).
+ * the way to its name). A set the tip does not hold is none; one that is there
+ * and cannot be read is an error.
  * @param objects The clone's checked objects.
  * @param tip The tip (`undefined`: no branch yet).
  * @param dir The gate's `sets` folder.
  * @param digests The set digests.
- * @param known The folder's blobs by file name, when a listing of the tip
+ * @param label How messages name the branch (`chant-wave-ledger`).
+ * @param known The folder's entries by file name, when a listing of the tip
  *   found them (then the folder is not looked up again).
- * @returns Digest → members, for each valid set.
+ * @returns Digest → members, for each set the tip holds.
  * @throws {GitError} When git fails.
+ * @throws {ShapeError} Naming `<label>:<path>` when `sets` is not a folder, or
+ *   a set is not a blob of at most 64 MiB, or not a plan set of its digest.
  */
 export async function readSetsAt(
   objects: ObjectReader,
   tip: string | undefined,
   dir: string,
   digests: readonly string[],
+  label: string,
   known?: ReadonlyMap<string, string>,
 ): Promise<Map<string, PlanSetMember[]>> {
   const sets = new Map<string, PlanSetMember[]>();
   if (tip === undefined || digests.length === 0) return sets;
-  let blobIds = known;
-  if (!blobIds) {
-    const [folder] = await objects.at(tip, [dir]);
-    if (folder?.type !== "tree") return sets;
-    blobIds = new Map(
-      [...objects.entries(folder).values()].map((e) => [e.name, e.oid]),
-    );
-  }
-  const ids = blobIds;
-  digests = digests.filter((digest) => ids.has(planSetFileName(digest)));
-  const sizes = await objects.sizes(
-    digests.map((d) => ids.get(planSetFileName(d))!),
-  );
-  digests = digests.filter((_, i) =>
-    sizes[i]?.type === "blob" && sizes[i]!.size <= MAX_PLANS_FILE_BYTES
-  );
-  const read = await objects.byId(
-    digests.map((d) => ids.get(planSetFileName(d))!),
-  );
-  const blobs = digests.map((d) => read.get(ids.get(planSetFileName(d))!));
-  digests.forEach((digest, i) => {
-    const blob = blobs[i];
-    if (blob?.type !== "blob" || blob.bytes.length > MAX_PLANS_FILE_BYTES) {
-      return;
+  const ids = known ?? await entriesAt(objects, tip, dir, label);
+  const held = digests.filter((digest) => ids.has(planSetFileName(digest)));
+  const oids = held.map((d) => ids.get(planSetFileName(d))!);
+  const sizes = await objects.sizes(oids);
+  held.forEach((digest, i) => {
+    const source = `${label}:${dir}/${planSetFileName(digest)}`;
+    const size = sizes[i];
+    if (size === undefined) {
+      throw new ShapeError("", "names an object this clone lacks", source);
     }
-    try {
-      sets.set(digest, parsePlanSet(blobText(blob)!, digest));
-    } catch {
-      // Not a valid set of the digest: the approval covers it as a whole.
+    if (size.type !== "blob") {
+      throw new ShapeError("", "is not a file", source);
+    }
+    if (size.size > MAX_PLANS_FILE_BYTES) {
+      throw new ShapeError(
+        "",
+        `is larger than ${formatBytes(MAX_PLANS_FILE_BYTES)}`,
+        source,
+      );
     }
   });
+  const read = await objects.byId(oids);
+  held.forEach((digest, i) => {
+    const source = `${label}:${dir}/${planSetFileName(digest)}`;
+    const blob = read.get(oids[i]);
+    if (blob === undefined) {
+      throw new ShapeError("", "names an object this clone lacks", source);
+    }
+    sets.set(digest, parsePlanSet(blobText(blob)!, digest, source));
+  });
   return sets;
+}
+
+/**
+ * The entries of the `sets` folder at `tip` by name (none when there is none).
+ * @throws {ShapeError} When `sets` is there and not a folder.
+ */
+async function entriesAt(
+  objects: ObjectReader,
+  tip: string,
+  dir: string,
+  label: string,
+): Promise<Map<string, string>> {
+  const [folder] = await objects.at(tip, [dir]);
+  if (folder === undefined) return new Map();
+  if (folder.type !== "tree") {
+    throw new ShapeError("", "is not a folder", `${label}:${dir}`);
+  }
+  return new Map(
+    [...objects.entries(folder).values()].map((e) => [e.name, e.oid]),
+  );
 }

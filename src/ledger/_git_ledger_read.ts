@@ -19,7 +19,8 @@ import {
   namedExpired,
 } from "./_git_ledger_list.ts";
 import type { GateRecords, GateRef } from "./ledger_store.ts";
-import { parseRecord, RecordError } from "./parse_record.ts";
+import { ShapeError } from "../input/shape_error.ts";
+import { parseRecord } from "./parse_record.ts";
 import { isTemporaryName, LEDGER_SEGMENT } from "./record_name.ts";
 import type { LedgerRecord } from "./records.ts";
 import { compareRecords } from "./sort_records.ts";
@@ -139,7 +140,7 @@ async function readListed(
       });
       return record;
     } catch (error) {
-      if (!(error instanceof RecordError)) throw error;
+      if (!(error instanceof ShapeError)) throw error;
       problems.push(error.message);
       return undefined;
     }

@@ -3,7 +3,9 @@
  * failed (so it may be claimed again, on its next attempt), or claimed with no
  * outcome yet. Of claims of one plan and attempt, the first in ledger order wins;
  * only the outcome of the winning job attempt counts (same decision and same
- * `attemptId`, so a second job holding the same decision record settles nothing). Pure: records in, standings out.
+ * `attemptId`, so a second job holding the same decision record settles
+ * nothing). Also which claims used the approval for a plan (applied, or no
+ * outcome yet). Pure: records in, standings out.
  * @module
  */
 
@@ -40,6 +42,14 @@ export interface ClaimLedger {
    * @returns Its standing; `left` for a plan never claimed.
    */
   standing(plan: PlanPair): RunStanding;
+  /**
+   * The claims of a plan that used the approval (SPEC.md §12.1): the attempt
+   * that applied it, and every attempt with no outcome yet.
+   * @param plan The target and plan digest.
+   * @returns The ids of those claim records; none for a plan never claimed or
+   *   whose every attempt failed.
+   */
+  uses(plan: PlanPair): string[];
 }
 
 /**
@@ -130,6 +140,13 @@ export function claimLedger(
         claimId: attempt.claimId,
         claimedAt: attempt.claimedAt,
       };
+    },
+    uses(plan) {
+      const byAttempt = attempts.get(planKey(plan));
+      if (byAttempt === undefined) return [];
+      return [...byAttempt.values()]
+        .filter((attempt) => attempt.outcome !== "failed")
+        .map((attempt) => attempt.claimId);
     },
   };
 }

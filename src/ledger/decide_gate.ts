@@ -6,8 +6,9 @@
  * counting approval covers each of its non-empty members that has not already
  * applied under it, so a retried or partly applied wave needs no new approval.
  * Under approver rules (SPEC.md §12.1), `required` distinct principals must each
- * have such an approval; the verdicts (seals verified, principals judged) are
- * computed before and passed in.
+ * have such an approval, not used before for a plan it is to claim (a plan
+ * that applied under it, or claimed with no outcome); the verdicts (seals
+ * verified, principals judged) are computed before and passed in.
  * Reading and writing records is the store's business; waiting, claiming and
  * applying are the runner's.
  * @module
@@ -18,14 +19,15 @@ import {
   afterNewestExpired,
   covers,
   type GateMember,
-  needing,
   type PlanSets,
+  sortMembers,
 } from "./_coverage.ts";
 import { waitingReasons, waitingTally } from "./_gate_waiting.ts";
+import { usedApprovals } from "./used_approvals.ts";
+import { freshTally } from "./_fresh_tally.ts";
 import {
   type GateRules,
   type Tally,
-  tallyApprovals,
   tallyLine,
   verdictOf,
 } from "./gate_tally.ts";
@@ -66,6 +68,12 @@ export interface GateApproved {
   tally: Tally;
   /** How messages name the approvers: the approval's principal, or every counted one. */
   approvedBy: string;
+  /**
+   * When plans are claimed under it with no outcome (the job applies them
+   * now, or died): who counts for them leaving out the approvals used for
+   * them, i.e. how far fresh approvals for them are (§12.1).
+   */
+  stuck?: Tally;
 }
 
 /** No approval covers the decision. */
@@ -147,25 +155,38 @@ export function decideGate(
   const oldestFirst = [...approvals].reverse();
   const { rules } = query;
   const claimsOf = claimLedgers(records);
+  const used = usedApprovals(records, claimsOf);
+  let short: Tally | undefined;
   for (const approval of approvals) {
     const verdict = verdictOf(approval, rules);
     if (!verdict.counts) continue;
     const claims = claimsOf(approval.id);
-    const need = needing(query.members, claims);
+    const { need, unsettled, claimable } = sortMembers(query.members, claims);
     if (!covers(approval, sets, need, query.digest)) continue;
-    const tally = tallyApprovals(
-      oldestFirst.filter((a) => covers(a, sets, need, query.digest)),
-      rules,
-      query.digest,
+    const covering = oldestFirst.filter((a) =>
+      covers(a, sets, need, query.digest)
     );
+    const tally = freshTally(covering, claimable, used, query);
     if (tally.counted.length >= tally.required) {
       const approvedBy = tally.counted.join(", ");
-      return { status: "approved", approval, claims, tally, approvedBy };
+      const stuck = unsettled.length
+        ? freshTally(covering, unsettled, used, query)
+        : undefined;
+      return {
+        status: "approved",
+        approval,
+        claims,
+        tally,
+        approvedBy,
+        ...(stuck ? { stuck } : {}),
+      };
     }
+    short ??= tally;
   }
-  const tally = waitingTally(records, oldestFirst, sets, query);
+  const tally = short ?? waitingTally(records, oldestFirst, sets, query);
   const bearing = approvals.find((a) => !spent(a, sets, claimsOf(a.id)));
-  const reasons = tally && (tally.required > 1 || tally.refused.length > 0)
+  const reasons = tally &&
+      (short || tally.required > 1 || tally.refused.length > 0)
     ? [tallyLine(tally, query.digest)]
     : waitingReasons(records, bearing, sets, query);
   const standing = standingPending(records, query.digest, query.now);

@@ -11,13 +11,14 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Clock, realClock } from "../clock.ts";
-import { readBounded } from "../fs/read_bounded.ts";
+import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
 import { refuseLinks } from "../fs/refuse_links.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
 import { publishClaims } from "./_dir_claims.ts";
 import { compactDir, readDirHistory } from "./_dir_compact.ts";
 import { LedgerWriteError, writeNewFile } from "./_dir_files.ts";
-import { segmentsOf } from "./_dir_listing.ts";
+import { errorCode, messageOf, segmentsOf } from "./_dir_listing.ts";
 import { type DirMark, takeDirMark } from "./_dir_mark.ts";
 import { readDirGate, refuseLinksOnce } from "./_dir_reading.ts";
 import { refuseIfRevoked } from "./claim_by_order.ts";
@@ -229,20 +230,31 @@ export function dirLedger(
       return sets;
     },
 
-    /** Reads `sets/<hex>.json` (a regular file, at most 64 MiB), checked. */
+    /**
+     * Reads `sets/<hex>.json` (a regular file, at most 64 MiB), checked; only a
+     * file that is not there reads as none.
+     */
     async readPlanSet(name, gate, digest) {
       const path = join(
         gateSegments(name, gate, "sets"),
         planSetFileName(digest),
       );
+      let text: string;
       try {
-        return parsePlanSet(
-          await readBounded(path, { maxBytes: MAX_PLANS_FILE_BYTES }),
-          digest,
+        text = await readBounded(path, { maxBytes: MAX_PLANS_FILE_BYTES });
+      } catch (error) {
+        if (["ENOENT", "ENOTDIR"].includes(errorCode(error) ?? "")) {
+          return undefined;
+        }
+        throw new ShapeError(
+          "",
+          error instanceof BoundedReadError
+            ? error.why
+            : `cannot be read: ${messageOf(error)}`,
+          path,
         );
-      } catch {
-        return undefined;
       }
+      return parsePlanSet(text, digest, path);
     },
 
     /** Lists `<root>/gates/<name>/<gate>` directories; a missing root lists none. */

@@ -270,7 +270,14 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
       const dir = `${gatePath(name, gate)}/sets`;
       const tip = await (lastTip ?? fetchTip());
       const known = reads.setsAt(tip, name, gate);
-      return await readSetsAt(ctx.objects, tip, dir, digests, known);
+      return await readSetsAt(
+        ctx.objects,
+        tip,
+        dir,
+        digests,
+        LEDGER_BRANCH,
+        known,
+      );
     },
 
     /** Fetches first (with a remote), then lists `gates/<name>/<gate>` trees. */

@@ -164,8 +164,10 @@ export interface LedgerStore {
    * @param name The spec's `name`.
    * @param gate The gate.
    * @param digest The set digest.
-   * @returns The members, or `undefined` when there is none (or it is not
-   *   valid; then the approval covers the digest as a whole).
+   * @returns The members, or `undefined` when there is none (then the
+   *   approval covers the digest as a whole).
+   * @throws {ShapeError} Naming the set when there is one and it cannot be read
+   *   or is not the plan set of `digest`: it is reported, never read as none.
    */
   readPlanSet(
     name: string,
@@ -178,7 +180,8 @@ export interface LedgerStore {
    * @param name The spec's `name`.
    * @param gate The gate.
    * @param digests The set digests.
-   * @returns Digest → members, for each digest with a valid plan set.
+   * @returns Digest → members, for each digest with a plan set.
+   * @throws {ShapeError} As {@linkcode LedgerStore.readPlanSet}.
    */
   readPlanSets(
     name: string,

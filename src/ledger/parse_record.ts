@@ -1,27 +1,39 @@
 /**
- * Reads a ledger record back from its file text (SPEC.md §5.2), validating every
- * field, and says precisely what is wrong with a malformed one. Pure; it does not
+ * Reads a ledger record back from its file text (SPEC.md §5.2) with the input
+ * reader, validating every field, and says precisely what is wrong with a
+ * malformed one (one `ShapeError` named by the record). Pure; it does not
  * check that the record belongs to the gate it was found under (the store does).
  * @module
  */
 
 import { hasControlCharacter } from "../console/visible.ts";
+import { JsonReader, parseJson } from "../input/json_reader.ts";
 import { MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH } from "../limits.ts";
+import { quoteValue } from "../quote.ts";
 import { LEDGER_SEGMENT } from "./record_name.ts";
 import {
-  DECISION_ID,
-  Fields,
-  type Json,
+  count,
+  matching,
   MAX_SPEC_PATH,
+  optionalActionsThrough,
+  optionalBaseRule,
+  optionalId,
+  optionalIds,
+  optionalLocator,
+  optionalSeal,
+  optionalSha,
+  optionalShas,
+  optionalText,
   RECORD_ID,
   RECORD_ID_FORM,
-  RecordError,
-  SHA,
-  show,
+  runs,
+  text,
+  time,
 } from "./_record_fields.ts";
 import {
   type ApprovalRecord,
   type ClaimRecord,
+  DECISION_ID,
   type ExpiredRecord,
   type FoldedCounts,
   type FoldedRecord,
@@ -35,250 +47,209 @@ import {
   type RecordKind,
   type RunOutcomeRecord,
   WAVE_OUTCOMES,
-  type WaveOutcome,
   type WaveOutcomeRecord,
 } from "./records.ts";
 
-export { RecordError } from "./_record_fields.ts";
+type Head = ReturnType<typeof readHead>;
 
-function readHead(fields: Fields) {
-  const version = fields.present("version");
-  if (version !== 1) {
-    fields.fail(`unsupported record version ${show(version)}; expected 1`);
+function readHead(f: JsonReader) {
+  const version = f.get("version").required();
+  if (version.value !== 1) {
+    f.fail(
+      `unsupported record version ${quoteValue(version.value)}; expected 1`,
+    );
   }
-  const kind = fields.present("kind");
-  if (!RECORD_KINDS.includes(kind as RecordKind)) {
+  const kind = f.get("kind").required();
+  if (!RECORD_KINDS.includes(kind.value as RecordKind)) {
     const known = RECORD_KINDS.map((k) => `"${k}"`).join(", ");
-    fields.fail(`unknown record kind ${show(kind)}; expected one of ${known}`);
+    f.fail(
+      `unknown record kind ${quoteValue(kind.value)}; expected one of ${known}`,
+    );
   }
   return {
     version: 1 as const,
-    kind: kind as RecordKind,
-    id: fields.matching("id", RECORD_ID, RECORD_ID_FORM),
-    name: fields.text("name"),
-    gate: fields.text("gate"),
+    kind: kind.value as RecordKind,
+    id: matching(f, "id", RECORD_ID, RECORD_ID_FORM),
+    name: text(f, "name"),
+    gate: text(f, "gate"),
   };
 }
 
 function readPending(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
+  f: JsonReader,
+  head: Head,
+  context: { name: string; problems: string[] },
 ): PendingRecord {
   return {
     ...head,
     kind: "pending",
-    planDigest: f.digest("planDigest"),
-    description: f.text("description", true),
-    members: f.count("members"),
-    base: f.text("base"),
-    ...f.optionalShas("bases"),
-    ...f.optionalBaseRule(),
-    ...f.optionalText("runId"),
-    ...f.optionalBounded("actor", MAX_PRINCIPAL_LENGTH),
-    ...f.optionalSha("head"),
-    ...f.optionalBounded("spec", MAX_SPEC_PATH),
-    ...f.optionalLocator(),
-    timestamp: f.time("timestamp"),
-    expiresAt: f.time("expiresAt"),
+    planDigest: f.get("planDigest").digest(),
+    description: text(f, "description", true),
+    members: count(f, "members"),
+    base: text(f, "base"),
+    ...optionalShas(f, "bases"),
+    ...optionalBaseRule(f),
+    ...optionalText(f, "runId"),
+    ...optionalText(f, "actor", MAX_PRINCIPAL_LENGTH),
+    ...optionalSha(f, "head"),
+    ...optionalText(f, "spec", MAX_SPEC_PATH),
+    ...optionalLocator(f, context.name, context.problems),
+    timestamp: time(f, "timestamp"),
+    expiresAt: time(f, "expiresAt"),
   };
 }
 
-function readApproval(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
-): ApprovalRecord {
+function readApproval(f: JsonReader, head: Head): ApprovalRecord {
   return {
     ...head,
     kind: "approval",
-    planDigest: f.digest("planDigest"),
-    by: f.text("by"),
-    ...f.optionalText("note"),
-    ...f.optionalText("url"),
-    ...f.optionalSeal(),
-    timestamp: f.time("timestamp"),
+    planDigest: f.get("planDigest").digest(),
+    by: text(f, "by"),
+    ...optionalText(f, "note"),
+    ...optionalText(f, "url"),
+    ...optionalText(f, "via"),
+    ...optionalSeal(f),
+    timestamp: time(f, "timestamp"),
   };
 }
 
-function readExpired(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
-): ExpiredRecord {
+function readExpired(f: JsonReader, head: Head): ExpiredRecord {
   return {
     ...head,
     kind: "expired",
-    ...f.optionalText("by"),
-    ...f.optionalText("note"),
-    ...f.optionalIds("approvals"),
-    timestamp: f.time("timestamp"),
+    ...optionalText(f, "by"),
+    ...optionalText(f, "note"),
+    ...optionalIds(f, "approvals"),
+    ...optionalActionsThrough(f),
+    timestamp: time(f, "timestamp"),
   };
 }
 
-/** The job attempt a claim or outcome names, when it names one (a record id). */
-function optionalAttempt(f: Fields): { attemptId?: string } {
-  return f.json.attemptId === undefined
-    ? {}
-    : { attemptId: f.matching("attemptId", RECORD_ID, RECORD_ID_FORM) };
-}
-
-function readClaim(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
-): ClaimRecord {
+function readClaim(f: JsonReader, head: Head): ClaimRecord {
   return {
     ...head,
     kind: "claim",
-    approvalId: f.matching("approvalId", RECORD_ID, RECORD_ID_FORM),
-    decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
-    ...optionalAttempt(f),
-    runs: f.runs(false),
-    ...f.optionalText("runId"),
-    timestamp: f.time("timestamp"),
+    approvalId: matching(f, "approvalId", RECORD_ID, RECORD_ID_FORM),
+    decisionId: matching(f, "decisionId", DECISION_ID, "a decision id"),
+    ...optionalId(f, "attemptId"),
+    runs: runs(f, false),
+    ...optionalText(f, "runId"),
+    timestamp: time(f, "timestamp"),
   };
 }
 
-function readRunOutcome(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
-): RunOutcomeRecord {
+function readRunOutcome(f: JsonReader, head: Head): RunOutcomeRecord {
   return {
     ...head,
     kind: "run-outcome",
-    approvalId: f.matching("approvalId", RECORD_ID, RECORD_ID_FORM),
-    decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
-    ...optionalAttempt(f),
-    runs: f.runs(true),
-    ...f.optionalText("runId"),
-    timestamp: f.time("timestamp"),
+    approvalId: matching(f, "approvalId", RECORD_ID, RECORD_ID_FORM),
+    decisionId: matching(f, "decisionId", DECISION_ID, "a decision id"),
+    ...optionalId(f, "attemptId"),
+    runs: runs(f, true),
+    ...optionalText(f, "runId"),
+    timestamp: time(f, "timestamp"),
   };
 }
 
-function readJob(f: Fields): OutcomeJob {
-  const raw = f.present("job");
-  const job = new Fields(`${f.name}: job`, (raw ?? {}) as Json);
-  if (typeof raw !== "object" || raw === null) job.fail("is not an object");
-  const kind = job.text("kind");
-  if (kind !== "wave" && kind !== "share" && kind !== "group") {
-    job.fail(`field "kind" must be wave, share or group, got ${show(kind)}`);
-  }
-  const share = job.json.share === undefined ? undefined : job.count("share");
-  const group = job.json.group === undefined
-    ? undefined
-    : job.matching("group", RECORD_ID, "a group name");
+function readJob(f: JsonReader): OutcomeJob {
+  const job = f.get("job").object();
+  const kind = job.get("kind").oneOf(["wave", "share", "group"]);
+  const share = job.get("share").optional((r) => r.integer());
+  const group = job.get("group").optional((r) =>
+    r.matching(RECORD_ID, "a group name")
+  );
   return {
-    kind: kind as OutcomeJob["kind"],
+    kind,
     ...(share === undefined ? {} : { share }),
     ...(group === undefined ? {} : { group }),
   };
 }
 
-function readWaveOutcome(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
-): WaveOutcomeRecord {
-  const outcome = f.text("outcome");
-  if (!(WAVE_OUTCOMES as readonly string[]).includes(outcome)) {
-    f.fail(`field "outcome" must be one of ${WAVE_OUTCOMES.join(", ")}`);
-  }
+function readWaveOutcome(f: JsonReader, head: Head): WaveOutcomeRecord {
+  const outcome = f.get("outcome").oneOf(WAVE_OUTCOMES);
   return {
     ...head,
     kind: "wave-outcome",
-    wave: f.count("wave"),
-    head: f.matching("head", SHA, "a full commit sha"),
-    digest: f.digest("digest"),
-    decisionId: f.matching("decisionId", DECISION_ID, "a decision id"),
+    wave: count(f, "wave"),
+    head: f.get("head").fullSha(),
+    digest: f.get("digest").digest(),
+    decisionId: matching(f, "decisionId", DECISION_ID, "a decision id"),
     job: readJob(f),
-    outcome: outcome as WaveOutcome,
-    ...f.optionalBaseRule(),
-    ...f.optionalText("runId"),
-    ...f.optionalBounded("actor", MAX_PRINCIPAL_LENGTH),
-    timestamp: f.time("timestamp"),
+    outcome,
+    ...optionalBaseRule(f),
+    ...optionalText(f, "runId"),
+    ...optionalText(f, "actor", MAX_PRINCIPAL_LENGTH),
+    timestamp: time(f, "timestamp"),
   };
 }
 
-function readOutOfOrder(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
-): OutOfOrderRecord {
+function readOutOfOrder(f: JsonReader, head: Head): OutOfOrderRecord {
   return {
     ...head,
     kind: "out-of-order",
-    wave: f.count("wave"),
-    head: f.matching("head", SHA, "a full commit sha"),
-    by: f.text("by"),
-    reason: f.text("reason"),
-    ...f.optionalText("runId"),
-    timestamp: f.time("timestamp"),
+    wave: count(f, "wave"),
+    head: f.get("head").fullSha(),
+    by: text(f, "by"),
+    reason: text(f, "reason"),
+    ...optionalText(f, "runId"),
+    timestamp: time(f, "timestamp"),
   };
 }
 
-function readRecordedWaves(f: Fields): RecordedWave[] {
-  const value = f.present("waves");
-  if (!Array.isArray(value)) f.fail(`field "waves" must be a list`);
-  return value.map((item, i) => {
-    const at = new Fields(`${f.name}: waves[${i}]`, item ?? {});
-    if (typeof item !== "object" || item === null) at.fail("is not an object");
-    const wave = at.count("wave");
-    if (wave < 1) at.fail(`field "wave" must be at least 1`);
-    const name = at.text("name");
+function readRecordedWaves(f: JsonReader): RecordedWave[] {
+  return f.get("waves").list().map((at) => {
+    at.object();
+    const wave = at.get("wave").integer({ min: 1 });
+    const name = text(at, "name");
     if (name.length > MAX_NAME_LENGTH || hasControlCharacter(name)) {
-      at.fail(`field "name" is not a valid wave name`);
+      at.get("name").fail("is not a valid wave name");
     }
-    const gate = at.matching("gate", LEDGER_SEGMENT, "a gate name");
+    const gate = matching(at, "gate", LEDGER_SEGMENT, "a gate name");
     if (gate.length > 2 * MAX_NAME_LENGTH) {
-      at.fail(`field "gate" is not a valid gate name`);
+      at.get("gate").fail("is not a valid gate name");
     }
-    return { wave, name, gate, digest: at.digest("digest") };
+    return { wave, name, gate, digest: at.get("digest").digest() };
   });
 }
 
-function readRecordedPlans(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
-): RecordedPlansRecord {
+function readRecordedPlans(f: JsonReader, head: Head): RecordedPlansRecord {
   return {
     ...head,
     kind: "recorded-plans",
-    head: f.matching("head", SHA, "a full commit sha"),
+    head: f.get("head").fullSha(),
     waves: readRecordedWaves(f),
-    ...f.optionalText("runId"),
-    timestamp: f.time("timestamp"),
+    ...optionalText(f, "runId"),
+    timestamp: time(f, "timestamp"),
   };
 }
 
-function readCounts(f: Fields): FoldedCounts {
-  const raw = f.present("counts");
-  const at = new Fields(`${f.name}: counts`, (raw ?? {}) as Json);
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    at.fail("is not an object");
-  }
+function readCounts(f: JsonReader): FoldedCounts {
+  const at = f.get("counts").required().object();
   const counts: FoldedCounts = {};
-  for (const key of Object.keys(raw as Json)) {
+  for (const key of at.unknownKeys([])) {
     if (!RECORD_KINDS.includes(key as RecordKind)) {
-      at.fail(`unknown record kind ${show(key)}`);
+      at.fail(`names an unknown record kind ${quoteValue(key)}`);
     }
-    counts[key as RecordKind] = at.count(key);
+    counts[key as RecordKind] = count(at, key);
   }
   return counts;
 }
 
-function readFolded(
-  f: Fields,
-  head: ReturnType<typeof readHead>,
-): FoldedRecord {
-  const archive = f.text("archive");
+function readFolded(f: JsonReader, head: Head): FoldedRecord {
+  const archive = text(f, "archive");
   if (archive.length > MAX_SPEC_PATH || hasControlCharacter(archive)) {
-    f.fail(`field "archive" is not a commit or a folder`);
+    f.get("archive").fail("is not a commit or a folder");
   }
   return {
     ...head,
     kind: "folded",
-    through: f.matching("through", RECORD_ID, RECORD_ID_FORM),
-    records: f.count("records"),
+    through: matching(f, "through", RECORD_ID, RECORD_ID_FORM),
+    records: count(f, "records"),
     counts: readCounts(f),
-    sets: f.count("sets"),
-    ...f.optionalIds("approvals"),
+    sets: count(f, "sets"),
+    ...optionalIds(f, "approvals"),
     archive,
-    timestamp: f.time("timestamp"),
+    timestamp: time(f, "timestamp"),
   };
 }
 
@@ -290,14 +261,14 @@ function readFolded(
  * @param problems Where an optional field that is dropped as malformed (a
  *   pending fact's run locator) is reported, one line naming the record.
  * @returns The record.
- * @throws {RecordError} When the text is not JSON, not an object, of another
- * version or an unknown kind, lacks a field or has one of the wrong form
- * (`<name>: missing field "by"`).
+ * @throws {ShapeError} Named by `name` when the text is not JSON, not an
+ * object, of another version or an unknown kind, lacks a field or has one of
+ * the wrong form (`<name>: has no "by"`).
  * @example
  * ```ts
  * parseRecord('{"version":1,"kind":"expired","id":"a1","name":"n","gate":"g",' +
  *   '"timestamp":"2026-11-30T09:15:02.123Z"}', "x.json").kind; // "expired"
- * parseRecord("{", "x.json"); // throws RecordError "x.json: record is not valid JSON: …"
+ * parseRecord("{", "x.json"); // throws ShapeError "x.json: record is not valid JSON: …"
  * ```
  */
 export function parseRecord(
@@ -305,36 +276,33 @@ export function parseRecord(
   name: string,
   problems: string[] = [],
 ): LedgerRecord {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new RecordError(name, `record is not valid JSON: ${detail}`);
-  }
+  const json = parseJson(text, {
+    source: name,
+    invalid: "record is not valid JSON",
+  });
+  const f = new JsonReader(json, { source: name });
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw new RecordError(name, "record is not a JSON object");
+    f.fail("record is not a JSON object");
   }
-  const fields = new Fields(name, json as Json, problems);
-  const head = readHead(fields);
+  const head = readHead(f);
   switch (head.kind) {
     case "pending":
-      return readPending(fields, head);
+      return readPending(f, head, { name, problems });
     case "approval":
-      return readApproval(fields, head);
+      return readApproval(f, head);
     case "expired":
-      return readExpired(fields, head);
+      return readExpired(f, head);
     case "claim":
-      return readClaim(fields, head);
+      return readClaim(f, head);
     case "run-outcome":
-      return readRunOutcome(fields, head);
+      return readRunOutcome(f, head);
     case "wave-outcome":
-      return readWaveOutcome(fields, head);
+      return readWaveOutcome(f, head);
     case "out-of-order":
-      return readOutOfOrder(fields, head);
+      return readOutOfOrder(f, head);
     case "recorded-plans":
-      return readRecordedPlans(fields, head);
+      return readRecordedPlans(f, head);
     case "folded":
-      return readFolded(fields, head);
+      return readFolded(f, head);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * What compaction may move out of a gate's tip (README, "Compacting the
+ * What compaction may move out of a gate's tip (docs/ledger.md, "Compacting the
  * ledger"), pure: of the records before the gate's newest revoke, those that no
  * decision, claim standing, order check, hold, `status` or chain rule can read
  * again, whatever is written later; and the summary that replaces them. Moving

@@ -4,16 +4,27 @@
  * approval of the digest covers exactly those plans, with each plan's summary and
  * flags for approvers (`chant-wave show`). A plan set proves its pairs: they must
  * hash to the digest in its name; the summaries are shown, never trusted. Pure:
- * text in, members out.
+ * text in (read with the input reader), members out.
  * @module
  */
 
 import { maskingReplacer } from "../console/mask_credentials.ts";
 import { isDigest, setDigest } from "../digest/set_digest.ts";
+import { JsonReader, parseJson } from "../input/json_reader.ts";
+import { quote } from "../quote.ts";
 import type { PlanPair } from "./records.ts";
+import {
+  keepChanges,
+  type KeptChanges,
+  MAX_KEPT_CHANGES,
+} from "../run/plan_changes.ts";
+import { MAX_CHANGE_ADDRESS, type PlanChange } from "../run/plan_file.ts";
 
-/** A plan of a plan set: the pair, and what it says for approvers. */
-export interface PlanSetMember extends PlanPair {
+/**
+ * A plan of a plan set: the pair, and what it says for approvers (its flags,
+ * summary and the first 200 of its changes, SPEC.md §13.1).
+ */
+export interface PlanSetMember extends PlanPair, KeptChanges {
   destructive?: boolean;
   empty?: boolean;
   summary?: string;
@@ -31,7 +42,29 @@ function member(m: PlanSetMember): PlanSetMember {
     ...(m.summary === undefined
       ? {}
       : { summary: m.summary.slice(0, MAX_SUMMARY) }),
+    ...keepChanges(m.changes, m.moreChanges),
   };
+}
+
+const ACTION = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** A plan set member's changes as read back: the well-formed ones, bounded. */
+function changesOf(raw: Record<string, unknown>): KeptChanges {
+  const { changes, moreChanges } = raw;
+  if (!Array.isArray(changes)) return {};
+  const kept: PlanChange[] = [];
+  for (const entry of changes.slice(0, MAX_KEPT_CHANGES)) {
+    const { address, action } = (entry ?? {}) as Record<string, unknown>;
+    if (
+      typeof address === "string" && address !== "" &&
+      address.length <= MAX_CHANGE_ADDRESS &&
+      typeof action === "string" && ACTION.test(action)
+    ) kept.push({ address, action });
+  }
+  const more = Number.isSafeInteger(moreChanges) && (moreChanges as number) > 0
+    ? moreChanges as number
+    : 0;
+  return keepChanges(kept, more + changes.length - kept.length);
 }
 
 /**
@@ -79,8 +112,10 @@ export function formatPlanSet(
  * Reads a plan set back and checks that its pairs hash to `digest`.
  * @param text The file's text.
  * @param digest The digest the file is named for.
+ * @param source How messages name the file.
  * @returns The members, sorted by target.
- * @throws {Error} A one-line reason when the text is not a plan set of `digest`.
+ * @throws {ShapeError} A one-line reason naming `source` when the text is not
+ *   a plan set of `digest`.
  * @example
  * ```ts
  * parsePlanSet(formatPlanSet(d, pairs), d); // pairs, sorted by target
@@ -89,39 +124,31 @@ export function formatPlanSet(
 export function parsePlanSet(
   text: string,
   digest: string,
+  source = "",
 ): PlanSetMember[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`is not JSON: ${(error as Error).message}`);
+  const set = new JsonReader(parseJson(text, { source }), { source }).object();
+  if (set.get("digest").value !== digest) {
+    set.fail(`is not the plan set of ${digest}`);
   }
-  const set = value as { digest?: unknown; members?: unknown } | null;
-  if (set?.digest !== digest || !Array.isArray(set.members)) {
-    throw new Error(`is not the plan set of ${digest}`);
-  }
-  const pairs = set.members.map((m: unknown, i: number) => {
-    const raw = (m ?? {}) as Record<string, unknown>;
-    const { target, planDigest, summary } = raw;
-    if (typeof target !== "string" || typeof planDigest !== "string") {
-      throw new Error(`members[${i}] is not a target and a plan digest`);
-    }
+  const targets = new Set<string>();
+  const pairs = set.get("members").list().map((m) => {
+    m.object();
+    const target = m.get("target").string();
+    if (targets.has(target)) m.fail(`target ${quote(target)} appears twice`);
+    targets.add(target);
+    const raw = m.value as Record<string, unknown>;
     return member({
       target,
-      planDigest,
+      planDigest: m.get("planDigest").string(),
       destructive: raw.destructive === true,
       empty: raw.empty === true,
-      ...(typeof summary === "string" ? { summary } : {}),
+      ...(typeof raw.summary === "string" ? { summary: raw.summary } : {}),
+      ...changesOf(raw),
     });
   });
-  let actual: string;
-  try {
-    actual = setDigest(pairs);
-  } catch (error) {
-    throw new Error((error as Error).message);
-  }
+  const actual = setDigest(pairs);
   if (actual !== digest) {
-    throw new Error(`its members hash to ${actual}, not ${digest}`);
+    set.fail(`its members hash to ${actual}, not ${digest}`);
   }
   return pairs;
 }

@@ -4,9 +4,8 @@
  * most once under an approval; `wave-outcome` and `out-of-order` for the order of
  * waves; `recorded-plans` for review approvals (§13); `folded`, the summary of
  * what `ledger compact` moved out of a gate's tip. Their constructors (id and
- * timestamp injected) and their JSON text. Pure;
- * where records are stored is the `LedgerStore`'s business, and reading untrusted
- * text back is `parseRecord`'s.
+ * timestamp injected) and their JSON text. Pure; where records are stored is the
+ * `LedgerStore`'s business, and reading untrusted text back is `parseRecord`'s.
  * @module
  */
 
@@ -16,6 +15,12 @@ import { maskingReplacer } from "../console/mask_credentials.ts";
 import type { Seal } from "../seal/seal.ts";
 import type { RunLocator } from "../forge/run_locator.ts";
 import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";
+
+/** Decision ids (claims, outcomes and decisions name them): a compact time and random hex. */
+export const DECISION_ID: RegExp = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** The most base commits a record or a decision names (SPEC.md §4.4's chain rule). */
+export const MAX_BASES = 1000;
 
 /** The record kinds. */
 export const RECORD_KINDS = [
@@ -99,6 +104,13 @@ export interface ApprovalRecord extends RecordBase {
   /** A link for context (a run, a review). */
   url?: string;
   /**
+   * The forge action that approved (SPEC.md §13.1): the URL of the approve
+   * workflow's run (GitHub, Forgejo) or of the manual approve job (GitLab). On
+   * a `forge` gate the approval counts only once the forge confirms that run
+   * or job; the URL only says which to ask about.
+   */
+  via?: string;
+  /**
    * The approver's signature over the approval (SPEC.md §12): a sealed gate
    * counts the approval only when it verifies against the signers file at base.
    */
@@ -118,6 +130,21 @@ export interface ExpiredRecord extends RecordBase {
    * whatever their timestamp says.
    */
   approvals?: string[];
+  /**
+   * The forge actions it ends with them (SPEC.md §13.1): every approve run
+   * (`run`) and approve job (`job`) with an id up to this one, the highest
+   * its ended approvals and the revoke before it name. A record naming such
+   * an action never counts again, however new.
+   */
+  actionsThrough?: ActionsThrough;
+}
+
+/** The highest approve run and job id a revoke ended, as digit strings. */
+export interface ActionsThrough {
+  /** An approve workflow's run (GitHub run id, Forgejo run number). */
+  run?: string;
+  /** A GitLab manual approve job. */
+  job?: string;
 }
 
 /** One plan of one run: what an approval covers (SPEC.md §10). */
@@ -279,7 +306,7 @@ export type FoldedCounts = Partial<Record<RecordKind, number>>;
 
 /**
  * What `chant-wave ledger compact` moved out of a gate's tip, and where it is
- * (README, "Compacting the ledger"): one per gate, replacing the one before (whose counts it
+ * (docs/ledger.md, "Compacting the ledger"): one per gate, replacing the one before (whose counts it
  * carries on). It decides nothing; `ledger log` reads the folded records back
  * from `archive`.
  */
@@ -435,7 +462,7 @@ export function approvalRecord(
     ...head("approval", stamp, fields),
     planDigest: fields.planDigest,
     by: fields.by,
-    ...optional(fields, ["note", "url", "seal"]),
+    ...optional(fields, ["note", "url", "via", "seal"]),
     timestamp: isoTime(stamp.now),
   };
 }
@@ -457,7 +484,7 @@ export function expiredRecord(
 ): ExpiredRecord {
   return {
     ...head("expired", stamp, fields),
-    ...optional(fields, ["by", "note", "approvals"]),
+    ...optional(fields, ["by", "note", "approvals", "actionsThrough"]),
     timestamp: isoTime(stamp.now),
   };
 }

@@ -26,8 +26,6 @@ export interface NotifyOutcomeInput {
   clock: Clock;
   /** Receives one line per event (and per problem), without a newline. */
   log: (line: string) => void;
-  /** A dry run sends nothing (it records nothing either, §4.9). */
-  dryRun?: boolean;
   /**
    * The Web `fetch` to use.
    * @default {globalThis.fetch}
@@ -94,8 +92,8 @@ function endpoint(
  * 204)` or `notify: could not deliver "failed" after 3 attempts: HTTP 503`.
  * Never throws: a notify failure never fails the job.
  * @param input The spec, the result, the environment, the clock and the log.
- * @returns One report per event derived (none without `notify`, on a dry run,
- * or when the URL or key variable is not set).
+ * @returns One report per event derived (none without `notify`, or when the
+ * URL or key variable is not set). A dry run never calls it (`run_job.ts`).
  * @example
  * ```ts
  * await notifyOutcome({ spec, result, env: process.env, clock: realClock,
@@ -105,7 +103,7 @@ function endpoint(
 export async function notifyOutcome(
   input: NotifyOutcomeInput,
 ): Promise<NotifyReport[]> {
-  if (input.spec.notify === undefined || input.dryRun) return [];
+  if (input.spec.notify === undefined) return [];
   const reports: NotifyReport[] = [];
   let secrets: string[] = [];
   try {

@@ -64,7 +64,17 @@ export function jobLabel(job: OutcomeJob): string {
   return [group, share].filter(Boolean).join(" ");
 }
 
-function sameJob(a: OutcomeJob, b: OutcomeJob): boolean {
+/**
+ * Whether two wave outcomes name the same job of a wave.
+ * @param a A job.
+ * @param b Another.
+ * @returns `true` when kind, share and group are the same.
+ * @example
+ * ```ts
+ * sameJob({ kind: "share", share: 1 }, { kind: "share", share: 1 }); // true
+ * ```
+ */
+export function sameJob(a: OutcomeJob, b: OutcomeJob): boolean {
   return a.kind === b.kind && a.share === b.share && a.group === b.group;
 }
 

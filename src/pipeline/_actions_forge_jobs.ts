@@ -20,11 +20,13 @@ import {
   type ResumeJob,
 } from "./_forge_jobs.ts";
 import { toYaml } from "./_yaml.ts";
+import { approveWorkflow } from "./_actions_approve_workflow.ts";
 import type { RenderedFile } from "./rendered_file.ts";
 
 /**
- * The extra workflows of a spec for one Actions-style forge: none, the resume
- * workflow, the record-plans workflow, or both.
+ * The extra workflows of a spec for one Actions-style forge: the resume
+ * workflow, the record-plans workflow and the approve workflow, as the spec
+ * asks for them.
  * @param spec The spec.
  * @param specFile The spec's path as the jobs name it.
  * @param flavour The forge.
@@ -47,6 +49,7 @@ export function actionsForgeWorkflows(
       plansWorkflow(spec, specFile, jobs.recordPlans, flavour, problems),
     );
   }
+  files.push(...approveWorkflow(spec, specFile, flavour, problems));
   return files;
 }
 

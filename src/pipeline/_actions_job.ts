@@ -58,7 +58,12 @@ export function actionsJob(
   const out: Record<string, unknown> = {
     "runs-on": runsOn(job, flavour, problems),
   };
-  if (job.needs.length > 0) out.needs = [...job.needs];
+  if (job.needs.length > 0) {
+    out.needs = [...job.needs];
+    // A job that waited ended green; what needs it is skipped, not failed.
+    out.if = job.needs.map((need) => `needs.${need}.outputs.waiting != 'true'`)
+      .join(" && ");
+  }
   if (job.environment !== undefined && flavour.environments) {
     out.environment = { ...job.environment };
   }
@@ -70,6 +75,7 @@ export function actionsJob(
   }
   const env = jobEnv(job, problems);
   if (Object.keys(env).length > 0) out.env = env;
+  out.outputs = { waiting: "${{ steps.chant-wave.outputs.waiting }}" };
   out.steps = steps(spec, job, specFile, flavour);
   return out;
 }
@@ -142,6 +148,28 @@ export function setupSteps(spec: Spec): unknown[] {
   );
 }
 
+/**
+ * The chant-wave line with its exit 3 (waiting, SPEC.md §2.1) turned into a
+ * green end (SPEC.md §13.1): the step says so in a notice, sets the output
+ * `waiting`, and exits 0, so the jobs that need this one are skipped rather
+ * than failed; every other exit code is kept.
+ */
+function waitingIsNotFailing(job: Job, spec: Spec): string {
+  const what = `wave ${job.wave} ${job.waveName}`.replace(/[^\w .-]/g, "");
+  return [
+    "set +e",
+    commandLine(job, spec),
+    "code=$?",
+    "set -e",
+    'if [ "$code" -eq 3 ]; then',
+    '  echo "waiting=true" >> "$GITHUB_OUTPUT"',
+    `  echo "::notice title=chant-wave::${what} waits: nothing after it runs until it is approved (see the job summary)"`,
+    "  exit 0",
+    "fi",
+    'exit "$code"',
+  ].join("\n");
+}
+
 function steps(
   spec: Spec,
   job: Job,
@@ -164,10 +192,11 @@ function steps(
   }
   list.push({
     name: "chant-wave",
+    id: "chant-wave",
     ...reviewsApprove(spec)
       ? { env: { GITHUB_TOKEN: "${{ github.token }}" } }
       : {},
-    run: `${installLine(spec, specFile)}\n${commandLine(job, spec)}`,
+    run: `${installLine(spec, specFile)}\n${waitingIsNotFailing(job, spec)}`,
   });
   if (job.kind === "decide") {
     list.push({

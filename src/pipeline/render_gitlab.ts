@@ -11,6 +11,7 @@ import { headerLines, restNote, throwProblems } from "./_common.ts";
 import { gitlabForgeJobs } from "./_gitlab_forge_jobs.ts";
 import { type GitlabContext, gitlabJob } from "./_gitlab_job.ts";
 import { gitlabRules } from "./_gitlab_rules.ts";
+import { withApproveJobs } from "./_gitlab_approve_jobs.ts";
 import { toYaml } from "./_yaml.ts";
 import type { RenderedFile } from "./rendered_file.ts";
 
@@ -57,8 +58,9 @@ export function renderGitlab(
     rules: gitlabRules(spec.branches, problems),
     setup,
   };
-  const file: Record<string, unknown> = {};
-  for (const job of jobs) file[job.name] = gitlabJob(context, job, problems);
+  const waves: Record<string, Record<string, unknown>> = {};
+  for (const job of jobs) waves[job.name] = gitlabJob(context, job, problems);
+  const file: Record<string, unknown> = withApproveJobs(context, jobs, waves);
   const extra = gitlabForgeJobs(context, problems);
   Object.assign(file, extra.jobs);
   throwProblems("gitlab", problems);
@@ -67,6 +69,8 @@ export function renderGitlab(
     `Include it from .gitlab-ci.yml: include: [{ local: ${path} }].`,
     `Each job's resource_group (${spec.name}/<job>) keeps two pipelines off the same wave or share;`,
     "the jobs push the ledger branch chant/ledger, so their token needs write access (see the docs).",
+    "A wave that waits blocks the pipeline at its manual approve job: play it to approve the",
+    "plans its deciding job shows (as GITLAB_USER_LOGIN) and resume; it needs GITLAB_TOKEN (api).",
     ...extra.notes,
     ...restNote(jobs),
   ]);

@@ -1,13 +1,11 @@
 /**
- * The forges chant-wave renders pipelines for and the shape of a rendered file
- * (SPEC.md §6.2). Only names and types; the renderers live beside it.
+ * The shape of a rendered file (SPEC.md §6.2), and the forges it is rendered
+ * for (the one list, `forge/forges.ts`). Only names and types; the renderers
+ * live beside it.
  * @module
  */
 
-/** The forges `chant-wave pipeline` renders for. */
-export const FORGES = ["github", "gitlab", "forgejo"] as const;
-/** A forge. */
-export type Forge = typeof FORGES[number];
+export { type Forge, FORGES } from "../forge/forges.ts";
 
 /** One file a renderer produces. */
 export interface RenderedFile {

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { normalisePath } from "./spec_path.ts";
 import {
   type ApprovalMode,
   DEFAULT_SIGNERS,
@@ -72,6 +73,14 @@ const STRICTNESS: Record<ApprovalMode, number> = {
  */
 export function strictestMode(modes: readonly ApprovalMode[]): ApprovalMode {
   return modes.reduce((a, b) => STRICTNESS[b] > STRICTNESS[a] ? b : a);
+}
+
+/**
+ * The signers file's path from the top level, normalised as the spec's path is
+ * (a path that climbs out of the repository stays as written: no file is there).
+ */
+function signersPath(path: string): string {
+  return normalisePath(path) ?? path;
 }
 
 /** The rules of some waves (or a spec's top level), strictest of each. */
@@ -142,7 +151,7 @@ export function approvalAtBase(
   const governing = governingWaves(spec.spec.waves, wave);
   if (governing.length === 0) {
     return {
-      ...strictestOf([spec.spec], base.sha, spec.spec.signers),
+      ...strictestOf([spec.spec], base.sha, signersPath(spec.spec.signers)),
       source: "base",
       reason:
         `no wave at ${sha12} governs wave ${wave.k} "${wave.name}": its top level`,
@@ -152,7 +161,7 @@ export function approvalAtBase(
     ...strictestOf(
       governing.map((g) => g.wave),
       base.sha,
-      spec.spec.signers,
+      signersPath(spec.spec.signers),
     ),
     source: "base",
     reason: `read at ${sha12}: ${describeGoverning(governing)}`,

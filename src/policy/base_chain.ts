@@ -2,8 +2,8 @@
  * The chain rule of SPEC.md §4.4, for a change with no trusted commit before it
  * (a manual run, a new branch, a force push, a run outside CI): every commit on
  * the first-parent chain from `HEAD^1` back to, and including, the newest commit
- * at which the ledger records a decision made under a trusted base, or back to
- * the root, keeping those where a file that decides the gate changed, plus the
+ * at which the ledger records a decision made under a trusted base (in CI, one
+ * the default branch holds), or back to the root, keeping those where a file that decides the gate changed, plus the
  * chain's oldest commit. Every rule is then read at each of them and the
  * strictest wins. This module walks git; which commits carry such decisions is
  * the caller's (the ledger's) answer.
@@ -23,6 +23,11 @@ export interface ChainInput {
   paths: readonly string[];
   /** Commits at which the ledger records a decision under a trusted base. */
   stops: ReadonlySet<string>;
+  /**
+   * Whether a stop's commit is merged (the default branch holds it); absent,
+   * every stop counts.
+   */
+  merged?: (sha: string) => Promise<boolean>;
 }
 
 /** The commits the rules are read at. */
@@ -74,7 +79,9 @@ async function findStop(
     ], { cwd: input.top })).split("\n").filter((line) => line !== "");
     for (const sha of page) {
       oldest = sha;
-      if (input.stops.has(sha)) return { stop: sha, oldest };
+      if (input.stops.has(sha) && (await input.merged?.(sha) ?? true)) {
+        return { stop: sha, oldest };
+      }
     }
     if (page.length < PAGE) return { oldest };
   }

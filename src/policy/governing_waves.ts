@@ -1,7 +1,8 @@
 /**
  * Which waves of the spec at base govern a wave of the change (SPEC.md §4.4): the
- * base wave of the same name, the one at the same position, and every base wave
- * holding a target the wave holds. Every policy read at base (the gate, and the
+ * base wave of the same name, the one at the same position (a rest wave at base
+ * stands at every position past it, §11), and every base wave holding a target
+ * the wave holds. Every policy read at base (the gate, and the
  * rules that later sections add) is the strictest over these, so renaming a wave,
  * swapping two names or moving targets between waves loosens nothing. Pure.
  * @module
@@ -48,11 +49,15 @@ export function governingWaves(
 ): GoverningWave[] {
   const targets = new Set(wave.targets);
   const governing: GoverningWave[] = [];
+  const last = baseWaves[baseWaves.length - 1];
   for (const base of baseWaves) {
     const byTargets = base.runs.map((run) => run.target)
       .filter((target) => targets.has(target)).sort();
     const byName = base.name === wave.name;
-    const byPosition = base.k === wave.k;
+    // A rest wave at base stands for every wave past it (§11): it is at wave
+    // k's position for every such k.
+    const byPosition = base.k === wave.k ||
+      (base === last && base.rest && wave.k > base.k);
     if (byName || byPosition || byTargets.length > 0) {
       governing.push({ wave: base, byName, byPosition, byTargets });
     }

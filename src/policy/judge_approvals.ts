@@ -183,6 +183,36 @@ async function principalOf(
   };
 }
 
+/** Every principal listed in the signers files read, with its identity. */
+function principalIdentities(
+  identities: ReadonlyMap<string, SignerIdentity>,
+): Map<string, SignerIdentity> {
+  const byPrincipal = new Map<string, SignerIdentity>();
+  for (const identity of identities.values()) {
+    for (const principal of identity.principals) {
+      byPrincipal.set(principal, identity);
+    }
+  }
+  return byPrincipal;
+}
+
+/**
+ * The identity a signers file lists an unsigned approver under: a login the
+ * forge confirmed (`ann`) or a `--by` (`login:ann`, `ann@example.com`) is the
+ * person whose key lists it, so one person's review and signed approval count
+ * once (SPEC.md §12, "a key is one person").
+ */
+function listedIdentity(
+  principal: string,
+  byPrincipal: ReadonlyMap<string, SignerIdentity>,
+): SignerIdentity | undefined {
+  const bare = principal.startsWith(LOGIN)
+    ? principal.slice(LOGIN.length)
+    : principal;
+  return byPrincipal.get(principal) ?? byPrincipal.get(bare) ??
+    byPrincipal.get(`${LOGIN}${bare}`);
+}
+
 /** The identity of each signing key over every signers file read. */
 function identitiesOf(
   judged: readonly Judged[],
@@ -231,9 +261,12 @@ export async function judgeApprovals(
     ? `the change has more than ${MAX_CHANGE_COMMITS} commits, so who made it is not known`
     : undefined;
   const verdicts = new Map<string, ApprovalVerdict>();
+  const byPrincipal = principalIdentities(identities);
   approvals.forEach((approval, i) => {
     const { verdict, key } = judged[i];
-    const identity = key === undefined ? undefined : identities.get(key);
+    const identity = key === undefined
+      ? listedIdentity(verdict.principal, byPrincipal)
+      : identities.get(key);
     const judgedVerdict = identity
       ? { ...verdict, identity: identity.id }
       : verdict;

@@ -9,6 +9,9 @@
 import { normalisePrincipal } from "../seal/normalise_principal.ts";
 import { globMatches } from "../seal/pattern_list.ts";
 
+/** The prefix of a forge login among principals (`login:ann`). */
+const LOGIN = "login:";
+
 /**
  * Tells whether a principal matches one pattern. `*` matches any run of
  * characters, none included; every other character is literal. A principal that
@@ -31,7 +34,9 @@ export function principalMatches(principal: string, pattern: string): boolean {
 /**
  * Tells whether a principal passes every `allowed` list of the governing waves:
  * each list must hold a pattern it matches (the strictest rule is their
- * intersection). No list: anyone is allowed.
+ * intersection). No list: anyone is allowed. A forge login `login:<name>`
+ * matches `login:` patterns (`login:ann`, `login:*`) and, as before logins had
+ * their prefix, a bare pattern of the name (`ann`).
  * @param principal The principal, normalised.
  * @param allowed One list of patterns per wave that restricts approvers.
  * @returns `true` when every list allows it.
@@ -40,13 +45,19 @@ export function principalMatches(principal: string, pattern: string): boolean {
  * principalAllowed("ann@a.example", [["*@a.example"], ["ann@*", "bob@*"]]); // true
  * principalAllowed("bob@b.example", [["*@a.example"]]); // false
  * principalAllowed("anyone", []); // true
+ * principalAllowed("login:ann", [["login:*"]]); // true
  * ```
  */
 export function principalAllowed(
   principal: string,
   allowed: readonly (readonly string[])[],
 ): boolean {
+  const names = principal.startsWith(LOGIN)
+    ? [principal, principal.slice(LOGIN.length)]
+    : [principal];
   return allowed.every((list) =>
-    list.some((pattern) => principalMatches(principal, pattern))
+    list.some((pattern) =>
+      names.some((name) => principalMatches(name, pattern))
+    )
   );
 }

@@ -9,7 +9,10 @@
  * @module
  */
 
-import { readBounded } from "../fs/read_bounded.ts";
+import { isFullSha } from "../git/full_sha.ts";
+import { parseJson } from "../input/json_reader.ts";
+import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { MAX_EVENT_BYTES } from "../limits.ts";
 import { quote } from "../quote.ts";
 
@@ -22,7 +25,6 @@ export type PushBefore =
   /** No push named a commit: `why` says what started the run. */
   | { none: string };
 
-const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const ZEROS = /^0+$/;
 
 /**
@@ -56,15 +58,19 @@ export async function pushBefore(
   }
   const event = env.GITHUB_EVENT_PATH;
   if (!event) return { none: "a push event without $GITHUB_EVENT_PATH" };
-  let before: unknown;
+  let json: unknown;
   try {
-    before = (JSON.parse(
+    json = parseJson(
       await readBounded(event, {
         maxBytes: MAX_EVENT_BYTES,
         followLinks: true,
       }),
-    ) as { before?: unknown } | null)?.before;
+    );
   } catch (error) {
+    const expected = error instanceof ShapeError ||
+      error instanceof BoundedReadError ||
+      typeof (error as { code?: unknown }).code === "string";
+    if (!expected) throw error;
     return {
       ignored: `cannot read the push event "${event}": ${
         (error as Error).message
@@ -72,6 +78,7 @@ export async function pushBefore(
       why: "an unreadable push event",
     };
   }
+  const before = isObject(json) ? json.before : undefined;
   if (typeof before !== "string") {
     return {
       ignored: `the push event "${event}" has no "before" commit`,
@@ -95,11 +102,15 @@ function checked(value: string, source: string): PushBefore {
       why: "a new branch",
     };
   }
-  if (!SHA.test(sha)) {
+  if (!isFullSha(sha)) {
     return {
       ignored: `${source} is not a commit sha: ${quote(value)}`,
       why: "no usable commit before the push",
     };
   }
   return { sha, source };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -16,7 +16,16 @@ import { readTreeFile } from "../git/tree_file.ts";
 import { DEFAULT_SIGNERS } from "../spec/types.ts";
 import { baseChain } from "./base_chain.ts";
 import { type BaseSpec, baseSpecOf, type ParseSpecFn } from "./base_spec.ts";
-import { resolveBase, type ResolvedBase } from "./resolve_base.ts";
+import type { SignersRef } from "./approval_at_base.ts";
+import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
+import { isAncestor } from "../git/git_history.ts";
+import { lastDecidedAncestor } from "./last_decided.ts";
+import { type ReadAhead, readAhead } from "./read_ahead.ts";
+import {
+  type ChainVersion,
+  resolveBase,
+  type ResolvedBase,
+} from "./resolve_base.ts";
 import {
   normalisePath,
   refuseLinkedTreePath,
@@ -46,9 +55,9 @@ export interface ReadBaseOptions {
   dryRun?: boolean;
   /**
    * The commits at which the ledger records a decision of this rollout made
-   * under a trusted base; read only for the chain rule.
+   * under a trusted base, oldest first; read only for the chain rule.
    */
-  decisions?: () => Promise<ReadonlySet<string>>;
+  decisions?: () => Promise<readonly string[]>;
 }
 
 /** One commit the rules are read at, and the spec there. */
@@ -88,6 +97,8 @@ export interface BaseRead extends ResolvedBase {
    * @throws {InputError} When the spec path is a link or submodule there.
    */
   baseAt(sha: string): Promise<PolicyBase>;
+  /** The signers files and the change's people at the bases, read ahead. */
+  reads: ReadAhead;
 }
 
 /**
@@ -121,6 +132,9 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
   const fromTop = await specPathFromTop(git, top, cwd, specPath);
   refuseLinkedWorkTreePath(top, fromTop);
   const reader = specReader(git, top, fromTop, options.parse);
+  let decisions: Promise<readonly string[]> | undefined;
+  const decided = () =>
+    decisions ??= options.decisions?.() ?? Promise.resolve([]);
   const notes = checkHeadCopy(
     await reader.fileAt(head, "HEAD"),
     fromTop,
@@ -135,10 +149,25 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
     specAt: reader.specAt,
     specPath: fromTop,
     chain: async (parent) =>
-      await chainCommits(git, top, parent, fromTop, reader.specAt, options),
+      await chainCommits(git, top, parent, fromTop, reader.specAt, {
+        env: options.env,
+        decided,
+      }),
   });
   const bases: PolicyBase[] = [];
   for (const sha of base.shas) bases.push(await reader.baseAt(sha));
+  const since = base.rule === "chain"
+    ? undefined
+    : await lastDecidedAncestor(git, top, head, await decided());
+  if (since !== undefined && !base.shas.includes(since)) {
+    base.shas.push(since);
+    base.reason += `, and the last trusted decision ${
+      since.slice(0, 12)
+    } (the commits since it were never decided)`;
+    bases.push(await reader.baseAt(since));
+  }
+  const reads = readAhead(git, top, head);
+  await reads.prefetch(bases.map(signersRefOf));
   return {
     ...base,
     bases,
@@ -149,7 +178,21 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
     notes,
     specAt: reader.specAt,
     baseAt: reader.baseAt,
+    reads,
   };
+}
+
+/**
+ * The signers file a base names (its spec's `signers`, else the default), for
+ * reading ahead.
+ * @param base A base and the spec there.
+ * @returns The commit and the normalised path.
+ */
+export function signersRefOf(base: PolicyBase): SignersRef {
+  const named = base.spec.status === "parsed"
+    ? normalisePath(base.spec.spec.signers)
+    : undefined;
+  return { sha: base.sha, path: named ?? DEFAULT_SIGNERS };
 }
 
 /** Reads the spec at commits: links refused, each text parsed once. */
@@ -229,9 +272,29 @@ async function chainCommits(
   parent: string,
   specPath: string,
   specAt: (sha: string) => Promise<BaseSpec>,
-  options: ReadBaseOptions,
-): Promise<string[]> {
-  const stops = await options.decisions?.() ?? new Set<string>();
+  options: {
+    env: ReadBaseOptions["env"];
+    /** The recorded trusted decision heads of HEAD's rollout, oldest first. */
+    decided: () => Promise<readonly string[]>;
+  },
+): Promise<ChainVersion[]> {
+  const decided = await options.decided();
+  const stops = new Set(decided);
+  const beside = await besideTheChain(git, top, decided, options.env);
+  const tip = beside.find((version) => version.label !== LAST_DECISION)?.sha;
+  // A decision record is only as trusted as the ledger's write access: in CI a
+  // stop counts when the forge's default branch holds its commit (merged
+  // rules), and none does when the forge names no default branch.
+  const env = options.env;
+  const inCi = Boolean(
+    env.GITLAB_CI || env.GITHUB_ACTIONS || env.FORGEJO_ACTIONS ||
+      env.GITEA_ACTIONS,
+  );
+  const merged = tip !== undefined
+    ? (sha: string) => isAncestor(git, sha, tip, top)
+    : inCi
+    ? () => Promise.resolve(false)
+    : undefined;
   const paths = new Set([specPath, DEFAULT_SIGNERS]);
   for (;;) {
     const chain = await baseChain({
@@ -240,6 +303,7 @@ async function chainCommits(
       parent,
       paths: [...paths],
       stops,
+      ...(merged ? { merged } : {}),
     });
     const before = paths.size;
     for (const sha of chain.commits) {
@@ -249,6 +313,40 @@ async function chainCommits(
         : undefined;
       if (signers !== undefined) paths.add(signers);
     }
-    if (paths.size === before) return chain.commits;
+    if (paths.size === before) {
+      return [
+        ...chain.commits.map((sha) => ({ sha })),
+        ...beside.filter((v) => !chain.commits.includes(v.sha)),
+      ];
+    }
   }
 }
+
+/**
+ * What the chain rule reads beside the first-parent chain, whose history the
+ * change chose: the tip of the default branch the forge names (the merged
+ * configuration), and the newest commit the ledger records a trusted decision
+ * at, when this checkout has it. Reading more versions never loosens anything.
+ */
+async function besideTheChain(
+  git: Git,
+  top: string,
+  decided: readonly string[],
+  env: Record<string, string | undefined>,
+): Promise<ChainVersion[]> {
+  const beside: ChainVersion[] = [];
+  const branch = await defaultBranchName(env);
+  if (branch !== undefined) {
+    beside.push({
+      sha: await defaultBranchTip(git, top, branch),
+      label: branch,
+    });
+  }
+  const newest = decided.at(-1);
+  const sha = newest && await git.resolveCommit(newest, top);
+  if (sha) beside.push({ sha, label: LAST_DECISION });
+  return beside;
+}
+
+/** How the log names the newest trusted decision read beside the chain. */
+const LAST_DECISION = "the last trusted decision";

@@ -50,11 +50,20 @@ export interface ResolveBaseInput {
   specAt: (sha: string) => Promise<BaseSpec>;
   /**
    * The commits of the chain rule from `parent` (`HEAD^1`) back, newest first
-   * (see `baseChain`).
+   * (see `baseChain`), then any the rule reads beside them, each with a label
+   * for the log (the default branch's tip, the last trusted decision).
    */
-  chain: (parent: string) => Promise<string[]>;
+  chain: (parent: string) => Promise<ChainVersion[]>;
   /** The spec's path from the top level, for the log. */
   specPath: string;
+}
+
+/** A commit the chain rule reads the rules at, and why when it is not on the chain. */
+export interface ChainVersion {
+  /** The commit's full sha. */
+  sha: string;
+  /** Why it is read though not on the first-parent chain (`main`, …). */
+  label?: string;
 }
 
 /** The hint printed under a commit a shallow checkout lacks. */
@@ -93,16 +102,25 @@ export async function resolveBase(
   const parent = await git.resolveCommit("HEAD^1", top);
   if (parent === undefined) throw await noParent(input);
   const chain = await input.chain(parent);
-  const named = await namedBases(input, chain);
-  const shas = [...new Set([...chain, ...named])];
+  const named = await namedBases(input, chain.map((v) => v.sha));
+  const labels = new Map<string, string | undefined>();
+  for (const { sha, label } of chain) {
+    if (!labels.has(sha)) labels.set(sha, label);
+  }
+  for (const sha of named) if (!labels.has(sha)) labels.set(sha, undefined);
+  const shas = [...labels.keys()];
   const versions = shas.length === 1 ? "version" : "versions";
+  const shown = shas.map((sha) => {
+    const label = labels.get(sha);
+    return label ? `${sha.slice(0, 12)} (${label})` : sha.slice(0, 12);
+  });
   return {
     shas,
     sha: shas[0],
     rule: "chain",
     reason:
       `no trusted commit before this change (${pushed.why}); the strictest of ${shas.length} ${versions} of ${input.specPath} at ${
-        shas.map((sha) => sha.slice(0, 12)).join(", ")
+        shown.join(", ")
       }`,
     warnings,
   };

@@ -7,12 +7,14 @@
  * only the resulting confirmations, never how they were made: a new kind is a
  * new `ActionKind` in `forge_confirmer.ts`'s list, and the gate does not
  * change. A record that names no action, or one the forge does not confirm, is
- * refused with its reason, logged once per job.
+ * refused with its reason, logged once per job; so is one whose action another
+ * record names too, or a revoke ended (`action_floor.ts`), without asking.
  * @module
  */
 
 import type { ApprovalVerdict } from "../ledger/gate_tally.ts";
-import type { ApprovalRecord } from "../ledger/records.ts";
+import type { ActionsThrough, ApprovalRecord } from "../ledger/records.ts";
+import { actionRefusals } from "./action_floor.ts";
 import { normalisePrincipal } from "../seal/normalise_principal.ts";
 
 /** What the forge said, in this job, about the action one approval names. */
@@ -41,12 +43,15 @@ export interface ApprovalConfirmer {
    * Confirms each approval through the kind whose action it names.
    * @param approvals The gate's unsigned counting approvals.
    * @param digest The digest the job decides: refusals of approvals of it are logged.
+   * @param ended The gate's newest revoke's `actionsThrough`: the forge
+   *   actions it ended.
    * @returns Each approval's confirmation, by id.
    * @throws {InputError} When the forge's settings in the environment are malformed.
    */
   confirm(
     approvals: readonly ApprovalRecord[],
     digest: string,
+    ended?: ActionsThrough,
   ): Promise<ReadonlyMap<string, Confirmation>>;
 }
 
@@ -95,10 +100,14 @@ export function approvalConfirmer(
     return { confirmed: false, why: NAMES_NO_ACTION } as const;
   };
   return {
-    async confirm(approvals, digest) {
+    async confirm(approvals, digest, ended) {
       const out = new Map<string, Confirmation>();
+      const refusals = actionRefusals(approvals, ended);
       for (const approval of approvals) {
-        let confirmation = known.get(approval.id);
+        const refused = refusals.get(approval.id);
+        let confirmation: Confirmation | undefined = refused === undefined
+          ? known.get(approval.id)
+          : { confirmed: false, why: refused };
         if (confirmation === undefined) {
           confirmation = await confirmOne(approval);
           known.set(approval.id, confirmation);
@@ -120,9 +129,11 @@ export function approvalConfirmer(
 }
 
 /**
- * The verdict of an unsigned approval on a forge gate (SPEC.md §12): it counts
- * when the forge confirmed it in this job, its principal then the login the
- * forge shows; otherwise it does not count, with the reason.
+ * The verdict of an unsigned approval on a forge gate (SPEC.md §12, §13.1): it
+ * counts when the forge confirmed it in this job, its principal then the login
+ * the forge shows, as `login:<name>` (so `approvers.allowed` matches it with
+ * `login:` patterns, and `ann` and `login:ann` are one approver); otherwise it
+ * does not count, with the reason.
  * @param approval The approval.
  * @param confirmations The job's confirmations (absent: the forge was not asked here).
  * @returns The verdict.
@@ -137,10 +148,12 @@ export function forgeVerdict(
 ): ApprovalVerdict {
   const confirmation = confirmations?.get(approval.id);
   if (confirmation?.confirmed) {
+    const login = normalisePrincipal(confirmation.login).replace(/^login:/, "");
     return {
-      principal: normalisePrincipal(confirmation.login),
+      principal: `login:${login}`,
       display: confirmation.login,
       counts: true,
+      identity: login,
     };
   }
   return {

@@ -3,7 +3,8 @@
  * review asker the review stage takes the merged pull request's review from,
  * and the confirmer the gate's judge confirms unsigned approvals with, sharing
  * one answer from the forge. The list of action kinds is here: a new way of
- * approving on the forge is one more kind in it.
+ * approving on the forge is one more kind in it: the click path's approve
+ * run or manual job (`click_action.ts`), then the review.
  * @module
  */
 
@@ -16,6 +17,9 @@ import {
   approvalConfirmer,
 } from "./confirm_approvals.ts";
 import { reviewAction } from "./review_action.ts";
+import { clickAction } from "./click_action.ts";
+import { clickForge } from "../forge/click_forge.ts";
+import { ciContext } from "../run/ci_context.ts";
 
 /** The review asker and the approval confirmer of one gate in one job. */
 export interface ForgeConfirmations {
@@ -67,10 +71,23 @@ export function forgeConfirmations(
 ): ForgeConfirmations {
   const review = reviewAsker({ name: input.name, commit: input.commit }, io);
   const log = lineLog(io.stderr);
+  const forge = ciContext(io.env).forge;
+  const sleep = io.http?.sleep ??
+    ((ms: number) => new Promise<void>((done) => setTimeout(done, ms)));
+  const click = clickAction({
+    name: input.name,
+    wave: input.wave,
+    ...(io.env.CI_PIPELINE_ID ? { pipelineId: io.env.CI_PIPELINE_ID } : {}),
+    forge: () =>
+      forge === undefined
+        ? { missing: "forge: not running in CI" }
+        : clickForge(forge, io.env, io.http),
+    sleep,
+  });
   return {
     review,
     confirmer: approvalConfirmer({
-      kinds: [reviewAction(review, input.wave)],
+      kinds: [click, reviewAction(review, input.wave)],
       ...(input.ask
         ? {}
         : { notAsked: "a dry run does not ask the forge to confirm it" }),

@@ -33,6 +33,8 @@ export interface ApplyPassInput {
   judge: GateJudge;
   /** The job's runs refused (plan moved) and failed to plan, for the summary. */
   notApplied?: ApplyStageInput["notApplied"];
+  /** The targets whose empty plan an earlier job applied (SPEC.md §10). */
+  alreadyApplied?: ReadonlySet<string>;
 }
 
 /**
@@ -79,6 +81,7 @@ export async function applyPass(
       ? {}
       : { ledgerArg: job.input.ledgerArg }),
     ...(input.notApplied ? { notApplied: input.notApplied } : {}),
+    ...(input.alreadyApplied ? { alreadyApplied: input.alreadyApplied } : {}),
   }, job.io);
   if (applied === "waiting") {
     return { end: "stop", result: { ...result, exitCode: WAITING } };
@@ -127,7 +130,7 @@ export async function previewPass(
   input: ApplyPassInput,
   result: JobResult,
 ): Promise<JobResult> {
-  const { decision, planned, gated, judge } = input;
+  const { decision, planned, gated, judge, alreadyApplied } = input;
   const held = await job.hooks.run("before-apply", {
     runs: planned.map((p) => p.run),
     members: membersOf(planned),
@@ -136,7 +139,15 @@ export async function previewPass(
   if (held) return { ...result, ...held };
   const { spec } = job.input;
   const preview = await previewApply(
-    { spec, wave: job.wave, decision, gated, planned, judge },
+    {
+      spec,
+      wave: job.wave,
+      decision,
+      gated,
+      planned,
+      judge,
+      ...(alreadyApplied ? { alreadyApplied } : {}),
+    },
     job.io,
   );
   const log = lineLog(job.io.stderr);

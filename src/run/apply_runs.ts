@@ -21,7 +21,7 @@ import { runUserStep } from "./run_user_step.ts";
  * or with `tool` OpenTofu's or Terraform's apply of the saved plan (§15), or
  * sqitch's deploy of the planned changes (which refuses, as moved, a database
  * that moved since the plan).
- * @param spec The spec (its `apply` or `applyWave` template).
+ * @param spec The spec (its apply command).
  * @param wave The wave (its `onFailure`).
  * @param planned The runs to apply, in order.
  * @param context Where the job's files go, the job, the settings.
@@ -39,8 +39,16 @@ export async function applyRuns(
   onSettled: (target: string, ok: boolean, durationMs?: number) => void =
     () => {},
 ): Promise<ApplyOutcome> {
-  if (spec.applyWave) {
-    const outcome = await applyWholeWave(spec, wave, planned, context, io);
+  const command = spec.apply;
+  if (command.kind === "whole-wave") {
+    const outcome = await applyWholeWave(
+      spec,
+      command,
+      wave,
+      planned,
+      context,
+      io,
+    );
     for (const target of outcome.applied) onSettled(target, true);
     for (const { target } of outcome.failed) onSettled(target, false);
     for (const target of outcome.replan) onSettled(target, false);
@@ -51,10 +59,15 @@ export async function applyRuns(
     planned,
     settings.parallel,
     async ({ run, planPath }, _i, control) => {
-      const step = spec.tool
-        ? await applyWithTool(spec.tool, { wave, run, planPath }, settings, io)
+      const step = command.kind === "tool"
+        ? await applyWithTool(
+          command.tool,
+          { wave, run, planPath },
+          settings,
+          io,
+        )
         : await runUserStep(
-          { template: spec.apply!, phase: "apply", run, planPath },
+          { template: command.argv, phase: "apply", run, planPath },
           wave,
           settings,
           io,

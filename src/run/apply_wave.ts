@@ -9,7 +9,7 @@
 import { writeFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
-import type { Spec, Wave } from "../spec/types.ts";
+import type { Spec, Wave, WholeWaveCommand } from "../spec/types.ts";
 import { preparePlanDir } from "./plan_path.ts";
 import { asksReplan } from "./replan_request.ts";
 import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
@@ -18,7 +18,8 @@ import { runUserStep } from "./run_user_step.ts";
 
 /**
  * Applies `planned` runs with the spec's `applyWave` command, in one call.
- * @param spec The spec (its `applyWave` and `op`).
+ * @param spec The spec (its `name` and `op`).
+ * @param command Its `applyWave` command.
  * @param wave The wave.
  * @param planned The runs to apply.
  * @param context Where the job's files go, the job, the settings.
@@ -28,6 +29,7 @@ import { runUserStep } from "./run_user_step.ts";
  */
 export async function applyWholeWave(
   spec: Spec,
+  command: WholeWaveCommand,
   wave: Wave,
   planned: readonly PlannedRun[],
   context: Omit<PlanContext, "discover">,
@@ -48,7 +50,7 @@ export async function applyWholeWave(
   );
   const values = { runs: runsPath, plans: plansPath, op: spec.op };
   const step = await runUserStep(
-    { template: spec.applyWave!, phase: "apply", values },
+    { template: command.argv, phase: "apply", values },
     wave,
     context.settings,
     io,

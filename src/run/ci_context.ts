@@ -5,10 +5,12 @@
  * @module
  */
 
+import type { Forge } from "../forge/forges.ts";
+
 /** The CI run, when chant-wave runs in one. */
 export interface CiContext {
   /** `github`, `gitlab` or `forgejo`; absent outside CI. */
-  forge?: "github" | "gitlab" | "forgejo";
+  forge?: Forge;
   runId?: string;
   runUrl?: string;
   /** Who started the run (the approver default). */

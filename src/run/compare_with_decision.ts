@@ -1,7 +1,9 @@
 /**
  * A share or group job applies only what was decided (SPEC.md §4.7): each run
  * planned again must have the decided plan (same digest, same flags), or it is
- * refused as moved. Pure but for the log lines it writes.
+ * refused as moved; but a run whose fresh plan is empty because its decided
+ * plan was applied already (§10, `already_applied.ts`) is kept, to be skipped
+ * as `already applied`. Pure but for the log lines it writes.
  * @module
  */
 
@@ -25,16 +27,20 @@ function describePlan(
 /**
  * Splits the re-planned runs into those whose plan is the decided one (same
  * digest, same destructive and empty flags) and those whose plan moved; logs a
- * refusal for each moved one, naming the decided and the fresh plan.
+ * refusal for each moved one, naming the decided and the fresh plan. A run
+ * named in `already` whose fresh plan is empty counts as unmoved: nothing of
+ * it applies.
  * @param planned The runs planned now.
  * @param decision The decision the job applies under.
- * @param log The log.
+ * @param log The log (`() => {}` to only split).
+ * @param already The targets already applied (SPEC.md §10).
  * @returns The unmoved runs and the targets that moved.
  */
 export function compareWithDecision(
   planned: readonly PlannedRun[],
   decision: Decision,
   log: (line: Line) => void,
+  already: ReadonlySet<string> = new Set(),
 ): { unmoved: PlannedRun[]; moved: string[] } {
   const decided = new Map(
     decision.members.map((member) => [member.target, member]),
@@ -45,9 +51,10 @@ export function compareWithDecision(
     const before = decided.get(run.target);
     const now = run.plan;
     if (
-      before?.planDigest === now.planDigest &&
-      (before.destructive ?? false) === now.destructive &&
-      (before.empty ?? false) === now.empty
+      (now.empty && already.has(run.target)) ||
+      (before?.planDigest === now.planDigest &&
+        (before.destructive ?? false) === now.destructive &&
+        (before.empty ?? false) === now.empty)
     ) {
       unmoved.push(run);
       continue;

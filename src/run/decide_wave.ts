@@ -10,6 +10,7 @@ import { type Segment, styled, styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
+import { sameRunLocator } from "../forge/run_locator.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { tallyLine } from "../ledger/gate_tally.ts";
 import { newStamp, pendingRecord } from "../ledger/records.ts";
@@ -25,6 +26,7 @@ import type { Decision, DecisionMember } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { readGate } from "./read_gate.ts";
+import { changesLine } from "./plan_changes.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** What a decision is made from. */
@@ -60,7 +62,8 @@ export function gateName(spec: Pick<Spec, "gate">, k: number): string {
 /**
  * Decides the wave: whether an approval is needed and whether one covers its
  * plans; writes the plan set and a pending fact when it must wait (unless an
- * identical unexpired one of the same CI actor stands, or this is a dry run).
+ * identical unexpired one of the same CI actor and CI job stands, or this is a
+ * dry run).
  * Logs the policy, the plans' summaries and, when waiting, the command that
  * approves this digest on a line of its own.
  * @param input The planned wave and its policy.
@@ -83,6 +86,10 @@ export async function decideWave(
   );
   for (const member of members) {
     log([`  ${member.target}: `, ...describeMember(member)]);
+  }
+  for (const member of members) {
+    const line = changesLine(member.target, member, LOGGED_CHANGES);
+    if (line !== undefined) log(`  ${line}`);
   }
   const need = needsApproval(policy.policy, members);
   const decision: Decision = {
@@ -135,16 +142,21 @@ export async function decideWave(
   log([`gate ${gate}: `, styled("waiting", "waiting:"), ` ${need.why}`]);
   for (const reason of gateState.reasons) log(`  ${reason}`);
   const { runId, actor } = ciContext(io.env);
-  // A standing fact of another actor does not record this job's (SPEC.md §12.1).
+  const locator = runLocatorFromEnv(io.env, {
+    workflowFile: `${spec.name}.yml`,
+  });
+  // A standing fact of another actor does not record this job's (SPEC.md
+  // §12.1), nor one naming another CI job: `resume` restarts the job the
+  // newest fact names, and skips a run re-run since its fact was recorded.
   const standing = gateState.standing;
   if (
     !input.dryRun &&
     (standing === undefined ||
-      (actor !== undefined && standing.actor !== actor))
+      (actor !== undefined && standing.actor !== actor) ||
+      (locator !== undefined &&
+        (standing.locator === undefined ||
+          !sameRunLocator(standing.locator, locator))))
   ) {
-    const locator = runLocatorFromEnv(io.env, {
-      workflowFile: `${spec.name}.yml`,
-    });
     await io.ledger.writePlanSet(spec.name, gate, digest, members);
     await io.ledger.write(pendingRecord(
       {
@@ -183,6 +195,9 @@ function describeMembers(members: readonly DecisionMember[]): string {
   const more = members.length - shown.length;
   return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
+
+/** How many changes of each member the log names (`show` names 200). */
+const LOGGED_CHANGES = 20;
 
 /** How many members a pending fact's description names. */
 const DESCRIBED_MEMBERS = 10;

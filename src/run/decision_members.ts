@@ -6,6 +6,7 @@
 
 import type { DecisionMember } from "./decision.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
+import { keepChanges } from "./plan_changes.ts";
 
 /**
  * The decision members of planned runs, in the same order.
@@ -26,5 +27,6 @@ export function membersOf(planned: readonly PlannedRun[]): DecisionMember[] {
     ...(plan.destructive ? { destructive: true } : {}),
     ...(plan.empty ? { empty: true } : {}),
     ...(plan.summary === undefined ? {} : { summary: plan.summary }),
+    ...keepChanges(plan.changes),
   }));
 }

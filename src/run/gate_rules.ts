@@ -13,6 +13,7 @@
  * @module
  */
 
+import type { ReadAhead } from "../policy/read_ahead.ts";
 import { lineLog } from "../console/line_log.ts";
 import { type ChangePeople, changePeople } from "../git/change_people.ts";
 import { countingApprovals } from "../ledger/decide_gate.ts";
@@ -60,6 +61,8 @@ export interface RulesContext {
    * `selfApproval: false` their approval does not count. Absent outside a job.
    */
   actor?: string;
+  /** The job's reads of git made before its first command, when it has them. */
+  reads?: ReadAhead;
 }
 
 /**
@@ -74,11 +77,16 @@ export interface RulesContext {
  * ```
  */
 export function jobRulesContext(
-  base: Pick<RulesContext, "top" | "head">,
+  base: Pick<RulesContext, "top" | "head" | "reads">,
   env: Record<string, string | undefined>,
 ): RulesContext {
   const { actor } = ciContext(env);
-  return { top: base.top, head: base.head, ...(actor ? { actor } : {}) };
+  return {
+    top: base.top,
+    head: base.head,
+    ...(actor ? { actor } : {}),
+    ...(base.reads ? { reads: base.reads } : {}),
+  };
 }
 
 /**
@@ -115,10 +123,12 @@ export function gateRules(
     async judge(records, digest) {
       const { signers, people } = await readOnce();
       const approvals = countingApprovals(records);
+      const revoke = records.findLast((record) => record.kind === "expired");
       const confirmed = rules.mode === "forge" && confirmer
         ? await confirmer.confirm(
           approvals.filter((approval) => approval.seal === undefined),
           digest,
+          revoke?.kind === "expired" ? revoke.actionsThrough : undefined,
         )
         : undefined;
       return await judgeApprovals(approvals, {
@@ -154,7 +164,9 @@ async function readWhatRulesNeed(
   log(`approvers ${of}: ${describeApprovers(rules)} (${rules.reason})`);
   const signers: SignersAtBase[] = [];
   for (const ref of rules.signers) {
-    const file = await readSignersAt(io.git, context.top, ref);
+    const file = context.reads
+      ? await context.reads.signersAt(ref)
+      : await readSignersAt(io.git, context.top, ref);
     const where = `${ref.path} at ${ref.sha.slice(0, 12)}`;
     if (file.status === "missing") {
       // A forge gate without a signers file simply counts no seal.
@@ -171,10 +183,9 @@ async function readWhatRulesNeed(
   const people: ChangePeople = { status: "known", people: [], commits: [] };
   if (rules.selfApproval) return { signers, people };
   for (const base of new Set(bases.map((b) => b.sha))) {
-    const found = await changePeople(io.git, context.top, {
-      base,
-      head: context.head,
-    });
+    const found = context.reads
+      ? await context.reads.peopleSince(base)
+      : await changePeople(io.git, context.top, { base, head: context.head });
     if (found.status === "too-long") return { signers, people: found };
     people.people.push(...found.people);
     people.commits.push(...found.commits);

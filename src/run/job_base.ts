@@ -8,7 +8,6 @@
  */
 
 import { styledLead } from "../console/colour.ts";
-import { isStrictAncestor } from "../git/git_history.ts";
 import { lineLog, terminalLog } from "../console/line_log.ts";
 import {
   type PolicyAtBase,
@@ -19,9 +18,10 @@ import {
   type BaseRead,
   type PolicyBase,
   readBase,
+  signersRefOf,
 } from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
-import { trustedDecisionHeads } from "../ledger/trusted_decision_heads.ts";
+import { recordedDecisions } from "../ledger/recorded_decisions.ts";
 import { gateName } from "./decide_wave.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
@@ -53,14 +53,11 @@ export async function readJobBase(
     parse: input.parseSpec,
     ...(input.specText === undefined ? {} : { workText: input.specText }),
     dryRun: input.dryRun,
-    decisions: async () => {
-      const gates = [...new Set([gateName(spec, 1), gateName(spec, wave.k)])];
-      const records = [];
-      for (const gate of gates) {
-        records.push(...(await io.ledger.readGate(spec.name, gate)).records);
-      }
-      return trustedDecisionHeads(records);
-    },
+    decisions: () =>
+      recordedDecisions(io.ledger, spec.name, [
+        gateName(spec, 1),
+        gateName(spec, wave.k),
+      ]),
   });
   for (const warning of base.warnings) log(styledLead(`warning: ${warning}`));
   log(
@@ -74,30 +71,30 @@ export async function readJobBase(
 
 /**
  * The bases a share or group job reads the rules at: its own and those the
- * decision record names, each checked to be a strict ancestor of HEAD (the
- * record travelled as an artifact).
+ * decision record names. The record travelled as an artifact, but a base it
+ * names can only add a version to read (the strictest of all wins, and the
+ * job's own are always read), so it need only be a commit of this checkout;
+ * the default branch's tip a manual run reads is often no ancestor of HEAD.
  * @param base The job's own base.
  * @param named The record's base commits.
  * @param io The git seam.
  * @returns Every base, the job's own first, without repeats; or the first named
- *   commit that is no strict ancestor of HEAD.
+ *   commit this checkout lacks.
  * @throws {InputError} When a named commit's spec path is a link there.
  */
 export async function withNamedBases(
   base: BaseRead,
   named: readonly string[],
   io: Pick<RunIo, "git">,
-): Promise<{ bases: PolicyBase[] } | { notAncestor: string }> {
+): Promise<{ bases: PolicyBase[] } | { missing: string }> {
   const bases = [...base.bases];
   for (const sha of named) {
     const resolved = await io.git.resolveCommit(sha, base.top);
-    if (
-      resolved === undefined ||
-      !await isStrictAncestor(io.git, resolved, base.head, base.top)
-    ) return { notAncestor: sha };
+    if (resolved === undefined) return { missing: sha };
     if (bases.some((b) => b.sha === resolved)) continue;
     bases.push(await base.baseAt(resolved));
   }
+  await base.reads.prefetch(bases.map(signersRefOf));
   return { bases };
 }
 

@@ -1,6 +1,7 @@
 /**
- * The GitHub Actions job summary (SPEC.md §7, §14): a Markdown section per job
- * with the gate, a waiting job's approval rules, tally and approve command, and
+ * The GitHub Actions job summary (SPEC.md §7, §13.1, §14): a Markdown section
+ * per job with the gate, a waiting job's approval rules, tally and approve
+ * command, what the decided plans change per target, and
  * a table of the job's own runs (a share's slice, not the whole wave) with
  * their real outcome. Every text from a user, a plan or a record is escaped
  * for Markdown, so none can add a heading, a row, a link or HTML of its own.
@@ -11,18 +12,26 @@
 import { WAITING } from "../exit_codes.ts";
 import type { JobResult } from "./job_result.ts";
 import { codeBlock, markdownText } from "./markdown_text.ts";
+import { describeChange } from "./plan_changes.ts";
+import type { ApproveClick } from "./approve_link.ts";
 
 /**
  * Renders a job's result as Markdown.
  * @param result The job's result.
  * @param waveName The wave's name.
- * @returns A heading, the gate, what a waiting job waits for, and the runs.
+ * @param click How to approve from the forge, when the job runs in CI.
+ * @returns A heading, the gate, what a waiting job waits for and how to
+ *   approve it, what the plans change, and the runs.
  * @example
  * ```ts
  * jobSummary({ exitCode: 0, wave: 1, job: { kind: "wave" }, applied: ["dev"], failed: [], moved: [], untried: [], skipped: [] }, "dev");
  * ```
  */
-export function jobSummary(result: JobResult, waveName: string): string {
+export function jobSummary(
+  result: JobResult,
+  waveName: string,
+  click?: ApproveClick,
+): string {
   const { job } = result;
   const part = [
     job.group ? `group ${markdownText(job.group)}` : "",
@@ -33,7 +42,8 @@ export function jobSummary(result: JobResult, waveName: string): string {
       part ? `, ${part}` : ""
     }: exit ${result.exitCode}`,
     "",
-    ...gateLines(result),
+    ...gateLines(result, click),
+    ...changeLines(result),
     ...runLines(result),
   ];
   // A blank line ends the section, so what follows it is never a row of its table.
@@ -41,7 +51,7 @@ export function jobSummary(result: JobResult, waveName: string): string {
 }
 
 /** The gate's status, and a waiting job's rules, tally and approve command. */
-function gateLines(result: JobResult): string[] {
+function gateLines(result: JobResult, click?: ApproveClick): string[] {
   const { decision, waiting } = result;
   if (!decision) return [];
   const by = decision.approvedBy
@@ -57,7 +67,54 @@ function gateLines(result: JobResult): string[] {
     lines.push(`Approvals so far: ${markdownText(waiting.tally)}`, "");
   }
   if (waiting.approve) lines.push(...codeBlock(waiting.approve), "");
+  if (click && decision.status === "waiting") {
+    lines.push(clickLine(click, result.wave, decision.digest), "");
+  }
   return lines;
+}
+
+/** Which workflow to run with which inputs, or which manual job to play. */
+function clickLine(click: ApproveClick, wave: number, digest: string): string {
+  if ("job" in click) {
+    return `Approve from GitLab: play the manual job ${
+      markdownText(click.job)
+    } of this pipeline.`;
+  }
+  const name = click.url
+    ? `[${markdownText(click.workflow)}](${click.url})`
+    : markdownText(click.workflow);
+  return `Approve from the forge: run the workflow ${name} with wave \`${wave}\` and digest \`${digest}\`.`;
+}
+
+/** How many targets, and changes of each, the summary names. */
+const SUMMARY_TARGETS = 50;
+const SUMMARY_CHANGES = 20;
+
+/**
+ * What the decided plans change, per target of the job's own runs (SPEC.md
+ * §13.1): one list item each, every address escaped; none when no plan lists
+ * its changes.
+ */
+function changeLines(result: JobResult): string[] {
+  const mine = result.runs ? new Set(result.runs) : undefined;
+  const members = (result.decision?.members ?? []).filter((m) =>
+    (m.changes?.length ?? 0) > 0 && (mine === undefined || mine.has(m.target))
+  );
+  if (members.length === 0) return [];
+  const lines = ["What will change:", ""];
+  for (const member of members.slice(0, SUMMARY_TARGETS)) {
+    const changes = member.changes ?? [];
+    const named = changes.slice(0, SUMMARY_CHANGES).map((change) =>
+      markdownText(describeChange(change))
+    );
+    const more = changes.length - named.length + (member.moreChanges ?? 0);
+    if (more > 0) named.push(`and ${more} more`);
+    lines.push(`- ${markdownText(member.target)}: ${named.join(", ")}`);
+  }
+  if (members.length > SUMMARY_TARGETS) {
+    lines.push(`- and ${members.length - SUMMARY_TARGETS} more targets`);
+  }
+  return [...lines, ""];
 }
 
 /** The table of the job's own runs, each with its outcome. */

@@ -10,10 +10,17 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "@std/path";
 import { runLimited } from "../exec/run_limited.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLAN_FILE_BYTES } from "../limits.ts";
 import { planWithTool, type ToolPass, toolPass } from "../tool/tool_steps.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
-import type { Run, Spec, Wave } from "../spec/types.ts";
+import type {
+  PerRunCommand,
+  Run,
+  Spec,
+  ToolCommand,
+  Wave,
+} from "../spec/types.ts";
 import { parsePlanFile } from "./plan_file.ts";
 import { planFileName, preparePlanDir } from "./plan_path.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
@@ -31,7 +38,7 @@ import type {
  * one `planWave` command for all (§4.10), or with `tool` OpenTofu's,
  * Terraform's or sqitch's plan (§15). Each plan file is removed before its
  * command runs, so a command that writes nothing never passes off an old plan.
- * @param spec The spec (its `plan` or `planWave` template and `name`).
+ * @param spec The spec (its plan command and `name`).
  * @param wave The wave.
  * @param runs The runs to plan.
  * @param context Where plan files go, the job, the settings.
@@ -45,7 +52,10 @@ export async function planRuns(
   context: PlanContext,
   io: RunIo,
 ): Promise<PlanOutcome> {
-  if (spec.planWave) return await planWholeWave(spec, wave, runs, context, io);
+  const command = spec.plan;
+  if (command.kind === "whole-wave") {
+    return await planWholeWave(spec, command, wave, runs, context, io);
+  }
   const { root, settings } = context;
   const dir = await preparePlanDir(root, spec.name, wave.k, io.cwd);
   const pass = toolPass(context.tool);
@@ -54,7 +64,7 @@ export async function planRuns(
     settings.parallel,
     (run) =>
       planOne(
-        spec,
+        command,
         wave,
         run,
         join(dir, planFileName(run.target)),
@@ -83,7 +93,7 @@ export async function planRuns(
 }
 
 async function planOne(
-  spec: Spec,
+  command: PerRunCommand | ToolCommand,
   wave: Wave,
   run: Run,
   planPath: string,
@@ -93,16 +103,16 @@ async function planOne(
 ): Promise<PlannedRun | FailedRun> {
   const file = resolve(io.cwd, planPath);
   await rm(file, { force: true });
-  const step = spec.tool
+  const step = command.kind === "tool"
     ? await planWithTool(
-      spec.tool,
+      command.tool,
       { wave, run, planPath },
       settings,
       io,
       pass,
     )
     : await runUserStep(
-      { template: spec.plan!, phase: "plan", run, planPath },
+      { template: command.argv, phase: "plan", run, planPath },
       wave,
       settings,
       io,
@@ -134,10 +144,10 @@ async function planOne(
   try {
     return { target: run.target, run, planPath, plan: parsePlanFile(text) };
   } catch (error) {
-    const why = (error as Error).message;
+    if (!(error instanceof ShapeError)) throw error;
     return {
       target: run.target,
-      message: `plan file of "${run.target}" at "${planPath}" ${why}`,
+      message: `plan file of "${run.target}" at "${planPath}" ${error.message}`,
       tail: step.tail,
     };
   }

@@ -12,9 +12,10 @@ import { rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "@std/path";
 import { lineLog } from "../console/line_log.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
-import type { Run, Spec, Wave } from "../spec/types.ts";
+import type { Run, Spec, Wave, WholeWaveCommand } from "../spec/types.ts";
 import { parsePlansFile, type WavePlans } from "./plan_file.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
 import { planFileName, preparePlanDir } from "./plan_path.ts";
 import type {
@@ -30,7 +31,8 @@ import { runUserStep } from "./run_user_step.ts";
  * Plans `runs` (or, for a discovering deciding job, whatever the command reports)
  * with the spec's `planWave` command. Plans of runs outside the job are ignored
  * (and logged), so a tool that always plans everything works in share jobs.
- * @param spec The spec (its `planWave` and `op`).
+ * @param spec The spec (its `name` and `op`).
+ * @param command Its `planWave` command.
  * @param wave The wave.
  * @param runs The runs to plan (with `discover`, possibly none).
  * @param context Where the files go; `jobTag` names this job's `{runs}` and
@@ -42,6 +44,7 @@ import { runUserStep } from "./run_user_step.ts";
  */
 export async function planWholeWave(
   spec: Spec,
+  command: WholeWaveCommand,
   wave: Wave,
   runs: readonly Run[],
   context: PlanContext,
@@ -61,7 +64,7 @@ export async function planWholeWave(
   );
   const values = { runs: runsPath, plans: plansPath, op: spec.op };
   const step = await runUserStep(
-    { template: spec.planWave!, phase: "plan", values },
+    { template: command.argv, phase: "plan", values },
     wave,
     context.settings,
     io,
@@ -87,23 +90,31 @@ export async function planWholeWave(
     : { ...outcome, waves: plans.waves };
 }
 
-/** Reads and parses the plans file; a string says what is wrong with it. */
+/**
+ * Reads and parses the plans file; a string says what is wrong with it (a bug
+ * in the reader is thrown, never reported as a bad file).
+ */
 async function readPlans(
   plansPath: string,
   cwd: string,
 ): Promise<WavePlans | string> {
+  let text: string;
   try {
-    return parsePlansFile(
-      await readBounded(resolve(cwd, plansPath), {
-        maxBytes: MAX_PLANS_FILE_BYTES,
-      }),
-    );
+    text = await readBounded(resolve(cwd, plansPath), {
+      maxBytes: MAX_PLANS_FILE_BYTES,
+    });
   } catch (error) {
     return (error as { code?: string }).code === "ENOENT"
       ? "was not written"
       : error instanceof BoundedReadError
       ? error.why
       : (error as Error).message;
+  }
+  try {
+    return parsePlansFile(text);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    return error.message;
   }
 }
 

@@ -14,6 +14,7 @@ import { refuseLinks } from "../fs/refuse_links.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { MAX_DECISION_BYTES } from "../limits.ts";
 import type { Wave } from "../spec/types.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { type Decision, parseDecision } from "./decision.ts";
 
 /**
@@ -50,8 +51,11 @@ export async function readDecision(
   try {
     decision = parseDecision(text);
   } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
     throw new InputError(
-      `cannot read the decision "${path}": it ${(error as Error).message}`,
+      `cannot read the decision "${path}": ${
+        error.field ? "" : "it "
+      }${error.message}`,
     );
   }
   if (decision.name !== name || decision.wave !== wave.k) {

@@ -54,16 +54,7 @@ export async function recordWaveOutcome(
   io: RunIo,
 ): Promise<void> {
   if (result.exitCode === WAITING) return;
-  const { kind, share, group } = result.job;
-  const job: OutcomeJob = kind === "share"
-    ? { kind: "share", ...(share ? { share } : {}) }
-    : kind === "group"
-    ? {
-      kind: "group",
-      ...(group ? { group } : {}),
-      ...(share ? { share } : {}),
-    }
-    : { kind: "wave" };
+  const job = outcomeJobOf(result.job);
   const { runId, actor } = ciContext(io.env);
   await io.ledger.write(newRecord("wave-outcome", {
     name: decision.name,
@@ -78,4 +69,27 @@ export async function recordWaveOutcome(
     ...(runId ? { runId } : {}),
     ...(actor ? { actor } : {}),
   }, newStamp(io.clock)));
+}
+
+/**
+ * Names a job as its wave outcome does: its share and group; a whole-wave
+ * (or deciding) job as `wave`.
+ * @param job The job, as its result names it.
+ * @returns The job, as wave outcomes name it.
+ * @example
+ * ```ts
+ * outcomeJobOf({ kind: "group", group: "eu" }); // { kind: "group", group: "eu" }
+ * ```
+ */
+export function outcomeJobOf(job: JobResult["job"]): OutcomeJob {
+  const { kind, share, group } = job;
+  return kind === "share"
+    ? { kind: "share", ...(share ? { share } : {}) }
+    : kind === "group"
+    ? {
+      kind: "group",
+      ...(group ? { group } : {}),
+      ...(share ? { share } : {}),
+    }
+    : { kind: "wave" };
 }

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { isFullSha } from "../git/full_sha.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"
@@ -49,7 +50,7 @@ function mergedResultHead(
   const sha = env.GITLAB_CI
     ? env.CI_MERGE_REQUEST_SOURCE_BRANCH_SHA
     : undefined;
-  return sha && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : undefined;
+  return isFullSha(sha) ? sha : undefined;
 }
 
 /** What `--record-plans` is asked to do. */

@@ -23,6 +23,7 @@ import { type JobResult, logFailures } from "./job_result.ts";
 import { checkOrder } from "./order_stage.ts";
 import { planRuns } from "./plan_runs.ts";
 import { recordWaveOutcome } from "./record_outcome.ts";
+import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
 import { type AppliedInJob, type PassEnd, runPasses } from "./replan_loop.ts";
 import type { FailedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
@@ -125,13 +126,26 @@ async function pass(
     const waiting = waitingNote(judge.rules, decision.tally, decision.approve);
     return stopWith({ ...decided, waiting }, WAITING);
   }
-  const gated = decision.status === "approved";
-  const apply = { decision, gated, planned: plan.planned, judge };
-  if (dryRun) return stopWith(await previewPass(job, apply, decided));
-  if (kind === "decide") {
+  if (kind === "decide" && !dryRun) {
     lineLog(io.stderr)(`decided: ${decisionRecordPath(spec.name, wave.k)}`);
     return stopWith(decided);
   }
+  const apply = {
+    decision,
+    gated: decision.status === "approved",
+    planned: plan.planned,
+    judge,
+    alreadyApplied: await findAlreadyApplied({
+      name: spec.name,
+      gate: decision.gate,
+      wave: wave.k,
+      head: job.base.head,
+      job: { kind: "wave" },
+      runs: emptyRunsOf(plan.planned, [], []),
+      gated: false,
+    }, io),
+  };
+  if (dryRun) return stopWith(await previewPass(job, apply, decided));
   return await applyPass(job, apply, appliedInJob, decided);
 }
 

@@ -4,8 +4,9 @@
  * base and the ledger (it travelled as an artifact), take this job's slice, then
  * in passes (§11: an apply may ask for a new plan) run the before-plan hooks,
  * re-plan the slice, run the after-plan hooks, refuse every run whose plan moved
- * since the decision, run the before-apply hooks, claim and apply the rest; then
- * the after-apply hooks and the wave outcome.
+ * since the decision (unless it plans empty because it was applied already,
+ * §10), run the before-apply hooks, claim and apply the rest; then the
+ * after-apply hooks and the wave outcome.
  * @module
  */
 
@@ -25,7 +26,9 @@ import { type JobResult, logFailures } from "./job_result.ts";
 import { checkOrder } from "./order_stage.ts";
 import { planRuns } from "./plan_runs.ts";
 import { readDecision } from "./read_decision.ts";
-import { recordWaveOutcome } from "./record_outcome.ts";
+import { outcomeJobOf, recordWaveOutcome } from "./record_outcome.ts";
+import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
+import type { PlannedRun } from "./run_outcomes.ts";
 import { type AppliedInJob, type PassEnd, runPasses } from "./replan_loop.ts";
 import type { RunIo } from "./run_io.ts";
 import { sayWhatWaits } from "./say_what_waits.ts";
@@ -135,7 +138,13 @@ async function pass(
   });
   if (after) return stopWith({ ...of.result, ...after });
   const log = terminalLog(io.stderr, io.env);
-  const { unmoved, moved } = compareWithDecision(planned, decision, log);
+  const already = await alreadyApplied(job, of, planned);
+  const { unmoved, moved } = compareWithDecision(
+    planned,
+    decision,
+    log,
+    already,
+  );
   const outcome = {
     ...of.result,
     failed: failed.map((f) => f.target),
@@ -151,6 +160,7 @@ async function pass(
       moved: planned.filter((run) => moved.includes(run.target)),
       unplanned: failed.map((f) => f.target),
     },
+    alreadyApplied: already,
   };
   if (job.input.dryRun) {
     const preview = await previewPass(job, apply, outcome);
@@ -159,6 +169,30 @@ async function pass(
     );
   }
   return await applyPass(job, apply, appliedInJob, outcome);
+}
+
+/**
+ * The runs of the slice whose fresh plan is empty because an earlier job
+ * applied them (SPEC.md §10): a moved one's decided plan applied under the
+ * decision's approval (or, needing none, this job applied at this head).
+ */
+async function alreadyApplied(
+  job: WaveJob,
+  of: { gated: boolean; result: JobResult },
+  planned: readonly PlannedRun[],
+): Promise<Set<string>> {
+  const decision = of.result.decision!;
+  const { moved } = compareWithDecision(planned, decision, () => {});
+  return await findAlreadyApplied({
+    name: decision.name,
+    gate: decision.gate,
+    wave: decision.wave,
+    head: job.base.head,
+    job: outcomeJobOf(of.result.job),
+    runs: emptyRunsOf(planned, decision.members, moved),
+    gated: of.gated,
+    ...(decision.approvalId ? { approvalId: decision.approvalId } : {}),
+  }, job.io);
 }
 
 function stopWith(result: JobResult): PassEnd {

@@ -3,8 +3,9 @@
  * decision record arrives from the deciding job as a CI artifact, so before a
  * share job applies anything it re-derives what the record claims. The members
  * must hash to the record's digest, the record's base must be a strict ancestor
- * of HEAD, the policy is read again at that base and at the job's own base (the
- * strictest wins), and when that policy needs an approval, the record must name
+ * of HEAD (every other base it names must at least be a commit here), the
+ * policy is read again at those bases and at the job's own (the strictest
+ * wins), and when that policy needs an approval, the record must name
  * one that the ledger holds, and the ledger itself must approve its plans under
  * the approver rules read at those bases: the tally is counted and every seal
  * verified again, never taken from the record (approvals revoked since are not
@@ -14,6 +15,7 @@
 
 import { setDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
+import { isStrictAncestor } from "../git/git_history.ts";
 import { type ApprovalNeed, needsApproval } from "../policy/needs_approval.ts";
 import type { PolicyAtBase } from "../policy/policy_at_base.ts";
 import type { BaseRead, PolicyBase } from "../policy/read_base.ts";
@@ -91,16 +93,27 @@ export async function verifyDecision(
   if (digest !== decision.digest) {
     throw mismatch(path, "its members", `they hash to ${digest}`);
   }
-  const named = await withNamedBases(
-    base,
-    [decision.base, ...(decision.bases ?? [])],
-    io,
-  );
-  if ("notAncestor" in named) {
+  const recordBase = await io.git.resolveCommit(decision.base, base.top);
+  if (
+    recordBase === undefined ||
+    !await isStrictAncestor(io.git, recordBase, base.head, base.top)
+  ) {
     throw mismatch(
       path,
       `the history`,
-      `its base ${named.notAncestor.slice(0, 12)} is not an ancestor of HEAD`,
+      `its base ${decision.base.slice(0, 12)} is not an ancestor of HEAD`,
+    );
+  }
+  const named = await withNamedBases(
+    base,
+    [recordBase, ...(decision.bases ?? [])],
+    io,
+  );
+  if ("missing" in named) {
+    throw mismatch(
+      path,
+      `the history`,
+      `its base ${named.missing.slice(0, 12)} is not in this checkout`,
     );
   }
   const { bases } = named;

@@ -32,7 +32,7 @@ export function verifyHooks(input: {
   bases: readonly PolicyBase[];
 }): Hooks {
   const { decision, path, wave, bases } = input;
-  const recorded = decision.hooks ?? parseHooks(undefined);
+  const recorded = decision.hooks ?? parseHooks();
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
   const expected = withHolds(wave.hooks, holdsAtBase(bases, ref)).hooks;

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { quote } from "../quote.ts";
 import { parseSignerTime } from "./_signer_time.ts";
 import { SealFormatError } from "./seal_format_error.ts";
 
@@ -56,7 +57,7 @@ export function parseSignerOptions(text: string): SignerOptions {
         options.validAfter = parseSignerTime(value, keyword);
       } else options.validBefore = parseSignerTime(value, keyword);
     } else {
-      throw new SealFormatError(`unknown option "${name.slice(0, 60)}"`);
+      throw new SealFormatError(`unknown option ${quote(name)}`);
     }
     if (at < text.length) {
       if (text[at] !== ",") {

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { quote } from "../quote.ts";
 import { SealFormatError } from "./seal_format_error.ts";
 
 const LAYOUT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?$/;
@@ -20,9 +21,9 @@ const LAYOUT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?$/;
 export function parseSignerTime(text: string, option: string): number {
   const invalid = () =>
     new SealFormatError(
-      `option "${option}" has an invalid time "${
-        text.slice(0, 60)
-      }" (YYYYMMDD[HHMM[SS]][Z])`,
+      `option "${option}" has an invalid time ${
+        quote(text)
+      } (YYYYMMDD[HHMM[SS]][Z])`,
     );
   let digits = text;
   let utc = false;

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { quote } from "../quote.ts";
 import { parseSignerOptions, type SignerOptions } from "./_signer_options.ts";
 import { normalisePrincipal } from "./normalise_principal.ts";
 import { parsePatternList, type PatternList } from "./pattern_list.ts";
@@ -123,7 +124,7 @@ function parseLine(content: string, line: number): AllowedSigner {
   if (word === undefined) throw new SealFormatError("the line has no key");
   const base64 = words.next();
   if (base64 === undefined) {
-    throw new SealFormatError(`the key "${word.slice(0, 60)}" has no data`);
+    throw new SealFormatError(`the key ${quote(word)} has no data`);
   }
   if (options.certAuthority) {
     throw new SealFormatError(
@@ -131,7 +132,7 @@ function parseLine(content: string, line: number): AllowedSigner {
     );
   }
   if (!isKeyTypeName(word)) {
-    throw new SealFormatError(`unknown key type "${word.slice(0, 60)}"`);
+    throw new SealFormatError(`unknown key type ${quote(word)}`);
   }
   const key = parseSshKeyFields(word, base64);
   return {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { quote } from "../quote.ts";
 import { decodeBase64, encodeBase64 } from "./_base64.ts";
 import { SshReader } from "./_ssh_reader.ts";
 import { SealFormatError } from "./seal_format_error.ts";
@@ -96,7 +97,7 @@ function isSupported(type: string): type is SshKeyType {
 }
 
 function unsupported(type: string): never {
-  const shown = JSON.stringify(type.slice(0, 60));
+  const shown = quote(type);
   throw new SealFormatError(
     `the key type ${shown} is not supported (only ${SSH_KEY_TYPES.join(", ")})`,
   );
@@ -138,7 +139,7 @@ export function parseSshPublicKeyBlob(blob: Uint8Array): SshPublicKey {
     const curve = reader.text("curve", 64);
     if (curve !== "nistp256") {
       reader.fail(
-        `names the curve ${JSON.stringify(curve.slice(0, 60))}, not "nistp256"`,
+        `names the curve ${quote(curve)}, not "nistp256"`,
       );
     }
     const point = reader.string("point", 65);

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { quote } from "../quote.ts";
 import { decodeBase64 } from "./_base64.ts";
 import { SshReader, sshWire } from "./_ssh_reader.ts";
 import { SealFormatError } from "./seal_format_error.ts";
@@ -112,9 +113,7 @@ export function parseSshSignature(armored: string): SshSignature {
   const hashAlgorithm = reader.text("hash_algorithm", MAX_TEXT_FIELD);
   if (!(SSHSIG_HASH_ALGORITHMS as readonly string[]).includes(hashAlgorithm)) {
     reader.fail(
-      `names the hash ${
-        JSON.stringify(hashAlgorithm.slice(0, 60))
-      }, not sha256 or sha512`,
+      `names the hash ${quote(hashAlgorithm)}, not sha256 or sha512`,
     );
   }
   const inner = reader.string("signature", RSA_MAX_BITS / 8 + 64);
@@ -125,7 +124,7 @@ export function parseSshSignature(armored: string): SshSignature {
   if (signatureAlgorithm !== expected) {
     sig.fail(
       `is made with ${
-        JSON.stringify(signatureAlgorithm.slice(0, 60))
+        quote(signatureAlgorithm)
       }; a ${publicKey.type} key must sign with "${expected}"`,
     );
   }

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { quote } from "../quote.ts";
 import { verifyKeySignature } from "./_webcrypto_verify.ts";
 import type { AllowedSigner, AllowedSigners } from "./allowed_signers.ts";
 import {
@@ -156,7 +157,7 @@ export async function verifySeal(input: VerifySealInput): Promise<SealVerdict> {
     return refuse(
       "wrong-namespace",
       `the signature is for namespace ${
-        JSON.stringify(signature.namespace.slice(0, 60))
+        quote(signature.namespace)
       }, not "${namespace}"`,
     );
   }
@@ -249,7 +250,7 @@ function lineRefusal(
     return refuse(
       "namespace-not-allowed",
       `key of ${principal} is not allowed in namespace "${namespace}" (namespaces=${
-        JSON.stringify(signer.namespaces.slice(0, 60))
+        quote(signer.namespaces)
       })`,
     );
   }

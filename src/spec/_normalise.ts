@@ -9,6 +9,7 @@ import { parseDuration } from "./duration.ts";
 import type { PipelineOutput, SpecOutput } from "./spec_schema.ts";
 import {
   type ApproverRules,
+  type Command,
   DEFAULT_SIGNERS,
   type Hook,
   HOOK_POINTS,
@@ -154,6 +155,26 @@ function normaliseTool(tool: NonNullable<SpecOutput["tool"]>): Tool {
   };
 }
 
+/**
+ * The plan and apply commands: the tool for both, else each side's whole-wave
+ * command over its per-run one (the checks made sure one of them is there).
+ */
+function commandsOf(spec: SpecOutput): { plan: Command; apply: Command } {
+  if (spec.tool) {
+    const command: Command = { kind: "tool", tool: normaliseTool(spec.tool) };
+    return { plan: command, apply: command };
+  }
+  const side = (whole?: string[], perRun?: string[]): Command => {
+    if (whole) return { kind: "whole-wave", argv: [...whole] };
+    if (perRun) return { kind: "per-run", argv: [...perRun] };
+    throw new Error("a spec without a command passed the checks");
+  };
+  return {
+    plan: side(spec.planWave, spec.plan),
+    apply: side(spec.applyWave, spec.apply),
+  };
+}
+
 function normalisePipeline(pipeline: PipelineOutput): Pipeline {
   return {
     setup: pipeline.setup.map((step) => ({ ...step }) as SetupStep),
@@ -169,11 +190,12 @@ function normalisePipeline(pipeline: PipelineOutput): Pipeline {
  * @returns The normalised spec. `op` and `gate` default to `name`; each wave's
  *   `parallel`, `onFailure`, `timeout` and `hooks` inherit the top level (a
  *   wave's `hooks` replace the spec's); `timeoutMs` 0 means none. `tool` gets
- *   its default `binary` (and `args`). A wave's `approval` is its own, else the
- *   top level's, else `ledger`; its `approvers` take each field from the wave,
- *   else the top level, else the default; its `destructiveOverrides` is the
- *   wave's, else the top level's, else `ignore`. `runner`,
- *   `environment` and `idTokens` are kept as written:
+ *   its default `binary` (and `args`); `plan` and `apply` say which command
+ *   runs (the tool, else the whole-wave one, else the per-run one). A wave's
+ *   `approval` is its own, else the top level's, else `ledger`; its
+ *   `approvers` take each field from the wave, else the top level, else the
+ *   default; its `destructiveOverrides` is the wave's, else the top level's,
+ *   else `ignore`. `runner`, `environment` and `idTokens` are kept as written:
  *   the job expansion falls back to the wave's and the top level's.
  */
 export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
@@ -199,14 +221,10 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     waves: spec.waves.map((wave, i) =>
       normaliseWave(wave, i, spec, { op, timeoutMs })
     ),
+    ...commandsOf(spec),
     ...defined({
       base: spec.base,
       ledger: spec.ledger,
-      plan: spec.plan,
-      apply: spec.apply,
-      planWave: spec.planWave,
-      applyWave: spec.applyWave,
-      tool: spec.tool && normaliseTool(spec.tool),
       runner: spec.runner,
       notify: spec.notify,
       pipeline: pipeline && normalisePipeline(pipeline),

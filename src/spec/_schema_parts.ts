@@ -6,6 +6,7 @@
  */
 
 import * as z from "zod";
+import { targetFormProblem } from "./target_form.ts";
 import { DURATION_HINT, DURATION_PATTERN } from "./duration.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { MAX_NAME_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
@@ -48,7 +49,10 @@ export const nameSchema = z.string().max(MAX_NAME_LENGTH, {
     }: use lowercase letters, digits, "-" and "_", starting with a letter or digit`,
 });
 
-/** A run target: non-empty, at most 256 characters, no control characters. */
+/**
+ * A run target: non-empty, at most 256 characters, no control characters, in
+ * plain form (no empty, `.` or `..` path segment).
+ */
 export const targetSchema = z.string().min(1, {
   error: "a target must not be empty",
 }).max(MAX_TARGET_LENGTH, {
@@ -59,6 +63,8 @@ export const targetSchema = z.string().min(1, {
 }).refine((target) => !hasControlCharacter(target), {
   error: (issue) =>
     `target ${showValue(issue.input)} holds a control character`,
+}).refine((target) => targetFormProblem(target) === undefined, {
+  error: (issue) => targetFormProblem(String(issue.input)) ?? "",
 });
 
 /** An environment-variable name; a literal URL gets its own message. */

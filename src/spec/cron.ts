@@ -6,6 +6,8 @@
  * @module
  */
 
+import { quote } from "../quote.ts";
+
 interface CronField {
   name: string;
   min: number;
@@ -72,9 +74,9 @@ function fieldProblem(text: string, field: CronField): string | undefined {
   for (const part of text.split(",")) {
     const [range, step, ...extra] = part.split("/");
     const bad = () =>
-      `${field.name} "${
-        text.slice(0, 60)
-      }" is not a cron field (*, a, a-b, */n, a-b/n, lists with ",")`;
+      `${field.name} ${
+        quote(text)
+      } is not a cron field (*, a, a-b, */n, a-b/n, lists with ",")`;
     if (extra.length > 0) return bad();
     if (step !== undefined && !/^[1-9]\d{0,2}$/.test(step)) return bad();
     if (range === "*") continue;

@@ -32,7 +32,7 @@ export function specJsonSchema(): Record<string, unknown> {
     $schema: schema.$schema,
     title: "chant-wave spec",
     description:
-      'The waves file of chant-wave (README "The spec"; chant-wave help spec)',
+      "The waves file of chant-wave (docs/spec.md; chant-wave help spec)",
     if: {
       type: "object",
       properties: {

@@ -94,6 +94,36 @@ export interface SqitchTool {
 /** A `tool` shorthand: OpenTofu/Terraform or sqitch. */
 export type Tool = TofuTool | SqitchTool;
 
+/** `plan` or `apply` (SPEC.md §3.1): one argv template per run. */
+export interface PerRunCommand {
+  /** Always `per-run`. */
+  kind: "per-run";
+  /** The template: `{target}`, `{op}`, `{plan}`, … */
+  argv: string[];
+}
+
+/** `planWave` or `applyWave` (SPEC.md §4.10): one call for a job's runs. */
+export interface WholeWaveCommand {
+  /** Always `whole-wave`. */
+  kind: "whole-wave";
+  /** The template: `{runs}` in, `{plans}` out. */
+  argv: string[];
+}
+
+/** `tool` (SPEC.md §15): OpenTofu, Terraform or sqitch plans and applies. */
+export interface ToolCommand {
+  /** Always `tool`. */
+  kind: "tool";
+  /** The tool, with its defaults. */
+  tool: Tool;
+}
+
+/**
+ * How a spec plans or applies its runs: one command per run, one for the
+ * whole job, or its tool (which stands for both).
+ */
+export type Command = PerRunCommand | WholeWaveCommand | ToolCommand;
+
 /**
  * Whether a `-- chant-wave: not destructive` line in a deploy script clears the
  * script's destructive statements (read at base; `ignore` is the stricter).
@@ -271,16 +301,10 @@ export interface Spec {
    * at base (§5.1).
    */
   ledger?: string;
-  /** Plans one run and writes `{plan}`. */
-  plan?: string[];
-  /** Applies one run whose plan is at `{plan}`. */
-  apply?: string[];
-  /** Plans a job's runs in one call (`{runs}` in, `{plans}` out). */
-  planWave?: string[];
-  /** Applies a job's runs in one call (`{runs}`). */
-  applyWave?: string[];
-  /** OpenTofu, Terraform or sqitch in place of `plan` and `apply`. */
-  tool?: Tool;
+  /** How runs are planned: `planWave`, else `plan`, else the `tool`. */
+  plan: Command;
+  /** How runs are applied: `applyWave`, else `apply`, else the `tool`. */
+  apply: Command;
   /** Runs planned or applied at once in one job. */
   parallel: number;
   /** After a failed apply: go on, or stop. */

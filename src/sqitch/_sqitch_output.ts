@@ -5,10 +5,18 @@
  * @module
  */
 
+import { JsonReader, parseJson } from "../input/json_reader.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { quote } from "../quote.ts";
 import type { SqitchChange, SqitchState } from "./sqitch_plan_file.ts";
 
+/** A sqitch change id: 40 lowercase hex digits (a SHA-1, not a git commit). */
 const ID = /^[0-9a-f]{40}$/;
+
+/** Fails with `what` about the output as a whole. */
+function fail(what: string): never {
+  throw new ShapeError("", what);
+}
 
 /** The status exit code sqitch gives a database with no change deployed. */
 const NOTHING_DEPLOYED_EXIT = 1;
@@ -19,7 +27,7 @@ const NOTHING_DEPLOYED_EXIT = 1;
  * @param stdout What it printed on stdout (run with `LC_ALL=C`).
  * @param exitCode How it exited.
  * @returns The id, or null.
- * @throws {Error} When it printed neither: `printed no "# Change:" line`.
+ * @throws {ShapeError} When it printed neither: `printed no "# Change:" line`.
  */
 export function deployedChange(
   stdout: string,
@@ -27,10 +35,10 @@ export function deployedChange(
 ): string | null {
   if (exitCode === NOTHING_DEPLOYED_EXIT) {
     if (/^No changes deployed\s*$/m.test(stdout)) return null;
-    throw new Error(`exited ${exitCode}`);
+    fail(`exited ${exitCode}`);
   }
   const match = /^# Change:[ \t]+([0-9a-f]{40})[ \t]*$/m.exec(stdout);
-  if (!match) throw new Error('printed no "# Change: <id>" line');
+  if (!match) fail('printed no "# Change: <id>" line');
   return match[1];
 }
 
@@ -43,7 +51,7 @@ export interface ListedChange extends SqitchChange {
  * Reads the output of `sqitch plan --no-headers --format "format:%H %e %o %n"`.
  * @param stdout What it printed.
  * @returns The changes, in plan order, all of one project.
- * @throws {Error} On a line of another shape (`line 3 is not "<id> deploy
+ * @throws {ShapeError} On a line of another shape (`line 3 is not "<id> deploy
  *   <project> <name>": "…"`), a revert line, two projects, or no change.
  */
 export function planListing(stdout: string): ListedChange[] {
@@ -53,20 +61,20 @@ export function planListing(stdout: string): ListedChange[] {
   lines.forEach((line, i) => {
     const match = /^([0-9a-f]{40}) (deploy|revert) (\S+) (\S+)$/.exec(line);
     if (!match) {
-      throw new Error(
+      fail(
         `line ${i + 1} is not "<id> deploy <project> <name>": ${quote(line)}`,
       );
     }
     const [, id, event, project, name] = match;
     if (event !== "deploy") {
-      throw new Error(
+      fail(
         `lists a revert of ${
           quote(name)
         }; chant-wave deploys plans of deploys only`,
       );
     }
     if (changes.length && changes[0].project !== project) {
-      throw new Error(
+      fail(
         `lists changes of two projects, ${quote(changes[0].project)} and ${
           quote(project)
         }`,
@@ -74,7 +82,7 @@ export function planListing(stdout: string): ListedChange[] {
     }
     changes.push({ id, name, project });
   });
-  if (changes.length === 0) throw new Error("lists no change");
+  if (changes.length === 0) fail("lists no change");
   return changes;
 }
 
@@ -83,32 +91,29 @@ export function planListing(stdout: string): ListedChange[] {
  * project, where the database was, and how far to deploy.
  * @param text The plan file's text.
  * @returns The state.
- * @throws {Error} When the field is missing or not of that shape.
+ * @throws {ShapeError} When the text is not JSON, or the field is missing or
+ *   not of that shape.
  */
 export function sqitchState(text: string): SqitchState {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`is not JSON: ${(error as Error).message}`);
-  }
-  const state = (value as { sqitch?: unknown } | null)?.sqitch as
-    | Record<string, unknown>
-    | undefined;
-  const id = (field: unknown) =>
+  const file: JsonReader = new JsonReader(parseJson(text));
+  const state = isObject(file.value) ? file.value.sqitch : undefined;
+  const id = (field: unknown): field is string | null =>
     field === null || (typeof field === "string" && ID.test(field));
   if (
-    typeof state !== "object" || state === null ||
-    typeof state.project !== "string" || state.project === "" ||
-    !id(state.deployed) || !id(state.deployTo)
+    !isObject(state) || typeof state.project !== "string" ||
+    state.project === "" || !id(state.deployed) || !id(state.deployTo)
   ) {
-    throw new Error(
+    file.fail(
       'has no "sqitch": { "project", "deployed", "deployTo" } (write it with the sqitch tool or "chant-wave plan-file sqitch")',
     );
   }
   return {
     project: state.project,
-    deployed: state.deployed as string | null,
-    deployTo: state.deployTo as string | null,
+    deployed: state.deployed,
+    deployTo: state.deployTo,
   };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { ShapeError } from "../input/shape_error.ts";
 import { maskCredentials } from "../console/mask_credentials.ts";
 import type { StepResult } from "../exec/run_step.ts";
 import {
@@ -169,7 +170,8 @@ export async function readDeployed(
       value: deployedChange(got.value.stdout, got.value.exitCode),
     };
   } catch (error) {
-    return { ok: false, why: `${what} ${(error as Error).message}`, tail: [] };
+    if (!(error instanceof ShapeError)) throw error;
+    return { ok: false, why: `${what} ${error.message}`, tail: [] };
   }
 }
 
@@ -232,11 +234,8 @@ export async function readPlan(
     try {
       return { ok: true, value: planListing(got.value.stdout) };
     } catch (error) {
-      return {
-        ok: false,
-        why: `${what} ${(error as Error).message}`,
-        tail: [],
-      };
+      if (!(error instanceof ShapeError)) throw error;
+      return { ok: false, why: `${what} ${error.message}`, tail: [] };
     }
   });
 }

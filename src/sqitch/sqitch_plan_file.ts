@@ -8,6 +8,7 @@
  * @module
  */
 
+import { ShapeError } from "../input/shape_error.ts";
 import { createHash } from "node:crypto";
 import type { PlanChange } from "../run/plan_file.ts";
 import {
@@ -74,7 +75,7 @@ const MAX_NAMED = 3;
  * @param plan Every change of the plan, in order.
  * @param deployed The id of the database's last change, or null for none.
  * @returns The pending changes.
- * @throws {Error} When `deployed` is not in the plan: `the database's last
+ * @throws {ShapeError} When `deployed` is not in the plan: `the database's last
  *   change 1a2b3c4d5e6f is not in the plan; is it this project's database?`.
  * @example
  * ```ts
@@ -89,7 +90,8 @@ export function pendingChanges(
   if (deployed === null) return [...plan];
   const at = plan.findIndex((change) => change.id === deployed);
   if (at < 0) {
-    throw new Error(
+    throw new ShapeError(
+      "",
       `the database's last change ${
         deployed.slice(0, 12)
       } is not in the plan; is it this project's database?`,

@@ -16,6 +16,7 @@ import { resolve } from "@std/path";
 import type { StepResult } from "../exec/run_step.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLAN_FILE_BYTES } from "../limits.ts";
 import { MAX_PLAN_CHANGES } from "../run/plan_file.ts";
 import {
@@ -37,6 +38,7 @@ import {
   type PendingChange,
   pendingChanges,
   sqitchPlanFile,
+  type SqitchState,
 } from "./sqitch_plan_file.ts";
 
 export type { SqitchPass, SqitchSite } from "./_sqitch_queries.ts";
@@ -78,7 +80,8 @@ export async function planWithSqitch(
   try {
     pending = pendingChanges(plan.value, deployed.value);
   } catch (error) {
-    return toolFailure("plan", runner.label, (error as Error).message, []);
+    if (!(error instanceof ShapeError)) throw error;
+    return toolFailure("plan", runner.label, error.message, []);
   }
   if (pending.length > MAX_PLAN_CHANGES) {
     return toolFailure(
@@ -140,21 +143,12 @@ export async function applyWithSqitch(
   planPath: string,
   runner: StepRunner,
 ): Promise<ToolStepResult> {
-  let planned;
-  try {
-    planned = sqitchState(
-      await readBounded(resolve(runner.cwd, planPath), {
-        maxBytes: MAX_PLAN_FILE_BYTES,
-      }),
-    );
-  } catch (error) {
-    const why = error instanceof BoundedReadError
-      ? error.why
-      : (error as Error).message;
+  const planned = await readState(planPath, runner);
+  if (typeof planned === "string") {
     return toolFailure(
       "apply",
       runner.label,
-      `the plan file ${JSON.stringify(planPath)} ${why}`,
+      `the plan file ${JSON.stringify(planPath)} ${planned}`,
       [],
     );
   }
@@ -184,4 +178,27 @@ export async function applyWithSqitch(
     ],
     phase: "apply",
   });
+}
+
+/** The apply state of the plan file, or why it cannot be read (a bug is thrown). */
+async function readState(
+  planPath: string,
+  runner: StepRunner,
+): Promise<SqitchState | string> {
+  let text: string;
+  try {
+    text = await readBounded(resolve(runner.cwd, planPath), {
+      maxBytes: MAX_PLAN_FILE_BYTES,
+    });
+  } catch (error) {
+    return error instanceof BoundedReadError
+      ? error.why
+      : (error as Error).message;
+  }
+  try {
+    return sqitchState(text);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    return error.message;
+  }
 }

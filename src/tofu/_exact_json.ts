@@ -8,6 +8,8 @@
  * @module
  */
 
+import { ShapeError } from "../input/shape_error.ts";
+import { quote } from "../quote.ts";
 import { canonicalNumber } from "./_canonical_number.ts";
 
 /** A JSON number, kept as its canonical decimal text (see `canonicalNumber`). */
@@ -146,7 +148,7 @@ class Reader {
       const key = this.string();
       if (seen.has(key)) {
         this.fail(
-          `key ${JSON.stringify(key.slice(0, 60))} appears twice`,
+          `key ${quote(key)} appears twice`,
           keyAt,
         );
       }
@@ -242,7 +244,7 @@ class Reader {
  * @returns The wanted members, in a prototype-free object, and every top-level key.
  * @throws {JsonSyntaxError} On invalid JSON, a repeated key, nesting deeper than
  *   {@linkcode MAX_DEPTH}, or an exponent beyond nine digits.
- * @throws {TypeError} When the top level is valid JSON but not an object.
+ * @throws {ShapeError} When the top level is valid JSON but not an object.
  * @example
  * ```ts
  * const { members } = parseTopObject('{"a": 1.50, "b": [2]}', new Set(["a"]));
@@ -259,7 +261,7 @@ export function parseTopObject(
     reader.value(0, false);
     reader.skipSpace();
     if (reader.at < text.length) reader.unexpected();
-    throw new TypeError("is JSON, but not an object");
+    throw new ShapeError("", "is JSON, but not an object");
   }
   const keys = new Set<string>();
   const members = reader.object(0, true, wanted, keys);

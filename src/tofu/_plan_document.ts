@@ -14,6 +14,8 @@ import {
   type JsonValue,
   parseTopObject,
 } from "./_exact_json.ts";
+import { ShapeError } from "../input/shape_error.ts";
+import { quote } from "../quote.ts";
 
 /** The largest plan document read, in characters (the CLI checks bytes first). */
 export const MAX_PLAN_DOCUMENT = 64 * 1024 * 1024;
@@ -113,9 +115,9 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
     !(value instanceof ExactNumber);
 }
 
-/** Shows a word from the document in a message: quoted, cut to 60 characters. */
-function shown(text: string): string {
-  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+/** Fails with a one-line reason about the document (the caller names it). */
+function fail(what: string): never {
+  throw new ShapeError("", what);
 }
 
 function pick(from: JsonObject, fields: readonly string[]): JsonObject {
@@ -134,7 +136,7 @@ function optionalString(
   const value = entry[field];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string") {
-    throw new Error(`${where}: "${field}" is not a string`);
+    fail(`${where}: "${field}" is not a string`);
   }
   return value;
 }
@@ -145,12 +147,12 @@ function readActions(change: JsonObject, where: string): string[] {
     !Array.isArray(actions) || actions.length === 0 ||
     !actions.every((action) => typeof action === "string")
   ) {
-    throw new Error(`${where}: "actions" is not a list of actions`);
+    fail(`${where}: "actions" is not a list of actions`);
   }
   const words = actions as string[];
   if (!ACTION_LISTS.has(words.join(","))) {
-    throw new Error(
-      `${where}: unknown actions [${words.map(shown).join(", ")}]`,
+    fail(
+      `${where}: unknown actions [${words.map(quote).join(", ")}]`,
     );
   }
   return words;
@@ -158,18 +160,18 @@ function readActions(change: JsonObject, where: string): string[] {
 
 function readResource(raw: JsonValue, i: number): ResourceChange {
   if (!isObject(raw)) {
-    throw new Error(`resource_changes[${i}] is not an object`);
+    fail(`resource_changes[${i}] is not an object`);
   }
   const address = raw.address;
   if (typeof address !== "string" || address === "") {
-    throw new Error(`resource_changes[${i}] has no "address"`);
+    fail(`resource_changes[${i}] has no "address"`);
   }
-  const where = `resource_changes[${i}] ${shown(address)}`;
+  const where = `resource_changes[${i}] ${quote(address)}`;
   const change = raw.change;
-  if (!isObject(change)) throw new Error(`${where} has no "change"`);
+  if (!isObject(change)) fail(`${where} has no "change"`);
   const importing = change.importing;
   if (importing !== undefined && importing !== null && !isObject(importing)) {
-    throw new Error(`${where}: "importing" is not an object`);
+    fail(`${where}: "importing" is not an object`);
   }
   const covered = pick(raw, RESOURCE_FIELDS);
   covered.change = pick(change, CHANGE_FIELDS);
@@ -187,7 +189,7 @@ function readResource(raw: JsonValue, i: number): ResourceChange {
 function readResources(value: JsonValue | undefined): ResourceChange[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
-    throw new Error('"resource_changes" is not a list');
+    fail('"resource_changes" is not a list');
   }
   const resources = value.map(readResource);
   const order = (x: string, y: string) => x < y ? -1 : x > y ? 1 : 0;
@@ -199,9 +201,9 @@ function readResources(value: JsonValue | undefined): ResourceChange[] {
     if (before?.address === r.address && before.deposed === r.deposed) {
       const object = r.deposed === undefined
         ? ""
-        : ` (deposed ${shown(r.deposed)})`;
-      throw new Error(
-        `"resource_changes" holds ${shown(r.address)}${object} twice`,
+        : ` (deposed ${quote(r.deposed)})`;
+      fail(
+        `"resource_changes" holds ${quote(r.address)}${object} twice`,
       );
     }
   });
@@ -210,11 +212,11 @@ function readResources(value: JsonValue | undefined): ResourceChange[] {
 
 function readOutputs(value: JsonValue | undefined): OutputChange[] {
   if (value === undefined || value === null) return [];
-  if (!isObject(value)) throw new Error('"output_changes" is not an object');
+  if (!isObject(value)) fail('"output_changes" is not an object');
   return Object.keys(value).sort().map((name) => {
     const change = value[name];
-    const where = `output_changes ${shown(name)}`;
-    if (!isObject(change)) throw new Error(`${where} is not an object`);
+    const where = `output_changes ${quote(name)}`;
+    if (!isObject(change)) fail(`${where} is not an object`);
     const actions = readActions(change, where);
     return { name, actions, covered: pick(change, CHANGE_FIELDS) };
   });
@@ -223,7 +225,7 @@ function readOutputs(value: JsonValue | undefined): OutputChange[] {
 function readInvocations(value: JsonValue | undefined): JsonObject[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || !value.every(isObject)) {
-    throw new Error('"action_invocations" is not a list of objects');
+    fail('"action_invocations" is not a list of objects');
   }
   return value as JsonObject[];
 }
@@ -235,22 +237,22 @@ function checkKind(members: JsonObject, keys: readonly string[]): void {
     const what = keys.includes("values")
       ? "is a state, not a plan"
       : 'is not a plan (it has no "planned_values" or "resource_changes")';
-    throw new Error(`${what}: ${SHOW_HINT}`);
+    fail(`${what}: ${SHOW_HINT}`);
   }
   const version = members.format_version;
   if (version === undefined) {
-    throw new Error(`has no "format_version": ${SHOW_HINT}`);
+    fail(`has no "format_version": ${SHOW_HINT}`);
   }
   const major = typeof version === "string"
     ? /^(\d+)\.\d+$/.exec(version)?.[1]
     : undefined;
   if (major === undefined) {
-    throw new Error('"format_version" is not a version like "1.2"');
+    fail('"format_version" is not a version like "1.2"');
   }
   if (major !== "0" && major !== "1") {
-    throw new Error(
+    fail(
       `has "format_version" ${
-        shown(version as string)
+        quote(version as string)
       }; chant-wave reads 0.x and 1.x`,
     );
   }
@@ -260,27 +262,28 @@ function checkKind(members: JsonObject, keys: readonly string[]): void {
  * Reads and checks a plan document.
  * @param text The document's text (the stdout of `show -json <planfile>`).
  * @returns The changes the digest and summary are made of.
- * @throws {Error} A one-line reason that never quotes a value of the plan (they
+ * @throws {ShapeError} A one-line reason that never quotes a value of the plan (they
  *   may be sensitive): `is not JSON: unexpected character "x" at line 1, column
  *   5`, `has no "format_version": …`, `resource_changes[2] "null_resource.a":
  *   unknown actions ["frob"]`, `is a plan that errored: …`, `is larger than 64
  *   MiB`. The caller names the file.
  */
 export function readPlanDocument(text: string): PlanDocument {
-  if (text.length > MAX_PLAN_DOCUMENT) throw new Error("is larger than 64 MiB");
+  if (text.length > MAX_PLAN_DOCUMENT) fail("is larger than 64 MiB");
   let parsed: ReturnType<typeof parseTopObject>;
   try {
     parsed = parseTopObject(text, WANTED);
   } catch (error) {
     if (error instanceof JsonSyntaxError) {
-      throw new Error(`is not JSON: ${error.message}`);
+      fail(`is not JSON: ${error.message}`);
     }
-    throw new Error(`is not a plan: it ${(error as Error).message}`);
+    if (!(error instanceof ShapeError)) throw error;
+    fail(`is not a plan: it ${error.message}`);
   }
   const { members, keys } = parsed;
   checkKind(members, keys);
   if (members.errored === true) {
-    throw new Error(
+    fail(
       "is a plan that errored: it cannot be applied; see the plan's output",
     );
   }

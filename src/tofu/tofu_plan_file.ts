@@ -11,6 +11,8 @@ import type { JsonObject, JsonValue } from "./_exact_json.ts";
 import { canonicalJson, writeCanonical } from "./_canonical_json.ts";
 import { type PlanDocument, readPlanDocument } from "./_plan_document.ts";
 import { summarise } from "./_summary.ts";
+import { changesOf } from "./_changes.ts";
+import type { PlanChange } from "../run/plan_file.ts";
 
 /** The plan file of a tool's plan (SPEC.md §4.2), with its summary always set. */
 export interface ToolPlanFile {
@@ -22,6 +24,8 @@ export interface ToolPlanFile {
   empty: boolean;
   /** `2 to add, 1 to change, 1 to destroy (replace null_resource.a: tainted)`. */
   summary: string;
+  /** What the plan changes, resource by resource, in the plan's order (SPEC.md §13.1). */
+  changes: PlanChange[];
 }
 
 const NOTHING_TO_DO = new Set(["no-op", "read", "open"]);
@@ -81,6 +85,8 @@ function covered(document: PlanDocument): JsonObject {
  *   and no action is invoked.
  * - `summary`: counted as OpenTofu counts (a replace is one to add and one to
  *   destroy), with the destroyed objects named; never a value.
+ * - `changes`: each resource change that does something, `{ address, action }`
+ *   (`create`, `update`, `delete`, `replace`, `read`, …); addresses, never a value.
  * @param text The plan document's text.
  * @returns The plan file.
  * @throws {Error} A one-line reason without any value of the plan (they may be
@@ -111,5 +117,6 @@ export function tofuPlanFile(text: string): ToolPlanFile {
     destructive: resources.some((change) => change.actions.includes("delete")),
     empty,
     summary: summarise(document),
+    changes: changesOf(document),
   };
 }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { ShapeError } from "../input/shape_error.ts";
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
@@ -119,9 +120,8 @@ export async function writeToolPlanFile(
   try {
     plan = tofuPlanFile(text);
   } catch (error) {
-    throw new ShowJsonError(
-      `${JSON.stringify(showName)} ${(error as Error).message}`,
-    );
+    if (!(error instanceof ShapeError)) throw error;
+    throw new ShowJsonError(`${JSON.stringify(showName)} ${error.message}`);
   }
   try {
     await writeFileAtomic(paths.planFile, `${JSON.stringify(plan)}\n`);

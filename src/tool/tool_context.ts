@@ -28,12 +28,14 @@ export interface ToolContext {
  * @returns The context, or undefined when the spec's tool needs none.
  */
 export function toolContext(
-  spec: Pick<Spec, "tool">,
+  spec: Pick<Spec, "plan">,
   bases: readonly { sha: string; spec: BaseSpec }[],
   wave: Wave,
   io: { stderr: Writer },
 ): ToolContext | undefined {
-  if (spec.tool?.kind !== "sqitch") return undefined;
+  if (spec.plan.kind !== "tool" || spec.plan.tool.kind !== "sqitch") {
+    return undefined;
+  }
   const targets = [...new Set(wave.runs.map((run) => run.target))];
   const read = overridesAtBase(bases, { k: wave.k, name: wave.name, targets });
   const log = lineLog(io.stderr);

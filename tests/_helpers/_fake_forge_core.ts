@@ -63,6 +63,36 @@ export interface FakePipeline {
   status: string;
 }
 
+/**
+ * A workflow run (GitHub; Forgejo in its own words). The fixture's values
+ * stand for what a test leaves out (GitHub: a push run of `build.yml` by
+ * octocat; Forgejo: a dispatch of `tf.approve.yml` by ann).
+ */
+export interface FakeRun {
+  /** `queued`, `in_progress`, `completed`. */
+  status: string;
+  /** The attempt. */
+  attempt: number;
+  /** A completed run's conclusion (default `failure`). */
+  conclusion?: string;
+  /** `workflow_dispatch`, `push`, … */
+  event?: string;
+  /** The workflow file (`.github/workflows/tf.approve.yml`). */
+  path?: string;
+  /**
+   * The run's name: GitHub `display_title` (what `run-name` made of the
+   * inputs); Forgejo's title, which Forgejo sets to the workflow's `name:`.
+   */
+  title?: string;
+  /** A dispatch's inputs (Forgejo keeps them in the run's `event_payload`; GitHub shows none). */
+  inputs?: Record<string, string>;
+  /** `actor`'s and `triggering_actor`'s login (same when only `actor` is given). */
+  actor?: string;
+  triggeringActor?: string;
+  /** Whether those logins are bots (GitHub `type: Bot`; Forgejo has no such field). */
+  bot?: boolean;
+}
+
 /** Everything the fake forges answer from; tests arrange and inspect it. */
 export interface FakeState {
   /** GitHub/Forgejo `owner/name`, GitLab project id; other repositories are 404. */
@@ -73,12 +103,29 @@ export interface FakeState {
   reviews: Map<number, FakeReview[]>;
   /** GitHub `role_name` or Forgejo `permission`, per login; unknown logins are 404. */
   permissions: Map<string, string>;
-  /** GitHub workflow runs by id. */
-  runs: Map<string, { status: string; attempt: number }>;
-  /** GitHub runs whose failed jobs were re-run, in order. */
+  /**
+   * Workflow runs: GitHub's by id, Forgejo's by run number (what its web URL
+   * names); a completed one concluded `conclusion` (default `failure`: its
+   * waiting job failed, as before §13.1).
+   */
+  runs: Map<string, FakeRun>;
+  /**
+   * Whose the token is (`GET /user`); absent: GitHub answers 403, as it does
+   * for a workflow's own token, and Forgejo names the runner's own user
+   * (`forgejo-actions`).
+   */
+  tokenUser?: string;
+  /** GitHub runs re-run, in order: `<id>` (failed jobs) or `<id> (every job)`. */
   reruns: string[];
   /** GitLab jobs. */
-  jobs: { id: number; name: string; status: string; pipeline: number }[];
+  jobs: {
+    id: number;
+    name: string;
+    status: string;
+    pipeline: number;
+    /** Who started (played) it; the fixture's `root` when absent. */
+    user?: string;
+  }[];
   /** GitLab jobs retried (the old ids), in order. */
   retries: number[];
   /** GitLab approvals per merge request iid. */

@@ -43,10 +43,23 @@ export function githubRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
         const run = state.runs.get(id);
         if (!ours(owner, name) || run === undefined) return notFound();
         const body = fixture("github", "workflow-run");
+        const user = (login: string) => ({
+          ...(body.actor as object),
+          login,
+          type: run.bot ? "Bot" : "User",
+        });
+        const actor = run.actor ?? "octocat";
         Object.assign(body, {
           id: Number(id),
+          ...(run.event ? { event: run.event } : {}),
+          ...(run.path ? { path: run.path } : {}),
+          ...(run.title ? { display_title: run.title } : {}),
+          actor: user(actor),
+          triggering_actor: user(run.triggeringActor ?? actor),
           status: run.status,
-          conclusion: run.status === "completed" ? "failure" : null,
+          conclusion: run.status === "completed"
+            ? run.conclusion ?? "failure"
+            : null,
           run_attempt: run.attempt,
         });
         return { status: 200, body };
@@ -75,6 +88,30 @@ export function githubRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
         run.status = "queued";
         run.attempt += 1;
         state.reruns.push(id);
+        return { status: 201, body: {} };
+      },
+    },
+    {
+      method: "POST",
+      path: new RegExp(`^/repos/${S}/${S}/actions/runs/${S}/rerun$`),
+      query: [],
+      body: "json",
+      handle({ params: [owner, name, id], json }) {
+        const keys = Object.keys(objectBody(json));
+        if (keys.some((key) => key !== "enable_debug_logging")) {
+          throw new ProtocolViolation(`unexpected body members ${keys}`);
+        }
+        const run = state.runs.get(id);
+        if (!ours(owner, name) || run === undefined) return notFound();
+        if (run.status !== "completed") {
+          return {
+            status: 403,
+            body: { message: "This workflow run is not completed" },
+          };
+        }
+        run.status = "queued";
+        run.attempt += 1;
+        state.reruns.push(`${id} (every job)`);
         return { status: 201, body: {} };
       },
     },
@@ -151,6 +188,24 @@ export function githubRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
           user: { ...(body.user as object), login: user },
         });
         return { status: 200, body };
+      },
+    },
+    {
+      method: "GET",
+      path: /^\/user$/,
+      query: [],
+      body: "none",
+      handle() {
+        if (state.tokenUser === undefined) {
+          return {
+            status: 403,
+            body: {
+              ...fixture("github", "basic-error"),
+              message: "Resource not accessible by integration",
+            },
+          };
+        }
+        return { status: 200, body: { login: state.tokenUser, type: "User" } };
       },
     },
     ...statusRoutes("github", state, style, notFound),

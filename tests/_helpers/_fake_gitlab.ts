@@ -39,6 +39,9 @@ export function gitlabRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
       status: job.status,
       pipeline: { ...(body.pipeline as object), id: job.pipeline },
       web_url: `https://example.com/foo/bar/-/jobs/${job.id}`,
+      ...(job.user === undefined
+        ? {}
+        : { user: { ...(body.user as object), username: job.user } }),
     });
     return body;
   };
@@ -48,6 +51,30 @@ export function gitlabRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
     id: state.members.get(username)?.id ?? 0,
   });
   return [
+    {
+      method: "GET",
+      path: new RegExp(`^/projects/${S}/jobs/(\\d+)$`),
+      query: [],
+      body: "none",
+      handle({ params: [project, id] }) {
+        const job = state.jobs.find((candidate) => candidate.id === Number(id));
+        if (!ours(project) || job === undefined) {
+          return notFound("404 Job Not Found");
+        }
+        return { status: 200, body: jobBody(job) };
+      },
+    },
+    {
+      method: "GET",
+      path: /^\/user$/,
+      query: [],
+      body: "none",
+      handle() {
+        return state.tokenUser === undefined
+          ? { status: 401, body: { message: "401 Unauthorized" } }
+          : { status: 200, body: user(state.tokenUser) };
+      },
+    },
     {
       method: "GET",
       path: new RegExp(`^/projects/${S}/pipelines/${S}/jobs$`),

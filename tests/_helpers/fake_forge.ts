@@ -18,10 +18,11 @@ import {
   type PageStyle,
   ProtocolViolation,
 } from "./_fake_forge_core.ts";
-import { forgejoRoutes } from "./_fake_forgejo.ts";
+import { forgejoRoutes, type ForgejoRunShape } from "./_fake_forgejo.ts";
 import { githubRoutes } from "./_fake_github.ts";
 import { gitlabRoutes } from "./_fake_gitlab.ts";
 
+export type { ForgejoRunShape } from "./_fake_forgejo.ts";
 export type {
   FakePipeline,
   FakePull,
@@ -104,6 +105,12 @@ export interface FakeForgeOptions {
    * @default {true}
    */
   linkHeader?: boolean;
+  /**
+   * Forgejo: the definition its list of runs answers with, `ActionRun`
+   * (current) or the `RepoActionRun` of Forgejo 12.
+   * @default {"ActionRun"}
+   */
+  forgejoRuns?: ForgejoRunShape;
 }
 
 const PREFIX: Record<Forge, string> = {
@@ -137,7 +144,7 @@ export function fakeForge(
     ? githubRoutes(state, style)
     : forge === "gitlab"
     ? gitlabRoutes(state, style)
-    : forgejoRoutes(state, style);
+    : forgejoRoutes(state, style, options.forgejoRuns ?? "ActionRun");
   const requests: RecordedRequest[] = [];
   const protocolErrors: ProtocolError[] = [];
   const faults: Fault[] = [];

@@ -111,6 +111,17 @@ Deno.test("statusLines() prints a table, the details and the next step", async (
       );
     },
   );
+  await t.step(
+    "rules not read here: it waits, and says why instead of a tally",
+    () => {
+      const why =
+        'the waiting job\'s HEAD 0123456789ab is not in this checkout, which has no remote "origin" to fetch it from; fetch it (git fetch origin 0123456789abcdef0123456789abcdef01234567) and run this again';
+      const unread: WaveStatus = { ...prod, rulesUnread: why };
+      expect(statusLines([unread], { specFile: "w.json" }).at(-1)).toBe(
+        `next: wave 2 "prod" waits for sha256:222222222222, whose approvals cannot be judged here: ${why}`,
+      );
+    },
+  );
   await t.step("a plan claimed with no outcome: approve it again", () => {
     const stuck: WaveStatus = {
       ...prod,

@@ -1,12 +1,13 @@
 // Every command's help, examples, flags and completion agree: 2–4 examples that
-// parse with the command's own flags, every flag explained in the help and named
-// in the usage, and nothing in the usage the parser refuses.
+// parse with the command's own flags, every flag listed in the help and named
+// in the usage, nothing in the usage the parser refuses, and a flag that several
+// commands take keeps one name and value everywhere.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { COMMANDS } from "../../src/cli/main.ts";
-import { parseFlags } from "../../src/cli/_flags.ts";
-import { flagDescription } from "../../src/cli/_completion_model.ts";
+import { type Flag, parseFlags } from "../../src/cli/_flags.ts";
 import { commandHelpText } from "../../src/cli/_help_text.ts";
+import { flagHeading, usageText } from "../../src/cli/_usage.ts";
 
 /** Splits a shell line into words, up to a comment, a redirection or a pipe. */
 function shellWords(line: string): string[] {
@@ -33,13 +34,6 @@ function shellWords(line: string): string[] {
   return words;
 }
 
-function flagsOf(command: (typeof COMMANDS)[number]): string[] {
-  return [
-    ...(command.flags.strings ?? []),
-    ...(command.flags.booleans ?? []),
-  ];
-}
-
 Deno.test("every command has 2 to 4 examples that its own flags parse", async (t) => {
   for (const command of COMMANDS) {
     await t.step(command.name, () => {
@@ -55,19 +49,23 @@ Deno.test("every command has 2 to 4 examples that its own flags parse", async (t
   }
 });
 
-Deno.test("every command's help shows its usage, explains each flag and ends with EXAMPLES", async (t) => {
+Deno.test("every command's help shows its usage, lists each flag and ends with EXAMPLES", async (t) => {
   for (const command of COMMANDS) {
     await t.step(command.name, () => {
       const text = commandHelpText(command);
-      expect(text.startsWith(`usage: ${command.usage}\n`)).toBe(true);
+      const usage = usageText(command.name, command.usage, command.flags);
+      expect(text.startsWith(`usage: ${usage}\n\n${command.about}\n`)).toBe(
+        true,
+      );
       expect(text).toContain(
         "\nEXAMPLES\n" +
           command.examples.map((example) => `  ${example}\n`).join(""),
       );
-      const undescribed = flagsOf(command).filter((flag) =>
-        !flagDescription(command, flag)
-      );
-      expect(undescribed).toEqual([]);
+      const unlisted = command.flags.filter((flag) =>
+        !text.includes(`\n  ${flagHeading(flag, false)}  `) ||
+        flag.description.trim() === ""
+      ).map((flag) => flag.name);
+      expect(unlisted).toEqual([]);
     });
   }
 });
@@ -75,12 +73,29 @@ Deno.test("every command's help shows its usage, explains each flag and ends wit
 Deno.test("every command's usage names exactly the flags it takes", async (t) => {
   for (const command of COMMANDS) {
     await t.step(command.name, () => {
+      const usage = usageText(command.name, command.usage, command.flags);
       const named = new Set(
-        [...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]),
+        [...usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]),
       );
-      expect([...named].sort()).toEqual(flagsOf(command).sort());
+      expect([...named].sort()).toEqual(
+        command.flags.map((flag) => flag.name).sort(),
+      );
     });
   }
+});
+
+Deno.test("a flag several commands take has one value everywhere", () => {
+  const seen = new Map<string, Flag["value"]>();
+  const differing: string[] = [];
+  for (const command of COMMANDS) {
+    for (const flag of command.flags) {
+      if (!seen.has(flag.name)) seen.set(flag.name, flag.value);
+      else if (
+        JSON.stringify(seen.get(flag.name)) !== JSON.stringify(flag.value)
+      ) differing.push(`${command.name} --${flag.name}`);
+    }
+  }
+  expect(differing).toEqual([]);
 });
 
 Deno.test("the command words are unique and none is also a help topic", async () => {

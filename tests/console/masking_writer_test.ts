@@ -1,6 +1,9 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { maskingWriter } from "../../src/console/masking_writer.ts";
+import {
+  maskingWriter,
+  noWorkflowCommands,
+} from "../../src/console/masking_writer.ts";
 import { memoryWriter, type Writer } from "../../src/console/writer.ts";
 
 const SECRET = "https://ci:tok@h/x?private_token=abc";
@@ -40,5 +43,30 @@ Deno.test("maskingWriter() masks URLs in everything written through it", async (
     expect(maskingWriter(bytesWriter()).isTerminal).toBe(true);
     expect("isTerminal" in maskingWriter({ write() {} })).toBe(false);
     expect("writeBytes" in maskingWriter({ write() {} })).toBe(false);
+  });
+});
+
+Deno.test("noWorkflowCommands() leaves no line a runner reads as a command", async (t) => {
+  const cases: [string, string, string][] = [
+    ["plain text", "a line\n", "a line\n"],
+    ["a leading ::", "::error::x\n", "\\x3a:error::x\n"],
+    ["after an indent", "  \t::notice::x\n", "  \t\\x3a:notice::x\n"],
+    ["on a later line", "ok\n ::warning::x\n", "ok\n \\x3a:warning::x\n"],
+    ["a :: inside a line", "a::b ::c\n", "a::b ::c\n"],
+    [
+      "the legacy ##[",
+      "x ##[error]y ##[z\n",
+      "x \\u0023#[error]y \\u0023#[z\n",
+    ],
+  ];
+  for (const [name, text, expected] of cases) {
+    await t.step(name, () => {
+      expect(noWorkflowCommands(text)).toBe(expected);
+    });
+  }
+  await t.step("written through maskingWriter", () => {
+    const out = memoryWriter();
+    maskingWriter(out).write("  ::add-mask::x\n");
+    expect(out.text()).toBe("  \\x3a:add-mask::x\n");
   });
 });

@@ -13,6 +13,7 @@ import {
   specOf,
 } from "../_helpers/rollout.ts";
 import { TEST_USER } from "../_helpers/temp_repo.ts";
+import { killMidApply, settledTargets } from "../_helpers/kill_mid_apply.ts";
 
 const PROD = { name: "prod", runs: ["eu", "us"] };
 
@@ -120,6 +121,160 @@ Deno.test("required: 2 waits for two distinct approvers", async (t) => {
       refused: [],
     });
   });
+});
+
+Deno.test("required: 2 after a runner died mid-apply: the plan needs two approvals not used for it before", async (t) => {
+  await using r = await rollout(specOf([PROD], { approvers: { required: 2 } }));
+  // eu applies and then plans empty, as with a real tool; us's apply hangs.
+  await r.control("eu", "apply-desire", "empty");
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
+  for (const by of ["ann", "bob"]) {
+    expect((await r.run([...approveLine(waiting.stderr), "--by", by])).code)
+      .toBe(0);
+  }
+  await killMidApply(r, "us", {
+    until: {
+      what: "eu's outcome",
+      check: async () => (await settledTargets(r, "tf-wave-1")).includes("eu"),
+    },
+  });
+  const claimedLine =
+    /^failed: us: already claimed under this approval by decision \S+ \(claim \S+ at \S+, no outcome yet\); if that job died, approve the plan again$/m;
+  const after = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(after.code).toBe(1);
+  expect(after.stderr).toMatch(claimedLine);
+  const digest = plannedDigest(after.stderr);
+  expect(after.stderr).toContain(
+    `  to claim it again: 0 of 2 approvals of ${digest}; not counted: ann (used for us before), bob (used for us before)\n`,
+  );
+  const again = after.stderr.match(
+    /^if that job died, then approve: chant-wave (.+)$/m,
+  )![1].split(" ");
+
+  await t.step("one fresh approval is 1 of 2: us is not applied", async () => {
+    expect((await r.run([...again, "--by", "carol"])).code).toBe(0);
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(claimedLine);
+    expect(out.stderr).toContain(
+      `  to claim it again: 1 of 2 approvals of ${digest}: carol; not counted: ann (used for us before), bob (used for us before)\n`,
+    );
+    expect(await r.applied()).toEqual(["eu"]);
+  });
+
+  await t.step("an old approver approving again counts afresh", async () => {
+    expect((await r.run([...again, "--by", "ann"])).code).toBe(0);
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(
+      `gate tf-wave-1: approved by carol, ann for ${digest}`,
+    );
+    expect(await r.applied()).toEqual(["eu", "us"]);
+  });
+});
+
+Deno.test("an approver's clone without the waiting job's HEAD judges with it: fetched, or says what to fetch", async (t) => {
+  await using r = await rollout(
+    specOf([PROD], { approvers: { required: 2, selfApproval: false } }),
+  );
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  await r.repo.git("push", "-q", "origin", `${r.head}:refs/heads/main`);
+  const approver = `${r.repo.root}/approver`;
+  await r.repo.gitIn(
+    r.repo.root,
+    "clone",
+    "-q",
+    "-b",
+    "main",
+    remote,
+    approver,
+  );
+  // dana's change: the runner's HEAD, which the approver's clone lacks.
+  await r.desire("eu", "v2");
+  await r.repo.git("add", "-A");
+  await r.repo.git(
+    "commit",
+    "-q",
+    "--author=Dana <dana@example.com>",
+    "-m",
+    "dana's change",
+  );
+  const head = await r.repo.git("rev-parse", "HEAD");
+  const git = ["--ledger", "git"];
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
+  expect(waiting.code).toBe(3);
+  const digest = plannedDigest(waiting.stderr);
+  const inApprover = (args: string[]) => runBinary(args, { cwd: approver });
+  const tally =
+    `1 of 2 approvals of ${digest}: ann@example.com; not counted: dana@example.com (the change's author)`;
+
+  await t.step(
+    "the remote lacks it too: each says so, and what to fetch",
+    async () => {
+      const cannot = new RegExp(
+        `the waiting job's HEAD ${
+          head.slice(0, 12)
+        } is not in this checkout, and fetching it from "origin" failed \\(.+\\); fetch it \\(git fetch origin ${head}\\) and run this again$`,
+        "m",
+      );
+      const ann = await inApprover([
+        ...approveLine(waiting.stderr),
+        "--by",
+        "ann@example.com",
+      ]);
+      expect(ann.code).toBe(0);
+      expect(ann.stderr).toMatch(
+        new RegExp(
+          `^note: not checked against the rules at base: ${cannot.source}`,
+          "m",
+        ),
+      );
+      expect(ann.stderr).not.toMatch(/approvals of/);
+      const shown = await inApprover(["show", ...SPEC, "--wave", "1", ...git]);
+      expect(shown.stdout).toMatch(
+        new RegExp(`^not judged here: ${cannot.source}`, "m"),
+      );
+      expect(shown.stdout).not.toContain("approved by");
+      const status = await inApprover(["status", ...SPEC, ...git]);
+      expect(status.stdout.trimEnd().split("\n").at(-1)).toMatch(
+        new RegExp(
+          `^next: wave 1 "prod" waits for ${
+            digest.slice(0, 19)
+          }, whose approvals cannot be judged here: ${cannot.source}`,
+        ),
+      );
+    },
+  );
+
+  await t.step(
+    "the remote has it: fetched, and the author is not counted",
+    async () => {
+      await r.repo.git("push", "-q", "origin", `${head}:refs/heads/change`);
+      const dana = await inApprover([
+        ...approveLine(waiting.stderr),
+        "--by",
+        "dana@example.com",
+      ]);
+      expect(dana.code).toBe(0);
+      expect(dana.stderr).toContain(
+        "warning: this approval will not count: the change's author (",
+      );
+      const shown = await inApprover(["show", ...SPEC, "--wave", "1", ...git]);
+      expect(shown.stdout).toContain(`not approved yet: ${tally}\n`);
+      const status = await inApprover(["status", ...SPEC, ...git]);
+      expect(status.stdout).toContain(
+        `  tally: 1 of 2 approvals of ${
+          digest.slice(0, 19)
+        }: ann@example.com; not counted: dana@example.com (the change's author)\n`,
+      );
+      expect(status.stdout).toMatch(/^next: review and approve wave 1 "prod"/m);
+      const run = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain(`  ${tally}\n`);
+    },
+  );
 });
 
 Deno.test("allowed: an approver outside the patterns does not count, and is told so", async () => {
@@ -346,13 +501,13 @@ Deno.test("the git ledger counts distinct approvers the same way", async () => {
   ).toHaveLength(3);
 });
 
-Deno.test("the README's specs of sealed approvals and approver rules pass check", async (t) => {
-  const readme = await Deno.readTextFile(
-    new URL("../../README.md", import.meta.url),
+Deno.test("the specs of sealed approvals and approver rules in docs/approvals.md pass check", async (t) => {
+  const page = await Deno.readTextFile(
+    new URL("../../docs/approvals.md", import.meta.url),
   );
   for (const title of ["## Sealed approvals", "## Approver rules"]) {
     await t.step(title, async () => {
-      const section = readme.slice(readme.indexOf(title));
+      const section = page.slice(page.indexOf(title));
       const spec = section.match(/```jsonc\n([\s\S]*?)```/)?.[1];
       expect(spec).toContain('"approval": "sealed"');
       await using dir = await tempDir({ "waves.jsonc": spec! });

@@ -180,3 +180,30 @@ Deno.test("renames, swaps and moved targets borrow no looser policy", async (t) 
     });
   }
 });
+
+Deno.test("a rest wave at base governs every wave past it, whatever the change renames", async () => {
+  const canary = { name: "canary", gate: "never", runs: ["t0"] };
+  await using r = await rollout(
+    specOf([canary, {
+      name: "batch",
+      gate: "always",
+      runs: ["t1"],
+      rest: true,
+    }]),
+    {
+      headSpec: specOf([canary, {
+        name: "batchx",
+        gate: "never",
+        runs: ["t9"],
+        rest: true,
+      }]),
+    },
+  );
+  const out = await r.run(["run", ...SPEC, "--wave", "3"]);
+  expect(out.code).toBe(3);
+  expect(out.stderr).toContain(
+    `policy of wave 3 "batchx": always (read at ${await r
+      .readAt()}: wave 2 "batch" by position)\n`,
+  );
+  expect(await r.applied()).toEqual([]);
+});

@@ -158,3 +158,49 @@ Deno.test("a decision made under the chain rule never bounds a later chain", asy
   expect(out.stderr).toMatch(/the strictest of 2 versions of waves\.json at /);
   expect(await r.applied()).toEqual(["d1"]);
 });
+
+Deno.test("a manual run on a branch whose history never meets the merged rules reads the default branch's too", async (t) => {
+  const push = async (r: Awaited<ReturnType<typeof rollout>>) => {
+    const remote = `${r.repo.root}/remote.git`;
+    await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
+    await r.repo.git("remote", "add", "origin", remote);
+    await r.repo.git("push", "-q", "origin", "HEAD:refs/heads/main");
+    await r.repo.git("fetch", "-q", "origin");
+  };
+  const dispatch = async (r: Awaited<ReturnType<typeof rollout>>) => {
+    const event = `${r.repo.root}/event.json`;
+    await Deno.writeTextFile(
+      event,
+      JSON.stringify({ inputs: {}, repository: { default_branch: "main" } }),
+    );
+    return await r.run(["run", ...SPEC, "--wave", "1"], {
+      GITHUB_ACTIONS: "true",
+      GITHUB_EVENT_NAME: "workflow_dispatch",
+      GITHUB_EVENT_PATH: event,
+    });
+  };
+  await t.step("an orphan branch", async () => {
+    await using r = await rollout(STRICT);
+    await push(r);
+    const main = await r.repo.git("rev-parse", "origin/main");
+    await r.repo.git("checkout", "-q", "--orphan", "evil");
+    await r.repo.commit("a loose root", { "waves.json": json(LOOSE) });
+    await r.repo.commit("anything", { "a.txt": "a" });
+    const out = await dispatch(r);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(`${sha12(main)} (main)`);
+    expect(await r.applied()).toEqual([]);
+  });
+  await t.step("a branch forked before main tightened the gate", async () => {
+    await using r = await rollout(LOOSE);
+    await r.repo.git("branch", "old");
+    await r.repo.commit("tighten prod", { "waves.json": json(STRICT) });
+    await push(r);
+    await r.repo.git("checkout", "-q", "old");
+    await r.repo.commit("anything", { "a.txt": "a" });
+    const out = await dispatch(r);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain('policy of wave 1 "prod": always (');
+    expect(await r.applied()).toEqual([]);
+  });
+});

@@ -57,6 +57,12 @@ Deno.test("check and run refuse a hostile spec the same way, with one located li
         /^error: waves\.json:1:\d+: wave 1 "dev" runs\[0\]: target "a\\u0000b" holds a control character$/,
     },
     {
+      name: "a target written as a path alias",
+      text: base(`[{ "name": "dev", "runs": ["dev", "./prod-eu"] }]`),
+      error:
+        /^error: waves\.json:1:\d+: wave 1 "dev" runs\[1\]: target "\.\/prod-eu" is not in plain form: no empty, "\." or "\.\." path segments$/,
+    },
+    {
       name: "a 257-character target",
       text: base(`[{ "name": "dev", "runs": ["${"t".repeat(257)}"] }]`),
       error:

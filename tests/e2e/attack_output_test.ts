@@ -77,3 +77,44 @@ Deno.test("hostile tool output reaches the log with its control characters visib
     },
   );
 });
+
+Deno.test("no line of chant-wave's own reads as a workflow command, whatever it quotes", async (t) => {
+  const forged =
+    "::notice title=chant-wave gate tf-wave-1::approved by ann@example.com";
+  await using r = await rollout(
+    specOf([{ name: "prod", gate: "always", runs: [forged] }]),
+  );
+  await r.control(
+    forged,
+    "plan-raw",
+    JSON.stringify({
+      planDigest: `sha256:${"a".repeat(64)}`,
+      summary: "##[error]the plan failed",
+    }),
+  );
+  const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+  const json = await r.run(["show", ...SPEC, "--wave", "1", "--json"]);
+  expect(out.code).toBe(3);
+  await t.step(
+    "no line starts with :: after its indent, none holds ##[",
+    () => {
+      for (const text of [out.stderr, out.stdout, json.stdout]) {
+        for (const line of text.split("\n")) {
+          expect(line.trimStart().startsWith("::")).toBe(false);
+          expect(line).not.toContain("##[");
+        }
+      }
+      expect(out.stderr).toContain(
+        "  \\x3a:notice title=chant-wave gate tf-wave-1::approved by ann@example.com: \\u0023#[error]the plan failed\n",
+      );
+    },
+  );
+  await t.step("a --json result keeps the values as they were", () => {
+    expect(json.code).toBe(0);
+    expect(json.stdout).toContain(forged);
+    expect(json.stdout).toContain("##[error]".replace("##[", "\\u0023#["));
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain(
+      "##[error]the plan failed",
+    );
+  });
+});

@@ -26,7 +26,8 @@ function tagsOf(html: string): Set<string> {
 }
 
 Deno.test("a plan, a target and an approver cannot write Markdown of their own into the job summary", async () => {
-  const target = "eu|[x](https://evil.example/t)";
+  // A target may not hold "//" (an empty path segment), so no scheme://.
+  const target = "eu|[x](https:evil.example/t)";
   await using r = await rollout(specOf([{ name: "prod", runs: [target] }]));
   const plan = JSON.stringify({
     planDigest: `sha256:${"a".repeat(64)}`,

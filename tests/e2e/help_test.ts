@@ -41,6 +41,9 @@ Deno.test("help COMMAND is COMMAND --help, with 2 to 4 examples", async (t) => {
       const help = await runBinary(["help", name], { cwd: dir.path });
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^usage: chant-wave ${name}`));
+      expect(help.stdout).toMatch(
+        /\nmore: docs\/[a-z-]+\.md(#[a-z0-9_-]+)?\n\nEXAMPLES\n/,
+      );
       const examples = help.stdout.split("\nEXAMPLES\n")[1].trimEnd()
         .split("\n");
       expect(examples.length).toBeGreaterThanOrEqual(2);
@@ -61,7 +64,7 @@ Deno.test("help TOPIC prints the topic", async (t) => {
       const out = await runBinary(["help", topic], { cwd: dir.path });
       expect(out.code).toBe(0);
       expect(out.stdout).toMatch(new RegExp(`^${topic}: \\S`));
-      expect(out.stdout).toMatch(/^README: "/m);
+      expect(out.stdout).toMatch(/\nmore: docs\/[a-z-]+\.md(#[a-z0-9_-]+)?\n$/);
       expect(out.stdout).not.toContain("SPEC.md");
     });
   }

@@ -15,6 +15,7 @@ const TAINTED = {
   empty: false,
   summary:
     "1 to add, 0 to change, 1 to destroy (replace null_resource.example: tainted)",
+  changes: [{ address: "null_resource.example", action: "replace" }],
 };
 
 Deno.test("chant-wave plan-file writes the plan file of a saved plan", async (t) => {

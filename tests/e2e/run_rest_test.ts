@@ -188,17 +188,17 @@ Deno.test("a rest wave with shares: the pipeline says further waves run by hand"
   );
 });
 
-Deno.test("the README's hook and rest-wave specs pass check", async (t) => {
-  const readme = await Deno.readTextFile(
-    new URL("../../README.md", import.meta.url),
+Deno.test("the hook and rest-wave specs of docs/hooks.md pass check", async (t) => {
+  const page = await Deno.readTextFile(
+    new URL("../../docs/hooks.md", import.meta.url),
   );
   const cases: [string, string, string][] = [
-    ["### Hooks", '"hooks"', "ok: waves.jsonc: 2 waves, 3 runs\n"],
-    ["### Rest waves", '"rest": true', "ok: waves.jsonc: 2 waves, 1 runs\n"],
+    ["## Hooks", '"hooks"', "ok: waves.jsonc: 2 waves, 3 runs\n"],
+    ["## Rest waves", '"rest": true', "ok: waves.jsonc: 2 waves, 1 runs\n"],
   ];
   for (const [heading, needle, want] of cases) {
     await t.step(heading, async () => {
-      const section = readme.slice(readme.indexOf(`${heading}\n`));
+      const section = page.slice(page.indexOf(`${heading}\n`));
       const spec = section.match(/```jsonc\n([\s\S]*?)```/)?.[1];
       expect(spec).toContain(needle);
       await using dir = await tempDir({ "waves.jsonc": spec! });

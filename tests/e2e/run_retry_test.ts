@@ -1,14 +1,17 @@
-// End to end through the binary: a retry needs no second approval, and each
-// approved plan applies at most once (SPEC.md §10).
+// End to end through the binary: a retry needs no second approval, each
+// approved plan applies at most once, and re-running a job that succeeded does
+// nothing and succeeds (SPEC.md §10).
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import {
   approveLine,
   BINARY,
+  type Rollout,
   rollout,
   SPEC,
   specOf,
 } from "../_helpers/rollout.ts";
+import { killMidApply, settledTargets } from "../_helpers/kill_mid_apply.ts";
 
 const WAVE = { name: "prod", gate: "always", runs: ["t1", "t2", "t3"] };
 
@@ -161,38 +164,187 @@ Deno.test("a job killed mid-apply leaves an unsettled claim: the next job refuse
     .toBe(0);
   await r.control("t1", "apply-exit", "1");
   await r.control("t3", "apply-exit", "1");
-  await r.control("t2", "apply-hang");
-  const child = new Deno.Command("/usr/bin/env", {
-    args: ["-i", "PATH=/usr/bin:/bin", BINARY, "run", ...SPEC, "--wave", "1"],
-    cwd: r.path,
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  // Wait for t2 to hang and for the failed outcomes of t1 and t3 to be recorded.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const records = await r.records("tf-wave-1");
-    const settled = records.filter((x) => x.kind === "run-outcome")
-      .flatMap((x) => x.runs as { target: string }[]).map((x) => x.target);
-    const hung = await Deno.stat(`${r.path}/ctl/t2.pid`).then(
-      () => true,
-      () => false,
-    );
-    if (hung && settled.includes("t1") && settled.includes("t3")) break;
-    if (Date.now() > deadline) throw new Error("t2 never hung");
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  child.kill("SIGKILL");
-  await child.status;
-  const tool = Number(await Deno.readTextFile(`${r.path}/ctl/t2.pid`));
-  Deno.kill(tool, "SIGKILL");
+  // Killed once t2 hangs and the failed outcomes of t1 and t3 are recorded.
+  await killMidApply(r, "t2", {
+    until: {
+      what: "the outcomes of t1 and t3",
+      check: async () => {
+        const settled = await settledTargets(r, "tf-wave-1");
+        return settled.includes("t1") && settled.includes("t3");
+      },
+    },
+  });
   await r.uncontrol("t1", "apply-exit");
   await r.uncontrol("t3", "apply-exit");
-  await r.uncontrol("t2", "apply-hang");
   const next = await r.run(["run", ...SPEC, "--wave", "1"]);
   expect(next.code).toBe(1);
   expect(next.stderr).toMatch(
     /^failed: t2: already claimed under this approval by decision \S+ \(claim \S+ at \S+, no outcome yet\); if that job died, approve the plan again$/m,
   );
   expect((await r.applied()).sort()).toEqual(["t1", "t3"]);
+});
+
+/** The rows of the last job summary section's runs table: run and outcome. */
+function summaryOutcomes(summary: string): string[][] {
+  const section = summary.slice(summary.lastIndexOf("### chant-wave: "));
+  return section.split("\n").filter((line) => line.startsWith("| "))
+    .slice(2).map((line) => line.slice(2, -2).split(" | "))
+    .map((cells) => [cells[0], cells[3]]);
+}
+
+/** The outcomes the wave's jobs recorded (SPEC.md §4.11), oldest first. */
+async function waveOutcomes(r: Rollout, gate: string): Promise<string[]> {
+  return (await r.records(gate)).filter((x) => x.kind === "wave-outcome")
+    .map((x) => {
+      const job = x.job as { kind: string; share?: number };
+      return `${job.kind}${job.share ? ` ${job.share}` : ""}: ${x.outcome}`;
+    });
+}
+
+Deno.test("re-running a green share job and a green whole-wave job: already applied, exit 0", async (t) => {
+  await using r = await rollout(specOf([
+    { ...WAVE, shares: 2 },
+    { name: "eu", gate: "always", runs: ["w1", "w2"] },
+  ], { order: "strict" }));
+  // As with a real tool, a plan applied plans empty afterwards.
+  for (const target of ["t1", "t2", "t3", "w1", "w2"]) {
+    await r.desire(target, "v2");
+    await r.control(target, "apply-desire", "empty");
+  }
+  const summary = `${r.repo.root}/summary.md`;
+  const github = { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary };
+  const share1 = ["run", ...SPEC, "--wave", "1", "--share", "1"];
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1", "--decide"]);
+  expect((await r.run([...approveLine(waiting.stderr), "--by", "ann"])).code)
+    .toBe(0);
+  expect((await r.run(["run", ...SPEC, "--wave", "1", "--decide"])).code)
+    .toBe(0);
+  // share 1 holds t1 and t2; share 2 holds t3.
+  expect((await r.run(share1)).code).toBe(0);
+  expect((await r.run(["run", ...SPEC, "--wave", "1", "--share", "2"])).code)
+    .toBe(0);
+  expect((await r.applied()).sort()).toEqual(["t1", "t2", "t3"]);
+
+  await t.step("the share job again: nothing applies, exit 0", async () => {
+    await r.clearApplied();
+    const out = await r.run(share1, github);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(
+      "skipped: t1: already applied\nskipped: t2: already applied\n",
+    );
+    expect(out.stderr).not.toContain("its plan moved");
+    expect(out.stderr).toMatch(
+      /^ {2}t1 +no changes +skipped: already applied/m,
+    );
+    expect(await r.applied()).toEqual([]);
+    expect(summaryOutcomes(await Deno.readTextFile(summary))).toEqual([
+      ["t1", "already applied"],
+      ["t2", "already applied"],
+    ]);
+    expect(await waveOutcomes(r, "tf-wave-1")).toEqual([
+      "share 1: applied",
+      "share 2: applied",
+      "share 1: nothing-to-do",
+    ]);
+  });
+
+  await t.step(
+    "the whole-wave job again: nothing applies, exit 0",
+    async () => {
+      const first = await r.run(["run", ...SPEC, "--wave", "2"]);
+      expect(first.code).toBe(3);
+      expect((await r.run([...approveLine(first.stderr), "--by", "ann"])).code)
+        .toBe(0);
+      expect((await r.run(["run", ...SPEC, "--wave", "2"])).code).toBe(0);
+      expect(await r.applied()).toEqual(["w1", "w2"]);
+      await r.clearApplied();
+      const out = await r.run(["run", ...SPEC, "--wave", "2"], github);
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        "skipped: w1: already applied\nskipped: w2: already applied\n",
+      );
+      expect(await r.applied()).toEqual([]);
+      expect(summaryOutcomes(await Deno.readTextFile(summary))).toEqual([
+        ["w1", "already applied"],
+        ["w2", "already applied"],
+      ]);
+      expect(await waveOutcomes(r, "tf-wave-2")).toEqual([
+        "wave: applied",
+        "wave: nothing-to-do",
+      ]);
+    },
+  );
+
+  await t.step("status: every wave completed at HEAD", async () => {
+    const out = await r.run(["status", ...SPEC]);
+    expect(out.stdout.trimEnd().split("\n").at(-1)).toBe(
+      `next: nothing waits for an approval, and every wave has completed at ${
+        r.head.slice(0, 12)
+      }`,
+    );
+  });
+
+  await t.step("a plan that changed is still refused, exit 4", async () => {
+    await r.uncontrol("t2", "apply-desire");
+    await r.desire("t2", "v3");
+    const out = await r.run(share1, github);
+    expect(out.code).toBe(4);
+    expect(out.stderr).toMatch(
+      /^refused: t2: its plan moved since wave 1 was decided; decided sha256:[0-9a-f]{64}, planned now sha256:[0-9a-f]{64}$/m,
+    );
+    expect(out.stderr).toContain("skipped: t1: already applied\n");
+    expect(await r.applied()).toEqual([]);
+    expect(summaryOutcomes(await Deno.readTextFile(summary))).toEqual([
+      ["t1", "already applied"],
+      ["t2", "refused: plan moved"],
+    ]);
+    expect((await waveOutcomes(r, "tf-wave-1")).at(-1)).toBe(
+      "share 1: failed",
+    );
+  });
+});
+
+Deno.test("an empty plan the ledger does not show applied under the decision's approval is still refused", async (t) => {
+  await using r = await rollout(specOf([{ ...WAVE, shares: 2 }]));
+  const share1 = ["run", ...SPEC, "--wave", "1", "--share", "1"];
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1", "--decide"]);
+  expect((await r.run([...approveLine(waiting.stderr), "--by", "ann"])).code)
+    .toBe(0);
+  expect((await r.run(["run", ...SPEC, "--wave", "1", "--decide"])).code)
+    .toBe(0);
+
+  await t.step("t1 went empty without being applied: refused", async () => {
+    await r.desire("t1", "empty");
+    const out = await r.run(share1);
+    expect(out.code).toBe(4);
+    expect(out.stderr).toMatch(
+      /^refused: t1: its plan moved since wave 1 was decided; decided sha256:[0-9a-f]{64}, planned now sha256:[0-9a-f]{64} \(empty\)$/m,
+    );
+    expect(await r.applied()).toEqual(["t2"]);
+  });
+
+  await t.step(
+    "t1 applied under another approval of the same plans: still refused",
+    async () => {
+      // A whole-wave job of the same plans, approved again by bob, applies
+      // t1 under bob's approval; the share job still holds the decision
+      // naming ann's (the deciding job's artifact).
+      const record = `${r.path}/.chant/waves/tf/wave-1.json`;
+      const decided = await Deno.readTextFile(record);
+      await r.desire("t1", "none");
+      expect(
+        (await r.run([...approveLine(waiting.stderr), "--by", "bob"])).code,
+      ).toBe(0);
+      await r.clearApplied();
+      expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+      expect(await r.applied()).toContain("t1");
+      await Deno.writeTextFile(record, decided);
+      await r.desire("t1", "empty");
+      await r.clearApplied();
+      const out = await r.run(share1);
+      expect(out.code).toBe(4);
+      expect(out.stderr).toMatch(/^refused: t1: its plan moved/m);
+      expect(await r.applied()).toEqual([]);
+    },
+  );
 });

@@ -5,16 +5,13 @@
 import { expect } from "@std/expect";
 import { planFileName } from "../../src/run/plan_path.ts";
 import { runBinary, tempDir } from "../_helpers/binary.ts";
+import {
+  ENV,
+  FAKE_DIR,
+  planFixture as fixture,
+  toolSpec,
+} from "../_helpers/tofu.ts";
 import { approveLine, rollout, SPEC } from "../_helpers/rollout.ts";
-
-const FAKE_DIR = new URL("../fixtures/tofu/", import.meta.url).pathname
-  .replace(/\/$/, "");
-const ENV = { PATH: `${FAKE_DIR}:/usr/bin:/bin` };
-const PLANS = new URL("../fixtures/terraform-plans/", import.meta.url);
-
-function fixture(name: string): string {
-  return Deno.readTextFileSync(new URL(name, PLANS));
-}
 
 /** action_reason.json: a tainted null_resource replaced. */
 const TAINTED = fixture("action_reason.json");
@@ -35,15 +32,6 @@ function update(age: number): string {
   doc.resource_changes[0].change.after.name = "hunter2-secret";
   doc.resource_changes[0].change.after_sensitive = { name: true };
   return JSON.stringify(doc);
-}
-
-function toolSpec(waves: Record<string, unknown>[]): Record<string, unknown> {
-  return {
-    name: "tf",
-    tool: { kind: "opentofu", dir: "live/{target}" },
-    heartbeat: "0",
-    waves,
-  };
 }
 
 async function calls(path: string): Promise<string[]> {
@@ -96,6 +84,7 @@ Deno.test("run with tool: a destructive plan waits on an on-destructive wave, th
       empty: false,
       summary:
         "1 to add, 0 to change, 1 to destroy (replace null_resource.example: tainted)",
+      changes: [{ address: "null_resource.example", action: "replace" }],
     });
     await expect(Deno.stat(`${r.path}/${planPath}.tfplan.json`)).rejects
       .toThrow(Deno.errors.NotFound);
@@ -217,12 +206,12 @@ Deno.test("run with tool: a failing tofu fails the run with one line naming it",
   });
 });
 
-Deno.test("run with a plan script of one's own and chant-wave plan-file (the README's plan.sh)", async () => {
+Deno.test("run with a plan script of one's own and chant-wave plan-file (the plan.sh of docs/opentofu-terraform.md)", async () => {
   const script = await Deno.readTextFile(`${FAKE_DIR}/plan.sh`);
-  const readme = await Deno.readTextFile(
-    new URL("../../README.md", import.meta.url),
+  const page = await Deno.readTextFile(
+    new URL("../../docs/opentofu-terraform.md", import.meta.url),
   );
-  expect(readme).toContain(script);
+  expect(page).toContain(script);
   await using r = await rollout({
     name: "tf",
     plan: ["sh", `${FAKE_DIR}/plan.sh`, "{target}", "{plan}"],
@@ -245,11 +234,11 @@ Deno.test("run with a plan script of one's own and chant-wave plan-file (the REA
   );
 });
 
-Deno.test("the README's three-environment tool spec passes check", async () => {
-  const readme = await Deno.readTextFile(
-    new URL("../../README.md", import.meta.url),
+Deno.test("the three-environment tool spec of docs/opentofu-terraform.md passes check", async () => {
+  const page = await Deno.readTextFile(
+    new URL("../../docs/opentofu-terraform.md", import.meta.url),
   );
-  const section = readme.slice(readme.indexOf("## OpenTofu and Terraform"));
+  const section = page.slice(page.indexOf("# OpenTofu and Terraform"));
   const spec = section.match(/```jsonc\n([\s\S]*?)```/)?.[1];
   expect(spec).toContain('"tool"');
   await using dir = await tempDir({ "waves.jsonc": spec! });

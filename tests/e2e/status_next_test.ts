@@ -5,8 +5,7 @@
 // printed.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { startBinary } from "../_helpers/binary.ts";
-import { pollUntil } from "../_helpers/poll.ts";
+import { killMidApply } from "../_helpers/kill_mid_apply.ts";
 import {
   approveLine,
   plannedDigest,
@@ -151,23 +150,3 @@ Deno.test("status and run: a plan claimed by a runner that died is named with th
     );
   });
 });
-
-/**
- * Runs wave 1 with `target`'s apply hanging, then kills the runner and the
- * apply with SIGKILL: the claim stays without an outcome.
- */
-async function killMidApply(r: Rollout, target: string): Promise<void> {
-  await r.control(target, "apply-hang");
-  const job = startBinary(["run", ...SPEC, "--wave", "1"], { cwd: r.path });
-  const pidFile = `${r.path}/ctl/${target}.pid`;
-  await pollUntil(
-    `${target}'s apply to hang`,
-    () =>
-      Deno.readTextFile(pidFile).then((pid) => pid.trim() !== "", () => false),
-  );
-  Deno.kill(job.pid, "SIGKILL");
-  await job.finish();
-  Deno.kill(Number(await Deno.readTextFile(pidFile)), "SIGKILL");
-  await r.uncontrol(target, "apply-hang");
-  await Deno.remove(pidFile);
-}

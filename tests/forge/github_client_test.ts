@@ -50,6 +50,26 @@ Deno.test("githubClient() restartJob() re-runs the failed jobs of a finished run
   expect(fake.protocolErrors).toEqual([]);
 });
 
+Deno.test("githubClient() restartJob() re-runs every job of a run whose waiting job ended green", async () => {
+  await using fake = fakeForge("github");
+  fake.state.runs.set("30433642", {
+    status: "completed",
+    attempt: 1,
+    conclusion: "success",
+  });
+  const result = await client(fake).restartJob(locator(fake));
+  expect(result).toEqual({
+    status: "resumed",
+    detail: "re-ran every job of run 30433642 (attempt 2)",
+  });
+  expect(fake.state.reruns).toEqual(["30433642 (every job)"]);
+  expect([fake.requests[1].method, fake.requests[1].path]).toEqual([
+    "POST",
+    "/repos/octo/hello/actions/runs/30433642/rerun",
+  ]);
+  expect(fake.protocolErrors).toEqual([]);
+});
+
 Deno.test("githubClient() restartJob() skips what must not be re-run", async (t) => {
   await t.step("a run that is not completed", async () => {
     await using fake = fakeForge("github");

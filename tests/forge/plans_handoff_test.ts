@@ -45,7 +45,7 @@ Deno.test("readPlansFile() reads back what formatPlansFile() wrote", () => {
 Deno.test("readPlansFile() turns any file it cannot trust into one problem", async (t) => {
   const good = JSON.parse(formatPlansFile(PLANS));
   const cases: { name: string; body: unknown; problem: string }[] = [
-    { name: "not an object", body: [1], problem: "it is not a JSON object" },
+    { name: "not an object", body: [1], problem: "it is not an object: [1]" },
     {
       name: "another version",
       body: { ...good, version: 2 },
@@ -64,7 +64,7 @@ Deno.test("readPlansFile() turns any file it cannot trust into one problem", asy
     {
       name: "a short head",
       body: { ...good, head: "abc" },
-      problem: "it names no head commit",
+      problem: '"head" is not a full commit sha: "abc"',
     },
     {
       name: "too many waves",
@@ -75,27 +75,28 @@ Deno.test("readPlansFile() turns any file it cannot trust into one problem", asy
           digest: D1,
         })),
       },
-      problem: "its waves are not a list of at most 500",
+      problem: '"waves" has 501 entries; at most 500',
     },
     {
       name: "a wave twice",
       body: { ...good, waves: [good.waves[0], good.waves[0]] },
-      problem: "a wave in it is not a wave number and a set digest",
+      problem: '"waves[1].wave" appears twice: 1',
     },
     {
       name: "a digest that is not one",
       body: { ...good, waves: [{ wave: 1, digest: "sha256:XYZ" }] },
-      problem: "a wave in it is not a wave number and a set digest",
+      problem:
+        '"waves[0].digest" is not sha256:<64 lowercase hex>: "sha256:XYZ"',
     },
     {
       name: "a wave that is no number",
       body: { ...good, waves: [{ wave: "1", digest: D1 }] },
-      problem: "a wave in it is not a wave number and a set digest",
+      problem: '"waves[0].wave" is not a whole number from 1 to 500: "1"',
     },
     {
       name: "a null wave",
       body: { ...good, waves: [null] },
-      problem: "a wave in it is not a wave number and a set digest",
+      problem: '"waves[0]" is not an object: null',
     },
   ];
   for (const c of cases) {

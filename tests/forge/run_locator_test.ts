@@ -1,6 +1,10 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { LocatorError, parseRunLocator } from "../../src/forge/run_locator.ts";
+import {
+  parseRunLocator,
+  sameRunLocator,
+} from "../../src/forge/run_locator.ts";
+import { ShapeError } from "../../src/input/shape_error.ts";
 
 const GITHUB = {
   forge: "github",
@@ -43,9 +47,9 @@ Deno.test("parseRunLocator() reads back each forge's locator", async (t) => {
 
 Deno.test("parseRunLocator() refuses hostile input, naming the field and never the value", async (t) => {
   const cases: [string, unknown, string][] = [
-    ["null", null, "must be an object"],
-    ["an array", [GITHUB], "must be an object"],
-    ["a string", "github", "must be an object"],
+    ["null", null, "is not an object"],
+    ["an array", [GITHUB], "is not an object"],
+    ["a string", "github", "is not an object"],
     [
       "no forge",
       { ...GITHUB, forge: undefined },
@@ -76,7 +80,7 @@ Deno.test("parseRunLocator() refuses hostile input, naming the field and never t
       { ...GITHUB, "\x1b[31mred": 1 },
       'unknown field "\\u001b[31mred" for github',
     ],
-    ["a missing field", without(GITHUB, "attempt"), '"attempt" is missing'],
+    ["a missing field", without(GITHUB, "attempt"), 'has no "attempt"'],
     [
       "a numeric run id",
       { ...GITHUB, runId: 30433642 },
@@ -236,7 +240,7 @@ Deno.test("parseRunLocator() refuses hostile input, naming the field and never t
       } catch (caught) {
         error = caught;
       }
-      expect(error).toBeInstanceOf(LocatorError);
+      expect(error).toBeInstanceOf(ShapeError);
       expect((error as Error).message).toBe(`run locator: ${what}`);
       expect((error as Error).message).not.toContain("\x1b");
     });
@@ -248,4 +252,18 @@ Deno.test("parseRunLocator() keeps only its own fields", () => {
   expect(Object.keys(parsed).sort()).toEqual(
     ["apiUrl", "forge", "ref", "repository", "workflow"],
   );
+});
+
+Deno.test("sameRunLocator() tells one CI job from another", () => {
+  const github = parseRunLocator(GITHUB);
+  const gitlab = parseRunLocator(GITLAB);
+  expect(sameRunLocator(github, parseRunLocator({ ...GITHUB }))).toBe(true);
+  expect(sameRunLocator(github, parseRunLocator({ ...GITHUB, attempt: 2 })))
+    .toBe(false);
+  expect(sameRunLocator(gitlab, parseRunLocator({ ...GITLAB, jobId: "8" })))
+    .toBe(false);
+  expect(sameRunLocator(github, gitlab)).toBe(false);
+  // Forgejo names no run: every dispatch on the ref is the same job to restart.
+  const forgejo = parseRunLocator(FORGEJO);
+  expect(sameRunLocator(forgejo, parseRunLocator({ ...FORGEJO }))).toBe(true);
 });

@@ -38,3 +38,21 @@ Deno.test("refuseLinks() refuses a symbolic link on the way, never follows it", 
     );
   });
 });
+
+Deno.test("refuseLinks() ends with an error on a component it cannot check, not as if absent", async () => {
+  await using dir = await tempDir({ "ledger/.keep": "" });
+  const long = "x".repeat(300);
+  let error: unknown;
+  try {
+    refuseLinks(dir.path, ["ledger", long, "claims"], "the ledger");
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(InputError);
+  expect((error as InputError).exitCode).toBe(2);
+  expect((error as InputError).message).toMatch(
+    new RegExp(
+      `^cannot check "${dir.path}/ledger/${long}" inside the ledger for a symbolic link: ENAMETOOLONG\\b`,
+    ),
+  );
+});

@@ -1,8 +1,8 @@
 // Seeded fuzzing of everything chant-wave parses that crossed a boundary (SPEC.md
 // §14): specs, plan files, plans files, ledger records, decision records, plan
 // sets and OpenTofu plan documents. Each damaged input must be refused with the
-// parser's own one-line error (never a TypeError or a RangeError: those would be
-// "internal errors"), and parse quickly; specs also go through `check` exactly
+// input reader's one-line ShapeError (never a TypeError or a RangeError: those
+// are "internal errors"), and parse quickly; specs also go through `check` exactly
 // as the binary runs it, which must exit 0 or 2 and print no stack.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
@@ -13,7 +13,8 @@ import { memoryWriter } from "../../src/console/writer.ts";
 import { SpecError } from "../../src/errors.ts";
 import { Interrupts } from "../../src/exec/interrupts.ts";
 import { createGit } from "../../src/git/git.ts";
-import { parseRecord, RecordError } from "../../src/ledger/parse_record.ts";
+import { ShapeError } from "../../src/input/shape_error.ts";
+import { parseRecord } from "../../src/ledger/parse_record.ts";
 import { parsePlanSet } from "../../src/ledger/plan_set_file.ts";
 import { formatRecord, newRecord } from "../../src/ledger/records.ts";
 import { parseDecision } from "../../src/run/decision.ts";
@@ -149,9 +150,8 @@ function fuzz(
   }
 }
 
-/** A plain `Error` (what the parsers throw), not a TypeError, RangeError, …. */
-const plainError = (error: unknown) =>
-  error instanceof Error && error.constructor === Error;
+/** The input reader's `ShapeError` (what the parsers throw), not a TypeError, RangeError, …. */
+const shapeError = (error: unknown) => error instanceof ShapeError;
 
 Deno.test("the parsers refuse damaged input with their own errors only", async (t) => {
   await t.step(
@@ -168,11 +168,11 @@ Deno.test("the parsers refuse damaged input with their own errors only", async (
   );
   await t.step(
     "plan files",
-    () => fuzz("plan file", PLAN, 800, 2, parsePlanFile, plainError),
+    () => fuzz("plan file", PLAN, 800, 2, parsePlanFile, shapeError),
   );
   await t.step(
     "plans files",
-    () => fuzz("plans file", PLANS, 800, 3, parsePlansFile, plainError),
+    () => fuzz("plans file", PLANS, 800, 3, parsePlansFile, shapeError),
   );
   await t.step("ledger records", () => {
     RECORDS.forEach((record, i) =>
@@ -182,24 +182,24 @@ Deno.test("the parsers refuse damaged input with their own errors only", async (
         400,
         4 + i,
         (text) => parseRecord(text, "x.json"),
-        (e) => e instanceof RecordError,
+        shapeError,
       )
     );
   });
   await t.step(
     "decision records",
-    () => fuzz("decision", DECISION, 800, 8, parseDecision, plainError),
+    () => fuzz("decision", DECISION, 800, 8, parseDecision, shapeError),
   );
   await t.step("plan sets", () => {
     const digest = setDigest(MEMBERS);
     const text = `{"version":1,"digest":"${digest}","members":${
       JSON.stringify(MEMBERS)
     }}`;
-    fuzz("plan set", text, 500, 9, (t) => parsePlanSet(t, digest), plainError);
+    fuzz("plan set", text, 500, 9, (t) => parsePlanSet(t, digest), shapeError);
   });
   await t.step(
     "OpenTofu plan documents",
-    () => fuzz("tofu", TOFU, 300, 10, tofuPlanFile, plainError),
+    () => fuzz("tofu", TOFU, 300, 10, tofuPlanFile, shapeError),
   );
 });
 

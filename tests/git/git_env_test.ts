@@ -9,6 +9,8 @@ const ISOLATED = {
   GIT_CONFIG_NOSYSTEM: "1",
   LC_ALL: "C",
   GIT_TERMINAL_PROMPT: "0",
+  GIT_NO_REPLACE_OBJECTS: "1",
+  GIT_GRAFT_FILE: "/dev/null",
 };
 
 Deno.test("isolatedGitEnv() keeps only what git needs and isolates config", () => {

@@ -443,3 +443,107 @@ Deno.test("countingApprovals() does not count an approval a folded summary names
     "a2",
   ]);
 });
+
+Deno.test("decideGate() counts only approvals not used for a plan before (§12.1)", async (t) => {
+  // us applied and now plans empty, as a real tool's plan does.
+  const AFTER: GateMember[] = [EU, { ...US, empty: true }];
+  const two = rulesOf(2, { a1: "ann", a2: "bob", a3: "carol", a4: "dave" });
+  // ann and bob approved; a job claimed both plans under bob's approval, us
+  // applied and the runner died applying eu.
+  const died = [
+    approval("a1", 1, SET),
+    approval("a2", 2, SET),
+    claim("c1", 3, "a2", "dec-1", [EU, US]),
+    outcome("o1", 4, "a2", "dec-1", [{ ...US, outcome: "ok" }]),
+  ];
+  await t.step(
+    "one fresh approval after a dead claim under required: 2 is 1 of 2",
+    () => {
+      const result = decideUnder(
+        [...died, approval("a3", 5, SET)],
+        two,
+        AFTER,
+      );
+      // The approval the claim was made under still stands, so its job says
+      // the plan is claimed with no outcome, and how far fresh approvals are.
+      expect(result).toMatchObject({
+        status: "approved",
+        approval: { id: "a2" },
+        stuck: {
+          required: 2,
+          counted: ["carol"],
+          refused: [
+            { display: "ann", why: "used for eu before" },
+            { display: "bob", why: "used for eu before" },
+          ],
+        },
+      });
+      if (result.status !== "approved") return;
+      expect(result.claims.standing(EU).kind).toBe("unsettled");
+    },
+  );
+  await t.step("two fresh approvals: approved under the newest", () => {
+    const result = decideUnder(
+      [...died, approval("a3", 5, SET), approval("a4", 6, SET)],
+      two,
+      AFTER,
+    );
+    expect(result).toMatchObject({
+      status: "approved",
+      approval: { id: "a4" },
+      approvedBy: "carol, dave",
+    });
+    if (result.status !== "approved") return;
+    expect(result.claims.standing(EU)).toEqual({ kind: "left", attempt: 1 });
+  });
+  await t.step("a failed attempt uses no approval", () => {
+    const result = decideUnder([
+      approval("a1", 1, SET),
+      approval("a2", 2, SET),
+      claim("c1", 3, "a2", "dec-1", [EU, US]),
+      outcome("o1", 4, "a2", "dec-1", [
+        { ...EU, outcome: "failed" },
+        { ...US, outcome: "ok" },
+      ]),
+    ], two);
+    expect(result).toMatchObject({
+      status: "approved",
+      approval: { id: "a2" },
+      approvedBy: "ann, bob",
+    });
+    expect(result).not.toHaveProperty("stuck");
+  });
+  await t.step(
+    "with the claim's approval no longer counting, the fresh tally is what waits",
+    () => {
+      const result = decideUnder(
+        [...died, approval("a3", 5, SET)],
+        rulesOf(2, { a1: "ann", a2: "bob", a3: "carol" }, {
+          a2: "not signed",
+        }),
+        AFTER,
+      );
+      expect(result).toMatchObject({
+        status: "waiting",
+        reasons: [
+          `1 of 2 approvals of ${
+            setDigest(AFTER)
+          }: carol; not counted: bob (not signed), ann (used for eu before)`,
+        ],
+        tally: { counted: ["carol"] },
+      });
+    },
+  );
+  await t.step("the same person approving again is fresh", () => {
+    const result = decideUnder(
+      [...died, approval("a3", 5, SET)],
+      rulesOf(1, { a1: "ann", a2: "bob", a3: "bob" }),
+      AFTER,
+    );
+    expect(result).toMatchObject({
+      status: "approved",
+      approval: { id: "a3" },
+      approvedBy: "bob",
+    });
+  });
+});

@@ -4,6 +4,7 @@ import { dirLedger, LedgerWriteError } from "../../src/ledger/dir_ledger.ts";
 import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
 import { formatRecord } from "../../src/ledger/records.ts";
 import { InputError } from "../../src/errors.ts";
+import { ShapeError } from "../../src/input/shape_error.ts";
 import { setDigest } from "../../src/digest/set_digest.ts";
 import {
   approval,
@@ -108,7 +109,7 @@ Deno.test("dirLedger() reports malformed records in problems and keeps the rest"
     /^.*\/b-broken\.json: record is not valid JSON: /,
   );
   expect(got.problems[1]).toBe(
-    `${gateDir}/c-nodigest.json: missing field "planDigest"`,
+    `${gateDir}/c-nodigest.json: has no "planDigest"`,
   );
   expect(got.problems[2]).toBe(
     `${gateDir}/d-moved.json: record is for gate "tf-wave-9" of "tf", ` +
@@ -200,7 +201,7 @@ Deno.test("dirLedger() refuses to write a malformed record", async () => {
   const ledger = dirLedger(dir.path);
   await expect(
     ledger.write({ ...approval("a1", 1), planDigest: "sha256:abc" }),
-  ).rejects.toThrow('field "planDigest" must be "sha256:"');
+  ).rejects.toThrow('"planDigest" is not sha256:<64 lowercase hex>');
   expect((await ledger.readGate(NAME, GATE)).records).toEqual([]);
 });
 
@@ -339,5 +340,77 @@ Deno.test("dirLedger() lets exactly one of racing claims win each plan, and keep
     ).rejects.toThrow(
       'cannot apply under approval a1: gate "tf-wave-2" was revoked after this job read it; nothing applied',
     );
+  });
+});
+
+Deno.test("dirLedger() reports a plan set it cannot read, never reads it as none", async (t) => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path, { random: counterRandomBytes() });
+  const pairs = [{ target: "eu", planDigest: D }];
+  const digest = setDigest(pairs);
+  const sets = `${dir.path}/gates/${NAME}/${GATE}/sets`;
+  const file = `${sets}/${digest.slice("sha256:".length)}.json`;
+  await Deno.mkdir(sets, { recursive: true });
+  const cases: { name: string; make: () => Promise<void>; message: string }[] =
+    [
+      {
+        name: "not JSON",
+        make: () => Deno.writeTextFile(file, "{ broken"),
+        message: `${file}: is not JSON: `,
+      },
+      {
+        name: "the set of another digest",
+        make: () =>
+          Deno.writeTextFile(file, JSON.stringify({ digest: D, members: [] })),
+        message: `${file}: is not the plan set of ${digest}`,
+      },
+      {
+        name: "members that hash to another digest",
+        make: () =>
+          Deno.writeTextFile(
+            file,
+            JSON.stringify({
+              digest,
+              members: [{ target: "us", planDigest: D }],
+            }),
+          ),
+        message: `${file}: its members hash to ${
+          setDigest([{ target: "us", planDigest: D }])
+        }, not ${digest}`,
+      },
+      {
+        name: "a member of the wrong form",
+        make: () =>
+          Deno.writeTextFile(file, JSON.stringify({ digest, members: [7] })),
+        message: `${file}: "members[0]" is not an object: 7`,
+      },
+      {
+        name: "a directory in its place",
+        make: async () => {
+          await Deno.remove(file).catch(() => {});
+          await Deno.mkdir(file);
+        },
+        message: `${file}: is not a regular file`,
+      },
+    ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      await Deno.remove(file, { recursive: true }).catch(() => {});
+      await c.make();
+      const error = await ledger.readPlanSet(NAME, GATE, digest).then(
+        () => undefined,
+        (e) => e,
+      );
+      expect(error).toBeInstanceOf(ShapeError);
+      expect((error as ShapeError).exitCode).toBe(2);
+      expect((error as ShapeError).message.startsWith(c.message)).toBe(true);
+      await expect(ledger.readPlanSets(NAME, GATE, [digest])).rejects.toThrow(
+        ShapeError,
+      );
+    });
+  }
+  await t.step("no file at all is no set", async () => {
+    await Deno.remove(file, { recursive: true });
+    expect(await ledger.readPlanSet(NAME, GATE, digest)).toBeUndefined();
   });
 });

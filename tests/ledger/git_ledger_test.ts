@@ -4,7 +4,10 @@ import { join } from "node:path";
 import { realClock } from "../../src/clock.ts";
 import { InputError, OutcomeError } from "../../src/errors.ts";
 import { createGit } from "../../src/git/git.ts";
+import { setDigest } from "../../src/digest/set_digest.ts";
+import { ShapeError } from "../../src/input/shape_error.ts";
 import { gitLedger } from "../../src/ledger/git_ledger.ts";
+import { planSetFileName } from "../../src/ledger/plan_set_file.ts";
 import { recordFileName } from "../../src/ledger/record_name.ts";
 import {
   type ApprovalRecord,
@@ -491,4 +494,27 @@ Deno.test("gitLedger() reads a decision's records from the gate's newest revoke 
   expect(notes(live.records)).toEqual(["expired", "after"]);
   expect(notes((await a.ledger.readGate("tf", "tf-wave-2")).records))
     .toEqual(["before", "expired", "after"]);
+});
+
+Deno.test("gitLedger() reports a plan set on the branch it cannot read, never reads it as none", async () => {
+  await using world = await ledgerWorld();
+  const a = world.open(await world.clone("a"));
+  const pairs = [{ target: "eu", planDigest: D }];
+  const digest = setDigest(pairs);
+  await a.ledger.writePlanSet("tf", "tf-wave-2", digest, pairs);
+  const old = await world.clone("old");
+  await world.repo.gitIn(old, "checkout", "-q", "chant/ledger");
+  const set = `gates/tf/tf-wave-2/sets/${planSetFileName(digest)}`;
+  await Deno.writeTextFile(join(old, set), "{ broken");
+  await world.repo.gitIn(old, "commit", "-q", "-am", "break the set");
+  await world.repo.gitIn(old, "push", "-q", "origin", "chant/ledger");
+  const reader = world.open(await world.clone("reader"));
+  const error = await reader.ledger.readPlanSet("tf", "tf-wave-2", digest)
+    .then(() => undefined, (e) => e);
+  expect(error).toBeInstanceOf(ShapeError);
+  expect((error as ShapeError).message).toMatch(
+    new RegExp(`^chant/ledger:${set}: is not JSON: `),
+  );
+  expect(await reader.ledger.readPlanSet("tf", "tf-wave-2", D))
+    .toBeUndefined();
 });

@@ -1,6 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { parseRecord, RecordError } from "../../src/ledger/parse_record.ts";
+import { ShapeError } from "../../src/input/shape_error.ts";
+import { parseRecord } from "../../src/ledger/parse_record.ts";
 import { formatRecord } from "../../src/ledger/records.ts";
 import { approval, claim, D, expired, outcome, pending } from "./_records.ts";
 import { newRecord } from "../../src/ledger/records.ts";
@@ -110,7 +111,7 @@ Deno.test("parseRecord() drops a malformed run locator with a problem line, keep
     {
       name: "not an object",
       locator: "github",
-      want: "x.json: run locator: must be an object; it is dropped",
+      want: "x.json: run locator: is not an object; it is dropped",
     },
   ];
   for (const { name, locator, want } of cases) {
@@ -147,15 +148,15 @@ const FOLDED = newRecord("folded", {
   archive: "c".repeat(40),
 }, { id: "f1", now: 0 });
 
-/** The message `fn` throws, checking it is a RecordError. */
+/** The message `fn` throws, checking it is the input reader's ShapeError. */
 function thrown(fn: () => unknown): string {
   try {
     fn();
   } catch (error) {
-    expect(error).toBeInstanceOf(RecordError);
+    expect(error).toBeInstanceOf(ShapeError);
     return (error as Error).message;
   }
-  throw new Error("expected a RecordError");
+  throw new Error("expected a ShapeError");
 }
 
 Deno.test("parseRecord() says exactly what is wrong with a malformed record", async (t) => {
@@ -169,7 +170,7 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
     {
       name: "missing version",
       text: edit(a, { version: undefined }),
-      want: 'missing field "version"',
+      want: 'has no "version"',
     },
     {
       name: "another version",
@@ -185,163 +186,161 @@ Deno.test("parseRecord() says exactly what is wrong with a malformed record", as
     {
       name: "missing kind",
       text: edit(a, { kind: undefined }),
-      want: 'missing field "kind"',
+      want: 'has no "kind"',
     },
     {
       name: "missing field",
       text: edit(a, { by: undefined }),
-      want: 'missing field "by"',
+      want: 'has no "by"',
     },
     {
       name: "empty field",
       text: edit(a, { by: "" }),
-      want: 'field "by" is empty',
+      want: '"by" is empty',
     },
     {
       name: "wrong type",
       text: edit(a, { gate: 7 }),
-      want: 'field "gate" must be a string, got 7',
+      want: '"gate" is not a string: 7',
     },
     {
       name: "bad digest",
       text: edit(a, { planDigest: D.toUpperCase() }),
-      want: 'field "planDigest" must be "sha256:" and 64 lowercase hex, got ' +
-        `"SHA256:${"D".repeat(49)}...`, // shown values stop at 60 characters
+      want: '"planDigest" is not sha256:<64 lowercase hex>: ' +
+        `"SHA256:${"D".repeat(52)}…"`, // shown values stop at 60 characters
     },
     {
       name: "short digest",
       text: edit(a, { planDigest: "sha256:abc" }),
-      want:
-        'field "planDigest" must be "sha256:" and 64 lowercase hex, got "sha256:abc"',
+      want: '"planDigest" is not sha256:<64 lowercase hex>: "sha256:abc"',
     },
     {
       name: "bad id",
       text: edit(a, { id: "../x" }),
-      want: 'field "id" must be a record id (letters, digits, "-" or "_"), ' +
-        'got "../x"',
+      want: '"id" is not a record id (letters, digits, "-" or "_"): ' +
+        '"../x"',
     },
     {
       name: "bad timestamp",
       text: edit(a, { timestamp: "yesterday" }),
-      want: 'field "timestamp" must be an ISO 8601 UTC time, got "yesterday"',
+      want: '"timestamp" is not an ISO 8601 UTC time: "yesterday"',
     },
     {
       name: "timestamp not in UTC",
       text: edit(a, { timestamp: "2026-11-30T09:15:02.123+01:00" }),
-      want: 'field "timestamp" must be an ISO 8601 UTC time, ' +
-        'got "2026-11-30T09:15:02.123+01:00"',
+      want: '"timestamp" is not an ISO 8601 UTC time: ' +
+        '"2026-11-30T09:15:02.123+01:00"',
     },
     {
       name: "impossible date",
       text: edit(a, { timestamp: "2026-13-45T09:15:02.123Z" }),
-      want: 'field "timestamp" is not a valid time: "2026-13-45T09:15:02.123Z"',
+      want: '"timestamp" is not a valid time: "2026-13-45T09:15:02.123Z"',
     },
     {
       name: "negative member count",
       text: edit(p, { members: -1 }),
-      want: 'field "members" must be a non-negative integer, got -1',
+      want: '"members" is not a whole number of at least 0: -1',
     },
     {
       name: "fractional member count",
       text: edit(p, { members: 1.5 }),
-      want: 'field "members" must be a non-negative integer, got 1.5',
+      want: '"members" is not a whole number of at least 0: 1.5',
     },
     {
       name: "missing expiresAt",
       text: edit(p, { expiresAt: undefined }),
-      want: 'missing field "expiresAt"',
+      want: 'has no "expiresAt"',
     },
     {
       name: "optional field of the wrong type",
       text: edit(a, { note: 5 }),
-      want: 'field "note" must be a string, got 5',
+      want: '"note" is not a string: 5',
     },
     {
       name: "a seal that is not an object",
       text: edit(a, { seal: "signed" }),
-      want: "seal: is not an object",
+      want: '"seal" is not an object: "signed"',
     },
     {
       name: "a seal without a signature",
       text: edit(a, { seal: { ...SEAL, signature: undefined } }),
-      want: 'seal: missing field "signature"',
+      want: '"seal" has no "signature"',
     },
     {
       name: "a seal with an overlong principal",
       text: edit(a, { seal: { ...SEAL, principal: "a".repeat(257) } }),
-      want: 'seal: field "principal" is longer than 256 characters',
+      want: '"seal.principal" is longer than 256 characters',
     },
     {
       name: "a seal with an overlong signature",
       text: edit(a, {
         seal: { ...SEAL, signature: "s".repeat(16 * 1024 + 1) },
       }),
-      want: 'seal: field "signature" is longer than 16384 characters',
+      want: '"seal.signature" is longer than 16384 characters',
     },
     {
       name: "a pending fact with an overlong actor",
       text: edit(p, { actor: "a".repeat(257) }),
-      want: 'field "actor" is longer than 256 characters',
+      want: '"actor" is longer than 256 characters',
     },
     {
       name: "a pending fact whose head is not a sha",
       text: edit(p, { head: "HEAD" }),
-      want: 'field "head" must be a full commit sha, got "HEAD"',
+      want: '"head" is not a full commit sha: "HEAD"',
     },
     {
       name: "a claim without a decision",
       text: edit(claim("p1", 1, "a1", "dec-1", []), { decisionId: undefined }),
-      want: 'missing field "decisionId"',
+      want: 'has no "decisionId"',
     },
     {
       name: "a claim of a target with a control character",
       text: edit(claim("p1", 1, "a1", "dec-1", []), {
         runs: [{ target: "a\u001b", planDigest: D, attempt: 1 }],
       }),
-      want: 'runs[0]: field "target" is not a valid target',
+      want: '"runs[0].target" is not a valid target',
     },
     {
       name: "an outcome that is neither ok nor failed",
       text: edit(outcome("o1", 1, "a1", "dec-1", []), {
         runs: [{ target: "eu", planDigest: D, attempt: 1, outcome: "maybe" }],
       }),
-      want: 'runs[0]: field "outcome" must be "ok" or "failed", got "maybe"',
+      want: '"runs[0].outcome" is not "ok" or "failed": "maybe"',
     },
     {
       name: "recorded plans of a short head",
       text: edit(PLANS, { head: "f".repeat(12) }),
-      want: 'field "head" must be a full commit sha, got "ffffffffffff"',
+      want: '"head" is not a full commit sha: "ffffffffffff"',
     },
     {
       name: "recorded plans of wave 0",
       text: edit(PLANS, { waves: [{ ...PLANS.waves[0], wave: 0 }] }),
-      want: 'waves[0]: field "wave" must be at least 1',
+      want: '"waves[0].wave" is not a whole number of at least 1: 0',
     },
     {
       name: "recorded plans under a gate that is no path segment",
       text: edit(PLANS, { waves: [{ ...PLANS.waves[0], gate: "../x" }] }),
-      want: 'waves[0]: field "gate" must be a gate name, got "../x"',
+      want: '"waves[0].gate" is not a gate name: "../x"',
     },
     {
       name: "a summary counting an unknown kind",
       text: edit(FOLDED, { counts: { approvals: 4 } }),
-      want: 'counts: unknown record kind "approvals"',
+      want: '"counts" names an unknown record kind "approvals"',
     },
     {
       name: "a summary counting less than nothing",
       text: edit(FOLDED, { counts: { claim: -1 } }),
-      want: 'counts: field "claim" must be a non-negative integer, got -1',
+      want: '"counts.claim" is not a whole number of at least 0: -1',
     },
     {
       name: "a summary without its archive",
       text: edit(FOLDED, { archive: undefined }),
-      want: 'missing field "archive"',
+      want: 'has no "archive"',
     },
     {
       name: "recorded plans with a bad digest",
       text: edit(PLANS, { waves: [{ ...PLANS.waves[0], digest: "x" }] }),
-      want:
-        'waves[0]: field "digest" must be "sha256:" and 64 lowercase hex, got "x"',
+      want: '"waves[0].digest" is not sha256:<64 lowercase hex>: "x"',
     },
   ];
   for (const c of cases) {

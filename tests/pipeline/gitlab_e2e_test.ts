@@ -1,10 +1,14 @@
 // The rendered GitLab pipeline executed end to end by gitlab-ci-local's shell
-// executor (SPEC.md §6.2, §4.5, §4.7): in a temporary repository with a local bare
-// remote, wave 1 applies, wave 2 waits (its deciding job exits 3 and nothing
-// later starts), the printed digest is approved, and the next pipeline applies
-// every wave, the share and group jobs reading the decision from the deciding
-// job's artifacts. Every job runs `--ledger git` against the bare remote, as the
-// approver does.
+// executor (SPEC.md §6.2, §4.5, §4.7, §13.1): in a temporary repository with a
+// local bare remote, wave 1 applies and wave 2 waits: its deciding job exits 3,
+// which the pipeline allows (a warning, not a failure), and the pipeline stops
+// at the manual approve job every later job needs (blocked). The approve job is
+// played (`--manual`) as ann: it approves the digest of the decision beside it
+// and asks GitLab (a fake, real HTTP) to retry the job that waited. Then, as
+// GitLab would after that retry, the pipeline carries on: the deciding job
+// stands approved and every wave applies, the share and group jobs reading the
+// decision from the deciding job's artifacts. Every job runs `--ledger git`
+// against the bare remote, as the approver does.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { join } from "node:path";
@@ -14,6 +18,7 @@ import { parseSpec } from "../../src/spec/parse_spec.ts";
 import { BINARY } from "../_helpers/binary.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
 import { gitlabCiLocal } from "./_oracles.ts";
+import { fakeForge } from "../_helpers/fake_forge.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 // gitlab-ci-local's shell executor copies the checkout with rsync: `.ci/run`
@@ -75,7 +80,8 @@ async function layout(): Promise<Record<string, string>> {
 }
 
 Deno.test({
-  name: "renderGitlab() runs under gitlab-ci-local: wait, approve, apply all",
+  name:
+    "renderGitlab() runs under gitlab-ci-local: wait (blocked), play the approve job, resume, apply all",
   sanitizeResources: false,
   sanitizeOps: false,
 }, async (t) => {
@@ -85,6 +91,7 @@ Deno.test({
         "(apt-get install rsync; .ci/run does)",
     );
   }
+  await using gitlab = fakeForge("gitlab", { repository: "42" });
   await using repo = await tempRepo(await layout());
   const bin = join(repo.root, "bin");
   const world = join(repo.root, "world");
@@ -111,6 +118,16 @@ Deno.test({
         "--shell-isolation",
         "--no-artifacts-to-source",
         "--no-color",
+        "--ignore-predefined-vars",
+        "CI_API_V4_URL,CI_PROJECT_ID,GITLAB_USER_LOGIN",
+        "--variable",
+        `CI_API_V4_URL=${gitlab.apiUrl}`,
+        "--variable",
+        "CI_PROJECT_ID=42",
+        "--variable",
+        "GITLAB_USER_LOGIN=ann",
+        "--variable",
+        `GITLAB_TOKEN=${gitlab.token}`,
         ...extra,
       ],
       repo.path,
@@ -122,50 +139,91 @@ Deno.test({
     for await (const entry of Deno.readDir(world)) names.push(entry.name);
     return names.sort();
   };
-  let approve: string[] = [];
+  const ledgerFiles = async () =>
+    (await repo.gitIn(
+      join(repo.root, "remote.git"),
+      "ls-tree",
+      "-r",
+      "--name-only",
+      "chant/ledger",
+    )).split("\n").filter((name) => name && !name.includes("/order/"));
 
   await t.step(
-    "wave 1 applies, wave 2 waits with exit 3, later waves do not start",
+    "wave 1 applies, wave 2 waits: allowed exit 3, blocked at its manual approve job",
     async () => {
-      const out = await gcl();
+      const out = await gcl(["wave-1-dev", "wave-2-staging-decide"]);
       const log = out.stdout + out.stderr;
-      expect(out.code).not.toBe(0);
       expect(log).toMatch(/PASS\s+wave-1-dev/);
-      expect(log).toMatch(/wave-2-staging-decide\s+finished in .* FAIL 3/);
-      expect(log).not.toContain("wave-2-staging-share-1 starting");
-      expect(log).not.toContain("wave-3-prod-eu starting");
+      expect(log).toMatch(/wave-2-staging-decide\s+finished in .* WARN 3/);
+      expect(log).not.toMatch(/FAIL\s+wave-2-staging-decide/);
       expect(await applied()).toEqual(["dev"]);
-      const line = log.match(/then approve: (chant-wave approve .*)/)?.[1];
-      expect(line).toMatch(
-        /^chant-wave approve e2e e2e-wave-2 --plan sha256:[0-9a-f]{64} --ledger git$/,
+      const listed = JSON.parse(
+        (await gcl(["--list-json"])).stdout,
+      ) as {
+        name: string;
+        when: string;
+        allow_failure: unknown;
+        needs: { job: string }[];
+      }[];
+      const approve = listed.find((job) =>
+        job.name === "wave-2-staging-approve"
       );
-      approve = line!.split(" ").slice(1);
+      expect(approve).toMatchObject({ when: "manual", allow_failure: false });
+      for (const name of ["wave-2-staging-share-1", "wave-2-staging-share-2"]) {
+        expect(listed.find((job) => job.name === name)?.needs.map((n) => n.job))
+          .toContain("wave-2-staging-approve");
+      }
     },
   );
 
-  await t.step("the printed command approves the digest", async () => {
-    const out = await new Deno.Command(BINARY, {
-      args: [...approve, "--by", "ann"],
-      cwd: repo.path,
-      env: repo.env,
-      clearEnv: true,
-    }).output();
-    expect(new TextDecoder().decode(out.stderr)).toContain(
-      "approved e2e-wave-2 of e2e",
-    );
-    expect(out.code).toBe(0);
-  });
+  await t.step(
+    "the approve job, played as ann, approves the decided digest and retries the job that waited",
+    async () => {
+      const pendingFile = (await ledgerFiles()).find((name) =>
+        name.includes("-pending-")
+      )!;
+      const pending = JSON.parse(
+        await repo.gitIn(
+          join(repo.root, "remote.git"),
+          "show",
+          `chant/ledger:${pendingFile}`,
+        ),
+      );
+      const { jobId, pipelineId, jobName } = pending.locator;
+      expect(jobName).toBe("wave-2-staging-decide");
+      gitlab.state.jobs.push({
+        id: Number(jobId),
+        name: jobName,
+        status: "failed",
+        pipeline: Number(pipelineId),
+      });
+      const out = await gcl([
+        "--manual",
+        "wave-2-staging-approve",
+        "wave-2-staging-approve",
+      ]);
+      const log = out.stdout + out.stderr;
+      expect(log).toMatch(/PASS\s+wave-2-staging-approve/);
+      expect(log).toContain(
+        `approved e2e-wave-2 of e2e for ${pending.planDigest} by ann`,
+      );
+      expect(log).toMatch(/via \S+\/-\/jobs\/\d+/);
+      expect(gitlab.state.retries).toEqual([Number(jobId)]);
+      expect(gitlab.protocolErrors).toEqual([]);
+    },
+  );
 
   await t.step(
-    "the next pipeline applies every wave through the artifacts",
+    "resumed, the deciding job stands approved and every wave applies",
     async () => {
-      const out = await gcl();
+      const out = await gcl(["--manual", "wave-2-staging-approve"]);
       const log = out.stdout + out.stderr;
       expect({ code: out.code, log }).toMatchObject({ code: 0 });
       for (
         const job of [
           "wave-1-dev",
           "wave-2-staging-decide",
+          "wave-2-staging-approve",
           "wave-2-staging-share-1",
           "wave-2-staging-share-2",
           "wave-3-prod-eu",
@@ -174,21 +232,16 @@ Deno.test({
       ) expect(log).toMatch(new RegExp(`PASS\\s+${job}\\b`));
       expect(log).toMatch(/wave-2-staging-share-1\s+imported artifacts/);
       expect(log).toContain("approved by ann");
+      // Played again when nothing waits, the approve job approves nothing.
+      expect(log).toContain("nothing to approve");
       expect(await applied()).toEqual([...TARGETS, "prod-us"].sort());
     },
   );
 
   await t.step("the remote's chant/ledger holds the jobs' facts", async () => {
-    const files = await repo.gitIn(
-      join(repo.root, "remote.git"),
-      "ls-tree",
-      "-r",
-      "--name-only",
-      "chant/ledger",
+    const kinds = (await ledgerFiles()).map((name) =>
+      name.match(/-(pending|approval|claim|run-outcome)-/)?.[1]
     );
-    // The record files, not their sequence numbers' entries beside them.
-    const kinds = files.split("\n").filter((name) => !name.includes("/order/"))
-      .map((name) => name.match(/-(pending|approval|claim|run-outcome)-/)?.[1]);
     expect(kinds.filter((kind) => kind === "approval").length).toBe(1);
     expect(kinds).toContain("pending");
     expect(kinds).toContain("claim");

@@ -11,7 +11,12 @@ const BARE = {
   name: "demo",
   plan: ["p", "{plan}"],
   apply: ["a", "{plan}"],
-  waves: [{ name: "dev", runs: ["x"] }, { name: "prod", runs: ["y"] }],
+  // Ungated, so each forge gets one file (gated waves add the approve
+  // workflow, which the last test here checks).
+  waves: [
+    { name: "dev", gate: "never", runs: ["x"] },
+    { name: "prod", gate: "never", runs: ["y"] },
+  ],
 };
 const INSTALL = 'export PATH="$PWD/bin:$PATH"';
 const SPEC = JSON.stringify({ ...BARE, pipeline: { install: INSTALL } });
@@ -297,5 +302,24 @@ Deno.test("pipeline refuses a --spec that is absolute or outside the repository 
   });
   await t.step("nothing was written", async () => {
     await expect(Deno.stat(`${repo.path}/.github`)).rejects.toThrow();
+  });
+});
+
+Deno.test("pipeline writes the approve workflow beside the rollout's when a wave is gated", async () => {
+  const spec = JSON.stringify({
+    ...BARE,
+    waves: [{ name: "prod", runs: ["y"] }],
+    pipeline: { install: INSTALL },
+  });
+  await using dir = await tempDir({ "waves.json": spec });
+  const out = await runBinary(
+    ["pipeline", "github", "--spec", "waves.json"],
+    { cwd: dir.path },
+  );
+  expect(out).toEqual({
+    code: 0,
+    stdout: "",
+    stderr:
+      "wrote .github/workflows/demo.yml\nwrote .github/workflows/demo.approve.yml\n",
   });
 });

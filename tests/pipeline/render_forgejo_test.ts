@@ -88,6 +88,8 @@ Deno.test("renderForgejo() refuses runner groups, naming each once", async () =>
       'cannot render the Forgejo Actions pipeline: wave 1 "one": runner group "deployers" has no Forgejo equivalent; name runner labels instead',
     details: [
       'wave 2 "two": runner group "prod-runners" has no Forgejo equivalent; name runner labels instead',
+      // The approve workflow's job runs on the spec's runner.
+      'the spec: runner group "deployers" has no Forgejo equivalent; name runner labels instead',
     ],
     exitCode: 2,
   });

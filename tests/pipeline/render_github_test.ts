@@ -68,9 +68,21 @@ Deno.test("renderGithub() writes the §6.2 settings for the example", async () =
       with: { "fetch-depth": 0 },
     });
     const run = rendered.steps.find((step) => step.name === "chant-wave")!.run!;
-    expect(run.split("\n").at(-1)).toBe(
+    // Exit 3 (waiting) ends the step green, with the output "waiting".
+    expect(run.split("\n")).toContain(
       [...job.command, "--ledger", "git"].join(" "),
     );
+    expect(run).toContain('echo "waiting=true" >> "$GITHUB_OUTPUT"');
+    expect(run.split("\n").at(-1)).toBe('exit "$code"');
+    expect(rendered.outputs).toEqual({
+      waiting: "${{ steps.chant-wave.outputs.waiting }}",
+    });
+    if (job.needs.length > 0) {
+      expect(rendered.if).toBe(
+        job.needs.map((need) => `needs.${need}.outputs.waiting != 'true'`)
+          .join(" && "),
+      );
+    }
   }
   expect(doc.jobs["wave-2-staging-decide"].steps.at(-1)).toEqual({
     name: "Keep the wave 2 decision",
@@ -161,8 +173,36 @@ Deno.test("renderGithub() writes the resume and record-plans workflows beside th
     ".github/workflows/rollout.yml",
     ".github/workflows/rollout.resume.yml",
     ".github/workflows/rollout.plans.yml",
+    ".github/workflows/rollout.approve.yml",
   ]);
-  const [main, resume, plans] = files;
+  const [main, resume, plans, approve] = files;
+  await assertGolden("forge_jobs/github.approve.yml", approve.text);
+  await assertValidWorkflow(f, approve, 1);
+  const a = parse(approve.text) as Workflow & Record<string, unknown>;
+  expect(a["run-name"]).toBe(
+    "chant-wave rollout: approve wave ${{ inputs.wave }} ${{ inputs.digest }}",
+  );
+  expect(a.on).toMatchObject({
+    workflow_dispatch: {
+      inputs: {
+        wave: { required: true, type: "choice" },
+        digest: { required: true, type: "string" },
+      },
+    },
+  });
+  expect(a.permissions).toEqual({ actions: "write", contents: "write" });
+  const approveStep = a.jobs.approve.steps.at(-1);
+  // The inputs reach the shell through the environment only.
+  expect(approveStep?.env).toEqual({
+    WAVE: "${{ inputs.wave }}",
+    DIGEST: "${{ inputs.digest }}",
+    VIA:
+      "${{ github.server_url }}/${{ github.repository }}/actions/runs/${{ github.run_id }}",
+  });
+  expect(approveStep?.run?.split("\n").at(-1)).toBe(
+    'chant-wave approve --spec tests/fixtures/pipeline/forge_jobs.jsonc --resume --ledger git --wave "$WAVE" --plan "$DIGEST" --by "$GITHUB_ACTOR" --via "$VIA"',
+  );
+  expect(approveStep?.run).not.toContain("${{");
   expect(main.text).toBe(
     renderGithub({ ...f.spec, resume: undefined }, f.jobs, f.specFile)[0].text,
   );
@@ -211,9 +251,13 @@ Deno.test("renderGithub() writes the resume and record-plans workflows beside th
   }
 });
 
-Deno.test("renderGithub() writes no extra workflow for a spec without resume or review approvals", async () => {
+Deno.test("renderGithub() writes the approve workflow for gated waves, no other without resume or review approvals", async () => {
   const f = await fixture("example");
-  expect(renderGithub(f.spec, f.jobs, f.specFile)).toHaveLength(1);
+  expect(renderGithub(f.spec, f.jobs, f.specFile).map((file) => file.path))
+    .toEqual([
+      ".github/workflows/demo.yml",
+      ".github/workflows/demo.approve.yml",
+    ]);
   const resumeOnly = await fixture("forge_jobs");
   expect(
     renderGithub(resumeOnly.spec, resumeOnly.jobs, resumeOnly.specFile).map((
@@ -222,7 +266,13 @@ Deno.test("renderGithub() writes no extra workflow for a spec without resume or 
   ).toEqual([
     ".github/workflows/rollout.yml",
     ".github/workflows/rollout.resume.yml",
+    ".github/workflows/rollout.approve.yml",
   ]);
+  const ungated = {
+    ...f.spec,
+    waves: f.spec.waves.map((wave) => ({ ...wave, gate: "never" as const })),
+  };
+  expect(renderGithub(ungated, f.jobs, f.specFile)).toHaveLength(1);
 });
 
 const SMALL = {

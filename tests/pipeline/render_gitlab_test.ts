@@ -12,6 +12,33 @@ type GitlabJob = Record<string, unknown> & {
   variables: Record<string, string>;
 };
 
+/**
+ * The jobs and needs of the rendered file: each gated wave's deciding job is
+ * followed by its manual approve job, which every job needing it needs too.
+ */
+function withApprove(
+  f: Awaited<ReturnType<typeof fixture>>,
+): [string, string[]][] {
+  const gated = new Set(
+    f.spec.waves.filter((wave) => wave.gate !== "never").map((wave) => wave.k),
+  );
+  const approveOf = new Map(
+    f.jobs.filter((job) =>
+      gated.has(job.wave) && (job.kind === "decide" || job.kind === "wave")
+    ).map((job) => [job.name, `wave-${job.wave}-${job.waveName}-approve`]),
+  );
+  return f.jobs.flatMap((job) => {
+    const needs = job.needs.flatMap((need) =>
+      approveOf.has(need) ? [need, approveOf.get(need)!] : [need]
+    );
+    const approve = approveOf.get(job.name);
+    return [
+      [job.name, needs] as [string, string[]],
+      ...(approve ? [[approve, [job.name]] as [string, string[]]] : []),
+    ];
+  });
+}
+
 for (const name of ["example", "portable"] as const) {
   Deno.test({
     name:
@@ -34,7 +61,7 @@ for (const name of ["example", "portable"] as const) {
       needs: { job: string }[];
     }[];
     expect(listed.map((job) => [job.name, job.needs.map((need) => need.job)]))
-      .toEqual(f.jobs.map((job) => [job.name, job.needs]));
+      .toEqual(withApprove(f));
   });
 }
 
@@ -48,7 +75,7 @@ Deno.test({
   expect(files).toHaveLength(1);
   const [file] = files;
   await assertGolden("forge_jobs/gitlab.yml", file.text);
-  expect(file.text.split("\n").slice(4, 11)).toEqual([
+  expect(file.text.split("\n").slice(6, 13)).toEqual([
     '# The resume job runs in scheduled pipelines only: create a pipeline schedule "*/10 * * * *"',
     "# (Build > Pipeline schedules, or the API) on a branch; it needs GITLAB_TOKEN, a token with the api scope.",
     "# The record-plans job runs in merge request pipelines only: it plans every wave at the",
@@ -59,7 +86,7 @@ Deno.test({
   ]);
   await using repo = await tempRepo({ [file.path]: file.text });
   await repo.commit("pipeline");
-  const waves = f.jobs.map((job) => job.name);
+  const waves = withApprove(f).map(([name]) => name);
   const cases = [
     { source: "push", variables: [], runs: waves },
     { source: "schedule", variables: [], runs: ["resume"] },
@@ -129,12 +156,36 @@ Deno.test("renderGitlab() writes the §6.2 settings for the example", async () =
     expect(rendered.script).toEqual([
       [...job.command, "--ledger", "git"].join(" "),
     ]);
-    expect(rendered.needs).toEqual(job.needs.map((need) => ({
-      job: need,
-      artifacts: need.endsWith("-decide"),
-    })));
+    expect(rendered.needs.filter((need) => !need.job.endsWith("-approve")))
+      .toEqual(job.needs.map((need) => ({
+        job: need,
+        artifacts: need.endsWith("-decide"),
+      })));
   }
+  // The gated wave's deciding job may wait (exit 3); its approve job blocks.
+  expect(doc["wave-2-staging-decide"].allow_failure).toEqual({
+    exit_codes: [3],
+  });
+  expect(doc["wave-2-staging-share-1"].needs).toContainEqual({
+    job: "wave-2-staging-approve",
+    artifacts: false,
+  });
+  const approve = doc["wave-2-staging-approve"];
+  expect(approve.allow_failure).toBe(false);
+  expect(approve.needs).toEqual([
+    { job: "wave-2-staging-decide", artifacts: true },
+  ]);
+  expect(
+    (approve.rules as { when: string }[]).every((r) => r.when === "manual"),
+  )
+    .toBe(true);
+  expect(approve.script).toEqual([
+    'chant-wave approve --spec examples/waves.jsonc --wave 2 --decided --resume --ledger git --by "$GITLAB_USER_LOGIN" --via "$CI_JOB_URL"',
+  ]);
   expect(groups.size).toBe(f.jobs.length);
+  expect(doc["wave-2-staging-approve"].resource_group).toBe(
+    "demo/wave-2-staging-approve",
+  );
   expect(doc["wave-1-dev"].resource_group).toBe("demo/wave-1-dev");
   expect(doc["wave-2-staging-decide"].artifacts).toEqual({
     when: "always",

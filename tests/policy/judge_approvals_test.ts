@@ -1,5 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { tallyApprovals } from "../../src/ledger/gate_tally.ts";
 import { approvalRecord } from "../../src/ledger/records.ts";
 import type { ApprovalRules } from "../../src/policy/approval_at_base.ts";
 import {
@@ -379,11 +380,36 @@ Deno.test("judgeApprovals() on a forge gate: an unsigned approval counts as the 
       confirmed: new Map([["a1", { confirmed: true, login: "ann" }]]),
     });
     expect(rules.verdicts.get("a1")).toEqual({
-      principal: "ann",
+      principal: "login:ann",
       display: "ann",
       counts: true,
+      identity: "ann",
     });
   });
+  await t.step(
+    "confirmed logins match login: patterns and bare ones",
+    async () => {
+      for (
+        const [allowed, counts] of [
+          [["login:*"], true],
+          [["login:ann"], true],
+          [["ann"], true],
+          [["login:bob", "*@example.com"], false],
+        ] as const
+      ) {
+        const rules = await judgeApprovals([approvalBy("a1", "ann")], {
+          ...input({ ...FORGE, allowed: [[...allowed]] }, {
+            signers: [signers],
+          }),
+          confirmed: new Map([["a1", { confirmed: true, login: "ann" }]]),
+        });
+        expect([allowed, rules.verdicts.get("a1")?.counts]).toEqual([
+          allowed,
+          counts,
+        ]);
+      }
+    },
+  );
   await t.step("not confirmed, or not asked: it does not count", async () => {
     const rules = await judgeApprovals(
       [approvalBy("a1", "mallory"), approvalBy("a2", "bob")],
@@ -440,4 +466,38 @@ Deno.test("judgeApprovals() on a forge gate: an unsigned approval counts as the 
       });
     },
   );
+});
+
+Deno.test("judgeApprovals() on a forge gate: a confirmed login and the key that lists it are one person", async () => {
+  await using keys = await testKeys();
+  const { ed25519: ann } = keys.keys;
+  const signers: SignersAtBase = {
+    ref: REF,
+    status: "read",
+    file: parseAllowedSigners(
+      `ann@example.com,login:ann ${ann.publicKey}\n`,
+    ),
+  };
+  const FORGE: ApprovalRules = {
+    ...LEDGER,
+    mode: "forge",
+    required: 2,
+    signers: [REF],
+  };
+  const signed = approvalBy("a2", "ann@example.com", 2);
+  const signature = await sshSign(ann, "chant-wave", approvalPayload(signed));
+  const rules = await judgeApprovals([approvalBy("a1", "Ann"), {
+    ...signed,
+    seal: { principal: "ann@example.com", publicKey: ann.publicKey, signature },
+  }], {
+    ...input(FORGE, { signers: [signers] }),
+    confirmed: new Map([["a1", { confirmed: true, login: "Ann" }]]),
+  });
+  const [review, sealed] = [rules.verdicts.get("a1"), rules.verdicts.get("a2")];
+  expect(review?.counts).toBe(true);
+  expect(sealed?.counts).toBe(true);
+  expect(review?.identity).toBeDefined();
+  expect(review?.identity).toBe(sealed?.identity);
+  const tally = tallyApprovals([approvalBy("a1", "Ann"), signed], rules);
+  expect(tally.counted).toHaveLength(1);
 });

@@ -98,7 +98,12 @@ Deno.test("forgeVerdict() counts a confirmed approval as the login the forge sho
         record,
         new Map([["a1", { confirmed: true, login: "ann" }]]),
       ),
-    ).toEqual({ principal: "ann", display: "ann", counts: true });
+    ).toEqual({
+      principal: "login:ann",
+      display: "ann",
+      counts: true,
+      identity: "ann",
+    });
   });
   await t.step("refused", () => {
     expect(
@@ -113,4 +118,31 @@ Deno.test("forgeVerdict() counts a confirmed approval as the login the forge sho
       why: NOT_ASKED_HERE,
     });
   });
+});
+
+Deno.test("approvalConfirmer() refuses, without asking, an action named twice or ended by a revoke", async () => {
+  const asked: string[] = [];
+  const confirmer = approvalConfirmer({
+    kinds: [noteKind(asked)],
+    log: () => {},
+  });
+  const via = (id: string, run: string) =>
+    approvalRecord({
+      name: "tf",
+      gate: "tf-wave-1",
+      planDigest: D1,
+      by: "ann",
+      note: "ok",
+      via: `https://github.com/o/r/actions/runs/${run}`,
+    }, { id, now: 0 });
+  const got = await confirmer.confirm(
+    [via("a1", "7"), via("a2", "7"), via("a3", "5"), via("a4", "8")],
+    D1,
+    { run: "5" },
+  );
+  expect(got.get("a1")?.confirmed).toBe(false);
+  expect(got.get("a2")?.confirmed).toBe(false);
+  expect(got.get("a3")?.confirmed).toBe(false);
+  expect(got.get("a4")).toEqual({ confirmed: true, login: "ANN" });
+  expect(asked).toEqual(["a4"]);
 });

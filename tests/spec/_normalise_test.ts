@@ -19,8 +19,8 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
     name: "demo",
     op: "demo",
     gate: "demo",
-    plan: ["p", "{plan}"],
-    apply: ["a", "{plan}"],
+    plan: { kind: "per-run", argv: ["p", "{plan}"] },
+    apply: { kind: "per-run", argv: ["a", "{plan}"] },
     parallel: 1,
     onFailure: "continue",
     timeoutMs: 0,
@@ -210,7 +210,14 @@ Deno.test("normalise() resolves ops and inherits top-level settings", () => {
   expect(spec.op).toBe("deploy");
   expect(spec.gate).toBe("gates");
   expect(spec.base).toBe("origin/main");
-  expect(spec.plan).toBeUndefined();
+  expect(spec.plan).toStrictEqual({
+    kind: "whole-wave",
+    argv: ["p", "{runs}", "{plans}"],
+  });
+  expect(spec.apply).toStrictEqual({
+    kind: "whole-wave",
+    argv: ["a", "{runs}"],
+  });
   expect(spec.heartbeatMs).toBe(0);
   expect(spec.pendingTtlMs).toBe(7_200_000);
   expect(spec.timeoutMs).toBe(900_000);
@@ -272,15 +279,18 @@ Deno.test("normalise() reads the wrapper's options as pipeline", () => {
 });
 
 Deno.test("normalise() gives the tool shorthand its default program", async (t) => {
-  const toolOf = (tool: Record<string, unknown>) =>
-    parseSpec(
+  const toolOf = (tool: Record<string, unknown>) => {
+    const spec = parseSpec(
       JSON.stringify({
         name: "tf",
         tool,
         waves: [{ name: "dev", runs: ["a"] }],
       }),
       "w.json",
-    ).tool;
+    );
+    expect(spec.apply).toStrictEqual(spec.plan);
+    return spec.plan.kind === "tool" ? spec.plan.tool : undefined;
+  };
   await t.step("tofu for opentofu", () => {
     expect(toolOf({ kind: "opentofu", dir: "live/{target}" })).toStrictEqual({
       kind: "opentofu",
@@ -318,11 +328,14 @@ Deno.test("normalise() gives sqitch its default program and keeps its target", (
     }),
     "w.json",
   );
-  expect(spec.tool).toStrictEqual({
-    kind: "sqitch",
-    dir: "db",
-    target: "db:pg:tenant_{target}",
-    binary: "sqitch",
+  expect(spec.plan).toStrictEqual({
+    kind: "tool",
+    tool: {
+      kind: "sqitch",
+      dir: "db",
+      target: "db:pg:tenant_{target}",
+      binary: "sqitch",
+    },
   });
 });
 

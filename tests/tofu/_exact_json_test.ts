@@ -1,5 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { ShapeError } from "../../src/input/shape_error.ts";
 import {
   ExactNumber,
   JsonSyntaxError,
@@ -120,7 +121,7 @@ Deno.test("parseTopObject() refuses bad JSON with its line and column", async (t
   }
   await t.step("valid JSON that is not an object", () => {
     expect(() => parseTopObject("[1]", new Set())).toThrow(
-      new TypeError("is JSON, but not an object"),
+      new ShapeError("", "is JSON, but not an object"),
     );
   });
 });

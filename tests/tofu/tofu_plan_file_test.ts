@@ -128,7 +128,7 @@ Deno.test("tofuPlanFile() reads the real plan documents of Terraform 0.12 to 1.1
   ];
   for (const c of cases) {
     await t.step(c.file, () => {
-      expect(tofuPlanFile(planText(c.file))).toEqual({
+      expect(tofuPlanFile(planText(c.file))).toMatchObject({
         planDigest: c.digest,
         destructive: c.destructive,
         empty: c.empty,
@@ -587,4 +587,63 @@ Deno.test("tofuPlanFile() refuses what is not a plan with one line", async (t) =
       expect(() => tofuPlanFile(c.text)).toThrow(c.message);
     });
   }
+});
+
+Deno.test("tofuPlanFile() lists what each resource change does, never a value", async (t) => {
+  const cases = [
+    {
+      file: "explicit_null.json",
+      changes: ["null_resource.bar", "null_resource.baz", "null_resource.foo"]
+        .map((address) => ({ address, action: "create" })),
+    },
+    {
+      file: "action_reason.json",
+      changes: [{ address: "null_resource.example", action: "replace" }],
+    },
+    {
+      file: "identity.json",
+      changes: [{ address: "corner_user_identity.user", action: "update" }],
+    },
+    {
+      file: "moved_block.json",
+      changes: [{ address: "random_id.test2", action: "move" }],
+    },
+    { file: "no_changes.json", changes: [] },
+    { file: "actions.json", changes: [] },
+  ];
+  for (const c of cases) {
+    await t.step(c.file, () => {
+      expect(tofuPlanFile(planText(c.file)).changes).toEqual(c.changes);
+    });
+  }
+  await t.step("a delete, a deposed object and a no-op", () => {
+    const doc = planDoc("action_reason.json");
+    const [entry] = doc.resource_changes;
+    doc.resource_changes = [
+      {
+        ...entry,
+        address: "aws_db_instance.old",
+        change: { ...entry.change, actions: ["delete"], after: null },
+      },
+      {
+        ...entry,
+        address: "aws_instance.web",
+        deposed: "00000001",
+        change: { ...entry.change, actions: ["delete"], after: null },
+      },
+      {
+        ...entry,
+        address: "aws_s3_bucket.same",
+        change: { ...entry.change, actions: ["no-op"] },
+      },
+    ];
+    const plan = tofuPlanFile(JSON.stringify(doc));
+    expect(plan.changes).toEqual([
+      { address: "aws_db_instance.old", action: "delete" },
+      { address: "aws_instance.web (deposed 00000001)", action: "delete" },
+    ]);
+    expect(JSON.stringify(plan.changes)).not.toContain(
+      JSON.stringify(entry.change.before).slice(1, 20),
+    );
+  });
 });

@@ -1,0 +1,214 @@
+/**
+ * The forge's own record of a click-path approval (SPEC.md §13.1), normalised
+ * from untrusted forge JSON: a workflow run (GitHub `GET
+ * /repos/{o}/{r}/actions/runs/{id}`; Forgejo `GET …/actions/runs?run_number=N`,
+ * the number its web URL shows, answered as `ActionRun` since Forgejo replaced
+ * the `RepoActionRun` its first release of the endpoint served) or a GitLab job
+ * (`GET /projects/:id/jobs/:job_id`), and the id a record's `via` URL names.
+ * Pure.
+ * @module
+ */
+
+import {
+  asObject,
+  idAt,
+  type JsonObject,
+  objectAt,
+  optionalStringAt,
+  stringAt,
+} from "./_json_shape.ts";
+
+/** Who the forge shows starting something. */
+export interface ForgeActor {
+  /** The login (GitLab: username). */
+  login: string;
+  /** Whether the forge marks it as a bot (GitHub `type: Bot`, a `[bot]` login, GitLab token bots). */
+  bot: boolean;
+}
+
+/** A workflow run, as the click path needs it. */
+export interface ApproveRun {
+  /** The run's id. */
+  id: string;
+  /** Whether it finished, and whether it succeeded. */
+  finished: boolean;
+  succeeded: boolean;
+  /** `workflow_dispatch`, `push`, … */
+  event: string;
+  /** The workflow's file name (`tf.approve.yml`). */
+  workflow: string;
+  /**
+   * What the run asked for, as the forge shows it: its name, which the approve
+   * workflow's `run-name` sets from the inputs (GitHub `display_title`); or why
+   * the forge shows no such name (Forgejo titles every dispatch with its
+   * workflow's `name:`).
+   */
+  asked: { title: string } | { hidden: string };
+  /** Who started this attempt (`triggering_actor`). */
+  triggeredBy?: ForgeActor;
+  /** Who started the run first (GitHub `actor`). */
+  actor?: ForgeActor;
+}
+
+/** A GitLab job, as the click path needs it. */
+export interface ApproveJob {
+  /** Its id. */
+  id: string;
+  /** Its name (`wave-2-prod-approve`). */
+  name: string;
+  /** Whether it finished, and whether it succeeded. */
+  finished: boolean;
+  succeeded: boolean;
+  /** Its pipeline's id. */
+  pipelineId: string;
+  /** Who played it. */
+  user?: ForgeActor;
+}
+
+/**
+ * The id a record's `via` names: the run of `…/actions/runs/<n>` (GitHub: the
+ * run id; Forgejo: the run number), or the job of `…/-/jobs/<n>` (GitLab).
+ * @param via The record's `via` URL.
+ * @returns The kind and the id, or `undefined` when it names neither.
+ * @example
+ * ```ts
+ * viaTarget("https://github.com/o/r/actions/runs/7"); // { kind: "run", id: "7" }
+ * ```
+ */
+export function viaTarget(
+  via: string,
+): { kind: "run" | "job"; id: string } | undefined {
+  let path: string;
+  try {
+    path = new URL(via).pathname;
+  } catch {
+    return undefined;
+  }
+  const run = /\/actions\/runs\/([1-9]\d{0,19})(?:\/attempts\/\d+)?\/?$/.exec(
+    path,
+  );
+  if (run) return { kind: "run", id: run[1] };
+  const job = /\/-\/jobs\/([1-9]\d{0,19})\/?$/.exec(path);
+  return job ? { kind: "job", id: job[1] } : undefined;
+}
+
+const GITLAB_BOT = /^(project|group)_\d+_bot(_[0-9a-f]+)?$/;
+
+function actorOf(
+  object: JsonObject,
+  key: string,
+  where: string,
+): ForgeActor | undefined {
+  if (object[key] === undefined || object[key] === null) return undefined;
+  const user = objectAt(object, key, where);
+  const login = stringAt(user, "login", `${where}.${key}`);
+  const type = optionalStringAt(user, "type", `${where}.${key}`);
+  return { login, bot: type === "Bot" || login.endsWith("[bot]") };
+}
+
+/**
+ * Reads a GitHub workflow run.
+ * @param body The answer's JSON.
+ * @returns The run.
+ * @throws {ShapeError} When it is not of the documented shape.
+ */
+export function githubRun(body: unknown): ApproveRun {
+  const run = asObject(body, "");
+  const status = stringAt(run, "status", "");
+  const path = stringAt(run, "path", "", 1024).replace(/@.*$/, "");
+  return {
+    id: idAt(run, "id", ""),
+    finished: status === "completed",
+    succeeded: status === "completed" &&
+      optionalStringAt(run, "conclusion", "") === "success",
+    event: stringAt(run, "event", ""),
+    workflow: path.slice(path.lastIndexOf("/") + 1),
+    asked: { title: stringAt(run, "display_title", "", 1024) },
+    ...optionalActor(run, "triggering_actor", "triggeredBy"),
+    ...optionalActor(run, "actor", "actor"),
+  };
+}
+
+function optionalActor(
+  run: JsonObject,
+  key: string,
+  as: "triggeredBy" | "actor",
+): Partial<Record<typeof as, ForgeActor>> {
+  const actor = actorOf(run, key, "");
+  return actor ? { [as]: actor } : {};
+}
+
+/** The Forgejo run statuses that are final. */
+const FORGEJO_DONE = new Set(["success", "failure", "cancelled", "skipped"]);
+
+/** Why a Forgejo run cannot show the wave and digest it asked for. */
+export const FORGEJO_TITLE =
+  "a Forgejo run is titled with its workflow's name, not with its run-name";
+
+/**
+ * Reads a Forgejo run: an `ActionRun` (its starter in `trigger_user`), or the
+ * `RepoActionRun` of Forgejo 12 (`triggering_actor`). Neither shows the
+ * run-name (the title is the workflow's `name:`), so what it asked for is
+ * hidden; the runner's own user (`forgejo-actions`, `gitea-actions`) is a bot.
+ * @param body One run's JSON.
+ * @returns The run.
+ * @throws {ShapeError} When it is not of either documented shape.
+ */
+export function forgejoRun(body: unknown): ApproveRun {
+  const run = asObject(body, "");
+  const status = stringAt(run, "status", "");
+  const actor = actorOf(
+    run,
+    run.trigger_user === undefined ? "triggering_actor" : "trigger_user",
+    "",
+  );
+  return {
+    id: idAt(run, "id", ""),
+    finished: FORGEJO_DONE.has(status),
+    succeeded: status === "success",
+    event: stringAt(run, "event", ""),
+    workflow: stringAt(run, "workflow_id", "", 1024),
+    asked: { hidden: FORGEJO_TITLE },
+    ...(actor
+      ? {
+        triggeredBy: {
+          login: actor.login,
+          bot: actor.bot || /^(forgejo|gitea)-actions$/.test(actor.login),
+        },
+      }
+      : {}),
+  };
+}
+
+/** The GitLab job statuses that are final. */
+const GITLAB_DONE = new Set(["success", "failed", "canceled", "skipped"]);
+
+/**
+ * Reads a GitLab job.
+ * @param body The answer's JSON.
+ * @returns The job.
+ * @throws {ShapeError} When it is not of the documented shape.
+ */
+export function gitlabJob(body: unknown): ApproveJob {
+  const job = asObject(body, "");
+  const status = stringAt(job, "status", "");
+  const user = job.user === null || job.user === undefined
+    ? undefined
+    : objectAt(job, "user", "");
+  const login = user ? stringAt(user, "username", ".user") : undefined;
+  return {
+    id: idAt(job, "id", ""),
+    name: stringAt(job, "name", ""),
+    finished: GITLAB_DONE.has(status),
+    succeeded: status === "success",
+    pipelineId: idAt(objectAt(job, "pipeline", ""), "id", ".pipeline"),
+    ...(login
+      ? {
+        user: {
+          login,
+          bot: user?.bot === true || GITLAB_BOT.test(login),
+        },
+      }
+      : {}),
+  };
+}
