@@ -1,13 +1,15 @@
 // End to end through the binary, issue 23 (the git ledger's objects): the
 // change's plan command runs in the job's clone before the job reads the
-// ledger, and git does not hash a loose object again when it reads it. The
-// plan command overwrites the loose object of the gate's pending record (a
-// file the tip fetched at the job's mark holds, so it counts as before the
-// mark) with an approval of its own plan. The jobs are GitLab push pipelines
-// (the base is trusted, so nothing reads the gate before the plan command).
-// The job reads every ledger object
-// checked against its name: it names the object and its file, exit 2, and
-// applies nothing.
+// ledger for its decision, and git does not hash a loose object again when it
+// reads it. The plan command overwrites a loose object of the gate (a file the
+// tip fetched at the job's mark holds, so it counts as before the mark) with an
+// approval of its own plan. The jobs are GitLab push pipelines. A job reads the
+// gate's records before its first command (the last trusted decision, SPEC.md
+// §4.4), each checked against its name and kept: a record overwritten after
+// that is never read again, so the forged approval counts for nothing. An object
+// the job first reads after its plan command (the plan set of its digest) is
+// checked there: the job names the object and its file, exit 2, and applies
+// nothing.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import {
@@ -21,13 +23,14 @@ import {
 
 /**
  * When `ctl/<target>.swap` holds a digest: overwrite the loose object of the
- * gate's pending record with an approval of that digest (shell).
+ * first file matching `pick` in the gate's folder `dir` with an approval of
+ * that digest (shell).
  */
-const SWAP =
+const swap = (dir: string, pick: string) =>
   'd=$(cat "ctl/$1.swap" 2>/dev/null || true); if [ -n "$d" ]; then ' +
   "tip=$(git rev-parse refs/remotes/origin/chant/ledger); " +
-  'f=$(git ls-tree --name-only "$tip:gates/tf/tf-wave-1" | grep -e -pending- | head -n 1); ' +
-  'y=$(git rev-parse "$tip:gates/tf/tf-wave-1/$f"); ' +
+  `f=$(git ls-tree --name-only "$tip:${dir}" | grep -e ${pick} | head -n 1); ` +
+  `y=$(git rev-parse "$tip:${dir}/$f"); ` +
   "ts=$(date -u +%Y-%m-%dT%H:%M:%S.000Z); " +
   'rec=$(printf \'{"version":1,"kind":"approval","id":"%s","name":"tf","gate":"tf-wave-1","planDigest":"%s","by":"mallory","timestamp":"%s"}\' 0123456789abcdef0123456789abcdef "$d" "$ts"); ' +
   'z=$(printf "%s" "$rec" | git hash-object -w --stdin); ' +
@@ -35,13 +38,18 @@ const SWAP =
   'zp=.git/objects/$(echo "$z" | cut -c1-2)/$(echo "$z" | cut -c3-); ' +
   'chmod u+w "$yp"; cp -f "$zp" "$yp"; fi; ';
 
-Deno.test("a ledger object the plan command overwrites in the job's clone stops the job, exit 2", async () => {
-  await using r = await rollout(
+/**
+ * Runs the job once to wait (and, with `approved`, approves its plans), leaves
+ * the ledger's objects loose (as a fresh fetch does), then runs it again with
+ * the plan command overwriting one.
+ */
+async function swapped(dir: string, pick: string, approved = false) {
+  const r = await rollout(
     specOf([{ name: "prod", gate: "always", runs: ["eu"] }], {
       plan: [
         "sh",
         "-c",
-        `${SWAP}exec sh "$0" plan "$1" "$2"`,
+        `${swap(dir, pick)}exec sh "$0" plan "$1" "$2"`,
         TOOL,
         "{target}",
         "{plan}",
@@ -60,7 +68,10 @@ Deno.test("a ledger object the plan command overwrites in the job's clone stops 
   const run = () => r.run(["run", ...SPEC, "--wave", "1"], env);
   const waiting = await run();
   expect(waiting.code).toBe(3);
-  // The ledger's objects as a fresh fetch leaves them: loose files.
+  const approve = approveLine(waiting.stderr);
+  if (approved) {
+    expect((await r.run([...approve, "--by", "ann"], env)).code).toBe(0);
+  }
   const packs = `${r.repo.root}/packs`;
   await Deno.mkdir(packs);
   for await (const entry of Deno.readDir(`${r.path}/.git/objects/pack`)) {
@@ -80,16 +91,41 @@ Deno.test("a ledger object the plan command overwrites in the job's clone stops 
     await file.readable.pipeTo(unpack.stdin);
     expect((await unpack.status).success).toBe(true);
   }
-  const approve = approveLine(waiting.stderr);
   await r.control("eu", "swap", approve[approve.indexOf("--plan") + 1]);
-  const swapped = await run();
-  const errors = errorLines(swapped.stderr);
+  return { r, result: await run() };
+}
+
+Deno.test("a ledger record the plan command overwrites in the job's clone after the job read it counts for nothing", async () => {
+  const { r, result } = await swapped("gates/tf/tf-wave-1", "-pending-");
+  await using _ = r;
+  expect(errorLines(result.stderr)).toEqual([]);
+  expect(result.stderr).toContain(
+    'gate "tf-wave-1" has no approval for sha256:',
+  );
+  expect(result.stderr).not.toContain("mallory");
+  expect(result.code).toBe(3);
+  expect(await r.applied()).toEqual([]);
+  // The clone's copy of the pending record is the forged approval now.
+  const shown = await new Deno.Command("sh", {
+    args: [
+      "-c",
+      'git cat-file -p "$(git rev-parse refs/remotes/origin/chant/ledger):gates/tf/tf-wave-1/$(git ls-tree --name-only refs/remotes/origin/chant/ledger:gates/tf/tf-wave-1 | grep -e -pending- | head -n 1)"',
+    ],
+    cwd: r.path,
+  }).output();
+  expect(new TextDecoder().decode(shown.stdout)).toContain('"by":"mallory"');
+});
+
+Deno.test("a ledger object the plan command overwrites before the job reads it (an approved set) stops the job, exit 2", async () => {
+  const { r, result } = await swapped("gates/tf/tf-wave-1/sets", "json", true);
+  await using _ = r;
+  const errors = errorLines(result.stderr);
   expect(errors.length).toBe(1);
   expect(errors[0]).toMatch(
     new RegExp(
       `^error: the git ledger's blob [0-9a-f]{40} in this clone does not hash to its name: the file "${r.path}/\\.git/objects/[0-9a-f]{2}/[0-9a-f]{38}" was changed; nothing in the ledger counts from this clone \\(read it from a fresh clone\\)$`,
     ),
   );
-  expect(swapped.code).toBe(2);
+  expect(result.code).toBe(2);
   expect(await r.applied()).toEqual([]);
 });
