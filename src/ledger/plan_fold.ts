@@ -7,7 +7,10 @@
  *
  * Folded: an approval that the newest revoke ended (none of that id at or after
  * it), together with all of its claims and run outcomes once each claimed plan
- * and attempt has its outcome (a dead claim keeps them all); pending facts; a
+ * and attempt has its outcome (a dead claim keeps them all), unless it names an
+ * approve run or job above the newest revoke's `actionsThrough` (one forge
+ * action approves once, SPEC.md §13.1: the revoke's floor does not vouch for
+ * that action, so its record stays to be named again); pending facts; a
  * wave outcome a later one of the same wave, commit and job supersedes; an
  * out-of-order record but the newest; a revoke before the newest whose ended
  * approvals all come before that one; the gate's earlier summaries. Kept
@@ -17,6 +20,7 @@
  */
 
 import { isTrustedRule } from "../policy/base_rule.ts";
+import { namesUnendedAction } from "../review/action_floor.ts";
 import { planKey } from "./claims.ts";
 import type {
   ExpiredRecord,
@@ -122,7 +126,11 @@ export function planFold(
   const live = new Set(
     records.slice(end).filter((r) => r.kind === "approval").map((r) => r.id),
   );
-  foldEnded(records, live, (r) => behind(r) && foldable(r), fold);
+  const floor = (records[end] as ExpiredRecord).actionsThrough;
+  const movable = (r: LedgerRecord) =>
+    behind(r) && foldable(r) &&
+    !(r.kind === "approval" && namesUnendedAction(r, floor));
+  foldEnded(records, live, movable, fold);
   const superseded = new Set<string>();
   const newestOverride = records.findLast((r) => r.kind === "out-of-order");
   for (let i = records.length - 1; i >= 0; i--) {

@@ -52,6 +52,32 @@ export function actionsThrough(
 }
 
 /**
+ * Whether an approval names a forge action that a revoke's `actionsThrough`
+ * does not end: one whose record must stay where the newest revoke's floor
+ * cannot vouch for it (compaction keeps it).
+ * @param approval The approval.
+ * @param ended The revoke's `actionsThrough`.
+ * @returns `true` when it names an approve run or job above the floor (or
+ *   there is no floor); `false` when it names none, or one the floor ended.
+ * @example
+ * ```ts
+ * namesUnendedAction({ via: "https://github.com/o/r/actions/runs/9" }, { run: "9" }); // false
+ * namesUnendedAction({ via: "https://github.com/o/r/actions/runs/9" }, undefined); // true
+ * ```
+ */
+export function namesUnendedAction(
+  approval: Pick<ApprovalRecord, "via">,
+  ended: ActionsThrough | undefined,
+): boolean {
+  const target = approval.via === undefined
+    ? undefined
+    : viaTarget(approval.via);
+  if (target === undefined) return false;
+  const through = ended?.[target.kind];
+  return through === undefined || compareIds(target.id, through) > 0;
+}
+
+/**
  * Why each approval naming a forge action cannot count, whatever the forge
  * says of the action: it names one another approval names too, or one the
  * gate's newest revoke ended.

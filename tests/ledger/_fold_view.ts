@@ -1,7 +1,7 @@
 /**
  * What the fold tests compare before and after compaction: everything a gate
- * decision, a claim, the order check, a hold, `status` and the chain rule read
- * of a gate's records, over a few plan sets, commits and jobs.
+ * decision, a claim, the order check, a hold, `status`, the chain rule and the
+ * action floor read of a gate's records, over a few plan sets, commits and jobs.
  * @module
  */
 
@@ -29,6 +29,7 @@ import {
   waveCompletion,
 } from "../../src/order/wave_completion.ts";
 import { gateStatus } from "../../src/run/gate_status.ts";
+import { actionRefusals } from "../../src/review/action_floor.ts";
 import { digest, GATE } from "./_records.ts";
 
 /** The records' ids. */
@@ -51,6 +52,12 @@ export const JOBS: OutcomeJob[] = [
   { kind: "share", share: 2 },
 ];
 export const RULES: (BaseRule | undefined)[] = ["push", "chain", undefined];
+
+/** The newest revoke's `actionsThrough` (what the action floor reads). */
+function floorOf(records: readonly LedgerRecord[]) {
+  const revoke = records.findLast((r) => r.kind === "expired");
+  return revoke?.kind === "expired" ? revoke.actionsThrough : undefined;
+}
 
 /** Everything a decision, a claim, the order check, a hold or status reads. */
 export function view(
@@ -103,5 +110,6 @@ export function view(
     trusted: [...trustedDecisionHeads(records)].sort(),
     status: gateStatus(records, sets, now),
     override: records.findLast((r) => r.kind === "out-of-order")?.id,
+    actions: [...actionRefusals(counting, floorOf(records))],
   };
 }

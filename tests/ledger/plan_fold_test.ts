@@ -8,6 +8,10 @@ import {
 } from "../../src/ledger/records.ts";
 import type { BaseRule } from "../../src/policy/base_rule.ts";
 import { foldedFields, planFold } from "../../src/ledger/plan_fold.ts";
+import {
+  actionsThrough,
+  namesUnendedAction,
+} from "../../src/review/action_floor.ts";
 import { DIGESTS, HEADS, ids, JOBS, RULES, SETS, view } from "./_fold_view.ts";
 import {
   approval,
@@ -162,6 +166,40 @@ Deno.test("planFold() folds what no decision reads again", async (t) => {
       expect(ids(plan.fold)).toEqual(["p1"]);
     },
   );
+  await t.step(
+    "a click-path approval stays unless the newest revoke's floor ended its action",
+    () => {
+      const via = (n: number) => ({
+        via: `https://github.com/o/r/actions/runs/${n}`,
+      });
+      const job = { via: "https://gitlab.example/g/p/-/jobs/30" };
+      const records = [
+        { ...approval("a1", 1), ...via(9) },
+        { ...approval("a2", 2), ...via(12) },
+        { ...approval("a3", 3), ...job },
+        approval("a4", 4),
+        pending("p1", 5),
+      ];
+      const revoke = (through?: { run?: string; job?: string }) => ({
+        ...expired("r1", 6, ["a1", "a2", "a3", "a4"]),
+        ...(through ? { actionsThrough: through } : {}),
+      });
+      // A revoke that ended no action (written before revokes named them)
+      // vouches for none: every click-path approval stays.
+      expect(ids(planFold([...records, revoke()])!.fold)).toEqual(["a4", "p1"]);
+      // Runs up to 10 ended: run 9's approval folds, run 12's and job 30's stay.
+      expect(ids(planFold([...records, revoke({ run: "10" })])!.fold))
+        .toEqual(["a1", "a4", "p1"]);
+      expect(
+        ids(planFold([...records, revoke({ run: "12", job: "30" })])!.fold),
+      ).toEqual(["a1", "a2", "a3", "a4", "p1"]);
+      // The newest revoke itself never folds.
+      const older = { ...expired("r0", 0), actionsThrough: { run: "99" } };
+      const plan = planFold([older, ...records, revoke({ run: "12" })])!;
+      expect(ids(plan.fold)).toEqual(["r0", "a1", "a2", "a4", "p1"]);
+      expect(plan.through.id).toBe("r1");
+    },
+  );
   await t.step("only what may move; earlier summaries go with the rest", () => {
     const summary = newRecord("folded", {
       ...foldedFields(
@@ -216,6 +254,7 @@ function history(next: () => number) {
     count: number,
     digests: Set<string> | undefined,
     prefix: string,
+    earlier: readonly LedgerRecord[] = [],
   ) => {
     for (let i = 0; i < count; i++) {
       const id = `${prefix}${n++}`;
@@ -236,9 +275,15 @@ function history(next: () => number) {
       } else if (roll < 0.35) {
         const allowed = digests ? [...digests] : DIGESTS;
         if (allowed.length) {
-          records.push(
-            approval(id, minute, pick(allowed), pick(["ann", "bob"])),
-          );
+          // Half of them through an approve run or job, of a few ids (so a
+          // replay names one again).
+          const click = next() < 0.5
+            ? { via: pick(VIAS)(1 + Math.floor(next() * 6)) }
+            : {};
+          records.push({
+            ...approval(id, minute, pick(allowed), pick(["ann", "bob"])),
+            ...click,
+          });
         }
       } else if (roll < 0.55 && approvals.length) {
         const a = pick(approvals.slice(-3));
@@ -268,7 +313,22 @@ function history(next: () => number) {
           ? records.slice(since + 1).filter((r) => r.kind === "approval")
             .map((r) => r.id)
           : [];
-        records.push(expired(id, minute, ends));
+        // As revoke ends forge actions (most of the time: an older revoke
+        // names none), carrying on the floor of the revoke before.
+        const all = [...earlier, ...records];
+        const last = all.findLast((r) => r.kind === "expired");
+        const floor = next() < 0.8
+          ? actionsThrough(
+            all.slice(all.indexOf(last!) + 1).filter((r) =>
+              r.kind === "approval"
+            ),
+            last?.kind === "expired" ? last.actionsThrough : undefined,
+          )
+          : undefined;
+        records.push({
+          ...expired(id, minute, ends),
+          ...(floor ? { actionsThrough: floor } : {}),
+        });
       } else if (roll < 0.95) {
         records.push(waveOutcome(id, minute, pick(HEADS), {
           wave: 1 + Math.floor(next() * 2),
@@ -294,6 +354,25 @@ function history(next: () => number) {
  * The plan sets a ledger holds: those of the digests its records wait for (a
  * job writes the set with its pending fact), and `also`.
  */
+/** The approve runs and jobs a click-path approval names. */
+const VIAS = [
+  (n: number) => `https://github.com/o/r/actions/runs/${n}`,
+  (n: number) => `https://gitlab.example/g/p/-/jobs/${n}`,
+];
+
+/** The forge actions approvals name above the newest revoke's floor. */
+function unended(records: readonly LedgerRecord[]): string[] {
+  const revoke = records.findLast((r) => r.kind === "expired");
+  const floor = revoke?.kind === "expired" ? revoke.actionsThrough : undefined;
+  return [
+    ...new Set(
+      records.flatMap((r) =>
+        r.kind === "approval" && namesUnendedAction(r, floor) ? [r.via!] : []
+      ),
+    ),
+  ].sort();
+}
+
 function setsOf(
   records: readonly LedgerRecord[],
   also: ReadonlySet<string> = new Set(),
@@ -332,13 +411,19 @@ Deno.test("planFold() changes no decision, whatever is written after the fold", 
     for (let round = 0; round < 3; round++) {
       const later: LedgerRecord[] = [];
       const waited = new Set<string>();
-      write(later, Math.floor(next() * 30), waited, `s${round}-`);
+      write(later, Math.floor(next() * 30), waited, `s${round}-`, before);
       const was = [...before, ...later];
       const is = [...after, ...later];
       const context = `seed ${seed}, round ${round}`;
       const now = at(was.length + 5);
       expect({ context, view: view(is, setsOf(is, stays), now) })
         .toEqual({ context, view: view(was, setsOf(was), now) });
+      // Until a later revoke sets a new floor, every forge action an approval
+      // names above the floor is still named at the tip.
+      if (!later.some((r) => r.kind === "expired")) {
+        expect({ context, unended: unended(is) })
+          .toEqual({ context, unended: unended(was) });
+      }
     }
   }
   expect(folded).toBeGreaterThan(2000);

@@ -4,6 +4,7 @@ import { approvalRecord } from "../../src/ledger/records.ts";
 import {
   actionRefusals,
   actionsThrough,
+  namesUnendedAction,
 } from "../../src/review/action_floor.ts";
 
 const D1 = "sha256:" + "1".repeat(64);
@@ -63,4 +64,23 @@ Deno.test("actionRefusals(): one action approves once, and a revoke ends the act
       c: "job 70 was ended by the gate's newest revoke (it ended every job up to 70)",
     });
   });
+});
+
+Deno.test("namesUnendedAction() tells an approve run or job above a revoke's floor", () => {
+  expect(namesUnendedAction(approval("a"), undefined)).toBe(false);
+  expect(namesUnendedAction(approval("a", "https://x.example/"), undefined))
+    .toBe(false);
+  expect(namesUnendedAction(approval("a", `${RUN}9`), undefined)).toBe(true);
+  expect(namesUnendedAction(approval("a", `${RUN}9`), { job: "99" })).toBe(
+    true,
+  );
+  expect(namesUnendedAction(approval("a", `${RUN}9`), { run: "9" })).toBe(
+    false,
+  );
+  expect(namesUnendedAction(approval("a", `${RUN}10`), { run: "9" })).toBe(
+    true,
+  );
+  expect(namesUnendedAction(approval("a", `${JOB}30`), { job: "100" })).toBe(
+    false,
+  );
 });
