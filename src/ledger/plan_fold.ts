@@ -14,8 +14,9 @@
  * wave outcome a later one of the same wave, commit and job supersedes; an
  * out-of-order record but the newest; a revoke before the newest whose ended
  * approvals all come before that one; the gate's earlier summaries. Kept
- * besides: one record for each commit at which a decision was made under a
- * trusted base (the chain rule's bound), and every other kind.
+ * besides: for each commit at which a decision was made under a trusted base,
+ * the record that names it first by time (the chain rule's bound, and the
+ * order the last trusted decision reads them in), and every other kind.
  * @module
  */
 
@@ -197,25 +198,26 @@ function foldEnded(
 }
 
 /**
- * Keeps, for each commit that only folded records name as decided under a
- * trusted base, the newest of them: the chain rule reads every such commit.
+ * Keeps, for each commit decided under a trusted base, the record that names it
+ * first, by time and then in ledger order: the chain rule reads every such
+ * commit, and the last trusted decision (`recordedDecisions`) reads them in the
+ * order they were first decided, by time.
  */
 function keepTrustedHeads(
   records: readonly LedgerRecord[],
   fold: Set<LedgerRecord>,
 ): void {
-  const heads = new Set<string>();
-  for (const record of records) {
+  const byTime = records.map((record, i) => ({
+    record,
+    i,
+    time: Date.parse(record.timestamp),
+  })).sort((a, b) => a.time - b.time || a.i - b.i);
+  const first = new Set<string>();
+  for (const { record } of byTime) {
     const head = trustedHead(record);
-    if (head !== undefined && !fold.has(record)) heads.add(head);
-  }
-  for (let i = records.length - 1; i >= 0; i--) {
-    const head = trustedHead(records[i]);
-    if (head === undefined || heads.has(head) || !fold.has(records[i])) {
-      continue;
-    }
-    fold.delete(records[i]);
-    heads.add(head);
+    if (head === undefined || first.has(head)) continue;
+    first.add(head);
+    fold.delete(record);
   }
 }
 

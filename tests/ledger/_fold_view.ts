@@ -107,7 +107,15 @@ export function view(
         lastCompleted(records, { k, shares, jobs: undefined })
       )
     ),
-    trusted: [...trustedDecisionHeads(records)].sort(),
+    // In the order recordedDecisions() gives them: the last trusted decision
+    // is the newest of them that is an ancestor of HEAD.
+    trusted: [
+      ...trustedDecisionHeads(
+        [...records].sort((a, b) =>
+          Date.parse(a.timestamp) - Date.parse(b.timestamp)
+        ),
+      ),
+    ],
     status: gateStatus(records, sets, now),
     override: records.findLast((r) => r.kind === "out-of-order")?.id,
     actions: [...actionRefusals(counting, floorOf(records))],

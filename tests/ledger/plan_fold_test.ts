@@ -8,6 +8,7 @@ import {
 } from "../../src/ledger/records.ts";
 import type { BaseRule } from "../../src/policy/base_rule.ts";
 import { foldedFields, planFold } from "../../src/ledger/plan_fold.ts";
+import { trustedDecisionHeads } from "../../src/ledger/trusted_decision_heads.ts";
 import {
   actionsThrough,
   namesUnendedAction,
@@ -164,6 +165,38 @@ Deno.test("planFold() folds what no decision reads again", async (t) => {
         expired("r1", 4),
       ])!;
       expect(ids(plan.fold)).toEqual(["p1"]);
+    },
+  );
+  await t.step(
+    "the record that first names a trusted commit, by time, stays",
+    () => {
+      const h = "1".repeat(40);
+      const g = "2".repeat(40);
+      const decided = (id: string, minute: number, head: string) => ({
+        ...pending(id, minute),
+        head,
+        baseRule: "push" as const,
+      });
+      // Commit h decided at minutes 1 and 3, g at 2 (kept: not superseded),
+      // written out of time order: w2 is in the ledger after p3.
+      const records = [
+        decided("p1", 1, h),
+        decided("p3", 3, h),
+        waveOutcome("w2", 2, g, { baseRule: "push" }),
+        expired("r1", 4),
+      ];
+      const plan = planFold(records)!;
+      expect(ids(plan.fold)).toEqual(["p3"]);
+      const order = (list: readonly LedgerRecord[]) => [
+        ...trustedDecisionHeads(
+          [...list].sort((a, b) =>
+            Date.parse(a.timestamp) - Date.parse(b.timestamp)
+          ),
+        ),
+      ];
+      const gone = new Set(plan.fold);
+      expect(order(records.filter((r) => !gone.has(r)))).toEqual([h, g]);
+      expect(order(records)).toEqual([h, g]);
     },
   );
   await t.step(
