@@ -142,9 +142,14 @@ export const approveCommand: Command = {
       );
       if ("nothing" in decided) {
         lineLog(io.stderr)(decided.nothing);
-        return OK;
+        if (via === undefined) return OK;
+        // One action approves once: the play still records, for the plans
+        // decided, so no other record can name this run or job.
+        lineLog(io.stderr)(
+          `recording this approval of the decided plans all the same: a record naming this run or job may stand for no other plans`,
+        );
       }
-      plan = decided.digest;
+      plan = "nothing" in decided ? decided.decided : decided.digest;
     }
     if (plan !== undefined && !isDigest(plan)) {
       throw new InputError(
