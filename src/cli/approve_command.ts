@@ -23,8 +23,8 @@ import {
   sshKeyFingerprint,
 } from "../seal/ssh_public_key.ts";
 import { adviseApproval } from "./_approval_advice.ts";
-import { ciContext } from "../run/ci_context.ts";
-import { whoRuns } from "../run/who.ts";
+import { ciContext } from "../ci/ci_context.ts";
+import { whoRuns } from "../ci/who_runs.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";

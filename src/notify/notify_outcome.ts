@@ -8,7 +8,7 @@
  */
 
 import type { Clock } from "../clock.ts";
-import { ciContext } from "../run/ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 import type { JobResult } from "../run/job_result.ts";
 import type { Spec } from "../spec/types.ts";
 import { deliverEvent, type Delivery, scrub } from "./deliver_event.ts";

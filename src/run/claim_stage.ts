@@ -16,7 +16,7 @@ import { approveCommand } from "../ledger/gate_messages.ts";
 import { tallyLine } from "../ledger/gate_tally.ts";
 import { randomHex } from "../ledger/random_hex.ts";
 import { type ClaimedRun, newRecord, newStamp } from "../ledger/records.ts";
-import { ciContext } from "./ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 import type { Decision } from "./decision.ts";
 import type { SkippedRun } from "./job_result.ts";
 import type { FailedRun, PlannedRun } from "./run_outcomes.ts";

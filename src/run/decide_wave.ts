@@ -19,7 +19,7 @@ import { needsApproval } from "../policy/needs_approval.ts";
 import type { PolicyAtBase } from "../policy/policy_at_base.ts";
 import type { BaseRead } from "../policy/read_base.ts";
 import type { Spec, Wave } from "../spec/types.ts";
-import { ciContext } from "./ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 import type { GateJudge } from "./gate_rules.ts";
 import type { Decision, DecisionMember } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";

@@ -31,7 +31,7 @@ import { judgeApprovals } from "../policy/judge_approvals.ts";
 import { readSignersAt, type SignersAtBase } from "../policy/read_signers.ts";
 import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
 import type { Wave } from "../spec/types.ts";
-import { ciContext } from "./ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** A wave's approval rules at base, and the judge of its gate's approvals. */

@@ -32,7 +32,7 @@ import {
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { formatBytes } from "../limits.ts";
 import type { Spec } from "../spec/types.ts";
-import { ciContext } from "./ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 import { logFailures } from "./job_result.ts";
 import { planRuns } from "./plan_runs.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
