@@ -18,7 +18,7 @@ import { runStep } from "../exec/run_step.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import { TOOL_KINDS } from "../spec/types.ts";
 import { planWithSqitch } from "../sqitch/sqitch_steps.ts";
-import { parsePlanFile } from "../run/plan_file.ts";
+import { parsePlanFile } from "../plan/plan_file.ts";
 import {
   ShowJsonError,
   writeToolPlanFile,

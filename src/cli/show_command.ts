@@ -35,7 +35,7 @@ import {
   openLedger,
 } from "./_open_ledger.ts";
 import { formatTable } from "../table.ts";
-import { changesLine, MAX_KEPT_CHANGES } from "../run/plan_changes.ts";
+import { changesLine, MAX_KEPT_CHANGES } from "../plan/plan_changes.ts";
 
 /** The `show` command. */
 export const showCommand: Command = {

@@ -25,7 +25,7 @@ import type { Decision, DecisionMember } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { readGate } from "./read_gate.ts";
-import { changesLine } from "./plan_changes.ts";
+import { changesLine } from "../plan/plan_changes.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** What a decision is made from. */

@@ -21,7 +21,7 @@ import type {
   ToolCommand,
   Wave,
 } from "../spec/types.ts";
-import { parsePlanFile } from "./plan_file.ts";
+import { parsePlanFile } from "../plan/plan_file.ts";
 import { planFileName, preparePlanDir } from "./plan_path.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
 import { runUserStep } from "./run_user_step.ts";

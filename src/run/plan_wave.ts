@@ -13,7 +13,7 @@ import { join, resolve } from "@std/path";
 import { lineLog } from "../console/line_log.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
 import type { Run, Spec, Wave, WholeWaveCommand } from "../spec/types.ts";
-import { parsePlansFile, type WavePlans } from "./plan_file.ts";
+import { parsePlansFile, type WavePlans } from "../plan/plan_file.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLANS_FILE_BYTES } from "../limits.ts";

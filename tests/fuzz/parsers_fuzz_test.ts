@@ -18,7 +18,7 @@ import { parseRecord } from "../../src/ledger/parse_record.ts";
 import { parsePlanSet } from "../../src/ledger/plan_set_file.ts";
 import { formatRecord, newRecord } from "../../src/ledger/records.ts";
 import { parseDecision } from "../../src/run/decision.ts";
-import { parsePlanFile, parsePlansFile } from "../../src/run/plan_file.ts";
+import { parsePlanFile, parsePlansFile } from "../../src/plan/plan_file.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 import { setDigest } from "../../src/digest/set_digest.ts";
 import { tofuPlanFile } from "../../src/tofu/tofu_plan_file.ts";
