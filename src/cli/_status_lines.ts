@@ -9,7 +9,7 @@
 
 import { shortDigest } from "../ledger/describe_record.ts";
 import type { BaseRule } from "../policy/resolve_base.ts";
-import type { Decision } from "../run/decision.ts";
+import type { Decision } from "../jobs/decision.ts";
 import type { GateStatus } from "../run/gate_status.ts";
 import { shellLine } from "../shell_words.ts";
 import { formatTable } from "../table.ts";

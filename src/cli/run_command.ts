@@ -9,7 +9,7 @@
 import { maskCredentials } from "../console/mask_credentials.ts";
 import { appendFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
-import type { JobResult } from "../run/job_result.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import { jobSummary } from "../run/job_summary.ts";
 import { approveClick } from "../run/approve_link.ts";
 import { recordPlans } from "../run/record_plans.ts";

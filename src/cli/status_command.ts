@@ -15,7 +15,7 @@ import { readBounded } from "../fs/read_bounded.ts";
 import { MAX_DECISION_BYTES } from "../limits.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { ShapeError } from "../input/shape_error.ts";
-import { parseDecision } from "../run/decision.ts";
+import { parseDecision } from "../jobs/decision.ts";
 import { gateName } from "../run/decide_wave.ts";
 import { gateStatus } from "../run/gate_status.ts";
 import { loadPlanSets } from "../run/read_gate.ts";

@@ -9,7 +9,7 @@
 import { waveAt } from "../spec/wave_at.ts";
 import { WAITING } from "../exit_codes.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
-import type { JobResult } from "../run/job_result.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import type { Spec } from "../spec/types.ts";
 
 /** The events of §8, in the order a job sends them. */

@@ -9,7 +9,7 @@
 
 import type { Clock } from "../clock.ts";
 import { ciContext } from "../ci/ci_context.ts";
-import type { JobResult } from "../run/job_result.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import type { Spec } from "../spec/types.ts";
 import { deliverEvent, type Delivery, scrub } from "./deliver_event.ts";
 import { type NotifyBody, notifyEvents } from "./notify_events.ts";

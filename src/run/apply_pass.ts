@@ -14,10 +14,10 @@ import {
   type ApplyStageInput,
   previewApply,
 } from "./apply_stage.ts";
-import type { Decision, DecisionMember } from "./decision.ts";
+import type { Decision, DecisionMember } from "../jobs/decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { GateJudge } from "./gate_rules.ts";
-import { dryRunLine, type JobResult, type SkippedRun } from "./job_result.ts";
+import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
 import type { AppliedInJob, PassEnd } from "./replan_loop.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import type { WaveJob } from "./wave_job.ts";
@@ -176,4 +176,14 @@ export async function afterApply(
     members,
   });
   return stop ? { ...result, exitCode: RUN_FAILED } : result;
+}
+
+/** The line a dry run ends with: what it would apply and under which approval. */
+function dryRunLine(decision: Decision, runs: number): string {
+  const using = decision.status === "approved"
+    ? ` under the approval ${decision.approvalId} by ${decision.approvedBy}`
+    : "";
+  return `dry run: would apply ${runs} run${
+    runs === 1 ? "" : "s"
+  }${using}; recorded nothing`;
 }

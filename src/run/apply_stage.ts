@@ -18,9 +18,10 @@ import {
   type ClaimStageOutcome,
   sayClaimedElsewhere,
 } from "./claim_stage.ts";
-import type { Decision } from "./decision.ts";
+import type { Decision } from "../jobs/decision.ts";
 import type { GateJudge } from "./gate_rules.ts";
-import { logFailures, type SkippedRun } from "./job_result.ts";
+import type { SkippedRun } from "../jobs/job_result.ts";
+import { logFailures } from "./log_failures.ts";
 import { outcomeWriter } from "./outcome_writer.ts";
 import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
 import { readGate } from "./read_gate.ts";

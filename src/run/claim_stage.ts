@@ -17,8 +17,8 @@ import { tallyLine } from "../ledger/gate_tally.ts";
 import { randomHex } from "../ledger/random_hex.ts";
 import { type ClaimedRun, newRecord, newStamp } from "../ledger/records.ts";
 import { ciContext } from "../ci/ci_context.ts";
-import type { Decision } from "./decision.ts";
-import type { SkippedRun } from "./job_result.ts";
+import type { Decision } from "../jobs/decision.ts";
+import type { SkippedRun } from "../jobs/job_result.ts";
 import type { FailedRun, PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
 

@@ -16,7 +16,7 @@ import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { forgeConfirmations } from "../review/forge_confirmer.ts";
 import { decideWave, gateName } from "./decide_wave.ts";
-import type { Decision } from "./decision.ts";
+import type { Decision } from "../jobs/decision.ts";
 import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
 import { wavePolicy } from "./job_base.ts";
 import { reviewStage } from "./review_stage.ts";

@@ -21,7 +21,7 @@ import type { BaseRead } from "../policy/read_base.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import type { GateJudge } from "./gate_rules.ts";
-import type { Decision, DecisionMember } from "./decision.ts";
+import type { Decision, DecisionMember } from "../jobs/decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { readGate } from "./read_gate.ts";

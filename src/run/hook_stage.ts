@@ -25,7 +25,7 @@ import {
   type Spec,
   type Wave,
 } from "../spec/types.ts";
-import type { DecisionMember } from "./decision.ts";
+import type { DecisionMember } from "../jobs/decision.ts";
 import {
   type HookFiles,
   type HooksReporter,

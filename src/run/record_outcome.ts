@@ -15,8 +15,8 @@ import {
 } from "../ledger/records.ts";
 import type { BaseRule } from "../policy/base_rule.ts";
 import { ciContext } from "../ci/ci_context.ts";
-import type { Decision } from "./decision.ts";
-import type { JobResult } from "./job_result.ts";
+import type { Decision } from "../jobs/decision.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import type { RunIo } from "./run_io.ts";
 
 /**

@@ -33,7 +33,7 @@ import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { formatBytes } from "../limits.ts";
 import type { Spec } from "../spec/types.ts";
 import { ciContext } from "../ci/ci_context.ts";
-import { logFailures } from "./job_result.ts";
+import { logFailures } from "./log_failures.ts";
 import { planRuns } from "./plan_runs.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";

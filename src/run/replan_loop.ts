@@ -9,8 +9,8 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
-import type { DecisionMember } from "./decision.ts";
-import type { JobResult } from "./job_result.ts";
+import type { DecisionMember } from "../jobs/decision.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import type { WaveJob } from "./wave_job.ts";
 
 /** How many times a job plans a wave again at most. */

@@ -26,7 +26,7 @@ import { forgeConfirmations } from "../review/forge_confirmer.ts";
 import { gateName } from "./decide_wave.ts";
 import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
 import { loadPlanSets, readGate } from "./read_gate.ts";
-import type { Decision } from "./decision.ts";
+import type { Decision } from "../jobs/decision.ts";
 import { wavePolicy, withNamedBases } from "./job_base.ts";
 import type { RunIo } from "./run_io.ts";
 

@@ -17,7 +17,7 @@ import { ShapeError } from "../../src/input/shape_error.ts";
 import { parseRecord } from "../../src/ledger/parse_record.ts";
 import { parsePlanSet } from "../../src/ledger/plan_set_file.ts";
 import { formatRecord, newRecord } from "../../src/ledger/records.ts";
-import { parseDecision } from "../../src/run/decision.ts";
+import { parseDecision } from "../../src/jobs/decision.ts";
 import { parsePlanFile, parsePlansFile } from "../../src/plan/plan_file.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 import { setDigest } from "../../src/digest/set_digest.ts";

@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import type { Decision } from "../../src/run/decision.ts";
-import type { JobResult } from "../../src/run/job_result.ts";
+import type { Decision } from "../../src/jobs/decision.ts";
+import type { JobResult } from "../../src/jobs/job_result.ts";
 import { jobSummary } from "../../src/run/job_summary.ts";
 
 const D = `sha256:${"d".repeat(64)}`;
