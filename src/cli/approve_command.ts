@@ -8,7 +8,7 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
-import { gateStatus } from "../run/gate_status.ts";
+import { gateStatus } from "../gate/gate_status.ts";
 import { isDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
@@ -25,6 +25,7 @@ import {
 import { adviseApproval } from "./_approval_advice.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import { whoRuns } from "../ci/who_runs.ts";
+import { countOf } from "../count_of.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
@@ -259,7 +260,7 @@ function describePlans(plans: readonly PlanSetMember[]): string {
     return notes.length ? `${plan.target} (${notes.join(", ")})` : plan.target;
   });
   const more = plans.length - shown.length;
-  return `${plans.length} plan${plans.length === 1 ? "" : "s"}: ${
-    shown.join(", ")
-  }${more > 0 ? ` and ${more} more` : ""}`;
+  return `${countOf(plans.length, "plan")}: ${shown.join(", ")}${
+    more > 0 ? ` and ${more} more` : ""
+  }`;
 }

@@ -9,6 +9,7 @@
 
 import { RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { lineLog } from "../console/line_log.ts";
+import { countOf } from "../count_of.ts";
 import {
   applyStage,
   type ApplyStageInput,
@@ -16,7 +17,7 @@ import {
 } from "./apply_stage.ts";
 import type { Decision, DecisionMember } from "../jobs/decision.ts";
 import { membersOf } from "./decision_members.ts";
-import type { GateJudge } from "./gate_rules.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
 import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
 import type { AppliedInJob, PassEnd } from "./replan_loop.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
@@ -183,7 +184,7 @@ function dryRunLine(decision: Decision, runs: number): string {
   const using = decision.status === "approved"
     ? ` under the approval ${decision.approvalId} by ${decision.approvedBy}`
     : "";
-  return `dry run: would apply ${runs} run${
-    runs === 1 ? "" : "s"
+  return `dry run: would apply ${
+    countOf(runs, "run")
   }${using}; recorded nothing`;
 }

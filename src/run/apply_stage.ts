@@ -10,6 +10,7 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
+import { countOf } from "../count_of.ts";
 import type { GateApproved } from "../ledger/decide_gate.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { applyRuns } from "./apply_runs.ts";
@@ -19,12 +20,12 @@ import {
   sayClaimedElsewhere,
 } from "./claim_stage.ts";
 import type { Decision } from "../jobs/decision.ts";
-import type { GateJudge } from "./gate_rules.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
 import type { SkippedRun } from "../jobs/job_result.ts";
 import { logFailures } from "./log_failures.ts";
 import { outcomeWriter } from "./outcome_writer.ts";
 import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
-import { readGate } from "./read_gate.ts";
+import { readGate } from "../gate/read_gate.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { type SummaryInput, summaryRows } from "./summary_table.ts";
@@ -235,18 +236,4 @@ function emptyRuns(
       ? "already applied"
       : "no changes",
   }));
-}
-
-/**
- * Counts a noun: `1 run`, `2 runs`.
- * @param count How many.
- * @param noun The noun, singular.
- * @returns The count and the noun.
- * @example
- * ```ts
- * countOf(1, "run"); // "1 run"
- * ```
- */
-export function countOf(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

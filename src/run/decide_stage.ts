@@ -9,16 +9,22 @@
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import { maskingReplacer } from "../console/mask_credentials.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { forgeConfirmations } from "../review/forge_confirmer.ts";
-import { decideWave, gateName } from "./decide_wave.ts";
+import { decideWave } from "./decide_wave.ts";
+import { gateName } from "../gate/gate_name.ts";
 import type { Decision } from "../jobs/decision.ts";
-import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
-import { wavePolicy } from "./job_base.ts";
+import {
+  type GateJudge,
+  gateRules,
+  jobRulesContext,
+} from "../gate/gate_rules.ts";
+import { wavePolicy, wavePolicyLines } from "../policy/wave_policy.ts";
 import { reviewStage } from "./review_stage.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
@@ -47,7 +53,8 @@ export async function decideStage(
   targets: readonly string[],
 ): Promise<Decided> {
   const { input, wave, base, io } = job;
-  const policy = wavePolicy(base.bases, wave, targets, io);
+  const policy = wavePolicy(base.bases, wave, targets);
+  for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
   const forge = forgeConfirmations({
     name: input.spec.name,
     gate: gateName(input.spec, wave.k),

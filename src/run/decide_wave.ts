@@ -8,6 +8,7 @@
 
 import { type Segment, styled, styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
+import { countOf } from "../count_of.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
@@ -20,11 +21,12 @@ import type { PolicyAtBase } from "../policy/policy_at_base.ts";
 import type { BaseRead } from "../policy/read_base.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "../ci/ci_context.ts";
-import type { GateJudge } from "./gate_rules.ts";
+import { gateName } from "../gate/gate_name.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
 import type { Decision, DecisionMember } from "../jobs/decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
-import { readGate } from "./read_gate.ts";
+import { readGate } from "../gate/read_gate.ts";
 import { changesLine } from "../plan/plan_changes.ts";
 import type { RunIo } from "./run_io.ts";
 
@@ -48,17 +50,6 @@ export interface DecideInput {
 }
 
 /**
- * The gate of wave `k`: `<gate>-wave-<k>`.
- * @example
- * ```ts
- * gateName({ gate: "tf" }, 2); // "tf-wave-2"
- * ```
- */
-export function gateName(spec: Pick<Spec, "gate">, k: number): string {
-  return `${spec.gate}-wave-${k}`;
-}
-
-/**
  * Decides the wave: whether an approval is needed and whether one covers its
  * plans; writes the plan set and a pending fact when it must wait (unless an
  * identical unexpired one of the same CI actor stands, or this is a dry run).
@@ -78,8 +69,8 @@ export async function decideWave(
   const digest = setDigest(members);
   const log = terminalLog(io.stderr, io.env);
   log(
-    `planned ${members.length} run${
-      members.length === 1 ? "" : "s"
+    `planned ${
+      countOf(members.length, "run")
     } of wave ${wave.k} "${wave.name}": ${digest}`,
   );
   for (const member of members) {

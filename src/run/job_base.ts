@@ -1,28 +1,22 @@
 /**
- * The first stages of every job (SPEC.md §4.4): resolve the base commits and
- * read the spec at each (the decisions the ledger records bound the chain rule),
- * then decide the wave's gate policy from the base waves that govern it, the
- * strictest over every base, each logged with the rule or the waves that decided
- * it.
+ * The first stage of every job (SPEC.md §4.4): resolve the base commits and
+ * read the spec at each (the decisions the ledger records bound the chain
+ * rule), logged with the rule that chose them; and, for a share or group job,
+ * the bases its decision record names besides. What the policy at those bases
+ * says is `policy/wave_policy.ts`'s.
  * @module
  */
 
 import { styledLead } from "../console/colour.ts";
-import { lineLog, terminalLog } from "../console/line_log.ts";
-import {
-  type PolicyAtBase,
-  policyAtBase,
-  strictestPolicy,
-} from "../policy/policy_at_base.ts";
+import { terminalLog } from "../console/line_log.ts";
 import {
   type BaseRead,
   type PolicyBase,
   readBase,
   signersRefOf,
 } from "../policy/read_base.ts";
-import type { Wave } from "../spec/types.ts";
 import { trustedDecisionHeads } from "../ledger/trusted_decision_heads.ts";
-import { gateName } from "./decide_wave.ts";
+import { gateName } from "../gate/gate_name.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
 
@@ -101,43 +95,4 @@ export async function withNamedBases(
   }
   await base.reads.prefetch(bases.map(signersRefOf));
   return { bases };
-}
-
-/**
- * Decides the wave's policy at one or more bases (the strictest wins) for every
- * target it holds, and logs
- * `policy of wave <k> "<name>": <policy> (<reason>)`.
- * @param bases The commits and the spec at each (the job's base first).
- * @param wave The wave.
- * @param targets Every target the wave holds in this job (declared and planned).
- * @param io The edges.
- * @returns The policy; its reason joins each base's.
- */
-export function wavePolicy(
-  bases: readonly PolicyBase[],
-  wave: Wave,
-  targets: Iterable<string>,
-  io: Pick<RunIo, "stderr">,
-): PolicyAtBase {
-  const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
-  const reads = bases.map((base) => policyAtBase(base, ref));
-  const policy = reads.length === 1 ? reads[0] : {
-    policy: strictestPolicy(reads.map((read) => read.policy)),
-    source: reads.some((read) => read.source === "base")
-      ? "base" as const
-      : "absent-at-base" as const,
-    reason: reads.map((read) => read.reason).join("; and "),
-    governing: reads.flatMap((read) => read.governing),
-  };
-  const log = lineLog(io.stderr);
-  log(
-    `policy of wave ${wave.k} "${wave.name}": ${policy.policy} (${policy.reason})`,
-  );
-  if (wave.gate !== policy.policy) {
-    log(
-      `note: this change says gate "${wave.gate}" for wave ${wave.k} "${wave.name}"; ` +
-        `the gate is read at base, so "${policy.policy}" holds until the change is merged`,
-    );
-  }
-  return policy;
 }

@@ -16,10 +16,10 @@ import type { PolicyAtBase } from "../policy/policy_at_base.ts";
 import type { ReviewAsker } from "../review/ask_review.ts";
 import { reviewApproval } from "../review/review_approval.ts";
 import type { Spec, Wave } from "../spec/types.ts";
-import { gateName } from "./decide_wave.ts";
+import { gateName } from "../gate/gate_name.ts";
 import { membersOf } from "./decision_members.ts";
-import type { GateJudge } from "./gate_rules.ts";
-import { readGate } from "./read_gate.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
+import { readGate } from "../gate/read_gate.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
 

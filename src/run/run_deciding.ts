@@ -14,7 +14,7 @@ import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import type { Wave } from "../spec/types.ts";
 import { afterApply, applyPass, previewPass } from "./apply_pass.ts";
-import { countOf } from "./apply_stage.ts";
+import { countOf } from "../count_of.ts";
 import { decideStage } from "./decide_stage.ts";
 import { membersOf } from "./decision_members.ts";
 import type { RunJobInput } from "./job_input.ts";

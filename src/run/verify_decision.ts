@@ -13,6 +13,7 @@
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
 import { isStrictAncestor } from "../git/git_history.ts";
@@ -23,11 +24,16 @@ import type { Wave } from "../spec/types.ts";
 import { decideGate, type GateDecision } from "../ledger/decide_gate.ts";
 import type { LedgerRecord } from "../ledger/records.ts";
 import { forgeConfirmations } from "../review/forge_confirmer.ts";
-import { gateName } from "./decide_wave.ts";
-import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
-import { loadPlanSets, readGate } from "./read_gate.ts";
+import { gateName } from "../gate/gate_name.ts";
+import {
+  type GateJudge,
+  gateRules,
+  jobRulesContext,
+} from "../gate/gate_rules.ts";
+import { loadPlanSets, readGate } from "../gate/read_gate.ts";
 import type { Decision } from "../jobs/decision.ts";
-import { wavePolicy, withNamedBases } from "./job_base.ts";
+import { withNamedBases } from "./job_base.ts";
+import { wavePolicy, wavePolicyLines } from "../policy/wave_policy.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** What a share job may do under a decision it checked. */
@@ -118,7 +124,8 @@ export async function verifyDecision(
   }
   const { bases } = named;
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
-  const policy = wavePolicy(bases, wave, targets, io);
+  const policy = wavePolicy(bases, wave, targets);
+  for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
   const need = needsApproval(policy.policy, decision.members);
   const forge = forgeConfirmations({
     name: input.spec.name,

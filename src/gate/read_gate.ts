@@ -2,8 +2,8 @@
  * Reads a gate from the ledger and decides it (SPEC.md §5.3, §10): the gate's
  * records, the plan sets of the approvals that count, each approval judged under
  * the wave's rules at base (when the caller has them), and the pure `decideGate`.
- * Problems with records are logged as warnings. Used by every stage that asks
- * whether a decision's plans stand approved.
+ * Problems with records are logged as warnings. Used by every stage and
+ * command that asks whether a decision's plans stand approved.
  * @module
  */
 
@@ -14,10 +14,21 @@ import {
   type GateDecision,
   type GateMember,
 } from "../ledger/decide_gate.ts";
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { LedgerMark, LedgerStore } from "../ledger/ledger_store.ts";
 import type { LedgerRecord, PlanPair } from "../ledger/records.ts";
 import type { GateJudge } from "./gate_rules.ts";
-import type { RunIo } from "./run_io.ts";
+import type { Clock } from "../clock.ts";
+import type { Writer } from "../console/writer.ts";
+
+/** What reading a gate takes: the ledger, the job's mark, the clock, the log. */
+export interface ReadGateIo {
+  ledger: LedgerStore;
+  /** The job's mark (`RunIo.asOf`): records that arrived after it do not loosen. */
+  asOf?: LedgerMark;
+  clock: Clock;
+  /** Where problems with records are logged, as warnings. */
+  stderr: Writer;
+}
 
 /** A gate as read: its records and the decision for some members. */
 export interface GateRead {
@@ -63,7 +74,7 @@ export async function readGate(
     judge?: GateJudge;
     whole?: boolean;
   },
-  io: Pick<RunIo, "ledger" | "clock" | "stderr" | "asOf">,
+  io: ReadGateIo,
 ): Promise<GateRead> {
   const decide = async (whole: boolean) => {
     const { records, problems } = await io.ledger.readGate(name, gate, {
