@@ -13,7 +13,7 @@ import { applyWholeWave } from "./apply_wave.ts";
 import { asksReplan } from "./replan_request.ts";
 import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
-import { runUserStep } from "./run_user_step.ts";
+import { runUserStep } from "../exec/run_user_step.ts";
 
 /**
  * Applies `planned` runs of `wave`: one `apply` command per run with `{plan}` = its
@@ -67,8 +67,7 @@ export async function applyRuns(
           io,
         )
         : await runUserStep(
-          { template: command.argv, phase: "apply", run, planPath },
-          wave,
+          { template: command.argv, phase: "apply", wave, run, planPath },
           settings,
           io,
         );

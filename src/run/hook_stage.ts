@@ -35,7 +35,7 @@ import {
 import { readHold } from "./read_hold.ts";
 import { shellWord } from "../shell_words.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
-import { runUserStep } from "./run_user_step.ts";
+import { runUserStep } from "../exec/run_user_step.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 
 /** What a wave job's hooks run with. */
@@ -162,6 +162,7 @@ async function runCommand(
     {
       template: hook.run,
       phase: "hook",
+      wave,
       label: hook.name,
       values: {
         op: spec.op,
@@ -169,7 +170,6 @@ async function runCommand(
         ...(point === "before-plan" ? {} : { plans: files.plans }),
       },
     },
-    wave,
     setting.settings,
     io,
   );

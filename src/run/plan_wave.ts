@@ -25,7 +25,7 @@ import type {
   PlanOutcome,
 } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
-import { runUserStep } from "./run_user_step.ts";
+import { runUserStep } from "../exec/run_user_step.ts";
 
 /**
  * Plans `runs` (or, for a discovering deciding job, whatever the command reports)
@@ -64,8 +64,7 @@ export async function planWholeWave(
   );
   const values = { runs: runsPath, plans: plansPath, op: spec.op };
   const step = await runUserStep(
-    { template: command.argv, phase: "plan", values },
-    wave,
+    { template: command.argv, phase: "plan", wave, values },
     context.settings,
     io,
   );
