@@ -19,6 +19,7 @@ import { forgeConfirmations } from "../review/forge_confirmer.ts";
 import { decideWave } from "./decide_wave.ts";
 import { gateName } from "../gate/gate_name.ts";
 import type { Decision } from "../jobs/decision.ts";
+import type { GateDecision } from "../ledger/decide_gate.ts";
 import {
   type GateJudge,
   gateRules,
@@ -31,12 +32,17 @@ import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import type { WaveJob } from "./wave_job.ts";
 
-/** What the decide stage gives the apply stage. */
+/** What the decide stage gives the claim and apply stages. */
 export interface Decided {
   /** The decision, with the wave's hooks when it has any. */
   decision: Decision;
   /** Judges the gate's approvals under the wave's rules at base. */
   judge: GateJudge;
+  /**
+   * The gate as read and decided for the plans, when they need an approval:
+   * the claim stage claims under it without reading it again.
+   */
+  gate?: GateDecision;
 }
 
 /**
@@ -44,7 +50,8 @@ export interface Decided {
  * @param job The wave job.
  * @param planned The wave's planned runs.
  * @param targets Every target it holds (declared and planned).
- * @returns The decision, and the judge of the gate's approvals for the apply stage.
+ * @returns The decision, the judge of the gate's approvals, and the gate as
+ *   decided, for the claim and apply stages.
  * @throws {OutcomeError} When interrupted (130/143).
  */
 export async function decideStage(
@@ -70,7 +77,7 @@ export async function decideStage(
     io,
     forge.confirmer,
   );
-  await reviewStage({
+  const read = await reviewStage({
     spec: input.spec,
     wave,
     planned,
@@ -81,17 +88,17 @@ export async function decideStage(
   }, io);
   throwIfInterrupted(io);
   const decided = await decideWave(
-    { ...input, wave, planned, policy, base, judge },
+    { ...input, wave, planned, policy, base, judge, ...(read ? { read } : {}) },
     io,
   );
   throwIfInterrupted(io);
   const hooks = job.hooks.hooks();
   const decision: Decision = Object.values(hooks).some((list) => list.length)
-    ? { ...decided, hooks }
-    : decided;
+    ? { ...decided.decision, hooks }
+    : decided.decision;
   if (!input.dryRun) await writeDecision(decision, io);
   await job.report.approved(decision.status === "approved");
-  return { decision, judge };
+  return { decision, judge, ...(decided.gate ? { gate: decided.gate } : {}) };
 }
 
 /** Writes the decision record atomically, URLs in its free text masked. */

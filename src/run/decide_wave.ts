@@ -12,6 +12,7 @@ import { countOf } from "../count_of.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
+import type { GateDecision } from "../ledger/decide_gate.ts";
 import { tallyLine } from "../ledger/gate_tally.ts";
 import { newStamp, pendingRecord } from "../ledger/records.ts";
 import { compactTime } from "../ledger/record_name.ts";
@@ -26,7 +27,7 @@ import type { GateJudge } from "../gate/gate_rules.ts";
 import type { Decision, DecisionMember } from "../jobs/decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
-import { readGate } from "../gate/read_gate.ts";
+import { type GateRead, readGate } from "../gate/read_gate.ts";
 import { changesLine } from "../plan/plan_changes.ts";
 import type { RunIo } from "./run_io.ts";
 
@@ -47,6 +48,22 @@ export interface DecideInput {
   dryRun: boolean;
   /** The `--ledger` argument the printed approve command needs, if any. */
   ledgerArg?: string;
+  /**
+   * The gate as the review stage read it for these plans, when it recorded
+   * nothing since: it is decided on that read instead of reading again.
+   */
+  read?: GateRead;
+}
+
+/** A decision, and the gate as read and decided for it. */
+export interface WaveDecision {
+  /** The decision (not yet written). */
+  decision: Decision;
+  /**
+   * The gate as decided for the plans, when they need an approval: the claim
+   * stage claims under it, without reading the gate again.
+   */
+  gate?: GateDecision;
 }
 
 /**
@@ -57,12 +74,12 @@ export interface DecideInput {
  * approves this digest on a line of its own.
  * @param input The planned wave and its policy.
  * @param io The edges.
- * @returns The decision (not yet written).
+ * @returns The decision (not yet written), and the gate when it was read.
  */
 export async function decideWave(
   input: DecideInput,
   io: RunIo,
-): Promise<Decision> {
+): Promise<WaveDecision> {
   const { spec, wave, planned, policy, base } = input;
   const gate = gateName(spec, wave.k);
   const members = membersOf(planned);
@@ -101,9 +118,9 @@ export async function decideWave(
   };
   if (!need.needed) {
     log(`gate ${gate}: no approval needed: ${need.why}`);
-    return decision;
+    return { decision };
   }
-  const gateState = (await readGate(spec.name, gate, {
+  const gateState = (input.read ?? await readGate(spec.name, gate, {
     digest,
     members,
     judge: input.judge,
@@ -118,10 +135,13 @@ export async function decideWave(
         : ` by ${approvedBy}: the approval of ${approval.planDigest} covers every plan not yet applied (${need.why})`,
     ]);
     return {
-      ...decision,
-      status: "approved",
-      approvedBy,
-      approvalId: approval.id,
+      decision: {
+        ...decision,
+        status: "approved",
+        approvedBy,
+        approvalId: approval.id,
+      },
+      gate: gateState,
     };
   }
   const approve = approveCommand(spec.name, gate, digest, {
@@ -164,10 +184,13 @@ export async function decideWave(
   }
   log(styledLead(`then approve: ${approve}`));
   return {
-    ...decision,
-    status: "waiting",
-    approve,
-    ...(gateState.tally ? { tally: tallyLine(gateState.tally, digest) } : {}),
+    decision: {
+      ...decision,
+      status: "waiting",
+      approve,
+      ...(gateState.tally ? { tally: tallyLine(gateState.tally, digest) } : {}),
+    },
+    gate: gateState,
   };
 }
 

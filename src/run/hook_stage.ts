@@ -26,6 +26,7 @@ import {
   type Wave,
 } from "../spec/types.ts";
 import type { DecisionMember } from "../jobs/decision.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import {
   type HookFiles,
   type HooksReporter,
@@ -136,6 +137,26 @@ export function hookRunner(setting: HookSetting, hooks: Hooks): HookRunner {
       return failed ? { exitCode: RUN_FAILED } : undefined;
     },
   };
+}
+
+/**
+ * Runs the after-apply hooks once a job's applies are done (SPEC.md §11): a
+ * failed one fails the job (the hook stage says which and why).
+ * @param hooks The job's hook runner.
+ * @param result The job's result after its last pass.
+ * @param members The last pass's plans, for `{runs}` and `{plans}`.
+ * @returns The result, with exit 1 when an after-apply hook failed.
+ */
+export async function afterApply(
+  hooks: HookRunner,
+  result: JobResult,
+  members: readonly DecisionMember[],
+): Promise<JobResult> {
+  const stop = await hooks.run("after-apply", {
+    runs: members.map(({ target, op }) => ({ target, op })),
+    members,
+  });
+  return stop ? { ...result, exitCode: RUN_FAILED } : result;
 }
 
 /** Writes `{runs}`, and from after-plan on `{plans}`, for the hook commands. */

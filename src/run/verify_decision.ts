@@ -9,7 +9,9 @@
  * one that the ledger holds, and the ledger itself must approve its plans under
  * the approver rules read at those bases: the tally is counted and every seal
  * verified again, never taken from the record (approvals revoked since are not
- * a forgery: the job then waits). Any mismatch is exit 2.
+ * a forgery: the job then waits). Any mismatch is exit 2. That read of the gate
+ * is the job's one read before it claims: the gate it decides is passed on to
+ * the claim stage, not read again.
  * @module
  */
 
@@ -30,7 +32,7 @@ import {
   gateRules,
   jobRulesContext,
 } from "../gate/gate_rules.ts";
-import { loadPlanSets, readGate } from "../gate/read_gate.ts";
+import { type GateRead, loadPlanSets, readGate } from "../gate/read_gate.ts";
 import type { Decision } from "../jobs/decision.ts";
 import { withNamedBases } from "./job_base.ts";
 import { wavePolicy, wavePolicyLines } from "../policy/wave_policy.ts";
@@ -46,6 +48,12 @@ export interface VerifiedDecision {
   need: ApprovalNeed;
   /** Judges the gate's approvals under the rules read at the same bases. */
   judge: GateJudge;
+  /**
+   * The gate as read and decided for the decision, when it needs an approval:
+   * its records (every one, as of now) and whether it stands approved (it may
+   * not, when an approval was revoked since; the claim stage then waits).
+   */
+  gate?: GateRead;
 }
 
 /** What is checked: the record, where it was read, and the job. */
@@ -77,7 +85,8 @@ function mismatch(path: string, what: string, detail?: string): InputError {
  * Checks a decision record against the spec at base and the ledger.
  * @param input The record, its path, the spec's name and gate, the wave and the base.
  * @param io The edges (git, the ledger, the log).
- * @returns The policy and whether an approval is needed.
+ * @returns The bases, the policy, whether an approval is needed, the judge,
+ *   and the gate as read when one is.
  * @throws {InputError} Exit 2 when the record does not match its members, the
  *   history, the policy at base or the ledger.
  */
@@ -156,12 +165,8 @@ export async function verifyDecision(
     judge,
     whole: true,
   };
-  const { records, decision: gateNow } = await readGate(
-    input.spec.name,
-    gate,
-    query,
-    io,
-  );
+  const read = await readGate(input.spec.name, gate, query, io);
+  const { records, decision: gateNow } = read;
   const approval = records.find((record) =>
     record.kind === "approval" && record.id === decision.approvalId
   );
@@ -185,7 +190,7 @@ export async function verifyDecision(
       `the ledger does not approve its plans: ${gateNow.reasons[0]}`,
     );
   }
-  return { bases, policy, need, judge };
+  return { bases, policy, need, judge, gate: read };
 }
 
 /**
