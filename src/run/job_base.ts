@@ -15,10 +15,22 @@ import {
   readBase,
   signersRefOf,
 } from "../policy/read_base.ts";
+import type { GateRecords } from "../ledger/ledger_store.ts";
 import { trustedDecisionHeads } from "../ledger/trusted_decision_heads.ts";
 import { gateName } from "../gate/gate_name.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
+
+/** A job's base, and what the chain rule read of the ledger to find it. */
+export interface JobBase extends BaseRead {
+  /**
+   * Every record of each gate the chain rule read (wave 1's and this wave's),
+   * by gate, read before any command of the change ran; empty for a base of
+   * one trusted commit. A share job's check of its decision decides its gate
+   * on them, so the gate is read once.
+   */
+  gateRecords: ReadonlyMap<string, GateRecords>;
+}
 
 /**
  * Resolves the job's base commits and reads the spec at each; logs
@@ -28,16 +40,17 @@ import type { RunIo } from "./run_io.ts";
  * trusted base (in wave 1's gate or this wave's).
  * @param input The job (its spec file and text, `--base` and parser).
  * @param io The edges.
- * @returns The base.
+ * @returns The base, and the gates' records the chain rule read.
  * @throws {InputError} Exit 2 when the base cannot be resolved, or the spec is
  *   not HEAD's committed regular file.
  */
 export async function readJobBase(
   input: RunJobInput,
   io: RunIo,
-): Promise<BaseRead> {
+): Promise<JobBase> {
   const log = terminalLog(io.stderr, io.env);
   const { spec, selection: { wave } } = input;
+  const gateRecords = new Map<string, GateRecords>();
   const base = await readBase({
     git: io.git,
     cwd: io.cwd,
@@ -51,7 +64,9 @@ export async function readJobBase(
       const gates = [...new Set([gateName(spec, 1), gateName(spec, wave.k)])];
       const records = [];
       for (const gate of gates) {
-        records.push(...(await io.ledger.readGate(spec.name, gate)).records);
+        const read = await io.ledger.readGate(spec.name, gate);
+        gateRecords.set(gate, read);
+        records.push(...read.records);
       }
       // Oldest first across both gates, so the last is the newest decision.
       records.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
@@ -65,7 +80,7 @@ export async function readJobBase(
       : `base ${base.sha.slice(0, 12)}: ${base.reason}`,
   );
   for (const note of base.notes) log(note);
-  return base;
+  return { ...base, gateRecords };
 }
 
 /**

@@ -21,7 +21,7 @@ import { InputError } from "../errors.ts";
 import { isStrictAncestor } from "../git/git_history.ts";
 import { type ApprovalNeed, needsApproval } from "../policy/needs_approval.ts";
 import type { PolicyAtBase } from "../policy/policy_at_base.ts";
-import type { BaseRead, PolicyBase } from "../policy/read_base.ts";
+import type { PolicyBase } from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
 import { decideGate, type GateDecision } from "../ledger/decide_gate.ts";
 import type { LedgerRecord } from "../ledger/records.ts";
@@ -34,7 +34,7 @@ import {
 } from "../gate/gate_rules.ts";
 import { type GateRead, loadPlanSets, readGate } from "../gate/read_gate.ts";
 import type { Decision } from "../jobs/decision.ts";
-import { withNamedBases } from "./job_base.ts";
+import { type JobBase, withNamedBases } from "./job_base.ts";
 import { wavePolicy, wavePolicyLines } from "../policy/wave_policy.ts";
 import type { RunIo } from "./run_io.ts";
 
@@ -64,8 +64,8 @@ export interface VerifyInput {
   /** The spec's `name` and `gate` prefix (the working copy's). */
   spec: { name: string; gate: string };
   wave: Wave;
-  /** The job's own base. */
-  base: BaseRead;
+  /** The job's own base, and the gates' records read to find it. */
+  base: JobBase;
   /**
    * Whether a forge gate's approvals may be confirmed through the forge (not
    * in a dry run).
@@ -159,11 +159,15 @@ export async function verifyDecision(
       `it says "${decision.status}", but ${need.why}`,
     );
   }
+  // The gate's records as the chain rule read them for this job, if it did:
+  // every one, before any command of the change ran, as this check needs.
+  const recorded = base.gateRecords.get(gate);
   const query = {
     digest: decision.digest,
     members: decision.members,
     judge,
     whole: true,
+    ...(recorded ? { records: recorded } : {}),
   };
   const read = await readGate(input.spec.name, gate, query, io);
   const { records, decision: gateNow } = read;
