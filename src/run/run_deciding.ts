@@ -184,9 +184,14 @@ async function planStage(
     return stopWith(notDecided({ ...result, runs }, wave, failed, io));
   }
   const targets = [...wave.runs, ...plan.planned].map((run) => run.target);
-  job.hooks.setHooks(
-    waveHooks(job.hooks.hooks(), wave, job.base.bases, targets, io),
-  );
+  // Holds at base found through a target the plans named (a discovering
+  // wave's): the declared targets' holds are the job's already.
+  const declared = new Set(wave.runs.map((run) => run.target));
+  if (plan.planned.some((run) => !declared.has(run.target))) {
+    job.hooks.setHooks(
+      waveHooks(job.hooks.hooks(), wave, job.base.bases, targets, io),
+    );
+  }
   const after = await job.hooks.run("after-plan", {
     runs: plan.planned.map((p) => p.run),
     members: membersOf(plan.planned),
