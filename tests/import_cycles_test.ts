@@ -82,6 +82,7 @@ const LOWER = [
   "ci",
   "gate",
   "plan",
+  "summary",
   // Below the run flow as well.
   "fs",
   "hooks",
