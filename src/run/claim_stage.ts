@@ -16,6 +16,7 @@ import type { GateApproved, GateDecision } from "../ledger/decide_gate.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { tallyLine } from "../ledger/gate_tally.ts";
 import { randomHex } from "../ledger/random_hex.ts";
+import type { RunStanding } from "../ledger/claims.ts";
 import { type ClaimedRun, newRecord, newStamp } from "../ledger/records.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import type { Decision } from "../jobs/decision.ts";
@@ -87,81 +88,95 @@ export async function claimStage(
   return elsewhere > 0 ? { ...claimed, elsewhere: gate } : claimed;
 }
 
+/** What a claim under an approval found, before the stage names the gate. */
+type Claimed = Required<Omit<ClaimStageOutcome, "elsewhere">> & {
+  /** How many runs another job claimed with no outcome. */
+  elsewhere: number;
+};
+
 /**
  * Sorts the runs by where they stand under the approval, claims the free ones
- * and keeps the won ones. The ledger is read back after the claim is written
- * (inside `claimRuns`): that read is the race's judge, since of claims of one
- * plan and attempt the first in the ledger wins, whatever this job saw before.
+ * and keeps the won ones.
  */
 async function claimUnder(
   runs: readonly PlannedRun[],
   gate: GateApproved,
   decision: Decision,
   io: RunIo,
-): Promise<
-  Required<Omit<ClaimStageOutcome, "elsewhere">> & { elsewhere: number }
-> {
+): Promise<Claimed> {
   const before = gate.claims;
-  const attemptId = randomHex(16);
-  const skipped: SkippedRun[] = [];
-  const refused: FailedRun[] = [];
+  const claimed: ClaimedRuns = {
+    approvalId: before.approvalId,
+    attemptId: randomHex(16),
+    runs: new Map(),
+  };
+  const found: Claimed = {
+    won: [],
+    skipped: [],
+    refused: [],
+    claimed,
+    elsewhere: 0,
+  };
   const wanted: { run: PlannedRun; claimed: ClaimedRun }[] = [];
   for (const run of runs) {
     const plan = { target: run.target, planDigest: run.plan.planDigest };
     const standing = before.standing(plan);
-    if (standing.kind === "applied") {
-      skipped.push({ target: run.target, reason: "already applied" });
-    } else if (standing.kind === "unsettled") {
-      refused.push(claimedElsewhere(run.target, standing));
-    } else {
+    if (standing.kind === "left" || standing.kind === "failed") {
       wanted.push({ run, claimed: { ...plan, attempt: standing.attempt } });
-    }
+    } else sortTaken(found, run.target, standing);
   }
-  const claimed: ClaimedRuns = {
-    approvalId: before.approvalId,
-    attemptId,
-    runs: new Map(),
-  };
-  const won: PlannedRun[] = [];
-  if (wanted.length === 0) {
-    return { won, skipped, refused, claimed, elsewhere: refused.length };
-  }
+  if (wanted.length === 0) return found;
   const runId = ciContext(io.env).runId;
+  // The ledger is read back after the claim is written (inside claimRuns):
+  // that read judges the race, since of claims of one plan and attempt the
+  // first in the ledger wins, whatever this job saw before.
   const after = await io.ledger.claimRuns(newRecord("claim", {
     name: decision.name,
     gate: decision.gate,
     approvalId: before.approvalId,
     decisionId: decision.decisionId,
-    attemptId,
+    attemptId: claimed.attemptId,
     runs: wanted.map((w) => w.claimed),
     ...(runId ? { runId } : {}),
   }, newStamp(io.clock)));
-  let elsewhere = refused.length;
   for (const { run, claimed: plan } of wanted) {
     const standing = after.standing(plan);
     if (
       standing.kind === "unsettled" &&
       standing.decisionId === decision.decisionId &&
-      standing.attemptId === attemptId &&
+      standing.attemptId === claimed.attemptId &&
       standing.attempt === plan.attempt
     ) {
-      won.push(run);
+      found.won.push(run);
       claimed.runs.set(run.target, plan);
-    } else if (standing.kind === "applied") {
-      skipped.push({ target: run.target, reason: "already applied" });
-    } else if (standing.kind === "unsettled") {
-      refused.push(claimedElsewhere(run.target, standing));
-      elsewhere++;
-    } else {
-      refused.push({
-        target: run.target,
-        message:
-          `${run.target}: its claim under this approval was not recorded; run the job again`,
-        tail: [],
-      });
-    }
+    } else sortTaken(found, run.target, standing);
   }
-  return { won, skipped, refused, claimed, elsewhere };
+  return found;
+}
+
+/**
+ * Files a run this attempt may not apply: applied already (skipped), claimed
+ * by another job with no outcome, or (a claim that did not win and left no
+ * trace) not recorded.
+ */
+function sortTaken(
+  found: Claimed,
+  target: string,
+  standing: RunStanding,
+): void {
+  if (standing.kind === "applied") {
+    found.skipped.push({ target, reason: "already applied" });
+  } else if (standing.kind === "unsettled") {
+    found.refused.push(claimedElsewhere(target, standing));
+    found.elsewhere++;
+  } else {
+    found.refused.push({
+      target,
+      message:
+        `${target}: its claim under this approval was not recorded; run the job again`,
+      tail: [],
+    });
+  }
 }
 
 function claimedElsewhere(

@@ -96,6 +96,50 @@ export async function verifyDecision(
 ): Promise<VerifiedDecision> {
   const { decision, path, base, wave } = input;
   const gate = gateName(input.spec, wave.k);
+  const bases = await checkRecord(input, gate, io);
+  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
+  const policy = wavePolicy(bases, wave, targets);
+  for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
+  const need = needsApproval(policy.policy, decision.members);
+  const forge = forgeConfirmations({
+    name: input.spec.name,
+    gate,
+    wave,
+    commit: base.head,
+    ask: input.ask ?? true,
+  }, io);
+  const judge = gateRules(
+    bases,
+    wave,
+    targets,
+    jobRulesContext(base, io.env),
+    io,
+    forge.confirmer,
+  );
+  if (!need.needed) return { bases, policy, need, judge };
+  if (decision.status !== "approved") {
+    throw mismatch(
+      path,
+      `the policy at ${base.sha.slice(0, 12)}`,
+      `it says "${decision.status}", but ${need.why}`,
+    );
+  }
+  const read = await checkLedger(input, gate, judge, io);
+  return { bases, policy, need, judge, gate: read };
+}
+
+/**
+ * Checks what the record says of itself: its gate, that its members hash to
+ * its digest, that its base is a strict ancestor of HEAD and every base it
+ * names a commit of this checkout.
+ * @returns The bases to read the rules at: the job's own and the record's.
+ */
+async function checkRecord(
+  input: VerifyInput,
+  gate: string,
+  io: RunIo,
+): Promise<PolicyBase[]> {
+  const { decision, path, base } = input;
   if (decision.gate !== gate) {
     throw mismatch(path, `the gate "${gate}"`);
   }
@@ -131,34 +175,22 @@ export async function verifyDecision(
       `its base ${named.missing.slice(0, 12)} is not in this checkout`,
     );
   }
-  const { bases } = named;
-  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
-  const policy = wavePolicy(bases, wave, targets);
-  for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
-  const need = needsApproval(policy.policy, decision.members);
-  const forge = forgeConfirmations({
-    name: input.spec.name,
-    gate,
-    wave,
-    commit: base.head,
-    ask: input.ask ?? true,
-  }, io);
-  const judge = gateRules(
-    bases,
-    wave,
-    targets,
-    jobRulesContext(base, io.env),
-    io,
-    forge.confirmer,
-  );
-  if (!need.needed) return { bases, policy, need, judge };
-  if (decision.status !== "approved") {
-    throw mismatch(
-      path,
-      `the policy at ${base.sha.slice(0, 12)}`,
-      `it says "${decision.status}", but ${need.why}`,
-    );
-  }
+  return named.bases;
+}
+
+/**
+ * Reads the gate, the job's one read of it before it claims, and checks that
+ * the ledger holds the approval the record names and approves its plans (or
+ * did before a revoke).
+ * @returns The gate as read.
+ */
+async function checkLedger(
+  input: VerifyInput,
+  gate: string,
+  judge: GateJudge,
+  io: RunIo,
+): Promise<GateRead> {
+  const { decision, path, base } = input;
   // The gate's records as the chain rule read them for this job, if it did:
   // every one, before any command of the change ran, as this check needs.
   const recorded = base.gateRecords.get(gate);
@@ -194,7 +226,7 @@ export async function verifyDecision(
       `the ledger does not approve its plans: ${gateNow.reasons[0]}`,
     );
   }
-  return { bases, policy, need, judge, gate: read };
+  return read;
 }
 
 /**
