@@ -22,6 +22,7 @@ import { applyStage } from "./apply_stage.ts";
 import { claimStage } from "./claim_stage.ts";
 import { type Decided, decideStage } from "./decide_stage.ts";
 import { membersOf } from "./decision_members.ts";
+import { afterApply } from "./hook_stage.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { readJobBase } from "./job_base.ts";
 import { logFailures } from "./log_failures.ts";
@@ -43,7 +44,6 @@ import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { ungroupedRuns } from "./ungrouped_runs.ts";
 import { waitingNote } from "./waiting_note.ts";
 import { waveHooks } from "./wave_hooks.ts";
-import { afterApply } from "./hook_stage.ts";
 import { openWaveJob, type WaveJob } from "./wave_job.ts";
 
 /**

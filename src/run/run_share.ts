@@ -23,6 +23,7 @@ import { applyStage } from "./apply_stage.ts";
 import { claimStage } from "./claim_stage.ts";
 import { compareWithDecision } from "./compare_with_decision.ts";
 import { membersOf } from "./decision_members.ts";
+import { afterApply } from "./hook_stage.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { readJobBase } from "./job_base.ts";
 import { logFailures } from "./log_failures.ts";
@@ -47,7 +48,6 @@ import { shareJobTag, shareResult, shareSlice } from "./share_slice.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { type VerifiedDecision, verifyDecision } from "./verify_decision.ts";
 import { verifyHooks } from "./verify_hooks.ts";
-import { afterApply } from "./hook_stage.ts";
 import { openWaveJob, type WaveJob } from "./wave_job.ts";
 
 /**

@@ -10,6 +10,7 @@
  * the approver rules read at those bases: the tally is counted and every seal
  * verified again, never taken from the record (approvals revoked since are not
  * a forgery: the job then waits). Any mismatch is exit 2. That read of the gate
+ * (on the records the chain rule read for the job's base, when it read them)
  * is the job's one read before it claims: the gate it decides is passed on to
  * the claim stage, not read again.
  * @module
