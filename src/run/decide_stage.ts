@@ -2,10 +2,10 @@
  * The decide stage of a whole-wave or deciding job (SPEC.md §4.4–§4.6, §11, §12):
  * the policy and the approval rules at base for every target the wave holds, a
  * `forge` gate's review approval (§13) and its approvals confirmed through the
- * forge, the gate decision under those rules,
- * the hooks share and group jobs will run, and the decision record (written
- * atomically; not by a dry run). The hooks report then says whether the decision
- * stands approved.
+ * forge, the gate decision under those rules (the gate read once, and handed
+ * on to the claim stage), the hooks share and group jobs will run, and the
+ * decision record (written atomically; not by a dry run). The hooks report then
+ * says whether the decision stands approved.
  * @module
  */
 
