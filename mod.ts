@@ -67,7 +67,7 @@ export {
   type PlanFile,
   type WavePlanEntry,
   type WavePlans,
-} from "./src/run/plan_file.ts";
+} from "./src/plan/plan_file.ts";
 export { tofuPlanFile, type ToolPlanFile } from "./src/tofu/tofu_plan_file.ts";
 export {
   DIGEST_PATTERN,

@@ -13,7 +13,10 @@ import type { GateTarget } from "./_gate_target.ts";
 import { findWave } from "./_gate_target.ts";
 
 /** The digest the decision waits for, or why nothing waits. */
-export type DecidedPlan = { digest: string } | { nothing: string };
+export type DecidedPlan =
+  | { digest: string }
+  /** Nothing waits: why, and the digest the decision holds all the same. */
+  | { nothing: string; decided: string };
 
 /**
  * The digest of the waiting decision of the wave `--spec F --wave K` names.
@@ -46,6 +49,7 @@ export async function decidedPlan(
     return {
       nothing:
         `wave ${found.k} "${found.name}" does not wait: its decision (${path}) is ${decision.status}; nothing to approve`,
+      decided: decision.digest,
     };
   }
   return { digest: decision.digest };

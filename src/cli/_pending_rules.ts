@@ -17,7 +17,7 @@ import type { PendingRecord, PlanPair } from "../ledger/records.ts";
 import { type BaseSpec, baseSpecOf } from "../policy/base_spec.ts";
 import { readTreeFile } from "../git/tree_file.ts";
 import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
-import { type GateJudge, gateRules } from "../run/gate_rules.ts";
+import { type GateJudge, gateRules } from "../gate/gate_rules.ts";
 import { specParser } from "./_load_spec.ts";
 import { waitingCommits } from "./_waiting_commits.ts";
 

@@ -9,8 +9,9 @@
 
 import { shortDigest } from "../ledger/describe_record.ts";
 import type { BaseRule } from "../policy/resolve_base.ts";
-import type { Decision } from "../run/decision.ts";
-import type { GateStatus } from "../run/gate_status.ts";
+import type { Decision } from "../jobs/decision.ts";
+import type { GateStatus } from "../gate/gate_status.ts";
+import { countOf } from "../count_of.ts";
 import { shellLine } from "../shell_words.ts";
 import { formatTable } from "../table.ts";
 import {
@@ -239,8 +240,4 @@ function nextStep(
   return `next: nothing waits for an approval, and every wave has completed${
     head ? ` at ${head.slice(0, 12)}` : ""
   }`;
-}
-
-function countOf(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

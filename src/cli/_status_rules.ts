@@ -13,7 +13,7 @@ import { type ApprovalVerdict, tallyLine } from "../ledger/gate_tally.ts";
 import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
 import { shortDigest } from "../ledger/describe_record.ts";
 import { describeApprovers, describeMode } from "../policy/approval_at_base.ts";
-import type { ApprovalStatus } from "../run/gate_status.ts";
+import type { ApprovalStatus } from "../gate/gate_status.ts";
 import { summariseSeal } from "../seal/seal_summary.ts";
 import type { ApprovalMode } from "../spec/types.ts";
 import { pendingRules, type PendingRulesIo } from "./_pending_rules.ts";

@@ -8,7 +8,7 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
-import { gateStatus } from "../run/gate_status.ts";
+import { gateStatus } from "../gate/gate_status.ts";
 import { isDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
@@ -24,8 +24,9 @@ import {
 } from "../seal/ssh_public_key.ts";
 import { adviseApproval } from "./_approval_advice.ts";
 import { approveConfirmer } from "../review/provisional_confirmer.ts";
-import { ciContext } from "../run/ci_context.ts";
-import { whoRuns } from "../run/who.ts";
+import { ciContext } from "../ci/ci_context.ts";
+import { whoRuns } from "../ci/who_runs.ts";
+import { countOf } from "../count_of.ts";
 import type { Command } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
@@ -142,9 +143,14 @@ export const approveCommand: Command = {
       );
       if ("nothing" in decided) {
         lineLog(io.stderr)(decided.nothing);
-        return OK;
+        if (via === undefined) return OK;
+        // One action approves once: the play still records, for the plans
+        // decided, so no other record can name this run or job.
+        lineLog(io.stderr)(
+          `recording this approval of the decided plans all the same: a record naming this run or job may stand for no other plans`,
+        );
       }
-      plan = decided.digest;
+      plan = "nothing" in decided ? decided.decided : decided.digest;
     }
     if (plan !== undefined && !isDigest(plan)) {
       throw new InputError(
@@ -271,9 +277,9 @@ function describePlans(plans: readonly PlanSetMember[]): string {
     return notes.length ? `${plan.target} (${notes.join(", ")})` : plan.target;
   });
   const more = plans.length - shown.length;
-  return `${plans.length} plan${plans.length === 1 ? "" : "s"}: ${
-    shown.join(", ")
-  }${more > 0 ? ` and ${more} more` : ""}`;
+  return `${countOf(plans.length, "plan")}: ${shown.join(", ")}${
+    more > 0 ? ` and ${more} more` : ""
+  }`;
 }
 
 /** The wave number of a gate `<gate>-wave-<k>`. */

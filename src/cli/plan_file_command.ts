@@ -14,11 +14,11 @@ import { lineLog } from "../console/line_log.ts";
 import { maskCredentials } from "../console/mask_credentials.ts";
 import { InputError, OutcomeError } from "../errors.ts";
 import { OK, RUN_FAILED } from "../exit_codes.ts";
-import { runStep } from "../exec/run_step.ts";
+import { runUserStep } from "../exec/run_user_step.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import { TOOL_KINDS } from "../spec/types.ts";
 import { planWithSqitch } from "../sqitch/sqitch_steps.ts";
-import { parsePlanFile } from "../run/plan_file.ts";
+import { parsePlanFile } from "../plan/plan_file.ts";
 import {
   ShowJsonError,
   writeToolPlanFile,
@@ -157,30 +157,16 @@ async function sqitchPlanFile(flags: ParsedFlags, io: CliIo): Promise<number> {
 }
 
 /**
- * Runs steps in the command's own environment, printed as `[plan] <label> | …`
- * (the run's `CHANT_WAVE_TARGET` in a plan command, else the database).
+ * Runs steps in the command's own environment (no wave: no `CHANT_WAVE_*`
+ * variable is set or dropped), printed as `[plan] <label> | …` (the run's
+ * `CHANT_WAVE_TARGET` in a plan command, else the database), through the one
+ * runner of user commands.
  */
 function cliRunner(label: string, io: CliIo): StepRunner {
   return {
     label,
     cwd: io.cwd,
-    run(step) {
-      const env: Record<string, string> = {};
-      for (const [name, value] of Object.entries({ ...io.env, ...step.env })) {
-        if (value !== undefined) env[name] = value;
-      }
-      return runStep({
-        argv: step.argv,
-        cwd: io.cwd,
-        env,
-        phase: step.phase,
-        target: label,
-        interrupts: io.interrupts,
-        clock: io.clock,
-        writer: io.stderr,
-        ...(step.captureStdout ? { captureStdout: step.captureStdout } : {}),
-      });
-    },
+    run: (step) => runUserStep({ ...step, label }, {}, io),
   };
 }
 

@@ -22,7 +22,7 @@ import {
   LEDGER_FLAG,
   WAVE_FLAG,
 } from "./_common_flags.ts";
-import { whoRuns } from "../run/who.ts";
+import { whoRuns } from "../ci/who_runs.ts";
 import { parseFlags } from "./_flags.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { gateTarget } from "./_gate_target.ts";

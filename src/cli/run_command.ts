@@ -9,9 +9,9 @@
 import { maskCredentials } from "../console/mask_credentials.ts";
 import { appendFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
-import type { JobResult } from "../run/job_result.ts";
-import { jobSummary } from "../run/job_summary.ts";
-import { approveClick } from "../run/approve_link.ts";
+import type { JobResult } from "../jobs/job_result.ts";
+import { jobSummary } from "../summary/job_summary.ts";
+import { approveClick } from "../summary/approve_link.ts";
 import { recordPlans } from "../run/record_plans.ts";
 import { runJob } from "../run/run_job.ts";
 import { selectJob } from "../run/select_job.ts";

@@ -17,7 +17,7 @@ import {
 } from "../ledger/decide_gate.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { tallyLine } from "../ledger/gate_tally.ts";
-import { loadPlanSets } from "../run/read_gate.ts";
+import { loadPlanSets } from "../gate/read_gate.ts";
 import { type PendingRules, pendingRules } from "./_pending_rules.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
@@ -35,7 +35,7 @@ import {
   openLedger,
 } from "./_open_ledger.ts";
 import { formatTable } from "../table.ts";
-import { changesLine, MAX_KEPT_CHANGES } from "../run/plan_changes.ts";
+import { changesLine, MAX_KEPT_CHANGES } from "../plan/plan_changes.ts";
 
 /** The `show` command. */
 export const showCommand: Command = {

@@ -15,10 +15,10 @@ import { readBounded } from "../fs/read_bounded.ts";
 import { MAX_DECISION_BYTES } from "../limits.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { ShapeError } from "../input/shape_error.ts";
-import { parseDecision } from "../run/decision.ts";
-import { gateName } from "../run/decide_wave.ts";
-import { gateStatus } from "../run/gate_status.ts";
-import { loadPlanSets } from "../run/read_gate.ts";
+import { parseDecision } from "../jobs/decision.ts";
+import { gateName } from "../gate/gate_name.ts";
+import { gateStatus } from "../gate/gate_status.ts";
+import { loadPlanSets } from "../gate/read_gate.ts";
 import {
   jobLabel,
   lastCompleted,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ciContext } from "../run/ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 import type { ForgeClient, ForgeClientConfig } from "./forge_client.ts";
 import { forgeApiUrl, forgeRepository, forgeToken } from "./forge_env.ts";
 import type { HttpDeps } from "./forge_http.ts";

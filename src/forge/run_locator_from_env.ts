@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ciContext } from "../run/ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { parseRunLocator, type RunLocator } from "./run_locator.ts";
 

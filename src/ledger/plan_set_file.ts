@@ -17,8 +17,8 @@ import {
   keepChanges,
   type KeptChanges,
   MAX_KEPT_CHANGES,
-} from "../run/plan_changes.ts";
-import { MAX_CHANGE_ADDRESS, type PlanChange } from "../run/plan_file.ts";
+} from "../plan/plan_changes.ts";
+import { MAX_CHANGE_ADDRESS, type PlanChange } from "../plan/plan_file.ts";
 
 /**
  * A plan of a plan set: the pair, and what it says for approvers (its flags,

@@ -6,10 +6,12 @@
  * @module
  */
 
+import { countOf } from "../count_of.ts";
 import { waveAt } from "../spec/wave_at.ts";
 import { WAITING } from "../exit_codes.ts";
+import { gateName } from "../gate/gate_name.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
-import type { JobResult } from "../run/job_result.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import type { Spec } from "../spec/types.ts";
 
 /** The events of §8, in the order a job sends them. */
@@ -59,8 +61,6 @@ export interface NotifyEventsInput {
   now: number;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
 /**
  * Names the job inside a summary: nothing for a whole wave, `deciding job`,
  * `share 2 of 3`, `job group prod` or `share 1 of job group prod`.
@@ -100,15 +100,15 @@ export function outcomePhrase(
 ): string {
   switch (event) {
     case "waiting":
-      return `waits for an approval of ${plural(count, "run")}`;
+      return `waits for an approval of ${countOf(count, "run")}`;
     case "applied":
-      return `applied ${plural(count, "run")}`;
+      return `applied ${countOf(count, "run")}`;
     case "refused":
-      return `refused ${plural(count, "run")} whose ${
+      return `refused ${countOf(count, "run")} whose ${
         count === 1 ? "plan" : "plans"
       } moved since the wave was decided`;
     case "failed":
-      return `${plural(count, "run")} failed` +
+      return `${countOf(count, "run")} failed` +
         (untried ? `, ${untried} left untried` : "");
   }
 }
@@ -156,7 +156,7 @@ export function notifyEvents(input: NotifyEventsInput): NotifyBody[] {
   const wave = waveAt(spec, result.wave) ??
     { k: result.wave, name: `wave-${result.wave}`, shares: 1 };
   const decision = result.decision;
-  const gate = decision?.gate ?? `${spec.gate}-wave-${wave.k}`;
+  const gate = decision?.gate ?? gateName(spec, wave.k);
   const job = jobPhrase(result.job, wave.shares);
   const make = (
     event: NotifyEventName,

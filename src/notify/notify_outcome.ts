@@ -8,8 +8,9 @@
  */
 
 import type { Clock } from "../clock.ts";
-import { ciContext } from "../run/ci_context.ts";
-import type { JobResult } from "../run/job_result.ts";
+import { ciContext } from "../ci/ci_context.ts";
+import { countOf } from "../count_of.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import type { Spec } from "../spec/types.ts";
 import { deliverEvent, type Delivery, scrub } from "./deliver_event.ts";
 import { type NotifyBody, notifyEvents } from "./notify_events.ts";
@@ -138,9 +139,7 @@ export async function notifyOutcome(
 }
 
 function logLine(body: NotifyBody, delivery: Delivery): string {
-  const tries = `${delivery.attempts} attempt${
-    delivery.attempts === 1 ? "" : "s"
-  }`;
+  const tries = countOf(delivery.attempts, "attempt");
   return delivery.delivered
     ? `notify: delivered "${body.event}" (HTTP ${delivery.status}, ${tries})`
     : `notify: could not deliver "${body.event}" after ${tries}: ${delivery.problem}`;

@@ -1,7 +1,8 @@
 /**
  * The spec as it was at a commit (SPEC.md §4.4): absent there, present but not a
- * valid spec, or parsed. Pure: the text and the parser are given; reading git is
- * `read_base.ts`'s job. Every policy read at base starts from this.
+ * valid spec, or parsed; and a parser that parses each text once. Pure: the
+ * text and the parser are given; reading git is `read_base.ts`'s job. Every
+ * policy read at base starts from this.
  * @module
  */
 
@@ -49,4 +50,34 @@ export function baseSpecOf(
       problem: message.split("\n")[0] || "unknown error",
     };
   }
+}
+
+/**
+ * A parser that remembers the specs it parsed, by text: a job reads the spec at
+ * several commits (and a job that goes on to rest waves reads them again for
+ * each), and most of them hold the same text, often the one the command line
+ * parsed already. Only specs are remembered: a text that fails is parsed again,
+ * since its message names the file.
+ * @param parse The full spec parser.
+ * @param known Texts parsed already, and the spec each parses to.
+ * @returns The remembering parser.
+ * @example
+ * ```ts
+ * const parse = rememberingParser(parseSpec, [{ text, spec }]);
+ * parse(text, "waves.jsonc") === spec; // true: not parsed again
+ * ```
+ */
+export function rememberingParser(
+  parse: ParseSpecFn,
+  known: readonly { text: string; spec: Spec }[] = [],
+): ParseSpecFn {
+  const specs = new Map(known.map(({ text, spec }) => [text, spec]));
+  return (text, file) => {
+    let spec = specs.get(text);
+    if (spec === undefined) {
+      spec = parse(text, file);
+      specs.set(text, spec);
+    }
+    return spec;
+  };
 }

@@ -22,7 +22,7 @@ import { newestPending } from "../ledger/decide_gate.ts";
 import type { GateRules } from "../ledger/gate_tally.ts";
 import type { GateRef, LedgerStore } from "../ledger/ledger_store.ts";
 import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
-import { loadPlanSets } from "../run/read_gate.ts";
+import { loadPlanSets } from "../gate/read_gate.ts";
 import { decideResume, type ResumeStep } from "./decide_resume.ts";
 
 /** The statuses of SPEC.md §13, and `would-resume` for dry runs. */

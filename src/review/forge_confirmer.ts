@@ -19,7 +19,7 @@ import {
 import { reviewAction } from "./review_action.ts";
 import { clickAction } from "./click_action.ts";
 import { clickForge } from "../forge/click_forge.ts";
-import { ciContext } from "../run/ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 
 /** The review asker and the approval confirmer of one gate in one job. */
 export interface ForgeConfirmations {

@@ -19,7 +19,7 @@ import { FORGEJO_TITLE, viaTarget } from "../forge/approve_action.ts";
 import { clickForge } from "../forge/click_forge.ts";
 import type { Forge } from "../forge/forges.ts";
 import type { ApprovalRecord } from "../ledger/records.ts";
-import { ciContext } from "../run/ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 import { askedHidden, clickAction } from "./click_action.ts";
 import {
   type ActionKind,

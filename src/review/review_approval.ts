@@ -17,7 +17,7 @@ import {
   newStamp,
   type PlanPair,
 } from "../ledger/records.ts";
-import { ciContext } from "../run/ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 import type { ReviewAsker } from "./ask_review.ts";
 import { checkRecordedPlans } from "./check_recorded_plans.ts";
 import { reviewNote } from "./decide_review.ts";

@@ -8,7 +8,7 @@
  * decision lacks stays moved. Any other empty run is only named so (instead
  * of `no changes`) after such an outcome. A run whose fresh plan is not empty
  * is never looked at: it is judged as before. Reads the gate's records as of
- * the job's mark; writes nothing.
+ * the job's mark (or takes those the job read already); writes nothing.
  * @module
  */
 
@@ -84,27 +84,29 @@ export function alreadyAppliedIn(
 }
 
 /**
- * Reads the gate (only when some run has an empty plan) and finds the runs
- * already applied.
+ * Finds the runs already applied: in the gate's records the job read already
+ * (the whole gate, as a share job's check of a gated decision read it), else
+ * by reading the gate (only when some run has an empty plan).
  * @param query The job, its head, the empty runs and the decision's approval.
  * @param io The ledger, the job's mark and the log.
+ * @param records The whole gate's records, when the job read them already.
  * @returns The targets that are `already applied`.
  */
 export async function findAlreadyApplied(
   query: AlreadyAppliedQuery,
   io: Pick<RunIo, "ledger" | "asOf" | "stderr">,
+  records?: readonly LedgerRecord[],
 ): Promise<Set<string>> {
   if (query.runs.length === 0) return new Set();
+  if (records) return alreadyAppliedIn(records, query);
   // The whole gate: a revoke since ends approvals, not what they applied.
-  const { records, problems } = await io.ledger.readGate(
-    query.name,
-    query.gate,
-    { asOf: io.asOf },
-  );
-  for (const problem of problems) {
+  const read = await io.ledger.readGate(query.name, query.gate, {
+    asOf: io.asOf,
+  });
+  for (const problem of read.problems) {
     lineLog(io.stderr)(`warning: ledger: ${problem}`);
   }
-  return alreadyAppliedIn(records, query);
+  return alreadyAppliedIn(read.records, query);
 }
 
 /**

@@ -1,27 +1,26 @@
 /**
- * Applying (SPEC.md §4.7): runs the apply command of each planned run, up to
- * `parallel` at once, through the step console; after a failure, `onFailure: stop`
- * starts no further run and reports the rest as untried. An apply that exits 75
- * asks for a new plan (§11): neither applied nor failed.
+ * Applying one run at a time (SPEC.md §4.7): runs the apply command of each
+ * planned run, up to `parallel` at once, through the step console; after a
+ * failure, `onFailure: stop` starts no further run and reports the rest as
+ * untried. An apply that exits 75 asks for a new plan (§11): neither applied
+ * nor failed. The whole-wave `applyWave` is `apply_wave.ts`'s.
  * @module
  */
 
 import { runLimited } from "../exec/run_limited.ts";
-import type { Spec, Wave } from "../spec/types.ts";
+import { runUserStep } from "../exec/run_user_step.ts";
+import type { PerRunCommand, ToolCommand, Wave } from "../spec/types.ts";
 import { applyWithTool } from "../tool/tool_steps.ts";
-import { applyWholeWave } from "./apply_wave.ts";
 import { asksReplan } from "./replan_request.ts";
 import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
-import { runUserStep } from "./run_user_step.ts";
 
 /**
- * Applies `planned` runs of `wave`: one `apply` command per run with `{plan}` = its
- * plan file, up to `parallel` at once, or one `applyWave` command for all (§4.10),
- * or with `tool` OpenTofu's or Terraform's apply of the saved plan (§15), or
- * sqitch's deploy of the planned changes (which refuses, as moved, a database
- * that moved since the plan).
- * @param spec The spec (its apply command).
+ * Applies `planned` runs of `wave`: one `apply` command per run with `{plan}`
+ * = its plan file, up to `parallel` at once, or with `tool` OpenTofu's or
+ * Terraform's apply of the saved plan (§15), or sqitch's deploy of the planned
+ * changes (which refuses, as moved, a database that moved since the plan).
+ * @param command The spec's per-run apply command, or its tool.
  * @param wave The wave (its `onFailure`).
  * @param planned The runs to apply, in order.
  * @param context Where the job's files go, the job, the settings.
@@ -31,29 +30,13 @@ import { runUserStep } from "./run_user_step.ts";
  * @returns What applied, failed, asked for a new plan, moved and was left untried.
  */
 export async function applyRuns(
-  spec: Spec,
+  command: PerRunCommand | ToolCommand,
   wave: Wave,
   planned: readonly PlannedRun[],
   context: Omit<PlanContext, "discover">,
   io: RunIo,
-  onSettled: (target: string, ok: boolean, durationMs?: number) => void =
-    () => {},
+  onSettled: (target: string, ok: boolean, durationMs?: number) => void,
 ): Promise<ApplyOutcome> {
-  const command = spec.apply;
-  if (command.kind === "whole-wave") {
-    const outcome = await applyWholeWave(
-      spec,
-      command,
-      wave,
-      planned,
-      context,
-      io,
-    );
-    for (const target of outcome.applied) onSettled(target, true);
-    for (const { target } of outcome.failed) onSettled(target, false);
-    for (const target of outcome.replan) onSettled(target, false);
-    return outcome;
-  }
   const { settings } = context;
   const settled = await runLimited(
     planned,
@@ -67,8 +50,7 @@ export async function applyRuns(
           io,
         )
         : await runUserStep(
-          { template: command.argv, phase: "apply", run, planPath },
-          wave,
+          { template: command.argv, phase: "apply", wave, run, planPath },
           settings,
           io,
         );

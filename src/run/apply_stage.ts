@@ -1,33 +1,29 @@
 /**
- * The apply stage shared by whole-wave, share and group jobs (SPEC.md §4.7, §10):
- * empty plans are skipped (nothing to apply: `no changes`, or `already applied`
- * when an earlier job applied what they now plan); under an approval, the gate
- * is read again and the claim step claims the rest (`claim_stage.ts`), the won
- * ones are applied and every outcome recorded (`outcome_writer.ts`), so a
- * failed run may be retried under the same approval and an applied one never
- * applies twice.
+ * The apply stage of a job's pass (SPEC.md §4.7, §10), after the claim stage:
+ * runs the apply command of each run the claim let through (one per run, up to
+ * `parallel` at once, `apply_runs.ts`; or one `applyWave` for all,
+ * `apply_wave.ts`), records each claimed run's outcome as soon as its command
+ * ends (`outcome_writer.ts`), so a failed run may be retried under the same
+ * approval and an applied one never applies twice, and ends with what failed,
+ * moved, was left untried and skipped, and the summary table.
  * @module
  */
 
 import { lineLog } from "../console/line_log.ts";
-import type { GateApproved } from "../ledger/decide_gate.ts";
+import { countOf } from "../count_of.ts";
+import type { Decision } from "../jobs/decision.ts";
+import type { SkippedRun } from "../jobs/job_result.ts";
 import type { Spec, Wave } from "../spec/types.ts";
+import { formatTable } from "../table.ts";
 import { applyRuns } from "./apply_runs.ts";
-import {
-  claimStage,
-  type ClaimStageOutcome,
-  sayClaimedElsewhere,
-} from "./claim_stage.ts";
-import type { Decision } from "./decision.ts";
-import type { GateJudge } from "./gate_rules.ts";
-import { logFailures, type SkippedRun } from "./job_result.ts";
+import { applyWholeWave } from "./apply_wave.ts";
+import { type ClaimStageOutcome, sayClaimedElsewhere } from "./claim_stage.ts";
+import { logFailures } from "./log_failures.ts";
 import { outcomeWriter } from "./outcome_writer.ts";
 import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
-import { readGate } from "./read_gate.ts";
 import type { RunIo } from "./run_io.ts";
-import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { type SummaryInput, summaryRows } from "./summary_table.ts";
-import { formatTable } from "../table.ts";
+import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 
 /** What the apply stage did. */
 export interface ApplyStageOutcome extends ApplyOutcome {
@@ -40,56 +36,43 @@ export interface ApplyStageInput {
   spec: Spec;
   wave: Wave;
   decision: Decision;
-  /** Whether the policy at base needs an approval for the decision. */
-  gated: boolean;
-  /** The runs to apply (planned, unmoved). */
+  /** The pass's runs not applied in an earlier pass (for the summary). */
   planned: readonly PlannedRun[];
-  /** Judges the gate's approvals under the wave's rules at base. */
-  judge: GateJudge;
+  /** The empty ones among them, skipped. */
+  empty: readonly SkippedRun[];
+  /** What the claim stage let through, skipped and refused. */
+  claim: ClaimStageOutcome;
   context: Omit<PlanContext, "discover">;
   /** The `--ledger` argument printed commands need, when not the default. */
   ledgerArg?: string;
+  /** Whether the gate is `sealed` (a printed approve command then signs). */
+  sealed: boolean;
   /** The job's runs refused (plan moved) and failed to plan, for the summary. */
   notApplied?: Pick<SummaryInput, "moved" | "unplanned">;
-  /**
-   * The targets whose empty plan is what an earlier job applied (SPEC.md §10,
-   * `already_applied.ts`): skipped as `already applied`, not `no changes`. A
-   * run whose plan is not empty is never skipped for being named here.
-   */
-  alreadyApplied?: ReadonlySet<string>;
 }
 
 /**
- * Applies the runs of a decided wave.
- * @param input The spec, wave, decision, whether it is gated, the runs.
+ * Applies the runs the claim stage let through.
+ * @param input The spec, wave and decision, the pass's runs, the claim.
  * @param io The edges.
- * @returns What applied, failed, was skipped and left untried; or `waiting` when
- *   the gate no longer stands approved for the decision (then nothing applied).
+ * @returns What applied, failed, moved, was skipped and left untried.
  * @throws {OutcomeError} When interrupted (130/143), after recording the outcomes.
+ * @throws {Error} When an outcome cannot be recorded.
  */
 export async function applyStage(
   input: ApplyStageInput,
   io: RunIo,
-): Promise<ApplyStageOutcome | "waiting"> {
-  const { spec, wave, decision } = input;
+): Promise<ApplyStageOutcome> {
+  const { decision, claim } = input;
   const log = lineLog(io.stderr);
-  const skipped = emptyRuns(input);
-  const nonEmpty = input.planned.filter((run) => !run.plan.empty);
-  const claim = input.gated && nonEmpty.length > 0
-    ? await claimUnderGate(nonEmpty, input, io)
-    : undefined;
-  if (claim === "waiting") return "waiting";
-  if (claim) skipped.push(...claim.skipped);
-  const runs = claim ? claim.won : nonEmpty;
-  const outcomes = claim
+  const runs = claim.won;
+  const outcomes = claim.claimed
     ? outcomeWriter(claim.claimed, decision, io)
     : undefined;
   const durations = new Map<string, number>();
-  const applied = await applyRuns(
-    spec,
-    wave,
+  const applied = await applyCommands(
+    input,
     runs,
-    input.context,
     io,
     (target, ok, durationMs) => {
       outcomes?.settle(target, ok);
@@ -108,46 +91,45 @@ export async function applyStage(
     await outcomes.drain();
   }
   throwIfInterrupted(io);
-  const failed = [...claim?.refused ?? [], ...applied.failed];
+  const failed = [...claim.refused, ...applied.failed];
   logFailures(failed, io.stderr);
   for (const { message } of applied.moved) log(`moved: ${message}`);
-  if (claim?.gate) {
-    sayClaimedElsewhere(claim.gate, decision, {
+  if (claim.elsewhere) {
+    sayClaimedElsewhere(claim.elsewhere, decision, {
       ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
-      sealed: input.judge.rules.mode === "sealed",
+      sealed: input.sealed,
     }, io);
   }
-  const done = { ...applied, failed, skipped };
+  const done = {
+    ...applied,
+    failed,
+    skipped: [...input.empty, ...claim.skipped],
+  };
   logEnd(input, done, durations, io);
   return done;
 }
 
 /**
- * Reads the gate again and claims the runs under the approval it stands on:
- * `waiting` when it no longer stands (nothing applies); with `gate` when
- * another job claimed some with no outcome, for what the job says of them.
+ * Runs the spec's apply command over the runs: one `applyWave` for all, or
+ * one per run (a tool's apply, with `tool`); tells `onSettled` each run's
+ * outcome as soon as its command ended.
  */
-async function claimUnderGate(
-  runs: readonly PlannedRun[],
+async function applyCommands(
   input: ApplyStageInput,
+  runs: readonly PlannedRun[],
   io: RunIo,
-): Promise<(ClaimStageOutcome & { gate?: GateApproved }) | "waiting"> {
-  const { spec, decision } = input;
-  const gate = await readGate(spec.name, decision.gate, {
-    digest: decision.digest,
-    members: decision.members,
-    judge: input.judge,
-  }, io);
-  if (gate.decision.status === "waiting") {
-    const log = lineLog(io.stderr);
-    log(
-      `gate ${decision.gate}: the approval no longer stands for this decision; nothing applied`,
-    );
-    for (const reason of gate.decision.reasons) log(`  ${reason}`);
-    return "waiting";
+  onSettled: (target: string, ok: boolean, durationMs?: number) => void,
+): Promise<ApplyOutcome> {
+  const { spec, wave, context } = input;
+  const command = spec.apply;
+  if (command.kind !== "whole-wave") {
+    return await applyRuns(command, wave, runs, context, io, onSettled);
   }
-  const claimed = await claimStage(runs, gate.decision, decision, io);
-  return claimed.elsewhere > 0 ? { ...claimed, gate: gate.decision } : claimed;
+  const outcome = await applyWholeWave(spec, command, wave, runs, context, io);
+  for (const target of outcome.applied) onSettled(target, true);
+  for (const { target } of outcome.failed) onSettled(target, false);
+  for (const target of outcome.replan) onSettled(target, false);
+  return outcome;
 }
 
 /** The end of the stage's log: untried and skipped runs, the summary table. */
@@ -188,64 +170,3 @@ function logEnd(
 
 /** From this many runs on, a job prints a progress line as each run ends. */
 const PROGRESS_FROM = 10;
-
-/**
- * What the apply stage would do, recording nothing (dry runs, SPEC.md §4.9): the
- * runs it would apply, and those it would skip (empty, or already applied under
- * the approval).
- * @param input The spec, wave, decision, whether it is gated, the runs.
- * @param io The edges (the ledger is read, never written).
- * @returns How many runs would apply, and the skipped ones.
- */
-export async function previewApply(
-  input: Omit<ApplyStageInput, "context">,
-  io: RunIo,
-): Promise<{ apply: number; skipped: SkippedRun[] }> {
-  const skipped = emptyRuns(input);
-  const runs = input.planned.filter((run) => !run.plan.empty);
-  if (!input.gated || runs.length === 0) return { apply: runs.length, skipped };
-  const gate = await readGate(input.spec.name, input.decision.gate, {
-    digest: input.decision.digest,
-    members: input.decision.members,
-    judge: input.judge,
-  }, io);
-  if (gate.decision.status === "waiting") return { apply: 0, skipped };
-  const { claims } = gate.decision;
-  let apply = 0;
-  for (const run of runs) {
-    const standing = claims.standing({
-      target: run.target,
-      planDigest: run.plan.planDigest,
-    });
-    if (standing.kind === "applied") {
-      skipped.push({ target: run.target, reason: "already applied" });
-    } else apply++;
-  }
-  return { apply, skipped };
-}
-
-/** The empty runs, skipped: `already applied` when named so, else `no changes`. */
-function emptyRuns(
-  input: Pick<ApplyStageInput, "planned" | "alreadyApplied">,
-): SkippedRun[] {
-  return input.planned.filter((run) => run.plan.empty).map(({ target }) => ({
-    target,
-    reason: input.alreadyApplied?.has(target)
-      ? "already applied"
-      : "no changes",
-  }));
-}
-
-/**
- * Counts a noun: `1 run`, `2 runs`.
- * @param count How many.
- * @param noun The noun, singular.
- * @returns The count and the noun.
- * @example
- * ```ts
- * countOf(1, "run"); // "1 run"
- * ```
- */
-export function countOf(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}

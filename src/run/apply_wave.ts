@@ -14,7 +14,7 @@ import { preparePlanDir } from "./plan_path.ts";
 import { asksReplan } from "./replan_request.ts";
 import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
-import { runUserStep } from "./run_user_step.ts";
+import { runUserStep } from "../exec/run_user_step.ts";
 
 /**
  * Applies `planned` runs with the spec's `applyWave` command, in one call.
@@ -50,8 +50,7 @@ export async function applyWholeWave(
   );
   const values = { runs: runsPath, plans: plansPath, op: spec.op };
   const step = await runUserStep(
-    { template: command.argv, phase: "apply", values },
-    wave,
+    { template: command.argv, phase: "apply", wave, values },
     context.settings,
     io,
   );

@@ -2,35 +2,47 @@
  * The decide stage of a whole-wave or deciding job (SPEC.md §4.4–§4.6, §11, §12):
  * the policy and the approval rules at base for every target the wave holds, a
  * `forge` gate's review approval (§13) and its approvals confirmed through the
- * forge, the gate decision under those rules,
- * the hooks share and group jobs will run, and the decision record (written
- * atomically; not by a dry run). The hooks report then says whether the decision
- * stands approved.
+ * forge, the gate decision under those rules (the gate read once, and handed
+ * on to the claim stage), the hooks share and group jobs will run, and the
+ * decision record (written atomically; not by a dry run). The hooks report then
+ * says whether the decision stands approved.
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import { maskingReplacer } from "../console/mask_credentials.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { forgeConfirmations } from "../review/forge_confirmer.ts";
-import { decideWave, gateName } from "./decide_wave.ts";
-import type { Decision } from "./decision.ts";
-import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
-import { wavePolicy } from "./job_base.ts";
+import { decideWave } from "./decide_wave.ts";
+import { gateName } from "../gate/gate_name.ts";
+import type { Decision } from "../jobs/decision.ts";
+import type { GateDecision } from "../ledger/decide_gate.ts";
+import {
+  type GateJudge,
+  gateRules,
+  jobRulesContext,
+} from "../gate/gate_rules.ts";
+import { wavePolicy, wavePolicyLines } from "../policy/wave_policy.ts";
 import { reviewStage } from "./review_stage.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import type { WaveJob } from "./wave_job.ts";
 
-/** What the decide stage gives the apply stage. */
+/** What the decide stage gives the claim and apply stages. */
 export interface Decided {
   /** The decision, with the wave's hooks when it has any. */
   decision: Decision;
   /** Judges the gate's approvals under the wave's rules at base. */
   judge: GateJudge;
+  /**
+   * The gate as read and decided for the plans, when they need an approval:
+   * the claim stage claims under it without reading it again.
+   */
+  gate?: GateDecision;
 }
 
 /**
@@ -38,7 +50,8 @@ export interface Decided {
  * @param job The wave job.
  * @param planned The wave's planned runs.
  * @param targets Every target it holds (declared and planned).
- * @returns The decision, and the judge of the gate's approvals for the apply stage.
+ * @returns The decision, the judge of the gate's approvals, and the gate as
+ *   decided, for the claim and apply stages.
  * @throws {OutcomeError} When interrupted (130/143).
  */
 export async function decideStage(
@@ -47,7 +60,8 @@ export async function decideStage(
   targets: readonly string[],
 ): Promise<Decided> {
   const { input, wave, base, io } = job;
-  const policy = wavePolicy(base.bases, wave, targets, io);
+  const policy = wavePolicy(base.bases, wave, targets);
+  for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
   const forge = forgeConfirmations({
     name: input.spec.name,
     gate: gateName(input.spec, wave.k),
@@ -63,7 +77,7 @@ export async function decideStage(
     io,
     forge.confirmer,
   );
-  await reviewStage({
+  const read = await reviewStage({
     spec: input.spec,
     wave,
     planned,
@@ -74,17 +88,17 @@ export async function decideStage(
   }, io);
   throwIfInterrupted(io);
   const decided = await decideWave(
-    { ...input, wave, planned, policy, base, judge },
+    { ...input, wave, planned, policy, base, judge, ...(read ? { read } : {}) },
     io,
   );
   throwIfInterrupted(io);
   const hooks = job.hooks.hooks();
   const decision: Decision = Object.values(hooks).some((list) => list.length)
-    ? { ...decided, hooks }
-    : decided;
+    ? { ...decided.decision, hooks }
+    : decided.decision;
   if (!input.dryRun) await writeDecision(decision, io);
   await job.report.approved(decision.status === "approved");
-  return { decision, judge };
+  return { decision, judge, ...(decided.gate ? { gate: decided.gate } : {}) };
 }
 
 /** Writes the decision record atomically, URLs in its free text masked. */

@@ -8,10 +8,12 @@
 
 import { type Segment, styled, styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
+import { countOf } from "../count_of.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { runLocatorFromEnv } from "../forge/run_locator_from_env.ts";
 import { sameRunLocator } from "../forge/run_locator.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
+import type { GateDecision } from "../ledger/decide_gate.ts";
 import { tallyLine } from "../ledger/gate_tally.ts";
 import { newStamp, pendingRecord } from "../ledger/records.ts";
 import { compactTime } from "../ledger/record_name.ts";
@@ -20,13 +22,14 @@ import { needsApproval } from "../policy/needs_approval.ts";
 import type { PolicyAtBase } from "../policy/policy_at_base.ts";
 import type { BaseRead } from "../policy/read_base.ts";
 import type { Spec, Wave } from "../spec/types.ts";
-import { ciContext } from "./ci_context.ts";
-import type { GateJudge } from "./gate_rules.ts";
-import type { Decision, DecisionMember } from "./decision.ts";
+import { ciContext } from "../ci/ci_context.ts";
+import { gateName } from "../gate/gate_name.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
+import type { Decision, DecisionMember } from "../jobs/decision.ts";
 import { membersOf } from "./decision_members.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
-import { readGate } from "./read_gate.ts";
-import { changesLine } from "./plan_changes.ts";
+import { type GateRead, readGate } from "../gate/read_gate.ts";
+import { changesLine } from "../plan/plan_changes.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** What a decision is made from. */
@@ -46,17 +49,22 @@ export interface DecideInput {
   dryRun: boolean;
   /** The `--ledger` argument the printed approve command needs, if any. */
   ledgerArg?: string;
+  /**
+   * The gate as the review stage read it for these plans, when it recorded
+   * nothing since: it is decided on that read instead of reading again.
+   */
+  read?: GateRead;
 }
 
-/**
- * The gate of wave `k`: `<gate>-wave-<k>`.
- * @example
- * ```ts
- * gateName({ gate: "tf" }, 2); // "tf-wave-2"
- * ```
- */
-export function gateName(spec: Pick<Spec, "gate">, k: number): string {
-  return `${spec.gate}-wave-${k}`;
+/** A decision, and the gate as read and decided for it. */
+export interface WaveDecision {
+  /** The decision (not yet written). */
+  decision: Decision;
+  /**
+   * The gate as decided for the plans, when they need an approval: the claim
+   * stage claims under it, without reading the gate again.
+   */
+  gate?: GateDecision;
 }
 
 /**
@@ -68,20 +76,20 @@ export function gateName(spec: Pick<Spec, "gate">, k: number): string {
  * approves this digest on a line of its own.
  * @param input The planned wave and its policy.
  * @param io The edges.
- * @returns The decision (not yet written).
+ * @returns The decision (not yet written), and the gate when it was read.
  */
 export async function decideWave(
   input: DecideInput,
   io: RunIo,
-): Promise<Decision> {
+): Promise<WaveDecision> {
   const { spec, wave, planned, policy, base } = input;
   const gate = gateName(spec, wave.k);
   const members = membersOf(planned);
   const digest = setDigest(members);
   const log = terminalLog(io.stderr, io.env);
   log(
-    `planned ${members.length} run${
-      members.length === 1 ? "" : "s"
+    `planned ${
+      countOf(members.length, "run")
     } of wave ${wave.k} "${wave.name}": ${digest}`,
   );
   for (const member of members) {
@@ -112,9 +120,9 @@ export async function decideWave(
   };
   if (!need.needed) {
     log(`gate ${gate}: no approval needed: ${need.why}`);
-    return decision;
+    return { decision };
   }
-  const gateState = (await readGate(spec.name, gate, {
+  const gateState = (input.read ?? await readGate(spec.name, gate, {
     digest,
     members,
     judge: input.judge,
@@ -129,10 +137,13 @@ export async function decideWave(
         : ` by ${approvedBy}: the approval of ${approval.planDigest} covers every plan not yet applied (${need.why})`,
     ]);
     return {
-      ...decision,
-      status: "approved",
-      approvedBy,
-      approvalId: approval.id,
+      decision: {
+        ...decision,
+        status: "approved",
+        approvedBy,
+        approvalId: approval.id,
+      },
+      gate: gateState,
     };
   }
   const approve = approveCommand(spec.name, gate, digest, {
@@ -180,10 +191,13 @@ export async function decideWave(
   }
   log(styledLead(`then approve: ${approve}`));
   return {
-    ...decision,
-    status: "waiting",
-    approve,
-    ...(gateState.tally ? { tally: tallyLine(gateState.tally, digest) } : {}),
+    decision: {
+      ...decision,
+      status: "waiting",
+      approve,
+      ...(gateState.tally ? { tally: tallyLine(gateState.tally, digest) } : {}),
+    },
+    gate: gateState,
   };
 }
 

@@ -4,9 +4,9 @@
  * @module
  */
 
-import type { DecisionMember } from "./decision.ts";
+import type { DecisionMember } from "../jobs/decision.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
-import { keepChanges } from "./plan_changes.ts";
+import { keepChanges } from "../plan/plan_changes.ts";
 
 /**
  * The decision members of planned runs, in the same order.

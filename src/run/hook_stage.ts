@@ -25,7 +25,8 @@ import {
   type Spec,
   type Wave,
 } from "../spec/types.ts";
-import type { DecisionMember } from "./decision.ts";
+import type { DecisionMember } from "../jobs/decision.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import {
   type HookFiles,
   type HooksReporter,
@@ -35,7 +36,7 @@ import {
 import { readHold } from "./read_hold.ts";
 import { shellWord } from "../shell_words.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
-import { runUserStep } from "./run_user_step.ts";
+import { runUserStep } from "../exec/run_user_step.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 
 /** What a wave job's hooks run with. */
@@ -138,6 +139,26 @@ export function hookRunner(setting: HookSetting, hooks: Hooks): HookRunner {
   };
 }
 
+/**
+ * Runs the after-apply hooks once a job's applies are done (SPEC.md §11): a
+ * failed one fails the job (the hook stage says which and why).
+ * @param hooks The job's hook runner.
+ * @param result The job's result after its last pass.
+ * @param members The last pass's plans, for `{runs}` and `{plans}`.
+ * @returns The result, with exit 1 when an after-apply hook failed.
+ */
+export async function afterApply(
+  hooks: HookRunner,
+  result: JobResult,
+  members: readonly DecisionMember[],
+): Promise<JobResult> {
+  const stop = await hooks.run("after-apply", {
+    runs: members.map(({ target, op }) => ({ target, op })),
+    members,
+  });
+  return stop ? { ...result, exitCode: RUN_FAILED } : result;
+}
+
 /** Writes `{runs}`, and from after-plan on `{plans}`, for the hook commands. */
 async function writeHookFiles(
   setting: HookSetting,
@@ -162,6 +183,7 @@ async function runCommand(
     {
       template: hook.run,
       phase: "hook",
+      wave,
       label: hook.name,
       values: {
         op: spec.op,
@@ -169,7 +191,6 @@ async function runCommand(
         ...(point === "before-plan" ? {} : { plans: files.plans }),
       },
     },
-    wave,
     setting.settings,
     io,
   );

@@ -1,30 +1,36 @@
 /**
- * The first stages of every job (SPEC.md §4.4): resolve the base commits and
- * read the spec at each (the decisions the ledger records bound the chain rule),
- * then decide the wave's gate policy from the base waves that govern it, the
- * strictest over every base, each logged with the rule or the waves that decided
- * it.
+ * The first stage of every job (SPEC.md §4.4): resolve the base commits and
+ * read the spec at each (the decisions the ledger records bound the chain
+ * rule), logged with the rule that chose them; and, for a share or group job,
+ * the bases its decision record names besides. What the policy at those bases
+ * says is `policy/wave_policy.ts`'s.
  * @module
  */
 
 import { styledLead } from "../console/colour.ts";
-import { lineLog, terminalLog } from "../console/line_log.ts";
-import {
-  type PolicyAtBase,
-  policyAtBase,
-  strictestPolicy,
-} from "../policy/policy_at_base.ts";
+import { terminalLog } from "../console/line_log.ts";
 import {
   type BaseRead,
   type PolicyBase,
   readBase,
   signersRefOf,
 } from "../policy/read_base.ts";
-import type { Wave } from "../spec/types.ts";
-import { recordedDecisions } from "../ledger/recorded_decisions.ts";
-import { gateName } from "./decide_wave.ts";
+import type { GateRecords } from "../ledger/ledger_store.ts";
+import { trustedDecisionHeads } from "../ledger/trusted_decision_heads.ts";
+import { gateName } from "../gate/gate_name.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
+
+/** A job's base, and what the chain rule read of the ledger to find it. */
+export interface JobBase extends BaseRead {
+  /**
+   * Every record of each gate the chain rule read (wave 1's and this wave's),
+   * by gate, read before any command of the change ran; empty for a base of
+   * one trusted commit. A share job's check of its decision decides its gate
+   * on them, so the gate is read once.
+   */
+  gateRecords: ReadonlyMap<string, GateRecords>;
+}
 
 /**
  * Resolves the job's base commits and reads the spec at each; logs
@@ -34,16 +40,17 @@ import type { RunIo } from "./run_io.ts";
  * trusted base (in wave 1's gate or this wave's).
  * @param input The job (its spec file and text, `--base` and parser).
  * @param io The edges.
- * @returns The base.
+ * @returns The base, and the gates' records the chain rule read.
  * @throws {InputError} Exit 2 when the base cannot be resolved, or the spec is
  *   not HEAD's committed regular file.
  */
 export async function readJobBase(
   input: RunJobInput,
   io: RunIo,
-): Promise<BaseRead> {
+): Promise<JobBase> {
   const log = terminalLog(io.stderr, io.env);
   const { spec, selection: { wave } } = input;
+  const gateRecords = new Map<string, GateRecords>();
   const base = await readBase({
     git: io.git,
     cwd: io.cwd,
@@ -53,11 +60,18 @@ export async function readJobBase(
     parse: input.parseSpec,
     ...(input.specText === undefined ? {} : { workText: input.specText }),
     dryRun: input.dryRun,
-    decisions: () =>
-      recordedDecisions(io.ledger, spec.name, [
-        gateName(spec, 1),
-        gateName(spec, wave.k),
-      ]),
+    decisions: async () => {
+      const gates = [...new Set([gateName(spec, 1), gateName(spec, wave.k)])];
+      const records = [];
+      for (const gate of gates) {
+        const read = await io.ledger.readGate(spec.name, gate);
+        gateRecords.set(gate, read);
+        records.push(...read.records);
+      }
+      // Oldest first across both gates, so the last is the newest decision.
+      records.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+      return [...trustedDecisionHeads(records)];
+    },
   });
   for (const warning of base.warnings) log(styledLead(`warning: ${warning}`));
   log(
@@ -66,7 +80,7 @@ export async function readJobBase(
       : `base ${base.sha.slice(0, 12)}: ${base.reason}`,
   );
   for (const note of base.notes) log(note);
-  return base;
+  return { ...base, gateRecords };
 }
 
 /**
@@ -96,43 +110,4 @@ export async function withNamedBases(
   }
   await base.reads.prefetch(bases.map(signersRefOf));
   return { bases };
-}
-
-/**
- * Decides the wave's policy at one or more bases (the strictest wins) for every
- * target it holds, and logs
- * `policy of wave <k> "<name>": <policy> (<reason>)`.
- * @param bases The commits and the spec at each (the job's base first).
- * @param wave The wave.
- * @param targets Every target the wave holds in this job (declared and planned).
- * @param io The edges.
- * @returns The policy; its reason joins each base's.
- */
-export function wavePolicy(
-  bases: readonly PolicyBase[],
-  wave: Wave,
-  targets: Iterable<string>,
-  io: Pick<RunIo, "stderr">,
-): PolicyAtBase {
-  const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
-  const reads = bases.map((base) => policyAtBase(base, ref));
-  const policy = reads.length === 1 ? reads[0] : {
-    policy: strictestPolicy(reads.map((read) => read.policy)),
-    source: reads.some((read) => read.source === "base")
-      ? "base" as const
-      : "absent-at-base" as const,
-    reason: reads.map((read) => read.reason).join("; and "),
-    governing: reads.flatMap((read) => read.governing),
-  };
-  const log = lineLog(io.stderr);
-  log(
-    `policy of wave ${wave.k} "${wave.name}": ${policy.policy} (${policy.reason})`,
-  );
-  if (wave.gate !== policy.policy) {
-    log(
-      `note: this change says gate "${wave.gate}" for wave ${wave.k} "${wave.name}"; ` +
-        `the gate is read at base, so "${policy.policy}" holds until the change is merged`,
-    );
-  }
-  return policy;
 }

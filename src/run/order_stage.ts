@@ -15,11 +15,11 @@ import { jobLabel, waveCompletion } from "../order/wave_completion.ts";
 import { wavesBefore } from "../order/waves_before.ts";
 import { orderAtBase } from "../policy/order_at_base.ts";
 import type { BaseRead } from "../policy/read_base.ts";
-import { ciContext } from "./ci_context.ts";
-import { gateName } from "./decide_wave.ts";
+import { ciContext } from "../ci/ci_context.ts";
+import { gateName } from "../gate/gate_name.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
-import { whoRuns } from "./who.ts";
+import { whoRuns } from "../ci/who_runs.ts";
 
 /**
  * Checks that the waves this job's wave must follow were applied at HEAD: the

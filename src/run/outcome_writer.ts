@@ -8,9 +8,9 @@
 
 import { chunkRuns } from "../ledger/chunk_runs.ts";
 import { newRecord, newStamp, type SettledRun } from "../ledger/records.ts";
-import { ciContext } from "./ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 import type { ClaimedRuns } from "./claim_stage.ts";
-import type { Decision } from "./decision.ts";
+import type { Decision } from "../jobs/decision.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** Records claimed runs' outcomes while the job goes on. */

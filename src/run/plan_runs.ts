@@ -21,10 +21,10 @@ import type {
   ToolCommand,
   Wave,
 } from "../spec/types.ts";
-import { parsePlanFile } from "./plan_file.ts";
+import { parsePlanFile } from "../plan/plan_file.ts";
 import { planFileName, preparePlanDir } from "./plan_path.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
-import { runUserStep } from "./run_user_step.ts";
+import { runUserStep } from "../exec/run_user_step.ts";
 import { planWholeWave } from "./plan_wave.ts";
 import type {
   FailedRun,
@@ -112,8 +112,7 @@ async function planOne(
       pass,
     )
     : await runUserStep(
-      { template: command.argv, phase: "plan", run, planPath },
-      wave,
+      { template: command.argv, phase: "plan", wave, run, planPath },
       settings,
       io,
     );

@@ -13,7 +13,7 @@ import { join, resolve } from "@std/path";
 import { lineLog } from "../console/line_log.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
 import type { Run, Spec, Wave, WholeWaveCommand } from "../spec/types.ts";
-import { parsePlansFile, type WavePlans } from "./plan_file.ts";
+import { parsePlansFile, type WavePlans } from "../plan/plan_file.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
@@ -25,7 +25,7 @@ import type {
   PlanOutcome,
 } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
-import { runUserStep } from "./run_user_step.ts";
+import { runUserStep } from "../exec/run_user_step.ts";
 
 /**
  * Plans `runs` (or, for a discovering deciding job, whatever the command reports)
@@ -64,8 +64,7 @@ export async function planWholeWave(
   );
   const values = { runs: runsPath, plans: plansPath, op: spec.op };
   const step = await runUserStep(
-    { template: command.argv, phase: "plan", values },
-    wave,
+    { template: command.argv, phase: "plan", wave, values },
     context.settings,
     io,
   );

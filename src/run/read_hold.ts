@@ -18,7 +18,7 @@ import { countingApprovals, decideGate } from "../ledger/decide_gate.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
 import type { HoldTarget } from "../spec/types.ts";
-import { loadPlanSets } from "./read_gate.ts";
+import { loadPlanSets } from "../gate/read_gate.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** A hold as read, with the command that would approve what it waits for. */

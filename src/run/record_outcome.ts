@@ -14,9 +14,9 @@ import {
   type WaveOutcome,
 } from "../ledger/records.ts";
 import type { BaseRule } from "../policy/base_rule.ts";
-import { ciContext } from "./ci_context.ts";
-import type { Decision } from "./decision.ts";
-import type { JobResult } from "./job_result.ts";
+import { ciContext } from "../ci/ci_context.ts";
+import type { Decision } from "../jobs/decision.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import type { RunIo } from "./run_io.ts";
 
 /**

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
 import { lineLog } from "../console/line_log.ts";
+import { countOf } from "../count_of.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
 import { OK, RUN_FAILED } from "../exit_codes.ts";
@@ -32,8 +33,8 @@ import {
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { formatBytes } from "../limits.ts";
 import type { Spec } from "../spec/types.ts";
-import { ciContext } from "./ci_context.ts";
-import { logFailures } from "./job_result.ts";
+import { ciContext } from "../ci/ci_context.ts";
+import { logFailures } from "./log_failures.ts";
 import { planRuns } from "./plan_runs.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
@@ -131,7 +132,7 @@ export async function recordPlans(
   const file = plansFile(spec.name);
   await writeFileAtomic(resolve(io.cwd, file), text);
   const handed = await handOver(plans, io);
-  const n = `${waves.length} wave${waves.length === 1 ? "" : "s"}`;
+  const n = countOf(waves.length, "wave");
   log(
     `recorded the plans of ${n} at ${head.slice(0, 12)} in ${file}` +
       (ciContext(io.env).forge === "gitlab" ? " (the job's artifact)" : ""),

@@ -10,7 +10,7 @@ import { lineLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
 import { waveAt } from "../spec/wave_at.ts";
 import type { RunJobInput } from "./job_input.ts";
-import type { JobResult, RestWaveResult } from "./job_result.ts";
+import type { JobResult, RestWaveResult } from "../jobs/job_result.ts";
 import type { RunIo } from "./run_io.ts";
 
 /**

@@ -5,7 +5,9 @@
  * merged pull request's review approves them (`reviewApproval`), which records
  * the review's approvals in the ledger; the decide stage then counts them once
  * the gate's judge has confirmed them through the forge. A refusal is printed
- * and changes nothing else. It decides nothing itself.
+ * and changes nothing else. It decides nothing itself, but hands the gate it
+ * read to the decide stage when it recorded nothing since, so the gate is read
+ * once.
  * @module
  */
 
@@ -16,10 +18,10 @@ import type { PolicyAtBase } from "../policy/policy_at_base.ts";
 import type { ReviewAsker } from "../review/ask_review.ts";
 import { reviewApproval } from "../review/review_approval.ts";
 import type { Spec, Wave } from "../spec/types.ts";
-import { gateName } from "./decide_wave.ts";
+import { gateName } from "../gate/gate_name.ts";
 import { membersOf } from "./decision_members.ts";
-import type { GateJudge } from "./gate_rules.ts";
-import { readGate } from "./read_gate.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
+import { type GateRead, readGate } from "../gate/read_gate.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
 
@@ -47,22 +49,24 @@ export interface ReviewStageInput {
  * run only says that it did not ask.
  * @param input The planned wave, its policy, rules and review asker, whether a dry run.
  * @param io The edges (the ledger, the environment with the forge's variables).
- * @returns Nothing: the decide stage reads the gate again.
+ * @returns The gate as read, when the stage read it and recorded nothing
+ *   since (it approves already, or the review does not); otherwise nothing,
+ *   and the decide stage reads the gate (again).
  * @throws {InputError} When a token variable or the forge API URL is malformed.
  * @throws {Error} When the ledger cannot be read or written.
  */
 export async function reviewStage(
   input: ReviewStageInput,
   io: RunIo,
-): Promise<void> {
-  if (input.judge.rules.mode !== "forge") return;
+): Promise<GateRead | undefined> {
+  if (input.judge.rules.mode !== "forge") return undefined;
   const members = membersOf(input.planned);
-  if (!needsApproval(input.policy.policy, members).needed) return;
+  if (!needsApproval(input.policy.policy, members).needed) return undefined;
   const gate = gateName(input.spec, input.wave.k);
   const log = lineLog(io.stderr);
   if (input.dryRun) {
     log(`gate ${gate}: a dry run does not ask the forge for a review approval`);
-    return;
+    return undefined;
   }
   const digest = setDigest(members);
   const now = await readGate(input.spec.name, gate, {
@@ -70,7 +74,7 @@ export async function reviewStage(
     members,
     judge: input.judge,
   }, io);
-  if (now.decision.status === "approved") return;
+  if (now.decision.status === "approved") return now;
   const outcome = await reviewApproval(
     {
       name: input.spec.name,
@@ -84,8 +88,9 @@ export async function reviewStage(
   );
   if ("refused" in outcome) {
     log(`gate ${gate}: no review approval: ${outcome.refused}`);
-    return;
+    return now;
   }
   const notes = new Set(outcome.approved.map((approval) => approval.note));
   for (const note of notes) if (note) log(`gate ${gate}: ${note}`);
+  return undefined;
 }

@@ -1,31 +1,44 @@
 /**
- * The whole-wave job and the deciding job (SPEC.md §4.1), as their stages: the
- * base, the order of waves, the hooks with the holds at base, then in passes
- * (§11: an apply may ask for a new plan) the before-plan hooks, planning, the
- * after-plan hooks, the decision and its record, and (whole wave only) the
- * before-apply hooks and applying; then the after-apply hooks and the wave
- * outcome. Dry runs plan under a temporary directory and record nothing.
+ * The whole-wave job and the deciding job (SPEC.md §4.1), as their stages in
+ * order: the base, the order of waves, the hooks with the holds at base; then in
+ * passes (§11: an apply may ask for a new plan) the before-plan hooks,
+ * planning, the after-plan hooks, the decision and its record (the pass's one
+ * read of the gate before it claims), and (whole wave only) the before-apply
+ * hooks, the claim under that gate and applying; then the after-apply hooks
+ * and the wave outcome. Dry runs plan under a temporary directory and record
+ * nothing.
  * @module
  */
 
 import { lineLog } from "../console/line_log.ts";
+import { countOf } from "../count_of.ts";
 import type { ExitCode } from "../exit_codes.ts";
 import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import type { Wave } from "../spec/types.ts";
-import { afterApply, applyPass, previewPass } from "./apply_pass.ts";
-import { countOf } from "./apply_stage.ts";
-import { decideStage } from "./decide_stage.ts";
+import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
+import { applyStage } from "./apply_stage.ts";
+import { claimStage } from "./claim_stage.ts";
+import { type Decided, decideStage } from "./decide_stage.ts";
 import { membersOf } from "./decision_members.ts";
+import { afterApply } from "./hook_stage.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { readJobBase } from "./job_base.ts";
-import { type JobResult, logFailures } from "./job_result.ts";
+import { logFailures } from "./log_failures.ts";
 import { checkOrder } from "./order_stage.ts";
 import { planRuns } from "./plan_runs.ts";
+import { previewApply } from "./preview_apply.ts";
 import { recordWaveOutcome } from "./record_outcome.ts";
-import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
-import { type AppliedInJob, type PassEnd, runPasses } from "./replan_loop.ts";
-import type { FailedRun } from "./run_outcomes.ts";
+import {
+  afterPass,
+  firstPass,
+  type Pass,
+  passApplied,
+  type PassEnd,
+  passRuns,
+} from "./replan_loop.ts";
+import type { FailedRun, PlannedRun, PlanOutcome } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { ungroupedRuns } from "./ungrouped_runs.ts";
@@ -57,29 +70,25 @@ export async function runDeciding(
   const hooks = waveHooks(wave.hooks, wave, base.bases, targets, io);
   const job = await openWaveJob(
     input,
-    {
-      root: planRoot,
-      jobTag: kind,
-    },
+    { root: planRoot, jobTag: kind },
     base,
     hooks,
     io,
   );
-  const end = await runPasses(job, (applied) => pass(job, result, applied));
+  const end = await passes(job, result);
   if (end.end === "stop") return end.result;
   const { failed, moved } = end.result;
+  const log = lineLog(io.stderr);
   if (failed.length) {
-    lineLog(io.stderr)(
-      `error: ${countOf(failed.length, "run")} failed to apply`,
-    );
+    log(`error: ${countOf(failed.length, "run")} failed to apply`);
   } else if (moved.length) {
-    lineLog(io.stderr)(
+    log(
       `error: refused ${
         countOf(moved.length, "run")
       } whose target moved since it was planned: ${moved.join(", ")}`,
     );
   }
-  const done = await afterApply(job, {
+  const done = await afterApply(job.hooks, {
     ...end.result,
     exitCode: failed.length ? RUN_FAILED : moved.length ? PLAN_MOVED : OK,
   }, end.members);
@@ -87,13 +96,81 @@ export async function runDeciding(
   return done;
 }
 
-/** One pass: hooks, plan, hooks, decide, and for a whole wave hooks and apply. */
-async function pass(
+/** The job's passes, until no apply asks for a new plan (SPEC.md §11). */
+async function passes(job: WaveJob, result: JobResult): Promise<PassEnd> {
+  for (let pass = firstPass();;) {
+    await job.hooks.startPass();
+    const end = await wavePass(job, result, pass);
+    const next = afterPass(pass, end, job.wave, job.io.stderr);
+    if ("end" in next) return next.end;
+    pass = next.next;
+  }
+}
+
+/** One pass: hooks, plan, hooks, decide, and for a whole wave hooks, claim and apply. */
+async function wavePass(
   job: WaveJob,
   result: JobResult,
-  appliedInJob: AppliedInJob,
+  pass: Pass,
 ): Promise<PassEnd> {
   const { input: { spec, dryRun, selection: { kind } }, wave, io } = job;
+  const planned = await planStage(job, result);
+  if ("end" in planned) return planned;
+  const { plan, targets, runs } = planned;
+  const decided = await decideStage(job, plan.planned, targets);
+  const { decision, judge } = decided;
+  const now: JobResult = {
+    ...result,
+    runs,
+    decision,
+    ...(plan.waves === undefined ? {} : { wavesFound: plan.waves }),
+  };
+  if (decision.status === "waiting") {
+    const waiting = waitingNote(judge.rules, decision.tally, decision.approve);
+    return stopWith({ ...now, waiting }, WAITING);
+  }
+  if (kind === "decide" && !dryRun) {
+    lineLog(io.stderr)(`decided: ${decisionRecordPath(spec.name, wave.k)}`);
+    return stopWith(now);
+  }
+  const already = await findAlreadyApplied({
+    name: spec.name,
+    gate: decision.gate,
+    wave: wave.k,
+    head: job.base.head,
+    job: { kind: "wave" },
+    runs: emptyRunsOf(plan.planned, [], []),
+    gated: false,
+  }, io);
+  if (dryRun) {
+    return stopWith(
+      await previewApply(job, {
+        decision,
+        gate: decided.gate,
+        planned: plan.planned,
+        alreadyApplied: already,
+      }, now),
+    );
+  }
+  return await claimAndApply(job, decided, pass, {
+    planned: plan.planned,
+    already,
+    result: now,
+  });
+}
+
+/**
+ * The planning half of a pass: the before-plan hooks, planning every run (a
+ * wave some run of which fails to plan is not decided), the holds found at base
+ * through the planned targets, the after-plan hooks.
+ */
+async function planStage(
+  job: WaveJob,
+  result: JobResult,
+): Promise<
+  PassEnd | { plan: PlanOutcome; targets: string[]; runs: string[] }
+> {
+  const { input: { spec }, wave, io } = job;
   const before = await job.hooks.run("before-plan", { runs: wave.runs });
   if (before) return stopWith(result, before.exitCode);
   const plan = await planRuns(spec, wave, wave.runs, {
@@ -107,46 +184,61 @@ async function pass(
     return stopWith(notDecided({ ...result, runs }, wave, failed, io));
   }
   const targets = [...wave.runs, ...plan.planned].map((run) => run.target);
-  job.hooks.setHooks(
-    waveHooks(job.hooks.hooks(), wave, job.base.bases, targets, io),
-  );
+  // Holds at base found through a target the plans named (a discovering
+  // wave's): the declared targets' holds are the job's already.
+  const declared = new Set(wave.runs.map((run) => run.target));
+  if (plan.planned.some((run) => !declared.has(run.target))) {
+    job.hooks.setHooks(
+      waveHooks(job.hooks.hooks(), wave, job.base.bases, targets, io),
+    );
+  }
   const after = await job.hooks.run("after-plan", {
     runs: plan.planned.map((p) => p.run),
     members: membersOf(plan.planned),
   });
   if (after) return stopWith(result, after.exitCode);
-  const { decision, judge } = await decideStage(job, plan.planned, targets);
-  const decided: JobResult = {
-    ...result,
-    runs,
+  return { plan, targets, runs };
+}
+
+/** The end of a whole wave's pass: the before-apply hooks, claim under the gate, apply. */
+async function claimAndApply(
+  job: WaveJob,
+  decided: Decided,
+  pass: Pass,
+  now: {
+    planned: PlannedRun[];
+    already: ReadonlySet<string>;
+    result: JobResult;
+  },
+): Promise<PassEnd> {
+  const { input, wave, io } = job;
+  const { decision, judge } = decided;
+  const todo = passRuns(pass, now.planned, now.already);
+  const members = membersOf(now.planned);
+  const stop = await job.hooks.run("before-apply", {
+    runs: now.planned.map((p) => p.run),
+    members,
+  });
+  if (stop) return stopWith({ ...now.result, ...stop });
+  const claim = await claimStage(todo.runs, decided.gate, decision, io);
+  if (claim === "waiting") return stopWith(now.result, WAITING);
+  const applied = await applyStage({
+    spec: input.spec,
+    wave,
     decision,
-    ...(plan.waves === undefined ? {} : { wavesFound: plan.waves }),
-  };
-  if (decision.status === "waiting") {
-    const waiting = waitingNote(judge.rules, decision.tally, decision.approve);
-    return stopWith({ ...decided, waiting }, WAITING);
-  }
-  if (kind === "decide" && !dryRun) {
-    lineLog(io.stderr)(`decided: ${decisionRecordPath(spec.name, wave.k)}`);
-    return stopWith(decided);
-  }
-  const apply = {
-    decision,
-    gated: decision.status === "approved",
-    planned: plan.planned,
-    judge,
-    alreadyApplied: await findAlreadyApplied({
-      name: spec.name,
-      gate: decision.gate,
-      wave: wave.k,
-      head: job.base.head,
-      job: { kind: "wave" },
-      runs: emptyRunsOf(plan.planned, [], []),
-      gated: false,
-    }, io),
-  };
-  if (dryRun) return stopWith(await previewPass(job, apply, decided));
-  return await applyPass(job, apply, appliedInJob, decided);
+    planned: todo.fresh,
+    empty: todo.empty,
+    claim,
+    context: job.context,
+    ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
+    sealed: judge.rules.mode === "sealed",
+  }, io);
+  return passApplied(
+    now.result,
+    applied,
+    { earlier: todo.earlier, members },
+    io.stderr,
+  );
 }
 
 /** The job stops here, with the result (and another exit code, when given). */

@@ -14,7 +14,8 @@ import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
 import { notifyOutcome } from "../notify/notify_outcome.ts";
-import type { JobResult, RestWaveResult } from "./job_result.ts";
+import { rememberingParser } from "../policy/base_spec.ts";
+import type { JobResult, RestWaveResult } from "../jobs/job_result.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { nextRestWave, restEntry } from "./rest_waves.ts";
 import { runDeciding } from "./run_deciding.ts";
@@ -37,9 +38,18 @@ export async function runJob(
   input: RunJobInput,
   io: RunIo,
 ): Promise<JobResult> {
-  const first = await runWave(input, io);
+  // The spec at each base is parsed once for the job and its rest waves; the
+  // work tree's text is the spec the command line parsed.
+  const known = input.specText === undefined
+    ? []
+    : [{ text: input.specText, spec: input.spec }];
+  const once = {
+    ...input,
+    parseSpec: rememberingParser(input.parseSpec, known),
+  };
+  const first = await runWave(once, io);
   const rest: RestWaveResult[] = [];
-  let job = nextRestWave(input, first, io);
+  let job = nextRestWave(once, first, io);
   // The change's commands have run: the further waves read the ledger as of
   // the first wave's mark.
   const restIo = job ? { ...io, asOf: await io.ledger.mark() } : io;

@@ -8,7 +8,7 @@
 
 import type { Run } from "../spec/types.ts";
 import type { ToolContext } from "../tool/tool_context.ts";
-import type { PlanFile } from "./plan_file.ts";
+import type { PlanFile } from "../plan/plan_file.ts";
 import type { StepSettings } from "./run_io.ts";
 
 /** A run whose plan command succeeded and wrote a valid plan file. */

@@ -1,43 +1,53 @@
 /**
- * Share and group jobs (SPEC.md §4.7), as their stages: read the wave's decision,
- * check the order of waves, check the decision and its hooks against the spec at
- * base and the ledger (it travelled as an artifact), take this job's slice, then
- * in passes (§11: an apply may ask for a new plan) run the before-plan hooks,
- * re-plan the slice, run the after-plan hooks, refuse every run whose plan moved
- * since the decision (unless it plans empty because it was applied already,
- * §10), run the before-apply hooks, claim and apply the rest; then the
+ * Share and group jobs (SPEC.md §4.7), as their stages in order: read the
+ * wave's decision, the base, the order of waves; a waiting decision says what
+ * it waits for; check the decision against the spec at base and the ledger
+ * (the job's one read of the gate before it claims) and its hooks; take the
+ * slice; then in passes (§11: an apply may ask for a new plan) the before-plan
+ * hooks, re-plan the slice, the after-plan hooks, refuse every run whose plan
+ * moved since the decision (unless it plans empty because it was applied
+ * already, §10), the before-apply hooks, claim under the gate, apply; then the
  * after-apply hooks and the wave outcome.
  * @module
  */
 
-import { styledLead } from "../console/colour.ts";
 import { lineLog, terminalLog } from "../console/line_log.ts";
-import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
-import { sliceShare } from "../jobs/slice_shares.ts";
+import { WAITING } from "../exit_codes.ts";
+import { readGate } from "../gate/read_gate.ts";
+import type { Decision } from "../jobs/decision.ts";
+import type { JobResult } from "../jobs/job_result.ts";
+import type { GateDecision } from "../ledger/decide_gate.ts";
 import type { Run } from "../spec/types.ts";
-import { afterApply, applyPass, previewPass } from "./apply_pass.ts";
-import { countOf } from "./apply_stage.ts";
+import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
+import { applyStage } from "./apply_stage.ts";
+import { claimStage } from "./claim_stage.ts";
 import { compareWithDecision } from "./compare_with_decision.ts";
-import type { Decision } from "./decision.ts";
 import { membersOf } from "./decision_members.ts";
+import { afterApply } from "./hook_stage.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { readJobBase } from "./job_base.ts";
-import { type JobResult, logFailures } from "./job_result.ts";
+import { logFailures } from "./log_failures.ts";
 import { checkOrder } from "./order_stage.ts";
 import { planRuns } from "./plan_runs.ts";
+import { previewApply } from "./preview_apply.ts";
 import { readDecision } from "./read_decision.ts";
 import { outcomeJobOf, recordWaveOutcome } from "./record_outcome.ts";
-import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
+import {
+  afterPass,
+  firstPass,
+  type Pass,
+  passApplied,
+  type PassEnd,
+  passRuns,
+} from "./replan_loop.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
-import { type AppliedInJob, type PassEnd, runPasses } from "./replan_loop.ts";
 import type { RunIo } from "./run_io.ts";
 import { sayWhatWaits } from "./say_what_waits.ts";
-import { groupRuns } from "./select_job.ts";
+import { shareOutcome } from "./share_outcome.ts";
+import { shareJobTag, shareResult, shareSlice } from "./share_slice.ts";
 import { throwIfInterrupted } from "./throw_if_interrupted.ts";
-import { verifyDecision } from "./verify_decision.ts";
-import type { GateJudge } from "./gate_rules.ts";
+import { type VerifiedDecision, verifyDecision } from "./verify_decision.ts";
 import { verifyHooks } from "./verify_hooks.ts";
-import { decideCommand } from "./next_steps.ts";
 import { openWaveJob, type WaveJob } from "./wave_job.ts";
 
 /**
@@ -56,74 +66,76 @@ export async function runShare(
 ): Promise<JobResult> {
   const { spec, selection: { wave } } = input;
   const { decision, path } = await readDecision(spec.name, wave, io.cwd);
-  const slice = sliceOf(input, decision);
-  const result = startResult(input, decision, slice);
+  const slice = shareSlice(input, decision);
+  const result = shareResult(input, decision, slice);
   const base = await readJobBase(input, io);
   if (await checkOrder(input, base, io) === "wait") {
     return { ...result, exitCode: WAITING };
   }
   if (decision.status === "waiting") {
     const waiting = await sayWhatWaits(decision, input, base, io);
-    return {
-      ...result,
-      exitCode: WAITING,
-      waiting,
-    };
+    return { ...result, exitCode: WAITING, waiting };
   }
-  const { need, judge, bases } = await verifyDecision(
+  const verified = await verifyDecision(
     { decision, path, spec, wave, base, ask: !input.dryRun },
     io,
   );
-  const hooks = verifyHooks({ decision, path, wave, bases });
-  lineLog(io.stderr)(
-    `slice: ${
-      slice.length ? slice.map((run) => run.target).join(", ") : "(no runs)"
-    }`,
-  );
+  const hooks = verifyHooks({ decision, path, wave, bases: verified.bases });
+  const log = lineLog(io.stderr);
+  log(`slice: ${slice.map((run) => run.target).join(", ") || "(no runs)"}`);
   if (slice.length === 0) {
-    lineLog(io.stderr)("nothing to apply: this job's slice is empty");
+    log("nothing to apply: this job's slice is empty");
     if (!input.dryRun) await recordWaveOutcome(decision, base, result, io);
     return result;
   }
+  const jobTag = shareJobTag(input);
   const job = await openWaveJob(
     input,
-    {
-      root: planRoot,
-      jobTag: jobTagOf(input),
-    },
+    { root: planRoot, jobTag },
     base,
     hooks,
     io,
   );
-  const end = await runPasses(
-    job,
-    (applied) =>
-      pass(job, { slice, gated: need.needed, judge, result }, applied),
-  );
+  const end = await passes(job, { slice, verified, result, decision });
   if (end.end === "stop") return end.result;
   const done = await afterApply(
-    job,
-    finish(end.result, input, io),
+    job.hooks,
+    shareOutcome(end.result, input, io),
     end.members,
   );
   await recordWaveOutcome(decision, base, done, io);
   return done;
 }
 
-/** One pass: hooks, re-plan the slice, hooks, refuse moved plans, hooks, apply. */
-async function pass(
+/** The job's passes, until no apply asks for a new plan (SPEC.md §11). */
+async function passes(job: WaveJob, of: ShareJob): Promise<PassEnd> {
+  for (let pass = firstPass();;) {
+    await job.hooks.startPass();
+    const end = await sharePass(job, of, pass);
+    const next = afterPass(pass, end, job.wave, job.io.stderr);
+    if ("end" in next) return next.end;
+    pass = next.next;
+  }
+}
+
+/** What every pass of a share job works from. */
+interface ShareJob {
+  slice: readonly Run[];
+  decision: Decision;
+  /** The decision as checked: whether it needs an approval, the judge, the gate as read. */
+  verified: VerifiedDecision;
+  /** The job's result before its first pass. */
+  result: JobResult;
+}
+
+/** One pass: hooks, re-plan the slice, hooks, refuse moved plans, then apply. */
+async function sharePass(
   job: WaveJob,
-  of: {
-    slice: readonly Run[];
-    gated: boolean;
-    judge: GateJudge;
-    result: JobResult;
-  },
-  appliedInJob: AppliedInJob,
+  of: ShareJob,
+  pass: Pass,
 ): Promise<PassEnd> {
   const { input: { spec }, wave, io } = job;
-  const decision = of.result.decision!;
-  await job.report.approved(decision.status === "approved");
+  await job.report.approved(of.decision.status === "approved");
   const before = await job.hooks.run("before-plan", { runs: of.slice });
   if (before) return stopWith({ ...of.result, ...before });
   const { planned, failed } = await planRuns(spec, wave, of.slice, {
@@ -137,141 +149,140 @@ async function pass(
     members: membersOf(planned),
   });
   if (after) return stopWith({ ...of.result, ...after });
-  const log = terminalLog(io.stderr, io.env);
-  const already = await alreadyApplied(job, of, planned);
+  const already = await alreadyApplied(job, of, pass, planned);
   const { unmoved, moved } = compareWithDecision(
     planned,
-    decision,
-    log,
+    of.decision,
+    terminalLog(io.stderr, io.env),
     already,
   );
-  const outcome = {
+  const result = {
     ...of.result,
     failed: failed.map((f) => f.target),
     failures: failed.map(({ target, message }) => ({ target, message })),
     moved,
   };
-  const apply = {
-    decision,
-    gated: of.gated,
-    planned: unmoved,
-    judge: of.judge,
-    notApplied: {
-      moved: planned.filter((run) => moved.includes(run.target)),
-      unplanned: failed.map((f) => f.target),
-    },
-    alreadyApplied: already,
-  };
   if (job.input.dryRun) {
-    const preview = await previewPass(job, apply, outcome);
+    const preview = await previewApply(job, {
+      decision: of.decision,
+      gate: of.verified.gate?.decision,
+      planned: unmoved,
+      alreadyApplied: already,
+    }, result);
     return stopWith(
-      preview.exitCode ? preview : finish(preview, job.input, io),
+      preview.exitCode ? preview : shareOutcome(preview, job.input, io),
     );
   }
-  return await applyPass(job, apply, appliedInJob, outcome);
+  return await claimAndApply(job, of, pass, { unmoved, already, result }, {
+    moved: planned.filter((run) => moved.includes(run.target)),
+    unplanned: failed.map((f) => f.target),
+  });
+}
+
+/** The end of a pass: the before-apply hooks, claim under the gate, apply. */
+async function claimAndApply(
+  job: WaveJob,
+  of: ShareJob,
+  pass: Pass,
+  now: {
+    unmoved: PlannedRun[];
+    already: ReadonlySet<string>;
+    result: JobResult;
+  },
+  notApplied: { moved: PlannedRun[]; unplanned: string[] },
+): Promise<PassEnd> {
+  const { input, wave, io } = job;
+  const { decision } = of;
+  const todo = passRuns(pass, now.unmoved, now.already);
+  const members = membersOf(now.unmoved);
+  const stop = await job.hooks.run("before-apply", {
+    runs: now.unmoved.map((p) => p.run),
+    members,
+  });
+  if (stop) return stopWith({ ...now.result, ...stop });
+  const gate = await gateOfPass(job, of, pass, todo.runs);
+  const claim = await claimStage(todo.runs, gate, decision, io);
+  if (claim === "waiting") {
+    return stopWith({ ...now.result, exitCode: WAITING });
+  }
+  const applied = await applyStage({
+    spec: input.spec,
+    wave,
+    decision,
+    planned: todo.fresh,
+    empty: todo.empty,
+    claim,
+    context: job.context,
+    ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
+    sealed: of.verified.judge.rules.mode === "sealed",
+    notApplied,
+  }, io);
+  return passApplied(
+    now.result,
+    applied,
+    { earlier: todo.earlier, members },
+    io.stderr,
+  );
+}
+
+/**
+ * The gate a pass claims under. The decision's check read and decided it, and
+ * the first pass claims under that: the gate is not read again before the
+ * claim, whose own read-back (after the claim is written) settles any race with
+ * another job. A later pass reads it again when it has runs to claim: the
+ * earlier passes' claims and outcomes moved where its plans stand (SPEC.md §10,
+ * §11).
+ */
+async function gateOfPass(
+  job: WaveJob,
+  of: ShareJob,
+  pass: Pass,
+  runs: readonly PlannedRun[],
+): Promise<GateDecision | undefined> {
+  const { gate, judge } = of.verified;
+  if (gate === undefined || pass.n === 1 || runs.length === 0) {
+    return gate?.decision;
+  }
+  const { decision } = of;
+  return (await readGate(decision.name, decision.gate, {
+    digest: decision.digest,
+    members: decision.members,
+    judge,
+  }, job.io)).decision;
 }
 
 /**
  * The runs of the slice whose fresh plan is empty because an earlier job
  * applied them (SPEC.md §10): a moved one's decided plan applied under the
- * decision's approval (or, needing none, this job applied at this head).
+ * decision's approval (or, needing none, this job applied at this head). The
+ * first pass of a gated decision finds that in the gate's records the
+ * decision's check read.
  */
 async function alreadyApplied(
   job: WaveJob,
-  of: { gated: boolean; result: JobResult },
+  of: ShareJob,
+  pass: Pass,
   planned: readonly PlannedRun[],
 ): Promise<Set<string>> {
-  const decision = of.result.decision!;
+  const { decision } = of;
   const { moved } = compareWithDecision(planned, decision, () => {});
-  return await findAlreadyApplied({
-    name: decision.name,
-    gate: decision.gate,
-    wave: decision.wave,
-    head: job.base.head,
-    job: outcomeJobOf(of.result.job),
-    runs: emptyRunsOf(planned, decision.members, moved),
-    gated: of.gated,
-    ...(decision.approvalId ? { approvalId: decision.approvalId } : {}),
-  }, job.io);
+  const read = pass.n === 1 ? of.verified.gate : undefined;
+  return await findAlreadyApplied(
+    {
+      name: decision.name,
+      gate: decision.gate,
+      wave: decision.wave,
+      head: job.base.head,
+      job: outcomeJobOf(of.result.job),
+      runs: emptyRunsOf(planned, decision.members, moved),
+      gated: of.verified.need.needed,
+      ...(decision.approvalId ? { approvalId: decision.approvalId } : {}),
+    },
+    job.io,
+    read?.records,
+  );
 }
 
 function stopWith(result: JobResult): PassEnd {
   return { end: "stop", result };
-}
-
-/** The result a share or group job starts from: its slice, nothing done yet. */
-function startResult(
-  input: RunJobInput,
-  decision: Decision,
-  slice: readonly Run[],
-): JobResult {
-  const { selection: { wave, kind, share, group } } = input;
-  return {
-    exitCode: OK,
-    wave: wave.k,
-    job: {
-      kind,
-      ...(share === undefined ? {} : { share }),
-      ...(group ? { group: group.name } : {}),
-    },
-    decision,
-    applied: [],
-    failed: [],
-    moved: [],
-    untried: [],
-    skipped: [],
-    runs: slice.map((run) => run.target),
-  };
-}
-
-/** This job's runs: the wave's (or the group's) sorted by target, sliced. */
-function sliceOf(input: RunJobInput, decision: Decision): Run[] {
-  const { selection: { wave, share, group } } = input;
-  const candidates: Run[] = wave.discover
-    ? decision.members.map(({ target, op }) => ({ target, op }))
-    : wave.runs;
-  const pool = group ? groupRuns(group, candidates) : candidates;
-  return sliceShare(pool, group ? group.shares : wave.shares, share ?? 1);
-}
-
-/** Names the job's files: `share-2`, `group-eu`, `group-eu-share-1`. */
-function jobTagOf(input: RunJobInput): string {
-  const { share, group } = input.selection;
-  return group
-    ? `group-${group.name}${share ? `-share-${share}` : ""}`
-    : `share-${share}`;
-}
-
-/** Sets the exit code (1 a run failed, else 4 a run moved, else 0) and says why. */
-function finish(
-  result: JobResult,
-  input: RunJobInput,
-  io: RunIo,
-): JobResult {
-  const log = terminalLog(io.stderr, io.env);
-  const k = input.selection.wave.k;
-  if (result.failed.length) {
-    log(styledLead(
-      `error: ${countOf(result.failed.length, "run")} failed: ${
-        result.failed.join(", ")
-      }`,
-    ));
-    return { ...result, exitCode: RUN_FAILED };
-  }
-  if (result.moved.length) {
-    log(styledLead(
-      `error: refused ${
-        countOf(result.moved.length, "run")
-      } whose plan moved since wave ${k} was decided: ${
-        result.moved.join(", ")
-      }`,
-    ));
-    log(
-      `then decide again (it plans the moved runs afresh, and waits for an approval if they need one): ${
-        decideCommand(input)
-      }`,
-    );
-    return { ...result, exitCode: PLAN_MOVED };
-  }
-  return { ...result, exitCode: OK };
 }

@@ -12,12 +12,12 @@ import { approveCommand } from "../ledger/gate_messages.ts";
 import { tallyLine } from "../ledger/gate_tally.ts";
 import type { BaseRead } from "../policy/read_base.ts";
 import { forgeConfirmations } from "../review/forge_confirmer.ts";
-import type { Decision } from "./decision.ts";
-import { gateRules, jobRulesContext } from "./gate_rules.ts";
+import type { Decision } from "../jobs/decision.ts";
+import { gateRules, jobRulesContext } from "../gate/gate_rules.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { decideCommand } from "./next_steps.ts";
-import { readGate } from "./read_gate.ts";
-import type { WaitingNote } from "./job_result.ts";
+import { readGate } from "../gate/read_gate.ts";
+import type { WaitingNote } from "../jobs/job_result.ts";
 import type { RunIo } from "./run_io.ts";
 import { waitingNote } from "./waiting_note.ts";
 

@@ -7,6 +7,7 @@
  */
 
 import { InputError } from "../errors.ts";
+import { countOf } from "../count_of.ts";
 import { compilePattern } from "../jobs/group_pattern.ts";
 import type { JobKind } from "../jobs/expand_jobs.ts";
 import { suggest } from "../spec/did_you_mean.ts";
@@ -118,9 +119,7 @@ function selectGroup(
 function checkShare(label: string, share: number, shares: number): void {
   if (share > shares) {
     throw new InputError(
-      `${label} has ${shares} share${
-        shares === 1 ? "" : "s"
-      }; "--share ${share}" is not one`,
+      `${label} has ${countOf(shares, "share")}; "--share ${share}" is not one`,
       [`shares: ${shareList(shares)}`],
     );
   }

@@ -8,7 +8,7 @@
 
 import { formatDuration } from "../spec/duration.ts";
 import type { ApplyOutcome, PlannedRun } from "./run_outcomes.ts";
-import type { SkippedRun } from "./job_result.ts";
+import type { SkippedRun } from "../jobs/job_result.ts";
 
 /** A plan as the table shows it: `no changes`, its summary, or `changes`. */
 function planText(plan: PlannedRun["plan"]): string {

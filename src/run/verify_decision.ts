@@ -9,25 +9,34 @@
  * one that the ledger holds, and the ledger itself must approve its plans under
  * the approver rules read at those bases: the tally is counted and every seal
  * verified again, never taken from the record (approvals revoked since are not
- * a forgery: the job then waits). Any mismatch is exit 2.
+ * a forgery: the job then waits). Any mismatch is exit 2. That read of the gate
+ * (on the records the chain rule read for the job's base, when it read them)
+ * is the job's one read before it claims: the gate it decides is passed on to
+ * the claim stage, not read again.
  * @module
  */
 
+import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
 import { isStrictAncestor } from "../git/git_history.ts";
 import { type ApprovalNeed, needsApproval } from "../policy/needs_approval.ts";
 import type { PolicyAtBase } from "../policy/policy_at_base.ts";
-import type { BaseRead, PolicyBase } from "../policy/read_base.ts";
+import type { PolicyBase } from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
 import { decideGate, type GateDecision } from "../ledger/decide_gate.ts";
 import type { LedgerRecord } from "../ledger/records.ts";
 import { forgeConfirmations } from "../review/forge_confirmer.ts";
-import { gateName } from "./decide_wave.ts";
-import { type GateJudge, gateRules, jobRulesContext } from "./gate_rules.ts";
-import { loadPlanSets, readGate } from "./read_gate.ts";
-import type { Decision } from "./decision.ts";
-import { wavePolicy, withNamedBases } from "./job_base.ts";
+import { gateName } from "../gate/gate_name.ts";
+import {
+  type GateJudge,
+  gateRules,
+  jobRulesContext,
+} from "../gate/gate_rules.ts";
+import { type GateRead, loadPlanSets, readGate } from "../gate/read_gate.ts";
+import type { Decision } from "../jobs/decision.ts";
+import { type JobBase, withNamedBases } from "./job_base.ts";
+import { wavePolicy, wavePolicyLines } from "../policy/wave_policy.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** What a share job may do under a decision it checked. */
@@ -40,6 +49,12 @@ export interface VerifiedDecision {
   need: ApprovalNeed;
   /** Judges the gate's approvals under the rules read at the same bases. */
   judge: GateJudge;
+  /**
+   * The gate as read and decided for the decision, when it needs an approval:
+   * its records (every one, as of now) and whether it stands approved (it may
+   * not, when an approval was revoked since; the claim stage then waits).
+   */
+  gate?: GateRead;
 }
 
 /** What is checked: the record, where it was read, and the job. */
@@ -50,8 +65,8 @@ export interface VerifyInput {
   /** The spec's `name` and `gate` prefix (the working copy's). */
   spec: { name: string; gate: string };
   wave: Wave;
-  /** The job's own base. */
-  base: BaseRead;
+  /** The job's own base, and the gates' records read to find it. */
+  base: JobBase;
   /**
    * Whether a forge gate's approvals may be confirmed through the forge (not
    * in a dry run).
@@ -71,7 +86,8 @@ function mismatch(path: string, what: string, detail?: string): InputError {
  * Checks a decision record against the spec at base and the ledger.
  * @param input The record, its path, the spec's name and gate, the wave and the base.
  * @param io The edges (git, the ledger, the log).
- * @returns The policy and whether an approval is needed.
+ * @returns The bases, the policy, whether an approval is needed, the judge,
+ *   and the gate as read when one is.
  * @throws {InputError} Exit 2 when the record does not match its members, the
  *   history, the policy at base or the ledger.
  */
@@ -81,6 +97,50 @@ export async function verifyDecision(
 ): Promise<VerifiedDecision> {
   const { decision, path, base, wave } = input;
   const gate = gateName(input.spec, wave.k);
+  const bases = await checkRecord(input, gate, io);
+  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
+  const policy = wavePolicy(bases, wave, targets);
+  for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
+  const need = needsApproval(policy.policy, decision.members);
+  const forge = forgeConfirmations({
+    name: input.spec.name,
+    gate,
+    wave,
+    commit: base.head,
+    ask: input.ask ?? true,
+  }, io);
+  const judge = gateRules(
+    bases,
+    wave,
+    targets,
+    jobRulesContext(base, io.env),
+    io,
+    forge.confirmer,
+  );
+  if (!need.needed) return { bases, policy, need, judge };
+  if (decision.status !== "approved") {
+    throw mismatch(
+      path,
+      `the policy at ${base.sha.slice(0, 12)}`,
+      `it says "${decision.status}", but ${need.why}`,
+    );
+  }
+  const read = await checkLedger(input, gate, judge, io);
+  return { bases, policy, need, judge, gate: read };
+}
+
+/**
+ * Checks what the record says of itself: its gate, that its members hash to
+ * its digest, that its base is a strict ancestor of HEAD and every base it
+ * names a commit of this checkout.
+ * @returns The bases to read the rules at: the job's own and the record's.
+ */
+async function checkRecord(
+  input: VerifyInput,
+  gate: string,
+  io: RunIo,
+): Promise<PolicyBase[]> {
+  const { decision, path, base } = input;
   if (decision.gate !== gate) {
     throw mismatch(path, `the gate "${gate}"`);
   }
@@ -116,45 +176,34 @@ export async function verifyDecision(
       `its base ${named.missing.slice(0, 12)} is not in this checkout`,
     );
   }
-  const { bases } = named;
-  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
-  const policy = wavePolicy(bases, wave, targets, io);
-  const need = needsApproval(policy.policy, decision.members);
-  const forge = forgeConfirmations({
-    name: input.spec.name,
-    gate,
-    wave,
-    commit: base.head,
-    ask: input.ask ?? true,
-  }, io);
-  const judge = gateRules(
-    bases,
-    wave,
-    targets,
-    jobRulesContext(base, io.env),
-    io,
-    forge.confirmer,
-  );
-  if (!need.needed) return { bases, policy, need, judge };
-  if (decision.status !== "approved") {
-    throw mismatch(
-      path,
-      `the policy at ${base.sha.slice(0, 12)}`,
-      `it says "${decision.status}", but ${need.why}`,
-    );
-  }
+  return named.bases;
+}
+
+/**
+ * Reads the gate, the job's one read of it before it claims, and checks that
+ * the ledger holds the approval the record names and approves its plans (or
+ * did before a revoke).
+ * @returns The gate as read.
+ */
+async function checkLedger(
+  input: VerifyInput,
+  gate: string,
+  judge: GateJudge,
+  io: RunIo,
+): Promise<GateRead> {
+  const { decision, path, base } = input;
+  // The gate's records as the chain rule read them for this job, if it did:
+  // every one, before any command of the change ran, as this check needs.
+  const recorded = base.gateRecords.get(gate);
   const query = {
     digest: decision.digest,
     members: decision.members,
     judge,
     whole: true,
+    ...(recorded ? { records: recorded } : {}),
   };
-  const { records, decision: gateNow } = await readGate(
-    input.spec.name,
-    gate,
-    query,
-    io,
-  );
+  const read = await readGate(input.spec.name, gate, query, io);
+  const { records, decision: gateNow } = read;
   const approval = records.find((record) =>
     record.kind === "approval" && record.id === decision.approvalId
   );
@@ -185,7 +234,7 @@ export async function verifyDecision(
       `the ledger does not approve its plans: ${gateNow.reasons[0]}`,
     );
   }
-  return { bases, policy, need, judge };
+  return read;
 }
 
 /**

@@ -16,7 +16,7 @@ import { holdsAtBase, withHolds } from "../hooks/wave_holds.ts";
 import { parseHooks } from "../hooks/parse_hooks.ts";
 import type { PolicyBase } from "../policy/read_base.ts";
 import type { Hooks, Wave } from "../spec/types.ts";
-import type { Decision } from "./decision.ts";
+import type { Decision } from "../jobs/decision.ts";
 
 /**
  * Checks a decision record's hooks and returns them.

@@ -10,7 +10,7 @@ import {
   describeApprovers,
   describeMode,
 } from "../policy/approval_at_base.ts";
-import type { WaitingNote } from "./job_result.ts";
+import type { WaitingNote } from "../jobs/job_result.ts";
 
 /**
  * The note of a waiting job.

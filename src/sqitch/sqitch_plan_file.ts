@@ -10,7 +10,7 @@
 
 import { ShapeError } from "../input/shape_error.ts";
 import { createHash } from "node:crypto";
-import type { PlanChange } from "../run/plan_file.ts";
+import type { PlanChange } from "../plan/plan_file.ts";
 import {
   destructiveStatements,
   type ScriptVerdict,

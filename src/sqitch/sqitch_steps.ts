@@ -18,7 +18,7 @@ import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLAN_FILE_BYTES } from "../limits.ts";
-import { MAX_PLAN_CHANGES } from "../run/plan_file.ts";
+import { MAX_PLAN_CHANGES } from "../plan/plan_file.ts";
 import {
   type StepRunner,
   toolFailure,

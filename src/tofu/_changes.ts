@@ -10,7 +10,7 @@ import {
   MAX_CHANGE_ADDRESS,
   MAX_PLAN_CHANGES,
   type PlanChange,
-} from "../run/plan_file.ts";
+} from "../plan/plan_file.ts";
 import type { PlanDocument, ResourceChange } from "./_plan_document.ts";
 
 /** The action of one resource change, or `undefined` when it does nothing. */

@@ -12,7 +12,7 @@ import { canonicalJson, writeCanonical } from "./_canonical_json.ts";
 import { type PlanDocument, readPlanDocument } from "./_plan_document.ts";
 import { summarise } from "./_summary.ts";
 import { changesOf } from "./_changes.ts";
-import type { PlanChange } from "../run/plan_file.ts";
+import type { PlanChange } from "../plan/plan_file.ts";
 
 /** The plan file of a tool's plan (SPEC.md §4.2), with its summary always set. */
 export interface ToolPlanFile {

@@ -17,7 +17,7 @@ import type { StepResult } from "../exec/run_step.ts";
 import type { TofuTool } from "../spec/types.ts";
 import {
   fillForRun,
-  runToolStep,
+  runnerFor,
   toolFailure,
   type ToolIo,
   type ToolRun,
@@ -53,17 +53,12 @@ function runTofuStep(
   io: ToolIo,
   captureStdout?: (chunk: Uint8Array) => Promise<void>,
 ): Promise<StepResult> {
-  return runToolStep(
-    {
-      argv: [tool.binary, `-chdir=${filled(tool, where).dir}`, ...words],
-      phase,
-      defaultEnv: { TF_IN_AUTOMATION: "1" },
-      ...(captureStdout ? { captureStdout } : {}),
-    },
-    where,
-    settings,
-    io,
-  );
+  return runnerFor(where, settings, io).run({
+    argv: [tool.binary, `-chdir=${filled(tool, where).dir}`, ...words],
+    phase,
+    defaultEnv: { TF_IN_AUTOMATION: "1" },
+    ...(captureStdout ? { captureStdout } : {}),
+  });
 }
 
 /**

@@ -1,43 +1,26 @@
 /**
  * What every adapter of the `tool` shorthand (SPEC.md §15) shares: the edges and
- * settings of its steps, the spec's templates filled in for one run, running one
- * step of the tool through the step console with the run's environment, a step
- * result for a failure around the tool, and a bounded capture of a step's
- * stdout. It knows no tool's commands.
+ * settings of its steps, the spec's templates filled in for one run, the step
+ * runner of one run (the one runner of user commands, `exec/run_user_step.ts`,
+ * bound to the run), a step result for a failure around the tool, and a
+ * bounded capture of a step's stdout. It knows no tool's commands.
  * @module
  */
 
-import type { Clock } from "../clock.ts";
-import type { Writer } from "../console/writer.ts";
+import { fillTemplate, type TemplateValues } from "../exec/fill_template.ts";
+import type { StepResult } from "../exec/run_step.ts";
 import {
-  fillTemplate,
-  stepEnv,
-  type TemplateValues,
-} from "../exec/fill_template.ts";
-import type { Interrupts } from "../exec/interrupts.ts";
-import { runStep, type StepResult } from "../exec/run_step.ts";
-import type { Spawner } from "../exec/spawner.ts";
+  runUserStep,
+  type StepIo,
+  type StepTimers,
+} from "../exec/run_user_step.ts";
 import type { Run, Wave } from "../spec/types.ts";
 
 /** The edges the tool steps use (a wave run's `RunIo` has them all). */
-export interface ToolIo {
-  /** The working directory: plan paths and `dir` are relative to it. */
-  cwd: string;
-  /** The environment the tool inherits. */
-  env: Record<string, string | undefined>;
-  /** The step console. */
-  stderr: Writer;
-  clock: Clock;
-  interrupts: Interrupts;
-  /** The process seam; the real one by default. */
-  spawner?: Spawner;
-}
+export type ToolIo = StepIo;
 
 /** Heartbeat and timeout of each step, in milliseconds (0 = off). */
-export interface ToolSettings {
-  heartbeatMs: number;
-  timeoutMs: number;
-}
+export type ToolSettings = Required<StepTimers>;
 
 /** One run of a wave and its plan file (relative to the working directory). */
 export interface ToolRun {
@@ -54,7 +37,7 @@ export interface ToolStepResult extends StepResult {
   moved?: true;
 }
 
-/** One step of a tool: its argv, phase, and environment added to the run's. */
+/** One step of a tool: its argv (filled already), phase, and environment added to the run's. */
 export interface ToolStep {
   argv: readonly string[];
   phase: "plan" | "apply";
@@ -90,53 +73,6 @@ export function fillForRun(
   return fillTemplate(template, values);
 }
 
-/**
- * Runs one step of a tool for a run: the run's `CHANT_WAVE_*` environment
- * (SPEC.md §3.4) with the step's additions, through the step console.
- * @param step The argv, phase and environment.
- * @param where The run.
- * @param settings Heartbeat and timeout.
- * @param io The edges.
- * @returns How it ended; never rejects for the tool's own failures.
- */
-export function runToolStep(
-  step: ToolStep,
-  where: ToolRun,
-  settings: ToolSettings,
-  io: ToolIo,
-): Promise<StepResult> {
-  const { wave, run, planPath } = where;
-  const env = stepEnv(io.env, {
-    name: wave.name,
-    k: wave.k,
-    phase: step.phase,
-    target: run.target,
-    op: run.op,
-    plan: planPath,
-  });
-  for (const [name, value] of Object.entries(step.defaultEnv ?? {})) {
-    env[name] ??= value;
-  }
-  for (const [name, value] of Object.entries(step.env ?? {})) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
-  return runStep({
-    argv: step.argv,
-    cwd: io.cwd,
-    env,
-    phase: step.phase,
-    target: run.target,
-    heartbeatMs: settings.heartbeatMs,
-    timeoutMs: settings.timeoutMs,
-    interrupts: io.interrupts,
-    clock: io.clock,
-    writer: io.stderr,
-    spawner: io.spawner,
-    ...(step.captureStdout ? { captureStdout: step.captureStdout } : {}),
-  });
-}
-
 /** Runs the steps of one run of a tool, and names the run in messages. */
 export interface StepRunner {
   /** The run's target, as the step console and messages name it. */
@@ -148,7 +84,9 @@ export interface StepRunner {
 }
 
 /**
- * The step runner of one run of a wave: {@linkcode runToolStep} bound to it.
+ * The step runner of one run of a wave: the one runner of user commands
+ * (`runUserStep`) with the run's `CHANT_WAVE_*` environment (SPEC.md §3.4),
+ * the step's additions, and the step console naming the run.
  * @param where The run.
  * @param settings Heartbeat and timeout.
  * @param io The edges.
@@ -162,7 +100,12 @@ export function runnerFor(
   return {
     label: where.run.target,
     cwd: io.cwd,
-    run: (step) => runToolStep(step, where, settings, io),
+    run: (step) =>
+      runUserStep(
+        { ...step, wave: where.wave, run: where.run, planPath: where.planPath },
+        settings,
+        io,
+      ),
   };
 }
 

@@ -37,3 +37,32 @@ Deno.test("a revoke ends the forge actions of the approvals it ends, and the nex
     expect((await revoke()).actionsThrough).toEqual({ run: "600" });
   });
 });
+
+Deno.test("an approve job played when nothing waits still records, so no forged record can name it alone", async () => {
+  await using r = await rollout(
+    specOf([{ ...PROD, gate: "on-destructive" }], { approval: "forge" }),
+  );
+  const run = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(run.code).toBe(0);
+  const job = "https://gitlab.example/g/p/-/jobs/103";
+  const out = await r.run([
+    "approve",
+    ...SPEC,
+    "--wave",
+    "1",
+    "--decided",
+    "--by",
+    "ann",
+    "--via",
+    job,
+  ]);
+  expect(out.code).toBe(0);
+  expect(out.stderr).toContain("nothing to approve");
+  expect(out.stderr).toContain(
+    "recording this approval of the decided plans all the same",
+  );
+  const approvals = (await r.records("tf-wave-1")).filter((record) =>
+    record.kind === "approval"
+  );
+  expect(approvals.map((record) => record.via)).toEqual([job]);
+});

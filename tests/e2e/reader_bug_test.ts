@@ -30,7 +30,7 @@ async function buggyBundle(dir: string): Promise<string> {
     }).output();
     expect(cp.code).toBe(0);
   }
-  const file = `${dir}/src/run/plan_file.ts`;
+  const file = `${dir}/src/plan/plan_file.ts`;
   const text = await Deno.readTextFile(file);
   expect(text).toContain(READ_PLAN);
   await Deno.writeTextFile(file, text.replace(READ_PLAN, READ_PLAN + BUG));

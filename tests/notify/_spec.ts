@@ -3,8 +3,8 @@
  * @module
  */
 
-import type { Decision } from "../../src/run/decision.ts";
-import type { JobResult } from "../../src/run/job_result.ts";
+import type { Decision } from "../../src/jobs/decision.ts";
+import type { JobResult } from "../../src/jobs/job_result.ts";
 import type { Spec } from "../../src/spec/types.ts";
 
 /** Waves `dev` (whole) and `apply` (2 shares, or groups) of `tf-apply`. */

@@ -2,7 +2,7 @@
 import { expect } from "@std/expect";
 import { PLAN_MOVED, RUN_FAILED, WAITING } from "../../src/exit_codes.ts";
 import { notifyEvents } from "../../src/notify/notify_events.ts";
-import type { JobResult } from "../../src/run/job_result.ts";
+import type { JobResult } from "../../src/jobs/job_result.ts";
 import { decision, DIGEST, result, SPEC } from "./_spec.ts";
 
 const NOW = Date.UTC(2026, 10, 30, 9, 15, 2, 123);

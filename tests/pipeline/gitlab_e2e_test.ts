@@ -232,8 +232,12 @@ Deno.test({
       ) expect(log).toMatch(new RegExp(`PASS\\s+${job}\\b`));
       expect(log).toMatch(/wave-2-staging-share-1\s+imported artifacts/);
       expect(log).toContain("approved by ann");
-      // Played again when nothing waits, the approve job approves nothing.
+      // Played again when nothing waits, the approve job approves nothing
+      // new, yet records the decided plans, so no other record can name it.
       expect(log).toContain("nothing to approve");
+      expect(log).toContain(
+        "recording this approval of the decided plans all the same",
+      );
       expect(await applied()).toEqual([...TARGETS, "prod-us"].sort());
     },
   );
@@ -242,7 +246,8 @@ Deno.test({
     const kinds = (await ledgerFiles()).map((name) =>
       name.match(/-(pending|approval|claim|run-outcome)-/)?.[1]
     );
-    expect(kinds.filter((kind) => kind === "approval").length).toBe(1);
+    // The first play's approval, and the second play's of the decided plans.
+    expect(kinds.filter((kind) => kind === "approval").length).toBe(2);
     expect(kinds).toContain("pending");
     expect(kinds).toContain("claim");
     expect(kinds).toContain("run-outcome");

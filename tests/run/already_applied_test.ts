@@ -4,7 +4,10 @@ import {
   alreadyAppliedIn,
   type AlreadyAppliedQuery,
   emptyRunsOf,
+  findAlreadyApplied,
 } from "../../src/run/already_applied.ts";
+import { memoryWriter } from "../../src/console/writer.ts";
+import type { LedgerStore } from "../../src/ledger/ledger_store.ts";
 import { newRecord } from "../../src/ledger/records.ts";
 import type { LedgerRecord, WaveOutcome } from "../../src/ledger/records.ts";
 import {
@@ -160,4 +163,33 @@ Deno.test("emptyRunsOf() lists the empty runs with their decided plans", () => {
     { target: "eu", moved: true, decided: EU },
     { target: "ap", moved: true },
   ]);
+});
+
+Deno.test("findAlreadyApplied() reads the gate only when it has no records and some plan is empty", async (t) => {
+  const reads: string[] = [];
+  const ledger = {
+    readGate: (name: string, gate: string) => {
+      reads.push(`${name}/${gate}`);
+      return Promise.resolve({ records: applied, problems: ["odd record"] });
+    },
+  } as Pick<LedgerStore, "readGate"> as LedgerStore;
+  const stderr = memoryWriter();
+  const io = { ledger, stderr };
+  await t.step("no empty plan: nothing is read", async () => {
+    expect(await findAlreadyApplied(query({ runs: [] }), io)).toEqual(
+      new Set(),
+    );
+    expect(reads).toEqual([]);
+  });
+  await t.step("records the job read already: nothing is read", async () => {
+    expect(await findAlreadyApplied(query({}), io, applied)).toEqual(
+      new Set(["eu"]),
+    );
+    expect(reads).toEqual([]);
+  });
+  await t.step("else the gate is read, its problems logged", async () => {
+    expect(await findAlreadyApplied(query({}), io)).toEqual(new Set(["eu"]));
+    expect(reads).toEqual([`${NAME}/${GATE}`]);
+    expect(stderr.lines()).toEqual(["warning: ledger: odd record"]);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * runToolStep() and its helpers against a real child process: the run's
+ * runnerFor() and its helpers against a real child process: the run's
  * environment with a tool's additions, and a bounded capture of stdout.
  */
 // @ts-types="../../types/std/expect.d.ts"
@@ -20,7 +20,7 @@ const WHERE = {
   planPath: ".chant/p.json",
 };
 
-Deno.test("runToolStep() runs a tool step with the run's environment and the step's additions", async () => {
+Deno.test("runnerFor() runs a tool step with the run's environment and the step's additions", async () => {
   const writer = memoryWriter();
   const runner = runnerFor(WHERE, { heartbeatMs: 0, timeoutMs: 0 }, {
     cwd: "/",

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { parsePlanFile, parsePlansFile } from "../../src/run/plan_file.ts";
+import { parsePlanFile, parsePlansFile } from "../../src/plan/plan_file.ts";
 
 const D = `sha256:${"a".repeat(64)}`;
 

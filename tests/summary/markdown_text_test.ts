@@ -4,7 +4,7 @@ import {
   codeBlock,
   markdownText,
   MAX_MARKDOWN_TEXT,
-} from "../../src/run/markdown_text.ts";
+} from "../../src/summary/markdown_text.ts";
 
 Deno.test("markdownText() leaves plain text as it is", () => {
   expect(markdownText("1 to add, 0 to destroy (prod-eu)")).toBe(

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { gateStatus } from "../../src/run/gate_status.ts";
+import { gateStatus } from "../../src/gate/gate_status.ts";
 import {
   approvalRecord,
   expiredRecord,

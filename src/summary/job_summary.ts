@@ -10,9 +10,9 @@
  */
 
 import { WAITING } from "../exit_codes.ts";
-import type { JobResult } from "./job_result.ts";
+import type { JobResult } from "../jobs/job_result.ts";
 import { codeBlock, markdownText } from "./markdown_text.ts";
-import { describeChange } from "./plan_changes.ts";
+import { describeChange } from "../plan/plan_changes.ts";
 import type { ApproveClick } from "./approve_link.ts";
 
 /**

@@ -2,8 +2,8 @@
  * Reads a gate from the ledger and decides it (SPEC.md §5.3, §10): the gate's
  * records, the plan sets of the approvals that count, each approval judged under
  * the wave's rules at base (when the caller has them), and the pure `decideGate`.
- * Problems with records are logged as warnings. Used by every stage that asks
- * whether a decision's plans stand approved.
+ * Problems with records are logged as warnings. Used by every stage and
+ * command that asks whether a decision's plans stand approved.
  * @module
  */
 
@@ -14,10 +14,25 @@ import {
   type GateDecision,
   type GateMember,
 } from "../ledger/decide_gate.ts";
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type {
+  GateRecords,
+  LedgerMark,
+  LedgerStore,
+} from "../ledger/ledger_store.ts";
 import type { LedgerRecord, PlanPair } from "../ledger/records.ts";
 import type { GateJudge } from "./gate_rules.ts";
-import type { RunIo } from "./run_io.ts";
+import type { Clock } from "../clock.ts";
+import type { Writer } from "../console/writer.ts";
+
+/** What reading a gate takes: the ledger, the job's mark, the clock, the log. */
+export interface ReadGateIo {
+  ledger: LedgerStore;
+  /** The job's mark (`RunIo.asOf`): records that arrived after it do not loosen. */
+  asOf?: LedgerMark;
+  clock: Clock;
+  /** Where problems with records are logged, as warnings. */
+  stderr: Writer;
+}
 
 /** A gate as read: its records and the decision for some members. */
 export interface GateRead {
@@ -50,7 +65,9 @@ export async function loadPlanSets(
  * @param query The decision's digest and members, the judge of the wave's
  *   approvals under its rules at base (absent: any one approval counts), and
  *   whether every record is wanted (`whole`; else only those from the gate's
- *   newest revoke on, all a decision can need).
+ *   newest revoke on, all a decision can need); with `records`, every record
+ *   of the gate as the caller read it already (as of the job's mark, when it
+ *   has one): the gate is decided on those, not read again.
  * @param io The ledger, the clock and the log.
  * @returns The records and the gate decision.
  */
@@ -62,14 +79,16 @@ export async function readGate(
     members: readonly GateMember[];
     judge?: GateJudge;
     whole?: boolean;
+    records?: GateRecords;
   },
-  io: Pick<RunIo, "ledger" | "clock" | "stderr" | "asOf">,
+  io: ReadGateIo,
 ): Promise<GateRead> {
   const decide = async (whole: boolean) => {
-    const { records, problems } = await io.ledger.readGate(name, gate, {
-      asOf: io.asOf,
-      ...(whole ? {} : { live: true }),
-    });
+    const { records, problems } = query.records ??
+      await io.ledger.readGate(name, gate, {
+        asOf: io.asOf,
+        ...(whole ? {} : { live: true }),
+      });
     const sets = await loadPlanSets(io.ledger, name, gate, records);
     const rules = await query.judge?.judge(records, query.digest);
     const decision = decideGate(records, sets, {
@@ -81,11 +100,12 @@ export async function readGate(
     });
     return { records, problems, decision };
   };
-  let read = await decide(query.whole === true);
+  let read = await decide(query.whole === true || query.records !== undefined);
   // Waiting with no approval since a revoke: read what came before it too, so
   // the reasons can say which approval was revoked.
   if (
     read.decision.status === "waiting" && query.whole !== true &&
+    query.records === undefined &&
     read.records.some((record) => record.kind === "expired") &&
     !read.records.some((record) => record.kind === "approval")
   ) read = await decide(true);

@@ -1,6 +1,6 @@
 /**
- * The stage that reads a wave's approval rules at base (SPEC.md §12, §12.1) and
- * judges a gate's approvals under them: the mode, signers file and approver
+ * Reads a wave's approval rules at base (SPEC.md §12, §12.1) and judges a
+ * gate's approvals under them: the mode, signers file and approver
  * rules of the governing base waves, logged once
  * (`approval of wave <k> "<name>": sealed by <path> (read at …)`,
  * `approvers of wave <k> "<name>": 2 distinct approvers, … (read at …)`), the
@@ -31,8 +31,18 @@ import { judgeApprovals } from "../policy/judge_approvals.ts";
 import { readSignersAt, type SignersAtBase } from "../policy/read_signers.ts";
 import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
 import type { Wave } from "../spec/types.ts";
-import { ciContext } from "./ci_context.ts";
-import type { RunIo } from "./run_io.ts";
+import { ciContext } from "../ci/ci_context.ts";
+import type { Clock } from "../clock.ts";
+import type { Writer } from "../console/writer.ts";
+import type { Git } from "../git/git.ts";
+
+/** What judging a gate's approvals reads: git, the log and the clock. */
+export interface GateRulesIo {
+  git: Git;
+  /** Where the rules are logged when first judged. */
+  stderr: Writer;
+  clock: Clock;
+}
 
 /** A wave's approval rules at base, and the judge of its gate's approvals. */
 export interface GateJudge {
@@ -108,7 +118,7 @@ export function gateRules(
   wave: Pick<Wave, "k" | "name">,
   targets: Iterable<string>,
   context: RulesContext,
-  io: Pick<RunIo, "git" | "stderr" | "clock">,
+  io: GateRulesIo,
   confirmer?: ApprovalConfirmer,
 ): GateJudge {
   const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
@@ -156,7 +166,7 @@ async function readWhatRulesNeed(
   bases: readonly { sha: string }[],
   wave: Pick<Wave, "k" | "name">,
   context: RulesContext,
-  io: Pick<RunIo, "git" | "stderr">,
+  io: Pick<GateRulesIo, "git" | "stderr">,
 ): Promise<{ signers: SignersAtBase[]; people: ChangePeople }> {
   const log = lineLog(io.stderr);
   const of = `of wave ${wave.k} "${wave.name}"`;

@@ -1,8 +1,8 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import type { Decision } from "../../src/run/decision.ts";
-import type { JobResult } from "../../src/run/job_result.ts";
-import { jobSummary } from "../../src/run/job_summary.ts";
+import type { Decision } from "../../src/jobs/decision.ts";
+import type { JobResult } from "../../src/jobs/job_result.ts";
+import { jobSummary } from "../../src/summary/job_summary.ts";
 
 const D = `sha256:${"d".repeat(64)}`;
 const P = `sha256:${"1".repeat(64)}`;

@@ -1,16 +1,14 @@
 /**
  * A job's outcome (SPEC.md §4.8): the exit code and what applied, failed, moved,
- * was skipped and left untried; printed as JSON with `--json`. Also the human
- * lines for failed runs and their output tails, and a dry run's last line.
+ * was skipped and left untried; printed as JSON with `--json`, rendered as the
+ * job summary and announced by webhook. Types only: the run flow makes it, the
+ * CLI and `notify/` read it.
  * @module
  */
 
 import type { ExitCode } from "../exit_codes.ts";
-import type { JobKind } from "../jobs/expand_jobs.ts";
+import type { JobKind } from "./expand_jobs.ts";
 import type { Decision } from "./decision.ts";
-import type { FailedRun } from "./run_outcomes.ts";
-import { lineLog } from "../console/line_log.ts";
-import type { Writer } from "../console/writer.ts";
 
 /** A run not applied on purpose, and why (`no changes`, `already applied`). */
 export interface SkippedRun {
@@ -63,42 +61,4 @@ export interface RestWaveResult {
   exitCode: ExitCode;
   /** Its set digest, once planned. */
   digest?: string;
-}
-
-/**
- * Logs failed runs: the failure line, then the tail of their output, indented,
- * each line with its control characters made visible.
- * @param failed The failed runs.
- * @param stderr The log.
- */
-export function logFailures(
-  failed: readonly FailedRun[],
-  stderr: Writer,
-): void {
-  const log = lineLog(stderr);
-  for (const run of failed) {
-    log(`failed: ${run.message}`);
-    if (run.tail.length === 0) continue;
-    log("  last lines:");
-    for (const line of run.tail) log(`  | ${line}`);
-  }
-}
-
-/**
- * The line a dry run ends with: what it would apply and under which approval.
- * @param decision The decision.
- * @param runs How many runs it would apply.
- * @returns The line.
- * @example
- * ```ts
- * dryRunLine(decision, 2); // "dry run: would apply 2 runs under the approval 3f… by ann; recorded nothing"
- * ```
- */
-export function dryRunLine(decision: Decision, runs: number): string {
-  const using = decision.status === "approved"
-    ? ` under the approval ${decision.approvalId} by ${decision.approvedBy}`
-    : "";
-  return `dry run: would apply ${runs} run${
-    runs === 1 ? "" : "s"
-  }${using}; recorded nothing`;
 }

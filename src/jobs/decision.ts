@@ -13,7 +13,7 @@ import { quote } from "../quote.ts";
 import { GATE_POLICIES, type GatePolicy, type Hooks } from "../spec/types.ts";
 import type { PolicySource } from "../policy/policy_at_base.ts";
 import { BASE_RULES, type BaseRule } from "../policy/base_rule.ts";
-import type { PlanChange } from "./plan_file.ts";
+import type { PlanChange } from "../plan/plan_file.ts";
 
 /** One decided run. */
 export interface DecisionMember {

@@ -8,7 +8,7 @@
  */
 
 import { approveJobName, approveWorkflowFile } from "../jobs/approve_job.ts";
-import { ciContext } from "./ci_context.ts";
+import { ciContext } from "../ci/ci_context.ts";
 
 /** How to approve from the forge's own interface. */
 export type ApproveClick =
