@@ -200,7 +200,7 @@ function foldEnded(
 /**
  * Keeps, for each commit decided under a trusted base, the record that names it
  * first, by time and then in ledger order: the chain rule reads every such
- * commit, and the last trusted decision (`recordedDecisions`) reads them in the
+ * commit, and the last trusted decision (`readJobBase`) reads them in the
  * order they were first decided, by time.
  */
 function keepTrustedHeads(

@@ -213,7 +213,7 @@ async function checkLedger(
     record.kind === "folded" &&
     record.approvals?.includes(decision.approvalId ?? "")
   );
-  if (folded) return { bases, policy, need, judge };
+  if (folded) return read;
   if (!approval) {
     throw mismatch(
       path,

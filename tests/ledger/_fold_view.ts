@@ -28,7 +28,7 @@ import {
   lastCompleted,
   waveCompletion,
 } from "../../src/order/wave_completion.ts";
-import { gateStatus } from "../../src/run/gate_status.ts";
+import { gateStatus } from "../../src/gate/gate_status.ts";
 import { actionRefusals } from "../../src/review/action_floor.ts";
 import { digest, GATE } from "./_records.ts";
 
@@ -107,8 +107,8 @@ export function view(
         lastCompleted(records, { k, shares, jobs: undefined })
       )
     ),
-    // In the order recordedDecisions() gives them: the last trusted decision
-    // is the newest of them that is an ancestor of HEAD.
+    // In the order a job reads them for its base (readJobBase): the last
+    // trusted decision is the newest of them that is an ancestor of HEAD.
     trusted: [
       ...trustedDecisionHeads(
         [...records].sort((a, b) =>
