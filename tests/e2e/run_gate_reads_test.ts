@@ -106,8 +106,8 @@ Deno.test("run --share with the git ledger reads the gate once before it claims,
     async () => {
       expect(await shareJob(["--share", "1"])).toEqual([
         // The gate, read once for the chain rule's base and the decision's
-        // check (whose decision the claim stage takes); then the job's mark.
-        "fetch",
+        // check (whose decision the claim stage takes); the job's mark is the
+        // tip that read fetched, before any command of the change.
         "fetch",
         "before-plan",
         "before-apply",
@@ -127,8 +127,7 @@ Deno.test("run --share with the git ledger reads the gate once before it claims,
     "a trusted base: the gate is read once, by the check",
     async () => {
       expect(await shareJob(["--share", "2", "--base", r.base])).toEqual([
-        // The decision's check, then the job's mark.
-        "fetch",
+        // The decision's check; the job's mark is the tip it fetched.
         "fetch",
         "before-plan",
         "before-apply",
