@@ -40,9 +40,26 @@ export async function readNamed(
     cwd,
     input: names.join("\n") + "\n",
   });
+  return parseBatch(out, names.length, args);
+}
+
+/**
+ * Parses a `cat-file --batch` answer: one entry per name asked, in order,
+ * `undefined` for a name git does not have.
+ * @param out The answer's bytes.
+ * @param count How many names were asked.
+ * @param args The git arguments, for errors.
+ * @returns The objects.
+ * @throws {GitError} When the answer is cut short or malformed.
+ */
+export function parseBatch(
+  out: Uint8Array,
+  count: number,
+  args: readonly string[],
+): (BatchObject | undefined)[] {
   const found: (BatchObject | undefined)[] = [];
   let at = 0;
-  for (let i = 0; i < names.length; i++) {
+  for (let i = 0; i < count; i++) {
     const end = out.indexOf(10, at);
     if (end < 0) throw new GitError(args, 0, "its output ended early");
     const header = decoder.decode(out.subarray(at, end)).split(" ");

@@ -18,7 +18,7 @@ import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
 import { GitError } from "../git/git_error.ts";
 import type { BatchObject, ObjectInfo } from "./_git_ledger_objects.ts";
-import { infoNamed } from "./_git_ledger_objects.ts";
+import { infoNamed, parseBatch } from "./_git_ledger_objects.ts";
 import { type FoundObject, resolvePaths } from "./_git_ledger_resolve.ts";
 import { objectId, treeEntries, type TreeEntry } from "../git/object_id.ts";
 
@@ -83,37 +83,6 @@ async function tampered(
       `name: ${await objectFile(git, cwd, oid)} was changed; nothing in the ` +
       `ledger counts from this clone (read it from a fresh clone)`,
   );
-}
-
-/** Parses a `cat-file --batch` answer: one entry per name, in order. */
-function parseBatch(
-  out: Uint8Array,
-  count: number,
-  args: readonly string[],
-): (BatchObject | undefined)[] {
-  const found: (BatchObject | undefined)[] = [];
-  let at = 0;
-  for (let i = 0; i < count; i++) {
-    const end = out.indexOf(10, at);
-    if (end < 0) throw new GitError(args, 0, "its output ended early");
-    const header = decoder.decode(out.subarray(at, end)).split(" ");
-    at = end + 1;
-    if (header.length !== 3) {
-      found.push(undefined);
-      continue;
-    }
-    const size = Number(header[2]);
-    if (!Number.isSafeInteger(size) || at + size > out.length) {
-      throw new GitError(args, 0, `unexpected output "${header.join(" ")}"`);
-    }
-    found.push({
-      oid: header[0],
-      type: header[1],
-      bytes: out.subarray(at, at + size),
-    });
-    at += size + 1;
-  }
-  return found;
 }
 
 /**
