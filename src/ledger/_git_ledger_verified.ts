@@ -16,7 +16,6 @@ import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import { GitError } from "../git/git_error.ts";
 import type { BatchObject, ObjectInfo } from "./_git_ledger_objects.ts";
 import { infoNamed, parseBatch } from "./_git_ledger_objects.ts";
 import { type FoundObject, resolvePaths } from "./_git_ledger_resolve.ts";
