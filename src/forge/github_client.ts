@@ -17,13 +17,12 @@ import type {
   Review,
   ReviewState,
 } from "./forge_client.ts";
+import { postPlanStatuses } from "./_commit_statuses.ts";
 import { apiPath, forgeHttp, parseApiUrl } from "./forge_http.ts";
 import {
   claimOfStatus,
-  describeStatuses,
   type PlanClaim,
   type RecordedPlans,
-  statusContext,
 } from "./plans_handoff.ts";
 import type { RunLocator } from "./run_locator.ts";
 import { checkedSha, checkedUser, ownerAndName } from "./_client_input.ts";
@@ -178,19 +177,9 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
           ),
       );
     },
-    async handPlans(plans: RecordedPlans, targetUrl?: string) {
+    handPlans(plans: RecordedPlans, targetUrl?: string) {
       const path = repo + apiPath`/statuses/${checkedSha(plans.head)}`;
-      for (const wave of plans.waves) {
-        await http.request("POST", path, {
-          body: {
-            state: "success",
-            context: statusContext(plans.name, wave.wave),
-            description: wave.digest,
-            ...(targetUrl ? { target_url: targetUrl } : {}),
-          },
-        });
-      }
-      return describeStatuses(plans);
+      return postPlanStatuses(http, path, plans, targetUrl);
     },
   };
 }
