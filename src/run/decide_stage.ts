@@ -15,16 +15,12 @@ import { resolve } from "@std/path";
 import { maskingReplacer } from "../console/mask_credentials.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
-import { forgeConfirmations } from "../review/forge_confirmer.ts";
+import { jobGateJudge } from "./job_gate_judge.ts";
 import { decideWave } from "./decide_wave.ts";
 import { gateName } from "../gate/gate_name.ts";
 import type { Decision } from "../jobs/decision.ts";
 import type { GateDecision } from "../ledger/decide_gate.ts";
-import {
-  type GateJudge,
-  gateRules,
-  jobRulesContext,
-} from "../gate/gate_rules.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
 import { wavePolicy, wavePolicyLines } from "../policy/wave_policy.ts";
 import { reviewStage } from "./review_stage.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
@@ -62,21 +58,15 @@ export async function decideStage(
   const { input, wave, base, io } = job;
   const policy = wavePolicy(base.bases, wave, targets);
   for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
-  const forge = forgeConfirmations({
+  const { judge, forge } = jobGateJudge({
     name: input.spec.name,
     gate: gateName(input.spec, wave.k),
     wave,
-    commit: base.head,
+    bases: base.bases,
+    targets,
+    base,
     ask: !input.dryRun,
   }, io);
-  const judge = gateRules(
-    base.bases,
-    wave,
-    targets,
-    jobRulesContext(base, io.env),
-    io,
-    forge.confirmer,
-  );
   const read = await reviewStage({
     spec: input.spec,
     wave,

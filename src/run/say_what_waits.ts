@@ -11,9 +11,8 @@ import type { GateDecision } from "../ledger/decide_gate.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import { tallyLine } from "../ledger/gate_tally.ts";
 import type { BaseRead } from "../policy/read_base.ts";
-import { forgeConfirmations } from "../review/forge_confirmer.ts";
+import { jobGateJudge } from "./job_gate_judge.ts";
 import type { Decision } from "../jobs/decision.ts";
-import { gateRules, jobRulesContext } from "../gate/gate_rules.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { decideCommand } from "./next_steps.ts";
 import { readGate } from "../gate/read_gate.ts";
@@ -41,21 +40,15 @@ export async function sayWhatWaits(
   const { spec, selection: { wave } } = input;
   const log = terminalLog(io.stderr, io.env);
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
-  const forge = forgeConfirmations({
+  const { judge } = jobGateJudge({
     name: spec.name,
     gate: decision.gate,
     wave,
-    commit: base.head,
+    bases: base.bases,
+    targets,
+    base,
     ask: !input.dryRun,
   }, io);
-  const judge = gateRules(
-    base.bases,
-    wave,
-    targets,
-    jobRulesContext(base, io.env),
-    io,
-    forge.confirmer,
-  );
   const gate = await readGate(spec.name, decision.gate, {
     digest: decision.digest,
     members: decision.members,

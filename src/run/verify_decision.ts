@@ -26,13 +26,9 @@ import type { PolicyBase } from "../policy/read_base.ts";
 import type { Wave } from "../spec/types.ts";
 import { decideGate, type GateDecision } from "../ledger/decide_gate.ts";
 import type { LedgerRecord } from "../ledger/records.ts";
-import { forgeConfirmations } from "../review/forge_confirmer.ts";
+import { jobGateJudge } from "./job_gate_judge.ts";
 import { gateName } from "../gate/gate_name.ts";
-import {
-  type GateJudge,
-  gateRules,
-  jobRulesContext,
-} from "../gate/gate_rules.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
 import { type GateRead, loadPlanSets, readGate } from "../gate/read_gate.ts";
 import type { Decision } from "../jobs/decision.ts";
 import { type JobBase, withNamedBases } from "./job_base.ts";
@@ -102,21 +98,15 @@ export async function verifyDecision(
   const policy = wavePolicy(bases, wave, targets);
   for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
   const need = needsApproval(policy.policy, decision.members);
-  const forge = forgeConfirmations({
+  const { judge } = jobGateJudge({
     name: input.spec.name,
     gate,
     wave,
-    commit: base.head,
+    bases,
+    targets,
+    base,
     ask: input.ask ?? true,
   }, io);
-  const judge = gateRules(
-    bases,
-    wave,
-    targets,
-    jobRulesContext(base, io.env),
-    io,
-    forge.confirmer,
-  );
   if (!need.needed) return { bases, policy, need, judge };
   if (decision.status !== "approved") {
     throw mismatch(
