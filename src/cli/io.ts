@@ -56,7 +56,8 @@ export function realIo(): CliIo {
     cwd: process.cwd(),
     clock: realClock,
     interrupts: new Interrupts(),
-    git: createGit({ env }),
+    // The CLI ends with process.exit: a long-lived cat-file ends with it.
+    git: createGit({ env, longLived: true }),
     spawner: nodeSpawner({ collectEvery: COLLECT_EVERY }),
   };
 }

@@ -15,8 +15,14 @@ import {
 } from "./git_env.ts";
 import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
+import {
+  type CatFileKind,
+  type CatFileServer,
+  startCatFile,
+} from "./_cat_file_server.ts";
 
 export { GitError };
+export type { CatFileKind };
 
 /** Options of one {@linkcode Git.run} / {@linkcode Git.exec} call. */
 export interface GitRunOptions {
@@ -74,15 +80,38 @@ export interface Git {
    */
   topLevel(cwd: string): Promise<string | undefined>;
   /**
-   * Resolves `rev` to the full sha of a commit, with
-   * `rev-parse --verify --quiet <rev>^{commit}`.
+   * The path from the top level to `cwd`, `/`-terminated (empty at the top),
+   * as `rev-parse --show-prefix` prints it; read with the top level.
+   * @param cwd A directory inside a work tree.
+   * @throws {GitError} When `cwd` is not inside a work tree, or git fails.
+   */
+  prefix(cwd: string): Promise<string>;
+  /**
+   * Resolves `rev` to the full sha of a commit, as `cat-file --batch-check`
+   * answers `<rev>^{commit}` (what `rev-parse --verify` resolves).
    * @param rev Any rev (`HEAD^1`, a branch, a sha).
    * @param cwd A directory inside the repository.
    * @returns `undefined` when the repository has no such commit (or `rev` starts
-   * with `-`, which is never a rev).
+   * with `-` or holds a newline, which no rev does).
    * @throws {GitError} When git fails for another reason.
    */
   resolveCommit(rev: string, cwd: string): Promise<string | undefined>;
+  /**
+   * The answer of `git cat-file --batch` (or `--batch-check`) to `names`, one
+   * per line, exactly as a one-off process prints it. With
+   * {@linkcode CreateGitOptions.longLived} one process per directory and kind
+   * answers every call.
+   * @param kind `batch` (headers and contents) or `batch-check` (headers).
+   * @param names Object names (`<rev>:<path>`, ids, refs), none holding a newline.
+   * @param cwd A directory inside the repository.
+   * @returns The bytes git printed.
+   * @throws {GitError} When git fails.
+   */
+  catFile(
+    kind: CatFileKind,
+    names: readonly string[],
+    cwd: string,
+  ): Promise<Uint8Array>;
   /**
    * Reads one setting with `git config --get <key>` as the USER's git sees it.
    * The one exception to the isolation: it reads global and system configuration
@@ -106,9 +135,17 @@ export interface CreateGitOptions {
    * @default {"git"}
    */
   gitPath?: string;
+  /**
+   * Keep each `cat-file` process {@linkcode Git.catFile} starts for the life of
+   * this process, instead of one per call. For a program that ends with
+   * `process.exit` (the CLI): the processes end when their stdin closes.
+   * @default {false}
+   */
+  longLived?: boolean;
 }
 
 const decoder = new TextDecoder();
+const FULL_OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** What git says when it refuses a repository owned by another user. */
 const DUBIOUS_OWNERSHIP = /detected dubious ownership/;
@@ -161,34 +198,76 @@ export function createGit(options: CreateGitOptions): Git {
   const run = async (args: readonly string[], o: GitRunOptions) =>
     decoder.decode(await runBytes(args, o));
   // Per process: a work tree's top level does not move while chant-wave runs.
-  const topLevels = new Map<string, string>();
+  const places = new Map<string, { top: string; prefix: string }>();
+  /** The work tree's top level and the path to `cwd` in it, in one rev-parse. */
+  const place = async (cwd: string) => {
+    const known = places.get(cwd);
+    if (known !== undefined) return known;
+    const args = ["rev-parse", "--show-toplevel", "--show-prefix"];
+    const out = await exec(args, { cwd });
+    if (out.exitCode === 0) {
+      const [top, prefix] = decoder.decode(out.stdout).split("\n");
+      places.set(cwd, { top, prefix });
+      return { top, prefix };
+    }
+    if (notInWorkTree(out.stderr)) return undefined;
+    throw new GitError(args, out.exitCode, out.stderr);
+  };
+  const servers = new Map<string, CatFileServer>();
+  /** The long-lived server of a directory and kind, or none once one failed. */
+  const server = (kind: CatFileKind, cwd: string) => {
+    if (!options.longLived) return undefined;
+    const key = `${kind}\0${cwd}`;
+    const known = servers.get(key);
+    if (known !== undefined) return known.spent ? undefined : known;
+    const env = isolatedGitEnv(options.env, { ...trusted });
+    const started = startCatFile(kind, { gitPath, cwd, env });
+    servers.set(key, started);
+    return started;
+  };
+
+  const catFile = async (
+    kind: CatFileKind,
+    names: readonly string[],
+    cwd: string,
+  ) => {
+    if (names.length === 0) return new Uint8Array(0);
+    const running = server(kind, cwd);
+    // A failed server (git refused the directory, an old git) leaves the
+    // call to a one-off process, which reports why.
+    const answer = await running?.ask(names).catch(() => undefined);
+    if (answer !== undefined) return answer;
+    return await runBytes(["cat-file", `--${kind}`], {
+      cwd,
+      input: names.join("\n") + "\n",
+    });
+  };
 
   return {
     exec,
     run,
     runBytes,
     async topLevel(cwd) {
-      const known = topLevels.get(cwd);
-      if (known !== undefined) return known;
-      const args = ["rev-parse", "--show-toplevel"];
-      const out = await exec(args, { cwd });
-      if (out.exitCode === 0) {
-        const top = firstLine(out.stdout);
-        topLevels.set(cwd, top);
-        return top;
-      }
-      if (notInWorkTree(out.stderr)) return undefined;
-      throw new GitError(args, out.exitCode, out.stderr);
+      return (await place(cwd))?.top;
+    },
+    async prefix(cwd) {
+      const known = await place(cwd);
+      if (known !== undefined) return known.prefix;
+      const args = ["rev-parse", "--show-prefix"];
+      throw new GitError(args, 128, "not in a work tree");
     },
     async resolveCommit(rev, cwd) {
-      if (rev === "" || rev.startsWith("-")) return undefined;
-      const args = ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`];
-      const out = await exec(args, { cwd });
-      if (out.exitCode === 0) return firstLine(out.stdout);
-      // exit 1: no such object, or not a commit ("expected commit type").
-      if (out.exitCode === 1) return undefined;
-      throw new GitError(args, out.exitCode, out.stderr);
+      if (rev === "" || rev.startsWith("-") || rev.includes("\n")) {
+        return undefined;
+      }
+      const line = firstLine(
+        await catFile("batch-check", [`${rev}^{commit}`], cwd),
+      );
+      // `<oid> commit <size>`, or `<name> missing` (no such object, or not a commit).
+      const [oid, type] = line.split(" ");
+      return type === "commit" && FULL_OID.test(oid) ? oid : undefined;
     },
+    catFile,
     configGet: (key, cwd) => readUserConfig(gitPath, options.env, key, cwd),
   };
 }

@@ -6,17 +6,9 @@
  */
 
 import type { Git } from "../git/git.ts";
-import { GitError } from "../git/git_error.ts";
+import { type BatchObject, parseBatch } from "../git/batch_answer.ts";
 
-/** An object as `cat-file --batch` gave it. */
-export interface BatchObject {
-  /** Its object id. */
-  oid: string;
-  /** `blob`, `tree`, `commit`. */
-  type: string;
-  /** Its content. */
-  bytes: Uint8Array;
-}
+export { type BatchObject, parseBatch };
 
 const decoder = new TextDecoder();
 
@@ -35,51 +27,8 @@ export async function readNamed(
   names: readonly string[],
 ): Promise<(BatchObject | undefined)[]> {
   if (names.length === 0) return [];
-  const args = ["cat-file", "--batch"];
-  const out = await git.runBytes(args, {
-    cwd,
-    input: names.join("\n") + "\n",
-  });
-  return parseBatch(out, names.length, args);
-}
-
-/**
- * Parses a `cat-file --batch` answer: one entry per name asked, in order,
- * `undefined` for a name git does not have.
- * @param out The answer's bytes.
- * @param count How many names were asked.
- * @param args The git arguments, for errors.
- * @returns The objects.
- * @throws {GitError} When the answer is cut short or malformed.
- */
-export function parseBatch(
-  out: Uint8Array,
-  count: number,
-  args: readonly string[],
-): (BatchObject | undefined)[] {
-  const found: (BatchObject | undefined)[] = [];
-  let at = 0;
-  for (let i = 0; i < count; i++) {
-    const end = out.indexOf(10, at);
-    if (end < 0) throw new GitError(args, 0, "its output ended early");
-    const header = decoder.decode(out.subarray(at, end)).split(" ");
-    at = end + 1;
-    if (header.length !== 3) {
-      found.push(undefined);
-      continue;
-    }
-    const size = Number(header[2]);
-    if (!Number.isSafeInteger(size) || at + size > out.length) {
-      throw new GitError(args, 0, `unexpected output "${header.join(" ")}"`);
-    }
-    found.push({
-      oid: header[0],
-      type: header[1],
-      bytes: out.subarray(at, at + size),
-    });
-    at += size + 1;
-  }
-  return found;
+  const out = await git.catFile("batch", names, cwd);
+  return parseBatch(out, names.length, ["cat-file", "--batch"]);
 }
 
 /**
@@ -116,10 +65,7 @@ export async function infoNamed(
   names: readonly string[],
 ): Promise<(ObjectInfo | undefined)[]> {
   if (names.length === 0) return [];
-  const out = await git.run(["cat-file", "--batch-check"], {
-    cwd,
-    input: names.join("\n") + "\n",
-  });
+  const out = decoder.decode(await git.catFile("batch-check", names, cwd));
   return out.split("\n").slice(0, names.length).map((line) => {
     const [oid, type, size] = line.split(" ");
     return size === undefined || type === "missing"

@@ -185,8 +185,9 @@ export async function fetchLedger(
   if (ctx.remote === undefined || ctx.tracking === undefined) return;
   // With the tip already here, a plain fetch sends only what is new; only a
   // clone without it asks for the tip alone (`--depth 1` would send it again).
+  // (Asked of the command's long-lived cat-file: no process of its own.)
   ctx.fetchedBefore ??=
-    (await readRefs(ctx.git, ctx.cwd, [ctx.tracking])).size > 0;
+    await ctx.git.resolveCommit(ctx.tracking, ctx.cwd) !== undefined;
   const depth = whole ? WHOLE_HISTORY : ctx.fetchedBefore ? undefined : 1;
   const deadline = ctx.clock.now() + ctx.budgetMs;
   for (let attempt = 1;; attempt++) {

@@ -107,12 +107,8 @@ export function objectReader(git: Git, cwd: string): ObjectReader {
   };
   const batch = async (names: readonly string[]) => {
     if (names.length === 0) return [];
-    const args = ["cat-file", "--batch"];
-    const out = await git.runBytes(args, {
-      cwd,
-      input: names.join("\n") + "\n",
-    });
-    return parseBatch(out, names.length, args);
+    const out = await git.catFile("batch", names, cwd);
+    return parseBatch(out, names.length, ["cat-file", "--batch"]);
   };
   /** Checks an object against the id it was asked by. */
   const check = async (object: BatchObject, asked: string, what: string) => {

@@ -1,13 +1,14 @@
 /**
  * The edge that reads a sealed gate's signers file as committed at a base commit
  * (SPEC.md §12): never the working copy's, so a change cannot list its own key.
- * Read with plumbing (`ls-tree` for the entry and its size, then `cat-file`),
+ * Read with plumbing (`treeEntryAt` for the entry, `cat-file` for its size and content),
  * bounded in size; a link or anything but a regular file is refused. Parsing is
  * `parseAllowedSigners`'s job.
  * @module
  */
 
 import type { Git } from "../git/git.ts";
+import { readBlob, treeEntryAt } from "../git/tree_file.ts";
 import { formatBytes } from "../limits.ts";
 import {
   type AllowedSigners,
@@ -44,52 +45,26 @@ export async function readSignersAt(
     status: "missing",
     why,
   });
-  const entry = await treeEntry(git, top, ref);
-  if (entry === undefined) {
+  const entry = await treeEntryAt(git, top, ref.sha, ref.path);
+  if (entry.status === "absent") {
     return missing(`the gate is sealed, and there is no signers file ${where}`);
   }
-  if (entry.type !== "blob" || entry.mode === "120000") {
+  if (entry.status !== "entry") {
     return missing(
       `the gate is sealed, and the signers file ${where} is not a regular file`,
     );
   }
-  if (entry.size > MAX_SIGNERS_FILE) {
+  const [line] = new TextDecoder().decode(
+    await git.catFile("batch-check", [entry.oid], top),
+  ).split("\n");
+  const size = Number(line.split(" ")[2]);
+  if (!(size <= MAX_SIGNERS_FILE)) {
     return missing(
       `the gate is sealed, and the signers file ${where} is larger than ${
         formatBytes(MAX_SIGNERS_FILE)
       }`,
     );
   }
-  const bytes = await git.runBytes(["cat-file", "blob", entry.oid], {
-    cwd: top,
-  });
-  const text = new TextDecoder().decode(bytes);
+  const text = new TextDecoder().decode(await readBlob(git, top, entry.oid));
   return { ref, status: "read", file: parseAllowedSigners(text) };
-}
-
-/** The entry at exactly `ref.path` in `ref.sha`: mode, type, object and size. */
-async function treeEntry(
-  git: Git,
-  top: string,
-  ref: SignersRef,
-): Promise<
-  { mode: string; type: string; oid: string; size: number } | undefined
-> {
-  const stdout = await git.run([
-    "--literal-pathspecs",
-    "ls-tree",
-    "-l",
-    "--full-tree",
-    "-z",
-    ref.sha,
-    "--",
-    ref.path,
-  ], { cwd: top });
-  for (const record of stdout.split("\0")) {
-    const tab = record.indexOf("\t");
-    if (tab < 0 || record.slice(tab + 1) !== ref.path) continue;
-    const [mode, type, oid, size] = record.slice(0, tab).trim().split(/\s+/);
-    return { mode, type, oid, size: size === "-" ? 0 : Number(size) };
-  }
-  return undefined;
 }

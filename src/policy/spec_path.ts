@@ -63,8 +63,7 @@ export async function specPathFromTop(
       ? undefined
       : normalisePath(rel);
   } else {
-    const prefix = (await git.run(["rev-parse", "--show-prefix"], { cwd }))
-      .split("\n")[0];
+    const prefix = await git.prefix(cwd);
     fromTop = normalisePath(`${prefix}${slashed}`);
   }
   if (fromTop === undefined) {

@@ -176,6 +176,12 @@ Deno.test("Git.topLevel() finds the work tree from anywhere inside it", async (t
   await t.step("inside .git", async () => {
     expect(await git.topLevel(join(repo.path, ".git"))).toBeUndefined();
   });
+  await t.step("the path from the top, read with it", async () => {
+    expect(await git.prefix(repo.path)).toBe("");
+    expect(await git.prefix(join(repo.path, "deep", "er"))).toBe("deep/er/");
+    const error = await git.prefix(repo.root).catch((e) => e);
+    expect(error).toBeInstanceOf(GitError);
+  });
 });
 
 Deno.test("Git.resolveCommit() answers a full sha or undefined", async (t) => {

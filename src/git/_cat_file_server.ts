@@ -1,0 +1,162 @@
+/**
+ * One long-lived `git cat-file --batch` (or `--batch-check`) process that answers
+ * many calls in turn, so a command that reads objects a dozen times starts git
+ * once for them: each call writes its names, one per line, and gets back exactly
+ * the bytes a one-off `cat-file` given the same lines would print (git flushes
+ * after every object). Calls are answered in the order they were asked. When the
+ * process fails, every waiting call is rejected and the server is spent. Private
+ * to `src/git/`.
+ * @module
+ */
+
+import { spawn } from "node:child_process";
+import { Buffer } from "node:buffer";
+import { GitError } from "./git_error.ts";
+
+/** Which `cat-file` mode a server speaks. */
+export type CatFileKind = "batch" | "batch-check";
+
+/** A running `cat-file` process. */
+export interface CatFileServer {
+  /**
+   * The answer to `names`, as a one-off `cat-file` prints it.
+   * @param names Object names, none holding a newline; at least one.
+   * @throws {GitError} When the process failed before answering them all.
+   */
+  ask(names: readonly string[]): Promise<Uint8Array>;
+  /** Whether the process has failed or ended: a spent server answers nothing. */
+  readonly spent: boolean;
+  /**
+   * Closes git's stdin once the calls asked so far are answered; git then ends.
+   * @returns When git has ended.
+   */
+  end(): Promise<void>;
+}
+
+/** How to start the server's git. */
+export interface CatFileServerOptions {
+  /** The git executable. */
+  gitPath: string;
+  /** A directory inside the repository. */
+  cwd: string;
+  /** The complete environment of git. */
+  env: Record<string, string>;
+}
+
+interface Waiting {
+  /** Answers still to come. */
+  left: number;
+  parts: Uint8Array[];
+  resolve(bytes: Uint8Array): void;
+  reject(error: Error): void;
+}
+
+const decoder = new TextDecoder();
+/** An object's header in `--batch` output: `<oid> <type> <size>`. */
+const OBJECT_HEADER = /^[0-9a-f]{40,64} [a-z]+ (\d+)\n$/;
+
+/**
+ * Starts `git cat-file --<kind>` in `options.cwd`, answering calls until the
+ * process ends (when chant-wave exits, its stdin closes and git ends).
+ * @param kind `batch` (headers and contents) or `batch-check` (headers).
+ * @param options The executable, directory and environment.
+ * @returns The server.
+ */
+export function startCatFile(
+  kind: CatFileKind,
+  options: CatFileServerOptions,
+): CatFileServer {
+  const args = ["cat-file", `--${kind}`];
+  const queue: Waiting[] = [];
+  const stderr: Buffer[] = [];
+  let spent = false;
+  let header: Uint8Array = new Uint8Array(0);
+  let body = 0;
+  const child = spawn(options.gitPath, args, {
+    cwd: options.cwd,
+    env: options.env,
+    shell: false,
+    windowsHide: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const fail = (error: GitError) => {
+    spent = true;
+    for (const waiting of queue.splice(0)) waiting.reject(error);
+  };
+  const answered = (waiting: Waiting) => {
+    waiting.left--;
+    if (waiting.left > 0) return;
+    queue.shift();
+    waiting.resolve(new Uint8Array(Buffer.concat(waiting.parts)));
+  };
+  const take = (chunk: Uint8Array) => {
+    let at = 0;
+    while (at < chunk.length) {
+      const waiting = queue[0];
+      if (waiting === undefined) {
+        child.kill();
+        return fail(new GitError(args, 0, "it printed what nobody asked"));
+      }
+      if (body > 0) {
+        const end = Math.min(chunk.length, at + body);
+        waiting.parts.push(chunk.subarray(at, end));
+        body -= end - at;
+        at = end;
+        if (body === 0) answered(waiting);
+        continue;
+      }
+      const newline = chunk.indexOf(10, at);
+      const end = newline < 0 ? chunk.length : newline + 1;
+      header = header.length === 0
+        ? chunk.subarray(at, end)
+        : new Uint8Array(Buffer.concat([header, chunk.subarray(at, end)]));
+      at = end;
+      if (newline < 0) return;
+      const line = header;
+      header = new Uint8Array(0);
+      waiting.parts.push(line);
+      const size = kind === "batch"
+        ? OBJECT_HEADER.exec(decoder.decode(line))?.[1]
+        : undefined;
+      // The content and the newline after it.
+      if (size !== undefined) body = Number(size) + 1;
+      else answered(waiting);
+    }
+  };
+  child.stdout.on("data", (chunk: Buffer) => take(new Uint8Array(chunk)));
+  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+  child.stdin.on("error", () => {});
+  child.on("error", (error) => fail(new GitError(args, undefined, "", error)));
+  const ended = new Promise<void>((resolve) =>
+    child.on("close", (code) => {
+      const said = Buffer.concat(stderr).toString("utf8");
+      fail(new GitError(args, code ?? undefined, said || "it ended"));
+      resolve();
+    })
+  );
+  return {
+    get spent() {
+      return spent;
+    },
+    end() {
+      spent = true;
+      child.stdin.end();
+      return ended;
+    },
+    ask(names) {
+      if (names.length === 0) return Promise.resolve(new Uint8Array(0));
+      if (names.some((name) => name.includes("\n"))) {
+        return Promise.reject(
+          new GitError(args, undefined, "a name holds a newline"),
+        );
+      }
+      if (spent) {
+        return Promise.reject(new GitError(args, undefined, "it has ended"));
+      }
+      return new Promise((resolve, reject) => {
+        queue.push({ left: names.length, parts: [], resolve, reject });
+        child.stdin.write(names.join("\n") + "\n");
+      });
+    },
+  };
+}
