@@ -33,6 +33,11 @@ import { resumeSchema } from "./_resume_schema.ts";
 import { ledgerSchema } from "./_ledger_schema.ts";
 import { hooksSchema } from "./_hooks_schema.ts";
 
+// zod compiles each object schema into a function on its first parse; a
+// command parses one spec once, so interpreting is cheaper: `check` of a
+// one-run spec 64 → 60 ms CPU, of 5,000 runs 167 → 148 ms (bun, this machine).
+z.config({ jitless: true });
+
 const countSchema = z.int().min(1);
 
 /** A run (§3.2): a bare target, or `{ target, op? }`. */
