@@ -129,6 +129,10 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
   let decisions: Promise<readonly string[]> | undefined;
   const decided = () =>
     decisions ??= options.decisions?.() ?? Promise.resolve([]);
+  // Every rule but the chain's asks for the last trusted decision, and the
+  // chain for its stops: the ledger is read while the spec is (its failure
+  // reaches whoever awaits it, after any error of the spec's).
+  decided().catch(() => {});
   const notes = checkHeadCopy(
     await reader.fileAt(head, "HEAD"),
     fromTop,
