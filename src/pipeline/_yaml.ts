@@ -19,6 +19,15 @@ export const AMBIGUOUS: RegExp =
 /** Words any YAML writer leaves plain in block context (checked against AMBIGUOUS too). */
 const BARE = /^[A-Za-z_][A-Za-z0-9_./@-]*(?: [A-Za-z0-9_./@-]+)*$/;
 
+/**
+ * One line of printable ASCII the library leaves plain as a value: it starts
+ * with a letter, `_`, `$`, `/` or `(` (no indicator, digit, sign or dot), and
+ * holds no `: ` or ` #` and does not end in a space or `:`; checked against
+ * AMBIGUOUS too. (`${{ needs.decide.outputs.digest }}`, `export PATH=$PWD/bin`.)
+ */
+const PLAIN_VALUE = /^[A-Za-z_$/(](?:[ -~]*[!-9;-~])?$/;
+const NOT_PLAIN = /: | #/;
+
 /** Multi-line text any YAML writer puts in a `|-` block: printable ASCII lines, none blank or space-edged. */
 const LITERAL = /^[!-~](?:[ -~]*[!-~])?(?:\n[!-~](?:[ -~]*[!-~])?)+$/;
 
@@ -59,6 +68,7 @@ export function toYaml(
   options: ToYamlOptions = {},
 ): string {
   const writer = new BlockWriter(options);
+  writer.prime(value);
   writer.map(value, 0, []);
   const body = `${writer.lines.join("\n")}\n`;
   if (header.length === 0) return body;
@@ -71,6 +81,19 @@ export function scalarNode(text: string): Scalar {
   const node = new Scalar(text);
   if (AMBIGUOUS.test(text)) node.type = "QUOTE_DOUBLE";
   return node;
+}
+
+/** Whether only the library can write `text`: not a bare word, nor a `|-` block. */
+function needsLibrary(text: string): boolean {
+  if (isPlainValue(text)) return false;
+  return !(text.includes("\n") && LITERAL.test(text));
+}
+
+/** Whether `text` is written as it is, a plain scalar. */
+function isPlainValue(text: string): boolean {
+  return (BARE.test(text) ||
+    (PLAIN_VALUE.test(text) && !NOT_PLAIN.test(text))) &&
+    !AMBIGUOUS.test(text);
 }
 
 function isMap(value: unknown): value is Plain {
@@ -86,6 +109,54 @@ class BlockWriter {
   constructor(options: ToYamlOptions) {
     this.#plainTop = new Set(options.plainTopKeys ?? []);
     this.#spaced = options.spacedMap;
+  }
+
+  /**
+   * Renders every scalar of `value` the library must write in one document
+   * per context (a map's values, a list's items), so a pipeline of thousands
+   * of distinct commands builds two documents, not one per command.
+   */
+  prime(value: Plain): void {
+    const wanted = { map: new Set<string>(), seq: new Set<string>() };
+    const walk = (item: unknown, context: "map" | "seq") => {
+      if (Array.isArray(item)) { for (const inner of item) walk(inner, "seq"); }
+      else if (isMap(item)) {
+        for (const inner of Object.values(item)) walk(inner, "map");
+      } else if (typeof item === "string" && needsLibrary(item)) {
+        wanted[context].add(item);
+      }
+    };
+    walk(value, "map");
+    for (const context of ["map", "seq"] as const) {
+      const texts = [...wanted[context]];
+      if (texts.length === 0) continue;
+      const nodes = texts.map(scalarNode);
+      // `k<i>: ` or `- ` at the start of a line opens an item; every other
+      // line of the text is indented under it.
+      const doc = new Document(
+        context === "map"
+          ? Object.fromEntries(nodes.map((node, i) => [`k${i}`, node]))
+          : nodes,
+      );
+      const lines = doc.toString({ lineWidth: 0 }).replace(/\n$/, "")
+        .split("\n");
+      let item = -1;
+      const parts: string[][] = [];
+      for (const line of lines) {
+        const opens = context === "map"
+          ? /^k(\d+): /.exec(line)
+          : line.startsWith("- ")
+          ? [line, String(item + 1)]
+          : null;
+        if (opens !== null && Number(opens[1]) === item + 1) {
+          item++;
+          parts.push([line.slice(context === "map" ? opens[0].length : 2)]);
+        } else parts[item].push(line);
+      }
+      for (const [i, text] of texts.entries()) {
+        this.#cache.set(`${context}\u0000${text}`, parts[i].join("\n"));
+      }
+    }
   }
 
   map(value: Plain, indent: number, path: string[]): void {
@@ -158,17 +229,15 @@ class BlockWriter {
     if (typeof value !== "string") {
       throw new TypeError(`cannot write ${typeof value} as YAML`);
     }
-    if (BARE.test(value) && !AMBIGUOUS.test(value)) return value;
-    const pad = " ".repeat(indent + 2);
-    if (LITERAL.test(value)) {
+    if (!needsLibrary(value)) {
+      if (isPlainValue(value)) return value;
+      const pad = " ".repeat(indent + 2);
       return `|-\n${pad}${value.replaceAll("\n", `\n${pad}`)}`;
     }
-    const text = this.#library(context, value, () => {
-      const node = scalarNode(value);
-      const doc = new Document(context === "map" ? { k: node } : [node]);
-      return doc.toString({ lineWidth: 0 }).slice(context === "map" ? 3 : 2)
-        .replace(/\n$/, "");
-    });
+    const text = this.#cache.get(`${context}\u0000${value}`);
+    if (text === undefined) {
+      throw new Error(`a scalar was not primed: ${JSON.stringify(value)}`);
+    }
     return text.includes("\n")
       ? text.replaceAll("\n", `\n${" ".repeat(indent)}`)
       : text;
