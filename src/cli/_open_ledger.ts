@@ -96,6 +96,8 @@ export async function openLedger(
       ...(remote === undefined ? {} : { remote }),
       clock: io.clock,
       log: lineLog(io.stderr),
+      // One command, one fetch (a write still pushes on the newest tip).
+      fetchOnce: true,
     });
   }
   const from = choice.from === "default" ? await defaultLedgerHome(io) : io.cwd;

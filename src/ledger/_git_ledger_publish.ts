@@ -55,7 +55,8 @@ export interface PublishReport {
  * Each new record file takes the next sequence number from the counter at the
  * tip (`_git_ledger_number.ts`), in the same commit. One attempt costs 5 git
  * processes when it wins (`for-each-ref`, `cat-file`, `fast-import`, `push`,
- * `update-ref`) and one `fetch` more after a lost race.
+ * `update-ref`) and one `fetch` more after a lost race (a write needs no fetch
+ * of its own: the push is the compare-and-swap).
  * @param ctx The ledger.
  * @param mine The files to add.
  * @param message The commit message, given how many files the commit adds.
@@ -137,7 +138,7 @@ export async function commitWithRetry(
       });
     }
     const started = ctx.clock.now();
-    if (behind) await fetchLedger(ctx);
+    if (behind) await fetchLedger(ctx, false, true);
     const refs = await readRefs(git, cwd, [
       LEDGER_REF,
       ...(tracking ? [tracking] : []),

@@ -53,6 +53,10 @@ export interface LedgerContext {
   noted: Set<string>;
   /** Whether the remote-tracking ref exists (then fetches need no `--depth`). */
   fetchedBefore?: boolean;
+  /** Fetch the tip once, for every read after ({@linkcode fetchLedger}). */
+  fetchOnce: boolean;
+  /** Whether this ledger fetched the tip already. */
+  fetched?: boolean;
 }
 
 /** Logs `line` once per ledger. */
@@ -173,16 +177,25 @@ const WHOLE_HISTORY = 2147483647;
  * its tip (`--depth 1`); one with it, only the commits since (records are
  * ordered by the numbers in the tip's tree, so no reader needs the branch's
  * history, except on a branch written before numbers: `whole`).
+ *
+ * With `ctx.fetchOnce` (a command's ledger) the tip is fetched once and
+ * every later read uses it: one snapshot, in which what reached the remote
+ * since can only be missed, never forged. A write is a compare-and-swap push
+ * on the remote's tip and a lost race fetches `again`, so a claim, written
+ * then read back, still sees every revoke that landed before it.
  * @param ctx The ledger.
  * @param whole Fetch the branch's whole history.
+ * @param again Fetch even when this ledger fetched already.
  * @throws {InputError} When the remote cannot be read or a lock is stale.
  * @throws {OutcomeError} Exit 1 when the lock stays busy past the budget.
  */
 export async function fetchLedger(
   ctx: LedgerContext,
   whole = false,
+  again = false,
 ): Promise<void> {
   if (ctx.remote === undefined || ctx.tracking === undefined) return;
+  if (ctx.fetchOnce && ctx.fetched && !whole && !again) return;
   // With the tip already here, a plain fetch sends only what is new; only a
   // clone without it asks for the tip alone (`--depth 1` would send it again).
   // (Asked of the command's long-lived cat-file: no process of its own.)
@@ -200,7 +213,10 @@ export async function fetchLedger(
       depth,
     );
     if (got.ok) ctx.fetchedBefore = true;
-    if (got.ok || got.reason === "absent") return;
+    if (got.ok || got.reason === "absent") {
+      ctx.fetched = true;
+      return;
+    }
     if (got.reason === "failed") {
       throw new InputError(
         `cannot fetch the ledger branch ${LEDGER_BRANCH} from ${

@@ -87,6 +87,13 @@ export interface GitLedgerOptions {
    * @default {40}
    */
   minAttempts?: number;
+  /**
+   * Fetch the remote's tip once, at the first read, and read every later
+   * call at it (a write still pushes on the remote's newest tip): for a
+   * ledger that lives for one command. Otherwise every read fetches.
+   * @default {false}
+   */
+  fetchOnce?: boolean;
 }
 
 export type { SyncReport };
@@ -147,6 +154,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     minAttempts: Math.max(1, options.minAttempts ?? DEFAULT_MIN_ATTEMPTS),
     remoteTips: new Set(),
     noted: new Set(),
+    fetchOnce: options.fetchOnce ?? false,
   };
   let ready: Promise<void> | undefined;
   const open = () => ready ??= resolveRemote(ctx, remote);

@@ -2,8 +2,9 @@
 // ledger): on a sealed gate the change's code may still push to the ledger
 // branch. After a plan applied under a sealed approval, the plan command of the
 // next job pushes a commit that takes the claim and its outcome off the
-// branch, plainly or dressed as a compaction; that job would apply the same
-// plan again under the spent approval. It reads the gate's history since the
+// branch, plainly or dressed as a compaction (that job read the tip before,
+// so it finds the plan applied); the job after would apply the same plan
+// again under the spent approval. It reads the gate's history since the
 // approval was numbered, names the commit, exits 2 and applies nothing. A real
 // `ledger compact` in that window stops nothing.
 // @ts-types="../../types/std/expect.d.ts"
@@ -105,6 +106,11 @@ Deno.test("a commit that takes a spent approval's claim off the git ledger does 
         await using keys = await tempDir();
         await using r = await appliedOnce(keys.path);
         await r.control("eu", "erase", how);
+        // The job whose plan pushes the commit read the tip before it: it
+        // finds the plan applied. The next job reads the commit.
+        const erasing = await r.run(["run", ...SPEC, "--wave", "1"]);
+        expect(erasing.code).toBe(0);
+        expect(await r.applied()).toEqual(["eu"]);
         const out = await r.run(["run", ...SPEC, "--wave", "1"]);
         const errors = errorLines(out.stderr);
         expect(errors.length).toBe(1);

@@ -1,10 +1,10 @@
 // End to end through the binary: a share job reads its gate once before it
 // claims (SPEC.md §4.4, §10), and reads it back once after writing the claim,
-// which settles a race with another job. With the git ledger every read of the
-// ledger is a fetch of its branch: a stand-in git first on PATH notes each
-// fetch and push of the branch in a log, and the job's hooks and apply command
-// note where they run in the same log, so the log shows when the job read the
-// ledger.
+// which settles a race with another job. With the git ledger a command fetches
+// the branch once and a write is a push: a stand-in git first on PATH notes
+// each fetch and push of the branch in a log, and the job's hooks and apply
+// command note where they run in the same log, so the log shows when the job
+// read the ledger.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import {
@@ -111,10 +111,11 @@ Deno.test("run --share with the git ledger reads the gate once before it claims,
         "fetch",
         "before-plan",
         "before-apply",
-        // The claim, pushed, then read back: of claims racing for a plan, the
-        // first on the branch wins.
+        // The claim, pushed without force on the remote's tip, then read
+        // back at that commit, which holds every claim pushed before it: of
+        // claims racing for a plan, the first on the branch wins (a lost
+        // race would fetch).
         "push",
-        "fetch",
         "apply t1",
         // The run's outcome and the wave's outcome.
         "push",
@@ -132,7 +133,6 @@ Deno.test("run --share with the git ledger reads the gate once before it claims,
         "before-plan",
         "before-apply",
         "push",
-        "fetch",
         "apply t2",
         "push",
         "push",

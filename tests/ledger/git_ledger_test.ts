@@ -518,3 +518,21 @@ Deno.test("gitLedger() reports a plan set on the branch it cannot read, never re
   expect(await reader.ledger.readPlanSet("tf", "tf-wave-2", D))
     .toBeUndefined();
 });
+
+Deno.test("gitLedger({ fetchOnce }) reads one command's snapshot, and its write still lands on the newest tip", async () => {
+  await using world = await ledgerWorld();
+  const a = world.open(await world.clone("a"), { fetchOnce: true });
+  const b = world.open(await world.clone("b"));
+  await b.ledger.write(approvalNoted("first"));
+  expect(notes((await a.ledger.readGate("tf", "tf-wave-2")).records))
+    .toEqual(["first"]);
+  await b.ledger.write(approvalNoted("landed since"));
+  // The snapshot: what reached the remote since the first read is not read.
+  expect(notes((await a.ledger.readGate("tf", "tf-wave-2")).records))
+    .toEqual(["first"]);
+  // A write pushes on the remote's newest tip (its lost race fetches), so a
+  // read after it has everything that landed before it.
+  await a.ledger.write(approvalNoted("mine"));
+  expect(notes((await a.ledger.readGate("tf", "tf-wave-2")).records))
+    .toEqual(["first", "landed since", "mine"]);
+});
