@@ -176,13 +176,13 @@ async function buildFold(
   const message = `chant-wave: fold ${folded} records of ${folds.length} gate${
     folds.length === 1 ? "" : "s"
   }`;
-  const { trees, emptied } = await pruneTrees(ctx.objects, base, remove);
+  const pruned = await pruneTrees(ctx.objects, base, remove);
   const built = await buildCommit(ctx.git, ctx.cwd, {
     base,
     files,
     extra,
-    trees,
-    remove: emptied,
+    trees: pruned.trees,
+    remove: pruned.remove,
     message,
     when: ctx.clock.now(),
   });

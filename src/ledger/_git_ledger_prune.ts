@@ -8,7 +8,6 @@
  * @module
  */
 
-import { posix } from "node:path";
 import { GitError } from "../git/git_error.ts";
 import type { ObjectReader } from "./_git_ledger_verified.ts";
 
@@ -16,8 +15,11 @@ import type { ObjectReader } from "./_git_ledger_verified.ts";
 export interface PrunedTrees {
   /** Folders that keep some of their entries: each one's new tree, parents first. */
   trees: { path: string; oid: string }[];
-  /** Folders that keep none: to remove (git drops a parent emptied by that). */
-  emptied: string[];
+  /**
+   * Paths still to remove one by one: folders that keep none of their
+   * entries (git drops a parent emptied by that) and files at the top.
+   */
+  remove: string[];
 }
 
 /** The type `git mktree` wants beside a mode: a folder, a submodule, a file. */
@@ -27,12 +29,41 @@ function typeOf(mode: string): string {
 }
 
 /**
- * Works out the trees of `base`'s folders without the files `remove` names
- * (a path that is not there is left alone), and writes them (see the module).
+ * The names each folder loses, parents first; a folder that goes itself (it,
+ * or a folder above it, is in `remove`) is left out. Paths at the top go to
+ * `top`.
+ */
+function byFolder(remove: readonly string[], top: string[]) {
+  const removed = new Set(remove);
+  const folders = new Map<string, Set<string>>();
+  for (const path of removed) {
+    const cut = path.lastIndexOf("/");
+    if (cut < 0) {
+      top.push(path);
+      continue;
+    }
+    const folder = path.slice(0, cut);
+    const names = folders.get(folder) ?? new Set();
+    folders.set(folder, names.add(path.slice(cut + 1)));
+  }
+  const goes = (folder: string) =>
+    folder.split("/").some((_, i, parts) =>
+      removed.has(parts.slice(0, i + 1).join("/"))
+    );
+  return [...folders].filter(([folder]) => !goes(folder)).sort(([a], [b]) =>
+    a.split("/").length - b.split("/").length || (a < b ? -1 : a > b ? 1 : 0)
+  );
+}
+
+/**
+ * Works out the trees of `base`'s folders without the paths `remove` names
+ * (one that is not there is left alone), and writes them (see the module).
+ * Setting the trees, parents first, then removing `remove` of the answer,
+ * leaves the tree that removing each path of `remove` would.
  * @param objects The clone's checked objects (the folders are read through it).
  * @param base The tip to remove from.
- * @param remove Paths of files, from the top.
- * @returns The new trees and the emptied folders; a folder not there is in neither.
+ * @param remove Paths from the top.
+ * @returns The new trees and what is still to remove.
  * @throws {GitError} When git fails.
  * @throws {InputError} When an object does not hash to its name.
  */
@@ -41,25 +72,16 @@ export async function pruneTrees(
   base: string,
   remove: readonly string[],
 ): Promise<PrunedTrees> {
-  const byFolder = new Map<string, Set<string>>();
-  for (const path of remove) {
-    const folder = posix.dirname(path);
-    const names = byFolder.get(folder) ?? new Set();
-    byFolder.set(folder, names.add(posix.basename(path)));
-  }
-  const folders = [...byFolder.keys()].sort((a, b) =>
-    a.split("/").length - b.split("/").length || (a < b ? -1 : a > b ? 1 : 0)
-  );
-  const found = await objects.at(base, folders);
+  const rest: string[] = [];
+  const folders = byFolder(remove, rest);
+  const found = await objects.at(base, folders.map(([path]) => path));
   const trees: { path: string; entries: string }[] = [];
-  const emptied: string[] = [];
-  folders.forEach((path, i) => {
+  folders.forEach(([path, gone], i) => {
     const tree = found[i];
     if (tree?.type !== "tree") return;
-    const gone = byFolder.get(path)!;
     const kept = [...objects.entries(tree).values()]
       .filter((entry) => !gone.has(entry.name));
-    if (kept.length === 0) return emptied.push(path);
+    if (kept.length === 0) return rest.push(path);
     trees.push({
       path,
       entries: kept.map(({ mode, oid, name }) =>
@@ -67,7 +89,7 @@ export async function pruneTrees(
       ).join(""),
     });
   });
-  if (trees.length === 0) return { trees: [], emptied };
+  if (trees.length === 0) return { trees: [], remove: rest };
   // --missing: a submodule's commit is never here, and every entry comes from
   // a tree already checked, so there is nothing for mktree to look up.
   const args = ["mktree", "-z", "--missing", "--batch"];
@@ -81,6 +103,6 @@ export async function pruneTrees(
   }
   return {
     trees: trees.map((tree, i) => ({ path: tree.path, oid: oids[i] })),
-    emptied,
+    remove: rest,
   };
 }
