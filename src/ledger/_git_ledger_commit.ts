@@ -35,9 +35,10 @@ const SCRATCH = "refs/chant-wave/build";
 const encoder = new TextEncoder();
 
 /**
- * Builds a commit whose tree is `base`'s tree less `remove`, plus `files`, with
- * `base` as its only parent (a root commit without one), in one `git fast-import` process. A
- * file the base already holds with the same content is not counted in `added`.
+ * Builds a commit whose tree is `base`'s tree with `trees` set and `remove`
+ * removed, plus `files`, with `base` as its only parent (a root commit without
+ * one), in one `git fast-import` process. A file the base already holds with
+ * the same content is not counted in `added`.
  * @param git The git seam.
  * @param cwd A directory inside the repository.
  * @param options The tip to build on, the files, the message and the time.
@@ -53,6 +54,11 @@ export async function buildCommit(
     files: readonly CommitFile[];
     /** Files written as they are, unchecked and uncounted (numbers, the counter). */
     extra?: readonly { path: string; text: string }[];
+    /**
+     * Folders the commit sets to a tree (compaction's, `_git_ledger_prune.ts`),
+     * parents first, before anything is removed or added.
+     */
+    trees?: readonly { path: string; oid: string }[];
     /** Paths the commit removes (compaction), before anything is added. */
     remove?: readonly string[];
     message: string;
@@ -90,6 +96,9 @@ export async function buildCommit(
   chunks.push(message);
   if (base !== undefined) put(`from ${base}\n`);
   for (const file of files) put(`ls ${quotePath(file.path)}\n`);
+  for (const { path, oid } of options.trees ?? []) {
+    put(`M 040000 ${oid} ${quotePath(path)}\n`);
+  }
   for (const path of options.remove ?? []) put(`D ${quotePath(path)}\n`);
   files.forEach((file, i) => {
     const ref = "text" in file ? `:${i + 1}` : file.oid;

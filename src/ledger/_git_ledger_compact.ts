@@ -24,6 +24,7 @@ import {
   parseCounter,
   SEQ_PATH,
 } from "./_git_ledger_order.ts";
+import { pruneTrees } from "./_git_ledger_prune.ts";
 import { commitWithRetry } from "./_git_ledger_publish.ts";
 import {
   type GateReadAt,
@@ -125,8 +126,9 @@ async function foldsAt(
 
 /**
  * The commit of the folds on `base`: the folded files and their sequence
- * entries removed, each gate's summary added and numbered from `next`, its
- * `order/bytes` and the counter moved on.
+ * entries removed (each folder that loses some written again without them,
+ * `_git_ledger_prune.ts`), each gate's summary added and numbered from
+ * `next`, its `order/bytes` and the counter moved on.
  */
 async function buildFold(
   ctx: LedgerContext,
@@ -174,11 +176,13 @@ async function buildFold(
   const message = `chant-wave: fold ${folded} records of ${folds.length} gate${
     folds.length === 1 ? "" : "s"
   }`;
+  const pruned = await pruneTrees(ctx.objects, base, remove);
   const built = await buildCommit(ctx.git, ctx.cwd, {
     base,
     files,
     extra,
-    remove,
+    trees: pruned.trees,
+    remove: pruned.remove,
     message,
     when: ctx.clock.now(),
   });
