@@ -49,6 +49,9 @@ const COLLECT_EVERY = { steps: 256, bytes: 32 * 1024 * 1024 };
  */
 export function realIo(): CliIo {
   const env = { ...process.env };
+  // The CLI ends with process.exit: a long-lived cat-file ends with it.
+  const git = createGit({ env, longLived: true });
+  const steps = nodeSpawner({ collectEvery: COLLECT_EVERY });
   return {
     stdout: fdWriter(1),
     stderr: fdWriter(2),
@@ -56,8 +59,13 @@ export function realIo(): CliIo {
     cwd: process.cwd(),
     clock: realClock,
     interrupts: new Interrupts(),
-    // The CLI ends with process.exit: a long-lived cat-file ends with it.
-    git: createGit({ env, longLived: true }),
-    spawner: nodeSpawner({ collectEvery: COLLECT_EVERY }),
+    git,
+    spawner: {
+      // The change's code must find no git process waiting on a pipe.
+      spawn(options) {
+        git.endLongLived();
+        return steps.spawn(options);
+      },
+    },
   };
 }

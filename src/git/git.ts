@@ -113,6 +113,12 @@ export interface Git {
     cwd: string,
   ): Promise<Uint8Array>;
   /**
+   * Ends the long-lived `cat-file` processes and starts no more: every later
+   * {@linkcode Git.catFile} runs a process of its own. Called before the
+   * change's own code runs, which could write into a waiting process's pipes.
+   */
+  endLongLived(): void;
+  /**
    * Reads one setting with `git config --get <key>` as the USER's git sees it.
    * The one exception to the isolation: it reads global and system configuration
    * (it exists for the approver default, `user.email`, §5.3). Never use it for
@@ -137,8 +143,9 @@ export interface CreateGitOptions {
   gitPath?: string;
   /**
    * Keep each `cat-file` process {@linkcode Git.catFile} starts for the life of
-   * this process, instead of one per call. For a program that ends with
-   * `process.exit` (the CLI): the processes end when their stdin closes.
+   * this process (until {@linkcode Git.endLongLived}), instead of one per
+   * call. For a program that ends with `process.exit` (the CLI): the processes
+   * end when their stdin closes.
    * @default {false}
    */
   longLived?: boolean;
@@ -215,8 +222,9 @@ export function createGit(options: CreateGitOptions): Git {
   };
   const servers = new Map<string, CatFileServer>();
   /** The long-lived server of a directory and kind, or none once one failed. */
+  let longLived = options.longLived ?? false;
   const server = (kind: CatFileKind, cwd: string) => {
-    if (!options.longLived) return undefined;
+    if (!longLived) return undefined;
     const key = `${kind}\0${cwd}`;
     const known = servers.get(key);
     if (known !== undefined) return known.spent ? undefined : known;
@@ -268,6 +276,11 @@ export function createGit(options: CreateGitOptions): Git {
       return type === "commit" && FULL_OID.test(oid) ? oid : undefined;
     },
     catFile,
+    endLongLived() {
+      longLived = false;
+      for (const running of servers.values()) void running.end();
+      servers.clear();
+    },
     configGet: (key, cwd) => readUserConfig(gitPath, options.env, key, cwd),
   };
 }
