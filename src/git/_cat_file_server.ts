@@ -4,8 +4,9 @@
  * once for them: each call writes its names, one per line, and gets back exactly
  * the bytes a one-off `cat-file` given the same lines would print (git flushes
  * after every object). Calls are answered in the order they were asked. When the
- * process fails, every waiting call is rejected and the server is spent. Private
- * to `src/git/`.
+ * process fails, every waiting call is rejected and the server is spent. A pool
+ * keeps one server per directory and kind until it is ended (before the
+ * change's own code runs). Private to `src/git/`.
  * @module
  */
 
@@ -157,6 +158,47 @@ export function startCatFile(
         queue.push({ left: names.length, parts: [], resolve, reject });
         child.stdin.write(names.join("\n") + "\n");
       });
+    },
+  };
+}
+
+/** The long-lived servers of one `Git`: one per directory and kind. */
+export interface CatFilePool {
+  /**
+   * The server of `cwd` and `kind`, started on first use; none once it failed
+   * or the pool ended (the caller then runs a process of its own).
+   */
+  server(kind: CatFileKind, cwd: string): CatFileServer | undefined;
+  /** Ends every server and starts no more. */
+  end(): void;
+}
+
+/**
+ * Makes the pool of one `Git`.
+ * @param enabled Whether it starts servers at all.
+ * @param start Starts one server.
+ * @returns The pool.
+ */
+export function catFilePool(
+  enabled: boolean,
+  start: (kind: CatFileKind, cwd: string) => CatFileServer,
+): CatFilePool {
+  const servers = new Map<string, CatFileServer>();
+  let open = enabled;
+  return {
+    server(kind, cwd) {
+      if (!open) return undefined;
+      const key = `${kind}\0${cwd}`;
+      const known = servers.get(key);
+      if (known !== undefined) return known.spent ? undefined : known;
+      const started = start(kind, cwd);
+      servers.set(key, started);
+      return started;
+    },
+    end() {
+      open = false;
+      for (const running of servers.values()) void running.end();
+      servers.clear();
     },
   };
 }

@@ -7,17 +7,13 @@
  * @module
  */
 
-import {
-  type Env,
-  isolatedGitEnv,
-  safeDirectoryEnv,
-  userGitEnv,
-} from "./git_env.ts";
+import { type Env, isolatedGitEnv, safeDirectoryEnv } from "./git_env.ts";
 import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
+import { readSafeDirectories, readUserConfig } from "./_user_config.ts";
 import {
   type CatFileKind,
-  type CatFileServer,
+  catFilePool,
   startCatFile,
 } from "./_cat_file_server.ts";
 
@@ -161,6 +157,35 @@ function notInWorkTree(stderr: string): boolean {
   return /not a git repository|must be run in a work tree/.test(stderr);
 }
 
+/** Where a directory stands in its work tree. */
+interface Place {
+  top: string;
+  prefix: string;
+}
+
+/**
+ * The work tree's top level and the path to a directory in it, in one
+ * `rev-parse`, kept per directory: it does not move while chant-wave runs.
+ */
+function placeFinder(
+  exec: (args: readonly string[], o: GitRunOptions) => Promise<GitResult>,
+): (cwd: string) => Promise<Place | undefined> {
+  const places = new Map<string, Place>();
+  return async (cwd) => {
+    const known = places.get(cwd);
+    if (known !== undefined) return known;
+    const args = ["rev-parse", "--show-toplevel", "--show-prefix"];
+    const out = await exec(args, { cwd });
+    if (out.exitCode === 0) {
+      const [top, prefix] = decoder.decode(out.stdout).split("\n");
+      places.set(cwd, { top, prefix });
+      return { top, prefix };
+    }
+    if (notInWorkTree(out.stderr)) return undefined;
+    throw new GitError(args, out.exitCode, out.stderr);
+  };
+}
+
 /**
  * Creates the real {@linkcode Git}, running the `git` executable.
  * @param options The environment to take `PATH`, `HOME` and the like from.
@@ -204,46 +229,26 @@ export function createGit(options: CreateGitOptions): Git {
   };
   const run = async (args: readonly string[], o: GitRunOptions) =>
     decoder.decode(await runBytes(args, o));
-  // Per process: a work tree's top level does not move while chant-wave runs.
-  const places = new Map<string, { top: string; prefix: string }>();
-  /** The work tree's top level and the path to `cwd` in it, in one rev-parse. */
-  const place = async (cwd: string) => {
-    const known = places.get(cwd);
-    if (known !== undefined) return known;
-    const args = ["rev-parse", "--show-toplevel", "--show-prefix"];
-    const out = await exec(args, { cwd });
-    if (out.exitCode === 0) {
-      const [top, prefix] = decoder.decode(out.stdout).split("\n");
-      places.set(cwd, { top, prefix });
-      return { top, prefix };
-    }
-    if (notInWorkTree(out.stderr)) return undefined;
-    throw new GitError(args, out.exitCode, out.stderr);
-  };
-  const servers = new Map<string, CatFileServer>();
-  /** The long-lived server of a directory and kind, or none once one failed. */
-  let longLived = options.longLived ?? false;
-  const server = (kind: CatFileKind, cwd: string) => {
-    if (!longLived) return undefined;
-    const key = `${kind}\0${cwd}`;
-    const known = servers.get(key);
-    if (known !== undefined) return known.spent ? undefined : known;
-    const env = isolatedGitEnv(options.env, { ...trusted });
-    const started = startCatFile(kind, { gitPath, cwd, env });
-    servers.set(key, started);
-    return started;
-  };
-
+  const place = placeFinder(exec);
+  const pool = catFilePool(
+    options.longLived ?? false,
+    (kind, cwd) =>
+      startCatFile(kind, {
+        gitPath,
+        cwd,
+        env: isolatedGitEnv(options.env, { ...trusted }),
+      }),
+  );
   const catFile = async (
     kind: CatFileKind,
     names: readonly string[],
     cwd: string,
   ) => {
     if (names.length === 0) return new Uint8Array(0);
-    const running = server(kind, cwd);
     // A failed server (git refused the directory, an old git) leaves the
     // call to a one-off process, which reports why.
-    const answer = await running?.ask(names).catch(() => undefined);
+    const answer = await pool.server(kind, cwd)?.ask(names)
+      .catch(() => undefined);
     if (answer !== undefined) return answer;
     return await runBytes(["cat-file", `--${kind}`], {
       cwd,
@@ -276,44 +281,9 @@ export function createGit(options: CreateGitOptions): Git {
       return type === "commit" && FULL_OID.test(oid) ? oid : undefined;
     },
     catFile,
-    endLongLived() {
-      longLived = false;
-      for (const running of servers.values()) void running.end();
-      servers.clear();
-    },
+    endLongLived: () => pool.end(),
     configGet: (key, cwd) => readUserConfig(gitPath, options.env, key, cwd),
   };
-}
-
-/** `git config --get <key>` in the user's own environment (see `Git.configGet`). */
-async function readUserConfig(
-  gitPath: string,
-  env: Env,
-  key: string,
-  cwd: string,
-): Promise<string | undefined> {
-  const args = ["config", "--get", key];
-  const out = await spawnGit(args, { gitPath, cwd, env: userGitEnv(env) });
-  if (out.exitCode === 0) return firstLine(out.stdout);
-  // exit 1 and silence: not set; exit 1 with a message: an invalid key.
-  if (out.exitCode === 1 && out.stderr.trim() === "") return undefined;
-  throw new GitError(args, out.exitCode, out.stderr);
-}
-
-/**
- * The user's `safe.directory` values (global and system configuration), read at
- * most once per `Git`, when git first refuses a checkout; none when git cannot
- * tell.
- */
-async function readSafeDirectories(
-  gitPath: string,
-  env: Env,
-): Promise<string[]> {
-  const args = ["config", "--get-all", "safe.directory"];
-  const out = await spawnGit(args, { gitPath, cwd: "/", env: userGitEnv(env) })
-    .catch(() => undefined);
-  if (out?.exitCode !== 0) return [];
-  return decoder.decode(out.stdout).split("\n").filter((line) => line !== "");
 }
 
 function firstLine(stdout: Uint8Array): string {
