@@ -2,15 +2,17 @@
  * Reads a file as committed, refusing links (SPEC.md §4.4, "paths are read in
  * git"): the entry at a path of a commit's tree is a regular file, absent, or
  * something chant-wave never follows: a symbolic link or a submodule at the path
- * or at any directory on it. Plumbing only (`cat-file`); it knows
- * nothing of specs.
+ * or at any directory on it. Every object is read by its id, from the commit
+ * down, and hashed against it: the change's own code may have rewritten the
+ * clone's object files. Plumbing only (`cat-file`); it knows nothing of specs.
  * @module
  */
 
 import type { Git } from "./git.ts";
 import { GitError } from "./git_error.ts";
-import { treeEntries } from "./object_id.ts";
-import { parseBatch } from "./batch_answer.ts";
+import { InputError } from "../errors.ts";
+import { commitFields, objectId, treeEntries } from "./object_id.ts";
+import { type BatchObject, parseBatch } from "./batch_answer.ts";
 
 /** What a commit's tree holds at a path. */
 export type TreeFile =
@@ -30,10 +32,60 @@ export type TreeEntryAt =
 const decoder = new TextDecoder();
 const BATCH = ["cat-file", "--batch"] as const;
 
+/** Whether `text` is a full object id (SHA-1 or SHA-256). */
+const FULL_OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Reads one object by its id and hashes it against that id: the change's own
+ * code runs in this clone and could rewrite an object file (git does not hash
+ * what it reads), so what does not hash to its name is refused.
+ * @throws {InputError} Exit 2 when the content does not hash to `oid`.
+ */
+async function readChecked(
+  git: Git,
+  top: string,
+  oid: string,
+): Promise<BatchObject | undefined> {
+  const [object] = parseBatch(await git.catFile("batch", [oid], top), 1, BATCH);
+  if (object === undefined) return undefined;
+  if (
+    object.oid !== oid ||
+    objectId(object.type, object.bytes, oid.length) !== oid
+  ) {
+    throw new InputError(
+      `the ${object.type} ${oid} in this clone does not hash to its name: ` +
+        `the clone's objects were changed, and nothing is read from them ` +
+        `(run the job again in a fresh clone)`,
+    );
+  }
+  return object;
+}
+
+/** The root tree of a commit or tree, read and checked from its id down. */
+async function rootTree(
+  git: Git,
+  top: string,
+  sha: string,
+): Promise<BatchObject> {
+  const id = FULL_OID.test(sha) ? sha : await git.resolveCommit(sha, top);
+  const start = id === undefined ? undefined : await readChecked(git, top, id);
+  const tree = start?.type === "commit"
+    ? await readChecked(git, top, commitFields(start.bytes).tree ?? "")
+    : start;
+  if (tree?.type !== "tree") {
+    throw new GitError(
+      BATCH,
+      0,
+      `${sha}: not a tree object (nor a commit) in this repository`,
+    );
+  }
+  return tree;
+}
+
 /**
  * Finds the entry at `path` in `sha`'s tree, checking every directory on the
- * way: one `cat-file --batch` answers the root tree and each directory on the
- * path, and each entry's mode comes from the tree that lists it.
+ * way: the commit, its tree and each directory on the path are read by id and
+ * hashed against it, and each entry's mode comes from the tree that lists it.
  * @param git The git seam.
  * @param top The repository's top level.
  * @param sha The commit (any tree-ish).
@@ -41,6 +93,7 @@ const BATCH = ["cat-file", "--batch"] as const;
  *   empty segments).
  * @returns The blob's entry, `absent`, or where a link or submodule stands.
  * @throws {GitError} When `sha` is not in the repository or git fails otherwise.
+ * @throws {InputError} Exit 2 when an object does not hash to its name.
  */
 export async function treeEntryAt(
   git: Git,
@@ -51,31 +104,12 @@ export async function treeEntryAt(
   if (sha.startsWith("-") || /[\s:]/.test(sha)) {
     throw new Error(`invalid commit "${sha}"`);
   }
-  if (path.includes("\n")) return { status: "absent" };
   const segments = path.split("/");
-  const names = [`${sha}^{tree}`];
-  for (let i = 1; i < segments.length; i++) {
-    names.push(`${sha}:${segments.slice(0, i).join("/")}`);
-  }
-  const trees = parseBatch(
-    await git.catFile("batch", names, top),
-    names.length,
-    BATCH,
-  );
-  if (trees[0]?.type !== "tree") {
-    throw new GitError(
-      BATCH,
-      0,
-      `${sha}: not a tree object in this repository`,
-    );
-  }
-  for (const [i, tree] of trees.entries()) {
+  let tree = await rootTree(git, top, sha);
+  for (const [i, segment] of segments.entries()) {
     const at = segments.slice(0, i + 1).join("/");
-    if (tree?.type !== "tree") {
-      throw new GitError(BATCH, 0, `${sha}:${at} is missing`);
-    }
     const entry = treeEntries(tree.bytes, tree.oid.length)
-      .find((e) => e.name === segments[i]);
+      .find((e) => e.name === segment);
     if (entry === undefined) return { status: "absent" };
     if (entry.mode === "120000") return { status: "link", at };
     if (entry.mode === "160000") return { status: "submodule", at };
@@ -83,9 +117,11 @@ export async function treeEntryAt(
     // A directory at the path, or a file where a directory was.
     if ((entry.mode === "40000") === last) return { status: "absent" };
     if (last) return { status: "entry", mode: entry.mode, oid: entry.oid };
-    if (trees[i + 1]?.oid !== entry.oid) {
-      throw new GitError(BATCH, 0, `${sha}:${at} is not the tree it names`);
+    const next = await readChecked(git, top, entry.oid);
+    if (next?.type !== "tree") {
+      throw new GitError(BATCH, 0, `${sha}:${at} is missing`);
     }
+    tree = next;
   }
   return { status: "absent" };
 }
@@ -112,7 +148,7 @@ export async function readTreeFile(
 }
 
 /**
- * The content of one blob.
+ * The content of one blob, hashed against its id.
  * @param git The git seam.
  * @param top A directory inside the repository.
  * @param oid The blob's id.
@@ -124,8 +160,8 @@ export async function readBlob(
   top: string,
   oid: string,
 ): Promise<Uint8Array> {
-  const [blob] = parseBatch(await git.catFile("batch", [oid], top), 1, BATCH);
-  if (blob?.type !== "blob" || blob.oid !== oid) {
+  const blob = await readChecked(git, top, oid);
+  if (blob?.type !== "blob") {
     throw new GitError(BATCH, 0, `${oid} is not a blob here`);
   }
   return blob.bytes;

@@ -1,5 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { InputError } from "../../src/errors.ts";
 import { createGit, GitError } from "../../src/git/git.ts";
 import { readTreeFile } from "../../src/git/tree_file.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
@@ -86,4 +87,49 @@ Deno.test("readTreeFile() reads a file as committed and tells absent, links and 
       expect(error.stderr).toMatch(/not a tree object/);
     },
   );
+});
+
+Deno.test("readTreeFile() refuses an object whose file was rewritten (exit 2), from the commit down", async (t) => {
+  /** Overwrites the loose object `victim` with the file of `forged`. */
+  const swap = async (path: string, victim: string, forged: string) => {
+    const file = (oid: string) =>
+      `${path}/.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    await Deno.chmod(file(victim), 0o644);
+    await Deno.copyFile(file(forged), file(victim));
+  };
+  for (const what of ["the file's blob", "a directory's tree"] as const) {
+    await t.step(what, async () => {
+      await using repo = await tempRepo({
+        "conf/waves.json": '{"approval":"sealed"}\n',
+      });
+      const sha = await repo.commit("base");
+      const git = createGit({ env: { PATH, HOME: repo.home } });
+      const victim = await repo.git(
+        "rev-parse",
+        what === "a directory's tree"
+          ? `${sha}:conf`
+          : `${sha}:conf/waves.json`,
+      );
+      // A loose object of the same kind, with other content.
+      const forged = what === "a directory's tree"
+        ? await repo.git(
+          "rev-parse",
+          `${await repo.commit("other", {
+            "conf/waves.json": '{"approval":"ledger"}\n',
+          })}:conf`,
+        )
+        : (await repo.write("forged.json", '{"approval":"ledger"}\n'),
+          await repo.git("hash-object", "-w", "forged.json"));
+      await swap(repo.path, victim, forged);
+      const error = await readTreeFile(git, repo.path, sha, "conf/waves.json")
+        .catch((e) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect(error.exitCode).toBe(2);
+      expect(error.message).toMatch(
+        new RegExp(
+          `^the (blob|tree) ${victim} in this clone does not hash to its name`,
+        ),
+      );
+    });
+  }
 });
