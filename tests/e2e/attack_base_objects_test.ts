@@ -11,7 +11,6 @@
 import { expect } from "@std/expect";
 import {
   approveLine,
-  errorLines,
   rollout,
   SPEC,
   specOf,
