@@ -14,7 +14,7 @@ import { countOf } from "../count_of.ts";
 import type { Decision } from "../jobs/decision.ts";
 import type { SkippedRun } from "../jobs/job_result.ts";
 import type { Spec, Wave } from "../spec/types.ts";
-import { tableLines, tableWidths } from "../table.ts";
+import { tableLines } from "../table.ts";
 import { applyRuns } from "./apply_runs.ts";
 import { applyWholeWave } from "./apply_wave.ts";
 import { type ClaimStageOutcome, sayClaimedElsewhere } from "./claim_stage.ts";
@@ -167,8 +167,8 @@ function logEnd(
       unplanned,
     });
     log(`summary of wave ${wave.k} "${wave.name}":`);
-    const widths = tableWidths(rows);
-    // What reading every row for the widths left is freed before the lines.
+    const widths = rows.widths();
+    // What indexing the table's runs left is freed before its lines.
     io.pacer?.settle(input.planned.length);
     for (const line of tableLines(rows, widths)) log(`  ${line}`);
   }

@@ -36,10 +36,16 @@ export interface SummaryInput {
 
 const HEADER = ["target", "plan", "outcome", "took"];
 
+/** The summary's rows, and its columns' widths. */
+export interface SummaryTable extends Iterable<string[]> {
+  /** The columns' widths, header included, found without making the rows. */
+  widths(): number[];
+}
+
 /**
  * Lays out the summary rows: `target  plan  outcome  took`, sorted by target.
- * The rows are made as they are read, again at each read (a table reads them
- * twice: widths, then lines), so a job of 30,000 runs never holds them all.
+ * The rows are made as they are read, again at each read, and the widths
+ * without them, so a job of 30,000 runs never holds them all.
  * @param input The runs, their outcomes and durations.
  * @returns The table's rows, header first; none for a job with no runs.
  * @example
@@ -47,51 +53,69 @@ const HEADER = ["target", "plan", "outcome", "took"];
  * [...summaryRows({ planned: [], outcome, durations: new Map() })]; // []
  * ```
  */
-export function summaryRows(input: SummaryInput): Iterable<string[]> {
+export function summaryRows(input: SummaryInput): SummaryTable {
   const { planned, durations, moved = [], unplanned = [] } = input;
   const total = planned.length + moved.length + unplanned.length;
-  if (total === 0) return [];
+  if (total === 0) return { *[Symbol.iterator]() {}, widths: () => [] };
   const outcomes = outcomeByTarget(input.outcome);
-  // Durations are a few distinct whole seconds: one text each, not one a row.
-  const tookTexts = new Map<number, string>();
-  const tookText = (ms: number) => {
-    const seconds = Math.ceil(ms / 1000);
-    let text = tookTexts.get(seconds);
-    if (text === undefined) {
-      text = formatDuration(ms);
-      tookTexts.set(seconds, text);
-    }
-    return text;
-  };
+  const tookText = sharedTexts(formatDuration);
+  // Runs are numbered planned, then refused, then unplanned.
   const refusedFrom = planned.length;
   const unplannedFrom = refusedFrom + moved.length;
-  const targetAt = (i: number) =>
-    i >= unplannedFrom
-      ? unplanned[i - unplannedFrom]
-      : (i >= refusedFrom ? moved[i - refusedFrom] : planned[i]).target;
-  const row = (i: number): string[] => {
-    if (i >= unplannedFrom) {
-      return [unplanned[i - unplannedFrom], "-", "failed to plan", ""];
-    }
-    if (i >= refusedFrom) {
-      const { target, plan } = moved[i - refusedFrom];
-      return [target, planText(plan), "refused: plan moved", ""];
-    }
-    const { target, plan } = planned[i];
-    const took = durations.get(target);
-    return [
-      target,
-      planText(plan),
-      outcomes[target] ?? "not applied",
-      took === undefined ? "" : tookText(took),
-    ];
-  };
-  const order = sortedOrder(total, targetAt);
+  const columns = [
+    (i: number) =>
+      i >= unplannedFrom
+        ? unplanned[i - unplannedFrom]
+        : (i >= refusedFrom ? moved[i - refusedFrom] : planned[i]).target,
+    (i: number) =>
+      i >= unplannedFrom ? "-" : planText(
+        (i >= refusedFrom ? moved[i - refusedFrom] : planned[i]).plan,
+      ),
+    (i: number) =>
+      i >= unplannedFrom
+        ? "failed to plan"
+        : i >= refusedFrom
+        ? "refused: plan moved"
+        : outcomes[planned[i].target] ?? "not applied",
+    (i: number) => {
+      const took = i < refusedFrom
+        ? durations.get(planned[i].target)
+        : undefined;
+      return took === undefined ? "" : tookText(took);
+    },
+  ];
+  const order = sortedOrder(total, columns[0]);
   return {
     *[Symbol.iterator]() {
       yield HEADER;
-      for (const i of order) yield row(i);
+      for (const i of order) yield columns.map((cell) => cell(i));
     },
+    widths() {
+      const widths = HEADER.map((title) => title.length);
+      for (let i = 0; i < total; i++) {
+        columns.forEach((cell, c) => {
+          widths[c] = Math.max(widths[c], cell(i).length);
+        });
+      }
+      return widths;
+    },
+  };
+}
+
+/**
+ * A duration's text, one per whole second: a few distinct texts for a job's
+ * runs, not one a row.
+ */
+function sharedTexts(format: (ms: number) => string): (ms: number) => string {
+  const texts = new Map<number, string>();
+  return (ms) => {
+    const seconds = Math.ceil(ms / 1000);
+    let text = texts.get(seconds);
+    if (text === undefined) {
+      text = format(ms);
+      texts.set(seconds, text);
+    }
+    return text;
   };
 }
 
@@ -113,11 +137,26 @@ function outcomeByTarget(
   return said;
 }
 
-/** The indices `0..count` sorted by their target (UTF-16 order), ties in index order. */
+/**
+ * The indices `0..count` sorted by their target (UTF-16 order), ties in index
+ * order; the indices themselves when they are in order already (a job's
+ * planned runs are, and usually nothing else is in the table).
+ */
 function sortedOrder(
   count: number,
   targetOf: (i: number) => string,
-): Uint32Array {
+): Iterable<number> {
+  let sorted = true;
+  for (let i = 1; i < count && sorted; i++) {
+    sorted = targetOf(i - 1) <= targetOf(i);
+  }
+  if (sorted) {
+    return {
+      *[Symbol.iterator]() {
+        for (let i = 0; i < count; i++) yield i;
+      },
+    };
+  }
   const targets = Array.from({ length: count }, (_, i) => targetOf(i));
   return Uint32Array.from(targets, (_, i) => i).sort((a, b) =>
     targets[a] < targets[b] ? -1 : targets[a] > targets[b] ? 1 : a - b

@@ -1,6 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { summaryRows } from "../../src/run/summary_table.ts";
+import { tableWidths } from "../../src/table.ts";
 import type { PlannedRun } from "../../src/run/run_outcomes.ts";
 
 function planned(target: string, summary: string): PlannedRun {
@@ -83,4 +84,5 @@ Deno.test("summaryRows() sorts by target whatever the input order, and reads the
     ["t2", "x", "applied", "2s"],
   ]);
   expect([...rows]).toEqual(first);
+  expect(rows.widths()).toEqual(tableWidths(first));
 });
