@@ -11,6 +11,7 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { maskCredentials } from "../console/mask_credentials.ts";
+import type { ParseSpecFn } from "../policy/base_spec.ts";
 import { readBase } from "../policy/read_base.ts";
 import { quote } from "../quote.ts";
 import type { Spec } from "../spec/types.ts";
@@ -30,6 +31,11 @@ export interface RunLedgerInput {
   baseFlag?: string;
   /** Whether a base that cannot be read leaves the default ledger (else it throws). */
   lenient?: boolean;
+  /**
+   * Parses the spec at base; `run` passes the parser its job uses too, which
+   * remembers what it parsed. @default {a fresh `parseSpec`}
+   */
+  parse?: ParseSpecFn;
 }
 
 /**
@@ -55,7 +61,7 @@ export async function runLedger(
       specPath: input.specFile,
       ...(input.baseFlag === undefined ? {} : { flag: input.baseFlag }),
       env: io.env,
-      parse: await specParser(),
+      parse: input.parse ?? await specParser(),
     });
     const named = new Set(
       base.bases.map((b) =>

@@ -12,6 +12,7 @@ import { InputError } from "../errors.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import { jobSummary } from "../summary/job_summary.ts";
 import { approveClick } from "../summary/approve_link.ts";
+import { rememberingParser } from "../policy/base_spec.ts";
 import { recordPlans } from "../run/record_plans.ts";
 import { runJob } from "../run/run_job.ts";
 import { selectJob } from "../run/select_job.ts";
@@ -66,6 +67,10 @@ export const runCommand: Command = {
     try {
       const file = requireFlag("run", flags, "spec");
       const { spec, text } = await loadSpec(file, io.cwd);
+      // What parsing a spec of many runs left is freed before the job starts.
+      io.pacer?.settle(
+        spec.waves.reduce((runs, wave) => runs + wave.runs.length, 0),
+      );
       if (flags.booleans["record-plans"]) {
         return await runRecordPlans(spec, flags, io);
       }
@@ -81,12 +86,16 @@ export const runCommand: Command = {
         timeoutMs: durationFlag(flags, "timeout") ?? wave.timeoutMs,
         heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
       };
+      // One parser for the ledger's choice and the job: the spec at base is
+      // parsed once, and not at all when it is the working copy's text.
+      const parseSpec = rememberingParser(await specParser(), [{ text, spec }]);
       const choice = await runLedger({
         ...(flags.strings.ledger === undefined
           ? {}
           : { flag: flags.strings.ledger }),
         spec,
         specFile: file,
+        parse: parseSpec,
         ...(flags.strings.base === undefined
           ? {}
           : { baseFlag: flags.strings.base }),
@@ -108,7 +117,7 @@ export const runCommand: Command = {
         ...(flags.strings["out-of-order"] === undefined
           ? {}
           : { outOfOrder: outOfOrderReason(flags.strings["out-of-order"]) }),
-        parseSpec: await specParser(),
+        parseSpec,
       }, { ...io, ledger });
       if (json) io.stdout.write(JSON.stringify(orderedResult(result)) + "\n");
       const summaryFile = io.env.GITHUB_ACTIONS

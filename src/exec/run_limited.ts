@@ -25,6 +25,8 @@ export interface RunLimitedOptions {
   signal?: AbortSignal;
 }
 
+const UNTRIED: Settled<never> = Object.freeze({ status: "untried" });
+
 /**
  * Runs `task` for every item, at most `limit` at a time, starting them in input
  * order, and waits for every started one.
@@ -60,7 +62,10 @@ export async function runLimited<I, T>(
       `Cannot run tasks: limit must be an integer of at least 1, got ${limit}`,
     );
   }
-  const results: Settled<T>[] = items.map(() => ({ status: "untried" }));
+  // The values alone while the tasks run; the outcomes are made at the end
+  // (a wave of 30,000 runs would otherwise hold an outcome object per run,
+  // spread among everything its steps left behind).
+  const values: T[] = [];
   let stopped = false;
   let failed: { error: unknown } | undefined;
   const control: TaskControl = {
@@ -76,8 +81,7 @@ export async function runLimited<I, T>(
     while (next < items.length && !control.stopped) {
       const index = next++;
       try {
-        const value = await task(items[index], index, control);
-        results[index] = { status: "done", value };
+        values[index] = await task(items[index], index, control);
       } catch (error) {
         failed ??= { error };
         stopped = true;
@@ -87,5 +91,8 @@ export async function runLimited<I, T>(
   const workers = Math.min(limit, items.length);
   await Promise.all(Array.from({ length: workers }, worker));
   if (failed) throw failed.error;
-  return results;
+  // Items start in order, and every started one finished: the first `next`.
+  return items.map((_, index) =>
+    index < next ? { status: "done", value: values[index] } : UNTRIED
+  );
 }

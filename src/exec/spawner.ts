@@ -11,11 +11,7 @@ import { spawn } from "node:child_process";
 import { type Readable, setDefaultHighWaterMark } from "node:stream";
 import { constants } from "node:os";
 import process from "node:process";
-import {
-  type CollectEvery,
-  type CollectionPacer,
-  paceCollections,
-} from "./pace_collections.ts";
+import { type CollectionPacer, paceCollections } from "./pace_collections.ts";
 
 /** The signals chant-wave sends to a step. */
 export type StopSignal = "SIGTERM" | "SIGKILL" | "SIGINT";
@@ -135,12 +131,11 @@ export function exitCodeOf(
 /** Options of {@linkcode nodeSpawner}. */
 export interface NodeSpawnerOptions {
   /**
-   * Collect garbage fully before the first command, then every so many
-   * commands and bytes of their output (see `pace_collections.ts`; only where
-   * the runtime exposes `gc()`).
-   * @default {never}
+   * Told of every command started and every chunk of output read, to collect
+   * garbage between them (see `pace_collections.ts`).
+   * @default {none: no collections}
    */
-  collectEvery?: CollectEvery;
+  pacer?: CollectionPacer;
 }
 
 /**
@@ -148,11 +143,11 @@ export interface NodeSpawnerOptions {
  * command leads its own process group and session, so a terminal's Ctrl-C reaches
  * chant-wave only, which then stops the groups itself) and
  * `stdio: ["ignore", "pipe", "pipe"]`. `shell` is never used.
- * @param options How often to collect garbage between commands.
+ * @param options The pacer of garbage collections between commands.
  * @returns The spawner.
  */
 export function nodeSpawner(options: NodeSpawnerOptions = {}): Spawner {
-  const pacer = paceCollections(options.collectEvery ?? {});
+  const pacer = options.pacer ?? paceCollections({});
   return {
     spawn(spawnOptions) {
       pacer.beforeStep();

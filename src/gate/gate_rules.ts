@@ -121,7 +121,7 @@ export function gateRules(
   io: GateRulesIo,
   confirmer?: ApprovalConfirmer,
 ): GateJudge {
-  const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
+  const ref = { k: wave.k, name: wave.name, targets: [...targets] };
   const rules = strictestRules(bases.map((base) => approvalAtBase(base, ref)));
   let read:
     | Promise<{ signers: SignersAtBase[]; people: ChangePeople }>

@@ -32,7 +32,7 @@ export function wavePolicy(
   wave: Pick<Wave, "k" | "name">,
   targets: Iterable<string>,
 ): PolicyAtBase {
-  const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
+  const ref = { k: wave.k, name: wave.name, targets: [...targets] };
   const reads = bases.map((base) => policyAtBase(base, ref));
   if (reads.length === 1) return reads[0];
   return {

@@ -14,11 +14,13 @@ import { lineLog } from "../console/line_log.ts";
 import { resolve } from "@std/path";
 import { maskingReplacer } from "../console/mask_credentials.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { jsonPieces } from "../json_pieces.ts";
+import { pacedPieces } from "../exec/pace_collections.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { jobGateJudge } from "./job_gate_judge.ts";
 import { decideWave } from "./decide_wave.ts";
 import { gateName } from "../gate/gate_name.ts";
-import type { Decision } from "../jobs/decision.ts";
+import type { Decision, DecisionMember } from "../jobs/decision.ts";
 import type { GateDecision } from "../ledger/decide_gate.ts";
 import type { GateJudge } from "../gate/gate_rules.ts";
 import { wavePolicy, wavePolicyLines } from "../policy/wave_policy.ts";
@@ -44,7 +46,7 @@ export interface Decided {
 /**
  * Decides the wave and writes its decision record.
  * @param job The wave job.
- * @param planned The wave's planned runs.
+ * @param plans The wave's planned runs, and the same as decision members.
  * @param targets Every target it holds (declared and planned).
  * @returns The decision, the judge of the gate's approvals, and the gate as
  *   decided, for the claim and apply stages.
@@ -52,10 +54,13 @@ export interface Decided {
  */
 export async function decideStage(
   job: WaveJob,
-  planned: readonly PlannedRun[],
+  plans: { planned: readonly PlannedRun[]; members: DecisionMember[] },
   targets: readonly string[],
 ): Promise<Decided> {
   const { input, wave, base, io } = job;
+  const { planned, members } = plans;
+  // Planning's leftovers are freed before deciding builds its own per run.
+  io.pacer?.settle(planned.length);
   const policy = wavePolicy(base.bases, wave, targets);
   for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
   const { judge, forge } = jobGateJudge({
@@ -78,7 +83,16 @@ export async function decideStage(
   }, io);
   throwIfInterrupted(io);
   const decided = await decideWave(
-    { ...input, wave, planned, policy, base, judge, ...(read ? { read } : {}) },
+    {
+      ...input,
+      wave,
+      planned,
+      members,
+      policy,
+      base,
+      judge,
+      ...(read ? { read } : {}),
+    },
     io,
   );
   throwIfInterrupted(io);
@@ -97,8 +111,14 @@ async function writeDecision(decision: Decision, io: RunIo): Promise<void> {
     io.cwd,
     decisionRecordPath(decision.name, decision.wave),
   );
-  await writeFileAtomic(
-    path,
-    JSON.stringify(decision, maskingReplacer, 2) + "\n",
-  );
+  await writeFileAtomic(path, pacedPieces(decisionText(decision), io.pacer));
+}
+
+/**
+ * The record's text, `JSON.stringify(decision, maskingReplacer, 2)` and a line
+ * end, in pieces: a large wave's is megabytes.
+ */
+function* decisionText(decision: Decision): Generator<string> {
+  yield* jsonPieces(decision, maskingReplacer);
+  yield "\n";
 }

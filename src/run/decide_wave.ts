@@ -40,6 +40,8 @@ export interface DecideInput {
   wave: Wave;
   /** The wave's runs, planned. */
   planned: readonly PlannedRun[];
+  /** The same as decision members, when the caller made them already. */
+  members?: DecisionMember[];
   policy: PolicyAtBase;
   /** Where the policy was read, HEAD, and the spec's path from the top level. */
   base: Pick<BaseRead, "sha" | "shas" | "rule" | "head" | "specPath">;
@@ -84,8 +86,11 @@ export async function decideWave(
 ): Promise<WaveDecision> {
   const { spec, wave, planned, policy, base } = input;
   const gate = gateName(spec, wave.k);
-  const members = membersOf(planned);
-  const digest = setDigest(members);
+  const members = input.members ?? membersOf(planned);
+  // The digest hashes a large wave's text in batches: what they leave is
+  // freed as they go, and before the lines below.
+  const digest = setDigest(members, io.pacer?.built);
+  io.pacer?.settle(members.length);
   const log = terminalLog(io.stderr, io.env);
   log(
     `planned ${

@@ -1,14 +1,20 @@
 /**
  * Where a run's plan file lives (SPEC.md §4.2): a readable, injective file name per
- * target, so two targets such as `a/b` and `a_b` never share a file; and the
- * directory they live in, made without following links.
+ * target, so two targets such as `a/b` and `a_b` never share a file; the
+ * directory they live in, made without following links; and a planned run
+ * that names its plan file from them.
  * @module
  */
 
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
+// @ts-types="../../types/std/path.d.ts"
+import { join } from "@std/path";
 import { refuseLinks } from "../fs/refuse_links.ts";
+import type { PlanFile } from "../plan/plan_file.ts";
+import type { Run } from "../spec/types.ts";
+import type { PlannedRun } from "./run_outcomes.ts";
 
 /**
  * The plan file's name for a target: the target with every character outside
@@ -62,4 +68,38 @@ export async function preparePlanDir(
   await mkdir(resolve(cwd, dir), { recursive: true });
   if (!isAbsolute(dir)) refuseLinks(cwd, dir.split("/"), ".chant/waves");
   return dir;
+}
+
+/**
+ * A planned run whose plan file is `join(dir, planFileName(target))`, made
+ * again when asked for rather than kept: a wave of 30,000 runs would hold a
+ * path of 60 characters or so for each until it ends.
+ * @param run The run.
+ * @param plan Its plan.
+ * @param dir Its wave's plan directory, as {@linkcode preparePlanDir} made it.
+ * @returns The planned run.
+ * @example
+ * ```ts
+ * plannedRun(run, plan, ".chant/waves/app/wave-1").planPath;
+ * // ".chant/waves/app/wave-1/<target>-<12 hex>.plan.json"
+ * ```
+ */
+export function plannedRun(run: Run, plan: PlanFile, dir: string): PlannedRun {
+  return new PlannedInDir(run, plan, dir);
+}
+
+/** {@linkcode plannedRun}'s runs. */
+class PlannedInDir implements PlannedRun {
+  readonly target: string;
+  constructor(
+    readonly run: Run,
+    readonly plan: PlanFile,
+    private readonly dir: string,
+  ) {
+    this.target = run.target;
+  }
+
+  get planPath(): string {
+    return join(this.dir, planFileName(this.run.target));
+  }
 }

@@ -22,7 +22,7 @@ import type {
   Wave,
 } from "../spec/types.ts";
 import { parsePlanFile } from "../plan/plan_file.ts";
-import { planFileName, preparePlanDir } from "./plan_path.ts";
+import { planFileName, plannedRun, preparePlanDir } from "./plan_path.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
 import { runUserStep } from "../exec/run_user_step.ts";
 import { planWholeWave } from "./plan_wave.ts";
@@ -62,16 +62,7 @@ export async function planRuns(
   const settled = await runLimited(
     runs,
     settings.parallel,
-    (run) =>
-      planOne(
-        command,
-        wave,
-        run,
-        join(dir, planFileName(run.target)),
-        settings,
-        io,
-        pass,
-      ),
+    (run) => planOne(command, wave, run, dir, settings, io, pass),
     { signal: io.interrupts.signal },
   );
   const planned: PlannedRun[] = [];
@@ -96,11 +87,12 @@ async function planOne(
   command: PerRunCommand | ToolCommand,
   wave: Wave,
   run: Run,
-  planPath: string,
+  dir: string,
   settings: StepSettings,
   io: RunIo,
   pass: ToolPass,
 ): Promise<PlannedRun | FailedRun> {
+  const planPath = join(dir, planFileName(run.target));
   const file = resolve(io.cwd, planPath);
   await rm(file, { force: true });
   const step = command.kind === "tool"
@@ -141,7 +133,7 @@ async function planOne(
     };
   }
   try {
-    return { target: run.target, run, planPath, plan: parsePlanFile(text) };
+    return plannedRun(run, parsePlanFile(text), dir);
   } catch (error) {
     if (!(error instanceof ShapeError)) throw error;
     return {

@@ -17,7 +17,7 @@ import { parsePlansFile, type WavePlans } from "../plan/plan_file.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLANS_FILE_BYTES } from "../limits.ts";
-import { planFileName, preparePlanDir } from "./plan_path.ts";
+import { plannedRun, preparePlanDir } from "./plan_path.ts";
 import type {
   FailedRun,
   PlanContext,
@@ -140,9 +140,12 @@ async function splitPlans(
       outside.push(target);
       continue;
     }
-    const planPath = join(files.dir, planFileName(target));
-    await writeFile(resolve(io.cwd, planPath), JSON.stringify(plan) + "\n");
-    planned.push({ target, run, planPath, plan });
+    const one = plannedRun(run, plan, files.dir);
+    await writeFile(
+      resolve(io.cwd, one.planPath),
+      JSON.stringify(plan) + "\n",
+    );
+    planned.push(one);
   }
   if (outside.length) {
     lineLog(io.stderr)(

@@ -15,6 +15,7 @@ import { countOf } from "../count_of.ts";
 import type { ExitCode } from "../exit_codes.ts";
 import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
+import type { DecisionMember } from "../jobs/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { Wave } from "../spec/types.ts";
 import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
@@ -63,6 +64,8 @@ export async function runDeciding(
   const { selection: { wave, kind } } = input;
   const result = emptyResult(wave.k, kind);
   const base = await readJobBase(input, io);
+  // What reading the base (the spec there, the gate) left is freed first.
+  io.pacer?.settle(wave.runs.length);
   if (await checkOrder(input, base, io) === "wait") {
     return { ...result, exitCode: WAITING };
   }
@@ -116,8 +119,12 @@ async function wavePass(
   const { input: { spec, dryRun, selection: { kind } }, wave, io } = job;
   const planned = await planStage(job, result);
   if ("end" in planned) return planned;
-  const { plan, targets, runs } = planned;
-  const decided = await decideStage(job, plan.planned, targets);
+  const { plan, targets, runs, members } = planned;
+  const decided = await decideStage(
+    job,
+    { planned: plan.planned, members },
+    targets,
+  );
   const { decision, judge } = decided;
   const now: JobResult = {
     ...result,
@@ -168,7 +175,12 @@ async function planStage(
   job: WaveJob,
   result: JobResult,
 ): Promise<
-  PassEnd | { plan: PlanOutcome; targets: string[]; runs: string[] }
+  PassEnd | {
+    plan: PlanOutcome;
+    targets: string[];
+    runs: string[];
+    members: DecisionMember[];
+  }
 > {
   const { input: { spec }, wave, io } = job;
   const before = await job.hooks.run("before-plan", { runs: wave.runs });
@@ -183,21 +195,34 @@ async function planStage(
   if (failed.length) {
     return stopWith(notDecided({ ...result, runs }, wave, failed, io));
   }
-  const targets = [...wave.runs, ...plan.planned].map((run) => run.target);
-  // Holds at base found through a target the plans named (a discovering
-  // wave's): the declared targets' holds are the job's already.
-  const declared = new Set(wave.runs.map((run) => run.target));
-  if (plan.planned.some((run) => !declared.has(run.target))) {
+  const targets = wave.runs.map((run) => run.target);
+  // Holds at base found through a target the plans named: only a
+  // discovering wave's plans name targets it did not declare (the declared
+  // targets' holds are the job's already).
+  const found = wave.discover ? undeclared(targets, plan.planned) : [];
+  if (found.length) {
+    targets.push(...found);
     job.hooks.setHooks(
       waveHooks(job.hooks.hooks(), wave, job.base.bases, targets, io),
     );
   }
+  // Made once for the hooks and the decision: a member per run.
+  const members = membersOf(plan.planned);
   const after = await job.hooks.run("after-plan", {
     runs: plan.planned.map((p) => p.run),
-    members: membersOf(plan.planned),
+    members,
   });
   if (after) return stopWith(result, after.exitCode);
-  return { plan, targets, runs };
+  return { plan, targets, runs, members };
+}
+
+/** The planned targets not among `declared`. */
+function undeclared(
+  declared: readonly string[],
+  planned: readonly PlannedRun[],
+): string[] {
+  const known = new Set(declared);
+  return planned.map((run) => run.target).filter((t) => !known.has(t));
 }
 
 /** The end of a whole wave's pass: the before-apply hooks, claim under the gate, apply. */
@@ -214,7 +239,9 @@ async function claimAndApply(
   const { input, wave, io } = job;
   const { decision, judge } = decided;
   const todo = passRuns(pass, now.planned, now.already);
-  const members = membersOf(now.planned);
+  // The decision's members are the pass's plans: not built again, since they
+  // are kept until the wave ends.
+  const members = decision.members;
   const stop = await job.hooks.run("before-apply", {
     runs: now.planned.map((p) => p.run),
     members,

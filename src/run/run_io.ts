@@ -8,6 +8,7 @@
 import type { Clock } from "../clock.ts";
 import type { Writer } from "../console/writer.ts";
 import type { Interrupts } from "../exec/interrupts.ts";
+import type { CollectionPacer } from "../exec/pace_collections.ts";
 import type { Spawner } from "../exec/spawner.ts";
 import type { Git } from "../git/git.ts";
 import type { LedgerMark, LedgerStore } from "../ledger/ledger_store.ts";
@@ -33,6 +34,11 @@ export interface RunIo {
   asOf?: LedgerMark;
   /** The process seam; the real one by default. */
   spawner?: Spawner;
+  /**
+   * Told of text built outside the log (a large record) and of the end of
+   * each stage, to collect garbage between them. @default {none}
+   */
+  pacer?: CollectionPacer;
 }
 
 /** How the user's commands run in one job (flags over wave over top level). */

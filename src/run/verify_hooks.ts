@@ -34,7 +34,7 @@ export function verifyHooks(input: {
   const { decision, path, wave, bases } = input;
   const recorded = decision.hooks ?? parseHooks();
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
-  const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
+  const ref = { k: wave.k, name: wave.name, targets: [...targets] };
   const expected = withHolds(wave.hooks, holdsAtBase(bases, ref)).hooks;
   const problem = recordedHooksProblem(recorded, expected);
   if (problem === undefined) return recorded;

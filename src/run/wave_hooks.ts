@@ -27,7 +27,7 @@ export function waveHooks(
   targets: Iterable<string>,
   io: Pick<RunIo, "stderr">,
 ): Hooks {
-  const ref = { k: wave.k, name: wave.name, targets: [...new Set(targets)] };
+  const ref = { k: wave.k, name: wave.name, targets: [...targets] };
   const { hooks: all, added } = withHolds(hooks, holdsAtBase(bases, ref));
   const log = lineLog(io.stderr);
   for (const { point, hook, sha, from } of added) {

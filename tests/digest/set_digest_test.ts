@@ -119,3 +119,50 @@ Deno.test("isDigest() accepts sha256: and 64 lowercase hex only", async (t) => {
     await t.step(c.name, () => expect(isDigest(c.text)).toBe(c.want));
   }
 });
+
+Deno.test("setDigest() of a large wave is the digest of its whole text", () => {
+  // Hashed a piece at a time: pieces end between members, whatever their size
+  // (a target of 40,000 characters is larger than a piece) and characters.
+  const members = Array.from({ length: 3000 }, (_, i) => ({
+    target: i === 7
+      ? "é".repeat(40_000)
+      : `t-${String(i).padStart(5, "0")}-\u{1F600}`,
+    planDigest: d(String(i % 10)),
+  }));
+  const sorted = [...members].sort((a, b) =>
+    a.target < b.target ? -1 : a.target > b.target ? 1 : 0
+  );
+  const text = JSON.stringify({
+    kind: "change-set",
+    subject: sorted.map((m) => ({
+      member: m.target,
+      planDigest: m.planDigest,
+    })),
+  });
+  const want = "sha256:" +
+    createHash("sha256").update(new TextEncoder().encode(text)).digest("hex");
+  expect(setDigest(members)).toBe(want);
+});
+
+Deno.test("setDigest() tells how much of its text it hashed, piece by piece", () => {
+  const members = Array.from({ length: 1000 }, (_, i) => ({
+    target: `t-${i}`,
+    planDigest: d(String(i % 10)),
+  }));
+  const pieces: number[] = [];
+  const digest = setDigest(members, (chars) => pieces.push(chars));
+  expect(digest).toBe(setDigest([...members].reverse()));
+  expect(pieces.length).toBeGreaterThan(2);
+  const text = JSON.stringify({
+    kind: "change-set",
+    subject: members.map((m) => ({
+      member: m.target,
+      planDigest: m.planDigest,
+    }))
+      .sort((a, b) => a.member < b.member ? -1 : 1),
+  });
+  // Each batch's brackets are cut: the pieces add up to a little more.
+  const told = pieces.reduce((a, b) => a + b, 0);
+  expect(told).toBeGreaterThanOrEqual(text.length);
+  expect(told).toBeLessThan(text.length + 2 * pieces.length);
+});

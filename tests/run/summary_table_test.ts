@@ -1,6 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { summaryRows } from "../../src/run/summary_table.ts";
+import { tableWidths } from "../../src/table.ts";
 import type { PlannedRun } from "../../src/run/run_outcomes.ts";
 
 function planned(target: string, summary: string): PlannedRun {
@@ -18,7 +19,7 @@ function planned(target: string, summary: string): PlannedRun {
 }
 
 Deno.test("summaryRows() lists every run of the job, refused and unplanned ones too", () => {
-  const rows = summaryRows({
+  const rows = [...summaryRows({
     planned: [planned("b", "1 to add"), planned("d", "2 to add")],
     outcome: {
       applied: ["b"],
@@ -31,7 +32,7 @@ Deno.test("summaryRows() lists every run of the job, refused and unplanned ones 
     durations: new Map([["b", 2000], ["d", 1000]]),
     moved: [planned("a", "3 to add")],
     unplanned: ["c"],
-  });
+  })];
   expect(rows).toEqual([
     ["target", "plan", "outcome", "took"],
     ["a", "3 to add", "refused: plan moved", ""],
@@ -42,7 +43,7 @@ Deno.test("summaryRows() lists every run of the job, refused and unplanned ones 
 });
 
 Deno.test("summaryRows() has no rows for a job with no runs", () => {
-  expect(summaryRows({
+  expect([...summaryRows({
     planned: [],
     outcome: {
       applied: [],
@@ -53,5 +54,35 @@ Deno.test("summaryRows() has no rows for a job with no runs", () => {
       skipped: [],
     },
     durations: new Map(),
-  })).toEqual([]);
+  })]).toEqual([]);
+});
+
+Deno.test("summaryRows() sorts by target whatever the input order, and reads the same twice", () => {
+  const rows = summaryRows({
+    planned: [
+      planned("t2", "x"),
+      planned("__proto__", "x"),
+      planned("constructor", "x"),
+      planned("T1", "x"),
+    ],
+    outcome: {
+      applied: ["t2", "__proto__"],
+      failed: [],
+      untried: [],
+      replan: [],
+      moved: [],
+      skipped: [{ target: "T1", reason: "no changes" }],
+    },
+    durations: new Map([["t2", 1500], ["__proto__", 1]]),
+  });
+  const first = [...rows];
+  expect(first).toEqual([
+    ["target", "plan", "outcome", "took"],
+    ["T1", "x", "skipped: no changes", ""],
+    ["__proto__", "x", "applied", "1s"],
+    ["constructor", "x", "not applied", ""],
+    ["t2", "x", "applied", "2s"],
+  ]);
+  expect([...rows]).toEqual(first);
+  expect(rows.widths()).toEqual(tableWidths(first));
 });

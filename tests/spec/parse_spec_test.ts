@@ -85,6 +85,27 @@ Deno.test("parseSpec() accepts comments, trailing commas, a BOM and CRLF", () =>
   ]);
 });
 
+Deno.test("parseSpec() reads plain JSON as its JSONC twin, repeated and __proto__ keys alike", () => {
+  const json = lines(
+    "{",
+    '  "name": "demo", "plan": ["p", "{plan}"], "apply": ["a"],',
+    '  "waves": [{ "name": "dev", "runs": ["a", "b"], "name": "dev2" }],',
+    '  "__proto__": { "polluted": true }',
+    "}",
+  );
+  const jsonc = json.replace("{", "{ // a comment").replace(
+    '"runs": ["a", "b"]',
+    '"runs": ["a", "b",]',
+  );
+  // Both parsers make the same document: a repeated key's last value, and
+  // "__proto__" an own key (which the schema then refuses as unknown).
+  expect(problemsOf(json)).toEqual(problemsOf(jsonc));
+  expect(problemsOf(json).join("\n")).toContain("__proto__");
+  const fine = json.replace(',\n  "__proto__": { "polluted": true }', "");
+  expect(parseSpec(fine, "w.json").waves.map((w) => w.name)).toEqual(["dev2"]);
+  expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+});
+
 Deno.test("parseSpec() reads the compatibility wrapper", async (t) => {
   const wrapper = (inner: string, options = "") =>
     lines(
