@@ -22,7 +22,7 @@ import {
 } from "./_dir_mark.ts";
 import { dropArrivedAfter, onlyTightens } from "./arrived_after.ts";
 import type { GateRecords, ReadGateOptions } from "./ledger_store.ts";
-import { isRecordFileName } from "./record_name.ts";
+import { isRecordFileName, namedAs } from "./record_name.ts";
 import type { LedgerRecord } from "./records.ts";
 import { screenRecords } from "./screen_records.ts";
 import { sortRecords } from "./sort_records.ts";
@@ -46,7 +46,8 @@ export interface DirGate {
 /**
  * Reads a gate of the directory ledger, as `dirLedger`'s `readGate` says.
  * @param at The gate and the store's state.
- * @param options The job's mark; whether only from the newest revoke on.
+ * @param options The job's mark; whether only from the newest revoke on, or
+ *   only the files named as some kinds.
  * @returns The records, oldest first, and the problems.
  */
 export async function readDirGate(
@@ -64,8 +65,12 @@ export async function readDirGate(
     !held?.has(file) || changedSince(path, mark as DirMark);
   const read = (path: string) =>
     readRecordFile(scratch, path, name, gate, problems);
-  const listed = entriesOf(dir).filter(isRecordFileName).sort();
-  const files = options.live ? fromNewestRevoke(listed, dir, read) : listed;
+  const { kinds, live } = options;
+  const listed = entriesOf(dir).filter((file) =>
+    isRecordFileName(file) &&
+    (kinds === undefined || live === true || namedAs(file, kinds))
+  ).sort();
+  const files = live ? fromNewestRevoke(listed, dir, read) : listed;
   for (let i = 0; i < files.length; i++) {
     if (i > 0 && i % chunk === 0) await nextTurn();
     const path = `${dir}/${files[i]}`;
@@ -78,13 +83,15 @@ export async function readDirGate(
       }
     }
   }
-  await readClaims(
-    dir,
-    read,
-    records,
-    problems,
-    options.live && approvalsOf(records),
-  );
+  if (kinds === undefined || live === true || kinds.includes("claim")) {
+    await readClaims(
+      dir,
+      read,
+      records,
+      problems,
+      live && approvalsOf(records),
+    );
+  }
   const screened = screenRecords(
     { records: sortRecords(records), problems },
     clock.now(),

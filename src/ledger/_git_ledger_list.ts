@@ -21,7 +21,8 @@ import {
   SEQ_PATH,
 } from "./_git_ledger_order.ts";
 import type { ObjectReader, TreeEntry } from "./_git_ledger_verified.ts";
-import { isRecordFileName } from "./record_name.ts";
+import { isRecordFileName, namedAs } from "./record_name.ts";
+import type { RecordKind } from "./records.ts";
 
 /** A record file of the gate, with its place in the order. */
 export interface Listed {
@@ -53,6 +54,8 @@ export interface ListOptions {
   label: string;
   /** Only the newest buckets, back to one holding a file named like a revoke. */
   live?: boolean;
+  /** A whole listing's: only the files named as one of these kinds. */
+  kinds?: readonly RecordKind[];
   /** The order of a branch written before numbers. */
   legacy: (tip: string, dir: string) => Promise<Map<string, number>>;
 }
@@ -224,6 +227,7 @@ export async function listWhole(
   options: ListOptions,
   problems: string[],
 ): Promise<GateListing> {
+  const { kinds } = options;
   const [counter, tree] = await objects.at(tip, [SEQ_PATH, dir]);
   const entries = tree?.type === "tree"
     ? objects.entries(tree)
@@ -241,6 +245,7 @@ export async function listWhole(
     if (object?.type !== "tree") continue;
     for (const name of objects.entries(object).keys()) {
       const entry = parseOrderName(name);
+      if (kinds && entry && !namedAs(entry.file, kinds)) continue;
       const path = entry && `${dir}${entry.file}`;
       if (path && !(numbers.get(path)! <= entry!.seq)) {
         numbers.set(path, entry!.seq);
@@ -254,7 +259,8 @@ export async function listWhole(
     ? undefined
     : new Map([...setsTree.values()].map((e) => [e.name, e.oid]));
   const records = [...entries.values()].filter((entry) =>
-    isRecordFileName(entry.name) && entry.mode !== "40000"
+    isRecordFileName(entry.name) && entry.mode !== "40000" &&
+    (kinds === undefined || namedAs(entry.name, kinds))
   );
   const sizes = await objects.sizes(records.map((entry) => entry.oid));
   const files: Listed[] = [];

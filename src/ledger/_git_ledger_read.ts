@@ -52,11 +52,12 @@ export type ReadGateAtOptions = ListOptions;
 
 /**
  * Reads every record of one gate at `tip` (with `live`, only those from its
- * newest revoke on), oldest first in branch order: by sequence number (records
- * without one last), then (records of one number or commit) by timestamp and
- * id. The gate is listed as `_git_ledger_list.ts` says and its records read in
- * one `cat-file --batch` (another per record named like a revoke that is not
- * one). Malformed records, unreadable blobs and records of another gate become
+ * newest revoke on; with `kinds`, only files named as one of them), oldest
+ * first in branch order: by sequence number (records without one last), then
+ * (records of one number or commit) by timestamp and id. The gate is listed
+ * as `_git_ledger_list.ts` says and its records read in one `cat-file
+ * --batch` (another per record named like a revoke that is not one).
+ * Malformed records, unreadable blobs and records of another gate become
  * `problems`, named `<label>:<path>`. Every object is checked against its
  * name (`_git_ledger_verified.ts`).
  * @param objects The clone's checked objects.

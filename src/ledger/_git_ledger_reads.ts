@@ -17,6 +17,7 @@ import type {
   GateRecords,
   ReadGateOptions,
 } from "./ledger_store.ts";
+import type { RecordKind } from "./records.ts";
 import { screenRecords } from "./screen_records.ts";
 
 /** What the reads need of the store. */
@@ -99,11 +100,12 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
     name: string,
     gate: string,
     live: boolean,
+    kinds?: readonly RecordKind[],
   ) => {
     const key = `${tip}\n${name}\n${gate}`;
     const cached = live ? liveOf(kept.get(key)) : kept.get(key);
     if (cached) {
-      if (!live && tip !== undefined) {
+      if (!live && kinds === undefined && tip !== undefined) {
         wholes.set(`${name}\n${gate}`, { tip, read: cached });
       }
       return cached;
@@ -112,10 +114,11 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
       label: LEDGER_BRANCH,
       legacy: of.legacy,
       ...(live ? { live: true } : {}),
+      ...(kinds === undefined || live ? {} : { kinds }),
     });
     if (tip !== undefined) {
       counters.set(tip, read.next);
-      if (!live) {
+      if (!live && kinds === undefined) {
         keep(key, read);
         wholes.set(`${name}\n${gate}`, { tip, read });
       }
@@ -125,7 +128,13 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
   return {
     async readGate(name, gate, options = {}) {
       const tip = await of.fetchTip();
-      const read = await readAt(tip, name, gate, options.live === true);
+      const read = await readAt(
+        tip,
+        name,
+        gate,
+        options.live === true,
+        options.kinds,
+      );
       const { files: _files, next: _next, sets: _sets, ...records } = read;
       const screened = screenRecords(records, ctx.clock.now());
       if (options.asOf === undefined) return screened;

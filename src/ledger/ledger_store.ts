@@ -8,7 +8,12 @@
 
 import type { ClaimLedger } from "./claims.ts";
 import type { PlanSetMember } from "./plan_set_file.ts";
-import type { ClaimRecord, FoldedRecord, LedgerRecord } from "./records.ts";
+import type {
+  ClaimRecord,
+  FoldedRecord,
+  LedgerRecord,
+  RecordKind,
+} from "./records.ts";
 
 /** A gate's records as read, with the records that could not be read. */
 export interface GateRecords {
@@ -53,6 +58,13 @@ export interface ReadGateOptions {
    * revoke on (nothing before it counts, SPEC.md §5.3). A store may read more.
    */
   live?: boolean;
+  /**
+   * Only records of these kinds are wanted: a store may leave out every file
+   * whose name says another kind (or none), so a record under a name
+   * chant-wave would not give it may be missed. What is returned may hold
+   * other kinds too. Absent: every kind.
+   */
+  kinds?: readonly RecordKind[];
 }
 
 /** A gate recorded in the ledger. */

@@ -7,7 +7,7 @@
  */
 
 import { InputError } from "../errors.ts";
-import type { LedgerRecord } from "./records.ts";
+import type { LedgerRecord, RecordKind } from "./records.ts";
 
 /** What a spec name or gate must look like to be a ledger directory. */
 export const LEDGER_SEGMENT: RegExp = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
@@ -92,6 +92,31 @@ export function isTemporaryName(fileName: string): boolean {
 export function isRecordFileName(fileName: string): boolean {
   return fileName.endsWith(".json") && !isTemporaryName(fileName);
 }
+
+/**
+ * Whether a record file's name says it holds one of `kinds`: the names
+ * {@linkcode recordFileName} gives, `<20-character time>-<kind>-<id>.json`.
+ * A file named otherwise says nothing of its kind, so it is not one of them.
+ * @param fileName A file name, without a directory.
+ * @param kinds The kinds wanted.
+ * @returns `true` when the name says one of them.
+ * @example
+ * ```ts
+ * namedAs("20261130T091502.123Z-pending-9f2c.json", ["pending"]); // true
+ * namedAs("20261130T091502.123Z-approval-9f2c.json", ["pending"]); // false
+ * ```
+ */
+export function namedAs(
+  fileName: string,
+  kinds: readonly RecordKind[],
+): boolean {
+  const at = TIME_WIDTH + 1;
+  return fileName[TIME_WIDTH] === "-" &&
+    kinds.some((kind) => fileName.startsWith(`${kind}-`, at));
+}
+
+/** The width of {@linkcode compactTime}'s stamp. */
+const TIME_WIDTH = 20;
 
 /**
  * Checks that a spec name or gate can be a ledger directory: letters, digits,

@@ -21,13 +21,16 @@ import { gateName } from "../gate/gate_name.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
 
+/** The kinds of record that name a decision's head (`trusted_decision_heads.ts`). */
+const HEAD_KINDS = ["pending", "wave-outcome"] as const;
+
 /** A job's base, and what the chain rule read of the ledger to find it. */
 export interface JobBase extends BaseRead {
   /**
    * Every record of each gate the chain rule read (wave 1's and this wave's),
    * by gate, read before any command of the change ran; empty for a base of
-   * one trusted commit. A share job's check of its decision decides its gate
-   * on them, so the gate is read once.
+   * one trusted commit, and when the gates were not read whole. A share job's
+   * check of its decision decides its gate on them, so the gate is read once.
    */
   gateRecords: ReadonlyMap<string, GateRecords>;
 }
@@ -37,9 +40,13 @@ export interface JobBase extends BaseRead {
  * `base <sha12>: <rule>` (for the chain rule, `base: <rule and commits>`) and
  * any warning about the commit before the push. The chain rule stops at the
  * newest commit at which the ledger records a decision of the rollout under a
- * trusted base (in wave 1's gate or this wave's).
+ * trusted base (in wave 1's gate or this wave's): only records named as
+ * pending facts and wave outcomes are read for it, unless the job asks for the
+ * gates whole (a record under another name can only drop a bound, so the chain
+ * walks further back: stricter).
  * @param input The job (its spec file and text, `--base` and parser).
  * @param io The edges.
+ * @param whole Whether to read the gates whole, kept in `gateRecords`.
  * @returns The base, and the gates' records the chain rule read.
  * @throws {InputError} Exit 2 when the base cannot be resolved, or the spec is
  *   not HEAD's committed regular file.
@@ -47,6 +54,7 @@ export interface JobBase extends BaseRead {
 export async function readJobBase(
   input: RunJobInput,
   io: RunIo,
+  whole: boolean,
 ): Promise<JobBase> {
   const log = terminalLog(io.stderr, io.env);
   const { spec, selection: { wave } } = input;
@@ -64,8 +72,12 @@ export async function readJobBase(
       const gates = [...new Set([gateName(spec, 1), gateName(spec, wave.k)])];
       const records = [];
       for (const gate of gates) {
-        const read = await io.ledger.readGate(spec.name, gate);
-        gateRecords.set(gate, read);
+        const read = await io.ledger.readGate(
+          spec.name,
+          gate,
+          whole ? {} : { kinds: HEAD_KINDS },
+        );
+        if (whole) gateRecords.set(gate, read);
         records.push(...read.records);
       }
       // Oldest first across both gates, so the last is the newest decision.

@@ -68,7 +68,7 @@ export async function runShare(
   const { decision, path } = await readDecision(spec.name, wave, io.cwd);
   const slice = shareSlice(input, decision);
   const result = shareResult(input, decision, slice);
-  const base = await readJobBase(input, io);
+  const base = await readJobBase(input, io, true);
   if (await checkOrder(input, base, io) === "wait") {
     return { ...result, exitCode: WAITING };
   }

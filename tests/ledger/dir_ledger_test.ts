@@ -61,6 +61,30 @@ Deno.test("dirLedger() writes records and reads them back oldest first", async (
   expect(text).toBe(formatRecord(approval("a1", 1)));
 });
 
+Deno.test("dirLedger() reads only the kinds asked for, by file name", async () => {
+  await using dir = await tempDir();
+  const ledger = dirLedger(dir.path, { random: counterRandomBytes() });
+  const written = [
+    pending("w1", 0),
+    approval("a1", 1),
+    claim("p1", 3, "a1", "dec-1", [{ target: "eu", planDigest: D }]),
+    expired("e1", 4),
+    pending("w2", 5),
+  ];
+  for (const record of written) await ledger.write(record);
+  const got = await ledger.readGate(NAME, GATE, { kinds: ["pending"] });
+  expect(got.problems).toEqual([]);
+  expect(got.records.map((r) => r.id)).toEqual(["w1", "w2"]);
+  const claims = await ledger.readGate(NAME, GATE, { kinds: ["claim"] });
+  expect(claims.records.map((r) => r.id)).toEqual(["p1"]);
+  // With live, every kind from the newest revoke on, as without kinds.
+  const live = await ledger.readGate(NAME, GATE, {
+    live: true,
+    kinds: ["pending"],
+  });
+  expect(live.records.map((r) => r.id)).toEqual(["e1", "w2"]);
+});
+
 Deno.test("dirLedger() reads a missing directory as no records", async () => {
   await using dir = await tempDir();
   const ledger = dirLedger(`${dir.path}/nothing/here`);

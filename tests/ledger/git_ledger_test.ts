@@ -20,6 +20,7 @@ import {
 import { pushLog, unretriedRejections } from "../_helpers/push_log.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
 import { approvalNoted, ledgerWorld } from "./git_ledger_fixture.ts";
+import { pending } from "./_records.ts";
 
 const D = "sha256:" + "d".repeat(64);
 const notes = (records: unknown[]) =>
@@ -494,6 +495,25 @@ Deno.test("gitLedger() reads a decision's records from the gate's newest revoke 
   expect(notes(live.records)).toEqual(["expired", "after"]);
   expect(notes((await a.ledger.readGate("tf", "tf-wave-2")).records))
     .toEqual(["before", "expired", "after"]);
+});
+
+Deno.test("gitLedger() reads only the kinds asked for, by file name, and the whole gate after", async () => {
+  await using world = await ledgerWorld();
+  const a = world.open(await world.clone("a"));
+  await a.ledger.write(approvalNoted("approved"));
+  await a.ledger.write(pending("w1", 0));
+  const b = world.open(await world.clone("b"));
+  const some = await b.ledger.readGate("tf", "tf-wave-2", {
+    kinds: ["pending"],
+  });
+  expect(some.problems).toEqual([]);
+  expect(some.records.map((r) => r.kind)).toEqual(["pending"]);
+  // The part read is not taken for the whole gate.
+  const whole = await b.ledger.readGate("tf", "tf-wave-2");
+  expect(whole.records.map((r) => r.kind).sort()).toEqual([
+    "approval",
+    "pending",
+  ]);
 });
 
 Deno.test("gitLedger() reports a plan set on the branch it cannot read, never reads it as none", async () => {

@@ -6,6 +6,7 @@ import {
   compactTime,
   isRecordFileName,
   isTemporaryName,
+  namedAs,
   recordFileName,
   temporaryName,
 } from "../../src/ledger/record_name.ts";
@@ -31,6 +32,22 @@ Deno.test("recordFileName() is <time>-<kind>-<id>.json", () => {
   );
   expect(recordFileName(pending("ab", 0))).toBe(
     "20261130T090000.000Z-pending-ab.json",
+  );
+});
+
+Deno.test("namedAs() reads the kind a record file's name gives, and only that", () => {
+  const named = recordFileName(pending("ab", 0));
+  expect(namedAs(named, ["pending"])).toBe(true);
+  expect(namedAs(named, ["approval", "wave-outcome"])).toBe(false);
+  expect(namedAs("20261130T090000.000Z-wave-outcome-x.json", ["wave-outcome"]))
+    .toBe(true);
+  // An id that spells a kind does not make the file that kind.
+  expect(namedAs("20261130T090000.000Z-approval-x-pending-y.json", ["pending"]))
+    .toBe(false);
+  // A name in no form chant-wave gives says no kind.
+  expect(namedAs("pending-ab.json", ["pending"])).toBe(false);
+  expect(namedAs("20261130T090000.000Zpending-ab.json", ["pending"])).toBe(
+    false,
   );
 });
 
