@@ -9,9 +9,10 @@
  *
  * - no record file of the gate is removed or changed, and no sequence entry
  *   removed, except by a compaction commit: one that adds the gate's `folded`
- *   summary, whose revoke (`through`) is in the gate before it, and that removes
- *   only records numbered before that revoke (and earlier summaries), each with
- *   its sequence entry;
+ *   summary, whose revoke (`through`) the gate held before it as its reader
+ *   reads a revoke (a well-formed `expired` record of this gate, a regular file
+ *   within the size limit), and that removes only records numbered before that
+ *   revoke (and earlier summaries), each with its sequence entry;
  * - every new sequence entry numbers a record file the same commit adds, with a
  *   number the counter had not given before.
  *
@@ -35,6 +36,8 @@ import { parseOrderName } from "./_git_ledger_order.ts";
 import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
 import { parseRecord } from "./parse_record.ts";
 import { isRecordFileName } from "./record_name.ts";
+import type { LedgerRecord } from "./records.ts";
+import { MAX_RECORD_BYTES } from "../limits.ts";
 
 /** The approval a job is about to apply under, and where the walk starts. */
 export interface ApprovalHistory {
@@ -108,7 +111,7 @@ export async function checkApprovalHistory(
       if (commit.seq === undefined || commit.seq < parent.seq) {
         throw fail(commit.oid, "moves the counter back");
       }
-      const problem = await checkCommit(ctx, commit, parent, seen);
+      const problem = await checkCommit(ctx, query, commit, parent, seen);
       if (problem) throw fail(commit.oid, problem);
       if (parent.seq > seq) return false;
       // The commit that gave the approval its number ends the window: it must
@@ -203,6 +206,7 @@ async function bucketEntries(
 /** Why one commit breaks the rules for the gate, if it does. */
 async function checkCommit(
   ctx: LedgerContext,
+  of: GateOf,
   commit: CommitState,
   parent: CommitState,
   seen: Seen,
@@ -235,7 +239,7 @@ async function checkCommit(
     }
   }
   if (removed.length === 0) return undefined;
-  return await checkFold(ctx, parent, { removed, added, changes });
+  return await checkFold(ctx, of, parent, { removed, added, changes });
 }
 
 /**
@@ -246,6 +250,7 @@ async function checkCommit(
  */
 async function checkFold(
   ctx: LedgerContext,
+  of: GateOf,
   parent: CommitState,
   found: { removed: TreeEntry[]; added: TreeEntry[]; changes: GateChanges },
 ): Promise<string | undefined> {
@@ -261,7 +266,7 @@ async function checkFold(
   let through: string;
   try {
     const record = parseRecord(blobText(blob) ?? "", summaries[0].name);
-    if (record.kind !== "folded") return what;
+    if (record.kind !== "folded" || !sameGate(record, of)) return what;
     through = record.through;
   } catch (error) {
     if (!(error instanceof ShapeError)) throw error;
@@ -272,7 +277,7 @@ async function checkFold(
     const entry = parseOrderName(name);
     if (entry) numbers.set(entry.file, entry.seq);
   }
-  const revoke = await revokeNumber(ctx, parent, through);
+  const revoke = await revokeNumber(ctx, of, parent, through);
   if (revoke === undefined) return what;
   for (const record of removed) {
     const seq = numbers.get(record.name);
@@ -282,27 +287,69 @@ async function checkFold(
   return undefined;
 }
 
-/** The sequence number the gate gave revoke `id` before the commit, if it holds it. */
+/** The gate a history is checked for. */
+interface GateOf {
+  /** The spec's `name`. */
+  name: string;
+  /** The gate. */
+  gate: string;
+}
+
+/** Whether a record says it belongs to the gate. */
+function sameGate(record: LedgerRecord, of: GateOf): boolean {
+  return record.name === of.name && record.gate === of.gate;
+}
+
+/**
+ * The sequence number the gate gave revoke `id` before the commit, if it holds
+ * it as the gate's reader reads a revoke (`_git_ledger_read.ts`): a regular
+ * file within the size limit, in the gate's folder, numbered, whose record
+ * parses as an `expired` record of this gate with that id. A file the reader
+ * ignores (another gate's, too large, a link, malformed) ends nothing, so it
+ * cannot excuse a removal either.
+ */
 async function revokeNumber(
   ctx: LedgerContext,
+  of: GateOf,
   parent: CommitState,
   id: string,
 ): Promise<number | undefined> {
-  if (parent.order === undefined) return undefined;
+  if (parent.order === undefined || parent.gate === undefined) return undefined;
   const suffix = `-expired-${id}.json`;
   const buckets = [...ctx.objects.entries(parent.order).values()];
   const names: string[] = [];
   await bucketEntries(ctx, buckets, names);
+  const files = ctx.objects.entries(parent.gate);
   for (const name of names) {
     const entry = parseOrderName(name);
     if (
-      entry && entry.file.endsWith(suffix) &&
-      posix.basename(entry.file) === entry.file
-    ) {
-      const inGate = parent.gate &&
-        ctx.objects.entries(parent.gate).has(entry.file);
-      if (inGate) return entry.seq;
-    }
+      !entry || !entry.file.endsWith(suffix) ||
+      posix.basename(entry.file) !== entry.file
+    ) continue;
+    const file = files.get(entry.file);
+    if (file === undefined) continue;
+    if (await readsAsRevoke(ctx, of, file, id)) return entry.seq;
   }
   return undefined;
+}
+
+/** Whether a gate's file is read as revoke `id` of the gate (see above). */
+async function readsAsRevoke(
+  ctx: LedgerContext,
+  of: GateOf,
+  file: TreeEntry,
+  id: string,
+): Promise<boolean> {
+  if (file.mode !== "100644" && file.mode !== "100755") return false;
+  const [size] = await ctx.objects.sizes([file.oid]);
+  if (size?.type !== "blob" || size.size > MAX_RECORD_BYTES) return false;
+  const blob = (await ctx.objects.byId([file.oid])).get(file.oid);
+  try {
+    const record = parseRecord(blobText(blob) ?? "", file.name);
+    return record.kind === "expired" && record.id === id &&
+      sameGate(record, of);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    return false;
+  }
 }

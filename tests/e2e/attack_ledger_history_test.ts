@@ -20,6 +20,8 @@ import {
   TOOL,
 } from "../_helpers/rollout.ts";
 import { makeKey, signersFile } from "../_helpers/ssh_key.ts";
+import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
+import { compactTime } from "../../src/ledger/record_name.ts";
 
 const SIGNERS = ".chant-wave/allowed_signers";
 const GATE_DIR = "gates/tf/tf-wave-1";
@@ -111,6 +113,122 @@ Deno.test("a commit that takes a spent approval's claim off the git ledger does 
         const erasing = await r.run(["run", ...SPEC, "--wave", "1"]);
         expect(erasing.code).toBe(0);
         expect(await r.applied()).toEqual(["eu"]);
+        const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+        const errors = errorLines(out.stderr);
+        expect(errors.length).toBe(1);
+        expect(errors[0]).toMatch(REFUSED);
+        expect(out.code).toBe(2);
+        expect(await r.applied()).toEqual(["eu"]);
+      },
+    );
+  }
+});
+
+/** Runs git in `cwd` as a committer, throwing on failure. */
+async function gitIn(cwd: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.name=m", "-c", "user.email=m@example.invalid", ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
+}
+
+/**
+ * Pushes, as the change's code could, a revoke the gate's reader ignores
+ * (`other-gate`: its `gate` field names another gate; `too-large`: over the
+ * 64 KiB a record may be), numbered like a real write, then a commit dressed
+ * as a compaction through it: the gate's claims and run outcomes removed
+ * with their sequence entries, a `folded` summary added and numbered.
+ */
+async function forgeFold(
+  r: Rollout,
+  revoke: "other-gate" | "too-large",
+): Promise<void> {
+  await using work = await tempDir();
+  const w = `${work.path}/l`;
+  await gitIn(
+    work.path,
+    "clone",
+    "-q",
+    "-b",
+    "chant/ledger",
+    `${r.repo.root}/remote.git`,
+    w,
+  );
+  let seq = Number((await Deno.readTextFile(`${w}/seq`)).trim());
+  const add = async (kind: string, id: string, fields: object) => {
+    const name = `${compactTime(Date.now())}-${kind}-${id}.json`;
+    const record = {
+      version: 1,
+      kind,
+      id,
+      name: "tf",
+      gate: "tf-wave-1",
+      timestamp: new Date().toISOString(),
+      ...fields,
+    };
+    await Deno.writeTextFile(
+      `${w}/${GATE_DIR}/${name}`,
+      JSON.stringify(record),
+    );
+    const entry = `${w}/${orderPath(`${GATE_DIR}/${name}`, seq++)}`;
+    await Deno.mkdir(entry.slice(0, entry.lastIndexOf("/")), {
+      recursive: true,
+    });
+    await Deno.writeTextFile(entry, "");
+  };
+  const commit = async () => {
+    await Deno.writeTextFile(`${w}/seq`, `${seq}\n`);
+    let bytes = 0;
+    for await (const bucket of Deno.readDir(`${w}/${GATE_DIR}/order`)) {
+      if (!bucket.isDirectory) continue;
+      for await (
+        const e of Deno.readDir(`${w}/${GATE_DIR}/order/${bucket.name}`)
+      ) {
+        bytes += entryBytes(e.name.slice(e.name.indexOf("-") + 1));
+      }
+    }
+    await Deno.writeTextFile(`${w}/${GATE_DIR}/order/bytes`, `${bytes}\n`);
+    await gitIn(w, "add", "-A");
+    await gitIn(w, "commit", "-qm", "chant-wave");
+    await gitIn(w, "push", "-q", "origin", "chant/ledger");
+  };
+  const through = "9".repeat(32);
+  await add(
+    "expired",
+    through,
+    revoke === "other-gate"
+      ? { gate: "tf-wave-2" }
+      : { note: "x".repeat(70_000) },
+  );
+  await commit();
+  const spent = (await gitIn(w, "ls-files", GATE_DIR)).split("\n")
+    .filter((path) => /-(claim|run-outcome)-/.test(path));
+  expect(spent.length).toBeGreaterThan(1);
+  await gitIn(w, "rm", "-q", ...spent);
+  await add("folded", "8".repeat(32), {
+    through,
+    records: spent.filter((path) => !path.includes("/order/")).length,
+    counts: { claim: 1, "run-outcome": 1 },
+    sets: 0,
+    archive: (await gitIn(w, "rev-parse", "HEAD")).trim(),
+  });
+  await commit();
+}
+
+Deno.test("a compaction through a revoke the gate's reader ignores does not let a spent approval apply again", async (t) => {
+  for (const revoke of ["other-gate", "too-large"] as const) {
+    await t.step(
+      `the revoke ${
+        revoke === "other-gate" ? "names another gate" : "is too large"
+      }`,
+      async () => {
+        await using keys = await tempDir();
+        await using r = await appliedOnce(keys.path);
+        await forgeFold(r, revoke);
         const out = await r.run(["run", ...SPEC, "--wave", "1"]);
         const errors = errorLines(out.stderr);
         expect(errors.length).toBe(1);
