@@ -25,6 +25,7 @@ import type { GateRecords, ReadGateOptions } from "./ledger_store.ts";
 import { isRecordFileName, namedAs } from "./record_name.ts";
 import type { LedgerRecord } from "./records.ts";
 import { screenRecords } from "./screen_records.ts";
+import { dropApprovalCopies } from "./approval_copies.ts";
 import { sortRecords } from "./sort_records.ts";
 
 /** The gate a read is of, and the store's state it needs. */
@@ -92,10 +93,10 @@ export async function readDirGate(
       live && approvalsOf(records),
     );
   }
-  const screened = screenRecords(
+  const screened = dropApprovalCopies(screenRecords(
     { records: sortRecords(records), problems },
     clock.now(),
-  );
+  ));
   return mark ? dropArrivedAfter(screened, arrived, written) : screened;
 }
 

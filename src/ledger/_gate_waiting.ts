@@ -72,9 +72,14 @@ export function waitingReasons(
   const { gate, digest } = query;
   if (newest === undefined) {
     const { expired } = afterNewestExpired(records);
+    // Ended by it: before it, or sealed before it was written.
+    const at = expired && records.indexOf(expired);
+    const revokedAt = expired ? Date.parse(expired.timestamp) : -Infinity;
     const revoked = expired &&
-      [...records.slice(0, records.indexOf(expired))].reverse().find((r) =>
-        r.kind === "approval" && r.planDigest === digest
+      records.findLast((r, i) =>
+        r.kind === "approval" && r.planDigest === digest &&
+        (i < at! || (r.seal !== undefined &&
+          Date.parse(r.timestamp) <= revokedAt))
       ) as ApprovalRecord | undefined;
     return [
       revoked

@@ -19,6 +19,7 @@ import type {
 } from "./ledger_store.ts";
 import type { RecordKind } from "./records.ts";
 import { screenRecords } from "./screen_records.ts";
+import { dropApprovalCopies } from "./approval_copies.ts";
 
 /** What the reads need of the store. */
 export interface ReadsOf {
@@ -136,7 +137,9 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
         options.kinds,
       );
       const { files: _files, next: _next, sets: _sets, ...records } = read;
-      const screened = screenRecords(records, ctx.clock.now());
+      const screened = dropApprovalCopies(
+        screenRecords(records, ctx.clock.now()),
+      );
       if (options.asOf === undefined) return screened;
       const late = await lateRecords(ctx.objects, options.asOf, tip, read);
       return dropArrivedAfter(screened, late, of.written);

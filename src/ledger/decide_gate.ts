@@ -108,7 +108,10 @@ function endedApprovals(records: readonly LedgerRecord[]): Set<string> {
 
 /**
  * The approvals that count, newest first: after the newest `expired` record and
- * not ended by any, nor named by a `folded` summary.
+ * not ended by any, nor named by a `folded` summary. A sealed approval must
+ * also have been signed after that revoke was written: its seal signs its
+ * time, not its place, so a copy of an ended one that reaches the ledger later
+ * stays ended (`approval_copies.ts`).
  * @param records The gate's records, oldest first.
  * @returns The counting approvals, newest first.
  * @example
@@ -120,9 +123,12 @@ export function countingApprovals(
   records: readonly LedgerRecord[],
 ): ApprovalRecord[] {
   const ended = endedApprovals(records);
-  return afterNewestExpired(records).live
+  const { live, expired } = afterNewestExpired(records);
+  const revokedAt = expired ? Date.parse(expired.timestamp) : -Infinity;
+  return live
     .filter((r): r is ApprovalRecord =>
-      r.kind === "approval" && !ended.has(r.id)
+      r.kind === "approval" && !ended.has(r.id) &&
+      !(r.seal !== undefined && Date.parse(r.timestamp) <= revokedAt)
     )
     .reverse();
 }

@@ -20,7 +20,7 @@ import {
   TOOL,
 } from "../_helpers/rollout.ts";
 import { makeKey, signersFile } from "../_helpers/ssh_key.ts";
-import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
+import { cloneLedger } from "../_helpers/ledger_clone.ts";
 import { compactTime } from "../../src/ledger/record_name.ts";
 
 const SIGNERS = ".chant-wave/allowed_signers";
@@ -124,18 +124,6 @@ Deno.test("a commit that takes a spent approval's claim off the git ledger does 
   }
 });
 
-/** Runs git in `cwd` as a committer, throwing on failure. */
-async function gitIn(cwd: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args: ["-c", "user.name=m", "-c", "user.email=m@example.invalid", ...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout);
-}
-
 /**
  * Pushes, as the change's code could, a revoke the gate's reader ignores
  * (`other-gate`: its `gate` field names another gate; `too-large`: over the
@@ -148,20 +136,10 @@ async function forgeFold(
   revoke: "other-gate" | "too-large",
 ): Promise<void> {
   await using work = await tempDir();
-  const w = `${work.path}/l`;
-  await gitIn(
-    work.path,
-    "clone",
-    "-q",
-    "-b",
-    "chant/ledger",
-    `${r.repo.root}/remote.git`,
-    w,
-  );
-  let seq = Number((await Deno.readTextFile(`${w}/seq`)).trim());
-  const add = async (kind: string, id: string, fields: object) => {
-    const name = `${compactTime(Date.now())}-${kind}-${id}.json`;
-    const record = {
+  const ledger = await cloneLedger(`${r.repo.root}/remote.git`, work.path);
+  const record = (kind: string, id: string, fields: object) => ({
+    file: `${compactTime(Date.now())}-${kind}-${id}.json`,
+    text: JSON.stringify({
       version: 1,
       kind,
       id,
@@ -169,54 +147,32 @@ async function forgeFold(
       gate: "tf-wave-1",
       timestamp: new Date().toISOString(),
       ...fields,
-    };
-    await Deno.writeTextFile(
-      `${w}/${GATE_DIR}/${name}`,
-      JSON.stringify(record),
-    );
-    const entry = `${w}/${orderPath(`${GATE_DIR}/${name}`, seq++)}`;
-    await Deno.mkdir(entry.slice(0, entry.lastIndexOf("/")), {
-      recursive: true,
-    });
-    await Deno.writeTextFile(entry, "");
-  };
-  const commit = async () => {
-    await Deno.writeTextFile(`${w}/seq`, `${seq}\n`);
-    let bytes = 0;
-    for await (const bucket of Deno.readDir(`${w}/${GATE_DIR}/order`)) {
-      if (!bucket.isDirectory) continue;
-      for await (
-        const e of Deno.readDir(`${w}/${GATE_DIR}/order/${bucket.name}`)
-      ) {
-        bytes += entryBytes(e.name.slice(e.name.indexOf("-") + 1));
-      }
-    }
-    await Deno.writeTextFile(`${w}/${GATE_DIR}/order/bytes`, `${bytes}\n`);
-    await gitIn(w, "add", "-A");
-    await gitIn(w, "commit", "-qm", "chant-wave");
-    await gitIn(w, "push", "-q", "origin", "chant/ledger");
-  };
+    }),
+  });
   const through = "9".repeat(32);
-  await add(
+  const expired = record(
     "expired",
     through,
     revoke === "other-gate"
       ? { gate: "tf-wave-2" }
       : { note: "x".repeat(70_000) },
   );
-  await commit();
-  const spent = (await gitIn(w, "ls-files", GATE_DIR)).split("\n")
+  await ledger.add(GATE_DIR, expired.file, expired.text);
+  await ledger.push();
+  const spent = (await ledger.git("ls-files", GATE_DIR)).split("\n")
+    .filter((path) => !path.includes("/order/"))
     .filter((path) => /-(claim|run-outcome)-/.test(path));
-  expect(spent.length).toBeGreaterThan(1);
-  await gitIn(w, "rm", "-q", ...spent);
-  await add("folded", "8".repeat(32), {
+  expect(spent.length).toBe(2);
+  await ledger.remove(spent);
+  const folded = record("folded", "8".repeat(32), {
     through,
-    records: spent.filter((path) => !path.includes("/order/")).length,
+    records: spent.length,
     counts: { claim: 1, "run-outcome": 1 },
     sets: 0,
-    archive: (await gitIn(w, "rev-parse", "HEAD")).trim(),
+    archive: (await ledger.git("rev-parse", "HEAD")).trim(),
   });
-  await commit();
+  await ledger.add(GATE_DIR, folded.file, folded.text);
+  await ledger.push();
 }
 
 Deno.test("a compaction through a revoke the gate's reader ignores does not let a spent approval apply again", async (t) => {

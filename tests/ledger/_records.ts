@@ -46,6 +46,18 @@ export function approval(
   return approvalRecord({ ...gate, planDigest, by }, stamp(id, minute));
 }
 
+/** The approval with a seal (its signature is not checked here). */
+export function sealed(record: ApprovalRecord): ApprovalRecord {
+  return {
+    ...record,
+    seal: {
+      principal: record.by,
+      publicKey: "ssh-ed25519 AAAA",
+      signature: "-----BEGIN SSH SIGNATURE-----",
+    },
+  };
+}
+
 /** Decision `decisionId` claims `runs` (attempt 1 unless given) under `approvalId`. */
 export function claim(
   id: string,

@@ -30,6 +30,7 @@ import {
   GATE,
   outcome,
   pending,
+  sealed,
 } from "./_records.ts";
 
 const NOW = at(30);
@@ -112,6 +113,19 @@ Deno.test("decideGate() counts approvals as SPEC.md §5.3 says", async (t) => {
       decide([approval("a1", 1, SET), approval("a2", 5, SET, "bob")]),
     ).toEqual({ status: "approved", approval: "a2" });
   });
+});
+
+Deno.test("countingApprovals() ends a sealed approval signed before the newest revoke, wherever it sits", () => {
+  const records = [
+    sealed(approval("a1", 1, SET)),
+    expired("e1", 2),
+    sealed(approval("a2", 1, SET)),
+    approval("a3", 1, SET),
+    sealed(approval("a4", 2, SET)),
+    sealed(approval("a5", 3, SET)),
+  ];
+  // An unsealed approval's time is not what made it: its place is.
+  expect(countingApprovals(records).map((a) => a.id)).toEqual(["a5", "a3"]);
 });
 
 Deno.test("decideGate() lets an approval cover plans, not a digest (§10)", async (t) => {

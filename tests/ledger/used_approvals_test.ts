@@ -3,7 +3,7 @@ import { expect } from "@std/expect";
 import { claimLedgers } from "../../src/ledger/claims.ts";
 import type { LedgerRecord } from "../../src/ledger/records.ts";
 import { usedApprovals } from "../../src/ledger/used_approvals.ts";
-import { approval, claim, digest, outcome } from "./_records.ts";
+import { approval, claim, digest, outcome, sealed } from "./_records.ts";
 
 const EU = { target: "eu", planDigest: digest("1") };
 const US = { target: "us", planDigest: digest("2") };
@@ -59,6 +59,18 @@ Deno.test("usedApprovals() takes every approval before a claim that applied or h
         outcome("o1", 3, "a1", "dec-1", [{ ...EU, outcome: "ok" }]),
         approval("a2", 4),
         claim("c2", 5, "a2", "dec-2", [EU]),
+      ],
+      used: ["a1", "a2"],
+    },
+    {
+      name: "a sealed approval signed before a claim is used, wherever it sits",
+      records: [
+        sealed(approval("a1", 1)),
+        claim("c1", 2, "a1", "dec-1", [EU]),
+        outcome("o1", 3, "a1", "dec-1", [{ ...EU, outcome: "ok" }]),
+        sealed(approval("a2", 1)),
+        approval("a3", 1),
+        sealed(approval("a4", 4)),
       ],
       used: ["a1", "a2"],
     },

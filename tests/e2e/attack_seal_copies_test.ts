@@ -1,0 +1,99 @@
+// End to end through the binary: on a sealed gate the change's code may push
+// to the git ledger, and a fresh-eyed attack copied ann's signed approval
+// under a new id and file name, numbered like a real write. The seal signs
+// the approval's digest, approver and time, not its id or place, so the copy
+// verified; pushed after a revoke it counted again, and pushed after the
+// claim that spent the approval it applied the plan a second time. A copy is
+// that approval again: it stays revoked, and stays spent.
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { tempDir } from "../_helpers/binary.ts";
+import { cloneLedger } from "../_helpers/ledger_clone.ts";
+import {
+  type Rollout,
+  rollout,
+  sealedApproveLine,
+  SPEC,
+  specOf,
+} from "../_helpers/rollout.ts";
+import { makeKey, signersFile } from "../_helpers/ssh_key.ts";
+import { compactTime } from "../../src/ledger/record_name.ts";
+
+const SIGNERS = ".chant-wave/allowed_signers";
+const GATE_DIR = "gates/tf/tf-wave-1";
+const GIT = ["--ledger", "git"];
+
+/** A sealed rollout on the git ledger (a bare remote), approved by ann. */
+async function approved(keys: string): Promise<Rollout> {
+  const ann = await makeKey(keys, "ann");
+  const r = await rollout(
+    specOf([{ name: "prod", gate: "always", runs: ["eu"] }], {
+      approval: "sealed",
+      ledger: "git",
+    }),
+    { files: { [SIGNERS]: signersFile({ "ann@example.com": ann }) } },
+  );
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.git("init", "--bare", "-q", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(waiting.code).toBe(3);
+  const signed = await r.run([
+    ...sealedApproveLine(waiting.stderr),
+    "--by",
+    "ann@example.com",
+    "--sign",
+    ann.path,
+  ]);
+  expect(signed.code).toBe(0);
+  return r;
+}
+
+/** Pushes a copy of the gate's approval under a new id and file name. */
+async function copyApproval(r: Rollout): Promise<void> {
+  await using work = await tempDir();
+  const ledger = await cloneLedger(`${r.repo.root}/remote.git`, work.path);
+  const [path] = (await ledger.git("ls-files", GATE_DIR)).split("\n")
+    .filter((p) => !p.includes("/order/") && p.includes("-approval-"));
+  const record = JSON.parse(await Deno.readTextFile(`${ledger.dir}/${path}`));
+  const id = "c0".repeat(16);
+  await ledger.add(
+    GATE_DIR,
+    `${compactTime(Date.now())}-approval-${id}.json`,
+    JSON.stringify({ ...record, id }, null, 2) + "\n",
+  );
+  await ledger.push();
+}
+
+Deno.test("a copy of a sealed approval under a new id is that approval again", async (t) => {
+  await t.step("pushed after a revoke, it stays revoked", async () => {
+    await using keys = await tempDir();
+    await using r = await approved(keys.path);
+    expect((await r.run(["revoke", "tf", "tf-wave-1", ...GIT])).code).toBe(0);
+    await copyApproval(r);
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.stderr).toMatch(
+      /^ {2}the approval of sha256:[0-9a-f]{64} by ann@example\.com was revoked at \S+; approve again$/m,
+    );
+    expect(out.code).toBe(3);
+    expect(await r.applied()).toEqual([]);
+  });
+
+  await t.step(
+    "pushed after the plan applied, it applies nothing",
+    async () => {
+      await using keys = await tempDir();
+      await using r = await approved(keys.path);
+      expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+      expect(await r.applied()).toEqual(["eu"]);
+      await copyApproval(r);
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.stderr).toMatch(
+        /^warning: ledger: approval c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0 of gate "tf-wave-1" repeats the sealed approval [0-9a-f]{32} \(the same digest, approver and signed time\): it is that approval, not another, and does not count again$/m,
+      );
+      expect(out.stderr).toMatch(/^skipped: eu: already applied$/m);
+      expect(out.code).toBe(0);
+      expect(await r.applied()).toEqual(["eu"]);
+    },
+  );
+});
