@@ -17,6 +17,7 @@ import type { ReadAhead } from "../policy/read_ahead.ts";
 import { lineLog } from "../console/line_log.ts";
 import { type ChangePeople, changePeople } from "../git/change_people.ts";
 import { countingApprovals } from "../ledger/decide_gate.ts";
+import { revokeFloor } from "../ledger/revoke_floor.ts";
 import type { GateRules } from "../ledger/gate_tally.ts";
 import type { LedgerRecord } from "../ledger/records.ts";
 import {
@@ -133,12 +134,12 @@ export function gateRules(
     async judge(records, digest) {
       const { signers, people } = await readOnce();
       const approvals = countingApprovals(records);
-      const revoke = records.findLast((record) => record.kind === "expired");
       const confirmed = rules.mode === "forge" && confirmer
         ? await confirmer.confirm(
           approvals.filter((approval) => approval.seal === undefined),
           digest,
-          revoke?.kind === "expired" ? revoke.actionsThrough : undefined,
+          // Every revoke read ends its actions, not only the newest.
+          revokeFloor(records).actions,
         )
         : undefined;
       return await judgeApprovals(approvals, {

@@ -134,7 +134,9 @@ export function fromNewestRevoke(
     if (!files[i].includes("-expired-")) continue;
     const found = read(`${dir}/${files[i]}`);
     if (typeof found !== "string" && found.kind === "expired") {
-      return files.slice(i);
+      // Every revoke's floor counts (`revoke_floor.ts`): the earlier ones too.
+      const earlier = files.slice(0, i).filter((f) => f.includes("-expired-"));
+      return [...earlier, ...files.slice(i)];
     }
   }
   return files;

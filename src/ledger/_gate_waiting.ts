@@ -7,6 +7,7 @@
  */
 
 import { claimLedger } from "./claims.ts";
+import { revokeFloor } from "./revoke_floor.ts";
 import {
   afterNewestExpired,
   covers,
@@ -72,20 +73,24 @@ export function waitingReasons(
   const { gate, digest } = query;
   if (newest === undefined) {
     const { expired } = afterNewestExpired(records);
-    // Ended by it: before it, or sealed before it was written.
+    // Ended by it: before it, or sealed before a revoke was written.
     const at = expired && records.indexOf(expired);
-    const revokedAt = expired ? Date.parse(expired.timestamp) : -Infinity;
-    const revoked = expired &&
-      records.findLast((r, i) =>
+    const revokedAt = revokeFloor(records).at;
+    const i = expired === undefined
+      ? -1
+      : records.findLastIndex((r, j) =>
         r.kind === "approval" && r.planDigest === digest &&
-        (i < at! || (r.seal !== undefined &&
+        (j < at! || (r.seal !== undefined &&
           Date.parse(r.timestamp) <= revokedAt))
-      ) as ApprovalRecord | undefined;
-    return [
-      revoked
-        ? revokedMessage(digest, revoked.by, expired!.timestamp)
-        : noApprovalMessage(gate, digest),
-    ];
+      );
+    if (i < 0) return [noApprovalMessage(gate, digest)];
+    const revoked = records[i] as ApprovalRecord;
+    // Ended in place by the first revoke after it, or in time by the latest.
+    const after = records.find((r, j) => j > i && r.kind === "expired");
+    const when = i < at! && after
+      ? after.timestamp
+      : new Date(revokedAt).toISOString();
+    return [revokedMessage(digest, revoked.by, when)];
   }
   const claims = claimLedger(records, newest.id);
   const missing = uncovered(

@@ -46,7 +46,12 @@ export interface GateListing {
   sets?: Map<string, string>;
   /** Whether older files were left out (a decision's listing). */
   partial: boolean;
+  /** A decision's listing: the revokes before the newest, read besides. */
+  revokes?: Listed[];
 }
+
+/** The width of a record file name's time (`compactTime`). */
+const TIME_WIDTH = 20;
 
 /** How to list. */
 export interface ListOptions {
@@ -134,8 +139,58 @@ async function listNumbered(
   const cut = files.findLastIndex((file) => namedExpired(file.path));
   if (cut > 0) files = files.slice(cut);
   if (files.length > BY_NAME_AT_MOST) return undefined;
+  const revokes = cut >= 0
+    ? beforeTheCut(files[0].path, leftOut(dir, entries, files))
+    : [];
+  if (revokes === undefined) return undefined;
   await locate(objects, entries, dir, files, label, problems);
-  return { files, next, partial: i > 0 || cut > 0 };
+  await locate(objects, entries, dir, revokes, label, problems);
+  return {
+    files,
+    next,
+    partial: i > 0 || cut > 0,
+    ...(revokes.length ? { revokes } : {}),
+  };
+}
+
+/**
+ * What a decision reads of the gate from before its newest revoke (`cut`, a
+ * path): every earlier revoke (each one's floor counts, `revoke_floor.ts`), or
+ * `undefined` when a record file there is named as written after the newest
+ * revoke (a revoke written back-dated, or by a clock behind): then the whole
+ * gate is read, since what the cut would leave out may still bear.
+ * @param cut The newest revoke's path.
+ * @param earlier The gate's other record files from before it.
+ * @returns The earlier revokes, or `undefined`: read them all.
+ */
+export function beforeTheCut(
+  cut: string,
+  earlier: Iterable<Listed>,
+): Listed[] | undefined {
+  const since = posix.basename(cut).slice(0, TIME_WIDTH);
+  const revokes: Listed[] = [];
+  for (const file of earlier) {
+    const name = posix.basename(file.path);
+    // A compaction's summary is dated when it ran, and only tells.
+    const summary = name.includes("-folded-");
+    if (!summary && name.slice(0, TIME_WIDTH) > since) return undefined;
+    if (namedExpired(file.path)) revokes.push(file);
+  }
+  return revokes;
+}
+
+/** The gate's record files that a partial listing (`files`) left out. */
+function* leftOut(
+  dir: string,
+  entries: ReadonlyMap<string, TreeEntry>,
+  files: readonly Listed[],
+): Generator<Listed> {
+  const read = new Set(files.map((file) => file.path));
+  for (const entry of entries.values()) {
+    const path = `${dir}${entry.name}`;
+    if (entry.mode === "40000" || read.has(path)) continue;
+    if (isRecordFileName(entry.name)) yield { path, at: -Infinity };
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import { loosens } from "./screen_records.ts";
 import type { Git } from "../git/git.ts";
 import type { ObjectReader } from "./_git_ledger_verified.ts";
 import {
+  beforeTheCut,
   type GateListing,
   type Listed,
   listGate,
@@ -21,7 +22,8 @@ import {
 import type { GateRecords, GateRef } from "./ledger_store.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { parseRecord } from "./parse_record.ts";
-import { isTemporaryName, LEDGER_SEGMENT } from "./record_name.ts";
+import { compactTime, isTemporaryName, LEDGER_SEGMENT } from "./record_name.ts";
+import { posix } from "node:path";
 import type { LedgerRecord } from "./records.ts";
 import { compareRecords } from "./sort_records.ts";
 
@@ -149,17 +151,35 @@ async function readListed(
   const all = listing.files;
   let end = all.length;
   const next = listing.next;
+  let cut = 0;
   for (let from = options.live ? end - 1 : 0;; from--) {
     while (from > 0 && !namedExpired(all[from].path)) from--;
     const slice = all.slice(Math.max(0, from), end);
     const blobs = await objects.byId(slice.map((file) => file.oid!));
     const read = slice.map((file) => parse(file, blobs.get(file.oid!)?.bytes));
-    if (read[0]?.kind === "expired") break;
+    if (read[0]?.kind === "expired") {
+      // A cut whose time is not its name's left out what its name says came
+      // before it: read the whole gate.
+      const named = posix.basename(slice[0].path).slice(0, 20);
+      const dated = compactTime(Date.parse(read[0].timestamp));
+      if (options.live && listing.partial && named !== dated) return undefined;
+      cut = Math.max(0, from);
+      break;
+    }
     if (from <= 0) {
       if (options.live && listing.partial) return undefined;
       break;
     }
     end = from;
+  }
+  // What the cut leaves out that still bears: every earlier revoke, or all of
+  // the gate when a file before the cut is named as written after it.
+  const before = all.slice(0, cut);
+  const earlier = listing.revokes ??
+    (cut > 0 ? beforeTheCut(all[cut].path, before) ?? before : []);
+  if (earlier.length) {
+    const blobs = await objects.byId(earlier.map((file) => file.oid!));
+    for (const file of earlier) parse(file, blobs.get(file.oid!)?.bytes);
   }
   // A file without a sequence number did not arrive through chant-wave's
   // writes, so when it came is not known: it is ordered as first when it could

@@ -17,7 +17,7 @@ import type {
   GateRecords,
   ReadGateOptions,
 } from "./ledger_store.ts";
-import type { RecordKind } from "./records.ts";
+import type { LedgerRecord, RecordKind } from "./records.ts";
 import { screenRecords } from "./screen_records.ts";
 import { dropApprovalCopies } from "./approval_copies.ts";
 
@@ -69,16 +69,26 @@ export interface GateReads {
 const KEPT = 16;
 
 /**
- * The records of a gate read whole, from its newest revoke on: what a
- * decision's read at the same tip gives when every record is numbered and
- * none was malformed (then the two are read alike).
+ * The records of a gate read whole, from its newest revoke on (with every
+ * earlier revoke): what a decision's read at the same tip gives when every
+ * record is numbered and none was malformed (then the two are read alike).
  */
 function liveOf(whole: GateReadAt | undefined): GateReadAt | undefined {
   if (whole === undefined || whole.problems.length > 0) return undefined;
   const numbered = [...whole.files.values()].every((f) => f.seq !== undefined);
   if (!numbered) return undefined;
-  const from = whole.records.findLastIndex((r) => r.kind === "expired");
-  return { ...whole, records: whole.records.slice(Math.max(0, from)) };
+  const { records } = whole;
+  const from = records.findLastIndex((r) => r.kind === "expired");
+  if (from <= 0) return whole;
+  // As `_git_ledger_list.ts` lists them: every revoke, and all of the gate
+  // when a record before the newest revoke is dated after it.
+  const cut = Date.parse(records[from].timestamp);
+  const before = records.slice(0, from);
+  const later = (r: LedgerRecord) =>
+    r.kind !== "folded" && Date.parse(r.timestamp) > cut;
+  if (before.some(later)) return whole;
+  const revokes = before.filter((r) => r.kind === "expired");
+  return { ...whole, records: [...revokes, ...records.slice(from)] };
 }
 
 /**

@@ -24,6 +24,7 @@ import {
 } from "./_coverage.ts";
 import { waitingReasons, waitingTally } from "./_gate_waiting.ts";
 import { usedApprovals } from "./used_approvals.ts";
+import { revokeFloor } from "./revoke_floor.ts";
 import { freshTally } from "./_fresh_tally.ts";
 import {
   type GateRules,
@@ -109,9 +110,9 @@ function endedApprovals(records: readonly LedgerRecord[]): Set<string> {
 /**
  * The approvals that count, newest first: after the newest `expired` record and
  * not ended by any, nor named by a `folded` summary. A sealed approval must
- * also have been signed after that revoke was written: its seal signs its
- * time, not its place, so a copy of an ended one that reaches the ledger later
- * stays ended (`approval_copies.ts`).
+ * also have been signed after every revoke read was written (`revoke_floor.ts`):
+ * its seal signs its time, not its place, so a copy of an ended one that
+ * reaches the ledger later stays ended (`approval_copies.ts`).
  * @param records The gate's records, oldest first.
  * @returns The counting approvals, newest first.
  * @example
@@ -123,8 +124,8 @@ export function countingApprovals(
   records: readonly LedgerRecord[],
 ): ApprovalRecord[] {
   const ended = endedApprovals(records);
-  const { live, expired } = afterNewestExpired(records);
-  const revokedAt = expired ? Date.parse(expired.timestamp) : -Infinity;
+  const { live } = afterNewestExpired(records);
+  const revokedAt = revokeFloor(records).at;
   return live
     .filter((r): r is ApprovalRecord =>
       r.kind === "approval" && !ended.has(r.id) &&

@@ -13,7 +13,10 @@
  * that action, so its record stays to be named again); pending facts; a
  * wave outcome a later one of the same wave, commit and job supersedes; an
  * out-of-order record but the newest; a revoke before the newest whose ended
- * approvals all come before that one; the gate's earlier summaries. Kept
+ * approvals all come before that one, and which ends no action and no time
+ * the newest does not (`revoke_floor.ts`); the gate's earlier summaries.
+ * "Before the newest revoke" is in place and in time: a record dated after it
+ * stays, so a back-dated revoke folds nothing. Kept
  * besides: for each commit at which a decision was made under a trusted base,
  * the record that names it first by time (the chain rule's bound, and the
  * order the last trusted decision reads them in), and every other kind.
@@ -21,7 +24,8 @@
  */
 
 import { isTrustedRule } from "../policy/base_rule.ts";
-import { namesUnendedAction } from "../review/action_floor.ts";
+import { higherActions, namesUnendedAction } from "../review/action_floor.ts";
+import { revokeFloor } from "./revoke_floor.ts";
 import { planKey } from "./claims.ts";
 import type {
   ExpiredRecord,
@@ -121,13 +125,24 @@ export function planFold(
 ): FoldPlan | undefined {
   const end = records.findLastIndex((record) => record.kind === "expired");
   if (end < 0) return undefined;
+  const newest = records[end] as ExpiredRecord;
+  const cut = Date.parse(newest.timestamp);
+  // Before the newest revoke in place and in time: a record dated after it
+  // (a revoke written back-dated, or by a clock behind) came after it.
+  const before = (record: LedgerRecord) => Date.parse(record.timestamp) <= cut;
   const at = new Map(records.map((record, i) => [record, i]));
-  const behind = (record: LedgerRecord) => at.get(record)! < end;
+  const behind = (record: LedgerRecord) =>
+    at.get(record)! < end && before(record);
   const fold = new Set<LedgerRecord>();
   const live = new Set(
     records.slice(end).filter((r) => r.kind === "approval").map((r) => r.id),
   );
-  const floor = (records[end] as ExpiredRecord).actionsThrough;
+  const floor = revokeFloor(records).actions;
+  // An earlier revoke folds only when the newest ends all it ended.
+  const dominated = (r: ExpiredRecord) =>
+    before(r) &&
+    JSON.stringify(higherActions(newest.actionsThrough, r.actionsThrough)) ===
+      JSON.stringify(higherActions(newest.actionsThrough, undefined));
   const movable = (r: LedgerRecord) =>
     behind(r) && foldable(r) &&
     !(r.kind === "approval" && namesUnendedAction(r, floor));
@@ -139,11 +154,11 @@ export function planFold(
     const key = outcomeKey(record);
     const gone = key !== undefined && superseded.has(key);
     if (key !== undefined) superseded.add(key);
-    if (i >= end || !foldable(record)) continue;
+    if (i >= end || !foldable(record) || !before(record)) continue;
     if (
       record.kind === "pending" || record.kind === "folded" || gone ||
       (record.kind === "out-of-order" && record !== newestOverride) ||
-      (record.kind === "expired" &&
+      (record.kind === "expired" && dominated(record) &&
         !(record.approvals ?? []).some((id) => live.has(id)))
     ) fold.add(record);
   }

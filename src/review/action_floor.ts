@@ -52,6 +52,31 @@ export function actionsThrough(
 }
 
 /**
+ * The higher of two floors, kind by kind: what two revokes end together.
+ * @param a One revoke's `actionsThrough`.
+ * @param b Another's.
+ * @returns The highest run and job ids either names, or `undefined` for none.
+ * @example
+ * ```ts
+ * higherActions({ run: "9" }, { run: "12", job: "3" }); // { run: "12", job: "3" }
+ * ```
+ */
+export function higherActions(
+  a: ActionsThrough | undefined,
+  b: ActionsThrough | undefined,
+): ActionsThrough | undefined {
+  const out: ActionsThrough = { ...a };
+  for (const kind of ["run", "job"] as const) {
+    const id = b?.[kind];
+    const seen = out[kind];
+    if (id !== undefined && (seen === undefined || compareIds(id, seen) > 0)) {
+      out[kind] = id;
+    }
+  }
+  return out.run === undefined && out.job === undefined ? undefined : out;
+}
+
+/**
  * Whether an approval names a forge action that a revoke's `actionsThrough`
  * does not end: one whose record must stay where the newest revoke's floor
  * cannot vouch for it (compaction keeps it).

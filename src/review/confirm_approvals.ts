@@ -43,7 +43,7 @@ export interface ApprovalConfirmer {
    * Confirms each approval through the kind whose action it names.
    * @param approvals The gate's unsigned counting approvals.
    * @param digest The digest the job decides: refusals of approvals of it are logged.
-   * @param ended The gate's newest revoke's `actionsThrough`: the forge
+   * @param ended The highest ids every revoke read ended (`revoke_floor.ts`): the forge
    *   actions it ended.
    * @returns Each approval's confirmation, by id.
    * @throws {InputError} When the forge's settings in the environment are malformed.

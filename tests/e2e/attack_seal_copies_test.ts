@@ -49,6 +49,27 @@ async function approved(keys: string): Promise<Rollout> {
   return r;
 }
 
+/**
+ * Pushes, after the gate's real revoke, a revoke of the change's own: dated
+ * long ago in its record and its file name, ending no approval and no action.
+ */
+async function backDatedRevoke(r: Rollout): Promise<void> {
+  await using work = await tempDir();
+  const ledger = await cloneLedger(`${r.repo.root}/remote.git`, work.path);
+  const [path] = (await ledger.git("ls-files", GATE_DIR)).split("\n")
+    .filter((p) => !p.includes("/order/") && p.includes("-expired-"));
+  const record = JSON.parse(await Deno.readTextFile(`${ledger.dir}/${path}`));
+  const { approvals: _a, actionsThrough: _t, ...rest } = record;
+  const id = "b0".repeat(16);
+  const timestamp = "2001-01-01T00:00:00.000Z";
+  await ledger.add(
+    GATE_DIR,
+    `${compactTime(Date.parse(timestamp))}-expired-${id}.json`,
+    JSON.stringify({ ...rest, id, timestamp }, null, 2) + "\n",
+  );
+  await ledger.push();
+}
+
 /** Pushes a copy of the gate's approval under a new id and file name. */
 async function copyApproval(r: Rollout): Promise<void> {
   await using work = await tempDir();
@@ -78,6 +99,25 @@ Deno.test("a copy of a sealed approval under a new id is that approval again", a
     expect(out.code).toBe(3);
     expect(await r.applied()).toEqual([]);
   });
+
+  await t.step(
+    "pushed after a back-dated revoke of its own, it stays revoked",
+    async () => {
+      // The newest revoke by place is the change's, dated 2001: the real
+      // revoke's time still ends what was signed before it.
+      await using keys = await tempDir();
+      await using r = await approved(keys.path);
+      expect((await r.run(["revoke", "tf", "tf-wave-1", ...GIT])).code).toBe(0);
+      await backDatedRevoke(r);
+      await copyApproval(r);
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.stderr).toMatch(
+        /^ {2}the approval of sha256:[0-9a-f]{64} by ann@example\.com was revoked at \S+; approve again$/m,
+      );
+      expect(out.code).toBe(3);
+      expect(await r.applied()).toEqual([]);
+    },
+  );
 
   await t.step(
     "pushed after the plan applied, it applies nothing",

@@ -128,6 +128,19 @@ Deno.test("countingApprovals() ends a sealed approval signed before the newest r
   expect(countingApprovals(records).map((a) => a.id)).toEqual(["a5", "a3"]);
 });
 
+Deno.test("countingApprovals() judges seals by the latest revoke, not the newest by place", () => {
+  // e0 reached the ledger last but says it was written at minute 0: the
+  // change's code may write a revoke, and only e1's time is a real floor.
+  const records = [
+    sealed(approval("a1", 1, SET)),
+    expired("e1", 4),
+    expired("e0", 0),
+    sealed(approval("a2", 3, SET)),
+    sealed(approval("a3", 5, SET)),
+  ];
+  expect(countingApprovals(records).map((a) => a.id)).toEqual(["a3"]);
+});
+
 Deno.test("decideGate() lets an approval cover plans, not a digest (§10)", async (t) => {
   const a = approval("a1", 1, SET);
   await t.step("a retried wave whose applied run now plans empty", () => {

@@ -1,5 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { revokeFloor } from "../../src/ledger/revoke_floor.ts";
 import {
   type LedgerRecord,
   newRecord,
@@ -226,11 +227,15 @@ Deno.test("planFold() folds what no decision reads again", async (t) => {
       expect(
         ids(planFold([...records, revoke({ run: "12", job: "30" })])!.fold),
       ).toEqual(["a1", "a2", "a3", "a4", "p1"]);
-      // The newest revoke itself never folds.
+      // The newest revoke itself never folds, nor an earlier one that ended
+      // an action it does not (run 99): every revoke's floor counts.
       const older = { ...expired("r0", 0), actionsThrough: { run: "99" } };
       const plan = planFold([older, ...records, revoke({ run: "12" })])!;
-      expect(ids(plan.fold)).toEqual(["r0", "a1", "a2", "a4", "p1"]);
+      expect(ids(plan.fold)).toEqual(["a1", "a2", "a4", "p1"]);
       expect(plan.through.id).toBe("r1");
+      const ended = { ...expired("r0", 0), actionsThrough: { run: "11" } };
+      expect(ids(planFold([ended, ...records, revoke({ run: "12" })])!.fold))
+        .toEqual(["r0", "a1", "a2", "a4", "p1"]);
     },
   );
   await t.step("only what may move; earlier summaries go with the rest", () => {
@@ -395,8 +400,8 @@ const VIAS = [
 
 /** The forge actions approvals name above the newest revoke's floor. */
 function unended(records: readonly LedgerRecord[]): string[] {
-  const revoke = records.findLast((r) => r.kind === "expired");
-  const floor = revoke?.kind === "expired" ? revoke.actionsThrough : undefined;
+  // Every revoke's floor counts (`revoke_floor.ts`).
+  const floor = revokeFloor(records).actions;
   return [
     ...new Set(
       records.flatMap((r) =>
