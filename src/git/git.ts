@@ -11,6 +11,7 @@ import { type Env, isolatedGitEnv, safeDirectoryEnv } from "./git_env.ts";
 import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
 import { readSafeDirectories, readUserConfig } from "./_user_config.ts";
+import { gitOnPath } from "./git_path.ts";
 import {
   type CatFileKind,
   catFilePool,
@@ -134,7 +135,7 @@ export interface CreateGitOptions {
   env: Env;
   /**
    * The git executable.
-   * @default {"git"}
+   * @default {the first `git` on the absolute directories of `env.PATH`, found once}
    */
   gitPath?: string;
   /**
@@ -165,24 +166,33 @@ interface Place {
 
 /**
  * The work tree's top level and the path to a directory in it, in one
- * `rev-parse`, kept per directory: it does not move while chant-wave runs.
+ * `rev-parse`, kept per directory (asked once, however many ask at the same
+ * time): it does not move while chant-wave runs.
  */
 function placeFinder(
   exec: (args: readonly string[], o: GitRunOptions) => Promise<GitResult>,
 ): (cwd: string) => Promise<Place | undefined> {
-  const places = new Map<string, Place>();
-  return async (cwd) => {
-    const known = places.get(cwd);
-    if (known !== undefined) return known;
+  const places = new Map<string, Promise<Place | undefined>>();
+  const find = async (cwd: string) => {
     const args = ["rev-parse", "--show-toplevel", "--show-prefix"];
     const out = await exec(args, { cwd });
     if (out.exitCode === 0) {
       const [top, prefix] = decoder.decode(out.stdout).split("\n");
-      places.set(cwd, { top, prefix });
       return { top, prefix };
     }
     if (notInWorkTree(out.stderr)) return undefined;
     throw new GitError(args, out.exitCode, out.stderr);
+  };
+  return (cwd) => {
+    const known = places.get(cwd);
+    if (known !== undefined) return known;
+    const asked = find(cwd);
+    places.set(cwd, asked);
+    // A failure is not kept: the next question asks git again.
+    asked.then((place) => {
+      if (place === undefined) places.delete(cwd);
+    }, () => places.delete(cwd));
+    return asked;
   };
 }
 
@@ -197,7 +207,7 @@ function placeFinder(
  * ```
  */
 export function createGit(options: CreateGitOptions): Git {
-  const gitPath = options.gitPath ?? "git";
+  const gitPath = options.gitPath ?? gitOnPath(options.env.PATH);
   // The user's safe.directory entries, read only once git refused a checkout
   // (no extra process otherwise); git refuses before doing anything, so the
   // command is simply run again with them.

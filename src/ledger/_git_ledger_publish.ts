@@ -9,6 +9,7 @@
 import { InputError } from "../errors.ts";
 import { isAncestor, readRefs, updateRef } from "../git/git_plumbing.ts";
 import { pushRef } from "../git/git_transport.ts";
+import { checkSettings } from "./_git_ledger_settings.ts";
 import { buildCommit, type CommitFile } from "./_git_ledger_commit.ts";
 import { numberFiles } from "./_git_ledger_number.ts";
 import { ORDER_DIR } from "./_git_ledger_order.ts";
@@ -167,6 +168,7 @@ export async function commitWithRetry(
       lastMs = ctx.clock.now() - started;
       continue;
     }
+    await checkSettings(ctx, `push the ledger branch ${LEDGER_BRANCH}`);
     const pushed = await pushRef(git, cwd, ctx.remote, commit, LEDGER_REF);
     if (pushed.ok) {
       ctx.lastKnown = commit;

@@ -5,7 +5,7 @@
  */
 
 import { InputError } from "../errors.ts";
-import { GitError } from "../git/git_error.ts";
+import { readSettings } from "./_git_ledger_settings.ts";
 import {
   LEDGER_BRANCH,
   type LedgerContext,
@@ -15,24 +15,31 @@ import {
 /** The remote a `git` ledger uses when none is named. */
 export const DEFAULT_LEDGER_REMOTE = "origin";
 
-/** Finds the remote to use, once; in local mode logs so. */
+/** The remotes the settings define (`remote.<name>.<key>`), in order. */
+function remotesIn(settings: string): string[] {
+  const names = new Set<string>();
+  for (const entry of settings.split("\0")) {
+    const key = entry.slice(0, entry.indexOf("\n") >>> 0);
+    const last = key.lastIndexOf(".");
+    if (key.startsWith("remote.") && last > "remote.".length) {
+      names.add(key.slice("remote.".length, last));
+    }
+  }
+  return [...names];
+}
+
+/**
+ * Finds the remote to use, once, and keeps the clone's git settings as they
+ * are now (before the change's first command): a later fetch or push checks
+ * them first (`_git_ledger_settings.ts`). In local mode logs so.
+ */
 export async function resolveRemote(
   ctx: LedgerContext,
   named: string | undefined,
 ): Promise<void> {
-  const args = ["remote"];
-  const out = await ctx.git.exec(args, { cwd: ctx.cwd });
-  if (out.exitCode !== 0) {
-    if (/not a git repository/.test(out.stderr)) {
-      throw new InputError(
-        `cannot open the git ledger: "${ctx.cwd}" is not in a git repository; ` +
-          `run chant-wave in the checkout, or use a directory ledger`,
-      );
-    }
-    throw new GitError(args, out.exitCode, out.stderr);
-  }
-  const remotes = new TextDecoder().decode(out.stdout).split("\n")
-    .filter((line) => line !== "");
+  const settings = await readSettings(ctx.git, ctx.cwd);
+  ctx.settings = settings;
+  const remotes = remotesIn(settings);
   const wanted = named ?? DEFAULT_LEDGER_REMOTE;
   const known = remotes.length ? `; its remotes: ${remotes.join(", ")}` : "";
   if (remotes.includes(wanted)) {

@@ -15,6 +15,7 @@ import { RUN_FAILED } from "../exit_codes.ts";
 import type { Git } from "../git/git.ts";
 import { isAncestor, readRefs, updateRef } from "../git/git_plumbing.ts";
 import { fetchRef } from "../git/git_transport.ts";
+import { checkSettings } from "./_git_ledger_settings.ts";
 import { blobText } from "./_git_ledger_objects.ts";
 import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
 import { localOnlyFiles } from "./_git_ledger_local.ts";
@@ -57,6 +58,19 @@ export interface LedgerContext {
   fetchOnce: boolean;
   /** Whether this ledger fetched the tip already. */
   fetched?: boolean;
+  /** The first fetch of a `fetchOnce` ledger, while it runs and after. */
+  fetching?: Promise<void>;
+  /**
+   * The clone's git settings when the ledger was opened; every fetch after
+   * the first and every push checks them (`_git_ledger_remote.ts`).
+   */
+  settings?: string;
+  /**
+   * The tip {@linkcode currentTip} found after the last fetch, while nothing
+   * was pushed since (`lastKnown` is still it): with `fetchOnce`, the refs are
+   * not read again.
+   */
+  tipRead?: string;
 }
 
 /** Logs `line` once per ledger. */
@@ -195,13 +209,31 @@ export async function fetchLedger(
   again = false,
 ): Promise<void> {
   if (ctx.remote === undefined || ctx.tracking === undefined) return;
-  if (ctx.fetchOnce && ctx.fetched && !whole && !again) return;
+  if (ctx.fetchOnce && !whole && !again) {
+    if (ctx.fetched) return;
+    // Fetched once, however many reads ask at the same time.
+    ctx.fetching ??= fetchFromRemote(ctx, false);
+    return await ctx.fetching;
+  }
+  await fetchFromRemote(ctx, whole);
+}
+
+/** {@linkcode fetchLedger}'s fetch, whatever fetched before. */
+async function fetchFromRemote(
+  ctx: LedgerContext,
+  whole: boolean,
+): Promise<void> {
+  if (ctx.remote === undefined || ctx.tracking === undefined) return;
+  ctx.tipRead = undefined;
   // With the tip already here, a plain fetch sends only what is new; only a
   // clone without it asks for the tip alone (`--depth 1` would send it again).
   // (Asked of the command's long-lived cat-file: no process of its own.)
   ctx.fetchedBefore ??=
     await ctx.git.resolveCommit(ctx.tracking, ctx.cwd) !== undefined;
   const depth = whole ? WHOLE_HISTORY : ctx.fetchedBefore ? undefined : 1;
+  if (ctx.fetched) {
+    await checkSettings(ctx, `fetch the ledger branch ${LEDGER_BRANCH}`);
+  }
   const deadline = ctx.clock.now() + ctx.budgetMs;
   for (let attempt = 1;; attempt++) {
     const got = await fetchRef(
@@ -269,6 +301,10 @@ export async function currentTip(
   ctx: LedgerContext,
 ): Promise<string | undefined> {
   await fetchLedger(ctx);
+  const read = ctx.tipRead;
+  if (read !== undefined && ctx.fetchOnce && ctx.lastKnown === read) {
+    return read;
+  }
   const refs = await readRefs(ctx.git, ctx.cwd, [
     LEDGER_REF,
     ...(ctx.tracking ? [ctx.tracking] : []),
@@ -278,6 +314,7 @@ export async function currentTip(
   const tip = await newer(ctx, refs.get(ctx.tracking), ctx.lastKnown);
   ctx.lastKnown = tip;
   if (tip === undefined || await follow(ctx, LEDGER_REF, local, tip)) {
+    ctx.tipRead = tip;
     return tip;
   }
   noteOnce(
