@@ -192,6 +192,9 @@ export const approveCommand: Command = {
     const url = ciContext(io.env).runUrl;
     const note = flags.strings.note;
     const stamp = newStamp(io.clock);
+    // A seal signs the git ledger's counter at the tip read: the approval
+    // reaches the branch at that number or later (`Seal.ledger`).
+    const counter = sign === undefined ? undefined : (await ledger.mark()).next;
     const seal = sign === undefined ? undefined : await signApproval({
       approval: {
         name,
@@ -199,6 +202,7 @@ export const approveCommand: Command = {
         planDigest: digest,
         by,
         timestamp: new Date(stamp.now).toISOString(),
+        ...(counter === undefined ? {} : { ledger: counter }),
       },
       principal: by,
       key: await resolveSigningKey(sign.value, io),

@@ -24,7 +24,7 @@ export interface ClaimingStore {
     name: string,
     gate: string,
     id: string,
-  ): { tip: string; path: string; seq?: number } | undefined;
+  ): { tip: string; path: string; seq?: number; signed?: number } | undefined;
   /** The tip of the job's mark, if it took one. */
   markTip(): Promise<string | undefined>;
   /** The ids of the records the store wrote. */
@@ -60,6 +60,7 @@ export async function claimChecked(
     approvalId: claim.approvalId,
     file: posix.basename(at.path),
     ...(at.seq === undefined ? {} : { seq: at.seq }),
+    ...(at.signed === undefined ? {} : { signed: at.signed }),
     ...(mark === undefined ? {} : { mark }),
   });
   return standings;

@@ -2,7 +2,10 @@
  * Spent approvals stay spent on the git ledger (SPEC.md §10, §12): before a
  * job applies under an approval, the gate's history from the commit that
  * numbered the approval to the tip must show that nothing that could have
- * spent it was taken away. The change's code in a sealed or forge job may
+ * spent it was taken away. A sealed approval's window goes further back, to
+ * the commit that took the counter past the one its seal signed
+ * (`Seal.ledger`): a copy of it numbered later is checked over the history of
+ * the original too. The change's code in a sealed or forge job may
  * push to the branch, so a commit could delete a claim and its outcome, or
  * number an old claim anew so that it sorts before a revoke. In every commit of
  * that window (one parent each, the counter never going back):
@@ -12,7 +15,10 @@
  *   summary, whose revoke (`through`) the gate held before it as its reader
  *   reads a revoke (a well-formed `expired` record of this gate, a regular file
  *   within the size limit), and that removes only records numbered before that
- *   revoke (and earlier summaries), each with its sequence entry;
+ *   revoke and dated no later than it, none ending or naming a forge action
+ *   above its floor (and earlier summaries), each with its sequence entry: the
+ *   revoke stays, and its time and floor end whatever a copy of a removed
+ *   record could bring back;
  * - every new sequence entry numbers a record file the same commit adds, with a
  *   number the counter had not given before.
  *
@@ -36,7 +42,8 @@ import { parseOrderName } from "./_git_ledger_order.ts";
 import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
 import { parseRecord } from "./parse_record.ts";
 import { isRecordFileName } from "./record_name.ts";
-import type { LedgerRecord } from "./records.ts";
+import type { ExpiredRecord, LedgerRecord } from "./records.ts";
+import { higherActions, namesUnendedAction } from "../review/action_floor.ts";
 import { MAX_RECORD_BYTES } from "../limits.ts";
 
 /** The approval a job is about to apply under, and where the walk starts. */
@@ -55,6 +62,12 @@ export interface ApprovalHistory {
   file: string;
   /** The tip of the job's mark, when the job did not write the approval. */
   mark?: string;
+  /**
+   * For a sealed approval, the ledger counter its seal signed (`Seal.ledger`):
+   * the window goes back to it, so a copy numbered later cannot leave out
+   * the commits that took the original's claims away.
+   */
+  signed?: number;
 }
 
 /** What one commit changed in the gate: its records and its sequence entries. */
@@ -94,6 +107,15 @@ export async function checkApprovalHistory(
     );
   }
   const seq = query.seq;
+  const { signed } = query;
+  if (signed !== undefined && seq < signed) {
+    throw new InputError(
+      `cannot apply under approval ${approvalId}: it is numbered ${seq} in ` +
+        `gate "${gate}", before the ledger's counter ${signed} its seal was ` +
+        `signed at, so it did not reach the ledger branch ${LEDGER_BRANCH} ` +
+        `as signed; nothing applied (approve again with chant-wave approve)`,
+    );
+  }
   const dir = `gates/${query.name}/${gate}`;
   let sawMark = query.mark === undefined;
   const seen: Seen = new Map();
@@ -105,24 +127,27 @@ export async function checkApprovalHistory(
     async (commit, parent) => {
       if (commit.oid === query.mark) sawMark = true;
       if (commit.parents.length > 1) throw fail(commit.oid, "is a merge");
-      if (parent === undefined) return (issuedAt = commit.oid, true);
+      if (parent === undefined) return (issuedAt ??= commit.oid, true);
       // A branch numbered in place: this commit gave the approval its number.
-      if (parent.seq === undefined) return (issuedAt = commit.oid, true);
+      if (parent.seq === undefined) return (issuedAt ??= commit.oid, true);
       if (commit.seq === undefined || commit.seq < parent.seq) {
         throw fail(commit.oid, "moves the counter back");
       }
       const problem = await checkCommit(ctx, query, commit, parent, seen);
       if (problem) throw fail(commit.oid, problem);
-      if (parent.seq > seq) return false;
-      // The commit that gave the approval its number ends the window: it must
-      // add the approval's file.
-      const added = await changesOf(ctx, commit, parent, seen);
-      const entry = `${String(seq).padStart(12, "0")}-${query.file}`;
-      if (!added?.addedEntries.includes(entry)) {
-        throw fail(commit.oid, `numbers "${query.file}" without adding it`);
+      if (issuedAt === undefined) {
+        if (parent.seq > seq) return false;
+        // The commit that gave the approval its number must add its file.
+        const added = await changesOf(ctx, commit, parent, seen);
+        const entry = `${String(seq).padStart(12, "0")}-${query.file}`;
+        if (!added?.addedEntries.includes(entry)) {
+          throw fail(commit.oid, `numbers "${query.file}" without adding it`);
+        }
+        issuedAt = commit.oid;
       }
-      issuedAt = commit.oid;
-      return true;
+      // It ends the window, or for a sealed approval the commit that took
+      // the counter past the one its seal signed.
+      return signed === undefined || parent.seq < signed;
     },
   );
   if (!sawMark) {
@@ -282,9 +307,53 @@ async function checkFold(
   for (const record of removed) {
     const seq = numbers.get(record.name);
     if (seq === undefined) return what;
-    if (seq >= revoke && !record.name.includes("-folded-")) return what;
+    if (seq >= revoke.seq && !record.name.includes("-folded-")) return what;
   }
-  return undefined;
+  return await endedByRevoke(ctx, of, removed, revoke.record)
+    ? undefined
+    : what;
+}
+
+/**
+ * Whether the revoke a fold goes through ends, by itself, everything the
+ * removed records ended or could still count for (as `planFold` folds):
+ * each is dated no later than it, a removed revoke ended no forge action it
+ * does not, and a removed approval names no action above its floor. It stays
+ * at the tip, so its time and its floor keep ending a copy of what it folded
+ * (a sealed approval signed before it, an action up to its floor). A file the
+ * gate's reader would not read (malformed, another gate's) counted for
+ * nothing, and may go; summaries only tell.
+ */
+async function endedByRevoke(
+  ctx: LedgerContext,
+  of: GateOf,
+  removed: readonly TreeEntry[],
+  through: ExpiredRecord,
+): Promise<boolean> {
+  const cut = Date.parse(through.timestamp);
+  const floor = through.actionsThrough;
+  const read = removed.filter((e) => !e.name.includes("-folded-"));
+  const blobs = await ctx.objects.byId(read.map((e) => e.oid));
+  for (const entry of read) {
+    let record: LedgerRecord;
+    try {
+      record = parseRecord(blobText(blobs.get(entry.oid)) ?? "", entry.name);
+    } catch (error) {
+      if (!(error instanceof ShapeError)) throw error;
+      continue;
+    }
+    if (!sameGate(record, of)) continue;
+    if (Date.parse(record.timestamp) > cut) return false;
+    if (
+      record.kind === "expired" &&
+      JSON.stringify(higherActions(floor, record.actionsThrough)) !==
+        JSON.stringify(higherActions(floor, undefined))
+    ) return false;
+    if (record.kind === "approval" && namesUnendedAction(record, floor)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** The gate a history is checked for. */
@@ -313,7 +382,7 @@ async function revokeNumber(
   of: GateOf,
   parent: CommitState,
   id: string,
-): Promise<number | undefined> {
+): Promise<{ seq: number; record: ExpiredRecord } | undefined> {
   if (parent.order === undefined || parent.gate === undefined) return undefined;
   const suffix = `-expired-${id}.json`;
   const buckets = [...ctx.objects.entries(parent.order).values()];
@@ -328,28 +397,31 @@ async function revokeNumber(
     ) continue;
     const file = files.get(entry.file);
     if (file === undefined) continue;
-    if (await readsAsRevoke(ctx, of, file, id)) return entry.seq;
+    const record = await readAsRevoke(ctx, of, file, id);
+    if (record) return { seq: entry.seq, record };
   }
   return undefined;
 }
 
-/** Whether a gate's file is read as revoke `id` of the gate (see above). */
-async function readsAsRevoke(
+/** A gate's file as its reader reads revoke `id` of the gate (see above), if it is one. */
+async function readAsRevoke(
   ctx: LedgerContext,
   of: GateOf,
   file: TreeEntry,
   id: string,
-): Promise<boolean> {
-  if (file.mode !== "100644" && file.mode !== "100755") return false;
+): Promise<ExpiredRecord | undefined> {
+  if (file.mode !== "100644" && file.mode !== "100755") return undefined;
   const [size] = await ctx.objects.sizes([file.oid]);
-  if (size?.type !== "blob" || size.size > MAX_RECORD_BYTES) return false;
+  if (size?.type !== "blob" || size.size > MAX_RECORD_BYTES) return undefined;
   const blob = (await ctx.objects.byId([file.oid])).get(file.oid);
   try {
     const record = parseRecord(blobText(blob) ?? "", file.name);
     return record.kind === "expired" && record.id === id &&
-      sameGate(record, of);
+        sameGate(record, of)
+      ? record
+      : undefined;
   } catch (error) {
     if (!(error instanceof ShapeError)) throw error;
-    return false;
+    return undefined;
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The git ledger's reads of gates: a gate at the tip just fetched, screened,
  * with the job's mark applied; the mark itself; a gate's whole history for
- * `ledger log`. A gate read whole at a tip is kept, so a decision or a mark at
- * the same tip (nothing pushed since) reads no object again. Private to the
- * git ledger; fetching is the caller's `fetchTip`.
+ * `ledger log`. A gate read whole at a tip is kept, and so is a decision's
+ * read (from the newest revoke on), so a decision or a mark at the same tip
+ * (nothing pushed since) reads no object again. Private to the git ledger;
+ * fetching is the caller's `fetchTip`.
  * @module
  */
 
@@ -47,13 +48,14 @@ export interface GateReads {
   readAll(name: string, gate: string): Promise<GateHistory>;
   /**
    * Where the newest whole read of a gate found record `id`: the tip read,
-   * the record's path and its number.
+   * the record's path and its number, and for a sealed approval the ledger
+   * counter its seal signed (`Seal.ledger`).
    */
   locate(
     name: string,
     gate: string,
     id: string,
-  ): { tip: string; path: string; seq?: number } | undefined;
+  ): { tip: string; path: string; seq?: number; signed?: number } | undefined;
   /**
    * The gate's plan sets at `tip` by file name, with their blobs, when the gate
    * was read whole there.
@@ -103,6 +105,8 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
     kept.set(key, read);
     if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
   };
+  /** A decision's reads (from the newest revoke on), by tip and gate. */
+  const liveKept = new Map<string, GateReadAt>();
   const counters = new Map<string, number | undefined>();
   /** The newest whole read of each gate, and its tip. */
   const wholes = new Map<string, { tip: string; read: GateReadAt }>();
@@ -114,7 +118,9 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
     kinds?: readonly RecordKind[],
   ) => {
     const key = `${tip}\n${name}\n${gate}`;
-    const cached = live ? liveOf(kept.get(key)) : kept.get(key);
+    const cached = live
+      ? liveKept.get(key) ?? liveOf(kept.get(key))
+      : kept.get(key);
     if (cached) {
       if (!live && kinds === undefined && tip !== undefined) {
         wholes.set(`${name}\n${gate}`, { tip, read: cached });
@@ -129,6 +135,12 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
     });
     if (tip !== undefined) {
       counters.set(tip, read.next);
+      if (live) {
+        liveKept.set(key, read);
+        if (liveKept.size > KEPT) {
+          liveKept.delete(liveKept.keys().next().value!);
+        }
+      }
       if (!live && kinds === undefined) {
         keep(key, read);
         wholes.set(`${name}\n${gate}`, { tip, read });
@@ -167,10 +179,14 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
       const whole = wholes.get(`${name}\n${gate}`);
       const record = whole?.read.records.find((r) => r.id === id);
       const file = record && whole!.read.files.get(record);
+      const signed = record?.kind === "approval"
+        ? record.seal?.ledger
+        : undefined;
       return file && {
         tip: whole!.tip,
         path: file.path,
         ...(file.seq === undefined ? {} : { seq: file.seq }),
+        ...(signed === undefined ? {} : { signed }),
       };
     },
     async readAll(name, gate) {

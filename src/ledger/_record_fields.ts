@@ -150,11 +150,13 @@ export function optionalSeal(f: JsonReader): { seal?: Seal } {
   seal.object();
   const bounded = (key: string, max: number) =>
     seal.get(key).string({ nonEmpty: true, max });
+  const ledger = seal.get("ledger").optional((r) => r.integer({ min: 0 }));
   return {
     seal: {
       principal: bounded("principal", MAX_PRINCIPAL_LENGTH),
       publicKey: bounded("publicKey", MAX_SEAL_KEY),
       signature: bounded("signature", MAX_ARMORED_SIGNATURE),
+      ...(ledger === undefined ? {} : { ledger }),
     },
   };
 }

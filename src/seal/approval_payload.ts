@@ -1,14 +1,14 @@
 /**
- * The payload a sealed approval signs (SPEC.md §12): six lines joined with LF, no
- * final LF. Pure; it neither signs nor checks the fields' formats (the approval
- * record's parser does).
+ * The payload a sealed approval signs (SPEC.md §12): seven lines joined with LF,
+ * no final LF. Pure; it neither signs nor checks the fields' formats (the
+ * approval record's parser does).
  * @module
  */
 
 import { SealFormatError } from "./seal_format_error.ts";
 
 /** The first line of every approval payload: the format and its version. */
-export const APPROVAL_PAYLOAD_HEADER = "chant-wave approval v1";
+export const APPROVAL_PAYLOAD_HEADER = "chant-wave approval v2";
 
 /** What an approval payload binds. */
 export interface ApprovalPayloadFields {
@@ -22,11 +22,14 @@ export interface ApprovalPayloadFields {
   readonly by: string;
   /** When, as recorded in the approval record's `timestamp`. */
   readonly timestamp: string;
+  /** The git ledger's counter when it was signed (`Seal.ledger`); absent: none. */
+  readonly ledger?: number;
 }
 
 /**
- * Builds the approval payload: `chant-wave approval v1`, name, gate, planDigest,
- * by and timestamp, joined with `\n`, with no final newline.
+ * Builds the approval payload: `chant-wave approval v2`, name, gate, planDigest,
+ * by, timestamp and `ledger <counter>` (`ledger -` without one), joined with
+ * `\n`, with no final newline.
  * @param fields The approval's fields.
  * @returns The payload text (signed as its UTF-8 bytes).
  * @throws {SealFormatError} When a field contains a line break, which would
@@ -39,8 +42,9 @@ export interface ApprovalPayloadFields {
  *   planDigest: "sha256:" + "a".repeat(64),
  *   by: "ann@example.com",
  *   timestamp: "2025-01-02T03:04:05.678Z",
+ *   ledger: 42,
  * });
- * // "chant-wave approval v1\ndemo\ndemo-wave-2\nsha256:aaa…\nann@example.com\n2025-01-02T03:04:05.678Z"
+ * // "chant-wave approval v2\ndemo\ndemo-wave-2\nsha256:aaa…\nann@example.com\n2025-01-02T03:04:05.678Z\nledger 42"
  * ```
  */
 export function approvalPayload(fields: ApprovalPayloadFields): string {
@@ -53,6 +57,17 @@ export function approvalPayload(fields: ApprovalPayloadFields): string {
       );
     }
   }
-  return [APPROVAL_PAYLOAD_HEADER, name, gate, planDigest, by, timestamp]
-    .join("\n");
+  const ledger = fields.ledger;
+  if (ledger !== undefined && !(Number.isSafeInteger(ledger) && ledger >= 0)) {
+    throw new SealFormatError(`the approval's ledger counter is not a count`);
+  }
+  return [
+    APPROVAL_PAYLOAD_HEADER,
+    name,
+    gate,
+    planDigest,
+    by,
+    timestamp,
+    `ledger ${ledger ?? "-"}`,
+  ].join("\n");
 }

@@ -15,4 +15,12 @@ export interface Seal {
   readonly publicKey: string;
   /** The armored SSHSIG (`-----BEGIN SSH SIGNATURE-----` …) over the approval payload. */
   readonly signature: string;
+  /**
+   * The git ledger's counter (`seq`, the next number) at the tip the approver
+   * read before signing, signed with the rest: the approval reached the
+   * branch at that number or later, so a job applying under it (or under a
+   * copy of it) checks the branch's history from there. Absent on the
+   * directory ledger.
+   */
+  readonly ledger?: number;
 }

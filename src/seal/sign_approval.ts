@@ -83,10 +83,12 @@ export async function signApproval(
     const armored = (await readFile(`${message}.sig`, "utf8")).trim();
     try {
       const signature = parseSshSignature(armored);
+      const { ledger } = options.approval;
       return {
         principal: options.principal,
         publicKey: formatSshPublicKey(signature.publicKey),
         signature: armored,
+        ...(ledger === undefined ? {} : { ledger }),
       };
     } catch (error) {
       if (!(error instanceof SealFormatError)) throw error;

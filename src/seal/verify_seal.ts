@@ -232,7 +232,10 @@ function parseSeal(seal: Seal, approval: ApprovalPayloadFields) {
     principal,
     publicKey: parseSshPublicKeyLine(seal.publicKey),
     signature: parseSshSignature(seal.signature),
-    payload: approvalPayload(approval),
+    payload: approvalPayload({
+      ...approval,
+      ...(seal.ledger === undefined ? {} : { ledger: seal.ledger }),
+    }),
   };
 }
 

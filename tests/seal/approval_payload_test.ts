@@ -11,17 +11,28 @@ const FIELDS = {
   timestamp: "2026-11-30T09:15:02.123Z",
 };
 
-Deno.test("approvalPayload() joins the six lines of SPEC §12 with LF, no final LF", () => {
-  expect(approvalPayload(FIELDS)).toBe(
-    [
-      "chant-wave approval v1",
-      "demo",
-      "demo-wave-2",
-      `sha256:${"a".repeat(64)}`,
-      "ann@example.com",
-      "2026-11-30T09:15:02.123Z",
-    ].join("\n"),
-  );
+Deno.test("approvalPayload() joins seven lines with LF, no final LF: the ledger's counter last", async (t) => {
+  const lines = [
+    "chant-wave approval v2",
+    "demo",
+    "demo-wave-2",
+    `sha256:${"a".repeat(64)}`,
+    "ann@example.com",
+    "2026-11-30T09:15:02.123Z",
+  ];
+  await t.step("the git ledger's counter", () => {
+    expect(approvalPayload({ ...FIELDS, ledger: 42 })).toBe(
+      [...lines, "ledger 42"].join("\n"),
+    );
+  });
+  await t.step("none (the directory ledger)", () => {
+    expect(approvalPayload(FIELDS)).toBe([...lines, "ledger -"].join("\n"));
+  });
+  await t.step("a counter that is not a count is refused", () => {
+    expect(() => approvalPayload({ ...FIELDS, ledger: -1 })).toThrow(
+      SealFormatError,
+    );
+  });
 });
 
 Deno.test("approvalPayload() ignores fields it does not sign", () => {
