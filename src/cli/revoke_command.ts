@@ -4,7 +4,8 @@
  * @module
  */
 
-import type { GateRecords } from "../ledger/ledger_store.ts";
+import type { GateRecords, LedgerStore } from "../ledger/ledger_store.ts";
+import { countOf } from "../count_of.ts";
 import { lineLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
 import { revokedLine } from "../ledger/gate_messages.ts";
@@ -15,6 +16,7 @@ import {
   newStamp,
 } from "../ledger/records.ts";
 import { actionsThrough } from "../review/action_floor.ts";
+import { revokeFloor } from "../ledger/revoke_floor.ts";
 import type { Command } from "./command.ts";
 import {
   GATE_SPEC_FLAG,
@@ -92,9 +94,40 @@ export const revokeCommand: Command = {
     if (approvals.length) {
       log(`  ended approvals: ${approvals.join(", ")}`);
     }
+    await foldBehind(ledger, name, gate, log);
     return OK;
   },
 };
+
+/**
+ * Folds what the revoke before this one ended (docs/ledger.md, "Compacting
+ * the ledger"): a gate's tip then keeps what still counts, what this revoke
+ * ended (so a job can say which approval it revoked) and what never folds,
+ * without a scheduled `ledger compact`. The revoke stands whatever the fold
+ * does: a fold that cannot be written is a warning, and the next revoke or
+ * `ledger compact` folds it.
+ */
+async function foldBehind(
+  ledger: LedgerStore,
+  name: string,
+  gate: string,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    const report = await ledger.compact({ name, gate, through: "previous" });
+    for (const folded of report.gates) {
+      log(
+        `  folded ${countOf(folded.records, "record")} the revoke before ` +
+          `this one ended into summary ${folded.summary?.id.slice(0, 12)}`,
+      );
+    }
+  } catch (error) {
+    log(
+      `warning: the revoke stands, but what the one before it ended was not ` +
+        `folded: ${(error as Error).message}`,
+    );
+  }
+}
 
 /** How many approval ids one `expired` record lists, to stay within 64 KiB. */
 const MAX_ENDED = 1000;
@@ -109,12 +142,11 @@ function endingApprovals(
 ): { approvals: ApprovalRecord[]; before?: ActionsThrough } {
   const { records, future = [] } = read;
   let start = 0;
-  let before: ActionsThrough | undefined;
   records.forEach((record, i) => {
-    if (record.kind !== "expired") return;
-    start = i + 1;
-    before = record.actionsThrough;
+    if (record.kind === "expired") start = i + 1;
   });
+  // Every revoke's floor goes on, not only the newest's (`revoke_floor.ts`).
+  const before = revokeFloor(records).actions;
   const approvals = [...records.slice(start), ...future]
     .filter((record): record is ApprovalRecord => record.kind === "approval");
   return before === undefined ? { approvals } : { approvals, before };

@@ -102,7 +102,7 @@ export async function compactDir(
   });
   try {
     for (const ref of refs) {
-      const folded = await compactGate(io, ref, options.dryRun === true);
+      const folded = await compactGate(io, ref, options);
       if (folded) gates.push(folded);
     }
   } finally {
@@ -114,11 +114,16 @@ export async function compactDir(
 async function compactGate(
   io: DirCompactIo,
   ref: GateRef,
-  dryRun: boolean,
+  options: CompactOptions,
 ): Promise<FoldedGate | undefined> {
+  const dryRun = options.dryRun === true;
   const dir = io.gateDir(ref.name, ref.gate);
   const files = readFiles(dir, ref);
-  const plan = planFold(sortRecords([...files.keys()]));
+  const plan = planFold(
+    sortRecords([...files.keys()]),
+    undefined,
+    options.through,
+  );
   if (plan === undefined) return undefined;
   const there = new Set(entriesOf(join(dir, "sets")));
   const sets = [...plan.named].filter((digest) => !plan.kept.has(digest))

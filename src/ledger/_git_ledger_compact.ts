@@ -110,7 +110,7 @@ async function foldsAt(
     const plan = planFold(read.records, (record) => {
       const seq = read.files.get(record)?.seq;
       return seq !== undefined && seq < upTo;
-    });
+    }, options.through);
     if (plan === undefined) continue;
     const dir = `gates/${ref.name}/${ref.gate}/sets`;
     // The folder listed once: a path through the gate's tree for each set

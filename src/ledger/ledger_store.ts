@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { FoldThrough } from "./plan_fold.ts";
 import type { ClaimLedger } from "./claims.ts";
 import type { PlanSetMember } from "./plan_set_file.ts";
 import type {
@@ -36,6 +37,8 @@ export interface GateRecords {
 export interface LedgerMark {
   /** Which kind of store took it (`directory`, `git`). */
   readonly store: string;
+  /** The git ledger's counter at the mark (the next number); absent elsewhere. */
+  readonly next?: number;
 }
 
 /** What a job's mark looks at (see {@linkcode LedgerStore.mark}). */
@@ -83,6 +86,8 @@ export interface CompactOptions {
   gate?: string;
   /** Say what would fold, and move nothing. */
   dryRun?: boolean;
+  /** Which revoke each gate folds through (`planFold`). @default {"newest"} */
+  through?: FoldThrough;
 }
 
 /** What compaction folded in one gate. */
@@ -125,6 +130,23 @@ export interface LedgerStore {
     gate: string,
     options?: ReadGateOptions,
   ): Promise<GateRecords>;
+  /**
+   * Reads ahead, and keeps, what a decision of one gate reads: its records
+   * from the newest revoke on and the plan sets of the approvals that count
+   * among them. Called before the change's first command, so the decision
+   * after it reads what this read (from objects the change's code never had
+   * a chance at) without starting git again. Only a store whose reads start
+   * processes has it.
+   * @param name The spec's `name`.
+   * @param gate The gate.
+   * @param options The job's mark.
+   * @throws {InputError} When `name` or `gate` cannot be a ledger path segment.
+   */
+  readAhead?(
+    name: string,
+    gate: string,
+    options?: ReadGateOptions,
+  ): Promise<void>;
   /**
    * Marks the ledger's arrival order now, by what the job's own code cannot
    * forge (what each gate of `scope` holds and the kernel's change time of a

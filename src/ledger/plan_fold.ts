@@ -25,7 +25,6 @@
 
 import { isTrustedRule } from "../policy/base_rule.ts";
 import { higherActions, namesUnendedAction } from "../review/action_floor.ts";
-import { revokeFloor } from "./revoke_floor.ts";
 import { planKey } from "./claims.ts";
 import type {
   ExpiredRecord,
@@ -105,6 +104,17 @@ function allSettled(own: readonly LedgerRecord[]): boolean {
   return [...won.values()].every((winner) => winner.done);
 }
 
+/** Which revoke a fold goes through. */
+export type FoldThrough =
+  /** The gate's newest revoke (`ledger compact`). */
+  | "newest"
+  /**
+   * The revoke before the newest (what `revoke` folds as it writes one): the
+   * records the newest ended stay, so a job's reasons can still name the
+   * approval it revoked.
+   */
+  | "previous";
+
 /**
  * Plans the fold of one gate's records.
  * @param records The gate's records in ledger order, as every reader orders
@@ -112,6 +122,10 @@ function allSettled(own: readonly LedgerRecord[]): boolean {
  * @param foldable Which records may move at all (the git ledger: those
  *   numbered before compaction started).
  * @default foldable every record
+ * @param through Which revoke the fold goes through: only what came before
+ *   it may move, and what came after it stays (`before the newest revoke`
+ *   below reads as before that one).
+ * @default through "newest"
  * @returns The plan, or `undefined` when nothing but summaries would fold.
  * @example
  * ```ts
@@ -122,8 +136,12 @@ function allSettled(own: readonly LedgerRecord[]): boolean {
 export function planFold(
   records: readonly LedgerRecord[],
   foldable: (record: LedgerRecord) => boolean = () => true,
+  through: FoldThrough = "newest",
 ): FoldPlan | undefined {
-  const end = records.findLastIndex((record) => record.kind === "expired");
+  let end = records.findLastIndex((record) => record.kind === "expired");
+  if (through === "previous" && end >= 0) {
+    end = records.findLastIndex((r, i) => i < end && r.kind === "expired");
+  }
   if (end < 0) return undefined;
   const newest = records[end] as ExpiredRecord;
   const cut = Date.parse(newest.timestamp);
@@ -137,7 +155,9 @@ export function planFold(
   const live = new Set(
     records.slice(end).filter((r) => r.kind === "approval").map((r) => r.id),
   );
-  const floor = revokeFloor(records).actions;
+  // The revoke it goes through stays: its own floor is what must end the
+  // actions of what folds (`_git_ledger_history.ts` checks a fold so).
+  const floor = newest.actionsThrough;
   // An earlier revoke folds only when the newest ends all it ended.
   const dominated = (r: ExpiredRecord) =>
     before(r) &&

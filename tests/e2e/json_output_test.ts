@@ -180,11 +180,14 @@ Deno.test("approve, revoke and ledger log --json print what they recorded; revok
     expect(report.gates.map((gate) => [gate.name, gate.gate])).toEqual([
       ["tf", "tf-wave-1"],
     ]);
+    // The second revoke folded the pending fact the first one ended: its
+    // summary is listed beside every record it folded.
     expect(report.gates[0].records.map((record) => record.kind)).toEqual([
       "pending",
       "approval",
       "expired",
       "expired",
+      "folded",
     ]);
   });
 });

@@ -109,6 +109,34 @@ Deno.test("run applies a wave approved with the printed command; each plan appli
     },
   );
 
+  await t.step(
+    "a second revoke folds what the first one ended; ledger log keeps it",
+    async () => {
+      const before = await r.records("tf-wave-1");
+      const out = await r.run(["revoke", "tf", "tf-wave-1"]);
+      expect(out.code).toBe(0);
+      expect(out.stderr).toMatch(
+        /^ {2}folded \d+ records the revoke before this one ended into summary [0-9a-f]{12}$/m,
+      );
+      const after = await r.records("tf-wave-1");
+      expect(after.map((record) => record.kind)).toContain("folded");
+      expect(after.length).toBeLessThan(before.length);
+      const log = await r.run(["ledger", "log", "tf", "tf-wave-1", "--json"]);
+      expect(log.code).toBe(0);
+      const logged = JSON.stringify(JSON.parse(log.stdout));
+      for (const record of before) expect(logged).toContain(record.id);
+      // What the second revoke ended still names its approval when waiting.
+      const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(waiting.code).toBe(3);
+      expect(waiting.stderr).toMatch(
+        new RegExp(
+          `^  the approval of ${digest} by bob was revoked at \\S+; approve again$`,
+          "m",
+        ),
+      );
+    },
+  );
+
   async function waitingLog(): Promise<string> {
     const out = await r.run(["run", ...SPEC, "--wave", "1", "--dry-run"]);
     expect(out.code).toBe(3);

@@ -78,6 +78,27 @@ Deno.test("planFold() folds what no decision reads again", async (t) => {
       expect([...plan.kept]).toEqual([D]);
     },
   );
+  await t.step(
+    "through the revoke before the newest: what the newest ended stays",
+    () => {
+      const records = [
+        pending("p1", 1),
+        approval("a1", 2),
+        claim("c1", 3, "a1", "d1", [EU]),
+        outcome("o1", 4, "a1", "d1", [{ ...EU, outcome: "ok" }]),
+        expired("r1", 5, ["a1"]),
+        approval("a2", 6),
+        pending("p2", 7),
+        expired("r2", 8, ["a2"]),
+      ];
+      const plan = planFold(records, undefined, "previous")!;
+      expect(ids(plan.fold)).toEqual(["p1", "a1", "c1", "o1"]);
+      expect(plan.through.id).toBe("r1");
+      // With one revoke, nothing is before the one before it.
+      expect(planFold(records.slice(0, 5), undefined, "previous"))
+        .toBeUndefined();
+    },
+  );
   await t.step("a dead claim keeps its approval and all its claims", () => {
     const plan = planFold([
       approval("a1", 1),
