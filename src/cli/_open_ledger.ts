@@ -98,6 +98,7 @@ export async function openLedger(
       log: lineLog(io.stderr),
       // One command, one fetch (a write still pushes on the newest tip).
       fetchOnce: true,
+      fetchAtOpen: true,
     });
   }
   const from = choice.from === "default" ? await defaultLedgerHome(io) : io.cwd;

@@ -8,22 +8,29 @@
 import type { CliIo } from "./io.ts";
 
 /**
- * Prints a warning on stderr when `.chant/` is not git-ignored. Silent outside a
- * repository or when git cannot tell.
+ * Asks git now whether `.chant/` is git-ignored (the answer comes while the
+ * command goes on), and returns what prints the warning on stderr once it is
+ * in, when it is not. Silent outside a repository or when git cannot tell.
  * @param io The edges.
+ * @returns Awaits the answer and warns; it throws what asking threw.
  */
-export async function warnUnignored(
+export function checkUnignored(
   io: Pick<CliIo, "git" | "cwd" | "stderr">,
-): Promise<void> {
-  const { exitCode } = await io.git.exec([
+): () => Promise<void> {
+  const asked = io.git.exec([
     "check-ignore",
     "--quiet",
     "--",
     ".chant/waves",
   ], { cwd: io.cwd });
-  if (exitCode === 1) {
-    io.stderr.write(
-      'warning: ".chant/" is not git-ignored here; add ".chant/" to .gitignore\n',
-    );
-  }
+  // Awaited by the caller, or not at all when the command stops before.
+  asked.catch(() => {});
+  return async () => {
+    const { exitCode } = await asked;
+    if (exitCode === 1) {
+      io.stderr.write(
+        'warning: ".chant/" is not git-ignored here; add ".chant/" to .gitignore\n',
+      );
+    }
+  };
 }

@@ -31,7 +31,7 @@ import { RUN_FLAGS } from "./_run_flags.ts";
 import { ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { runLedger } from "./_run_ledger.ts";
 import { DEFAULT_LEDGER_DIR } from "../ledger/dir_ledger.ts";
-import { warnUnignored } from "./_warn_unignored.ts";
+import { checkUnignored } from "./_warn_unignored.ts";
 
 /** The `run` command. */
 export const runCommand: Command = {
@@ -66,13 +66,16 @@ export const runCommand: Command = {
     const json = flags.booleans.json;
     try {
       const file = requireFlag("run", flags, "spec");
+      // What git answers whatever the spec says runs while its parser loads.
+      const warnUnignored = checkUnignored(io);
+      io.git.topLevel(io.cwd).catch(() => {});
       const { spec, text } = await loadSpec(file, io.cwd);
       // What parsing a spec of many runs left is freed before the job starts.
       io.pacer?.settle(
         spec.waves.reduce((runs, wave) => runs + wave.runs.length, 0),
       );
       if (flags.booleans["record-plans"]) {
-        return await runRecordPlans(spec, flags, io);
+        return await runRecordPlans(spec, flags, io, warnUnignored);
       }
       const selection = selectJob(spec, file, {
         wave: requireFlag("run", flags, "wave"),
@@ -102,7 +105,7 @@ export const runCommand: Command = {
       }, io);
       const ledger = await openLedger(choice, io);
       const ledgerArg = ledgerArgument(choice);
-      await warnUnignored(io);
+      await warnUnignored();
       const result = await runJob({
         spec,
         specFile: file,
@@ -172,6 +175,7 @@ async function runRecordPlans(
   spec: Spec,
   flags: ParsedFlags,
   io: CliIo,
+  warnUnignored: () => Promise<void>,
 ): Promise<number> {
   const taken = [
     ...WAVE_FLAGS.filter((name) => flags.strings[name] !== undefined),
@@ -182,7 +186,7 @@ async function runRecordPlans(
       `"--record-plans" plans every wave and takes no "--${taken[0]}"`,
     );
   }
-  await warnUnignored(io);
+  await warnUnignored();
   const result = await recordPlans({
     spec,
     settings: {

@@ -6,9 +6,10 @@
  * a wave of thousands of steps, or a step that prints a lot, holds far more
  * memory than it uses, more the longer it runs. Where the runtime exposes
  * `gc()` (the binary is built with `--expose-gc`; Node and Deno take the same
- * flag), one full collection runs before the first step, then after every so
- * many steps and after every so many bytes of output; elsewhere pacing does
- * nothing. Between steps a large wave builds text in one go (a line per run
+ * flag), one full collection runs after every so many steps and after every
+ * so many bytes of output; elsewhere pacing does nothing. (Not before the
+ * first step: a collection costs a small job more time than its whole setup
+ * left to free, and a large one's setup ends with a stage that collects.) Between steps a large wave builds text in one go (a line per run
  * in its log, its decision record): bun frees the strings of a synchronous
  * stretch only at a collection, so the text built is counted too, and
  * collected after every so many characters. It decides nothing else.
@@ -58,9 +59,8 @@ export interface CollectionPacer {
 }
 
 /**
- * Makes the pacer of a process: it collects before the first step (what
- * setting the job up left is freed before the steps need memory), before
- * every `every.steps`-th step after it, once every `every.bytes` bytes of
+ * Makes the pacer of a process: it collects before every `every.steps`-th
+ * step after the first (step `every.steps + 1`, …), once every `every.bytes` bytes of
  * output were read since the last such collection, and once every
  * `every.chars` characters of text were built since the last such one; and
  * when a stage of at least `every.stageRuns` runs ends.
@@ -72,10 +72,10 @@ export interface CollectionPacer {
  * let collections = 0;
  * const pacer = paceCollections({ steps: 2, bytes: 100 }, () => collections++);
  * for (let step = 0; step < 5; step++) pacer.beforeStep();
- * collections; // 3: before steps 1, 3 and 5
+ * collections; // 2: before steps 3 and 5
  * pacer.read(60);
  * pacer.read(60);
- * collections; // 4
+ * collections; // 3
  * ```
  */
 export function paceCollections(
@@ -89,7 +89,9 @@ export function paceCollections(
   const built = counter(every.chars ?? 0, collect);
   return {
     beforeStep() {
-      if (steps > 0 && collect && started++ % steps === 0) collect();
+      if (steps > 0 && collect && started++ % steps === 0 && started > 1) {
+        collect();
+      }
     },
     read,
     built,

@@ -9,6 +9,10 @@
 
 import { type Git, GitError } from "./git.ts";
 
+const decoder = new TextDecoder();
+/** A full object id, SHA-1 or SHA-256. */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 /** The outcome of {@linkcode updateRef}. */
 export type UpdateRefResult =
   | { ok: true }
@@ -68,28 +72,36 @@ async function refUpdate(
 }
 
 /**
- * Reads the values of some refs in one call (`for-each-ref`); refs that do not
+ * Reads the values of some refs in one `cat-file --batch-check` (the command's
+ * long-lived one, when it has it: no process of its own); refs that do not
  * exist are absent from the result.
  * @param git The git seam.
  * @param cwd A directory inside the repository.
- * @param refs Full ref names.
+ * @param refs Full ref names (`refs/…`).
  * @returns Ref name → object id.
- * @throws {GitError} When git fails.
+ * @throws {GitError} When git fails, or a name is not a full ref name.
  */
 export async function readRefs(
   git: Git,
   cwd: string,
   refs: readonly string[],
 ): Promise<Map<string, string>> {
-  const out = await git.run(
-    ["for-each-ref", "--format=%(objectname) %(refname)", ...refs],
-    { cwd },
-  );
-  const values = new Map<string, string>();
-  for (const line of out.split("\n")) {
-    const space = line.indexOf(" ");
-    if (space > 0) values.set(line.slice(space + 1), line.slice(0, space));
+  for (const ref of refs) {
+    if (!/^refs\/[^\s]+$/.test(ref)) {
+      throw new GitError(
+        ["cat-file", "--batch-check"],
+        128,
+        `not a ref: ${ref}`,
+      );
+    }
   }
+  const out = decoder.decode(await git.catFile("batch-check", refs, cwd));
+  const values = new Map<string, string>();
+  out.split("\n").slice(0, refs.length).forEach((line, i) => {
+    // `<oid> <type> <size>`, or `<name> missing`.
+    const [oid, type] = line.split(" ");
+    if (type !== "missing" && OBJECT_ID.test(oid)) values.set(refs[i], oid);
+  });
   return values;
 }
 

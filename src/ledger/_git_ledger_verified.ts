@@ -8,7 +8,8 @@
  * commit is followed from the commit down, each tree's entry naming the next
  * object. A mismatch is an input error naming the object and its file. Checked
  * objects are kept by id, so a later read (or a later rewrite of the file)
- * changes nothing. Private to the git ledger.
+ * changes nothing; so are sizes looked up (objects do not change under their
+ * ids). Private to the git ledger.
  * @module
  */
 
@@ -45,8 +46,11 @@ export interface ObjectReader {
     tip: string,
     paths: readonly string[],
   ): Promise<(FoundObject | undefined)[]>;
-  /** Sizes by id (`cat-file --batch-check`): a limit only, never trusted. */
-  sizes(oids: readonly string[]): Promise<(ObjectInfo | undefined)[]>;
+  /**
+   * Sizes by name (an id, `<rev>:<path>`; `cat-file --batch-check`): a limit
+   * and a hint only, never trusted.
+   */
+  sizes(names: readonly string[]): Promise<(ObjectInfo | undefined)[]>;
   /**
    * The entries of a checked tree, by name (parsed once per tree).
    * @throws {InputError} When it is not a tree.
@@ -55,6 +59,8 @@ export interface ObjectReader {
 }
 
 const decoder = new TextDecoder();
+/** The most sizes kept by id (a gate of 50,000 records, read twice over). */
+const MAX_LOOKED = 200_000;
 /** The most bytes of checked objects kept (a gate of 50,000 records: 3 MB). */
 const KEPT_BYTES = 64 * 1024 * 1024;
 
@@ -93,6 +99,8 @@ async function tampered(
 export function objectReader(git: Git, cwd: string): ObjectReader {
   const kept = new Map<string, BatchObject>();
   const parsed = new Map<string, Map<string, TreeEntry>>();
+  /** Sizes looked up by id (never trusted: a limit only). */
+  const looked = new Map<string, ObjectInfo>();
   let bytes = 0;
   const keep = (object: BatchObject) => {
     if (kept.has(object.oid)) return;
@@ -151,7 +159,26 @@ export function objectReader(git: Git, cwd: string): ObjectReader {
         paths,
       );
     },
-    sizes: (oids) => infoNamed(git, cwd, oids),
+    async sizes(names) {
+      // An object checked or looked up before by its id is not asked again
+      // (objects do not change under their ids); other names always are.
+      const known = (name: string): ObjectInfo | undefined => {
+        const object = kept.get(name);
+        return object
+          ? { oid: name, type: object.type, size: object.bytes.length }
+          : looked.get(name);
+      };
+      const wanted = [...new Set(names.filter((name) => !known(name)))];
+      const found = await infoNamed(git, cwd, wanted);
+      if (looked.size + wanted.length > MAX_LOOKED) looked.clear();
+      const answers = new Map<string, ObjectInfo | undefined>();
+      wanted.forEach((name, i) => {
+        const info = found[i];
+        answers.set(name, info);
+        if (info !== undefined && info.oid === name) looked.set(name, info);
+      });
+      return names.map((name) => known(name) ?? answers.get(name));
+    },
     entries(tree) {
       const known = parsed.get(tree.oid);
       if (known) return known;

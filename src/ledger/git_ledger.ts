@@ -23,6 +23,7 @@ import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
 import { type GitMark, readSetsAt } from "./_git_ledger_mark.ts";
 import { legacyOrder } from "./_git_ledger_order.ts";
 import { listGatesAt } from "./_git_ledger_read.ts";
+import { countingApprovals } from "./decide_gate.ts";
 import { gateReads } from "./_git_ledger_reads.ts";
 import { DEFAULT_LEDGER_REMOTE, resolveRemote } from "./_git_ledger_remote.ts";
 import {
@@ -94,6 +95,13 @@ export interface GitLedgerOptions {
    * @default {false}
    */
   fetchOnce?: boolean;
+  /**
+   * With `fetchOnce`: start that fetch as the ledger opens, not at the first
+   * read (a command's ledger, read moments later: the fetch then runs while
+   * the command reads git and its spec).
+   * @default {false}
+   */
+  fetchAtOpen?: boolean;
 }
 
 export type { SyncReport };
@@ -157,7 +165,12 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     fetchOnce: options.fetchOnce ?? false,
   };
   let ready: Promise<void> | undefined;
-  const open = () => ready ??= resolveRemote(ctx, remote);
+  /** Whether the remote was looked for (then `ctx.remote` says if it is there). */
+  let opened = false;
+  const open = () =>
+    ready ??= resolveRemote(ctx, remote).then(() => {
+      opened = true;
+    });
   let common: Promise<string | undefined> | undefined;
   const gitDir = () => common ??= commonGitDir(ctx.cwd);
   const writes = ledgerWrites(ctx, {
@@ -171,8 +184,24 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
   let marked: Promise<GitMark> | undefined;
   /** The tip the last read fetched: plan sets are read there, without fetching again. */
   let lastTip: Promise<string | undefined> | undefined;
-  const fetchTip = () =>
-    lastTip = (async () => (await open(), currentTip(ctx)))();
+  /** A read of the tip under way: reads that ask meanwhile share it. */
+  let reading: Promise<string | undefined> | undefined;
+  const fetchTip = () => {
+    if (reading === undefined) {
+      const started = (async () => (await open(), currentTip(ctx)))();
+      reading = started;
+      const done = () => {
+        if (reading === started) reading = undefined;
+      };
+      started.then(done, done);
+    }
+    return lastTip = reading;
+  };
+  // A command's ledger starts fetching as it opens: the job's first read of
+  // it, after what it reads of git, finds the tip here already.
+  if (ctx.fetchOnce && options.fetchAtOpen) {
+    open().then(() => fetchLedger(ctx)).catch(() => {});
+  }
   /** The order of a branch written before numbers: its whole history, fetched. */
   const legacy = async (tip: string, dir: string) => {
     await fetchLedger(ctx, true);
@@ -194,7 +223,7 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
     branch: LEDGER_BRANCH,
 
     describe: () =>
-      ready !== undefined && ctx.remote === undefined
+      opened && ctx.remote === undefined
         ? `git ledger ${LEDGER_BRANCH} (local, no remote)`
         : `git ledger ${LEDGER_BRANCH} of "${remote ?? DEFAULT_LEDGER_REMOTE}"`,
 
@@ -263,6 +292,22 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
      * leaves no pending fact or approval without its plans.
      */
     writePlanSet: writes.writePlanSet,
+
+    /**
+     * Reads the gate from its newest revoke on and the plan sets of its
+     * counting approvals, kept by tip: the decision's reads at the same tip
+     * find them, objects included, and start no git.
+     */
+    async readAhead(name, gate, options = {}) {
+      const { records } = await reads.readGate(name, gate, {
+        ...options,
+        live: true,
+      });
+      const digests = new Set(
+        countingApprovals(records).map((approval) => approval.planDigest),
+      );
+      await store.readPlanSets(name, gate, [...digests]);
+    },
 
     /** Reads the set's blob at the tip last read (fetching only when none was), checked. */
     async readPlanSet(name, gate, digest) {

@@ -15,6 +15,7 @@ import { countOf } from "../count_of.ts";
 import type { ExitCode } from "../exit_codes.ts";
 import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
+import { gateName } from "../gate/gate_name.ts";
 import type { DecisionMember } from "../jobs/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { Wave } from "../spec/types.ts";
@@ -69,6 +70,11 @@ export async function runDeciding(
   if (await checkOrder(input, base, io) === "wait") {
     return { ...result, exitCode: WAITING };
   }
+  // What the decision reads of the gate is read before the change's first
+  // command (a hook, a plan): after it, nothing of the ledger is read again.
+  await io.ledger.readAhead?.(input.spec.name, gateName(input.spec, wave.k), {
+    asOf: io.asOf,
+  });
   const targets = wave.runs.map((run) => run.target);
   const hooks = waveHooks(wave.hooks, wave, base.bases, targets, io);
   const job = await openWaveJob(

@@ -6,11 +6,11 @@ import {
   pacedPieces,
 } from "../../src/exec/pace_collections.ts";
 
-Deno.test("paceCollections() collects before the first step and every n-th after it", async (t) => {
+Deno.test("paceCollections() collects every n-th step after the first, not before it", async (t) => {
   const cases = [
-    { steps: 1, count: 3, want: [0, 1, 2] },
-    { steps: 3, count: 7, want: [0, 3, 6] },
-    { steps: 256, count: 300, want: [0, 256] },
+    { steps: 1, count: 3, want: [1, 2] },
+    { steps: 3, count: 7, want: [3, 6] },
+    { steps: 256, count: 300, want: [256] },
   ];
   for (const c of cases) {
     await t.step(`every ${c.steps}, ${c.count} steps`, () => {
