@@ -10,18 +10,8 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { tempDir } from "../_helpers/binary.ts";
-import {
-  errorLines,
-  type Rollout,
-  rollout,
-  sealedApproveLine,
-  SPEC,
-  specOf,
-  TOOL,
-} from "../_helpers/rollout.ts";
-import { makeKey, signersFile } from "../_helpers/ssh_key.ts";
-
-const SIGNERS = ".chant-wave/allowed_signers";
+import { errorLines, SPEC, TOOL } from "../_helpers/rollout.ts";
+import { sealedRollout } from "../_helpers/sealed_rollout.ts";
 
 /** With `ctl/<target>.redirect` holding a git config line, the plan command runs it (shell). */
 const REDIRECT = 'if [ -f "ctl/$1.redirect" ]; then ' +
@@ -29,39 +19,15 @@ const REDIRECT = 'if [ -f "ctl/$1.redirect" ]; then ' +
   'git clone -q --bare "$real" "$fake"; ' +
   '. "ctl/$1.redirect"; fi; ';
 
-/** A sealed rollout on the git ledger whose plan command may redirect, approved by ann. */
-async function approved(keys: string): Promise<Rollout> {
-  const ann = await makeKey(keys, "ann");
-  const r = await rollout(
-    specOf([{ name: "prod", gate: "always", runs: ["eu"] }], {
-      approval: "sealed",
-      ledger: "git",
-      plan: [
-        "sh",
-        "-c",
-        `${REDIRECT}exec sh "$0" plan "$1" "$2"`,
-        TOOL,
-        "{target}",
-        "{plan}",
-      ],
-    }),
-    { files: { [SIGNERS]: signersFile({ "ann@example.com": ann }) } },
-  );
-  const remote = `${r.repo.root}/remote.git`;
-  await r.repo.git("init", "--bare", "-q", remote);
-  await r.repo.git("remote", "add", "origin", remote);
-  const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
-  expect(waiting.code).toBe(3);
-  const signed = await r.run([
-    ...sealedApproveLine(waiting.stderr),
-    "--by",
-    "ann@example.com",
-    "--sign",
-    ann.path,
-  ]);
-  expect(signed.code).toBe(0);
-  return r;
-}
+/** The plan command: it redirects, then plans as the test tool does. */
+const PLAN = [
+  "sh",
+  "-c",
+  `${REDIRECT}exec sh "$0" plan "$1" "$2"`,
+  TOOL,
+  "{target}",
+  "{plan}",
+];
 
 Deno.test("a plan command that sends the ledger elsewhere stops the job before it claims", async (t) => {
   for (
@@ -72,7 +38,7 @@ Deno.test("a plan command that sends the ledger elsewhere stops the job before i
   ) {
     await t.step(how, async () => {
       await using keys = await tempDir();
-      await using r = await approved(keys.path);
+      await using r = await sealedRollout(keys.path, { plan: PLAN });
       await r.control("eu", "redirect", `${line}\n`);
       const out = await r.run(["run", ...SPEC, "--wave", "1"]);
       const errors = errorLines(out.stderr);
