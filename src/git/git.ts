@@ -116,6 +116,11 @@ export interface Git {
    */
   endLongLived(): void;
   /**
+   * Whether {@linkcode Git.endLongLived} was called: a command of the change
+   * may have run since, and edited the clone.
+   */
+  commandsRan(): boolean;
+  /**
    * Reads one setting with `git config --get <key>` as the USER's git sees it.
    * The one exception to the isolation: it reads global and system configuration
    * (it exists for the approver default, `user.email`, §5.3). Never use it for
@@ -240,6 +245,7 @@ export function createGit(options: CreateGitOptions): Git {
   const run = async (args: readonly string[], o: GitRunOptions) =>
     decoder.decode(await runBytes(args, o));
   const place = placeFinder(exec);
+  let ended = false;
   const pool = catFilePool(
     options.longLived ?? false,
     (kind, cwd) =>
@@ -291,7 +297,11 @@ export function createGit(options: CreateGitOptions): Git {
       return type === "commit" && FULL_OID.test(oid) ? oid : undefined;
     },
     catFile,
-    endLongLived: () => pool.end(),
+    endLongLived: () => {
+      ended = true;
+      pool.end();
+    },
+    commandsRan: () => ended,
     configGet: (key, cwd) => readUserConfig(gitPath, options.env, key, cwd),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The clone's git settings, kept as they were when the git ledger was opened
- * (before the change's first command) and checked before every later fetch
- * and push (SPEC.md §4.12): the change's own code runs in the clone, and a
+ * (before the change's first command) and checked before every fetch and push
+ * after a command of the change ran (SPEC.md §4.12): its code runs in the clone, and a
  * remote's URL, a `url.*.insteadOf` or a transport setting it wrote would send
  * the job's claims and outcomes (what spends an approval) to a ledger of its
  * choosing, and read back what it likes. Global and system settings never
@@ -59,7 +59,8 @@ export async function checkSettings(
   at: SettingsAt,
   doing: string,
 ): Promise<void> {
-  if (at.settings === undefined) return;
+  // Nothing but chant-wave ran in the clone since it was opened.
+  if (at.settings === undefined || !at.git.commandsRan()) return;
   if (await readSettings(at.git, at.cwd) === at.settings) return;
   throw new InputError(
     `cannot ${doing}: the clone's git settings (.git/config: a remote's URL, ` +
