@@ -17,6 +17,7 @@ import { isHold } from "../hooks/wave_holds.ts";
 import {
   type CommandHook,
   type HoldHook,
+  type HoldTarget,
   type Hook,
   HOOK_POINTS,
   type HookPoint,
@@ -26,6 +27,7 @@ import {
   type Wave,
 } from "../spec/types.ts";
 import type { DecisionMember } from "../jobs/decision.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import {
   type HookFiles,
@@ -50,6 +52,8 @@ export interface HookSetting {
   io: RunIo;
   /** The `--ledger` argument a printed approve command needs, when not the default. */
   ledgerArg?: string;
+  /** The judge of a hold's gate's approvals, when the job has one (`read_hold.ts`). */
+  judgeOf?: (target: HoldTarget) => GateJudge | undefined;
 }
 
 /** Why hooks stopped the job: a hook failed (exit 1) or a hold is held (exit 3). */
@@ -223,7 +227,12 @@ async function runHold(
 ): Promise<HookStop | undefined> {
   const { wave, io } = setting;
   const { name, gate } = hook.after;
-  const read = await readHold(hook.after, io, setting.ledgerArg);
+  const read = await readHold(
+    hook.after,
+    io,
+    setting.ledgerArg,
+    setting.judgeOf?.(hook.after),
+  );
   await setting.report.add({ point, name: hook.name, outcome: read.outcome });
   const log = lineLog(io.stderr);
   log(

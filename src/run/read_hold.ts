@@ -1,9 +1,12 @@
 /**
- * Reads a hold's gate from the ledger (SPEC.md §11): the other rollout's gate
- * records, the plans of its newest pending fact and the approvals that count for
- * them, and its wave outcomes; then decides with the pure `holdStanding`.
- * Approvals count by the ledger's rules (§5.3, §10); the other rollout's own
- * approver rules are its own jobs' business.
+ * Reads a hold's gate from the ledger (SPEC.md §11): the other gate's records,
+ * the plans of its newest pending fact and the approvals that count for them,
+ * and its wave outcomes; then decides with the pure `holdStanding`. Approvals
+ * count by the ledger's rules (§5.3, §10) and, when the job has one for that
+ * gate, its judge: the rules of that gate's wave at base (a hold on a sealed
+ * gate counts a sealed approval only), or on another rollout's gate in a
+ * `sealed` or `forge` wave, this wave's own (the change's code may write the
+ * ledger there, so an unsigned record decides nothing).
  * @module
  */
 
@@ -14,7 +17,8 @@ import {
   holdStanding,
   newestPendingFact,
 } from "../hooks/hold_standing.ts";
-import { countingApprovals, decideGate } from "../ledger/decide_gate.ts";
+import { decideGate } from "../ledger/decide_gate.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
 import { approveCommand } from "../ledger/gate_messages.ts";
 import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
 import type { HoldTarget } from "../spec/types.ts";
@@ -34,12 +38,14 @@ export interface HoldRead extends HoldStanding {
  * @param target The rollout, gate and `applied` of the hold.
  * @param io The ledger, the clock and the log.
  * @param ledgerArg The `--ledger` argument the approve command needs, if any.
+ * @param judge Judges the gate's approvals (see the module), when the job has one.
  * @returns `ok` or `held`, why, and the approve command when one is missing.
  */
 export async function readHold(
   target: HoldTarget,
   io: Pick<RunIo, "ledger" | "clock" | "stderr" | "asOf">,
   ledgerArg?: string,
+  judge?: GateJudge,
 ): Promise<HoldRead> {
   const { records, problems } = await io.ledger.readGate(
     target.name,
@@ -51,7 +57,7 @@ export async function readHold(
   }
   const pending = newestPendingFact(records);
   const approvedBy = pending
-    ? await approverOf(target, records, pending, io)
+    ? await approverOf(target, records, pending, io, judge)
     : undefined;
   const standing = holdStanding(target, {
     ...(pending ? { pending } : {}),
@@ -59,12 +65,10 @@ export async function readHold(
     applied: appliedSince(records, pending),
   });
   const approve = pending && approvedBy === undefined
-    ? approveCommand(
-      target.name,
-      target.gate,
-      pending.planDigest,
-      ledgerArg === undefined ? {} : { ledger: ledgerArg },
-    )
+    ? approveCommand(target.name, target.gate, pending.planDigest, {
+      ...(ledgerArg === undefined ? {} : { ledger: ledgerArg }),
+      ...(judge?.rules.mode === "sealed" ? { sign: true } : {}),
+    })
     : undefined;
   return {
     ...standing,
@@ -75,25 +79,26 @@ export async function readHold(
 
 /**
  * Who approved the pending fact's plans: the counting approval that covers its
- * plan set (§10), or without a plan set, one of exactly its digest.
+ * plan set (§10), or without a plan set, one of exactly its digest; judged,
+ * when a judge is given, as that judge's rules say.
  */
 async function approverOf(
   target: HoldTarget,
   records: readonly LedgerRecord[],
   pending: PendingRecord,
   io: Pick<RunIo, "ledger" | "clock">,
+  judge: GateJudge | undefined,
 ): Promise<string | undefined> {
   const digest = pending.planDigest;
   const pairs = await io.ledger.readPlanSet(target.name, target.gate, digest);
-  if (pairs === undefined) {
-    return countingApprovals(records).find((a) => a.planDigest === digest)?.by;
-  }
   const sets = await loadPlanSets(io.ledger, target.name, target.gate, records);
+  const rules = await judge?.judge(records, digest);
   const decision = decideGate(records, sets, {
     gate: target.gate,
     digest,
-    members: pairs,
+    members: pairs ?? [],
     now: io.clock.now(),
+    ...(rules ? { rules } : {}),
   });
-  return decision.status === "approved" ? decision.approval.by : undefined;
+  return decision.status === "approved" ? decision.approvedBy : undefined;
 }

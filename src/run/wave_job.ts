@@ -7,9 +7,17 @@
  */
 
 import type { BaseRead } from "../policy/read_base.ts";
-import { HOOK_POINTS, type Hooks, type Wave } from "../spec/types.ts";
+import {
+  type HoldTarget,
+  HOOK_POINTS,
+  type Hooks,
+  type Wave,
+} from "../spec/types.ts";
 import { toolContext } from "../tool/tool_context.ts";
 import { type HookRunner, hookRunner } from "./hook_stage.ts";
+import { jobGateJudge } from "./job_gate_judge.ts";
+import { gateName } from "../gate/gate_name.ts";
+import type { GateJudge } from "../gate/gate_rules.ts";
 import {
   hookFiles,
   type HooksReporter,
@@ -78,6 +86,7 @@ export async function openWaveJob(
       report,
       io: jobIo,
       ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
+      judgeOf: holdJudges(input, base, jobIo),
     },
     hooks,
   );
@@ -107,4 +116,43 @@ function gateNames(name: string, hooks: Hooks): string[] {
     }
   }
   return names;
+}
+
+/**
+ * The judge of a hold's gate (`read_hold.ts`): of a gate of this rollout, its
+ * wave's rules at the job's bases; of another rollout's gate, this wave's own
+ * rules when they trust no unsigned record (`sealed`, `forge`), else none (the
+ * ledger's rules). Made once per gate, read when first asked.
+ */
+function holdJudges(
+  input: RunJobInput,
+  base: BaseRead,
+  io: RunIo,
+): (target: HoldTarget) => GateJudge | undefined {
+  const { spec, selection: { wave }, dryRun } = input;
+  const made = new Map<string, GateJudge>();
+  const judgeOf = (held: Wave) => {
+    const gate = gateName(spec, held.k);
+    const known = made.get(gate);
+    if (known) return known;
+    const { judge } = jobGateJudge({
+      name: spec.name,
+      gate,
+      wave: held,
+      bases: base.bases,
+      targets: held.runs.map((run) => run.target),
+      base,
+      ask: !dryRun,
+    }, io);
+    made.set(gate, judge);
+    return judge;
+  };
+  return (target) => {
+    if (target.name === spec.name) {
+      const held = spec.waves.find((w) => gateName(spec, w.k) === target.gate);
+      if (held) return judgeOf(held);
+    }
+    const own = judgeOf(wave);
+    return own.rules.mode === "ledger" ? undefined : own;
+  };
 }
