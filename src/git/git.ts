@@ -12,6 +12,7 @@ import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
 import { readSafeDirectories, readUserConfig } from "./_user_config.ts";
 import { gitOnPath } from "./git_path.ts";
+import { placeFinder } from "./_place_finder.ts";
 import {
   type CatFileKind,
   catFilePool,
@@ -158,48 +159,6 @@ const FULL_OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** What git says when it refuses a repository owned by another user. */
 const DUBIOUS_OWNERSHIP = /detected dubious ownership/;
-
-function notInWorkTree(stderr: string): boolean {
-  return /not a git repository|must be run in a work tree/.test(stderr);
-}
-
-/** Where a directory stands in its work tree. */
-interface Place {
-  top: string;
-  prefix: string;
-}
-
-/**
- * The work tree's top level and the path to a directory in it, in one
- * `rev-parse`, kept per directory (asked once, however many ask at the same
- * time): it does not move while chant-wave runs.
- */
-function placeFinder(
-  exec: (args: readonly string[], o: GitRunOptions) => Promise<GitResult>,
-): (cwd: string) => Promise<Place | undefined> {
-  const places = new Map<string, Promise<Place | undefined>>();
-  const find = async (cwd: string) => {
-    const args = ["rev-parse", "--show-toplevel", "--show-prefix"];
-    const out = await exec(args, { cwd });
-    if (out.exitCode === 0) {
-      const [top, prefix] = decoder.decode(out.stdout).split("\n");
-      return { top, prefix };
-    }
-    if (notInWorkTree(out.stderr)) return undefined;
-    throw new GitError(args, out.exitCode, out.stderr);
-  };
-  return (cwd) => {
-    const known = places.get(cwd);
-    if (known !== undefined) return known;
-    const asked = find(cwd);
-    places.set(cwd, asked);
-    // A failure is not kept: the next question asks git again.
-    asked.then((place) => {
-      if (place === undefined) places.delete(cwd);
-    }, () => places.delete(cwd));
-    return asked;
-  };
-}
 
 /**
  * Creates the real {@linkcode Git}, running the `git` executable.

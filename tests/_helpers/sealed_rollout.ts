@@ -45,13 +45,27 @@ export async function sealedRollout(
   await r.repo.git("remote", "add", "origin", remote);
   const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
   expect(waiting.code).toBe(3);
+  await approveAsAnn(r, waiting.stderr, ann.path);
+  return r;
+}
+
+/**
+ * Runs the approve line a waiting job printed, as ann with her key.
+ * @param r The rollout.
+ * @param stderr What the waiting job printed.
+ * @param key Ann's private key file.
+ */
+export async function approveAsAnn(
+  r: Rollout,
+  stderr: string,
+  key: string,
+): Promise<void> {
   const signed = await r.run([
-    ...sealedApproveLine(waiting.stderr),
+    ...sealedApproveLine(stderr),
     "--by",
     "ann@example.com",
     "--sign",
-    ann.path,
+    key,
   ]);
   expect(signed.code).toBe(0);
-  return r;
 }

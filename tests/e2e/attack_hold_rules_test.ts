@@ -6,14 +6,9 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { tempDir } from "../_helpers/binary.ts";
-import {
-  approveLine,
-  rollout,
-  sealedApproveLine,
-  SPEC,
-  specOf,
-} from "../_helpers/rollout.ts";
+import { approveLine, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 import { makeKey, signersFile } from "../_helpers/ssh_key.ts";
+import { approveAsAnn } from "../_helpers/sealed_rollout.ts";
 
 Deno.test("a hold on a sealed gate counts only an approval that gate counts", async (t) => {
   await using keys = await tempDir();
@@ -57,14 +52,7 @@ Deno.test("a hold on a sealed gate counts only an approval that gate counts", as
     expect(await r.applied()).toEqual([]);
   });
   await t.step("ann's signed approval does", async () => {
-    const signed = await r.run([
-      ...sealedApproveLine(waiting.stderr),
-      "--by",
-      "ann@example.com",
-      "--sign",
-      ann.path,
-    ]);
-    expect(signed.code).toBe(0);
+    await approveAsAnn(r, waiting.stderr, ann.path);
     const out = await r.run(["run", ...SPEC, "--wave", "2"]);
     expect(out.stderr).toMatch(
       /^hold before-apply "canary-approved" on tf \/ tf-wave-1: ok: approved by ann@example\.com for sha256:[0-9a-f]{64}$/m,
