@@ -51,7 +51,7 @@ export interface GateListing {
 }
 
 /** The width of a record file name's time (`compactTime`). */
-const TIME_WIDTH = 20;
+export const TIME_WIDTH = 20;
 
 /** How to list. */
 export interface ListOptions {

@@ -18,6 +18,7 @@ import {
   type ListOptions,
   listWhole,
   namedExpired,
+  TIME_WIDTH,
 } from "./_git_ledger_list.ts";
 import type { GateRecords, GateRef } from "./ledger_store.ts";
 import { ShapeError } from "../input/shape_error.ts";
@@ -160,7 +161,7 @@ async function readListed(
     if (read[0]?.kind === "expired") {
       // A cut whose time is not its name's left out what its name says came
       // before it: read the whole gate.
-      const named = posix.basename(slice[0].path).slice(0, 20);
+      const named = posix.basename(slice[0].path).slice(0, TIME_WIDTH);
       const dated = compactTime(Date.parse(read[0].timestamp));
       if (options.live && listing.partial && named !== dated) return undefined;
       cut = Math.max(0, from);
