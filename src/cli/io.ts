@@ -86,9 +86,10 @@ export function realIo(): CliIo {
     interrupts: new Interrupts(),
     git,
     spawner: {
-      // The change's code must find no git process waiting on a pipe.
-      spawn(options) {
-        git.endLongLived();
+      // The change's code must find no git process waiting on a pipe: each
+      // has ended before the command starts.
+      async spawn(options) {
+        await git.endLongLived();
         return steps.spawn(options);
       },
     },

@@ -169,8 +169,11 @@ export interface CatFilePool {
    * or the pool ended (the caller then runs a process of its own).
    */
   server(kind: CatFileKind, cwd: string): CatFileServer | undefined;
-  /** Ends every server and starts no more. */
-  end(): void;
+  /**
+   * Ends every server and starts no more.
+   * @returns When every server's git has ended.
+   */
+  end(): Promise<void>;
 }
 
 /**
@@ -195,10 +198,11 @@ export function catFilePool(
       servers.set(key, started);
       return started;
     },
-    end() {
+    async end() {
       open = false;
-      for (const running of servers.values()) void running.end();
+      const running = [...servers.values()];
       servers.clear();
+      await Promise.all(running.map((server) => server.end()));
     },
   };
 }

@@ -114,8 +114,9 @@ export interface Git {
    * Ends the long-lived `cat-file` processes and starts no more: every later
    * {@linkcode Git.catFile} runs a process of its own. Called before the
    * change's own code runs, which could write into a waiting process's pipes.
+   * @returns When every such process has ended.
    */
-  endLongLived(): void;
+  endLongLived(): Promise<void>;
   /**
    * Whether {@linkcode Git.endLongLived} was called: a command of the change
    * may have run since, and edited the clone.
@@ -258,7 +259,7 @@ export function createGit(options: CreateGitOptions): Git {
     catFile,
     endLongLived: () => {
       ended = true;
-      pool.end();
+      return pool.end();
     },
     commandsRan: () => ended,
     configGet: (key, cwd) => readUserConfig(gitPath, options.env, key, cwd),
