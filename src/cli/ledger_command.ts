@@ -7,6 +7,7 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { InputError } from "../errors.ts";
+import { countOf } from "../count_of.ts";
 import { OK } from "../exit_codes.ts";
 import { describeRecord } from "../ledger/describe_record.ts";
 import { isGitLedger } from "../ledger/git_ledger.ts";
@@ -36,9 +37,12 @@ export const ledgerCommand: Command = {
     "       a revoke ended whose claims all settled, pending facts, outcomes a",
     "       newer one replaced, before the gate's newest revoke) into one",
     "       summary record per gate, so jobs read less; log still lists all of",
-    "       it. Run it now and then, e.g. from a scheduled CI job; it is safe",
-    "       beside running jobs: a record written while it runs never folds,",
-    "       and a lost race to the branch is rebuilt and retried",
+    "       it. A gate whose every approval since its newest revoke is spent",
+    "       (applied, or its targets applied since) and where nothing waits is",
+    "       first settled: a revoke ends those approvals, then they fold. Run",
+    "       it now and then, e.g. from a scheduled CI job; it is safe beside",
+    "       running jobs: a record written while it runs never folds, and a",
+    "       lost race to the branch is rebuilt and retried",
     "pull   fetches the branch chant/ledger and fast-forwards the local one",
     "       (git ledger only)",
     "push   sends the local branch's records the remote lacks (git ledger only)",
@@ -176,6 +180,7 @@ async function compact(
     ...(named === undefined ? {} : { name: named }),
     ...(gate === undefined ? {} : { gate }),
     dryRun,
+    settle: true,
   });
   const log = lineLog(io.stderr);
   if (report.gates.length === 0) {
@@ -187,6 +192,14 @@ async function compact(
     } and ${folded.sets} plan set${
       folded.sets === 1 ? "" : "s"
     } of ${folded.name} ${folded.gate}`;
+    if (folded.settled) {
+      const ended = folded.settled.approvals?.length ?? 0;
+      log(
+        `${dryRun ? "would settle" : "settled"} ${folded.name} ${folded.gate}` +
+          `: ${countOf(ended, "approval")} spent, ended by revoke ` +
+          folded.settled.id.slice(0, 12),
+      );
+    }
     log(
       dryRun
         ? `would fold ${what}`

@@ -17,6 +17,7 @@ import {
 } from "../ledger/records.ts";
 import { actionsThrough } from "../review/action_floor.ts";
 import { revokeFloor } from "../ledger/revoke_floor.ts";
+import { MAX_ENDED } from "../ledger/spent_cut.ts";
 import type { Command } from "./command.ts";
 import {
   GATE_SPEC_FLAG,
@@ -128,9 +129,6 @@ async function foldBehind(
     );
   }
 }
-
-/** How many approval ids one `expired` record lists, to stay within 64 KiB. */
-const MAX_ENDED = 1000;
 
 /**
  * The approvals a revoke ends: those after the newest earlier revoke, and any

@@ -4,9 +4,10 @@
  * (record files, claim files, plan sets only they name) to the same place under
  * `archive/`, and a `folded` summary takes its place; `ledger log` reads both.
  * Only the files listed when the gate was read move, so a record written
- * meanwhile never does; a plan set that such a record names is moved back. One
- * compaction at a time (a lock file in `archive/`). Private to the directory
- * ledger.
+ * meanwhile never does; a plan set that such a record names is moved back. When
+ * it settles, the revoke `spentCut` allows is written first, dated before any
+ * record written later, and the fold goes through it. One compaction at a
+ * time (a lock file in `archive/`). Private to the directory ledger.
  * @module
  */
 
@@ -28,7 +29,15 @@ import type {
 import { foldedFields, planFold } from "./plan_fold.ts";
 import { planSetFileName } from "./plan_set_file.ts";
 import { isRecordFileName } from "./record_name.ts";
-import { type LedgerRecord, newRecord, newStamp } from "./records.ts";
+import {
+  type ExpiredRecord,
+  type LedgerRecord,
+  newRecord,
+  newStamp,
+} from "./records.ts";
+import { randomHex } from "./random_hex.ts";
+import type { PlanSetMember } from "./plan_set_file.ts";
+import { cutRevoke, settlingDigests, spentCut } from "./spent_cut.ts";
 import type { RandomBytes } from "./random_hex.ts";
 import { sortRecords } from "./sort_records.ts";
 
@@ -41,8 +50,14 @@ export interface DirCompactIo {
   root: string;
   /** Lists the gates. */
   listGates(name?: string): Promise<GateRef[]>;
-  /** Writes a record (the summary) as the ledger writes any. */
+  /** Writes a record (the summary, a settling revoke) as the ledger writes any. */
   write(record: LedgerRecord): Promise<void>;
+  /** Reads plan sets as the ledger does. */
+  readPlanSets(
+    name: string,
+    gate: string,
+    digests: readonly string[],
+  ): Promise<Map<string, PlanSetMember[]>>;
   /** The gate's directory, checked for links. */
   gateDir(name: string, gate: string): string;
   /** The ids' random source. */
@@ -119,10 +134,12 @@ async function compactGate(
   const dryRun = options.dryRun === true;
   const dir = io.gateDir(ref.name, ref.gate);
   const files = readFiles(dir, ref);
+  const read = sortRecords([...files.keys()]);
+  const cut = options.settle ? await settling(io, ref, read) : undefined;
   const plan = planFold(
-    sortRecords([...files.keys()]),
-    undefined,
-    options.through,
+    cut === undefined ? read : [...read, cut],
+    (record) => record !== cut,
+    cut === undefined ? options.through : "newest",
   );
   if (plan === undefined) return undefined;
   const there = new Set(entriesOf(join(dir, "sets")));
@@ -130,7 +147,9 @@ async function compactGate(
     .map(planSetFileName).filter((file) => there.has(file))
     .map((file) => `sets/${file}`);
   const records = plan.fold.filter((r) => r.kind !== "folded").length;
-  if (dryRun) return { ...ref, records, sets: sets.length };
+  const settled = cut === undefined ? {} : { settled: cut };
+  if (dryRun) return { ...ref, records, sets: sets.length, ...settled };
+  if (cut !== undefined) await io.write(cut);
   const archive = [ARCHIVE_DIR, "gates", ref.name, ref.gate];
   const moved = await moveAll(io.root, dir, archive, [
     ...plan.fold.map((record) => files.get(record)!),
@@ -147,7 +166,19 @@ async function compactGate(
   );
   await io.write(summary);
   await bringBackSets(io.root, dir, archive, ref, sets);
-  return { ...ref, records, sets: sets.length, summary };
+  return { ...ref, records, sets: sets.length, summary, ...settled };
+}
+
+/** The revoke that settles one gate (`spentCut`), if it may be cut. */
+async function settling(
+  io: DirCompactIo,
+  ref: GateRef,
+  records: readonly LedgerRecord[],
+): Promise<ExpiredRecord | undefined> {
+  const digests = settlingDigests(records);
+  const sets = await io.readPlanSets(ref.name, ref.gate, digests);
+  const cut = spentCut(records, sets, io.clock.now());
+  return cut && cutRevoke(ref, cut, randomHex(16, io.random));
 }
 
 /**

@@ -2,7 +2,11 @@
  * Compacting the git ledger (docs/ledger.md, "Compacting the ledger"): one commit that
  * removes from the tip's tree what `planFold` says no decision reads again (the
  * record files, their sequence entries, the plan sets only they name) and adds
- * each gate's `folded` summary, numbered like any record. It is pushed by the
+ * each gate's `folded` summary, numbered like any record. When it settles, a
+ * commit before that one adds the revoke of each gate `spentCut` says may be
+ * cut, numbered like any record, so the fold goes through a revoke its
+ * parent holds (as `_git_ledger_history.ts` checks a fold); both are pushed
+ * at once. It is pushed by the
  * same compare-and-swap as every write and rebuilt on a lost race; only
  * records numbered before the first attempt read the branch may fold, so a
  * record written meanwhile never does. The folded files stay in the tree of
@@ -35,8 +39,16 @@ import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
 import { foldedFields, type FoldPlan, planFold } from "./plan_fold.ts";
 import { parseRecord } from "./parse_record.ts";
 import { planSetFileName } from "./plan_set_file.ts";
-import { newStamp } from "./records.ts";
-import { formatRecord, type LedgerRecord, newRecord } from "./records.ts";
+import { randomHex } from "./random_hex.ts";
+import { cutRevoke, settlingDigests, spentCut } from "./spent_cut.ts";
+import { readSetsAt } from "./_git_ledger_mark.ts";
+import {
+  type ExpiredRecord,
+  formatRecord,
+  type LedgerRecord,
+  newRecord,
+  newStamp,
+} from "./records.ts";
 import { recordFileName } from "./record_name.ts";
 
 /** One gate's fold, as found at a tip. */
@@ -46,6 +58,8 @@ interface GateFold {
   read: GateReadAt;
   /** The paths of the plan sets that fold. */
   sets: string[];
+  /** The revoke that settles the gate first, if it is settled. */
+  cut?: ExpiredRecord;
 }
 
 /**
@@ -86,6 +100,7 @@ export async function compactGit(
         records: fold.plan.fold.filter((r) => r.kind !== "folded").length,
         sets: fold.sets.length,
         ...(summary?.kind === "folded" ? { summary } : {}),
+        ...(fold.cut === undefined ? {} : { settled: fold.cut }),
       };
     }),
   };
@@ -107,21 +122,42 @@ async function foldsAt(
       label: LEDGER_BRANCH,
       legacy: () => Promise.resolve(new Map()),
     });
-    const plan = planFold(read.records, (record) => {
-      const seq = read.files.get(record)?.seq;
-      return seq !== undefined && seq < upTo;
-    }, options.through);
-    if (plan === undefined) continue;
     const dir = `gates/${ref.name}/${ref.gate}/sets`;
+    const cut = options.settle
+      ? await settling(ctx, base, ref, read.records, dir)
+      : undefined;
+    const plan = planFold(
+      cut === undefined ? read.records : [...read.records, cut],
+      (record) => {
+        const seq = read.files.get(record)?.seq;
+        return seq !== undefined && seq < upTo;
+      },
+      cut === undefined ? options.through : "newest",
+    );
+    if (plan === undefined) continue;
     // The folder listed once: a path through the gate's tree for each set
     // would read all of that tree each time.
     const there = new Set(await blobNamesIn(ctx, `${base}:${dir}`));
     const sets = [...plan.named].filter((d) => !plan.kept.has(d))
       .map(planSetFileName).filter((file) => there.has(file))
       .map((file) => `${dir}/${file}`);
-    folds.push({ ref, plan, read, sets });
+    folds.push({ ref, plan, read, sets, ...(cut ? { cut } : {}) });
   }
   return folds;
+}
+
+/** The revoke that settles one gate at `base` (`spentCut`), if it may be cut. */
+async function settling(
+  ctx: LedgerContext,
+  base: string,
+  ref: GateRef,
+  records: readonly LedgerRecord[],
+  dir: string,
+): Promise<ExpiredRecord | undefined> {
+  const digests = settlingDigests(records);
+  const sets = await readSetsAt(ctx.objects, base, dir, digests, LEDGER_BRANCH);
+  const cut = spentCut(records, sets, ctx.clock.now());
+  return cut && cutRevoke(ref, cut, randomHex(16, ctx.random));
 }
 
 /**
@@ -145,9 +181,13 @@ async function buildFold(
     ctx.cwd,
     folds.map((f) => `${base}:${gateDir(f.ref)}/${ORDER_DIR}/${BYTES_FILE}`),
   );
+  const sizes = bytes.map((blob) => parseCounter(blobText(blob)) ?? 0);
+  const cuts = await buildCuts(ctx, base, next, folds, sizes);
+  next += cuts.added;
+  const parent = cuts.commit ?? base;
   let folded = 0;
   folds.forEach((fold, i) => {
-    let size = parseCounter(blobText(bytes[i])) ?? 0;
+    let size = sizes[i];
     for (const record of fold.plan.fold) {
       const { path, seq } = fold.read.files.get(record)!;
       remove.push(path, orderPath(path, seq!));
@@ -176,9 +216,9 @@ async function buildFold(
   const message = `chant-wave: fold ${folded} records of ${folds.length} gate${
     folds.length === 1 ? "" : "s"
   }`;
-  const pruned = await pruneTrees(ctx.objects, base, remove);
+  const pruned = await pruneTrees(ctx.objects, parent, remove);
   const built = await buildCommit(ctx.git, ctx.cwd, {
-    base,
+    base: parent,
     files,
     extra,
     trees: pruned.trees,
@@ -187,6 +227,48 @@ async function buildFold(
     when: ctx.clock.now(),
   });
   return { ...built, message };
+}
+
+/**
+ * The commit on `base` that adds each settled gate's revoke, numbered from
+ * `next` (its `order/bytes` in `sizes` moved on, the counter too), if any
+ * gate is settled.
+ */
+async function buildCuts(
+  ctx: LedgerContext,
+  base: string,
+  next: number,
+  folds: readonly GateFold[],
+  sizes: number[],
+): Promise<{ commit?: string; added: number }> {
+  const files: { path: string; text: string }[] = [];
+  const extra: { path: string; text: string }[] = [];
+  let added = 0;
+  folds.forEach((fold, i) => {
+    if (fold.cut === undefined) return;
+    const path = `${gateDir(fold.ref)}/${recordFileName(fold.cut)}`;
+    const text = formatRecord(fold.cut);
+    parseRecord(text, path);
+    files.push({ path, text });
+    extra.push({ path: orderPath(path, next + added++), text: "" });
+    sizes[i] += entryBytes(posix.basename(path));
+    extra.push({
+      path: `${gateDir(fold.ref)}/${ORDER_DIR}/${BYTES_FILE}`,
+      text: `${sizes[i]}\n`,
+    });
+  });
+  if (added === 0) return { added };
+  extra.push({ path: SEQ_PATH, text: `${next + added}\n` });
+  const built = await buildCommit(ctx.git, ctx.cwd, {
+    base,
+    files,
+    extra,
+    message: `chant-wave: settle ${added} gate${
+      added === 1 ? "" : "s"
+    } whose every approval was spent`,
+    when: ctx.clock.now(),
+  });
+  return { commit: built.commit, added };
 }
 
 /** The names of the blobs in a folder (none when it is not there). */

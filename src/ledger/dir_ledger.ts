@@ -208,6 +208,7 @@ export function dirLedger(
         root,
         listGates: store.listGates,
         write: store.write,
+        readPlanSets: store.readPlanSets,
         gateDir,
         random,
         clock,

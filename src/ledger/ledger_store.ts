@@ -11,6 +11,7 @@ import type { ClaimLedger } from "./claims.ts";
 import type { PlanSetMember } from "./plan_set_file.ts";
 import type {
   ClaimRecord,
+  ExpiredRecord,
   FoldedRecord,
   LedgerRecord,
   RecordKind,
@@ -88,6 +89,12 @@ export interface CompactOptions {
   dryRun?: boolean;
   /** Which revoke each gate folds through (`planFold`). @default {"newest"} */
   through?: FoldThrough;
+  /**
+   * First revoke each gate whose approvals since its newest revoke are all
+   * spent and where nothing waits (`spentCut`), then fold through that revoke.
+   * @default {false}
+   */
+  settle?: boolean;
 }
 
 /** What compaction folded in one gate. */
@@ -98,6 +105,8 @@ export interface FoldedGate extends GateRef {
   sets: number;
   /** The summary left in their place (absent in a dry run). */
   summary?: FoldedRecord;
+  /** The revoke that settled the gate first (`CompactOptions.settle`). */
+  settled?: ExpiredRecord;
 }
 
 /** What {@linkcode LedgerStore.compact} did. */

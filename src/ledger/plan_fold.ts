@@ -81,8 +81,14 @@ function outcomeKey(record: LedgerRecord): string | undefined {
  * Whether every plan and attempt claimed under one approval has the outcome of
  * the claim that won it (the first), and every outcome a claim before it: as
  * `claimLedger` reads them.
+ * @param own The claims and run outcomes under one approval, in ledger order.
+ * @returns `false` when a claim still waits for its outcome.
+ * @example
+ * ```ts
+ * allSettled([]); // true
+ * ```
  */
-function allSettled(own: readonly LedgerRecord[]): boolean {
+export function allSettled(own: readonly LedgerRecord[]): boolean {
   const won = new Map<string, { record: LedgerRecord; done: boolean }>();
   for (const record of own) {
     if (record.kind !== "claim" && record.kind !== "run-outcome") continue;

@@ -8,7 +8,9 @@
  * decision lacks stays moved. Any other empty run is only named so (instead
  * of `no changes`) after such an outcome. A run whose fresh plan is not empty
  * is never looked at: it is judged as before. Reads the gate's records as of
- * the job's mark (or takes those the job read already); writes nothing.
+ * the job's mark (or takes those the job read already), and its whole history
+ * when compaction folded the decision's approval away (a re-run after a
+ * `ledger compact`); writes nothing.
  * @module
  */
 
@@ -86,7 +88,9 @@ export function alreadyAppliedIn(
 /**
  * Finds the runs already applied: in the gate's records the job read already
  * (the whole gate, as a share job's check of a gated decision read it), else
- * by reading the gate (only when some run has an empty plan).
+ * by reading the gate (only when some run has an empty plan); and when the
+ * tip no longer holds the decision's approval (compaction folded it with its
+ * claims), in the gate's whole history.
  * @param query The job, its head, the empty runs and the decision's approval.
  * @param io The ledger, the job's mark and the log.
  * @param records The whole gate's records, when the job read them already.
@@ -98,15 +102,31 @@ export async function findAlreadyApplied(
   records?: readonly LedgerRecord[],
 ): Promise<Set<string>> {
   if (query.runs.length === 0) return new Set();
-  if (records) return alreadyAppliedIn(records, query);
-  // The whole gate: a revoke since ends approvals, not what they applied.
+  const tip = records ?? await readTip(query, io);
+  const found = alreadyAppliedIn(tip, query);
+  const { approvalId } = query;
+  const folded = query.gated && approvalId !== undefined &&
+    query.runs.some((run) => !found.has(run.target)) &&
+    !tip.some((r) => r.kind === "approval" && r.id === approvalId);
+  if (!folded) return found;
+  return alreadyAppliedIn(
+    (await io.ledger.readAll(query.name, query.gate)).records,
+    query,
+  );
+}
+
+/** The whole gate at the tip: a revoke since ends approvals, not what they applied. */
+async function readTip(
+  query: AlreadyAppliedQuery,
+  io: Pick<RunIo, "ledger" | "asOf" | "stderr">,
+): Promise<readonly LedgerRecord[]> {
   const read = await io.ledger.readGate(query.name, query.gate, {
     asOf: io.asOf,
   });
   for (const problem of read.problems) {
     lineLog(io.stderr)(`warning: ledger: ${problem}`);
   }
-  return alreadyAppliedIn(read.records, query);
+  return read.records;
 }
 
 /**

@@ -383,3 +383,113 @@ Deno.test("claimRuns() refuses an approval a revoke ended, folded or not", async
     );
   }
 });
+
+/** A gate never revoked: two rollouts, each approved and applied in full. */
+const NEVER_REVOKED: Step[] = [
+  pending("s1", 1, D1),
+  approval("e1", 2, D1),
+  { claimed: claim("ec1", 3, "e1", "f1", [P2]) },
+  outcome("eo1", 4, "e1", "f1", [{ ...P2, outcome: "ok" }]),
+  pending("s2", 5, D2),
+  approval("e2", 6, D2),
+  { claimed: claim("ec2", 7, "e2", "f2", [P1, P3]) },
+  outcome("eo2", 8, "e2", "f2", [
+    { ...P1, outcome: "ok" },
+    { ...P3, outcome: "ok" },
+  ]),
+];
+
+/** The records of {@linkcode NEVER_REVOKED} and the third rollout, in order. */
+const NEVER_REVOKED_RECORDS = [
+  ...NEVER_REVOKED.map((step) => "claimed" in step ? step.claimed : step),
+  pending("s3", 9, D0),
+  approval("e3", 10, D0),
+  claim("ec3", 11, "e3", "f3", [P0, P1]),
+  outcome("eo3", 12, "e3", "f3", []),
+];
+
+for (
+  const [kind, twins] of [["git", gitTwins], ["directory", dirTwins]] as const
+) {
+  Deno.test(`compact({ settle }) of the ${kind} ledger cuts a gate whose every approval was spent, and folds through the cut`, async (t) => {
+    await using both = await twins();
+    const { a } = both;
+    await play(a, NEVER_REVOKED);
+
+    await t.step("a rollout that waits is left alone", async () => {
+      // Standing a day past the test's clock.
+      const ttl = Math.ceil((Date.now() - at(9)) / 60_000) + 24 * 60;
+      await play(a, [pending("s3", 9, D0, ttl)]);
+      const report = await a.compact({ settle: true, dryRun: true });
+      expect(report.gates).toEqual([]);
+    });
+
+    await t.step(
+      "once it is approved and applied, the gate is settled",
+      async () => {
+        await play(a, [
+          approval("e3", 10, D0),
+          { claimed: claim("ec3", 11, "e3", "f3", [P0, P1]) },
+          outcome("eo3", 12, "e3", "f3", [
+            { ...P0, outcome: "ok" },
+            { ...P1, outcome: "ok" },
+          ]),
+        ]);
+        const before = await both.tipFiles(GATE);
+        const report = await a.compact({ settle: true });
+        expect(report.gates.map((g) => g.gate)).toEqual([GATE]);
+        const cut = report.gates[0].settled!;
+        expect(cut).toMatchObject({
+          kind: "expired",
+          by: "chant-wave ledger compact",
+          approvals: ["e1", "e2", "e3"],
+          timestamp: new Date(at(12) + 1).toISOString(),
+        });
+        // The cut and the summary are all the tip keeps of the gate.
+        const tip = await both.tipFiles(GATE);
+        expect(tip.length).toBe(2);
+        expect(before.length).toBeGreaterThan(8);
+        const read = await a.readGate(NAME, GATE);
+        expect(read.records.map((r) => r.kind)).toEqual(["expired", "folded"]);
+        const all = await history(a, GATE);
+        // Every record of the three rollouts (a directory ledger's claim of
+        // two plans is two files).
+        expect([...new Set(all.folded)]).toEqual(ids(NEVER_REVOKED_RECORDS));
+        expect(await a.compact({ settle: true })).toEqual({ gates: [] });
+      },
+    );
+
+    await t.step("a fresh approval after it counts, and claims", async () => {
+      await play(a, [approval("e4", 20, D0)]);
+      const standings = await a.claimRuns(
+        claim("ec4", 21, "e4", "f4", [P0]),
+      );
+      expect(standings.standing(P0).kind).toBe("unsettled");
+    });
+  });
+}
+
+Deno.test("compact({ settle }) of the git ledger does not cut when an approval lands while it runs", async () => {
+  await using world = await ledgerWorld();
+  const other = world.open(await world.clone("other")).ledger;
+  let armed = false;
+  const git: Git = {
+    ...world.git,
+    async run(args, options) {
+      if (args.includes("fast-import") && armed) {
+        armed = false;
+        await other.write(approval("late", 30, D0, "zoe"));
+      }
+      return await world.git.run(args, options);
+    },
+  };
+  const { ledger } = world.open(world.repo.path, { git });
+  await play(ledger, NEVER_REVOKED);
+  armed = true;
+  const report = await ledger.compact({ settle: true });
+  // Built again on the tip with "late": nothing is spent there, nothing cut.
+  expect(report.gates).toEqual([]);
+  const read = await ledger.readGate(NAME, GATE);
+  expect(read.records.filter((r) => r.kind === "expired")).toEqual([]);
+  expect(ids(read.records)).toContain("late");
+});

@@ -193,3 +193,41 @@ Deno.test("findAlreadyApplied() reads the gate only when it has no records and s
     expect(stderr.lines()).toEqual(["warning: ledger: odd record"]);
   });
 });
+
+Deno.test("findAlreadyApplied() reads the gate's history when compaction folded the decision's approval", async (t) => {
+  const reads: string[] = [];
+  const ledger = {
+    readAll: (name: string, gate: string) => {
+      reads.push(`${name}/${gate}`);
+      return Promise.resolve({
+        records: applied,
+        problems: [],
+        folded: new Set(applied),
+      });
+    },
+  } as Pick<LedgerStore, "readAll"> as LedgerStore;
+  const io = { ledger, stderr: memoryWriter() };
+  await t.step(
+    "the tip holds the approval: its history is not read",
+    async () => {
+      expect(await findAlreadyApplied(query({}), io, [approval("a1", 1)]))
+        .toEqual(new Set());
+      expect(reads).toEqual([]);
+    },
+  );
+  await t.step("folded: what it applied is read from the history", async () => {
+    const summary = newRecord("folded", {
+      name: NAME,
+      gate: GATE,
+      through: "x1",
+      records: 3,
+      counts: { approval: 1, claim: 1, "run-outcome": 1 },
+      sets: 0,
+      approvals: ["a1"],
+      archive: "archive/gates/tf/tf-wave-2",
+    }, { id: "f1", now: at(5) });
+    expect(await findAlreadyApplied(query({}), io, [summary]))
+      .toEqual(new Set(["eu"]));
+    expect(reads).toEqual([`${NAME}/${GATE}`]);
+  });
+});
