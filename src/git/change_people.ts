@@ -53,7 +53,7 @@ export async function changePeople(
     "--format=%H%x00%an%x00%ae%x00%cn%x00%ce%x00",
     `${range.base}..${range.head}`,
     "--",
-  ], { cwd: top });
+  ], { cwd: top, memo: true });
   const fields = stdout.split("\0");
   const people: ChangePerson[] = [];
   const commits: string[] = [];

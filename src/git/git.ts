@@ -35,6 +35,13 @@ export interface GitRunOptions {
   env?: Env;
   /** Aborting kills git; the call then fails with a `GitError`. */
   signal?: AbortSignal;
+  /**
+   * The answer depends only on the commits `args` name by full sha (a walk of
+   * their history): {@linkcode Git.run} keeps it and answers the same call
+   * again without a process (`readBase` walks the same chain twice when `run`
+   * reads its ledger choice at base first). Not with `input` or `env`.
+   */
+  memo?: boolean;
 }
 
 /** The result of {@linkcode Git.exec}: a finished command, successful or not. */
@@ -202,8 +209,19 @@ export function createGit(options: CreateGitOptions): Git {
     if (out.exitCode !== 0) throw new GitError(args, out.exitCode, out.stderr);
     return out.stdout;
   };
-  const run = async (args: readonly string[], o: GitRunOptions) =>
-    decoder.decode(await runBytes(args, o));
+  const walks = new Map<string, Promise<string>>();
+  const run = (args: readonly string[], o: GitRunOptions) => {
+    const once = async () => decoder.decode(await runBytes(args, o));
+    if (!o.memo || o.input !== undefined || o.env !== undefined) return once();
+    const key = JSON.stringify([o.cwd, args]);
+    let answer = walks.get(key);
+    if (answer === undefined) {
+      answer = once();
+      walks.set(key, answer);
+      answer.catch(() => walks.delete(key));
+    }
+    return answer;
+  };
   const place = placeFinder(exec);
   let ended = false;
   const pool = catFilePool(

@@ -59,9 +59,44 @@ export async function baseChain(input: ChainInput): Promise<Chain> {
     ...range,
     "--",
     ...input.paths,
-  ], { cwd: input.top })).split("\n").filter((line) => line !== "");
+  ], { cwd: input.top, memo: true })).split("\n").filter((line) => line !== "");
   const commits = [...new Set([...changed, stop ?? oldest])];
   return stop === undefined ? { commits } : { commits, stop };
+}
+
+/**
+ * Starts reading the first page of the first-parent chain from `parent`, which
+ * {@linkcode baseChain} reads first whatever the stops: a caller that waits
+ * for the ledger's decisions meanwhile starts it, and the walk takes the answer.
+ * @param git The git seam.
+ * @param top The repository's top level.
+ * @param parent `HEAD^1`, full sha.
+ * @returns The page's commits, newest first.
+ * @throws {GitError} When git fails.
+ */
+export async function firstChainPage(
+  git: Git,
+  top: string,
+  parent: string,
+): Promise<string[]> {
+  return await chainPage(git, top, parent, 0);
+}
+
+/** One page of the first-parent chain from `parent`, newest first. */
+async function chainPage(
+  git: Git,
+  top: string,
+  parent: string,
+  skip: number,
+): Promise<string[]> {
+  const out = await git.run([
+    "rev-list",
+    "--first-parent",
+    `--max-count=${PAGE}`,
+    `--skip=${skip}`,
+    parent,
+  ], { cwd: top, memo: true });
+  return out.split("\n").filter((line) => line !== "");
 }
 
 /** Walks the first-parent chain from `parent` to the first stop, or the root. */
@@ -70,13 +105,7 @@ async function findStop(
 ): Promise<{ stop?: string; oldest: string }> {
   let oldest = input.parent;
   for (let skip = 0;; skip += PAGE) {
-    const page = (await input.git.run([
-      "rev-list",
-      "--first-parent",
-      `--max-count=${PAGE}`,
-      `--skip=${skip}`,
-      input.parent,
-    ], { cwd: input.top })).split("\n").filter((line) => line !== "");
+    const page = await chainPage(input.git, input.top, input.parent, skip);
     for (const sha of page) {
       oldest = sha;
       if (input.stops.has(sha) && (await input.merged?.(sha) ?? true)) {

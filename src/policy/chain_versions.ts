@@ -10,7 +10,7 @@
 import type { Git } from "../git/git.ts";
 import { isAncestor } from "../git/git_history.ts";
 import { DEFAULT_SIGNERS } from "../spec/types.ts";
-import { baseChain } from "./base_chain.ts";
+import { baseChain, firstChainPage } from "./base_chain.ts";
 import type { BaseSpec } from "./base_spec.ts";
 import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
 import type { ChainVersion } from "./resolve_base.ts";
@@ -40,6 +40,9 @@ export async function chainCommits(
     decided: () => Promise<readonly string[]>;
   },
 ): Promise<ChainVersion[]> {
+  // The chain's first page is read while the ledger is (its failure reaches
+  // the walk, which asks again).
+  firstChainPage(git, top, parent).catch(() => {});
   const decided = await options.decided();
   const stops = new Set(decided);
   const beside = await besideTheChain(git, top, decided, options.env);

@@ -265,3 +265,49 @@ Deno.test("createGit() keeps trusting a checkout the user's safe.directory trust
     expect(leaked.exitCode).toBe(1);
   });
 });
+
+Deno.test("Git.run() with memo runs a walk of named commits once", async (t) => {
+  await using repo = await tempRepo({ "a.txt": "a\n" });
+  const head = await repo.commit("one");
+  const log = join(repo.root, "calls.log");
+  const wrapper = join(repo.root, "git-wrapper");
+  const real = new TextDecoder().decode(
+    (await new Deno.Command("sh", { args: ["-c", "command -v git"] }).output())
+      .stdout,
+  ).trim();
+  await Deno.writeTextFile(
+    wrapper,
+    `#!/bin/sh\necho "$1" >> '${log}'\nexec '${real}' "$@"\n`,
+  );
+  await Deno.chmod(wrapper, 0o755);
+  const git = createGit({
+    env: { PATH, HOME: repo.home },
+    gitPath: wrapper,
+  });
+  const calls = async () =>
+    (await Deno.readTextFile(log).catch(() => "")).split("\n")
+      .filter((line) => line !== "").length;
+  const walk = ["rev-list", "--first-parent", head];
+
+  await t.step("asked twice, one process, the same answer", async () => {
+    const [a, b] = await Promise.all([
+      git.run(walk, { cwd: repo.path, memo: true }),
+      git.run(walk, { cwd: repo.path, memo: true }),
+    ]);
+    const c = await git.run(walk, { cwd: repo.path, memo: true });
+    expect([a, b, c]).toEqual([`${head}\n`, `${head}\n`, `${head}\n`]);
+    expect(await calls()).toBe(1);
+  });
+  await t.step("without memo, a process each time", async () => {
+    await git.run(walk, { cwd: repo.path });
+    expect(await calls()).toBe(2);
+  });
+  await t.step("a failed walk is asked again", async () => {
+    const bad = ["rev-list", "0".repeat(40)];
+    for (let i = 0; i < 2; i++) {
+      await expect(git.run(bad, { cwd: repo.path, memo: true })).rejects
+        .toThrow(GitError);
+    }
+    expect(await calls()).toBe(4);
+  });
+});
