@@ -3,10 +3,13 @@
  * 50,000 records in one gate of `chant/ledger` on a local bare remote (built in
  * one `git fast-import`, numbered as chant-wave numbers them; the same mix as
  * the gate benchmark: pendings, approvals, claims, outcomes, a revoke every 400
- * records): the median of `approve`, `run --decide --dry-run` and a fresh
- * clone's (of `main` alone, as CI makes it) first `run --decide --dry-run`,
- * before and after one `chant-wave ledger compact` (as a user would run it; its
- * cost and what it left at the tip reported beside), each against the cost
+ * records, plus each pending fact's plan set, as jobs write them): the median
+ * of `approve`, `run --decide --dry-run` and a fresh clone's (of `main` alone,
+ * as CI makes it) first `run --decide --dry-run`, before and after one
+ * `chant-wave ledger compact` (as a user would run it, on a copy of the branch
+ * taken before the measurements, whose approvals are never applied; it settles
+ * the gate, every approval since the last revoke being applied; its cost and
+ * what it left at the tip reported beside), each against the cost
  * before compaction at 100 records, and `run --decide` against plain git's `fetch --depth 1` + `ls-tree`
  * of the gate in the same clone. Wall time and CPU time (the whole process
  * tree, through GNU time), paired runs in alternating order. Runnable alone
@@ -33,6 +36,11 @@ import { recordFileName } from "../../src/ledger/record_name.ts";
 import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
 import { posix } from "node:path";
 import { recordAt } from "./gate_bench.ts";
+import { setDigest } from "../../src/digest/set_digest.ts";
+import {
+  formatPlanSet,
+  planSetFileName,
+} from "../../src/ledger/plan_set_file.ts";
 
 /** Sizes of {@linkcode ledgerSizeBench}. */
 export interface LedgerSizeBenchOptions {
@@ -61,12 +69,17 @@ export async function buildBranch(
   const put = (text: string) => chunks.push(encoder.encode(text));
   const start = Date.now() - 3_600_000;
   const paths: string[] = [];
+  const sets: { path: string; text: string }[] = [];
   for (let i = 0; i < count; i++) {
     const id = i.toString(16).padStart(32, "0");
-    const record: LedgerRecord = recordAt(i, {
-      id,
-      now: start + Math.floor(i * 3_000_000 / count),
-    }, (j) => j.toString(16).padStart(32, "0"));
+    const record: LedgerRecord = withPlanSet(
+      recordAt(i, {
+        id,
+        now: start + Math.floor(i * 3_000_000 / count),
+      }, (j) => j.toString(16).padStart(32, "0")),
+      Math.floor(i / 4),
+      sets,
+    );
     const bytes = encoder.encode(formatRecord(record));
     put(`blob\nmark :${i + 1}\ndata ${bytes.length}\n`);
     chunks.push(bytes, encoder.encode("\n"));
@@ -91,6 +104,11 @@ export async function buildBranch(
     put(`M 100644 :${i + 1} ${path}\n`);
     put(`M 100644 :${empty} ${orderPath(path, i)}\n`);
   });
+  for (const set of sets) {
+    const text = encoder.encode(set.text);
+    put(`M 100644 inline ${set.path}\ndata ${text.length}\n`);
+    chunks.push(text, encoder.encode("\n"));
+  }
   put(`M 100644 :${empty + 2} gates/${NAME}/${GATE}/order/bytes\n`);
   put(`M 100644 :${empty + 1} seq\n\ndone\n`);
   const child = new Deno.Command("git", {
@@ -105,6 +123,29 @@ export async function buildBranch(
   await writer.close();
   const out = await child.output();
   if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+}
+
+/**
+ * A pending fact or approval of the mix named by the digest of a plan set of
+ * its one plan (the set written beside, once), as jobs write them: so an
+ * approval is spent once its plan applied, and `ledger compact` can settle
+ * the gate. Other records as they are.
+ */
+function withPlanSet(
+  record: LedgerRecord,
+  k: number,
+  sets: { path: string; text: string }[],
+): LedgerRecord {
+  if (record.kind !== "pending" && record.kind !== "approval") return record;
+  const member = { target: `run-${k}`, planDigest: record.planDigest };
+  const digest = setDigest([member]);
+  if (record.kind === "pending") {
+    sets.push({
+      path: `gates/${NAME}/${GATE}/sets/${planSetFileName(digest)}`,
+      text: formatPlanSet(digest, [member]),
+    });
+  }
+  return { ...record, planDigest: digest };
 }
 
 /** A project with a one-run gated spec, its bare remote holding `count` ledger records. */
@@ -198,6 +239,7 @@ async function measureState(
   work: string,
   rounds: number,
   label: string,
+  remote: string,
 ): Promise<Figures> {
   const run = (args: string[], cwd = work) => () =>
     runTimed(BINARY, args, { cwd, okCodes: [0, 3], usage: true });
@@ -219,7 +261,7 @@ async function measureState(
       "--single-branch",
       "-b",
       "main",
-      `${root}/remote.git`,
+      remote,
       clone,
     );
     fresh.push(await run(DECIDE, clone)());
@@ -239,10 +281,30 @@ async function measureSize(
 ): Promise<SizeFigures> {
   const { root, work } = await setUp(records);
   try {
-    const before = await measureState(root, work, rounds, "before");
-    const compact = await runTimed(BINARY, COMPACT, { cwd: work, usage: true });
-    const tip = await tipRecords(`${root}/remote.git`);
-    const after = await measureState(root, work, rounds, "after");
+    // Compacted on a copy taken now: the approvals the measurements add are
+    // never applied, and would keep the gate from settling.
+    const settled = `${root}/settled.git`;
+    await git(root, "clone", "-q", "--bare", `${root}/remote.git`, settled);
+    await git(root, "clone", "-q", "-b", "main", settled, `${root}/settled`);
+    const before = await measureState(
+      root,
+      work,
+      rounds,
+      "before",
+      `${root}/remote.git`,
+    );
+    const compact = await runTimed(BINARY, COMPACT, {
+      cwd: `${root}/settled`,
+      usage: true,
+    });
+    const tip = await tipRecords(settled);
+    const after = await measureState(
+      root,
+      `${root}/settled`,
+      rounds,
+      "after",
+      settled,
+    );
     return { records, before, compact, tip, after };
   } finally {
     await Deno.remove(root, { recursive: true });
