@@ -5,7 +5,8 @@
  * only the outcome of the winning job attempt counts (same decision and same
  * `attemptId`, so a second job holding the same decision record settles
  * nothing). Also which claims used the approval for a plan (applied, or no
- * outcome yet). Pure: records in, standings out.
+ * outcome yet), and whether every claim under it has its outcome (compaction
+ * folds only settled claims). Pure: records in, standings out.
  * @module
  */
 
@@ -181,4 +182,37 @@ export function claimLedgers(
     }
     return ledger;
   };
+}
+
+/**
+ * Whether every plan and attempt claimed under one approval has the outcome of
+ * the claim that won it (the first), and every outcome a claim before it: as
+ * `claimLedger` reads them.
+ * @param own The claims and run outcomes under one approval, in ledger order.
+ * @returns `false` when a claim still waits for its outcome.
+ * @example
+ * ```ts
+ * allSettled([]); // true
+ * ```
+ */
+export function allSettled(own: readonly LedgerRecord[]): boolean {
+  const won = new Map<string, { record: LedgerRecord; done: boolean }>();
+  for (const record of own) {
+    if (record.kind !== "claim" && record.kind !== "run-outcome") continue;
+    for (const run of record.runs) {
+      const key = `${planKey(run)}\n${run.attempt}`;
+      const winner = won.get(key);
+      if (record.kind === "claim") {
+        if (!winner) won.set(key, { record, done: false });
+        continue;
+      }
+      if (winner === undefined) return false;
+      const claim = winner.record as typeof record;
+      if (
+        claim.decisionId === record.decisionId &&
+        claim.attemptId === record.attemptId
+      ) winner.done = true;
+    }
+  }
+  return [...won.values()].every((winner) => winner.done);
 }

@@ -19,13 +19,17 @@
  * stays, so a back-dated revoke folds nothing. Kept
  * besides: for each commit at which a decision was made under a trusted base,
  * the record that names it first by time (the chain rule's bound, and the
- * order the last trusted decision reads them in), and every other kind.
+ * order the last trusted decision reads them in), and every other kind. Of
+ * commits older than the gate's {@linkcode KEPT_COMMITS} newest decided ones,
+ * their wave outcomes and that record fold too, so a gate keeps a bounded tip:
+ * a job at such a commit then reads the rules further back (stricter), and a
+ * wave there waits for the one before it as if it had not run.
  * @module
  */
 
 import { isTrustedRule } from "../policy/base_rule.ts";
 import { higherActions, namesUnendedAction } from "../review/action_floor.ts";
-import { planKey } from "./claims.ts";
+import { allSettled } from "./claims.ts";
 import type {
   ExpiredRecord,
   FoldedCounts,
@@ -45,6 +49,12 @@ export interface FoldPlan {
   /** Set digests folded records name: their plan sets fold unless kept. */
   named: Set<string>;
 }
+
+/**
+ * How many of a gate's newest decided commits (by the first record naming each)
+ * keep their wave outcomes and trusted decisions through a fold.
+ */
+export const KEPT_COMMITS = 100;
 
 /** The most bytes of approval ids a summary lists (within a record's 64 KiB). */
 const MAX_LISTED_BYTES = 32 * 1024;
@@ -75,39 +85,6 @@ function outcomeKey(record: LedgerRecord): string | undefined {
   if (record.kind !== "wave-outcome") return undefined;
   const { kind, share, group } = record.job;
   return JSON.stringify([record.wave, record.head, kind, share, group]);
-}
-
-/**
- * Whether every plan and attempt claimed under one approval has the outcome of
- * the claim that won it (the first), and every outcome a claim before it: as
- * `claimLedger` reads them.
- * @param own The claims and run outcomes under one approval, in ledger order.
- * @returns `false` when a claim still waits for its outcome.
- * @example
- * ```ts
- * allSettled([]); // true
- * ```
- */
-export function allSettled(own: readonly LedgerRecord[]): boolean {
-  const won = new Map<string, { record: LedgerRecord; done: boolean }>();
-  for (const record of own) {
-    if (record.kind !== "claim" && record.kind !== "run-outcome") continue;
-    for (const run of record.runs) {
-      const key = `${planKey(run)}\n${run.attempt}`;
-      const winner = won.get(key);
-      if (record.kind === "claim") {
-        if (!winner) won.set(key, { record, done: false });
-        continue;
-      }
-      if (winner === undefined) return false;
-      const claim = winner.record as typeof record;
-      if (
-        claim.decisionId === record.decisionId &&
-        claim.attemptId === record.attemptId
-      ) winner.done = true;
-    }
-  }
-  return [...won.values()].every((winner) => winner.done);
 }
 
 /** Which revoke a fold goes through. */
@@ -174,11 +151,14 @@ export function planFold(
     !(r.kind === "approval" && namesUnendedAction(r, floor));
   foldEnded(records, live, movable, fold);
   const superseded = new Set<string>();
+  const recent = recentHeads(records);
   const newestOverride = records.findLast((r) => r.kind === "out-of-order");
   for (let i = records.length - 1; i >= 0; i--) {
     const record = records[i];
     const key = outcomeKey(record);
-    const gone = key !== undefined && superseded.has(key);
+    const gone = key !== undefined &&
+      (superseded.has(key) ||
+        (record.kind === "wave-outcome" && !recent.has(record.head)));
     if (key !== undefined) superseded.add(key);
     if (i >= end || !foldable(record) || !before(record)) continue;
     if (
@@ -191,7 +171,7 @@ export function planFold(
   for (const record of records) {
     if (record.kind === "folded" && foldable(record)) fold.add(record);
   }
-  keepTrustedHeads(records, fold);
+  keepTrustedHeads(records, fold, recent);
   if (![...fold].some((record) => record.kind !== "folded")) return undefined;
   const kept = new Set<string>();
   const named = new Set<string>();
@@ -247,19 +227,41 @@ function foldEnded(
 function keepTrustedHeads(
   records: readonly LedgerRecord[],
   fold: Set<LedgerRecord>,
+  recent: ReadonlySet<string>,
 ): void {
-  const byTime = records.map((record, i) => ({
-    record,
-    i,
-    time: Date.parse(record.timestamp),
-  })).sort((a, b) => a.time - b.time || a.i - b.i);
   const first = new Set<string>();
-  for (const { record } of byTime) {
+  for (const record of byTime(records)) {
     const head = trustedHead(record);
-    if (head === undefined || first.has(head)) continue;
+    if (head === undefined || first.has(head) || !recent.has(head)) continue;
     first.add(head);
     fold.delete(record);
   }
+}
+
+/** The records oldest first by time, then in ledger order. */
+function byTime(records: readonly LedgerRecord[]): LedgerRecord[] {
+  return records.map((record, i) => ({
+    record,
+    i,
+    time: Date.parse(record.timestamp),
+  })).sort((a, b) => a.time - b.time || a.i - b.i).map((x) => x.record);
+}
+
+/**
+ * The {@linkcode KEPT_COMMITS} newest commits pending facts and wave outcomes
+ * name, by the time of the first record naming each.
+ */
+function recentHeads(records: readonly LedgerRecord[]): Set<string> {
+  const order: string[] = [];
+  const seen = new Set<string>();
+  for (const record of byTime(records)) {
+    if (record.kind !== "pending" && record.kind !== "wave-outcome") continue;
+    const head = record.head;
+    if (head === undefined || seen.has(head)) continue;
+    seen.add(head);
+    order.push(head);
+  }
+  return new Set(order.slice(-KEPT_COMMITS));
 }
 
 /**

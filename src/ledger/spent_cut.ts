@@ -16,7 +16,7 @@
 
 import { afterNewestExpired } from "./_coverage.ts";
 import { newestPending } from "./decide_gate.ts";
-import { allSettled } from "./plan_fold.ts";
+import { allSettled } from "./claims.ts";
 import { revokeFloor } from "./revoke_floor.ts";
 import { actionsThrough } from "../review/action_floor.ts";
 import {

@@ -487,3 +487,20 @@ Deno.test("planFold() changes no decision, whatever is written after the fold", 
   }
   expect(folded).toBeGreaterThan(2000);
 });
+
+Deno.test("planFold() keeps the records of the 100 newest decided commits only", () => {
+  const head = (n: number) => n.toString(16).padStart(40, "0");
+  const rollouts = Array.from({ length: 101 }, (_, n) => [
+    { ...pending(`p${n}`, 2 * n), head: head(n), baseRule: "push" as const },
+    waveOutcome(`w${n}`, 2 * n + 1, head(n), { baseRule: "push" }),
+  ]).flat();
+  const plan = planFold([...rollouts, expired("x1", 300)])!;
+  // The oldest commit's trusted decision and wave outcome fold; the other
+  // 100 keep both (a pending fact naming a commit first is kept).
+  expect(ids(plan.fold).sort()).toEqual(["p0", "w0"]);
+  expect(
+    trustedDecisionHeads(
+      [...rollouts, expired("x1", 300)].filter((r) => !plan.fold.includes(r)),
+    ).size,
+  ).toBe(100);
+});
