@@ -20,6 +20,10 @@ import {
   approvedForAnotherMessage,
   noApprovalMessage,
   revokedMessage,
+  SETTLED_BY,
+  SETTLED_NOTE,
+  settledMessage,
+  settledNote,
   uncoveredMessage,
 } from "./gate_messages.ts";
 import { type GateRules, type Tally, tallyApprovals } from "./gate_tally.ts";
@@ -61,6 +65,16 @@ export function waitingTally(
 const NAMED = 5;
 
 /**
+ * Whether a revoke is one `ledger compact` wrote to settle the gate: only
+ * which words a reason uses, the record's `by` and `note` being whatever its
+ * writer put there.
+ */
+function isSettle(record: LedgerRecord | undefined): boolean {
+  return record?.kind === "expired" && record.by === SETTLED_BY &&
+    record.note === SETTLED_NOTE;
+}
+
+/**
  * Why no approval covers the plans: none (or one revoked), one of another
  * digest, or the plans the newest does not cover (five named at most).
  */
@@ -83,14 +97,24 @@ export function waitingReasons(
         (j < at! || (r.seal !== undefined &&
           Date.parse(r.timestamp) <= revokedAt))
       );
-    if (i < 0) return [noApprovalMessage(gate, digest)];
+    if (i < 0) {
+      return isSettle(expired)
+        ? [noApprovalMessage(gate, digest), settledNote(expired!.timestamp)]
+        : [noApprovalMessage(gate, digest)];
+    }
     const revoked = records[i] as ApprovalRecord;
     // Ended in place by the first revoke after it, or in time by the latest.
     const after = records.find((r, j) => j > i && r.kind === "expired");
     const when = i < at! && after
       ? after.timestamp
       : new Date(revokedAt).toISOString();
-    return [revokedMessage(digest, revoked.by, when)];
+    return [
+      (isSettle(after) ? settledMessage : revokedMessage)(
+        digest,
+        revoked.by,
+        when,
+      ),
+    ];
   }
   const claims = claimLedger(records, newest.id);
   const missing = uncovered(

@@ -75,6 +75,33 @@ export function revokedMessage(
   return `the approval of ${digest} by ${by} was revoked at ${revokedAt}; approve again`;
 }
 
+/** Who a revoke that settles a gate (`spent_cut.ts`) says wrote it. */
+export const SETTLED_BY = "chant-wave ledger compact";
+
+/** What a revoke that settles a gate says. */
+export const SETTLED_NOTE =
+  "settled: every approval since the revoke before it was spent";
+
+/**
+ * Says that the approval of this digest was spent and `ledger compact` settled
+ * the gate after it (its plans applied, so planning them again asks anew).
+ * @param digest The set digest.
+ * @param by Who approved it.
+ * @param settledAt The settling revoke's timestamp.
+ * @returns `the approval of <D> by <who> was spent: its plans applied, and ledger compact settled the gate at <time>; approve again`.
+ * @example
+ * ```ts
+ * settledMessage("sha256:1…", "ann", "2026-11-30T09:15:02.123Z");
+ * ```
+ */
+export function settledMessage(
+  digest: string,
+  by: string,
+  settledAt: string,
+): string {
+  return `the approval of ${digest} by ${by} was spent: its plans applied, and ledger compact settled the gate at ${settledAt}; approve again`;
+}
+
 /**
  * Says that nothing approves this digest.
  * @param gate The gate.
@@ -163,4 +190,18 @@ export function approvedLines(
  */
 export function revokedLine(name: string, gate: string): string {
   return `revoked ${gate} of ${name}: earlier approvals and pending facts no longer count`;
+}
+
+/**
+ * Says, under "no approval", that `ledger compact` settled the gate: the
+ * approvals before it were spent, and folded.
+ * @param settledAt The settling revoke's timestamp.
+ * @returns `ledger compact settled the gate at <time>: every approval before it was spent (its plans applied)`.
+ * @example
+ * ```ts
+ * settledNote("2026-11-30T09:15:02.123Z");
+ * ```
+ */
+export function settledNote(settledAt: string): string {
+  return `ledger compact settled the gate at ${settledAt}: every approval before it was spent (its plans applied)`;
 }

@@ -27,16 +27,10 @@ import {
   type LedgerRecord,
 } from "./records.ts";
 import type { PlanSetMember } from "./plan_set_file.ts";
+import { SETTLED_BY, SETTLED_NOTE } from "./gate_messages.ts";
 
 /** How many approval ids one `expired` record lists, to stay within 64 KiB. */
 export const MAX_ENDED = 1000;
-
-/** Who a revoke that settles a gate says wrote it. */
-export const SETTLED_BY = "chant-wave ledger compact";
-
-/** What a revoke that settles a gate says. */
-export const SETTLED_NOTE =
-  "settled: every approval since the revoke before it was spent";
 
 /** The revoke that settles a gate. */
 export interface SpentCut {

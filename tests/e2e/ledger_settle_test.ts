@@ -118,6 +118,17 @@ Deno.test("ledger compact settles a gate whose every approval was applied, and t
   );
 
   await t.step(
+    "planning the applied plans again asks anew, and says why",
+    async () => {
+      const again = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(again.code).toBe(3);
+      expect(again.stderr).toMatch(
+        /^ {2}gate "tf-wave-1" has no approval for sha256:[0-9a-f]{64}\n {2}ledger compact settled the gate at \S+: every approval before it was spent \(its plans applied\)$/m,
+      );
+    },
+  );
+
+  await t.step(
     "the next change waits for its own approval and applies under it",
     async () => {
       await r.clearApplied();

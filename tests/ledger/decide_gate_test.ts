@@ -97,6 +97,30 @@ Deno.test("decideGate() counts approvals as SPEC.md §5.3 says", async (t) => {
       ],
     });
   });
+  await t.step(
+    "settled by ledger compact: the reason says the approval was spent",
+    () => {
+      const settle = {
+        ...expired("e1", 3),
+        by: "chant-wave ledger compact",
+        note: "settled: every approval since the revoke before it was spent",
+      };
+      expect(decide([approval("a1", 1, SET), settle])).toEqual({
+        status: "waiting",
+        reasons: [
+          `the approval of ${SET} by ann was spent: its plans applied, and ledger compact settled the gate at 2026-11-30T09:03:00.000Z; approve again`,
+        ],
+      });
+      // Folded since: only the revoke is left.
+      expect(decide([settle])).toEqual({
+        status: "waiting",
+        reasons: [
+          `gate "${GATE}" has no approval for ${SET}`,
+          "ledger compact settled the gate at 2026-11-30T09:03:00.000Z: every approval before it was spent (its plans applied)",
+        ],
+      });
+    },
+  );
   await t.step("approval, revoke, new approval: the new one counts", () => {
     expect(decide([a1, expired("e1", 3), approval("a2", 5, SET, "bob")]))
       .toEqual({ status: "approved", approval: "a2" });
