@@ -1,9 +1,10 @@
 /**
  * Gate evaluation, through the binary: `chant-wave run --decide --dry-run` of a
  * one-run wave whose gate (policy `always`) has held 10,000 and 50,000 records
- * in the directory ledger (pendings, approvals, claims, outcomes and a revoke
- * every 400), before and after one `chant-wave ledger compact` (as a user
- * would run it), against the same command with an empty gate, in paired runs: wall time, and CPU time
+ * in the directory ledger (pendings with their plan sets, approvals, claims,
+ * outcomes and a revoke every 400), before and after one `chant-wave ledger
+ * compact` (as a user would run it; every approval since the last revoke being
+ * applied, it settles the gate), against the same command with an empty gate, in paired runs: wall time, and CPU time
  * (children included), which moves far less on a busy machine. The records are
  * written through the ledger's own writer, so they are what `approve` and `run`
  * would write. Runnable alone
@@ -25,6 +26,7 @@ import {
   withLoad,
 } from "./_measure.ts";
 import { dirLedger } from "../../src/ledger/dir_ledger.ts";
+import { setDigest } from "../../src/digest/set_digest.ts";
 import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
 import {
   approvalRecord,
@@ -32,6 +34,7 @@ import {
   type LedgerRecord,
   newRecord,
   pendingRecord,
+  type PlanPair,
   type RecordStamp,
 } from "../../src/ledger/records.ts";
 
@@ -103,6 +106,36 @@ export function recordAt(
   }
 }
 
+/**
+ * Record `i` of the mix as jobs write it: a pending fact or approval named by
+ * the digest of the plan set of its one plan (the set returned beside, with
+ * the pending fact), so an approval is spent once its plan applied and
+ * `ledger compact` can settle the gate. Other records as they are.
+ * @param record The record {@linkcode recordAt} made for place `i`.
+ * @param i Its place.
+ * @returns The record, and the plan set to write with a pending fact.
+ */
+export function withPlanSet(
+  record: LedgerRecord,
+  i: number,
+): {
+  record: LedgerRecord;
+  set?: { digest: string; members: PlanPair[] };
+} {
+  if (record.kind !== "pending" && record.kind !== "approval") {
+    return { record };
+  }
+  const members = [{
+    target: `run-${Math.floor(i / 4)}`,
+    planDigest: record.planDigest,
+  }];
+  const digest = setDigest(members);
+  const named = { ...record, planDigest: digest };
+  return record.kind === "pending"
+    ? { record: named, set: { digest, members } }
+    : { record: named };
+}
+
 /** Writes `count` records into the directory ledger at `root`, dated in the past hour. */
 async function fill(root: string, count: number): Promise<void> {
   const ledger = dirLedger(root);
@@ -117,8 +150,14 @@ async function fill(root: string, count: number): Promise<void> {
     const writes = [];
     for (let i = from; i < Math.min(count, from + 256); i++) {
       const now = start + Math.floor(i * 3_000_000 / count);
+      const { record, set } = withPlanSet(
+        recordAt(i, { id: ids[i], now }, (j) => ids[j]),
+        i,
+      );
       writes.push(
-        ledger.write(recordAt(i, { id: ids[i], now }, (j) => ids[j])),
+        (set
+          ? ledger.writePlanSet(NAME, GATE, set.digest, set.members)
+          : Promise.resolve()).then(() => ledger.write(record)),
       );
     }
     await Promise.all(writes);

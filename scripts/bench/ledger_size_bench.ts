@@ -35,8 +35,7 @@ import { formatRecord, type LedgerRecord } from "../../src/ledger/records.ts";
 import { recordFileName } from "../../src/ledger/record_name.ts";
 import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
 import { posix } from "node:path";
-import { recordAt } from "./gate_bench.ts";
-import { setDigest } from "../../src/digest/set_digest.ts";
+import { recordAt, withPlanSet } from "./gate_bench.ts";
 import {
   formatPlanSet,
   planSetFileName,
@@ -72,14 +71,19 @@ export async function buildBranch(
   const sets: { path: string; text: string }[] = [];
   for (let i = 0; i < count; i++) {
     const id = i.toString(16).padStart(32, "0");
-    const record: LedgerRecord = withPlanSet(
+    const { record, set } = withPlanSet(
       recordAt(i, {
         id,
         now: start + Math.floor(i * 3_000_000 / count),
       }, (j) => j.toString(16).padStart(32, "0")),
-      Math.floor(i / 4),
-      sets,
+      i,
     );
+    if (set) {
+      sets.push({
+        path: `gates/${NAME}/${GATE}/sets/${planSetFileName(set.digest)}`,
+        text: formatPlanSet(set.digest, set.members),
+      });
+    }
     const bytes = encoder.encode(formatRecord(record));
     put(`blob\nmark :${i + 1}\ndata ${bytes.length}\n`);
     chunks.push(bytes, encoder.encode("\n"));
@@ -123,29 +127,6 @@ export async function buildBranch(
   await writer.close();
   const out = await child.output();
   if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-}
-
-/**
- * A pending fact or approval of the mix named by the digest of a plan set of
- * its one plan (the set written beside, once), as jobs write them: so an
- * approval is spent once its plan applied, and `ledger compact` can settle
- * the gate. Other records as they are.
- */
-function withPlanSet(
-  record: LedgerRecord,
-  k: number,
-  sets: { path: string; text: string }[],
-): LedgerRecord {
-  if (record.kind !== "pending" && record.kind !== "approval") return record;
-  const member = { target: `run-${k}`, planDigest: record.planDigest };
-  const digest = setDigest([member]);
-  if (record.kind === "pending") {
-    sets.push({
-      path: `gates/${NAME}/${GATE}/sets/${planSetFileName(digest)}`,
-      text: formatPlanSet(digest, [member]),
-    });
-  }
-  return { ...record, planDigest: digest };
 }
 
 /** A project with a one-run gated spec, its bare remote holding `count` ledger records. */
