@@ -31,7 +31,7 @@ import {
   type Timed,
   withLoad,
 } from "./_measure.ts";
-import { formatRecord, type LedgerRecord } from "../../src/ledger/records.ts";
+import { formatRecord } from "../../src/ledger/records.ts";
 import { recordFileName } from "../../src/ledger/record_name.ts";
 import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
 import { posix } from "node:path";
