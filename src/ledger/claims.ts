@@ -166,13 +166,7 @@ export function claimLedger(
 export function claimLedgers(
   records: readonly LedgerRecord[],
 ): (approvalId: string) => ClaimLedger {
-  const byApproval = new Map<string, LedgerRecord[]>();
-  for (const record of records) {
-    if (record.kind !== "claim" && record.kind !== "run-outcome") continue;
-    const own = byApproval.get(record.approvalId);
-    if (own) own.push(record);
-    else byApproval.set(record.approvalId, [record]);
-  }
+  const byApproval = claimsByApproval(records);
   const built = new Map<string, ClaimLedger>();
   return (approvalId) => {
     let ledger = built.get(approvalId);
@@ -215,4 +209,26 @@ export function allSettled(own: readonly LedgerRecord[]): boolean {
     }
   }
   return [...won.values()].every((winner) => winner.done);
+}
+
+/**
+ * The claims and run outcomes of `records`, by the approval each names.
+ * @param records A gate's records in ledger order.
+ * @returns Approval id → its claims and outcomes, in ledger order.
+ * @example
+ * ```ts
+ * claimsByApproval([]).size; // 0
+ * ```
+ */
+export function claimsByApproval(
+  records: readonly LedgerRecord[],
+): Map<string, LedgerRecord[]> {
+  const byApproval = new Map<string, LedgerRecord[]>();
+  for (const record of records) {
+    if (record.kind !== "claim" && record.kind !== "run-outcome") continue;
+    const own = byApproval.get(record.approvalId);
+    if (own) own.push(record);
+    else byApproval.set(record.approvalId, [record]);
+  }
+  return byApproval;
 }

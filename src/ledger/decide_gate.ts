@@ -96,8 +96,16 @@ export type GateDecision = GateApproved | GateWaiting;
  * The approvals some `expired` record or `folded` summary names: they never
  * count again (compaction folds only approvals a revoke ended, so a summary
  * naming a live one is not compaction's).
+ * @param records A gate's records (any order).
+ * @returns Their ids.
+ * @example
+ * ```ts
+ * endedApprovals([]).size; // 0
+ * ```
  */
-function endedApprovals(records: readonly LedgerRecord[]): Set<string> {
+export function endedApprovals(
+  records: readonly LedgerRecord[],
+): Set<string> {
   const ended = new Set<string>();
   for (const record of records) {
     if (record.kind === "expired" || record.kind === "folded") {

@@ -15,8 +15,8 @@
  */
 
 import { afterNewestExpired } from "./_coverage.ts";
-import { newestPending } from "./decide_gate.ts";
-import { allSettled } from "./claims.ts";
+import { endedApprovals, newestPending } from "./decide_gate.ts";
+import { allSettled, claimsByApproval } from "./claims.ts";
 import { revokeFloor } from "./revoke_floor.ts";
 import { actionsThrough } from "../review/action_floor.ts";
 import {
@@ -72,7 +72,7 @@ export function spentCut(
     r.kind === "approval"
   );
   if (approvals.length === 0 || waits(records, live, now)) return undefined;
-  const ended = namedEnded(records);
+  const ended = endedApprovals(records);
   const at = new Map(live.map((record, i) => [record, i]));
   // Per target, the last place a plan of it applied.
   const lastOk = new Map<string, number>();
@@ -119,14 +119,7 @@ function waits(
   live: readonly LedgerRecord[],
   now: number,
 ): boolean {
-  const byApproval = new Map<string, LedgerRecord[]>();
-  for (const record of live) {
-    if (record.kind !== "claim" && record.kind !== "run-outcome") continue;
-    const own = byApproval.get(record.approvalId);
-    if (own) own.push(record);
-    else byApproval.set(record.approvalId, [record]);
-  }
-  if (![...byApproval.values()].every(allSettled)) return true;
+  if (![...claimsByApproval(live).values()].every(allSettled)) return true;
   const pending = newestPending(records, now);
   if (pending === undefined) return false;
   const after = live.slice(live.indexOf(pending) + 1);
@@ -134,17 +127,6 @@ function waits(
     (record.kind === "approval" && record.planDigest === pending.planDigest) ||
     (record.kind === "wave-outcome" && record.digest === pending.planDigest)
   );
-}
-
-/** The approvals some revoke or summary names: ended whatever their place. */
-function namedEnded(records: readonly LedgerRecord[]): Set<string> {
-  const ended = new Set<string>();
-  for (const record of records) {
-    if (record.kind === "expired" || record.kind === "folded") {
-      for (const id of record.approvals ?? []) ended.add(id);
-    }
-  }
-  return ended;
 }
 
 /**
