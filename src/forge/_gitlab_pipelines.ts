@@ -8,7 +8,8 @@
  */
 
 import { ForgeError } from "./forge_error.ts";
-import { apiPath, type ForgeHttp } from "./forge_http.ts";
+import { apiPath } from "./api_url.ts";
+import type { ForgeHttp } from "./forge_http.ts";
 import type { HandoffQuery } from "./forge_client.ts";
 import {
   MAX_PLANS_HANDOFF_BYTES,

@@ -16,7 +16,8 @@ import {
 } from "./approve_action.ts";
 import { ownerAndName } from "./_client_input.ts";
 import { forgeApiUrl, forgeRepository, forgeToken } from "./forge_env.ts";
-import { apiPath, forgeHttp, type HttpDeps } from "./forge_http.ts";
+import { apiPath } from "./api_url.ts";
+import { forgeHttp, type HttpDeps } from "./forge_http.ts";
 import type { Forge } from "./forges.ts";
 import { asArray, asObject, optionalStringAt } from "./_json_shape.ts";
 

@@ -9,10 +9,10 @@
  */
 
 import { type Clock, realClock } from "../clock.ts";
-import { InputError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { ForgeError, maskSecrets } from "./forge_error.ts";
 import { ShapeError } from "./_json_shape.ts";
+import { parseApiUrl } from "./api_url.ts";
 import { nextPageUrl } from "./_pagination.ts";
 import {
   type ForgeAnswer,
@@ -98,7 +98,7 @@ export interface ForgeHttp {
   /**
    * Sends one request (retried as `decideRetry` says).
    * @param method `GET` or `POST`.
-   * @param path The path under the API URL, from {@linkcode apiPath}.
+   * @param path The path under the API URL, from `apiPath` (`api_url.ts`).
    * @param options Query, body and statuses to return rather than throw.
    * @returns The answer.
    * @throws {ForgeError} On any failure.
@@ -137,51 +137,6 @@ export interface ForgeList {
   items: unknown[];
   /** `GET url` of the first page, credentials masked. */
   what: string;
-}
-
-/**
- * Builds a path from literal parts and values, encoding each value as one path
- * segment, so a name with `/` or `..` cannot reach another endpoint.
- * @example
- * ```ts
- * apiPath`/repos/${"o"}/${"a/../b"}/pulls`; // "/repos/o/a%2F..%2Fb/pulls"
- * ```
- */
-export function apiPath(
-  parts: TemplateStringsArray,
-  ...values: readonly (string | number)[]
-): string {
-  return parts.reduce(
-    (path, part, i) =>
-      path + part +
-      (i < values.length ? encodeURIComponent(String(values[i])) : ""),
-    "",
-  );
-}
-
-/**
- * Checks an API base URL: `http:` or `https:`, no credentials, query or
- * fragment; the trailing slash is dropped.
- * @param apiUrl The URL as configured.
- * @returns The parsed URL.
- * @throws {InputError} Naming the (masked) URL when it is unusable.
- */
-export function parseApiUrl(apiUrl: string): URL {
-  const problem = (what: string) =>
-    new InputError(`the forge API URL "${maskSecrets(apiUrl, [])}" ${what}`);
-  let url: URL;
-  try {
-    url = new URL(apiUrl);
-  } catch {
-    throw problem("is not a URL");
-  }
-  if (!/^https?:$/.test(url.protocol)) throw problem("is not http(s)");
-  if (url.username || url.password) {
-    throw problem("carries credentials; give the token by its variable");
-  }
-  if (url.search || url.hash) throw problem("has a query or fragment");
-  url.pathname = url.pathname.replace(/\/+$/, "");
-  return url;
 }
 
 /**

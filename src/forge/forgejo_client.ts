@@ -18,7 +18,8 @@ import type {
   ReviewState,
 } from "./forge_client.ts";
 import { postPlanStatuses } from "./_commit_statuses.ts";
-import { apiPath, forgeHttp, parseApiUrl } from "./forge_http.ts";
+import { apiPath, parseApiUrl } from "./api_url.ts";
+import { forgeHttp } from "./forge_http.ts";
 import {
   claimOfStatus,
   type PlanClaim,

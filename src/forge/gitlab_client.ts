@@ -27,12 +27,8 @@ import type {
   RestartResult,
   Review,
 } from "./forge_client.ts";
-import {
-  apiPath,
-  type ForgeHttp,
-  forgeHttp,
-  parseApiUrl,
-} from "./forge_http.ts";
+import { apiPath, parseApiUrl } from "./api_url.ts";
+import { type ForgeHttp, forgeHttp } from "./forge_http.ts";
 import type { PlanClaim } from "./plans_handoff.ts";
 import type { RunLocator } from "./run_locator.ts";
 import { checkedSha, checkedUser } from "./_client_input.ts";
