@@ -7,12 +7,13 @@
  * @module
  */
 
-import { type Clock, realClock, type TimerHandle } from "../clock.ts";
+import { type Clock, realClock } from "../clock.ts";
 import { type LineSink, LineSplitter } from "../console/line_splitter.ts";
 import { LineTail } from "../console/line_tail.ts";
-import { type StepConsole, stepConsole } from "../console/step_console.ts";
+import { stepConsole } from "../console/step_console.ts";
 import { DEFAULT_TAIL_LINES } from "../console/tail_buffer.ts";
 import { fdWriter, type Writer } from "../console/writer.ts";
+import { startTimers } from "./_step_timers.ts";
 import type { StepPhase } from "./fill_template.ts";
 import { formatDuration } from "../spec/duration.ts";
 import type { Interrupts } from "./interrupts.ts";
@@ -242,63 +243,4 @@ async function pumpBytes(
   onChunk: (chunk: Uint8Array) => Promise<void>,
 ): Promise<void> {
   for await (const chunk of stream) await onChunk(chunk);
-}
-
-/** The heartbeat and timeout timers of one step. */
-interface StepTimers {
-  /** Notes that the step printed something (resets the heartbeat). */
-  heard(): void;
-  /** Cancels both timers. */
-  stop(): void;
-  /** Whether the timeout fired. */
-  timedOut(): boolean;
-}
-
-/** Starts the heartbeat and the timeout; `onTimeout` stops the step. */
-function startTimers(
-  options: RunStepOptions,
-  clock: Clock,
-  startedAt: number,
-  out: StepConsole,
-  onTimeout: () => void,
-): StepTimers {
-  const heartbeatMs = options.heartbeatMs ?? 60_000;
-  const timeoutMs = options.timeoutMs ?? 0;
-  let lastHeard = startedAt;
-  let heartbeat: TimerHandle;
-  let timeout: TimerHandle;
-  let timedOut = false;
-  let stopped = false;
-  // One pending heartbeat timer, re-armed for the rest of the quiet period, so
-  // output costs a clock read instead of a timer per chunk.
-  const beat = (delay: number) => {
-    heartbeat = clock.setTimeout(() => {
-      if (stopped) return;
-      const now = clock.now();
-      const quiet = now - lastHeard;
-      if (quiet < heartbeatMs) return beat(heartbeatMs - quiet);
-      out.heartbeat(now - startedAt);
-      lastHeard = now;
-      beat(heartbeatMs);
-    }, delay);
-  };
-  if (heartbeatMs > 0) beat(heartbeatMs);
-  if (timeoutMs > 0) {
-    timeout = clock.setTimeout(() => {
-      if (stopped) return;
-      timedOut = true;
-      onTimeout();
-    }, timeoutMs);
-  }
-  return {
-    heard: () => {
-      lastHeard = clock.now();
-    },
-    stop: () => {
-      stopped = true;
-      if (heartbeat !== undefined) clock.clearTimeout(heartbeat);
-      if (timeout !== undefined) clock.clearTimeout(timeout);
-    },
-    timedOut: () => timedOut,
-  };
 }
