@@ -30,8 +30,13 @@ export interface ReadAhead {
   /**
    * Reads ahead for more bases (a decision record's), before the first command.
    * @param refs Each base's signers file.
+   * @param options Whether the change's people are read too (not when no
+   *   rule at these bases forbids self-approval: nothing asks for them).
    */
-  prefetch(refs: readonly SignersRef[]): Promise<void>;
+  prefetch(
+    refs: readonly SignersRef[],
+    options?: { people?: boolean },
+  ): Promise<void>;
 }
 
 /**
@@ -62,9 +67,13 @@ export function readAhead(git: Git, top: string, head: string): ReadAhead {
       }
       return read;
     },
-    async prefetch(refs) {
+    async prefetch(refs, options = {}) {
+      const people = options.people ?? true;
       await Promise.all(
-        refs.flatMap((ref) => [memo.signersAt(ref), memo.peopleSince(ref.sha)]),
+        refs.flatMap((ref) => [
+          memo.signersAt(ref),
+          ...(people ? [memo.peopleSince(ref.sha)] : []),
+        ]),
       );
     },
   };

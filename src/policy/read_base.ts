@@ -165,7 +165,9 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
     bases.push(await reader.baseAt(since));
   }
   const reads = readAhead(git, top, head);
-  await reads.prefetch(bases.map(signersRefOf));
+  await reads.prefetch(bases.map(signersRefOf), {
+    people: bases.some(mayForbidSelfApproval),
+  });
   return {
     ...base,
     bases,
@@ -191,6 +193,21 @@ export function signersRefOf(base: PolicyBase): SignersRef {
     ? normalisePath(base.spec.spec.signers)
     : undefined;
   return { sha: base.sha, path: named ?? DEFAULT_SIGNERS };
+}
+
+/**
+ * Whether the rules a base's spec gives some wave may forbid self-approval
+ * (then `gate_rules.ts` reads the change's people): a spec that does not parse
+ * is read as strict as can be; one absent allows it.
+ * @param base A base and the spec there.
+ * @returns `false` when every rule there allows self-approval.
+ */
+export function mayForbidSelfApproval(base: PolicyBase): boolean {
+  const { spec } = base;
+  if (spec.status === "absent") return false;
+  if (spec.status !== "parsed") return true;
+  return !spec.spec.approvers.selfApproval ||
+    spec.spec.waves.some((wave) => !wave.approvers.selfApproval);
 }
 
 /** Reads the spec at commits: links refused, each text parsed once. */

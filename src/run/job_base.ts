@@ -11,6 +11,7 @@ import { styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
 import {
   type BaseRead,
+  mayForbidSelfApproval,
   type PolicyBase,
   readBase,
   signersRefOf,
@@ -120,6 +121,8 @@ export async function withNamedBases(
     if (bases.some((b) => b.sha === resolved)) continue;
     bases.push(await base.baseAt(resolved));
   }
-  await base.reads.prefetch(bases.map(signersRefOf));
+  await base.reads.prefetch(bases.map(signersRefOf), {
+    people: bases.some(mayForbidSelfApproval),
+  });
   return { bases };
 }

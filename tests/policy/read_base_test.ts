@@ -3,7 +3,8 @@ import { expect } from "@std/expect";
 import { join, resolve } from "node:path";
 import { InputError } from "../../src/errors.ts";
 import { createGit, type Git } from "../../src/git/git.ts";
-import { readBase } from "../../src/policy/read_base.ts";
+import { mayForbidSelfApproval, readBase } from "../../src/policy/read_base.ts";
+import { baseSpecOf } from "../../src/policy/base_spec.ts";
 import { FETCH_DEPTH_HINT } from "../../src/policy/resolve_base.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
@@ -323,4 +324,33 @@ Deno.test("readBase() takes the spec's path from the top level", async (t) => {
       }
     });
   }
+});
+
+Deno.test("mayForbidSelfApproval() says when the change's people may be asked for", () => {
+  const at = (text: string | undefined) => ({
+    sha: "0".repeat(40),
+    spec: baseSpecOf(text, "waves.json", parseSpec),
+  });
+  const spec = (top: object, wave: object = {}) =>
+    JSON.stringify({
+      name: "x",
+      plan: ["p", "{plan}"],
+      apply: ["a"],
+      ...top,
+      waves: [{ name: "dev", runs: ["dev"] }, {
+        name: "prod",
+        runs: ["p"],
+        ...wave,
+      }],
+    });
+  expect(mayForbidSelfApproval(at(spec({})))).toBe(false);
+  expect(mayForbidSelfApproval(at(undefined))).toBe(false);
+  expect(mayForbidSelfApproval(at("{ not json"))).toBe(true);
+  expect(
+    mayForbidSelfApproval(at(spec({ approvers: { selfApproval: false } }))),
+  )
+    .toBe(true);
+  expect(
+    mayForbidSelfApproval(at(spec({}, { approvers: { selfApproval: false } }))),
+  ).toBe(true);
 });
