@@ -7,7 +7,6 @@
 
 import type { Clock, TimerHandle } from "../clock.ts";
 import type { StepConsole } from "../console/step_console.ts";
-import type { RunStepOptions } from "./run_step.ts";
 
 /** The heartbeat and timeout timers of one step. */
 export interface StepTimers {
@@ -21,7 +20,8 @@ export interface StepTimers {
 
 /**
  * Starts the heartbeat and the timeout; `onTimeout` stops the step.
- * @param options The step's `heartbeatMs` and `timeoutMs`.
+ * @param options The step's `heartbeatMs` (default 60 s; 0: none) and
+ *   `timeoutMs` (default 0: none).
  * @param clock The clock.
  * @param startedAt When the step started.
  * @param out Where heartbeats are printed.
@@ -29,7 +29,7 @@ export interface StepTimers {
  * @returns The timers.
  */
 export function startTimers(
-  options: Pick<RunStepOptions, "heartbeatMs" | "timeoutMs">,
+  options: { heartbeatMs?: number; timeoutMs?: number },
   clock: Clock,
   startedAt: number,
   out: StepConsole,
