@@ -136,6 +136,7 @@ async function compactGate(
   const files = readFiles(dir, ref);
   const read = sortRecords([...files.keys()]);
   const cut = options.settle ? await settling(io, ref, read) : undefined;
+  if (cut === undefined && options.settle === "only") return undefined;
   const plan = planFold(
     cut === undefined ? read : [...read, cut],
     (record) => record !== cut,

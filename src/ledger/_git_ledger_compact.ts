@@ -126,6 +126,7 @@ async function foldsAt(
     const cut = options.settle
       ? await settling(ctx, base, ref, read.records, dir)
       : undefined;
+    if (cut === undefined && options.settle === "only") continue;
     const plan = planFold(
       cut === undefined ? read.records : [...read.records, cut],
       (record) => {

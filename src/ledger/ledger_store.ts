@@ -91,10 +91,11 @@ export interface CompactOptions {
   through?: FoldThrough;
   /**
    * First revoke each gate whose approvals since its newest revoke are all
-   * spent and where nothing waits (`spentCut`), then fold through that revoke.
+   * spent and where nothing waits (`spentCut`), then fold through that revoke;
+   * `only`: fold nothing in a gate that does not settle.
    * @default {false}
    */
-  settle?: boolean;
+  settle?: boolean | "only";
 }
 
 /** What compaction folded in one gate. */

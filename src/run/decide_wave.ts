@@ -2,7 +2,8 @@
  * Deciding (SPEC.md §4.5–§4.6, §10): from a wave's planned runs and its policy at
  * base, computes the set digest, decides whether an approval covers the plans, and
  * when the wave must wait records a pending fact with its plan set (and, in CI, the
- * job's run locator for `resume`). Dry runs record nothing.
+ * job's run locator for `resume`), first settling the gate when every approval
+ * in it was spent (`settle_gate.ts`). Dry runs record nothing.
  * @module
  */
 
@@ -31,6 +32,7 @@ import type { PlannedRun } from "./run_outcomes.ts";
 import { type GateRead, readGate } from "../gate/read_gate.ts";
 import { changesLine } from "../plan/plan_changes.ts";
 import type { RunIo } from "./run_io.ts";
+import { settleGate } from "./settle_gate.ts";
 
 /** What a decision is made from. */
 export interface DecideInput {
@@ -173,6 +175,8 @@ export async function decideWave(
         (standing.locator === undefined ||
           !sameRunLocator(standing.locator, locator))))
   ) {
+    // A new rollout starts: what the one before spent folds first.
+    await settleGate(io.ledger, spec.name, gate, log);
     await io.ledger.writePlanSet(spec.name, gate, digest, members);
     await io.ledger.write(pendingRecord(
       {
