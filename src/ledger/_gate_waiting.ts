@@ -18,10 +18,9 @@ import {
 } from "./_coverage.ts";
 import {
   approvedForAnotherMessage,
+  isSettleRevoke,
   noApprovalMessage,
   revokedMessage,
-  SETTLED_BY,
-  SETTLED_NOTE,
   settledMessage,
   settledNote,
   uncoveredMessage,
@@ -65,16 +64,6 @@ export function waitingTally(
 const NAMED = 5;
 
 /**
- * Whether a revoke is one `ledger compact` wrote to settle the gate: only
- * which words a reason uses, the record's `by` and `note` being whatever its
- * writer put there.
- */
-function isSettle(record: LedgerRecord | undefined): boolean {
-  return record?.kind === "expired" && record.by === SETTLED_BY &&
-    record.note === SETTLED_NOTE;
-}
-
-/**
  * Why no approval covers the plans: none (or one revoked), one of another
  * digest, or the plans the newest does not cover (five named at most).
  */
@@ -98,7 +87,7 @@ export function waitingReasons(
           Date.parse(r.timestamp) <= revokedAt))
       );
     if (i < 0) {
-      return isSettle(expired)
+      return isSettleRevoke(expired)
         ? [noApprovalMessage(gate, digest), settledNote(expired!.timestamp)]
         : [noApprovalMessage(gate, digest)];
     }
@@ -109,7 +98,7 @@ export function waitingReasons(
       ? after.timestamp
       : new Date(revokedAt).toISOString();
     return [
-      (isSettle(after) ? settledMessage : revokedMessage)(
+      (isSettleRevoke(after) ? settledMessage : revokedMessage)(
         digest,
         revoked.by,
         when,

@@ -11,6 +11,8 @@ import { WAITING } from "../exit_codes.ts";
 import { chunkRuns } from "./chunk_runs.ts";
 import { type ClaimLedger, claimLedger } from "./claims.ts";
 import { countingApprovals } from "./decide_gate.ts";
+import { afterNewestExpired } from "./_coverage.ts";
+import { isSettleRevoke } from "./gate_messages.ts";
 import type { LedgerStore } from "./ledger_store.ts";
 import type { ClaimRecord, LedgerRecord } from "./records.ts";
 
@@ -43,7 +45,8 @@ export async function claimByOrder(
  * @param records The gate's records as read after the claim.
  * @param claim The claim.
  * @throws {OutcomeError} Exit 3: `cannot apply under approval <id>: gate "<gate>"
- *   was revoked after this job read it; nothing applied`.
+ *   was revoked after this job read it; nothing applied` (`was settled …`
+ *   when the newest revoke settled the gate).
  */
 export function refuseIfRevoked(
   records: readonly LedgerRecord[],
@@ -52,9 +55,13 @@ export function refuseIfRevoked(
   const counts = countingApprovals(records)
     .some((approval) => approval.id === claim.approvalId);
   if (counts) return;
+  const what = isSettleRevoke(afterNewestExpired(records).expired)
+    ? "was settled after this job read it (other jobs applied what its " +
+      "approvals covered)"
+    : "was revoked after this job read it";
   throw new OutcomeError(
     WAITING,
     `cannot apply under approval ${claim.approvalId}: gate "${claim.gate}" ` +
-      `was revoked after this job read it; nothing applied`,
+      `${what}; nothing applied`,
   );
 }

@@ -6,6 +6,7 @@
  */
 
 import { shellWord } from "../shell_words.ts";
+import type { LedgerRecord } from "./records.ts";
 /**
  * Says that the gate stands approved for another digest than this plan's.
  * @param gate The gate, `<gate>-wave-<k>`.
@@ -75,20 +76,37 @@ export function revokedMessage(
   return `the approval of ${digest} by ${by} was revoked at ${revokedAt}; approve again`;
 }
 
-/** Who a revoke that settles a gate (`spent_cut.ts`) says wrote it. */
-export const SETTLED_BY = "chant-wave ledger compact";
+/**
+ * Who a revoke that settles a gate (`spent_cut.ts`) says wrote it: a job that
+ * starts a new rollout, or `ledger compact`.
+ */
+export const SETTLED_BY = "chant-wave";
 
 /** What a revoke that settles a gate says. */
-export const SETTLED_NOTE =
-  "settled: every approval since the revoke before it was spent";
+export const SETTLED_NOTE = "settled: every approval before it was spent";
 
 /**
- * Says that the approval of this digest was spent and `ledger compact` settled
- * the gate after it (its plans applied, so planning them again asks anew).
+ * Whether a revoke is one that settled its gate: only which words a message
+ * uses, the record's `by` and `note` being whatever its writer put there.
+ * @param record A record, if any.
+ * @returns `true` for an `expired` record with the settle's `by` and `note`.
+ * @example
+ * ```ts
+ * isSettleRevoke(undefined); // false
+ * ```
+ */
+export function isSettleRevoke(record: LedgerRecord | undefined): boolean {
+  return record?.kind === "expired" && record.by === SETTLED_BY &&
+    record.note === SETTLED_NOTE;
+}
+
+/**
+ * Says that the approval of this digest was spent and the gate was settled
+ * after it (its plans applied, so planning them again asks anew).
  * @param digest The set digest.
  * @param by Who approved it.
  * @param settledAt The settling revoke's timestamp.
- * @returns `the approval of <D> by <who> was spent: its plans applied, and ledger compact settled the gate at <time>; approve again`.
+ * @returns `the approval of <D> by <who> was spent: its plans applied, and the gate was settled at <time>; approve again`.
  * @example
  * ```ts
  * settledMessage("sha256:1…", "ann", "2026-11-30T09:15:02.123Z");
@@ -99,7 +117,7 @@ export function settledMessage(
   by: string,
   settledAt: string,
 ): string {
-  return `the approval of ${digest} by ${by} was spent: its plans applied, and ledger compact settled the gate at ${settledAt}; approve again`;
+  return `the approval of ${digest} by ${by} was spent: its plans applied, and the gate was settled at ${settledAt}; approve again`;
 }
 
 /**
@@ -193,15 +211,15 @@ export function revokedLine(name: string, gate: string): string {
 }
 
 /**
- * Says, under "no approval", that `ledger compact` settled the gate: the
- * approvals before it were spent, and folded.
+ * Says, under "no approval", that the gate was settled: the approvals before
+ * it were spent, and folded.
  * @param settledAt The settling revoke's timestamp.
- * @returns `ledger compact settled the gate at <time>: every approval before it was spent (its plans applied)`.
+ * @returns `the gate was settled at <time>: every approval before it was spent (its plans applied)`.
  * @example
  * ```ts
  * settledNote("2026-11-30T09:15:02.123Z");
  * ```
  */
 export function settledNote(settledAt: string): string {
-  return `ledger compact settled the gate at ${settledAt}: every approval before it was spent (its plans applied)`;
+  return `the gate was settled at ${settledAt}: every approval before it was spent (its plans applied)`;
 }

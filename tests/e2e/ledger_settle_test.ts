@@ -102,7 +102,7 @@ Deno.test("a gate whose every approval was applied is settled, and the next chan
       );
       expect(JSON.parse(out.stdout).gates[0].settled).toMatchObject({
         kind: "expired",
-        by: "chant-wave ledger compact",
+        by: "chant-wave",
       });
       // Each commit's wave outcome stays (the next wave's order check there).
       expect(await tip()).toEqual([
@@ -135,7 +135,7 @@ Deno.test("a gate whose every approval was applied is settled, and the next chan
       const again = await r.run(RUN);
       expect(again.code).toBe(3);
       expect(again.stderr).toMatch(
-        /^ {2}gate "tf-wave-1" has no approval for sha256:[0-9a-f]{64}\n {2}ledger compact settled the gate at \S+: every approval before it was spent \(its plans applied\)$/m,
+        /^ {2}gate "tf-wave-1" has no approval for sha256:[0-9a-f]{64}\n {2}the gate was settled at \S+: every approval before it was spent \(its plans applied\)$/m,
       );
     },
   );

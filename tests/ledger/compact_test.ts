@@ -441,7 +441,7 @@ for (
         const cut = report.gates[0].settled!;
         expect(cut).toMatchObject({
           kind: "expired",
-          by: "chant-wave ledger compact",
+          by: "chant-wave",
           approvals: ["e1", "e2", "e3"],
           timestamp: new Date(at(12) + 1).toISOString(),
         });
@@ -456,6 +456,17 @@ for (
         // two plans is two files).
         expect([...new Set(all.folded)]).toEqual(ids(NEVER_REVOKED_RECORDS));
         expect(await a.compact({ settle: true })).toEqual({ gates: [] });
+      },
+    );
+
+    await t.step(
+      "a job that decided under a settled approval claims nothing",
+      async () => {
+        await expect(
+          a.claimRuns(claim("ec9", 19, "e3", "f9", [{ ...P0, attempt: 2 }])),
+        ).rejects.toThrow(
+          `cannot apply under approval e3: gate "${GATE}" was settled after this job read it (other jobs applied what its approvals covered); nothing applied`,
+        );
       },
     );
 

@@ -102,13 +102,13 @@ Deno.test("decideGate() counts approvals as SPEC.md §5.3 says", async (t) => {
     () => {
       const settle = {
         ...expired("e1", 3),
-        by: "chant-wave ledger compact",
-        note: "settled: every approval since the revoke before it was spent",
+        by: "chant-wave",
+        note: "settled: every approval before it was spent",
       };
       expect(decide([approval("a1", 1, SET), settle])).toEqual({
         status: "waiting",
         reasons: [
-          `the approval of ${SET} by ann was spent: its plans applied, and ledger compact settled the gate at 2026-11-30T09:03:00.000Z; approve again`,
+          `the approval of ${SET} by ann was spent: its plans applied, and the gate was settled at 2026-11-30T09:03:00.000Z; approve again`,
         ],
       });
       // Folded since: only the revoke is left.
@@ -116,7 +116,7 @@ Deno.test("decideGate() counts approvals as SPEC.md §5.3 says", async (t) => {
         status: "waiting",
         reasons: [
           `gate "${GATE}" has no approval for ${SET}`,
-          "ledger compact settled the gate at 2026-11-30T09:03:00.000Z: every approval before it was spent (its plans applied)",
+          "the gate was settled at 2026-11-30T09:03:00.000Z: every approval before it was spent (its plans applied)",
         ],
       });
     },
