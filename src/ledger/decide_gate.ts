@@ -24,7 +24,7 @@ import {
 } from "./_coverage.ts";
 import { waitingReasons, waitingTally } from "./_gate_waiting.ts";
 import { usedApprovals } from "./used_approvals.ts";
-import { revokeFloor } from "./revoke_floor.ts";
+import { endedApprovals, revokeFloor } from "./revoke_floor.ts";
 import { freshTally } from "./_fresh_tally.ts";
 import {
   type GateRules,
@@ -91,29 +91,6 @@ export interface GateWaiting {
 
 /** The outcome of {@linkcode decideGate}. */
 export type GateDecision = GateApproved | GateWaiting;
-
-/**
- * The approvals some `expired` record or `folded` summary names: they never
- * count again (compaction folds only approvals a revoke ended, so a summary
- * naming a live one is not compaction's).
- * @param records A gate's records (any order).
- * @returns Their ids.
- * @example
- * ```ts
- * endedApprovals([]).size; // 0
- * ```
- */
-export function endedApprovals(
-  records: readonly LedgerRecord[],
-): Set<string> {
-  const ended = new Set<string>();
-  for (const record of records) {
-    if (record.kind === "expired" || record.kind === "folded") {
-      for (const id of record.approvals ?? []) ended.add(id);
-    }
-  }
-  return ended;
-}
 
 /**
  * The approvals that count, newest first: after the newest `expired` record and

@@ -5,7 +5,8 @@
  * modes the change's code may write one (dated long ago, naming no action).
  * An approval whose authority carries its own time or action (a seal signs
  * its time; a click names its run or job) is judged against the strictest of
- * all revokes read: the latest time, the highest ids. Pure.
+ * all revokes read: the latest time, the highest ids. Also which approvals a
+ * revoke or summary names by id. Pure.
  * @module
  */
 
@@ -38,4 +39,27 @@ export function revokeFloor(records: readonly LedgerRecord[]): RevokeFloor {
     actions = higherActions(actions, record.actionsThrough);
   }
   return actions === undefined ? { at } : { at, actions };
+}
+
+/**
+ * The approvals some `expired` record or `folded` summary names: they never
+ * count again (compaction folds only approvals a revoke ended, so a summary
+ * naming a live one is not compaction's).
+ * @param records A gate's records (any order).
+ * @returns Their ids.
+ * @example
+ * ```ts
+ * endedApprovals([]).size; // 0
+ * ```
+ */
+export function endedApprovals(
+  records: readonly LedgerRecord[],
+): Set<string> {
+  const ended = new Set<string>();
+  for (const record of records) {
+    if (record.kind === "expired" || record.kind === "folded") {
+      for (const id of record.approvals ?? []) ended.add(id);
+    }
+  }
+  return ended;
 }

@@ -15,9 +15,9 @@
  */
 
 import { afterNewestExpired } from "./_coverage.ts";
-import { endedApprovals, newestPending } from "./decide_gate.ts";
+import { newestPending } from "./decide_gate.ts";
 import { allSettled, claimsByApproval } from "./claims.ts";
-import { revokeFloor } from "./revoke_floor.ts";
+import { endedApprovals, revokeFloor } from "./revoke_floor.ts";
 import { actionsThrough } from "../review/action_floor.ts";
 import {
   type ActionsThrough,
