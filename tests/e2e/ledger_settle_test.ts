@@ -11,6 +11,8 @@ import { approveLine, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 const GATE = "tf-wave-1";
 const NOTHING = 'nothing to fold in git ledger chant/ledger of "origin"\n';
 const RUN = ["run", ...SPEC, "--wave", "1"];
+/** `chant-wave ledger <args> --ledger git`. */
+const ledgerGit = (...args: string[]) => ["ledger", ...args, "--ledger", "git"];
 
 Deno.test("a gate whose every approval was applied is settled, and the next change asks for its own", async (t) => {
   await using r = await rollout(
@@ -62,13 +64,7 @@ Deno.test("a gate whose every approval was applied is settled, and the next chan
         "wave-outcome",
       ]);
       // That rollout waits: compacting now leaves it alone.
-      const out = await r.run([
-        "ledger",
-        "compact",
-        "--dry-run",
-        "--ledger",
-        "git",
-      ]);
+      const out = await r.run(ledgerGit("compact", "--dry-run"));
       expect(out).toMatchObject({ code: 0, stderr: NOTHING });
       await approveAndApply(next.stderr, "bob");
     },
@@ -77,22 +73,8 @@ Deno.test("a gate whose every approval was applied is settled, and the next chan
   await t.step(
     "ledger compact settles too, and ledger log keeps every record",
     async () => {
-      const before = await r.run([
-        "ledger",
-        "log",
-        "tf",
-        GATE,
-        "--json",
-        "--ledger",
-        "git",
-      ]);
-      const out = await r.run([
-        "ledger",
-        "compact",
-        "--json",
-        "--ledger",
-        "git",
-      ]);
+      const before = await r.run(ledgerGit("log", "tf", GATE, "--json"));
+      const out = await r.run(ledgerGit("compact", "--json"));
       expect(out.code).toBe(0);
       expect(out.stderr).toMatch(
         new RegExp(
@@ -111,20 +93,12 @@ Deno.test("a gate whose every approval was applied is settled, and the next chan
         "wave-outcome",
         "wave-outcome",
       ]);
-      const after = await r.run([
-        "ledger",
-        "log",
-        "tf",
-        GATE,
-        "--json",
-        "--ledger",
-        "git",
-      ]);
+      const after = await r.run(ledgerGit("log", "tf", GATE, "--json"));
       const logged = JSON.stringify(JSON.parse(after.stdout));
       for (const record of JSON.parse(before.stdout).gates[0].records) {
         expect(logged).toContain(record.id);
       }
-      const again = await r.run(["ledger", "compact", "--ledger", "git"]);
+      const again = await r.run(ledgerGit("compact"));
       expect(again.stderr).toBe(NOTHING);
     },
   );
