@@ -57,7 +57,7 @@ export {
   type JobKind,
 } from "./src/jobs/expand_jobs.ts";
 export { sliceShare, sortByTarget } from "./src/jobs/slice_shares.ts";
-export { compilePattern, matchesPattern } from "./src/jobs/group_pattern.ts";
+export { compilePattern, matchesPattern } from "./src/spec/group_pattern.ts";
 
 // Plan files: what a plan command writes, and the digest of a wave's plans.
 export {
@@ -77,7 +77,7 @@ export {
 } from "./src/digest/set_digest.ts";
 
 // The ledger's records and the gate decision.
-export { parseRecord } from "./src/ledger/parse_record.ts";
+export { parseRecord } from "./src/gate/parse_record.ts";
 export {
   type ActionsThrough,
   type ApprovalRecord,
@@ -101,20 +101,20 @@ export {
   WAVE_OUTCOMES,
   type WaveOutcome,
   type WaveOutcomeRecord,
-} from "./src/ledger/records.ts";
+} from "./src/gate/records.ts";
 export type {
   ForgejoRunLocator,
   GithubRunLocator,
   GitlabRunLocator,
   RunLocator,
-} from "./src/forge/run_locator.ts";
-export { BASE_RULES, type BaseRule } from "./src/policy/base_rule.ts";
-export type { ClaimLedger, RunStanding } from "./src/ledger/claims.ts";
+} from "./src/ci/run_locator.ts";
+export { BASE_RULES, type BaseRule } from "./src/gate/base_rule.ts";
+export type { ClaimLedger, RunStanding } from "./src/gate/claims.ts";
 export type {
   ApprovalVerdict,
   GateRules,
   Tally,
-} from "./src/ledger/gate_tally.ts";
+} from "./src/gate/gate_tally.ts";
 export {
   decideGate,
   type GateApproved,
@@ -123,12 +123,12 @@ export {
   type GateQuery,
   type GateWaiting,
   type PlanSets,
-} from "./src/ledger/decide_gate.ts";
+} from "./src/gate/decide_gate.ts";
 export {
   type ApprovalNeed,
   needsApproval,
   type PlannedMember,
-} from "./src/policy/needs_approval.ts";
+} from "./src/gate/needs_approval.ts";
 
 // Sealed approvals (SPEC.md §12).
 export {

@@ -11,7 +11,7 @@ import { parse as parseJsonc } from "@std/jsonc";
 import { parse as parseYaml } from "yaml";
 import { COMMANDS } from "../src/cli/main.ts";
 import { parseFlags } from "../src/cli/_flags.ts";
-import { RECORD_KINDS } from "../src/ledger/records.ts";
+import { RECORD_KINDS } from "../src/gate/records.ts";
 import {
   jobGroupSchema,
   specSchema,

@@ -67,7 +67,7 @@ const LOWER = [
   "notify",
   "review",
   "ledger",
-  "policy",
+  "base",
   "tofu",
   "sqitch",
   "seal",

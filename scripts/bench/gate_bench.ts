@@ -27,7 +27,7 @@ import {
 } from "./_measure.ts";
 import { dirLedger } from "../../src/ledger/dir_ledger.ts";
 import { setDigest } from "../../src/digest/set_digest.ts";
-import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
+import { counterRandomBytes } from "../../src/gate/random_hex.ts";
 import {
   approvalRecord,
   expiredRecord,
@@ -36,7 +36,7 @@ import {
   pendingRecord,
   type PlanPair,
   type RecordStamp,
-} from "../../src/ledger/records.ts";
+} from "../../src/gate/records.ts";
 
 /** Sizes of {@linkcode gateBench}. */
 export interface GateBenchOptions {

@@ -32,7 +32,7 @@ import {
   newRecord,
   newStamp,
   pendingRecord,
-} from "../../src/ledger/records.ts";
+} from "../../src/gate/records.ts";
 
 /** Sizes of {@linkcode historyBench}. */
 export interface HistoryBenchOptions {

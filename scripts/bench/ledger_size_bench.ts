@@ -31,15 +31,15 @@ import {
   type Timed,
   withLoad,
 } from "./_measure.ts";
-import { formatRecord } from "../../src/ledger/records.ts";
-import { recordFileName } from "../../src/ledger/record_name.ts";
+import { formatRecord } from "../../src/gate/records.ts";
+import { recordFileName } from "../../src/gate/record_name.ts";
 import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
 import { posix } from "node:path";
 import { recordAt, withPlanSet } from "./gate_bench.ts";
 import {
   formatPlanSet,
   planSetFileName,
-} from "../../src/ledger/plan_set_file.ts";
+} from "../../src/gate/plan_set_file.ts";
 
 /** Sizes of {@linkcode ledgerSizeBench}. */
 export interface LedgerSizeBenchOptions {

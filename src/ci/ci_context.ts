@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Forge } from "../forge/forges.ts";
+import type { Forge } from "./forges.ts";
 
 /** The CI run, when chant-wave runs in one. */
 export interface CiContext {

@@ -6,15 +6,15 @@
  * @module
  */
 
-import { decideGate } from "../ledger/decide_gate.ts";
-import { tallyLine } from "../ledger/gate_tally.ts";
+import { decideGate } from "../gate/decide_gate.ts";
+import { tallyLine } from "../gate/gate_tally.ts";
 import type {
   ApprovalRecord,
   LedgerRecord,
   PendingRecord,
-} from "../ledger/records.ts";
-import { describeApprovers, describeMode } from "../policy/approval_at_base.ts";
-import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
+} from "../gate/records.ts";
+import { describeApprovers, describeMode } from "../gate/approval_at_base.ts";
+import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
 import { pendingRules, type PendingRulesIo } from "./_pending_rules.ts";
 
 /**

@@ -13,11 +13,11 @@
 import type { Clock } from "../clock.ts";
 import type { Git } from "../git/git.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
-import type { PendingRecord, PlanPair } from "../ledger/records.ts";
-import { type BaseSpec, baseSpecOf } from "../policy/base_spec.ts";
+import type { PendingRecord, PlanPair } from "../gate/records.ts";
+import { type BaseSpec, baseSpecOf } from "../gate/base_spec.ts";
 import { readTreeFile } from "../git/tree_file.ts";
-import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
-import { type GateJudge, gateRules } from "../gate/gate_rules.ts";
+import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
+import { type GateJudge, gateRules } from "../base/gate_rules.ts";
 import { specParser } from "./_load_spec.ts";
 import { waitingCommits } from "./_waiting_commits.ts";
 

@@ -11,8 +11,8 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { maskCredentials } from "../console/mask_credentials.ts";
-import type { ParseSpecFn } from "../policy/base_spec.ts";
-import { readBase } from "../policy/read_base.ts";
+import type { ParseSpecFn } from "../gate/base_spec.ts";
+import { readBase } from "../base/read_base.ts";
 import { quote } from "../quote.ts";
 import type { Spec } from "../spec/types.ts";
 import { specParser } from "./_load_spec.ts";

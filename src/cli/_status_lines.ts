@@ -7,9 +7,9 @@
  * @module
  */
 
-import { shortDigest } from "../ledger/describe_record.ts";
-import type { BaseRule } from "../policy/resolve_base.ts";
-import type { Decision } from "../jobs/decision.ts";
+import { shortDigest } from "../gate/describe_record.ts";
+import type { BaseRule } from "../base/resolve_base.ts";
+import type { Decision } from "../gate/decision.ts";
 import type { GateStatus } from "../gate/gate_status.ts";
 import { countOf } from "../count_of.ts";
 import { shellLine } from "../shell_words.ts";

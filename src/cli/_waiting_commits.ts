@@ -10,7 +10,7 @@
 
 import { fetchCommits } from "../git/git_transport.ts";
 import type { Git } from "../git/git.ts";
-import type { PendingRecord } from "../ledger/records.ts";
+import type { PendingRecord } from "../gate/records.ts";
 import { shellLine } from "../shell_words.ts";
 
 /** The remote a missing commit is fetched from when none is named. */

@@ -12,10 +12,10 @@ import { gateStatus } from "../gate/gate_status.ts";
 import { isDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
-import { newestPendingDigest } from "../ledger/decide_gate.ts";
-import { approvedLines } from "../ledger/gate_messages.ts";
-import { approvalRecord, newStamp } from "../ledger/records.ts";
-import type { PlanSetMember } from "../ledger/plan_set_file.ts";
+import { newestPendingDigest } from "../gate/decide_gate.ts";
+import { approvedLines } from "../gate/gate_messages.ts";
+import { approvalRecord, newStamp } from "../gate/records.ts";
+import type { PlanSetMember } from "../gate/plan_set_file.ts";
 import { resolveSigningKey } from "../seal/signing_key.ts";
 import { signApproval } from "../seal/sign_approval.ts";
 import {

@@ -9,7 +9,7 @@ import { lineLog } from "../console/line_log.ts";
 import { InputError } from "../errors.ts";
 import { countOf } from "../count_of.ts";
 import { OK } from "../exit_codes.ts";
-import { describeRecord } from "../ledger/describe_record.ts";
+import { describeRecord } from "../gate/describe_record.ts";
 import { isGitLedger } from "../ledger/git_ledger.ts";
 import { summariseSeal } from "../seal/seal_summary.ts";
 import type { Command } from "./command.ts";

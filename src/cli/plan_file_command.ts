@@ -23,7 +23,7 @@ import {
   ShowJsonError,
   writeToolPlanFile,
 } from "../tofu/write_tool_plan_file.ts";
-import type { StepRunner } from "../tool/run_tool_step.ts";
+import type { StepRunner } from "../exec/run_tool_step.ts";
 import type { Command } from "./command.ts";
 import { jsonFlag } from "./_common_flags.ts";
 import { type ParsedFlags, parseFlags } from "./_flags.ts";

@@ -20,7 +20,7 @@ import { parseFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { pendingRules } from "./_pending_rules.ts";
-import type { ApprovalConfirmer } from "../review/confirm_approvals.ts";
+import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
 
 /** The `resume` command. */
 export const resumeCommand: Command = {

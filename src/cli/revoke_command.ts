@@ -4,20 +4,20 @@
  * @module
  */
 
-import type { GateRecords, LedgerStore } from "../ledger/ledger_store.ts";
+import type { LedgerStore } from "../ledger/ledger_store.ts";
 import { countOf } from "../count_of.ts";
 import { lineLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
-import { revokedLine } from "../ledger/gate_messages.ts";
+import { revokedLine } from "../gate/gate_messages.ts";
 import {
   type ActionsThrough,
   type ApprovalRecord,
   expiredRecord,
   newStamp,
-} from "../ledger/records.ts";
-import { actionsThrough } from "../review/action_floor.ts";
-import { revokeFloor } from "../ledger/revoke_floor.ts";
-import { MAX_ENDED } from "../ledger/spent_cut.ts";
+} from "../gate/records.ts";
+import { actionsThrough } from "../gate/action_floor.ts";
+import { revokeFloor } from "../gate/revoke_floor.ts";
+import { MAX_ENDED } from "../gate/spent_cut.ts";
 import type { Command } from "./command.ts";
 import {
   GATE_SPEC_FLAG,
@@ -29,6 +29,7 @@ import { whoRuns } from "../ci/who_runs.ts";
 import { parseFlags } from "./_flags.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { gateTarget } from "./_gate_target.ts";
+import type { GateRecords } from "../gate/screen_records.ts";
 
 /** The `revoke` command. */
 export const revokeCommand: Command = {

@@ -12,7 +12,7 @@ import { InputError } from "../errors.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import { jobSummary } from "../summary/job_summary.ts";
 import { approveClick } from "../summary/approve_link.ts";
-import { rememberingParser } from "../policy/base_spec.ts";
+import { rememberingParser } from "../gate/base_spec.ts";
 import { recordPlans } from "../run/record_plans.ts";
 import { runJob } from "../run/run_job.ts";
 import { selectJob } from "../run/select_job.ts";

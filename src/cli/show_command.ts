@@ -14,10 +14,10 @@ import {
   decideGate,
   type GateDecision,
   newestPending,
-} from "../ledger/decide_gate.ts";
-import { approveCommand } from "../ledger/gate_messages.ts";
-import { tallyLine } from "../ledger/gate_tally.ts";
-import { loadPlanSets } from "../gate/read_gate.ts";
+} from "../gate/decide_gate.ts";
+import { approveCommand } from "../gate/gate_messages.ts";
+import { tallyLine } from "../gate/gate_tally.ts";
+import { loadPlanSets } from "../ledger/read_gate.ts";
 import { type PendingRules, pendingRules } from "./_pending_rules.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";

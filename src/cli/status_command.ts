@@ -15,10 +15,10 @@ import { readBounded } from "../fs/read_bounded.ts";
 import { MAX_DECISION_BYTES } from "../limits.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { ShapeError } from "../input/shape_error.ts";
-import { parseDecision } from "../jobs/decision.ts";
+import { parseDecision } from "../gate/decision.ts";
 import { gateName } from "../gate/gate_name.ts";
 import { gateStatus } from "../gate/gate_status.ts";
-import { loadPlanSets } from "../gate/read_gate.ts";
+import { loadPlanSets } from "../ledger/read_gate.ts";
 import {
   jobLabel,
   lastCompleted,
@@ -47,13 +47,9 @@ import {
   statusRules,
 } from "./_status_rules.ts";
 import type { CliIo } from "./io.ts";
-import { newestPending } from "../ledger/decide_gate.ts";
+import { newestPending } from "../gate/decide_gate.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
-import type {
-  LedgerRecord,
-  PendingRecord,
-  PlanPair,
-} from "../ledger/records.ts";
+import type { LedgerRecord, PendingRecord, PlanPair } from "../gate/records.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { waveAt } from "../spec/wave_at.ts";
 

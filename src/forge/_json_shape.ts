@@ -7,10 +7,11 @@
  * @module
  */
 
-import { isFullSha } from "../git/full_sha.ts";
+import { isFullSha } from "../input/full_sha.ts";
+import { hasControl } from "../input/json_reader.ts";
 import { ShapeError } from "../input/shape_error.ts";
 
-export { ShapeError };
+export { hasControl, ShapeError };
 
 /** The path of a value for messages: `the answer` for the whole answer. */
 function shown(where: string): string {
@@ -271,18 +272,4 @@ export function optionalTimeAt(
  */
 export function isSha(value: string): boolean {
   return isFullSha(value);
-}
-
-/**
- * Whether a string holds a control character (C0 or DEL).
- * @param value Any string.
- * @returns Whether it does.
- * @example
- * ```ts
- * hasControl("a\tb"); // true
- * ```
- */
-export function hasControl(value: string): boolean {
-  // deno-lint-ignore no-control-regex
-  return /[\x00-\x1f\x7f]/.test(value);
 }

@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { Forge } from "./forges.ts";
-import type { RunLocator } from "./run_locator.ts";
+import type { Forge } from "../ci/forges.ts";
+import type { RunLocator } from "../ci/run_locator.ts";
 
 /** The locator, narrowed to the client's forge, or why it is not the client's. */
 export type OwnLocator<F extends Forge> =

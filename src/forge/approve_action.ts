@@ -4,7 +4,7 @@
  * /repos/{o}/{r}/actions/runs/{id}`; Forgejo `GET …/actions/runs?run_number=N`,
  * the number its web URL shows, answered as `ActionRun` since Forgejo replaced
  * the `RepoActionRun` its first release of the endpoint served) or a GitLab job
- * (`GET /projects/:id/jobs/:job_id`), and the id a record's `via` URL names.
+ * (`GET /projects/:id/jobs/:job_id`). (The id a record's `via` URL names is the gate's: `viaTarget`.)
  * Pure.
  * @module
  */
@@ -63,33 +63,6 @@ export interface ApproveJob {
   pipelineId: string;
   /** Who played it. */
   user?: ForgeActor;
-}
-
-/**
- * The id a record's `via` names: the run of `…/actions/runs/<n>` (GitHub: the
- * run id; Forgejo: the run number), or the job of `…/-/jobs/<n>` (GitLab).
- * @param via The record's `via` URL.
- * @returns The kind and the id, or `undefined` when it names neither.
- * @example
- * ```ts
- * viaTarget("https://github.com/o/r/actions/runs/7"); // { kind: "run", id: "7" }
- * ```
- */
-export function viaTarget(
-  via: string,
-): { kind: "run" | "job"; id: string } | undefined {
-  let path: string;
-  try {
-    path = new URL(via).pathname;
-  } catch {
-    return undefined;
-  }
-  const run = /\/actions\/runs\/([1-9]\d{0,19})(?:\/attempts\/\d+)?\/?$/.exec(
-    path,
-  );
-  if (run) return { kind: "run", id: run[1] };
-  const job = /\/-\/jobs\/([1-9]\d{0,19})\/?$/.exec(path);
-  return job ? { kind: "job", id: job[1] } : undefined;
 }
 
 const GITLAB_BOT = /^(project|group)_\d+_bot(_[0-9a-f]+)?$/;

@@ -18,7 +18,7 @@ import { ownerAndName } from "./_client_input.ts";
 import { forgeApiUrl, forgeRepository, forgeToken } from "./forge_env.ts";
 import { apiPath } from "./api_url.ts";
 import { forgeHttp, type HttpDeps } from "./forge_http.ts";
-import type { Forge } from "./forges.ts";
+import type { Forge } from "../ci/forges.ts";
 import { asArray, asObject, optionalStringAt } from "./_json_shape.ts";
 
 /** What the click path asks one forge. */

@@ -10,7 +10,7 @@ import type { ForgeClient, ForgeClientConfig } from "./forge_client.ts";
 import { forgeApiUrl, forgeRepository, forgeToken } from "./forge_env.ts";
 import type { HttpDeps } from "./forge_http.ts";
 import { forgejoClient } from "./forgejo_client.ts";
-import type { Forge } from "./forges.ts";
+import type { Forge } from "../ci/forges.ts";
 import { githubClient } from "./github_client.ts";
 import { gitlabClient } from "./gitlab_client.ts";
 

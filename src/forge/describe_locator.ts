@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { RunLocator } from "./run_locator.ts";
+import type { RunLocator } from "../ci/run_locator.ts";
 
 /**
  * Describes a locator: the forge, the run or job and the repository.

@@ -8,9 +8,9 @@
  */
 
 import type { HttpDeps } from "./forge_http.ts";
-import type { Forge } from "./forges.ts";
+import type { Forge } from "../ci/forges.ts";
 import type { PlanClaim, RecordedPlans } from "./plans_handoff.ts";
-import type { RunLocator } from "./run_locator.ts";
+import type { RunLocator } from "../ci/run_locator.ts";
 
 /** A pull request (a GitLab merge request), as far as review approvals need it. */
 export interface PullRequest {

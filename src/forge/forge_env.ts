@@ -6,7 +6,7 @@
  */
 
 import { InputError } from "../errors.ts";
-import type { Forge } from "./forges.ts";
+import type { Forge } from "../ci/forges.ts";
 
 /** A token and the variable it came from (for messages; never the value). */
 export interface ForgeToken {

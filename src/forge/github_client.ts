@@ -25,7 +25,7 @@ import {
   type PlanClaim,
   type RecordedPlans,
 } from "./plans_handoff.ts";
-import type { RunLocator } from "./run_locator.ts";
+import type { RunLocator } from "../ci/run_locator.ts";
 import { checkedSha, checkedUser, ownerAndName } from "./_client_input.ts";
 import {
   asArray,

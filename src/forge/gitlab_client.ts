@@ -30,7 +30,7 @@ import type {
 import { apiPath, parseApiUrl } from "./api_url.ts";
 import { type ForgeHttp, forgeHttp } from "./forge_http.ts";
 import type { PlanClaim } from "./plans_handoff.ts";
-import type { RunLocator } from "./run_locator.ts";
+import type { RunLocator } from "../ci/run_locator.ts";
 import { checkedSha, checkedUser } from "./_client_input.ts";
 import {
   asArray,

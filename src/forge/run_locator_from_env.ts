@@ -8,7 +8,7 @@
 
 import { ciContext } from "../ci/ci_context.ts";
 import { ShapeError } from "../input/shape_error.ts";
-import { parseRunLocator, type RunLocator } from "./run_locator.ts";
+import { parseRunLocator, type RunLocator } from "../ci/run_locator.ts";
 
 /** What the caller knows that the environment may not say. */
 export interface LocatorHints {

@@ -6,14 +6,14 @@
  * @module
  */
 
-import { claimLedgers } from "../ledger/claims.ts";
+import { claimLedgers } from "./claims.ts";
 import {
   countingApprovals,
   decideGate,
   newestPending,
   type PlanSets,
-} from "../ledger/decide_gate.ts";
-import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
+} from "./decide_gate.ts";
+import type { LedgerRecord, PendingRecord } from "./records.ts";
 
 /** How the plans an approval covers stand under it. */
 export interface PlanCounts {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
+import type { LedgerRecord, PendingRecord } from "../gate/records.ts";
 import type { HoldTarget } from "../spec/types.ts";
 
 /** How a hold stands: `ok`, or `held` and why. */

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { BaseSpec } from "../policy/base_spec.ts";
-import { governingWaves, type WaveRef } from "../policy/governing_waves.ts";
+import type { BaseSpec } from "../gate/base_spec.ts";
+import { governingWaves, type WaveRef } from "../gate/governing_waves.ts";
 import {
   type HoldHook,
   type Hook,

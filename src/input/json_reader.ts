@@ -11,7 +11,7 @@
 
 import { quoteValue } from "../quote.ts";
 import { DIGEST_FORM, DIGEST_PATTERN } from "../digest/set_digest.ts";
-import { FULL_SHA, FULL_SHA_FORM } from "../git/full_sha.ts";
+import { FULL_SHA, FULL_SHA_FORM } from "./full_sha.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { ShapeError } from "./shape_error.ts";
 
@@ -326,4 +326,18 @@ export class JsonReader {
   #shown(): string {
     return quoteValue(this.value);
   }
+}
+
+/**
+ * Whether a string holds a control character (C0 or DEL).
+ * @param value Any string.
+ * @returns Whether it does.
+ * @example
+ * ```ts
+ * hasControl("a\tb"); // true
+ * ```
+ */
+export function hasControl(value: string): boolean {
+  // deno-lint-ignore no-control-regex
+  return /[\x00-\x1f\x7f]/.test(value);
 }

@@ -8,7 +8,7 @@
 
 import type { ExitCode } from "../exit_codes.ts";
 import type { JobKind } from "./expand_jobs.ts";
-import type { Decision } from "./decision.ts";
+import type { Decision } from "../gate/decision.ts";
 
 /** A run not applied on purpose, and why (`no changes`, `already applied`). */
 export interface SkippedRun {

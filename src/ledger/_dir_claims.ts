@@ -18,14 +18,14 @@ import {
   readRecordFile,
   writeNewFile,
 } from "./_dir_files.ts";
-import { planKey } from "./claims.ts";
-import type { RandomBytes } from "./random_hex.ts";
-import { checkLedgerSegment, isRecordFileName } from "./record_name.ts";
+import { planKey } from "../gate/claims.ts";
+import type { RandomBytes } from "../gate/random_hex.ts";
+import { checkLedgerSegment, isRecordFileName } from "../gate/record_name.ts";
 import {
   type ClaimRecord,
   formatRecord,
   type LedgerRecord,
-} from "./records.ts";
+} from "../gate/records.ts";
 
 /** The file of one claimed plan and attempt. */
 function markerName(run: ClaimRecord["runs"][number]): string {

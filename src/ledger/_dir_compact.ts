@@ -23,23 +23,23 @@ import type {
   CompactReport,
   FoldedGate,
   GateHistory,
-  GateRecords,
   GateRef,
 } from "./ledger_store.ts";
-import { foldedFields, planFold } from "./plan_fold.ts";
-import { planSetFileName } from "./plan_set_file.ts";
-import { isRecordFileName } from "./record_name.ts";
+import { foldedFields, planFold } from "../gate/plan_fold.ts";
+import { planSetFileName } from "../gate/plan_set_file.ts";
+import { isRecordFileName } from "../gate/record_name.ts";
 import {
   type ExpiredRecord,
   type LedgerRecord,
   newRecord,
   newStamp,
-} from "./records.ts";
-import { randomHex } from "./random_hex.ts";
-import type { PlanSetMember } from "./plan_set_file.ts";
-import { cutRevoke, settlingDigests, spentCut } from "./spent_cut.ts";
-import type { RandomBytes } from "./random_hex.ts";
-import { sortRecords } from "./sort_records.ts";
+} from "../gate/records.ts";
+import { randomHex } from "../gate/random_hex.ts";
+import type { PlanSetMember } from "../gate/plan_set_file.ts";
+import { cutRevoke, settlingDigests, spentCut } from "../gate/spent_cut.ts";
+import type { RandomBytes } from "../gate/random_hex.ts";
+import { sortRecords } from "../gate/sort_records.ts";
+import type { GateRecords } from "../gate/screen_records.ts";
 
 /** The archive folder, under the ledger's root. */
 export const ARCHIVE_DIR = "archive";

@@ -11,10 +11,10 @@ import { BoundedReadError, readBoundedSync } from "../fs/read_bounded.ts";
 import { MAX_RECORD_BYTES } from "../limits.ts";
 import { errorCode, messageOf } from "./_dir_listing.ts";
 import { ShapeError } from "../input/shape_error.ts";
-import { parseRecord } from "./parse_record.ts";
-import { type RandomBytes, randomHex } from "./random_hex.ts";
-import { temporaryName } from "./record_name.ts";
-import type { LedgerRecord } from "./records.ts";
+import { parseRecord } from "../gate/parse_record.ts";
+import { type RandomBytes, randomHex } from "../gate/random_hex.ts";
+import { temporaryName } from "../gate/record_name.ts";
+import type { LedgerRecord } from "../gate/records.ts";
 
 /** A record that could not be written; nothing was recorded. */
 export class LedgerWriteError extends Error {

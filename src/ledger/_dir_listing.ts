@@ -8,7 +8,7 @@
 import { type Dirent, readdirSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { setImmediate } from "node:timers";
-import { isTemporaryName, LEDGER_SEGMENT } from "./record_name.ts";
+import { isTemporaryName, LEDGER_SEGMENT } from "../gate/record_name.ts";
 
 /** The `code` of a Node error, if any. */
 export function errorCode(error: unknown): string | undefined {

@@ -20,13 +20,14 @@ import {
   type DirMark,
   heldAtMark,
 } from "./_dir_mark.ts";
-import { dropArrivedAfter, onlyTightens } from "./arrived_after.ts";
-import type { GateRecords, ReadGateOptions } from "./ledger_store.ts";
-import { isRecordFileName, namedAs } from "./record_name.ts";
-import type { LedgerRecord } from "./records.ts";
-import { screenRecords } from "./screen_records.ts";
-import { dropApprovalCopies } from "./approval_copies.ts";
-import { sortRecords } from "./sort_records.ts";
+import { dropArrivedAfter, onlyTightens } from "../gate/arrived_after.ts";
+import type { ReadGateOptions } from "./ledger_store.ts";
+import { isRecordFileName, namedAs } from "../gate/record_name.ts";
+import type { LedgerRecord } from "../gate/records.ts";
+import { screenRecords } from "../gate/screen_records.ts";
+import { dropApprovalCopies } from "../gate/approval_copies.ts";
+import { sortRecords } from "../gate/sort_records.ts";
+import type { GateRecords } from "../gate/screen_records.ts";
 
 /** The gate a read is of, and the store's state it needs. */
 export interface DirGate {

@@ -13,9 +13,9 @@ import { infoNamed } from "./_git_ledger_objects.ts";
 import { type GateReadAt, readGateAt } from "./_git_ledger_read.ts";
 import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
 import type { GateHistory } from "./ledger_store.ts";
-import type { LedgerRecord } from "./records.ts";
-import { compareRecords } from "./sort_records.ts";
-import { FULL_SHA } from "../git/full_sha.ts";
+import type { LedgerRecord } from "../gate/records.ts";
+import { compareRecords } from "../gate/sort_records.ts";
+import { FULL_SHA } from "../input/full_sha.ts";
 
 /** Where a fetched archive commit is kept while it is read. */
 const ARCHIVE_REF = "refs/chant-wave/folded";

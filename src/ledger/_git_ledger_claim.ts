@@ -11,9 +11,9 @@ import { posix } from "node:path";
 import { checkApprovalHistory } from "./_git_ledger_history.ts";
 import type { LedgerContext } from "./_git_ledger_sync.ts";
 import { claimByOrder } from "./claim_by_order.ts";
-import type { ClaimLedger } from "./claims.ts";
+import type { ClaimLedger } from "../gate/claims.ts";
 import type { LedgerStore } from "./ledger_store.ts";
-import type { ClaimRecord } from "./records.ts";
+import type { ClaimRecord } from "../gate/records.ts";
 
 /** What {@linkcode claimChecked} needs of the store. */
 export interface ClaimingStore {

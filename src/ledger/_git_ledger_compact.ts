@@ -36,11 +36,11 @@ import {
   readGateAt,
 } from "./_git_ledger_read.ts";
 import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
-import { foldedFields, type FoldPlan, planFold } from "./plan_fold.ts";
-import { parseRecord } from "./parse_record.ts";
-import { planSetFileName } from "./plan_set_file.ts";
-import { randomHex } from "./random_hex.ts";
-import { cutRevoke, settlingDigests, spentCut } from "./spent_cut.ts";
+import { foldedFields, type FoldPlan, planFold } from "../gate/plan_fold.ts";
+import { parseRecord } from "../gate/parse_record.ts";
+import { planSetFileName } from "../gate/plan_set_file.ts";
+import { randomHex } from "../gate/random_hex.ts";
+import { cutRevoke, settlingDigests, spentCut } from "../gate/spent_cut.ts";
 import { readSetsAt } from "./_git_ledger_mark.ts";
 import {
   type ExpiredRecord,
@@ -48,8 +48,8 @@ import {
   type LedgerRecord,
   newRecord,
   newStamp,
-} from "./records.ts";
-import { recordFileName } from "./record_name.ts";
+} from "../gate/records.ts";
+import { recordFileName } from "../gate/record_name.ts";
 
 /** One gate's fold, as found at a tip. */
 interface GateFold {

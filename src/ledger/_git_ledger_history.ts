@@ -40,10 +40,10 @@ import { type CommitState, walkBack } from "./_git_ledger_chain.ts";
 import { blobText } from "./_git_ledger_objects.ts";
 import { parseOrderName } from "./_git_ledger_order.ts";
 import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
-import { parseRecord } from "./parse_record.ts";
-import { isRecordFileName } from "./record_name.ts";
-import type { ExpiredRecord, LedgerRecord } from "./records.ts";
-import { higherActions, namesUnendedAction } from "../review/action_floor.ts";
+import { parseRecord } from "../gate/parse_record.ts";
+import { isRecordFileName } from "../gate/record_name.ts";
+import type { ExpiredRecord, LedgerRecord } from "../gate/records.ts";
+import { higherActions, namesUnendedAction } from "../gate/action_floor.ts";
 import { MAX_RECORD_BYTES } from "../limits.ts";
 
 /** The approval a job is about to apply under, and where the walk starts. */

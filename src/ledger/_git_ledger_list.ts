@@ -21,8 +21,8 @@ import {
   SEQ_PATH,
 } from "./_git_ledger_order.ts";
 import type { ObjectReader, TreeEntry } from "./_git_ledger_verified.ts";
-import { isRecordFileName, namedAs } from "./record_name.ts";
-import type { RecordKind } from "./records.ts";
+import { isRecordFileName, namedAs } from "../gate/record_name.ts";
+import type { RecordKind } from "../gate/records.ts";
 
 /** A record file of the gate, with its place in the order. */
 export interface Listed {

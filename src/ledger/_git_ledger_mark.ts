@@ -9,7 +9,7 @@
  * @module
  */
 
-import { onlyTightens } from "./arrived_after.ts";
+import { onlyTightens } from "../gate/arrived_after.ts";
 import type { GateReadAt } from "./_git_ledger_read.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { formatBytes, MAX_PLANS_FILE_BYTES } from "../limits.ts";
@@ -20,9 +20,9 @@ import {
   parsePlanSet,
   planSetFileName,
   type PlanSetMember,
-} from "./plan_set_file.ts";
+} from "../gate/plan_set_file.ts";
 import type { LedgerMark } from "./ledger_store.ts";
-import type { LedgerRecord } from "./records.ts";
+import type { LedgerRecord } from "../gate/records.ts";
 
 /** A mark of the git ledger. */
 export interface GitMark extends LedgerMark {

@@ -21,7 +21,7 @@ import {
 } from "./_git_ledger_order.ts";
 import { fetchLedger, type LedgerContext } from "./_git_ledger_sync.ts";
 import { blobsAt } from "./_git_ledger_tree.ts";
-import { isRecordFileName } from "./record_name.ts";
+import { isRecordFileName } from "../gate/record_name.ts";
 
 /** A file the commit writes besides the records: a number's entry, the counter. */
 export interface ExtraFile {

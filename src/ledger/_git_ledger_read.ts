@@ -7,7 +7,7 @@
  * @module
  */
 
-import { loosens } from "./screen_records.ts";
+import { loosens } from "../gate/screen_records.ts";
 import type { Git } from "../git/git.ts";
 import type { ObjectReader } from "./_git_ledger_verified.ts";
 import {
@@ -20,13 +20,18 @@ import {
   namedExpired,
   TIME_WIDTH,
 } from "./_git_ledger_list.ts";
-import type { GateRecords, GateRef } from "./ledger_store.ts";
+import type { GateRef } from "./ledger_store.ts";
 import { ShapeError } from "../input/shape_error.ts";
-import { parseRecord } from "./parse_record.ts";
-import { compactTime, isTemporaryName, LEDGER_SEGMENT } from "./record_name.ts";
+import { parseRecord } from "../gate/parse_record.ts";
+import {
+  compactTime,
+  isTemporaryName,
+  LEDGER_SEGMENT,
+} from "../gate/record_name.ts";
 import { posix } from "node:path";
-import type { LedgerRecord } from "./records.ts";
-import { compareRecords } from "./sort_records.ts";
+import type { LedgerRecord } from "../gate/records.ts";
+import { compareRecords } from "../gate/sort_records.ts";
+import type { GateRecords } from "../gate/screen_records.ts";
 
 const decoder = new TextDecoder();
 

@@ -12,15 +12,12 @@ import { readHistoryAt } from "./_git_ledger_archive.ts";
 import { type GitMark, lateRecords, markAt } from "./_git_ledger_mark.ts";
 import { type GateReadAt, readGateAt } from "./_git_ledger_read.ts";
 import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
-import { dropArrivedAfter } from "./arrived_after.ts";
-import type {
-  GateHistory,
-  GateRecords,
-  ReadGateOptions,
-} from "./ledger_store.ts";
-import type { LedgerRecord, RecordKind } from "./records.ts";
-import { screenRecords } from "./screen_records.ts";
-import { dropApprovalCopies } from "./approval_copies.ts";
+import { dropArrivedAfter } from "../gate/arrived_after.ts";
+import type { GateHistory, ReadGateOptions } from "./ledger_store.ts";
+import type { LedgerRecord, RecordKind } from "../gate/records.ts";
+import { screenRecords } from "../gate/screen_records.ts";
+import { dropApprovalCopies } from "../gate/approval_copies.ts";
+import type { GateRecords } from "../gate/screen_records.ts";
 
 /** What the reads need of the store. */
 export interface ReadsOf {

@@ -20,7 +20,7 @@ import { blobText } from "./_git_ledger_objects.ts";
 import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
 import { localOnlyFiles } from "./_git_ledger_local.ts";
 import type { ObjectReader } from "./_git_ledger_verified.ts";
-import type { RandomBytes } from "./random_hex.ts";
+import type { RandomBytes } from "../gate/random_hex.ts";
 
 /** The ledger branch's short name. */
 export const LEDGER_BRANCH = "chant/ledger";

@@ -11,11 +11,11 @@ import type { CommitFile } from "./_git_ledger_commit.ts";
 import { withCloneLock } from "./_git_ledger_lock.ts";
 import { publish } from "./_git_ledger_publish.ts";
 import type { LedgerContext } from "./_git_ledger_sync.ts";
-import { parseRecord } from "./parse_record.ts";
-import { formatPlanSet, planSetFileName } from "./plan_set_file.ts";
-import type { PlanSetMember } from "./plan_set_file.ts";
-import { recordFileName } from "./record_name.ts";
-import { formatRecord, type LedgerRecord } from "./records.ts";
+import { parseRecord } from "../gate/parse_record.ts";
+import { formatPlanSet, planSetFileName } from "../gate/plan_set_file.ts";
+import type { PlanSetMember } from "../gate/plan_set_file.ts";
+import { recordFileName } from "../gate/record_name.ts";
+import { formatRecord, type LedgerRecord } from "../gate/records.ts";
 
 /** What the writes need of the store. */
 export interface WritesOf {

@@ -8,13 +8,13 @@
 
 import { OutcomeError } from "../errors.ts";
 import { WAITING } from "../exit_codes.ts";
-import { chunkRuns } from "./chunk_runs.ts";
-import { type ClaimLedger, claimLedger } from "./claims.ts";
-import { countingApprovals } from "./decide_gate.ts";
-import { afterNewestExpired } from "./_coverage.ts";
-import { isSettleRevoke } from "./gate_messages.ts";
+import { chunkRuns } from "../gate/chunk_runs.ts";
+import { type ClaimLedger, claimLedger } from "../gate/claims.ts";
+import { countingApprovals } from "../gate/decide_gate.ts";
+import { afterNewestExpired } from "../gate/_coverage.ts";
+import { isSettleRevoke } from "../gate/gate_messages.ts";
 import type { LedgerStore } from "./ledger_store.ts";
-import type { ClaimRecord, LedgerRecord } from "./records.ts";
+import type { ClaimRecord, LedgerRecord } from "../gate/records.ts";
 
 /**
  * Records `claim` (in chunks of at most 64 KiB, written together) and reads back

@@ -22,18 +22,18 @@ import { errorCode, messageOf, segmentsOf } from "./_dir_listing.ts";
 import { type DirMark, takeDirMark } from "./_dir_mark.ts";
 import { readDirGate, refuseLinksOnce } from "./_dir_reading.ts";
 import { refuseIfRevoked } from "./claim_by_order.ts";
-import { claimLedger } from "./claims.ts";
+import { claimLedger } from "../gate/claims.ts";
 import type { GateRef, LedgerStore, ReadGateOptions } from "./ledger_store.ts";
-import { parseRecord } from "./parse_record.ts";
+import { parseRecord } from "../gate/parse_record.ts";
 import {
   formatPlanSet,
   parsePlanSet,
   planSetFileName,
   type PlanSetMember,
-} from "./plan_set_file.ts";
-import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
-import { checkLedgerSegment, recordFileName } from "./record_name.ts";
-import { formatRecord, type LedgerRecord } from "./records.ts";
+} from "../gate/plan_set_file.ts";
+import { type RandomBytes, webRandomBytes } from "../gate/random_hex.ts";
+import { checkLedgerSegment, recordFileName } from "../gate/record_name.ts";
+import { formatRecord, type LedgerRecord } from "../gate/records.ts";
 
 /** The directory ledger's default root, relative to the working directory. */
 export const DEFAULT_LEDGER_DIR = ".chant/ledger";

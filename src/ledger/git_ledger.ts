@@ -23,7 +23,7 @@ import { commonGitDir, withCloneLock } from "./_git_ledger_lock.ts";
 import { type GitMark, readSetsAt } from "./_git_ledger_mark.ts";
 import { legacyOrder } from "./_git_ledger_order.ts";
 import { listGatesAt } from "./_git_ledger_read.ts";
-import { countingApprovals } from "./decide_gate.ts";
+import { countingApprovals } from "../gate/decide_gate.ts";
 import { gateReads } from "./_git_ledger_reads.ts";
 import { DEFAULT_LEDGER_REMOTE, resolveRemote } from "./_git_ledger_remote.ts";
 import {
@@ -40,8 +40,8 @@ import {
   type SyncReport,
 } from "./_git_ledger_by_hand.ts";
 import type { GateRef, LedgerStore } from "./ledger_store.ts";
-import { type RandomBytes, webRandomBytes } from "./random_hex.ts";
-import { checkLedgerSegment } from "./record_name.ts";
+import { type RandomBytes, webRandomBytes } from "../gate/random_hex.ts";
+import { checkLedgerSegment } from "../gate/record_name.ts";
 
 export { LEDGER_BRANCH };
 

@@ -6,29 +6,17 @@
  * @module
  */
 
-import type { FoldThrough } from "./plan_fold.ts";
-import type { ClaimLedger } from "./claims.ts";
-import type { PlanSetMember } from "./plan_set_file.ts";
+import type { FoldThrough } from "../gate/plan_fold.ts";
+import type { ClaimLedger } from "../gate/claims.ts";
+import type { PlanSetMember } from "../gate/plan_set_file.ts";
 import type {
   ClaimRecord,
   ExpiredRecord,
   FoldedRecord,
   LedgerRecord,
   RecordKind,
-} from "./records.ts";
-
-/** A gate's records as read, with the records that could not be read. */
-export interface GateRecords {
-  /** The gate's valid records, oldest first (ledger order). */
-  records: LedgerRecord[];
-  /** One line per malformed or unreadable record, naming it; never fatal. */
-  problems: string[];
-  /**
-   * Valid records dated more than five minutes after the reader's clock: they do
-   * not count (and are in `problems`), but `revoke` ends them by id.
-   */
-  future?: LedgerRecord[];
-}
+} from "../gate/records.ts";
+import type { GateRecords } from "../gate/screen_records.ts";
 
 /**
  * A point in the ledger's arrival order, taken by {@linkcode LedgerStore.mark}

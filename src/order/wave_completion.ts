@@ -10,7 +10,7 @@ import type {
   LedgerRecord,
   OutcomeJob,
   WaveOutcomeRecord,
-} from "../ledger/records.ts";
+} from "../gate/records.ts";
 import type { Wave } from "../spec/types.ts";
 
 /**

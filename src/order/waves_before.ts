@@ -8,8 +8,8 @@
  * @module
  */
 
-import { governingWaves } from "../policy/governing_waves.ts";
-import type { BaseSpec } from "../policy/base_spec.ts";
+import { governingWaves } from "../gate/governing_waves.ts";
+import type { BaseSpec } from "../gate/base_spec.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { waveAt } from "../spec/wave_at.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-export { type Forge, FORGES } from "../forge/forges.ts";
+export { type Forge, FORGES } from "../ci/forges.ts";
 
 /** One file a renderer produces. */
 export interface RenderedFile {

@@ -11,15 +11,15 @@ import {
   decideGate,
   newestPending,
   type PlanSets,
-} from "../ledger/decide_gate.ts";
-import type { GateRules } from "../ledger/gate_tally.ts";
-import type { RunLocator } from "../forge/run_locator.ts";
+} from "../gate/decide_gate.ts";
+import type { GateRules } from "../gate/gate_tally.ts";
+import type { RunLocator } from "../ci/run_locator.ts";
 import type {
   ApprovalRecord,
   LedgerRecord,
   PendingRecord,
   PlanPair,
-} from "../ledger/records.ts";
+} from "../gate/records.ts";
 
 /** What to do about one gate. */
 export type ResumeStep =

@@ -17,12 +17,12 @@ import { describeLocator } from "../forge/describe_locator.ts";
 import { forgeRepository, TOKEN_VARIABLES } from "../forge/forge_env.ts";
 import { ForgeError } from "../forge/forge_error.ts";
 import type { HttpDeps } from "../forge/forge_http.ts";
-import type { RunLocator } from "../forge/run_locator.ts";
-import { newestPending } from "../ledger/decide_gate.ts";
-import type { GateRules } from "../ledger/gate_tally.ts";
+import type { RunLocator } from "../ci/run_locator.ts";
+import { newestPending } from "../gate/decide_gate.ts";
+import type { GateRules } from "../gate/gate_tally.ts";
 import type { GateRef, LedgerStore } from "../ledger/ledger_store.ts";
-import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
-import { loadPlanSets } from "../gate/read_gate.ts";
+import type { LedgerRecord, PendingRecord } from "../gate/records.ts";
+import { loadPlanSets } from "../ledger/read_gate.ts";
 import { decideResume, type ResumeStep } from "./decide_resume.ts";
 
 /** The statuses of SPEC.md §13, and `would-resume` for dry runs. */

@@ -14,7 +14,6 @@
  */
 
 import type { ApproveJob, ApproveRun } from "../forge/approve_action.ts";
-import { viaTarget } from "../forge/approve_action.ts";
 import type { ClickForge } from "../forge/click_forge.ts";
 import { ForgeError } from "../forge/forge_error.ts";
 import {
@@ -22,8 +21,9 @@ import {
   approveRunName,
   approveWorkflowFile,
 } from "../jobs/approve_job.ts";
-import type { ApprovalRecord } from "../ledger/records.ts";
-import type { ActionKind, Confirmation } from "./confirm_approvals.ts";
+import type { ApprovalRecord } from "../gate/records.ts";
+import type { ActionKind, Confirmation } from "../gate/confirm_approvals.ts";
+import { viaTarget } from "../gate/action_floor.ts";
 
 /** What the click kind checks against. */
 export interface ClickInput {

@@ -15,7 +15,7 @@ import { type ReviewAsker, reviewAsker } from "./ask_review.ts";
 import {
   type ApprovalConfirmer,
   approvalConfirmer,
-} from "./confirm_approvals.ts";
+} from "../gate/confirm_approvals.ts";
 import { reviewAction } from "./review_action.ts";
 import { clickAction } from "./click_action.ts";
 import { clickForge } from "../forge/click_forge.ts";

@@ -15,10 +15,10 @@
  * @module
  */
 
-import { FORGEJO_TITLE, viaTarget } from "../forge/approve_action.ts";
+import { FORGEJO_TITLE } from "../forge/approve_action.ts";
 import { clickForge } from "../forge/click_forge.ts";
-import type { Forge } from "../forge/forges.ts";
-import type { ApprovalRecord } from "../ledger/records.ts";
+import type { Forge } from "../ci/forges.ts";
+import type { ApprovalRecord } from "../gate/records.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import { askedHidden, clickAction } from "./click_action.ts";
 import {
@@ -27,8 +27,9 @@ import {
   type Confirmation,
   NAMES_NO_ACTION,
   NOT_ASKED_HERE,
-} from "./confirm_approvals.ts";
+} from "../gate/confirm_approvals.ts";
 import { namedReview } from "./decide_review.ts";
+import { viaTarget } from "../gate/action_floor.ts";
 
 /**
  * Makes the approve command's confirmer.

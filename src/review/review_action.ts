@@ -10,10 +10,10 @@
  * @module
  */
 
-import type { ApprovalRecord } from "../ledger/records.ts";
+import type { ApprovalRecord } from "../gate/records.ts";
 import type { ReviewAsker } from "./ask_review.ts";
 import { recordedDigest } from "./check_recorded_plans.ts";
-import type { ActionKind, Confirmation } from "./confirm_approvals.ts";
+import type { ActionKind, Confirmation } from "../gate/confirm_approvals.ts";
 import { namedReview } from "./decide_review.ts";
 
 /**

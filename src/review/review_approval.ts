@@ -9,14 +9,14 @@
  */
 
 import type { Clock } from "../clock.ts";
-import { countingApprovals } from "../ledger/decide_gate.ts";
+import { countingApprovals } from "../gate/decide_gate.ts";
 import type { LedgerStore } from "../ledger/ledger_store.ts";
 import {
   type ApprovalRecord,
   approvalRecord,
   newStamp,
   type PlanPair,
-} from "../ledger/records.ts";
+} from "../gate/records.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import type { ReviewAsker } from "./ask_review.ts";
 import { checkRecordedPlans } from "./check_recorded_plans.ts";

@@ -15,8 +15,8 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
-import { claimLedger } from "../ledger/claims.ts";
-import type { LedgerRecord, OutcomeJob, PlanPair } from "../ledger/records.ts";
+import { claimLedger } from "../gate/claims.ts";
+import type { LedgerRecord, OutcomeJob, PlanPair } from "../gate/records.ts";
 import { sameJob } from "../order/wave_completion.ts";
 import type { RunIo } from "./run_io.ts";
 

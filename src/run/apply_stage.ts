@@ -11,7 +11,7 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
-import type { Decision } from "../jobs/decision.ts";
+import type { Decision } from "../gate/decision.ts";
 import type { SkippedRun } from "../jobs/job_result.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { tableLines } from "../table.ts";

@@ -12,14 +12,14 @@
 
 import { styledLead } from "../console/colour.ts";
 import { lineLog, terminalLog } from "../console/line_log.ts";
-import type { GateApproved, GateDecision } from "../ledger/decide_gate.ts";
-import { approveCommand } from "../ledger/gate_messages.ts";
-import { tallyLine } from "../ledger/gate_tally.ts";
-import { randomHex } from "../ledger/random_hex.ts";
-import type { RunStanding } from "../ledger/claims.ts";
-import { type ClaimedRun, newRecord, newStamp } from "../ledger/records.ts";
+import type { GateApproved, GateDecision } from "../gate/decide_gate.ts";
+import { approveCommand } from "../gate/gate_messages.ts";
+import { tallyLine } from "../gate/gate_tally.ts";
+import { randomHex } from "../gate/random_hex.ts";
+import type { RunStanding } from "../gate/claims.ts";
+import { type ClaimedRun, newRecord, newStamp } from "../gate/records.ts";
 import { ciContext } from "../ci/ci_context.ts";
-import type { Decision } from "../jobs/decision.ts";
+import type { Decision } from "../gate/decision.ts";
 import type { SkippedRun } from "../jobs/job_result.ts";
 import type { FailedRun, PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";

@@ -8,7 +8,7 @@
  */
 
 import { type Line, styled } from "../console/colour.ts";
-import type { Decision, DecisionMember } from "../jobs/decision.ts";
+import type { Decision, DecisionMember } from "../gate/decision.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 
 /** The plan's digest and flags, as a refusal names them. */

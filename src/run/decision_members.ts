@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { DecisionMember } from "../jobs/decision.ts";
+import type { DecisionMember } from "../gate/decision.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { keepChanges } from "../plan/plan_changes.ts";
 

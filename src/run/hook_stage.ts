@@ -26,8 +26,8 @@ import {
   type Spec,
   type Wave,
 } from "../spec/types.ts";
-import type { DecisionMember } from "../jobs/decision.ts";
-import type { GateJudge } from "../gate/gate_rules.ts";
+import type { DecisionMember } from "../gate/decision.ts";
+import type { GateJudge } from "../base/gate_rules.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import {
   type HookFiles,

@@ -17,7 +17,7 @@ import {
 } from "../hooks/hooks_report.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import type { Run, Wave } from "../spec/types.ts";
-import type { DecisionMember } from "../jobs/decision.ts";
+import type { DecisionMember } from "../gate/decision.ts";
 import { preparePlanDir } from "./plan_path.ts";
 
 /** The hook files of one wave job, relative to the working directory. */

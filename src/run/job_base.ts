@@ -12,15 +12,15 @@ import { terminalLog } from "../console/line_log.ts";
 import {
   type BaseRead,
   mayForbidSelfApproval,
-  type PolicyBase,
   readBase,
   signersRefOf,
-} from "../policy/read_base.ts";
-import type { GateRecords } from "../ledger/ledger_store.ts";
-import { trustedDecisionHeads } from "../ledger/trusted_decision_heads.ts";
+} from "../base/read_base.ts";
+import { trustedDecisionHeads } from "../gate/trusted_decision_heads.ts";
 import { gateName } from "../gate/gate_name.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
+import type { PolicyBase } from "../gate/base_spec.ts";
+import type { GateRecords } from "../gate/screen_records.ts";
 
 /** The kinds of record that name a decision's head (`trusted_decision_heads.ts`). */
 const HEAD_KINDS = ["pending", "wave-outcome"] as const;

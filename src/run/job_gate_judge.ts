@@ -10,14 +10,14 @@ import {
   type GateJudge,
   gateRules,
   jobRulesContext,
-} from "../gate/gate_rules.ts";
-import type { PolicyBase } from "../policy/read_base.ts";
+} from "../base/gate_rules.ts";
 import {
   type ForgeConfirmations,
   forgeConfirmations,
 } from "../review/forge_confirmer.ts";
 import type { Wave } from "../spec/types.ts";
 import type { RunIo } from "./run_io.ts";
+import type { PolicyBase } from "../gate/base_spec.ts";
 
 /** What {@linkcode jobGateJudge} needs of the job. */
 export interface JobGateInput {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ParseSpecFn } from "../policy/base_spec.ts";
+import type { ParseSpecFn } from "../gate/base_spec.ts";
 import type { Spec } from "../spec/types.ts";
 import type { StepSettings } from "./run_io.ts";
 import type { JobSelection } from "./select_job.ts";

@@ -10,11 +10,11 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
-import { newRecord, newStamp } from "../ledger/records.ts";
+import { newRecord, newStamp } from "../gate/records.ts";
 import { jobLabel, waveCompletion } from "../order/wave_completion.ts";
 import { wavesBefore } from "../order/waves_before.ts";
-import { orderAtBase } from "../policy/order_at_base.ts";
-import type { BaseRead } from "../policy/read_base.ts";
+import { orderAtBase } from "../gate/order_at_base.ts";
+import type { BaseRead } from "../base/read_base.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import { gateName } from "../gate/gate_name.ts";
 import type { RunJobInput } from "./job_input.ts";

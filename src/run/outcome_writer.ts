@@ -6,11 +6,11 @@
  * @module
  */
 
-import { chunkRuns } from "../ledger/chunk_runs.ts";
-import { newRecord, newStamp, type SettledRun } from "../ledger/records.ts";
+import { chunkRuns } from "../gate/chunk_runs.ts";
+import { newRecord, newStamp, type SettledRun } from "../gate/records.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import type { ClaimedRuns } from "./claim_stage.ts";
-import type { Decision } from "../jobs/decision.ts";
+import type { Decision } from "../gate/decision.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** Records claimed runs' outcomes while the job goes on. */

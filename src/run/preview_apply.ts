@@ -9,8 +9,8 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
-import type { GateDecision } from "../ledger/decide_gate.ts";
-import type { Decision } from "../jobs/decision.ts";
+import type { GateDecision } from "../gate/decide_gate.ts";
+import type { Decision } from "../gate/decision.ts";
 import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
 import { membersOf } from "./decision_members.ts";
 import { passRuns } from "./replan_loop.ts";

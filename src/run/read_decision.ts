@@ -15,7 +15,7 @@ import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { MAX_DECISION_BYTES } from "../limits.ts";
 import type { Wave } from "../spec/types.ts";
 import { ShapeError } from "../input/shape_error.ts";
-import { type Decision, parseDecision } from "../jobs/decision.ts";
+import { type Decision, parseDecision } from "../gate/decision.ts";
 
 /**
  * Reads and parses the decision record of `wave`.

@@ -17,12 +17,12 @@ import {
   holdStanding,
   newestPendingFact,
 } from "../hooks/hold_standing.ts";
-import { decideGate } from "../ledger/decide_gate.ts";
-import type { GateJudge } from "../gate/gate_rules.ts";
-import { approveCommand } from "../ledger/gate_messages.ts";
-import type { LedgerRecord, PendingRecord } from "../ledger/records.ts";
+import { decideGate } from "../gate/decide_gate.ts";
+import type { GateJudge } from "../base/gate_rules.ts";
+import { approveCommand } from "../gate/gate_messages.ts";
+import type { LedgerRecord, PendingRecord } from "../gate/records.ts";
 import type { HoldTarget } from "../spec/types.ts";
-import { loadPlanSets } from "../gate/read_gate.ts";
+import { loadPlanSets } from "../ledger/read_gate.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** A hold as read, with the command that would approve what it waits for. */

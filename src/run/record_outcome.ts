@@ -12,10 +12,10 @@ import {
   newStamp,
   type OutcomeJob,
   type WaveOutcome,
-} from "../ledger/records.ts";
-import type { BaseRule } from "../policy/base_rule.ts";
+} from "../gate/records.ts";
+import type { BaseRule } from "../gate/base_rule.ts";
 import { ciContext } from "../ci/ci_context.ts";
-import type { Decision } from "../jobs/decision.ts";
+import type { Decision } from "../gate/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { RunIo } from "./run_io.ts";
 

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { isFullSha } from "../git/full_sha.ts";
+import { isFullSha } from "../input/full_sha.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"

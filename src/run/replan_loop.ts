@@ -12,7 +12,7 @@
 
 import { lineLog } from "../console/line_log.ts";
 import type { Writer } from "../console/writer.ts";
-import type { DecisionMember } from "../jobs/decision.ts";
+import type { DecisionMember } from "../gate/decision.ts";
 import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
 import type { ApplyOutcome, PlannedRun } from "./run_outcomes.ts";
 

@@ -16,7 +16,7 @@ import type { ExitCode } from "../exit_codes.ts";
 import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { gateName } from "../gate/gate_name.ts";
-import type { DecisionMember } from "../jobs/decision.ts";
+import type { DecisionMember } from "../gate/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { Wave } from "../spec/types.ts";
 import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";

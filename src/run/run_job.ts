@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
 import { notifyOutcome } from "../notify/notify_outcome.ts";
-import { rememberingParser } from "../policy/base_spec.ts";
+import { rememberingParser } from "../gate/base_spec.ts";
 import type { JobResult, RestWaveResult } from "../jobs/job_result.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { nextRestWave, restEntry } from "./rest_waves.ts";

@@ -13,10 +13,10 @@
 
 import { lineLog, terminalLog } from "../console/line_log.ts";
 import { WAITING } from "../exit_codes.ts";
-import { readGate } from "../gate/read_gate.ts";
-import type { Decision } from "../jobs/decision.ts";
+import { readGate } from "../ledger/read_gate.ts";
+import type { Decision } from "../gate/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";
-import type { GateDecision } from "../ledger/decide_gate.ts";
+import type { GateDecision } from "../gate/decide_gate.ts";
 import type { Run } from "../spec/types.ts";
 import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
 import { applyStage } from "./apply_stage.ts";

@@ -7,15 +7,15 @@
 
 import { styled, styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
-import type { GateDecision } from "../ledger/decide_gate.ts";
-import { approveCommand } from "../ledger/gate_messages.ts";
-import { tallyLine } from "../ledger/gate_tally.ts";
-import type { BaseRead } from "../policy/read_base.ts";
+import type { GateDecision } from "../gate/decide_gate.ts";
+import { approveCommand } from "../gate/gate_messages.ts";
+import { tallyLine } from "../gate/gate_tally.ts";
+import type { BaseRead } from "../base/read_base.ts";
 import { jobGateJudge } from "./job_gate_judge.ts";
-import type { Decision } from "../jobs/decision.ts";
+import type { Decision } from "../gate/decision.ts";
 import type { RunJobInput } from "./job_input.ts";
 import { decideCommand } from "./next_steps.ts";
-import { readGate } from "../gate/read_gate.ts";
+import { readGate } from "../ledger/read_gate.ts";
 import type { WaitingNote } from "../jobs/job_result.ts";
 import type { RunIo } from "./run_io.ts";
 import { waitingNote } from "./waiting_note.ts";

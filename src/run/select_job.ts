@@ -8,7 +8,7 @@
 
 import { InputError } from "../errors.ts";
 import { countOf } from "../count_of.ts";
-import { compilePattern } from "../jobs/group_pattern.ts";
+import { compilePattern } from "../spec/group_pattern.ts";
 import type { JobKind } from "../jobs/expand_jobs.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import type { JobGroup, Run, Spec, Wave } from "../spec/types.ts";

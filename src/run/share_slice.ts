@@ -7,7 +7,7 @@
  */
 
 import { OK } from "../exit_codes.ts";
-import type { Decision } from "../jobs/decision.ts";
+import type { Decision } from "../gate/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import { sliceShare } from "../jobs/slice_shares.ts";
 import type { Run } from "../spec/types.ts";

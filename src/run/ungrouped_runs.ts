@@ -4,7 +4,7 @@
  * @module
  */
 
-import { compilePattern } from "../jobs/group_pattern.ts";
+import { compilePattern } from "../spec/group_pattern.ts";
 import type { Wave } from "../spec/types.ts";
 import type { FailedRun, PlannedRun } from "./run_outcomes.ts";
 

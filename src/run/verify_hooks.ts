@@ -13,10 +13,10 @@
 import { InputError } from "../errors.ts";
 import { recordedHooksProblem } from "../hooks/check_recorded_hooks.ts";
 import { holdsAtBase, withHolds } from "../hooks/wave_holds.ts";
-import { parseHooks } from "../hooks/parse_hooks.ts";
-import type { PolicyBase } from "../policy/read_base.ts";
+import { parseHooks } from "../spec/parse_hooks.ts";
 import type { Hooks, Wave } from "../spec/types.ts";
-import type { Decision } from "../jobs/decision.ts";
+import type { Decision } from "../gate/decision.ts";
+import type { PolicyBase } from "../gate/base_spec.ts";
 
 /**
  * Checks a decision record's hooks and returns them.

@@ -9,7 +9,7 @@ import {
   type ApprovalRules,
   describeApprovers,
   describeMode,
-} from "../policy/approval_at_base.ts";
+} from "../gate/approval_at_base.ts";
 import type { WaitingNote } from "../jobs/job_result.ts";
 
 /**

@@ -7,7 +7,7 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { holdsAtBase, withHolds } from "../hooks/wave_holds.ts";
-import type { BaseSpec } from "../policy/base_spec.ts";
+import type { BaseSpec } from "../gate/base_spec.ts";
 import type { Hooks, Wave } from "../spec/types.ts";
 import type { RunIo } from "./run_io.ts";
 

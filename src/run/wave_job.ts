@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { BaseRead } from "../policy/read_base.ts";
+import type { BaseRead } from "../base/read_base.ts";
 import {
   type HoldTarget,
   HOOK_POINTS,
@@ -17,7 +17,7 @@ import { toolContext } from "../tool/tool_context.ts";
 import { type HookRunner, hookRunner } from "./hook_stage.ts";
 import { jobGateJudge } from "./job_gate_judge.ts";
 import { gateName } from "../gate/gate_name.ts";
-import type { GateJudge } from "../gate/gate_rules.ts";
+import type { GateJudge } from "../base/gate_rules.ts";
 import {
   hookFiles,
   type HooksReporter,

@@ -11,7 +11,7 @@
  */
 
 import { quote } from "../quote.ts";
-import { compilePattern } from "../jobs/group_pattern.ts";
+import { compilePattern } from "./group_pattern.ts";
 import { asRecord, type Collector } from "./_problems.ts";
 import type { Path } from "./_locate.ts";
 

@@ -16,7 +16,7 @@ import {
   captureStdout,
   type StepRunner,
   toolFailure,
-} from "../tool/run_tool_step.ts";
+} from "../exec/run_tool_step.ts";
 import {
   deployedChange,
   type ListedChange,

@@ -8,12 +8,12 @@
  * @module
  */
 
-import type { BaseSpec } from "../policy/base_spec.ts";
+import type { BaseSpec } from "../gate/base_spec.ts";
 import {
   describeGoverning,
   governingWaves,
   type WaveRef,
-} from "../policy/governing_waves.ts";
+} from "../gate/governing_waves.ts";
 
 /** Whether marks count, and why, as read at base. */
 export interface OverridesAtBase {

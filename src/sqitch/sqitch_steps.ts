@@ -23,7 +23,7 @@ import {
   type StepRunner,
   toolFailure,
   type ToolStepResult,
-} from "../tool/run_tool_step.ts";
+} from "../exec/run_tool_step.ts";
 import { sqitchState } from "./_sqitch_output.ts";
 import {
   failedStep,

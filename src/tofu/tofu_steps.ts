@@ -22,7 +22,7 @@ import {
   type ToolIo,
   type ToolRun,
   type ToolSettings,
-} from "../tool/run_tool_step.ts";
+} from "../exec/run_tool_step.ts";
 import { MAX_PLAN_DOCUMENT } from "./_plan_document.ts";
 import { ShowJsonError, writeToolPlanFile } from "./write_tool_plan_file.ts";
 

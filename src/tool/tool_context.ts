@@ -8,7 +8,7 @@
 
 import { lineLog } from "../console/line_log.ts";
 import type { Writer } from "../console/writer.ts";
-import type { BaseSpec } from "../policy/base_spec.ts";
+import type { BaseSpec } from "../gate/base_spec.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { overridesAtBase } from "../sqitch/overrides_at_base.ts";
 

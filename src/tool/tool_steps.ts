@@ -22,7 +22,7 @@ import {
   type ToolRun,
   type ToolSettings,
   type ToolStepResult,
-} from "./run_tool_step.ts";
+} from "../exec/run_tool_step.ts";
 import type { ToolContext } from "./tool_context.ts";
 
 /** One planning pass of a wave's runs: what the policy says, what they share. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Forge } from "../../src/forge/forges.ts";
+import type { Forge } from "../../src/ci/forges.ts";
 
 /** A pull request (GitLab: merge request) the fake knows. */
 export interface FakePull {

@@ -13,7 +13,7 @@
 
 import { join } from "node:path";
 import { parse } from "yaml";
-import type { Forge } from "../../src/forge/forges.ts";
+import type { Forge } from "../../src/ci/forges.ts";
 import { BINARY, type BinaryResult, runBinary } from "./binary.ts";
 import type { FakeRun } from "./_fake_forge_core.ts";
 import { type FakeForge, fakeForge } from "./fake_forge.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { Forge } from "../../src/forge/forges.ts";
+import type { Forge } from "../../src/ci/forges.ts";
 import {
   emptyState,
   type FakeAnswer,

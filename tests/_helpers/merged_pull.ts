@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Forge } from "../../src/forge/forges.ts";
+import type { Forge } from "../../src/ci/forges.ts";
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { type FakeForge, fakeForge, keepPlansArtifact } from "./fake_forge.ts";

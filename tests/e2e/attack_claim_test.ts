@@ -11,7 +11,7 @@ import { setDigest } from "../../src/digest/set_digest.ts";
 import {
   formatPlanSet,
   planSetFileName,
-} from "../../src/ledger/plan_set_file.ts";
+} from "../../src/gate/plan_set_file.ts";
 import {
   approveLine,
   rollout,

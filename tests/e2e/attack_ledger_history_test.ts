@@ -21,7 +21,7 @@ import {
 } from "../_helpers/rollout.ts";
 import { makeKey, signersFile } from "../_helpers/ssh_key.ts";
 import { cloneLedger } from "../_helpers/ledger_clone.ts";
-import { compactTime } from "../../src/ledger/record_name.ts";
+import { compactTime } from "../../src/gate/record_name.ts";
 
 const SIGNERS = ".chant-wave/allowed_signers";
 const GATE_DIR = "gates/tf/tf-wave-1";

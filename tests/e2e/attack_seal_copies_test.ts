@@ -11,7 +11,7 @@ import { tempDir } from "../_helpers/binary.ts";
 import { cloneLedger } from "../_helpers/ledger_clone.ts";
 import { errorLines, type Rollout, SPEC } from "../_helpers/rollout.ts";
 import { sealedRollout } from "../_helpers/sealed_rollout.ts";
-import { compactTime } from "../../src/ledger/record_name.ts";
+import { compactTime } from "../../src/gate/record_name.ts";
 
 const GATE_DIR = "gates/tf/tf-wave-1";
 const GIT = ["--ledger", "git"];

@@ -8,10 +8,10 @@ import {
   FORGEJO_TITLE,
   forgejoRun,
   githubRun,
-  viaTarget,
 } from "../../src/forge/approve_action.ts";
 import { ShapeError } from "../../src/forge/_json_shape.ts";
 import { fixture } from "../_helpers/_fake_forge_core.ts";
+import { viaTarget } from "../../src/gate/action_floor.ts";
 
 Deno.test("githubRun() reads the run's name, starter and first actor", () => {
   const body = fixture("github", "workflow-run");

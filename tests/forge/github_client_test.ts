@@ -3,7 +3,7 @@ import { expect } from "@std/expect";
 import { InputError } from "../../src/errors.ts";
 import { ForgeError } from "../../src/forge/forge_error.ts";
 import { githubClient } from "../../src/forge/github_client.ts";
-import type { GithubRunLocator } from "../../src/forge/run_locator.ts";
+import type { GithubRunLocator } from "../../src/ci/run_locator.ts";
 import { type FakeForge, fakeForge } from "../_helpers/fake_forge.ts";
 import { testDeps } from "./_forge_test_deps.ts";
 

@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { gitlabClient } from "../../src/forge/gitlab_client.ts";
-import type { GitlabRunLocator } from "../../src/forge/run_locator.ts";
+import type { GitlabRunLocator } from "../../src/ci/run_locator.ts";
 import { type FakeForge, fakeForge } from "../_helpers/fake_forge.ts";
 import { testDeps } from "./_forge_test_deps.ts";
 

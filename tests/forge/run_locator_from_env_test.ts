@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { parseRunLocator } from "../../src/forge/run_locator.ts";
+import { parseRunLocator } from "../../src/ci/run_locator.ts";
 import { runLocatorFromEnv } from "../../src/forge/run_locator_from_env.ts";
 
 const GITHUB_ENV = {

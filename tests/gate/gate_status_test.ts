@@ -5,7 +5,7 @@ import {
   approvalRecord,
   expiredRecord,
   pendingRecord,
-} from "../../src/ledger/records.ts";
+} from "../../src/gate/records.ts";
 
 const digest = (c: string) => `sha256:${c.repeat(64)}`;
 const gate = { name: "tf", gate: "tf-wave-2" };

@@ -5,7 +5,7 @@ import {
   holdStanding,
   newestPendingFact,
 } from "../../src/hooks/hold_standing.ts";
-import { newRecord, type WaveOutcome } from "../../src/ledger/records.ts";
+import { newRecord, type WaveOutcome } from "../../src/gate/records.ts";
 import { at, D, expired, GATE, NAME, pending } from "../ledger/_records.ts";
 
 function waveOutcome(id: string, minute: number, outcome: WaveOutcome) {

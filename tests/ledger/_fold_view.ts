@@ -10,26 +10,26 @@ import {
   appliedSince,
   newestPendingFact,
 } from "../../src/hooks/hold_standing.ts";
-import { claimLedgers } from "../../src/ledger/claims.ts";
+import { claimLedgers } from "../../src/gate/claims.ts";
 import {
   countingApprovals,
   decideGate,
   newestPending,
   standingPending,
-} from "../../src/ledger/decide_gate.ts";
+} from "../../src/gate/decide_gate.ts";
 import type {
   LedgerRecord,
   OutcomeJob,
   PlanPair,
-} from "../../src/ledger/records.ts";
-import type { BaseRule } from "../../src/policy/base_rule.ts";
-import { trustedDecisionHeads } from "../../src/ledger/trusted_decision_heads.ts";
+} from "../../src/gate/records.ts";
+import type { BaseRule } from "../../src/gate/base_rule.ts";
+import { trustedDecisionHeads } from "../../src/gate/trusted_decision_heads.ts";
 import {
   lastCompleted,
   waveCompletion,
 } from "../../src/order/wave_completion.ts";
 import { gateStatus } from "../../src/gate/gate_status.ts";
-import { actionRefusals } from "../../src/review/action_floor.ts";
+import { actionRefusals } from "../../src/gate/action_floor.ts";
 import { digest, GATE } from "./_records.ts";
 
 /** The records' ids. */

@@ -14,7 +14,7 @@ import {
   type PendingRecord,
   pendingRecord,
   type RunOutcomeRecord,
-} from "../../src/ledger/records.ts";
+} from "../../src/gate/records.ts";
 
 /** The name and gate every builder uses. */
 export const NAME = "tf";

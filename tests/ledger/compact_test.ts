@@ -7,8 +7,8 @@ import {
   type LedgerRecord,
   newRecord,
   type OutcomeJob,
-} from "../../src/ledger/records.ts";
-import type { BaseRule } from "../../src/policy/base_rule.ts";
+} from "../../src/gate/records.ts";
+import type { BaseRule } from "../../src/gate/base_rule.ts";
 import { tempDir } from "../_helpers/binary.ts";
 import { DIGESTS, HEADS, ids, PAIRS, SETS, view } from "./_fold_view.ts";
 import {

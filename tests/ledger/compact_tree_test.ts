@@ -5,9 +5,9 @@ import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
 import {
   formatPlanSet,
   planSetFileName,
-} from "../../src/ledger/plan_set_file.ts";
-import { recordFileName } from "../../src/ledger/record_name.ts";
-import { formatRecord, type LedgerRecord } from "../../src/ledger/records.ts";
+} from "../../src/gate/plan_set_file.ts";
+import { recordFileName } from "../../src/gate/record_name.ts";
+import { formatRecord, type LedgerRecord } from "../../src/gate/records.ts";
 import { DIGESTS, SETS } from "./_fold_view.ts";
 import { approval, claim, expired, GATE, NAME, pending } from "./_records.ts";
 import { ledgerWorld } from "./git_ledger_fixture.ts";

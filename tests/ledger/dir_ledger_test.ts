@@ -1,8 +1,8 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { dirLedger, LedgerWriteError } from "../../src/ledger/dir_ledger.ts";
-import { counterRandomBytes } from "../../src/ledger/random_hex.ts";
-import { formatRecord } from "../../src/ledger/records.ts";
+import { counterRandomBytes } from "../../src/gate/random_hex.ts";
+import { formatRecord } from "../../src/gate/records.ts";
 import { InputError } from "../../src/errors.ts";
 import { ShapeError } from "../../src/input/shape_error.ts";
 import { setDigest } from "../../src/digest/set_digest.ts";

@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { fileURLToPath } from "node:url";
-import type { ApprovalRecord } from "../../src/ledger/records.ts";
+import type { ApprovalRecord } from "../../src/gate/records.ts";
 import { pushLog, unretriedRejections } from "../_helpers/push_log.ts";
 import { ledgerWorld } from "./git_ledger_fixture.ts";
 

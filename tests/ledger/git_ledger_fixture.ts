@@ -13,8 +13,8 @@ import {
   gitLedger,
   type GitLedgerOptions,
 } from "../../src/ledger/git_ledger.ts";
-import { approvalRecord, newStamp } from "../../src/ledger/records.ts";
-import type { ApprovalRecord } from "../../src/ledger/records.ts";
+import { approvalRecord, newStamp } from "../../src/gate/records.ts";
+import type { ApprovalRecord } from "../../src/gate/records.ts";
 import { type TempRepo, tempRepo } from "../_helpers/temp_repo.ts";
 
 /** A remote and clones of it. */

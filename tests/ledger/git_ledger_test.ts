@@ -7,8 +7,8 @@ import { createGit } from "../../src/git/git.ts";
 import { setDigest } from "../../src/digest/set_digest.ts";
 import { ShapeError } from "../../src/input/shape_error.ts";
 import { gitLedger } from "../../src/ledger/git_ledger.ts";
-import { planSetFileName } from "../../src/ledger/plan_set_file.ts";
-import { recordFileName } from "../../src/ledger/record_name.ts";
+import { planSetFileName } from "../../src/gate/plan_set_file.ts";
+import { recordFileName } from "../../src/gate/record_name.ts";
 import {
   type ApprovalRecord,
   approvalRecord,
@@ -16,7 +16,7 @@ import {
   newRecord,
   newStamp,
   pendingRecord,
-} from "../../src/ledger/records.ts";
+} from "../../src/gate/records.ts";
 import { pushLog, unretriedRejections } from "../_helpers/push_log.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
 import { approvalNoted, ledgerWorld } from "./git_ledger_fixture.ts";

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { Decision } from "../../src/jobs/decision.ts";
+import type { Decision } from "../../src/gate/decision.ts";
 import type { JobResult } from "../../src/jobs/job_result.ts";
 import type { Spec } from "../../src/spec/types.ts";
 

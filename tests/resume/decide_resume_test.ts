@@ -1,8 +1,8 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { decideResume } from "../../src/resume/decide_resume.ts";
-import type { RunLocator } from "../../src/forge/run_locator.ts";
-import type { LedgerRecord, PlanPair } from "../../src/ledger/records.ts";
+import type { RunLocator } from "../../src/ci/run_locator.ts";
+import type { LedgerRecord, PlanPair } from "../../src/gate/records.ts";
 import {
   approval,
   at,

@@ -7,7 +7,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { clickForge } from "../../src/forge/click_forge.ts";
-import { approvalRecord } from "../../src/ledger/records.ts";
+import { approvalRecord } from "../../src/gate/records.ts";
 import { clickAction } from "../../src/review/click_action.ts";
 import { type FakeForge, fakeForge } from "../_helpers/fake_forge.ts";
 

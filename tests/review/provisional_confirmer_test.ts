@@ -5,12 +5,12 @@
 // are not asked; one naming a review or nothing is refused, with its reason.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { approvalRecord } from "../../src/ledger/records.ts";
+import { approvalRecord } from "../../src/gate/records.ts";
 import {
   type ActionKind,
   NAMES_NO_ACTION,
   NOT_ASKED_HERE,
-} from "../../src/review/confirm_approvals.ts";
+} from "../../src/gate/confirm_approvals.ts";
 import { provisionalConfirmer } from "../../src/review/provisional_confirmer.ts";
 
 const DIGEST = `sha256:${"a".repeat(64)}`;

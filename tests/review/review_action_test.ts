@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import type { PlanClaim } from "../../src/forge/plans_handoff.ts";
-import { approvalRecord } from "../../src/ledger/records.ts";
+import { approvalRecord } from "../../src/gate/records.ts";
 import type { ReviewAnswer } from "../../src/review/ask_review.ts";
 import { reviewAction } from "../../src/review/review_action.ts";
 

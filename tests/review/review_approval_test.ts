@@ -8,9 +8,9 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { realClock } from "../../src/clock.ts";
-import type { Forge } from "../../src/forge/forges.ts";
+import type { Forge } from "../../src/ci/forges.ts";
 import { dirLedger } from "../../src/ledger/dir_ledger.ts";
-import type { PlanPair } from "../../src/ledger/records.ts";
+import type { PlanPair } from "../../src/gate/records.ts";
 import { reviewAsker } from "../../src/review/ask_review.ts";
 import {
   reviewApproval,

@@ -8,8 +8,8 @@ import {
 } from "../../src/run/already_applied.ts";
 import { memoryWriter } from "../../src/console/writer.ts";
 import type { LedgerStore } from "../../src/ledger/ledger_store.ts";
-import { newRecord } from "../../src/ledger/records.ts";
-import type { LedgerRecord, WaveOutcome } from "../../src/ledger/records.ts";
+import { newRecord } from "../../src/gate/records.ts";
+import type { LedgerRecord, WaveOutcome } from "../../src/gate/records.ts";
 import {
   approval,
   at,

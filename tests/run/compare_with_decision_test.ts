@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { compareWithDecision } from "../../src/run/compare_with_decision.ts";
-import type { Decision } from "../../src/jobs/decision.ts";
+import type { Decision } from "../../src/gate/decision.ts";
 import type { PlannedRun } from "../../src/run/run_outcomes.ts";
 import { lineLog } from "../../src/console/line_log.ts";
 import type { Line } from "../../src/console/colour.ts";

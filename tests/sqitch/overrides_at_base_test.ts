@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { baseSpecOf } from "../../src/policy/base_spec.ts";
+import { baseSpecOf } from "../../src/gate/base_spec.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 import { overridesAtBase } from "../../src/sqitch/overrides_at_base.ts";
 

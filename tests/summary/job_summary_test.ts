@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import type { Decision } from "../../src/jobs/decision.ts";
+import type { Decision } from "../../src/gate/decision.ts";
 import type { JobResult } from "../../src/jobs/job_result.ts";
 import { jobSummary } from "../../src/summary/job_summary.ts";
 

@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { memoryWriter } from "../../src/console/writer.ts";
-import { baseSpecOf } from "../../src/policy/base_spec.ts";
+import { baseSpecOf } from "../../src/gate/base_spec.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 import { toolContext } from "../../src/tool/tool_context.ts";
 

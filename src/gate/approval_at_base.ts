@@ -1,0 +1,254 @@
+/**
+ * Decides which approvals a wave's gate counts, from the spec at the base commit
+ * (SPEC.md §12, §12.1): the approval mode, the signers file a sealed gate reads,
+ * and the approver rules, each the strictest of the base waves that govern the
+ * wave (§4.4), so a change can loosen none of them. Pure: the spec at base is
+ * given; reading the signers file and the change's history are edges.
+ * @module
+ */
+
+import {
+  type ApprovalMode,
+  DEFAULT_SIGNERS,
+  type Wave,
+} from "../spec/types.ts";
+import type { BaseSpec } from "./base_spec.ts";
+import {
+  describeGoverning,
+  governingWaves,
+  type WaveRef,
+} from "./governing_waves.ts";
+import type { PolicySource } from "./policy_at_base.ts";
+import { normalisePath } from "./base_spec.ts";
+
+/** A signers file to read: where, at which commit. */
+export interface SignersRef {
+  /** The base commit (full sha). */
+  sha: string;
+  /** The file, from the repository's top level. */
+  path: string;
+}
+
+/** Which approvals a wave's gate counts, as read at base. */
+export interface ApprovalRules {
+  /** The strictest mode of the governing waves. */
+  mode: ApprovalMode;
+  /**
+   * The signers files a seal must verify against: one per base whose own mode
+   * is `sealed` or `forge` (a forge gate counts sealed approvals too); none on
+   * a `ledger` gate.
+   */
+  signers: SignersRef[];
+  /** How many distinct principals must approve: the highest of the governing waves. */
+  required: number;
+  /**
+   * The `allowed` lists of the governing waves that restrict approvers; a
+   * principal must match a pattern of each (none: anyone).
+   */
+  allowed: string[][];
+  /** `false` when any governing wave says so. */
+  selfApproval: boolean;
+  /** `base` when the spec at base was read; `absent-at-base` for a fallback. */
+  source: PolicySource;
+  /** Why, for the log: `read at <sha12>: …`, `the spec is not in <sha12>`, … */
+  reason: string;
+}
+
+const STRICTNESS: Record<ApprovalMode, number> = {
+  "ledger": 0,
+  "forge": 1,
+  "sealed": 2,
+};
+
+/**
+ * The strictest of some approval modes: `sealed` (only signatures by keys
+ * listed at base) > `forge` (approvals the forge confirms, or sealed ones) >
+ * `ledger` (any approval record).
+ * @param modes At least one mode.
+ * @returns The strictest.
+ * @example
+ * ```ts
+ * strictestMode(["forge", "ledger"]); // "forge"
+ * ```
+ */
+export function strictestMode(modes: readonly ApprovalMode[]): ApprovalMode {
+  return modes.reduce((a, b) => STRICTNESS[b] > STRICTNESS[a] ? b : a);
+}
+
+/**
+ * The signers file's path from the top level, normalised as the spec's path is
+ * (a path that climbs out of the repository stays as written: no file is there).
+ */
+function signersPath(path: string): string {
+  return normalisePath(path) ?? path;
+}
+
+/** The rules of some waves (or a spec's top level), strictest of each. */
+function strictestOf(
+  rules: readonly Pick<Wave, "approval" | "approvers">[],
+  sha: string,
+  signers: string,
+): Omit<ApprovalRules, "source" | "reason"> {
+  const mode = strictestMode(rules.map((rule) => rule.approval));
+  return {
+    mode,
+    signers: mode === "ledger" ? [] : [{ sha, path: signers }],
+    required: Math.max(...rules.map((rule) => rule.approvers.required)),
+    allowed: rules.flatMap((rule) =>
+      rule.approvers.allowed ? [[...rule.approvers.allowed]] : []
+    ),
+    selfApproval: rules.every((rule) => rule.approvers.selfApproval),
+  };
+}
+
+/**
+ * Decides the approval rules of one wave from the spec at base:
+ * - governing waves found: the strictest of their rules (a wave without a field
+ *   has its spec's top-level one), signers file per the spec's `signers`;
+ * - no wave governs (a new wave with new targets): the top level at base;
+ * - the spec is absent at base: the defaults (`ledger`, 1 approver, anyone,
+ *   self-approval allowed), as for a repository that adopts chant-wave, whose
+ *   gate is `always` anyway;
+ * - the spec does not parse at base (an unknown `approval` value among other
+ *   things): `sealed` with the default signers file, and no self-approval.
+ * @param base The base commit's full sha and the spec there.
+ * @param wave The wave of the change: number, name and every target it holds.
+ * @returns The rules, their source and the reason line.
+ * @example
+ * ```ts
+ * approvalAtBase({ sha, spec: { status: "absent" } }, { k: 2, name: "prod", targets: [] }).mode;
+ * // "ledger"
+ * ```
+ */
+export function approvalAtBase(
+  base: { sha: string; spec: BaseSpec },
+  wave: WaveRef,
+): ApprovalRules {
+  const sha12 = base.sha.slice(0, 12);
+  const spec = base.spec;
+  if (spec.status === "absent") {
+    return {
+      mode: "ledger",
+      signers: [],
+      required: 1,
+      allowed: [],
+      selfApproval: true,
+      source: "absent-at-base",
+      reason: `the spec is not in ${sha12}`,
+    };
+  }
+  if (spec.status === "unparsable") {
+    return {
+      mode: "sealed",
+      signers: [{ sha: base.sha, path: DEFAULT_SIGNERS }],
+      required: 1,
+      allowed: [],
+      selfApproval: false,
+      source: "absent-at-base",
+      reason: `the spec at ${sha12} does not parse: ${spec.problem}`,
+    };
+  }
+  const governing = governingWaves(spec.spec.waves, wave);
+  if (governing.length === 0) {
+    return {
+      ...strictestOf([spec.spec], base.sha, signersPath(spec.spec.signers)),
+      source: "base",
+      reason:
+        `no wave at ${sha12} governs wave ${wave.k} "${wave.name}": its top level`,
+    };
+  }
+  return {
+    ...strictestOf(
+      governing.map((g) => g.wave),
+      base.sha,
+      signersPath(spec.spec.signers),
+    ),
+    source: "base",
+    reason: `read at ${sha12}: ${describeGoverning(governing)}`,
+  };
+}
+
+/**
+ * The strictest of the rules read at several bases (a share job reads the
+ * decision's base and its own): the strictest mode, the signers file of every
+ * base that counts seals, the highest `required`, every `allowed` list, and no self-approval when
+ * any says so.
+ * @param reads The rules at each base, at least one.
+ * @returns The combined rules; the reasons joined.
+ * @example
+ * ```ts
+ * strictestRules([atBase, atRecordBase]).required;
+ * ```
+ */
+export function strictestRules(
+  reads: readonly ApprovalRules[],
+): ApprovalRules {
+  if (reads.length === 1) return reads[0];
+  const mode = strictestMode(reads.map((read) => read.mode));
+  return {
+    mode,
+    signers: mode === "ledger" ? [] : reads.flatMap((read) => read.signers),
+    required: Math.max(...reads.map((read) => read.required)),
+    allowed: reads.flatMap((read) => read.allowed),
+    selfApproval: reads.every((read) => read.selfApproval),
+    source: reads.some((read) => read.source === "base")
+      ? "base"
+      : "absent-at-base",
+    reason: reads.map((read) => read.reason).join("; and "),
+  };
+}
+
+/**
+ * Says what the mode is, for the log line `approval of wave <k> "<name>": …`.
+ * @param rules The rules.
+ * @returns `ledger`, `sealed by <path>`, or `forge, or sealed by <path>` (with
+ *   each commit when several bases name files).
+ * @example
+ * ```ts
+ * describeMode({ mode: "sealed", signers: [{ sha, path: ".chant-wave/allowed_signers" }] });
+ * // "sealed by .chant-wave/allowed_signers"
+ * ```
+ */
+export function describeMode(
+  rules: Pick<ApprovalRules, "mode" | "signers">,
+): string {
+  if (rules.mode === "ledger") return rules.mode;
+  const files = rules.signers.length === 1
+    ? rules.signers[0].path
+    : rules.signers.map((ref) => `${ref.path} at ${ref.sha.slice(0, 12)}`)
+      .join(" and ");
+  return rules.mode === "sealed"
+    ? `sealed by ${files}`
+    : `forge, or sealed by ${files}`;
+}
+
+/**
+ * Says what the approver rules are, for the log line
+ * `approvers of wave <k> "<name>": …`.
+ * @param rules The rules.
+ * @returns E.g. `2 distinct approvers, allowed *@platform.example, no
+ *   self-approval`, or `1 approver, anyone, self-approval allowed`.
+ * @example
+ * ```ts
+ * describeApprovers({ required: 1, allowed: [], selfApproval: true });
+ * // "1 approver, anyone, self-approval allowed"
+ * ```
+ */
+export function describeApprovers(
+  rules: Pick<ApprovalRules, "required" | "allowed" | "selfApproval">,
+): string {
+  const count = rules.required === 1
+    ? "1 approver"
+    : `${rules.required} distinct approvers`;
+  const allowed = rules.allowed.length === 0
+    ? "anyone"
+    : rules.allowed.length === 1
+    ? `allowed ${rules.allowed[0].join(", ")}`
+    : `allowed ${
+      rules.allowed.map((list) => `[${list.join(", ")}]`).join(" and ")
+    }`;
+  const self = rules.selfApproval
+    ? "self-approval allowed"
+    : "no self-approval";
+  return `${count}, ${allowed}, ${self}`;
+}
