@@ -25,7 +25,7 @@ import {
   type Timed,
   withLoad,
 } from "./_measure.ts";
-import { dirLedger } from "../../src/ledger/dir_ledger.ts";
+import { dirLedger } from "../../src/ledger/dir/dir_ledger.ts";
 import { setDigest } from "../../src/digest/set_digest.ts";
 import { counterRandomBytes } from "../../src/gate/random_hex.ts";
 import {

@@ -33,7 +33,7 @@ import {
 } from "./_measure.ts";
 import { formatRecord } from "../../src/gate/records.ts";
 import { recordFileName } from "../../src/gate/record_name.ts";
-import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
+import { entryBytes, orderPath } from "../../src/ledger/git/_order.ts";
 import { posix } from "node:path";
 import { recordAt, withPlanSet } from "./gate_bench.ts";
 import {

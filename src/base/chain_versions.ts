@@ -11,10 +11,9 @@ import type { Git } from "../git/git.ts";
 import { isAncestor } from "../git/git_history.ts";
 import { DEFAULT_SIGNERS } from "../spec/types.ts";
 import { baseChain, firstChainPage } from "./base_chain.ts";
-import type { BaseSpec } from "../gate/base_spec.ts";
+import { type BaseSpec, normalisePath } from "../gate/base_spec.ts";
 import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
 import type { ChainVersion } from "./resolve_base.ts";
-import { normalisePath } from "../gate/base_spec.ts";
 
 /**
  * The commits of the chain rule, over the spec and every signers file the

@@ -16,8 +16,7 @@
 import type { ReadAhead } from "./read_ahead.ts";
 import { lineLog } from "../console/line_log.ts";
 import { changePeople } from "./change_people.ts";
-import { countingApprovals } from "../gate/decide_gate.ts";
-import { revokeFloor } from "../gate/revoke_floor.ts";
+import { countingApprovals, revokeFloor } from "../gate/revoke_floor.ts";
 import type { GateRules } from "../gate/gate_tally.ts";
 import type { LedgerRecord } from "../gate/records.ts";
 import {
@@ -28,7 +27,11 @@ import {
   strictestRules,
 } from "../gate/approval_at_base.ts";
 import type { BaseSpec } from "../gate/base_spec.ts";
-import { judgeApprovals } from "../gate/judge_approvals.ts";
+import {
+  type ChangePeople,
+  judgeApprovals,
+  type SignersAtBase,
+} from "../gate/judge_approvals.ts";
 import { readSignersAt } from "./read_signers.ts";
 import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
 import type { Wave } from "../spec/types.ts";
@@ -36,8 +39,6 @@ import { ciContext } from "../ci/ci_context.ts";
 import type { Clock } from "../clock.ts";
 import type { Writer } from "../console/writer.ts";
 import type { Git } from "../git/git.ts";
-import type { ChangePeople } from "../gate/judge_approvals.ts";
-import type { SignersAtBase } from "../gate/judge_approvals.ts";
 
 /** What judging a gate's approvals reads: git, the log and the clock. */
 export interface GateRulesIo {

@@ -12,8 +12,7 @@ import { changePeople } from "./change_people.ts";
 import type { Git } from "../git/git.ts";
 import type { SignersRef } from "../gate/approval_at_base.ts";
 import { readSignersAt } from "./read_signers.ts";
-import type { ChangePeople } from "../gate/judge_approvals.ts";
-import type { SignersAtBase } from "../gate/judge_approvals.ts";
+import type { ChangePeople, SignersAtBase } from "../gate/judge_approvals.ts";
 
 /** The rules' reads of git, memoised from before the job's first command. */
 export interface ReadAhead {

@@ -18,7 +18,9 @@ import { chainCommits } from "./chain_versions.ts";
 import {
   type BaseSpec,
   baseSpecOf,
+  normalisePath,
   type ParseSpecFn,
+  type PolicyBase,
 } from "../gate/base_spec.ts";
 import type { SignersRef } from "../gate/approval_at_base.ts";
 import { lastDecidedAncestor } from "./last_decided.ts";
@@ -29,8 +31,6 @@ import {
   refuseLinkedWorkTreePath,
   specPathFromTop,
 } from "./spec_path.ts";
-import { normalisePath } from "../gate/base_spec.ts";
-import type { PolicyBase } from "../gate/base_spec.ts";
 
 /** The inputs of {@linkcode readBase}. */
 export interface ReadBaseOptions {

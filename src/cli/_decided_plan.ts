@@ -9,8 +9,7 @@
 import { hasControlCharacter } from "../console/visible.ts";
 import { InputError } from "../errors.ts";
 import { readDecision } from "../run/read_decision.ts";
-import type { GateTarget } from "./_gate_target.ts";
-import { findWave } from "./_gate_target.ts";
+import { findWave, type GateTarget } from "./_gate_target.ts";
 
 /** The digest the decision waits for, or why nothing waits. */
 export type DecidedPlan =

@@ -7,7 +7,7 @@
  */
 
 import { InputError } from "../errors.ts";
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 import { gateName } from "../gate/gate_name.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import type { ParsedFlags } from "./_flags.ts";
@@ -91,7 +91,7 @@ export function findWave(spec: Spec, wave: string, file: string): Wave {
  */
 export async function requireKnownGate(
   target: GateTarget,
-  ledger: LedgerStore,
+  ledger: Ledger,
 ): Promise<void> {
   const known = await ledger.listGates();
   if (known.some((g) => g.name === target.name && g.gate === target.gate)) {

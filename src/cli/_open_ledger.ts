@@ -12,11 +12,11 @@ import { lstat, readdir, realpath } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { dirname, isAbsolute, join, relative, resolve } from "@std/path";
 import { InputError } from "../errors.ts";
-import { DEFAULT_LEDGER_DIR, dirLedger } from "../ledger/dir_ledger.ts";
-import { gitLedger, REMOTE_NAME } from "../ledger/git_ledger.ts";
+import { DEFAULT_LEDGER_DIR, dirLedger } from "../ledger/dir/dir_ledger.ts";
+import { gitLedger, REMOTE_NAME } from "../ledger/git/git_ledger.ts";
 import { maskCredentials } from "../console/mask_credentials.ts";
 import { refuseLinks } from "../fs/refuse_links.ts";
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 import type { CliIo } from "./io.ts";
 import { DEFAULT_FETCH_REMOTE } from "./_waiting_commits.ts";
 
@@ -74,7 +74,7 @@ export function chooseLedger(
 export async function openLedger(
   choice: LedgerChoice,
   io: Pick<CliIo, "env" | "cwd" | "git" | "clock" | "stderr">,
-): Promise<LedgerStore> {
+): Promise<Ledger> {
   const { where } = choice;
   if (where === "git" || where.startsWith("git:")) {
     const remote = where === "git" ? undefined : where.slice("git:".length);

@@ -12,7 +12,7 @@
 
 import type { Clock } from "../clock.ts";
 import type { Git } from "../git/git.ts";
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 import type { PendingRecord, PlanPair } from "../gate/records.ts";
 import { type BaseSpec, baseSpecOf } from "../gate/base_spec.ts";
 import { readTreeFile } from "../git/tree_file.ts";
@@ -26,7 +26,7 @@ export interface PendingRulesIo {
   git: Git;
   cwd: string;
   clock: Clock;
-  ledger: Pick<LedgerStore, "readPlanSet">;
+  ledger: Pick<Ledger, "readPlanSet">;
   /**
    * The remote a commit this checkout lacks is fetched from.
    * @default {"origin"}

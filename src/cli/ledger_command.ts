@@ -10,14 +10,14 @@ import { InputError } from "../errors.ts";
 import { countOf } from "../count_of.ts";
 import { OK } from "../exit_codes.ts";
 import { describeRecord } from "../gate/describe_record.ts";
-import { isGitLedger } from "../ledger/git_ledger.ts";
+import { isGitLedger } from "../ledger/git/git_ledger.ts";
 import { summariseSeal } from "../seal/seal_summary.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
 import { jsonFlag, LEDGER_FLAG, SPEC_FLAG } from "./_common_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 import type { CliIo } from "./io.ts";
 
 /** The `ledger` command. */
@@ -165,7 +165,7 @@ export const ledgerCommand: Command = {
 
 /** `ledger compact [NAME [GATE]]`: folds, and says what per gate. */
 async function compact(
-  ledger: LedgerStore,
+  ledger: Ledger,
   args: {
     named?: string;
     gate?: string;

@@ -7,7 +7,8 @@
  */
 
 import { OK, RUN_FAILED } from "../exit_codes.ts";
-import type { GateRef, LedgerStore } from "../ledger/ledger_store.ts";
+import type { GateRef } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 import {
   resumeGates,
   type ResumeIo,
@@ -97,7 +98,7 @@ export function resumeExitCode(result: ResumeResult): number {
 
 /** The ledger's gates: all of them, or a spec's wave gates (`<gate>-wave-<k>`). */
 async function gatesOf(
-  ledger: LedgerStore,
+  ledger: Ledger,
   spec: { name: string; gate: string } | undefined,
 ): Promise<GateRef[]> {
   const gates = await ledger.listGates(spec?.name);
@@ -120,7 +121,7 @@ async function gatesOf(
  */
 export function resumeOne(
   gate: GateRef,
-  ledger: LedgerStore,
+  ledger: Ledger,
   io: CliIo,
   confirmer?: ApprovalConfirmer,
 ): Promise<ResumeResult> {
@@ -138,7 +139,7 @@ export function resumeOne(
  * gate an unsigned approval counts only as `confirmer` takes it (none without).
  */
 function resumeIo(
-  ledger: LedgerStore,
+  ledger: Ledger,
   io: CliIo,
   confirmer?: ApprovalConfirmer,
 ): ResumeIo {

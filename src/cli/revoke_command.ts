@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 import { countOf } from "../count_of.ts";
 import { lineLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
@@ -110,7 +110,7 @@ export const revokeCommand: Command = {
  * `ledger compact` folds it.
  */
 async function foldBehind(
-  ledger: LedgerStore,
+  ledger: Ledger,
   name: string,
   gate: string,
   log: (line: string) => void,

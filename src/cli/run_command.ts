@@ -30,7 +30,7 @@ import { loadSpec, specParser } from "./_load_spec.ts";
 import { RUN_FLAGS } from "./_run_flags.ts";
 import { ledgerArgument, openLedger } from "./_open_ledger.ts";
 import { runLedger } from "./_run_ledger.ts";
-import { DEFAULT_LEDGER_DIR } from "../ledger/dir_ledger.ts";
+import { DEFAULT_LEDGER_DIR } from "../ledger/dir/dir_ledger.ts";
 import { checkUnignored } from "./_warn_unignored.ts";
 
 /** The `run` command. */

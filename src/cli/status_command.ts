@@ -48,7 +48,7 @@ import {
 } from "./_status_rules.ts";
 import type { CliIo } from "./io.ts";
 import { newestPending } from "../gate/decide_gate.ts";
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 import type { LedgerRecord, PendingRecord, PlanPair } from "../gate/records.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { waveAt } from "../spec/wave_at.ts";
@@ -148,7 +148,7 @@ export const statusCommand: Command = {
  * The spec's waves, and past them the rest wave again for every further wave
  * whose gate the ledger holds (SPEC.md §11).
  */
-async function wavesOf(spec: Spec, ledger: LedgerStore): Promise<Wave[]> {
+async function wavesOf(spec: Spec, ledger: Ledger): Promise<Wave[]> {
   const waves = [...spec.waves];
   if (!waves[waves.length - 1].rest) return waves;
   const gates = new Set(
@@ -236,7 +236,7 @@ async function readDecision(path: string): Promise<WaveStatus["decision"]> {
 
 /** The plan sets of the counting approvals' digests and of the newest pending one. */
 async function statusPlanSets(
-  ledger: LedgerStore,
+  ledger: Ledger,
   name: string,
   gate: string,
   records: readonly LedgerRecord[],

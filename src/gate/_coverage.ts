@@ -6,12 +6,7 @@
  */
 
 import type { ClaimLedger } from "./claims.ts";
-import type {
-  ApprovalRecord,
-  ExpiredRecord,
-  LedgerRecord,
-  PlanPair,
-} from "./records.ts";
+import type { ApprovalRecord, PlanPair } from "./records.ts";
 
 /** A member of a decision: its plan, and whether the plan changes nothing. */
 export interface GateMember extends PlanPair {
@@ -21,19 +16,6 @@ export interface GateMember extends PlanPair {
 
 /** The plans each approved digest names (from the pending facts' plan sets). */
 export type PlanSets = ReadonlyMap<string, readonly PlanPair[]>;
-
-/** The records after the newest `expired` one (all of them when there is none). */
-export function afterNewestExpired(
-  records: readonly LedgerRecord[],
-): { live: readonly LedgerRecord[]; expired?: ExpiredRecord } {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i];
-    if (record.kind === "expired") {
-      return { live: records.slice(i + 1), expired: record };
-    }
-  }
-  return { live: records };
-}
 
 /**
  * The members an approval must cover: the non-empty ones not already applied

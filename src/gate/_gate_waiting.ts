@@ -7,9 +7,8 @@
  */
 
 import { claimLedger } from "./claims.ts";
-import { revokeFloor } from "./revoke_floor.ts";
+import { afterNewestExpired, revokeFloor } from "./revoke_floor.ts";
 import {
-  afterNewestExpired,
   covers,
   type GateMember,
   needing,

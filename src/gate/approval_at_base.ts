@@ -12,14 +12,13 @@ import {
   DEFAULT_SIGNERS,
   type Wave,
 } from "../spec/types.ts";
-import type { BaseSpec } from "./base_spec.ts";
+import { type BaseSpec, normalisePath } from "./base_spec.ts";
 import {
   describeGoverning,
   governingWaves,
   type WaveRef,
 } from "./governing_waves.ts";
 import type { PolicySource } from "./policy_at_base.ts";
-import { normalisePath } from "./base_spec.ts";
 
 /** A signers file to read: where, at which commit. */
 export interface SignersRef {

@@ -10,7 +10,11 @@
  * @module
  */
 
-import type { LedgerRecord, PlanPair } from "./records.ts";
+import type { ClaimRecord, LedgerRecord, PlanPair } from "./records.ts";
+import { OutcomeError } from "../errors.ts";
+import { WAITING } from "../exit_codes.ts";
+import { isSettleRevoke } from "./gate_messages.ts";
+import { afterNewestExpired, countingApprovals } from "./revoke_floor.ts";
 
 /** A plan under an approval. */
 export type RunStanding =
@@ -231,4 +235,34 @@ export function claimsByApproval(
     else byApproval.set(record.approvalId, [record]);
   }
   return byApproval;
+}
+
+/**
+ * Refuses a claim whose approval no longer counts when read back (SPEC.md §10:
+ * `revoke` stops all of it): a revoke came after the approval, or the approval
+ * is no longer at the tip at all (compaction folds only approvals a revoke
+ * ended). The job read the gate approved before the revoke; its claim stays
+ * recorded, unsettled, and nothing applies under it.
+ * @param records The gate's records as read after the claim.
+ * @param claim The claim.
+ * @throws {OutcomeError} Exit 3: `cannot apply under approval <id>: gate "<gate>"
+ *   was revoked after this job read it; nothing applied` (`was settled …`
+ *   when the newest revoke settled the gate).
+ */
+export function refuseIfRevoked(
+  records: readonly LedgerRecord[],
+  claim: ClaimRecord,
+): void {
+  const counts = countingApprovals(records)
+    .some((approval) => approval.id === claim.approvalId);
+  if (counts) return;
+  const what = isSettleRevoke(afterNewestExpired(records).expired)
+    ? "was settled after this job read it (other jobs applied what its " +
+      "approvals covered)"
+    : "was revoked after this job read it";
+  throw new OutcomeError(
+    WAITING,
+    `cannot apply under approval ${claim.approvalId}: gate "${claim.gate}" ` +
+      `${what}; nothing applied`,
+  );
 }

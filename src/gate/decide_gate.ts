@@ -16,7 +16,6 @@
 
 import { type ClaimLedger, claimLedgers } from "./claims.ts";
 import {
-  afterNewestExpired,
   covers,
   type GateMember,
   type PlanSets,
@@ -24,7 +23,7 @@ import {
 } from "./_coverage.ts";
 import { waitingReasons, waitingTally } from "./_gate_waiting.ts";
 import { usedApprovals } from "./used_approvals.ts";
-import { endedApprovals, revokeFloor } from "./revoke_floor.ts";
+import { afterNewestExpired, countingApprovals } from "./revoke_floor.ts";
 import { freshTally } from "./_fresh_tally.ts";
 import {
   type GateRules,
@@ -91,33 +90,6 @@ export interface GateWaiting {
 
 /** The outcome of {@linkcode decideGate}. */
 export type GateDecision = GateApproved | GateWaiting;
-
-/**
- * The approvals that count, newest first: after the newest `expired` record and
- * not ended by any, nor named by a `folded` summary. A sealed approval must
- * also have been signed after every revoke read was written (`revoke_floor.ts`):
- * its seal signs its time, not its place, so a copy of an ended one that
- * reaches the ledger later stays ended (`approval_copies.ts`).
- * @param records The gate's records, oldest first.
- * @returns The counting approvals, newest first.
- * @example
- * ```ts
- * countingApprovals([]); // []
- * ```
- */
-export function countingApprovals(
-  records: readonly LedgerRecord[],
-): ApprovalRecord[] {
-  const ended = endedApprovals(records);
-  const { live } = afterNewestExpired(records);
-  const revokedAt = revokeFloor(records).at;
-  return live
-    .filter((r): r is ApprovalRecord =>
-      r.kind === "approval" && !ended.has(r.id) &&
-      !(r.seal !== undefined && Date.parse(r.timestamp) <= revokedAt)
-    )
-    .reverse();
-}
 
 /**
  * Decides whether a decision's plans stand approved. An approval counts when it

@@ -7,13 +7,9 @@
  */
 
 import { claimLedgers } from "./claims.ts";
-import {
-  countingApprovals,
-  decideGate,
-  newestPending,
-  type PlanSets,
-} from "./decide_gate.ts";
+import { decideGate, newestPending, type PlanSets } from "./decide_gate.ts";
 import type { LedgerRecord, PendingRecord } from "./records.ts";
+import { countingApprovals } from "./revoke_floor.ts";
 
 /** How the plans an approval covers stand under it. */
 export interface PlanCounts {

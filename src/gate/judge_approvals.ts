@@ -25,9 +25,8 @@ import {
   type SignerIdentity,
 } from "../seal/signer_identities.ts";
 import { verifySeal } from "../seal/verify_seal.ts";
-import type { ApprovalRules } from "./approval_at_base.ts";
+import type { ApprovalRules, SignersRef } from "./approval_at_base.ts";
 import { principalAllowed } from "./principal_pattern.ts";
-import type { SignersRef } from "./approval_at_base.ts";
 
 /** What approvals are judged by. */
 export interface JudgeInput {

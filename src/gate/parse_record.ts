@@ -10,7 +10,7 @@ import { hasControlCharacter } from "../console/visible.ts";
 import { JsonReader, parseJson } from "../input/json_reader.ts";
 import { MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH } from "../limits.ts";
 import { quoteValue } from "../quote.ts";
-import { LEDGER_SEGMENT } from "./record_name.ts";
+import { LEDGER_SEGMENT, recordFileName } from "./record_name.ts";
 import {
   count,
   matching,
@@ -37,6 +37,7 @@ import {
   type ExpiredRecord,
   type FoldedCounts,
   type FoldedRecord,
+  formatRecord,
   type LedgerRecord,
   type OutcomeJob,
   type OutOfOrderRecord,
@@ -305,4 +306,23 @@ export function parseRecord(
     case "folded":
       return readFolded(f, head);
   }
+}
+
+/**
+ * The text of a record as stored (`formatRecord`), checked to read back:
+ * every store writes records through it.
+ * @param record The record.
+ * @returns Its file text.
+ * @throws {ShapeError} Named by the record's file name when it would not read
+ *   back (a field of the wrong form).
+ * @example
+ * ```ts
+ * recordText(expiredRecord({ name: "n", gate: "g" }, { id: "a", now: 0 }));
+ * // '{\n  "version": 1,\n  "kind": "expired", …\n}\n'
+ * ```
+ */
+export function recordText(record: LedgerRecord): string {
+  const text = formatRecord(record);
+  parseRecord(text, recordFileName(record));
+  return text;
 }

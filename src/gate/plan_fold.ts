@@ -139,7 +139,7 @@ export function planFold(
     records.slice(end).filter((r) => r.kind === "approval").map((r) => r.id),
   );
   // The revoke it goes through stays: its own floor is what must end the
-  // actions of what folds (`_git_ledger_history.ts` checks a fold so).
+  // actions of what folds (`git/_history.ts` checks a fold so).
   const floor = newest.actionsThrough;
   // An earlier revoke folds only when the newest ends all it ended.
   const dominated = (r: ExpiredRecord) =>

@@ -11,7 +11,12 @@
  */
 
 import { higherActions } from "./action_floor.ts";
-import type { ActionsThrough, LedgerRecord } from "./records.ts";
+import type {
+  ActionsThrough,
+  ApprovalRecord,
+  ExpiredRecord,
+  LedgerRecord,
+} from "./records.ts";
 
 /** The strictest of a gate's revokes. */
 export interface RevokeFloor {
@@ -62,4 +67,44 @@ export function endedApprovals(
     }
   }
   return ended;
+}
+
+/** The records after the newest `expired` one (all of them when there is none). */
+export function afterNewestExpired(
+  records: readonly LedgerRecord[],
+): { live: readonly LedgerRecord[]; expired?: ExpiredRecord } {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i];
+    if (record.kind === "expired") {
+      return { live: records.slice(i + 1), expired: record };
+    }
+  }
+  return { live: records };
+}
+
+/**
+ * The approvals that count, newest first: after the newest `expired` record and
+ * not ended by any, nor named by a `folded` summary. A sealed approval must
+ * also have been signed after every revoke read was written (`revoke_floor.ts`):
+ * its seal signs its time, not its place, so a copy of an ended one that
+ * reaches the ledger later stays ended (`approval_copies.ts`).
+ * @param records The gate's records, oldest first.
+ * @returns The counting approvals, newest first.
+ * @example
+ * ```ts
+ * countingApprovals([]); // []
+ * ```
+ */
+export function countingApprovals(
+  records: readonly LedgerRecord[],
+): ApprovalRecord[] {
+  const ended = endedApprovals(records);
+  const { live } = afterNewestExpired(records);
+  const revokedAt = revokeFloor(records).at;
+  return live
+    .filter((r): r is ApprovalRecord =>
+      r.kind === "approval" && !ended.has(r.id) &&
+      !(r.seal !== undefined && Date.parse(r.timestamp) <= revokedAt)
+    )
+    .reverse();
 }

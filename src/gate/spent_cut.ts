@@ -14,10 +14,13 @@
  * @module
  */
 
-import { afterNewestExpired } from "./_coverage.ts";
 import { newestPending } from "./decide_gate.ts";
 import { allSettled, claimsByApproval } from "./claims.ts";
-import { endedApprovals, revokeFloor } from "./revoke_floor.ts";
+import {
+  afterNewestExpired,
+  endedApprovals,
+  revokeFloor,
+} from "./revoke_floor.ts";
 import { actionsThrough } from "./action_floor.ts";
 import {
   type ActionsThrough,

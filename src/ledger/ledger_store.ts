@@ -1,14 +1,16 @@
 /**
- * The ledger seam (SPEC.md §5): where a gate's records are read and new records
- * written. Store-agnostic, in records rather than paths, so the directory ledger
- * (`dirLedger`) and the git-backed ledger stand behind the same interface. It
- * decides nothing; `decideGate` does.
+ * The ledger's store seam (SPEC.md §5): the few things only a store can do,
+ * which the directory ledger (`ledger/dir/`) and the git ledger (`ledger/git/`)
+ * each do their own way: say where it is, mark its arrival order, list what a
+ * gate holds in ledger order, read a gate's plan sets, publish new files
+ * atomically without overwriting, and fold records out of a gate's tip under a
+ * summary. Everything else (screening, late arrivals, claims, plan sets,
+ * compaction's plan, history) is written once on top of it, in `ledger.ts`. It
+ * decides nothing about gates.
  * @module
  */
 
-import type { FoldThrough } from "../gate/plan_fold.ts";
-import type { ClaimLedger } from "../gate/claims.ts";
-import type { PlanSetMember } from "../gate/plan_set_file.ts";
+import type { FoldPlan } from "../gate/plan_fold.ts";
 import type {
   ClaimRecord,
   ExpiredRecord,
@@ -16,7 +18,14 @@ import type {
   LedgerRecord,
   RecordKind,
 } from "../gate/records.ts";
-import type { GateRecords } from "../gate/screen_records.ts";
+
+/** A gate recorded in the ledger. */
+export interface GateRef {
+  /** The spec's `name`. */
+  name: string;
+  /** The gate, `<gate>-wave-<k>`. */
+  gate: string;
+}
 
 /**
  * A point in the ledger's arrival order, taken by {@linkcode LedgerStore.mark}
@@ -36,218 +45,184 @@ export interface MarkScope {
   names: readonly string[];
 }
 
-/** Options of {@linkcode LedgerStore.readGate}. */
-export interface ReadGateOptions {
+/** What {@linkcode LedgerStore.list} reads of a gate. */
+export interface ListOptions {
   /**
-   * The job's mark: records that reached the ledger after it and loosen the
-   * gate (approvals, pending facts, outcomes) do not count, and are reported in
-   * `problems`, unless this store wrote them; revokes and claims count always.
-   * Absent: every record counts.
+   * The job's mark: the listing says which loosening records reached the
+   * ledger after it (`late`).
    */
   asOf?: LedgerMark;
   /**
-   * Read only what a decision can need: the records from the gate's newest
-   * revoke on (nothing before it counts, SPEC.md §5.3). A store may read more.
+   * Only what a decision can need: the records from the gate's newest revoke
+   * on, and every earlier revoke (SPEC.md §5.3). A store may list more.
    */
   live?: boolean;
   /**
    * Only records of these kinds are wanted: a store may leave out every file
-   * whose name says another kind (or none), so a record under a name
-   * chant-wave would not give it may be missed. What is returned may hold
-   * other kinds too. Absent: every kind.
+   * whose name says another kind (or none). What is listed may hold other
+   * kinds too. Absent: every kind.
    */
   kinds?: readonly RecordKind[];
+  /** Also every record compaction folded out of the gate (`ledger log`). */
+  history?: boolean;
 }
 
-/** A gate recorded in the ledger. */
-export interface GateRef {
-  /** The spec's `name`. */
-  name: string;
-  /** The gate, `<gate>-wave-<k>`. */
-  gate: string;
+/** A gate as a store lists it: unscreened, in ledger order. */
+export interface GateListing {
+  /** The gate's valid records, oldest first (ledger order). */
+  records: LedgerRecord[];
+  /** One line per malformed or unreadable record, naming it; never fatal. */
+  problems: string[];
+  /** With `asOf`: the records that reached the ledger after the mark. */
+  late?: ReadonlySet<LedgerRecord>;
+  /** With `history`: which of `records` compaction folded out of the tip. */
+  folded?: ReadonlySet<LedgerRecord>;
 }
 
-/** Which gates {@linkcode LedgerStore.compact} folds, and whether for real. */
-export interface CompactOptions {
+/** A plan set as a store read it. */
+export interface StoredSet {
+  /** Its text. */
+  text: string;
+  /** How messages name it (its path, `<branch>:<path>`). */
+  source: string;
+}
+
+/**
+ * Something to publish: a record, which the store names and places (and never
+ * writes over another); a claim, of which the store makes one per plan and
+ * attempt first, whoever else claims it (SPEC.md §10); or the plan set of a
+ * digest, kept unless the gate has one of that digest already.
+ */
+export type Publication =
+  | { record: LedgerRecord; text: string }
+  | { claim: ClaimRecord; text: string }
+  | { set: GateRef & { digest: string; text: string } };
+
+/** Which gates a fold looks at. */
+export interface FoldScope {
   /** Only the gates of this spec `name`. */
   name?: string;
   /** Only this gate (with `name`). */
   gate?: string;
   /** Say what would fold, and move nothing. */
   dryRun?: boolean;
-  /** Which revoke each gate folds through (`planFold`). @default {"newest"} */
-  through?: FoldThrough;
-  /**
-   * First revoke each gate whose approvals since its newest revoke are all
-   * spent and where nothing waits (`spentCut`), then fold through that revoke;
-   * `only`: fold nothing in a gate that does not settle.
-   * @default {false}
-   */
-  settle?: boolean | "only";
 }
 
-/** What compaction folded in one gate. */
+/** What a fold asks of one gate's records, from the store. */
+export interface FoldInput {
+  /** The gate's records in ledger order, unscreened. */
+  records: readonly LedgerRecord[];
+  /** Which records may move at all (the git ledger: those numbered before the fold began). */
+  foldable(record: LedgerRecord): boolean;
+  /** The plan sets of some digests, as the gate holds them where the fold reads. */
+  sets(digests: readonly string[]): Promise<Map<string, StoredSet>>;
+}
+
+/** One gate's fold, as planned on top of the store (`ledger.ts`). */
+export interface GateFold {
+  /** What moves out, and the revoke it goes through. */
+  plan: FoldPlan;
+  /** How many records move (earlier summaries not counted). */
+  records: number;
+  /** A revoke that settles the gate, written before the fold goes through it. */
+  cut?: ExpiredRecord;
+  /**
+   * The summary that takes the folded records' place.
+   * @param sets How many plan sets moved.
+   * @param archive Where the folded records are (a folder, a commit).
+   */
+  summary(sets: number, archive: string): FoldedRecord;
+}
+
+/** Plans one gate's fold from what the store read (`undefined`: nothing folds). */
+export type FoldPlanner = (
+  ref: GateRef,
+  input: FoldInput,
+) => Promise<GateFold | undefined>;
+
+/** What a fold did in one gate. */
 export interface FoldedGate extends GateRef {
-  /** Records moved out of the tip (its earlier summary not counted). */
+  /** Records moved out of the tip (its earlier summaries not counted). */
   records: number;
   /** Plan sets moved out of the tip. */
   sets: number;
   /** The summary left in their place (absent in a dry run). */
   summary?: FoldedRecord;
-  /** The revoke that settled the gate first (`CompactOptions.settle`). */
+  /** The revoke that settled the gate first. */
   settled?: ExpiredRecord;
 }
 
-/** What {@linkcode LedgerStore.compact} did. */
-export interface CompactReport {
-  /** The gates it folded records of (none: nothing to fold). */
-  gates: FoldedGate[];
-}
-
-/** A gate's whole history: every record it ever held, oldest first. */
-export interface GateHistory extends GateRecords {
-  /** Which of `records` compaction folded away (they are no longer at the tip). */
-  folded: ReadonlySet<LedgerRecord>;
-}
-
-/** Reads and writes the ledger's records. */
+/**
+ * Where a ledger's records are kept: the directory ledger or the git ledger.
+ * Each member is one thing only a store can do; `ledgerOver` builds the rest.
+ */
 export interface LedgerStore {
-  /**
-   * Reads every record of one gate, oldest first. Reads nothing of other gates.
-   * Malformed records and records of another gate are reported in `problems`,
-   * never thrown; a gate nobody recorded reads as no records.
-   * @param name The spec's `name`.
-   * @param gate The gate.
-   * @param options The job's mark, when records that arrived after it must
-   *   not loosen anything.
-   * @returns The records and the problems.
-   * @throws {InputError} When `name` or `gate` cannot be a ledger path segment.
-   */
-  readGate(
-    name: string,
-    gate: string,
-    options?: ReadGateOptions,
-  ): Promise<GateRecords>;
-  /**
-   * Reads ahead, and keeps, what a decision of one gate reads: its records
-   * from the newest revoke on and the plan sets of the approvals that count
-   * among them. Called before the change's first command, so the decision
-   * after it reads what this read (from objects the change's code never had
-   * a chance at) without starting git again. Only a store whose reads start
-   * processes has it.
-   * @param name The spec's `name`.
-   * @param gate The gate.
-   * @param options The job's mark.
-   * @throws {InputError} When `name` or `gate` cannot be a ledger path segment.
-   */
-  readAhead?(
-    name: string,
-    gate: string,
-    options?: ReadGateOptions,
-  ): Promise<void>;
-  /**
-   * Marks the ledger's arrival order now, by what the job's own code cannot
-   * forge (what each gate of `scope` holds and the kernel's change time of a
-   * new file in the directory ledger, the fetched tip of the git ledger). The
-   * first call takes the mark; later calls return the same one, so a job that
-   * goes on to further waves keeps the mark of its first command.
-   * @param scope The spec names whose gates the job reads; the directory
-   *   ledger counts no loosening record of a gate outside them.
-   * @returns The mark, for {@linkcode ReadGateOptions.asOf}.
-   * @throws {Error} When the ledger cannot be read.
-   */
-  mark(scope?: MarkScope): Promise<LedgerMark>;
-  /**
-   * Records one new record, atomically: readers see all of it or nothing, and no
-   * existing record is ever overwritten. Concurrent writers lose no record.
-   * @param record The record, valid (as `parseRecord` would read it).
-   * @throws {Error} When it cannot be written; then nothing is recorded.
-   */
-  write(record: LedgerRecord): Promise<void>;
-  /**
-   * Claims plans under an approval (SPEC.md §10), atomically per plan and
-   * attempt: of claims of one plan and attempt, by any number of jobs on any
-   * number of machines sharing the ledger, exactly one wins.
-   * @param claim The job's claim: the approval, the decision, the plans with
-   *   their attempt numbers.
-   * @returns Where every plan of the approval stands afterwards; a plan this job
-   *   won stands `unsettled` under `claim.decisionId`.
-   * @throws {Error} When it cannot be recorded; then the caller must not apply.
-   */
-  claimRuns(claim: ClaimRecord): Promise<ClaimLedger>;
-  /**
-   * Records the plan set of a pending fact: the pairs `digest` names. Writing the
-   * same set again changes nothing.
-   * @param name The spec's `name`.
-   * @param gate The gate.
-   * @param digest The set digest.
-   * @param members The members: targets and plan digests (they hash to
-   *   `digest`), with their flags and summaries.
-   * @throws {Error} When it cannot be written.
-   */
-  writePlanSet(
-    name: string,
-    gate: string,
-    digest: string,
-    members: readonly PlanSetMember[],
-  ): Promise<void>;
-  /**
-   * Reads the plan set of a digest, checked to hash to it.
-   * @param name The spec's `name`.
-   * @param gate The gate.
-   * @param digest The set digest.
-   * @returns The members, or `undefined` when there is none (then the
-   *   approval covers the digest as a whole).
-   * @throws {ShapeError} Naming the set when there is one and it cannot be read
-   *   or is not the plan set of `digest`: it is reported, never read as none.
-   */
-  readPlanSet(
-    name: string,
-    gate: string,
-    digest: string,
-  ): Promise<PlanSetMember[] | undefined>;
-  /**
-   * Reads the plan sets of some digests at once, each checked to hash to its
-   * digest.
-   * @param name The spec's `name`.
-   * @param gate The gate.
-   * @param digests The set digests.
-   * @returns Digest → members, for each digest with a plan set.
-   * @throws {ShapeError} As {@linkcode LedgerStore.readPlanSet}.
-   */
-  readPlanSets(
-    name: string,
-    gate: string,
-    digests: readonly string[],
-  ): Promise<Map<string, PlanSetMember[]>>;
-  /**
-   * Moves what no decision can read again out of the gates' tips
-   * (`planFold`), each gate's folded records replaced by one `folded` summary
-   * that says how many and where they are; a write like any other, that loses
-   * no record written meanwhile and folds none of them.
-   * @param options Which gates, and whether to move anything.
-   * @returns What was folded, per gate.
-   * @throws {Error} When it cannot be written; then nothing moved.
-   */
-  compact(options?: CompactOptions): Promise<CompactReport>;
-  /**
-   * Reads every record a gate ever held, the folded ones included (from where
-   * compaction moved them), oldest first: for `ledger log` only.
-   * @param name The spec's `name`.
-   * @param gate The gate.
-   * @returns The records, which of them are folded, and the problems.
-   * @throws {InputError} When `name` or `gate` cannot be a ledger path segment.
-   */
-  readAll(name: string, gate: string): Promise<GateHistory>;
-  /**
-   * Lists the gates the ledger holds records for, sorted by name then gate.
-   * @param name Only the gates of this spec `name`, when given.
-   * @returns The gates.
-   */
-  listGates(name?: string): Promise<GateRef[]>;
   /**
    * Describes where the records live, for logs (`directory ledger .chant/ledger`).
    * @returns One short phrase.
    */
   describe(): string;
+  /**
+   * Marks the ledger's arrival order now, by what the job's own code cannot
+   * forge (the kernel's change time of a new file and what each gate of
+   * `scope` holds, in the directory ledger; the fetched tip, in the git
+   * ledger). The first call takes the mark; later calls return the same one,
+   * so a job that goes on to further waves keeps the mark of its first command.
+   * @param scope The spec names whose gates the job reads; the directory
+   *   ledger counts no loosening record of a gate outside them as before it.
+   * @returns The mark, for {@linkcode ListOptions.asOf}.
+   * @throws {Error} When the ledger cannot be read.
+   */
+  mark(scope?: MarkScope): Promise<LedgerMark>;
+  /**
+   * Lists the gates the ledger holds records for, sorted by name then gate.
+   * @param scope Only the gates of `scope.name`, when given.
+   * @returns The gates.
+   * @throws {InputError} When the name cannot be a ledger path segment.
+   */
+  list(scope: { name?: string }): Promise<GateRef[]>;
+  /**
+   * Lists one gate's records, oldest first in ledger order, unscreened: only
+   * regular files of at most 64 KiB count, malformed records and records of
+   * another gate are `problems`, never thrown; a gate nobody recorded lists as
+   * no records. Reads nothing of other gates.
+   * @param ref The gate.
+   * @param options The job's mark, how much is wanted, and the history.
+   * @returns The records, the problems, the late and the folded ones.
+   * @throws {InputError} When `name` or `gate` cannot be a ledger path segment.
+   */
+  list(ref: GateRef, options: ListOptions): Promise<GateListing>;
+  /**
+   * Reads the plan sets a gate holds for some digests (`sets/<hex>.json`).
+   * @param ref The gate.
+   * @param digests The set digests.
+   * @returns Digest → the set's text, for each one the gate holds.
+   * @throws {ShapeError} Naming the set when one is there and cannot be read:
+   *   it is reported, never read as none.
+   */
+  read(
+    ref: GateRef,
+    digests: readonly string[],
+  ): Promise<Map<string, StoredSet>>;
+  /**
+   * Publishes records, claims and plan sets, atomically: readers see all of
+   * a record or nothing, no record is ever written over, and concurrent
+   * writers lose none. A plan set the gate has already is left as it is. Of
+   * claims of one plan and attempt, by any number of jobs on any number of
+   * machines sharing the ledger, exactly one is first (SPEC.md §10).
+   * @param items The records and claims (valid, with their text) and plan sets.
+   * @throws {Error} When they cannot be written; then none is recorded.
+   */
+  publish(items: readonly Publication[]): Promise<void>;
+  /**
+   * Moves what `planner` says out of the gates' tips, each gate's folded
+   * records replaced by the planned summary (a settling revoke written first
+   * when planned); a write like any other, that loses no record written
+   * meanwhile and folds none of them.
+   * @param scope Which gates, and whether to move anything.
+   * @param planner Plans each gate's fold from its records.
+   * @returns What was folded, per gate.
+   * @throws {Error} When it cannot be written; then nothing moved.
+   */
+  fold(scope: FoldScope, planner: FoldPlanner): Promise<FoldedGate[]>;
 }

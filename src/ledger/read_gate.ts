@@ -9,21 +9,22 @@
 
 import { lineLog } from "../console/line_log.ts";
 import {
-  countingApprovals,
   decideGate,
   type GateDecision,
   type GateMember,
 } from "../gate/decide_gate.ts";
-import type { LedgerMark, LedgerStore } from "./ledger_store.ts";
+import type { LedgerMark } from "./ledger_store.ts";
+import type { Ledger } from "./ledger.ts";
 import type { LedgerRecord, PlanPair } from "../gate/records.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import type { Clock } from "../clock.ts";
 import type { Writer } from "../console/writer.ts";
 import type { GateRecords } from "../gate/screen_records.ts";
+import { countingApprovals } from "../gate/revoke_floor.ts";
 
 /** What reading a gate takes: the ledger, the job's mark, the clock, the log. */
 export interface ReadGateIo {
-  ledger: LedgerStore;
+  ledger: Ledger;
   /** The job's mark (`RunIo.asOf`): records that arrived after it do not loosen. */
   asOf?: LedgerMark;
   clock: Clock;
@@ -46,7 +47,7 @@ export interface GateRead {
  * @returns Digest → pairs, for each digest that has a valid plan set.
  */
 export async function loadPlanSets(
-  ledger: Pick<LedgerStore, "readPlanSets">,
+  ledger: Pick<Ledger, "readPlanSets">,
   name: string,
   gate: string,
   records: readonly LedgerRecord[],

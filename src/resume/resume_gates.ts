@@ -20,7 +20,8 @@ import type { HttpDeps } from "../forge/forge_http.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
 import { newestPending } from "../gate/decide_gate.ts";
 import type { GateRules } from "../gate/gate_tally.ts";
-import type { GateRef, LedgerStore } from "../ledger/ledger_store.ts";
+import type { GateRef } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 import type { LedgerRecord, PendingRecord } from "../gate/records.ts";
 import { loadPlanSets } from "../ledger/read_gate.ts";
 import { decideResume, type ResumeStep } from "./decide_resume.ts";
@@ -70,7 +71,7 @@ export interface ResumeResult {
 /** The edges `resumeGates` works through. */
 export interface ResumeIo {
   /** Where the gates are read. */
-  ledger: LedgerStore;
+  ledger: Ledger;
   /** The process environment: forge API URLs, the repository and the token. */
   env: Record<string, string | undefined>;
   /** The time (pending facts expire). */

@@ -9,8 +9,7 @@
  */
 
 import type { Clock } from "../clock.ts";
-import { countingApprovals } from "../gate/decide_gate.ts";
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 import {
   type ApprovalRecord,
   approvalRecord,
@@ -21,6 +20,7 @@ import { ciContext } from "../ci/ci_context.ts";
 import type { ReviewAsker } from "./ask_review.ts";
 import { checkRecordedPlans } from "./check_recorded_plans.ts";
 import { reviewNote } from "./decide_review.ts";
+import { countingApprovals } from "../gate/revoke_floor.ts";
 
 /** The wave whose gate a review may approve. */
 export interface ReviewInput {
@@ -39,7 +39,7 @@ export interface ReviewInput {
 /** The edges the approvals are written through. */
 export interface ReviewIo {
   /** The gate ledger. */
-  ledger: LedgerStore;
+  ledger: Ledger;
   /** The CI environment (the run's URL goes on the approvals). */
   env: Record<string, string | undefined>;
   /** Stamps the approvals. */

@@ -12,8 +12,13 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
-import type { ExitCode } from "../exit_codes.ts";
-import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
+import {
+  type ExitCode,
+  OK,
+  PLAN_MOVED,
+  RUN_FAILED,
+  WAITING,
+} from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { gateName } from "../gate/gate_name.ts";
 import type { DecisionMember } from "../gate/decision.ts";

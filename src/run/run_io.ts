@@ -11,7 +11,8 @@ import type { Interrupts } from "../exec/interrupts.ts";
 import type { CollectionPacer } from "../exec/pace_collections.ts";
 import type { Spawner } from "../exec/spawner.ts";
 import type { Git } from "../git/git.ts";
-import type { LedgerMark, LedgerStore } from "../ledger/ledger_store.ts";
+import type { LedgerMark } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 
 /** What a wave run may touch. */
 export interface RunIo {
@@ -25,7 +26,7 @@ export interface RunIo {
   /** Stops running steps on SIGINT/SIGTERM. */
   interrupts: Interrupts;
   git: Git;
-  ledger: LedgerStore;
+  ledger: Ledger;
   /**
    * The ledger's mark, once the job is about to run its first command of the
    * change (SPEC.md §4.12): gate reads pass it, so records that reached the

@@ -10,7 +10,7 @@
  */
 
 import { countOf } from "../count_of.ts";
-import type { LedgerStore } from "../ledger/ledger_store.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 
 /**
  * Settles and folds one gate if every approval in it was spent; says so.
@@ -20,7 +20,7 @@ import type { LedgerStore } from "../ledger/ledger_store.ts";
  * @param log Where to say what it did.
  */
 export async function settleGate(
-  ledger: Pick<LedgerStore, "compact">,
+  ledger: Pick<Ledger, "compact">,
   name: string,
   gate: string,
   log: (line: string) => void,

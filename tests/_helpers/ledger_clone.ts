@@ -7,7 +7,7 @@
  * @module
  */
 
-import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
+import { entryBytes, orderPath } from "../../src/ledger/git/_order.ts";
 
 /** A clone of `chant/ledger` to forge records in. */
 export interface LedgerClone {

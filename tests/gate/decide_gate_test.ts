@@ -2,7 +2,6 @@
 import { expect } from "@std/expect";
 import { setDigest } from "../../src/digest/set_digest.ts";
 import {
-  countingApprovals,
   decideGate,
   type GateMember,
   newestPending,
@@ -29,6 +28,7 @@ import {
   pending,
   sealed,
 } from "../ledger/_records.ts";
+import { countingApprovals } from "../../src/gate/revoke_floor.ts";
 
 const NOW = at(30);
 

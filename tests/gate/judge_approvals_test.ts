@@ -6,11 +6,11 @@ import type { ApprovalRules } from "../../src/gate/approval_at_base.ts";
 import {
   judgeApprovals,
   type JudgeInput,
+  type SignersAtBase,
 } from "../../src/gate/judge_approvals.ts";
 import { parseAllowedSigners } from "../../src/seal/allowed_signers.ts";
 import { approvalPayload } from "../../src/seal/approval_payload.ts";
 import { sshSign, testKeys } from "../seal/_ssh_keygen.ts";
-import type { SignersAtBase } from "../../src/gate/judge_approvals.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const REF = { sha: SHA, path: ".chant-wave/allowed_signers" };

@@ -2,7 +2,7 @@
 import { expect } from "@std/expect";
 import { ShapeError } from "../../src/input/shape_error.ts";
 import { parseRecord } from "../../src/gate/parse_record.ts";
-import { formatRecord } from "../../src/gate/records.ts";
+import { formatRecord, newRecord } from "../../src/gate/records.ts";
 import {
   approval,
   claim,
@@ -11,7 +11,6 @@ import {
   outcome,
   pending,
 } from "../ledger/_records.ts";
-import { newRecord } from "../../src/gate/records.ts";
 import type { RunLocator } from "../../src/ci/run_locator.ts";
 
 const LOCATOR: RunLocator = {

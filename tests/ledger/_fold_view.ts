@@ -12,7 +12,6 @@ import {
 } from "../../src/hooks/hold_standing.ts";
 import { claimLedgers } from "../../src/gate/claims.ts";
 import {
-  countingApprovals,
   decideGate,
   newestPending,
   standingPending,
@@ -31,6 +30,7 @@ import {
 import { gateStatus } from "../../src/gate/gate_status.ts";
 import { actionRefusals } from "../../src/gate/action_floor.ts";
 import { digest, GATE } from "./_records.ts";
+import { countingApprovals } from "../../src/gate/revoke_floor.ts";
 
 /** The records' ids. */
 export function ids(records: readonly LedgerRecord[] | undefined): string[] {

@@ -1,8 +1,8 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import type { Git } from "../../src/git/git.ts";
-import { dirLedger } from "../../src/ledger/dir_ledger.ts";
-import type { LedgerStore } from "../../src/ledger/ledger_store.ts";
+import { dirLedger } from "../../src/ledger/dir/dir_ledger.ts";
+import type { Ledger as LedgerStore } from "../../src/ledger/ledger.ts";
 import {
   type LedgerRecord,
   newRecord,

@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { posix } from "node:path";
-import { entryBytes, orderPath } from "../../src/ledger/_git_ledger_order.ts";
+import { entryBytes, orderPath } from "../../src/ledger/git/_order.ts";
 import {
   formatPlanSet,
   planSetFileName,

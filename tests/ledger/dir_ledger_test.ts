@@ -1,6 +1,9 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { dirLedger, LedgerWriteError } from "../../src/ledger/dir_ledger.ts";
+import {
+  dirLedger,
+  LedgerWriteError,
+} from "../../src/ledger/dir/dir_ledger.ts";
 import { counterRandomBytes } from "../../src/gate/random_hex.ts";
 import { formatRecord } from "../../src/gate/records.ts";
 import { InputError } from "../../src/errors.ts";

@@ -6,7 +6,7 @@ import { ledgerCommand } from "../../src/cli/ledger_command.ts";
 import { chooseLedger, openLedger } from "../../src/cli/_open_ledger.ts";
 import { memoryWriter } from "../../src/console/writer.ts";
 import { Interrupts } from "../../src/exec/interrupts.ts";
-import { isGitLedger } from "../../src/ledger/git_ledger.ts";
+import { isGitLedger } from "../../src/ledger/git/git_ledger.ts";
 import { approvalNoted, ledgerWorld } from "./git_ledger_fixture.ts";
 
 function cliIo(

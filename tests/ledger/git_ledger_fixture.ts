@@ -12,9 +12,12 @@ import {
   type GitLedger,
   gitLedger,
   type GitLedgerOptions,
-} from "../../src/ledger/git_ledger.ts";
-import { approvalRecord, newStamp } from "../../src/gate/records.ts";
-import type { ApprovalRecord } from "../../src/gate/records.ts";
+} from "../../src/ledger/git/git_ledger.ts";
+import {
+  type ApprovalRecord,
+  approvalRecord,
+  newStamp,
+} from "../../src/gate/records.ts";
 import { type TempRepo, tempRepo } from "../_helpers/temp_repo.ts";
 
 /** A remote and clones of it. */

@@ -6,7 +6,7 @@ import { InputError, OutcomeError } from "../../src/errors.ts";
 import { createGit } from "../../src/git/git.ts";
 import { setDigest } from "../../src/digest/set_digest.ts";
 import { ShapeError } from "../../src/input/shape_error.ts";
-import { gitLedger } from "../../src/ledger/git_ledger.ts";
+import { gitLedger } from "../../src/ledger/git/git_ledger.ts";
 import { planSetFileName } from "../../src/gate/plan_set_file.ts";
 import { recordFileName } from "../../src/gate/record_name.ts";
 import {
@@ -381,71 +381,6 @@ Deno.test("gitLedger() fails with one clear line", async (t) => {
       await Deno.remove(dir, { recursive: true });
     }
   });
-});
-
-Deno.test("gitLedger() numbers a branch written before sequence numbers once, in the order its records reached it", async () => {
-  await using world = await ledgerWorld();
-  const old = await world.clone("old");
-  await world.repo.gitIn(old, "checkout", "-q", "--orphan", "chant/ledger");
-  await world.repo.gitIn(old, "rm", "-q", "-rf", "--ignore-unmatch", ".");
-  // Written by an older chant-wave: files only, in this order of arrival,
-  // each dated earlier than the one before.
-  for (const [i, note] of ["first", "second", "third"].entries()) {
-    const record = approvalRecord(
-      { name: "tf", gate: "tf-wave-2", planDigest: D, by: "x", note },
-      { id: String(i).repeat(32), now: Date.UTC(2026, 0, 10 - i) },
-    );
-    const path = `gates/tf/tf-wave-2/${recordFileName(record)}`;
-    await Deno.mkdir(join(old, "gates/tf/tf-wave-2"), { recursive: true });
-    await Deno.writeTextFile(join(old, path), formatRecord(record));
-    await world.repo.gitIn(old, "add", "-A");
-    await world.repo.gitIn(old, "commit", "-q", "-m", note);
-  }
-  await world.repo.gitIn(old, "push", "-q", "origin", "chant/ledger");
-  const a = world.open(await world.clone("a"));
-  expect(notes((await a.ledger.readGate("tf", "tf-wave-2")).records))
-    .toEqual(["first", "second", "third"]);
-  await a.ledger.write(approvalNoted("fourth"));
-  const tree = await world.repo.gitIn(
-    world.remote,
-    "ls-tree",
-    "-r",
-    "--name-only",
-    "chant/ledger",
-  );
-  const numbers = tree.split("\n").filter((p) => p.includes("/order/0"))
-    .map((p) => p.split("/").at(-1)!.slice(0, 12));
-  expect(numbers).toEqual([
-    "000000000000",
-    "000000000001",
-    "000000000002",
-    "000000000003",
-  ]);
-  expect(await world.repo.gitIn(world.remote, "show", "chant/ledger:seq"))
-    .toBe("4");
-  // A checkout of main alone, as CI makes it.
-  await world.repo.gitIn(
-    world.repo.root,
-    "clone",
-    "-q",
-    "--single-branch",
-    "-b",
-    "main",
-    world.remote,
-    "b",
-  );
-  const b = world.open(join(world.repo.root, "b"));
-  expect(notes((await b.ledger.readGate("tf", "tf-wave-2")).records))
-    .toEqual(["first", "second", "third", "fourth"]);
-  // Only the tip is fetched from now on.
-  expect(
-    await world.repo.gitIn(
-      join(world.repo.root, "b"),
-      "rev-list",
-      "--count",
-      "origin/chant/ledger",
-    ),
-  ).toBe("1");
 });
 
 Deno.test("gitLedger() still reads an approval an older chant-wave adds to a numbered branch, first (any revoke ends it)", async () => {

@@ -1,9 +1,8 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { createGit } from "../../src/git/git.ts";
-import { buildCommit } from "../../src/ledger/_git_ledger_commit.ts";
-import { pruneTrees } from "../../src/ledger/_git_ledger_prune.ts";
-import { objectReader } from "../../src/ledger/_git_ledger_verified.ts";
+import { buildCommit, pruneTrees } from "../../src/ledger/git/_commit.ts";
+import { objectReader } from "../../src/ledger/git/_objects.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
 
 const FILES = [

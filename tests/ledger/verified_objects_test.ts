@@ -2,7 +2,7 @@
 import { expect } from "@std/expect";
 import { createGit } from "../../src/git/git.ts";
 import { InputError } from "../../src/errors.ts";
-import { objectReader } from "../../src/ledger/_git_ledger_verified.ts";
+import { objectReader } from "../../src/ledger/git/_objects.ts";
 import { tempDir } from "../_helpers/binary.ts";
 
 /** Runs git in `cwd`; its standard output, trimmed. */

@@ -9,7 +9,7 @@
 import { expect } from "@std/expect";
 import { realClock } from "../../src/clock.ts";
 import type { Forge } from "../../src/ci/forges.ts";
-import { dirLedger } from "../../src/ledger/dir_ledger.ts";
+import { dirLedger } from "../../src/ledger/dir/dir_ledger.ts";
 import type { PlanPair } from "../../src/gate/records.ts";
 import { reviewAsker } from "../../src/review/ask_review.ts";
 import {

@@ -7,9 +7,12 @@ import {
   findAlreadyApplied,
 } from "../../src/run/already_applied.ts";
 import { memoryWriter } from "../../src/console/writer.ts";
-import type { LedgerStore } from "../../src/ledger/ledger_store.ts";
-import { newRecord } from "../../src/gate/records.ts";
-import type { LedgerRecord, WaveOutcome } from "../../src/gate/records.ts";
+import type { Ledger as LedgerStore } from "../../src/ledger/ledger.ts";
+import {
+  type LedgerRecord,
+  newRecord,
+  type WaveOutcome,
+} from "../../src/gate/records.ts";
 import {
   approval,
   at,

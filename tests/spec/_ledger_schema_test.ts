@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { REMOTE_NAME } from "../../src/ledger/git_ledger.ts";
+import { REMOTE_NAME } from "../../src/ledger/git/git_ledger.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 import { LEDGER_REMOTE_PATTERN } from "../../src/spec/_ledger_schema.ts";
 import { lines, problemsOf } from "./_helpers.ts";

@@ -1,20 +1,26 @@
 /**
- * The file primitives of the directory ledger: read one record file within the
- * bounds of SPEC.md §14, write a new file and publish it under its final name
- * without ever replacing one. Private to the directory ledger.
+ * The file primitives of the directory ledger: list a folder (a missing one as
+ * empty), read one record file within the bounds of SPEC.md §14, and write a
+ * new file and publish it under its final name without ever replacing one.
+ * Private to the directory ledger.
  * @module
  */
 
-import { link, lstat, open, rename, unlink } from "node:fs/promises";
+import { link, lstat, open, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { BoundedReadError, readBoundedSync } from "../fs/read_bounded.ts";
-import { MAX_RECORD_BYTES } from "../limits.ts";
-import { errorCode, messageOf } from "./_dir_listing.ts";
-import { ShapeError } from "../input/shape_error.ts";
-import { parseRecord } from "../gate/parse_record.ts";
-import { type RandomBytes, randomHex } from "../gate/random_hex.ts";
-import { temporaryName } from "../gate/record_name.ts";
-import type { LedgerRecord } from "../gate/records.ts";
+import { BoundedReadError, readBoundedSync } from "../../fs/read_bounded.ts";
+import { MAX_RECORD_BYTES } from "../../limits.ts";
+import { ShapeError } from "../../input/shape_error.ts";
+import { parseRecord } from "../../gate/parse_record.ts";
+import { type RandomBytes, randomHex } from "../../gate/random_hex.ts";
+import {
+  isTemporaryName,
+  LEDGER_SEGMENT,
+  temporaryName,
+} from "../../gate/record_name.ts";
+import type { LedgerRecord } from "../../gate/records.ts";
+import { type Dirent, readdirSync } from "node:fs";
+import { setImmediate } from "node:timers";
 
 /** A record that could not be written; nothing was recorded. */
 export class LedgerWriteError extends Error {
@@ -137,4 +143,57 @@ export async function writeNewFile(
   } finally {
     await unlink(temp).catch(() => {});
   }
+}
+
+/** The `code` of a Node error, if any. */
+export function errorCode(error: unknown): string | undefined {
+  return (error as { code?: string } | null)?.code;
+}
+
+/** The message of any thrown value. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Lists a directory's entries; a missing directory (or a file) lists as empty. */
+export function entriesOf(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    return emptyIfMissing(dir, error);
+  }
+}
+
+/**
+ * Lists the ledger segments (spec names or gates) of `dir`: directories, and
+ * symbolic links (so that the caller refuses them rather than skip them).
+ */
+export async function segmentsOf(dir: string): Promise<string[]> {
+  return (await direntsOf(dir))
+    .filter((entry) =>
+      (entry.isDirectory() || entry.isSymbolicLink()) &&
+      !isTemporaryName(entry.name) && LEDGER_SEGMENT.test(entry.name)
+    )
+    .map((entry) => entry.name)
+    .sort();
+}
+
+export async function direntsOf(dir: string): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    return emptyIfMissing(dir, error);
+  }
+}
+
+/** A missing directory (or a file) lists as empty; other failures throw. */
+export function emptyIfMissing(dir: string, error: unknown): never[] {
+  if (["ENOENT", "ENOTDIR"].includes(errorCode(error) ?? "")) return [];
+  throw new Error(`cannot list ledger directory "${dir}": ${messageOf(error)}`);
+}
+
+/** Lets timers and I/O callbacks run between chunks of synchronous reads. */
+export function nextTurn(): Promise<void> {
+  // setImmediate, not setTimeout(0): nested timeouts are clamped to 4 ms.
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -27,24 +27,33 @@
  * can fold. When the job took a mark, the window must pass through the tip it
  * read then, so a remote swapped for another since cannot hide what the job
  * saw. The cost grows with the approval's age, not with the branch's history.
+ * A claim is checked so right after it reached the branch (`checkClaim`).
  * Private to the git ledger.
  * @module
  */
 
 import { posix } from "node:path";
-import { InputError } from "../errors.ts";
-import { ShapeError } from "../input/shape_error.ts";
-import { diffTrees, type TreeChanges } from "../git/tree_diff.ts";
-import type { TreeEntry } from "../git/object_id.ts";
-import { type CommitState, walkBack } from "./_git_ledger_chain.ts";
-import { blobText } from "./_git_ledger_objects.ts";
-import { parseOrderName } from "./_git_ledger_order.ts";
-import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
-import { parseRecord } from "../gate/parse_record.ts";
-import { isRecordFileName } from "../gate/record_name.ts";
-import type { ExpiredRecord, LedgerRecord } from "../gate/records.ts";
-import { higherActions, namesUnendedAction } from "../gate/action_floor.ts";
-import { MAX_RECORD_BYTES } from "../limits.ts";
+import { InputError } from "../../errors.ts";
+import { ShapeError } from "../../input/shape_error.ts";
+import { diffTrees, type TreeChanges } from "../../git/tree_diff.ts";
+import type { TreeEntry } from "../../git/object_id.ts";
+import { type CommitState, walkBack } from "./_chain.ts";
+import { blobText } from "./_objects.ts";
+import { parseOrderName } from "./_order.ts";
+import { LEDGER_BRANCH, type LedgerContext } from "./_sync.ts";
+import { parseRecord } from "../../gate/parse_record.ts";
+import { isRecordFileName } from "../../gate/record_name.ts";
+import type {
+  ClaimRecord,
+  ExpiredRecord,
+  LedgerRecord,
+} from "../../gate/records.ts";
+import { higherActions, namesUnendedAction } from "../../gate/action_floor.ts";
+import { MAX_RECORD_BYTES } from "../../limits.ts";
+import { dropApprovalCopies } from "../../gate/approval_copies.ts";
+import { countingApprovals } from "../../gate/revoke_floor.ts";
+import { screenRecords } from "../../gate/screen_records.ts";
+import type { GateListing, GateRef, ListOptions } from "../ledger_store.ts";
 
 /** The approval a job is about to apply under, and where the walk starts. */
 export interface ApprovalHistory {
@@ -128,7 +137,7 @@ export async function checkApprovalHistory(
       if (commit.oid === query.mark) sawMark = true;
       if (commit.parents.length > 1) throw fail(commit.oid, "is a merge");
       if (parent === undefined) return (issuedAt ??= commit.oid, true);
-      // A branch numbered in place: this commit gave the approval its number.
+      // The first commit with a counter gave the approval its number.
       if (parent.seq === undefined) return (issuedAt ??= commit.oid, true);
       if (commit.seq === undefined || commit.seq < parent.seq) {
         throw fail(commit.oid, "moves the counter back");
@@ -371,7 +380,7 @@ function sameGate(record: LedgerRecord, of: GateOf): boolean {
 
 /**
  * The sequence number the gate gave revoke `id` before the commit, if it holds
- * it as the gate's reader reads a revoke (`_git_ledger_read.ts`): a regular
+ * it as the gate's reader reads a revoke (`_read.ts`): a regular
  * file within the size limit, in the gate's folder, numbered, whose record
  * parses as an `expired` record of this gate with that id. A file the reader
  * ignores (another gate's, too large, a link, malformed) ends nothing, so it
@@ -424,4 +433,59 @@ async function readAsRevoke(
     if (!(error instanceof ShapeError)) throw error;
     return undefined;
   }
+}
+
+/** What {@linkcode checkClaim} needs of the store. */
+export interface ClaimingStore {
+  /** Lists a gate at the tip (a whole listing is then located). */
+  list(ref: GateRef, options: ListOptions): Promise<GateListing>;
+  /** Where the newest whole read of the gate found a record. */
+  locate(
+    name: string,
+    gate: string,
+    id: string,
+  ): { tip: string; path: string; seq?: number; signed?: number } | undefined;
+  /** The tip of the job's mark, if it took one. */
+  markTip(): Promise<string | undefined>;
+  /** The ids of the records the store published. */
+  written: ReadonlySet<string>;
+}
+
+/**
+ * After a claim reached the branch: reads the gate at the tip and, while the
+ * claim's approval still counts there (else the ledger refuses the claim,
+ * exit 3), checks the gate's history for it ({@linkcode checkApprovalHistory};
+ * the job's mark is not asked of an approval this store wrote).
+ * @param ctx The ledger (its remote found).
+ * @param of The store's parts.
+ * @param claim The job's claim.
+ * @throws {InputError} Exit 2 when the approval's history breaks a rule.
+ */
+export async function checkClaim(
+  ctx: LedgerContext,
+  of: ClaimingStore,
+  claim: ClaimRecord,
+): Promise<void> {
+  const { records, problems } = await of.list(claim, {});
+  const read = dropApprovalCopies(
+    screenRecords({ records, problems }, ctx.clock.now()),
+  );
+  const counts = countingApprovals(read.records)
+    .some((approval) => approval.id === claim.approvalId);
+  if (!counts) return;
+  const at = of.locate(claim.name, claim.gate, claim.approvalId);
+  if (at === undefined) return;
+  const mark = of.written.has(claim.approvalId)
+    ? undefined
+    : await of.markTip();
+  await checkApprovalHistory(ctx, {
+    tip: at.tip,
+    name: claim.name,
+    gate: claim.gate,
+    approvalId: claim.approvalId,
+    file: posix.basename(at.path),
+    ...(at.seq === undefined ? {} : { seq: at.seq }),
+    ...(at.signed === undefined ? {} : { signed: at.signed }),
+    ...(mark === undefined ? {} : { mark }),
+  });
 }

@@ -7,63 +7,45 @@
  * meanwhile never does; a plan set that such a record names is moved back. When
  * it settles, the revoke `spentCut` allows is written first, dated before any
  * record written later, and the fold goes through it. One compaction at a
- * time (a lock file in `archive/`). Private to the directory ledger.
+ * time (a lock file in `archive/`). Which records fold is planned over the
+ * store (`ledger.ts`); this only moves files. Private to the directory ledger.
  * @module
  */
 
 import { link, mkdir, open, readFile, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { InputError } from "../errors.ts";
-import { refuseLinks } from "../fs/refuse_links.ts";
-import { MAX_RECORD_BYTES } from "../limits.ts";
-import { readRecordFile } from "./_dir_files.ts";
-import { entriesOf, errorCode } from "./_dir_listing.ts";
+import { InputError } from "../../errors.ts";
+import { refuseLinks } from "../../fs/refuse_links.ts";
+import { recordText } from "../../gate/parse_record.ts";
+import { planSetFileName } from "../../gate/plan_set_file.ts";
+import { isRecordFileName } from "../../gate/record_name.ts";
+import type { LedgerRecord } from "../../gate/records.ts";
+import { sortRecords } from "../../gate/sort_records.ts";
+import { MAX_RECORD_BYTES } from "../../limits.ts";
 import type {
-  CompactOptions,
-  CompactReport,
   FoldedGate,
-  GateHistory,
+  FoldPlanner,
+  FoldScope,
   GateRef,
-} from "./ledger_store.ts";
-import { foldedFields, planFold } from "../gate/plan_fold.ts";
-import { planSetFileName } from "../gate/plan_set_file.ts";
-import { isRecordFileName } from "../gate/record_name.ts";
-import {
-  type ExpiredRecord,
-  type LedgerRecord,
-  newRecord,
-  newStamp,
-} from "../gate/records.ts";
-import { randomHex } from "../gate/random_hex.ts";
-import type { PlanSetMember } from "../gate/plan_set_file.ts";
-import { cutRevoke, settlingDigests, spentCut } from "../gate/spent_cut.ts";
-import type { RandomBytes } from "../gate/random_hex.ts";
-import { sortRecords } from "../gate/sort_records.ts";
-import type { GateRecords } from "../gate/screen_records.ts";
+  LedgerStore,
+} from "../ledger_store.ts";
+import { entriesOf, errorCode, readRecordFile } from "./_files.ts";
 
 /** The archive folder, under the ledger's root. */
 export const ARCHIVE_DIR = "archive";
 
-/** What compaction needs of the directory ledger. */
-export interface DirCompactIo {
+/** What folding needs of the directory ledger. */
+export interface DirFoldIo {
   /** The ledger's root. */
   root: string;
   /** Lists the gates. */
   listGates(name?: string): Promise<GateRef[]>;
-  /** Writes a record (the summary, a settling revoke) as the ledger writes any. */
-  write(record: LedgerRecord): Promise<void>;
-  /** Reads plan sets as the ledger does. */
-  readPlanSets(
-    name: string,
-    gate: string,
-    digests: readonly string[],
-  ): Promise<Map<string, PlanSetMember[]>>;
   /** The gate's directory, checked for links. */
-  gateDir(name: string, gate: string): string;
-  /** The ids' random source. */
-  random: RandomBytes;
-  /** Tells the time. */
-  clock: { now(): number };
+  gateDir(ref: GateRef): string;
+  /** Writes a record file (the summary, a settling revoke) as any is written. */
+  writeRecord(record: LedgerRecord, text: string): Promise<void>;
+  /** Reads plan sets as the ledger does. */
+  read: LedgerStore["read"];
 }
 
 /** A gate's record files as read: each record and its path below the gate. */
@@ -92,18 +74,20 @@ function readFiles(
 /**
  * Folds the chosen gates (see the module).
  * @param io The ledger's parts.
- * @param options Which gates, and whether only to say what would fold.
+ * @param scope Which gates, and whether only to say what would fold.
+ * @param planner Plans each gate's fold.
  * @returns What folded, per gate.
  * @throws {InputError} When another compaction holds the lock, or a link is
  *   in the way.
  */
-export async function compactDir(
-  io: DirCompactIo,
-  options: CompactOptions,
-): Promise<CompactReport> {
-  const refs = options.gate !== undefined && options.name !== undefined
-    ? [{ name: options.name, gate: options.gate }]
-    : await io.listGates(options.name);
+export async function foldDir(
+  io: DirFoldIo,
+  scope: FoldScope,
+  planner: FoldPlanner,
+): Promise<FoldedGate[]> {
+  const refs = scope.gate !== undefined && scope.name !== undefined
+    ? [{ name: scope.name, gate: scope.gate }]
+    : await io.listGates(scope.name);
   const gates: FoldedGate[] = [];
   refuseLinks(io.root, [ARCHIVE_DIR], "the ledger");
   await mkdir(join(io.root, ARCHIVE_DIR), { recursive: true });
@@ -117,69 +101,50 @@ export async function compactDir(
   });
   try {
     for (const ref of refs) {
-      const folded = await compactGate(io, ref, options);
+      const folded = await foldGate(io, ref, scope, planner);
       if (folded) gates.push(folded);
     }
   } finally {
     await unlink(lock).catch(() => {});
   }
-  return { gates };
+  return gates;
 }
 
-async function compactGate(
-  io: DirCompactIo,
+async function foldGate(
+  io: DirFoldIo,
   ref: GateRef,
-  options: CompactOptions,
+  scope: FoldScope,
+  planner: FoldPlanner,
 ): Promise<FoldedGate | undefined> {
-  const dryRun = options.dryRun === true;
-  const dir = io.gateDir(ref.name, ref.gate);
+  const dir = io.gateDir(ref);
   const files = readFiles(dir, ref);
-  const read = sortRecords([...files.keys()]);
-  const cut = options.settle ? await settling(io, ref, read) : undefined;
-  if (cut === undefined && options.settle === "only") return undefined;
-  const plan = planFold(
-    cut === undefined ? read : [...read, cut],
-    (record) => record !== cut,
-    cut === undefined ? options.through : "newest",
-  );
-  if (plan === undefined) return undefined;
+  const fold = await planner(ref, {
+    records: sortRecords([...files.keys()]),
+    foldable: () => true,
+    sets: (digests) => io.read(ref, digests),
+  });
+  if (fold === undefined) return undefined;
+  const { plan, cut } = fold;
   const there = new Set(entriesOf(join(dir, "sets")));
   const sets = [...plan.named].filter((digest) => !plan.kept.has(digest))
     .map(planSetFileName).filter((file) => there.has(file))
     .map((file) => `sets/${file}`);
-  const records = plan.fold.filter((r) => r.kind !== "folded").length;
   const settled = cut === undefined ? {} : { settled: cut };
-  if (dryRun) return { ...ref, records, sets: sets.length, ...settled };
-  if (cut !== undefined) await io.write(cut);
+  const report = { ...ref, records: fold.records, sets: sets.length };
+  if (scope.dryRun) return { ...report, ...settled };
+  if (cut !== undefined) await io.writeRecord(cut, recordText(cut));
   const archive = [ARCHIVE_DIR, "gates", ref.name, ref.gate];
   const moved = await moveAll(io.root, dir, archive, [
     ...plan.fold.map((record) => files.get(record)!),
     ...sets,
   ]);
-  const summary = newRecord(
-    "folded",
-    foldedFields(
-      plan,
-      sets.filter((rel) => moved.has(rel)).length,
-      archive.join("/"),
-    ),
-    newStamp(io.clock, io.random),
+  const summary = fold.summary(
+    sets.filter((rel) => moved.has(rel)).length,
+    archive.join("/"),
   );
-  await io.write(summary);
+  await io.writeRecord(summary, recordText(summary));
   await bringBackSets(io.root, dir, archive, ref, sets);
-  return { ...ref, records, sets: sets.length, summary, ...settled };
-}
-
-/** The revoke that settles one gate (`spentCut`), if it may be cut. */
-async function settling(
-  io: DirCompactIo,
-  ref: GateRef,
-  records: readonly LedgerRecord[],
-): Promise<ExpiredRecord | undefined> {
-  const digests = settlingDigests(records);
-  const sets = await io.readPlanSets(ref.name, ref.gate, digests);
-  const cut = spentCut(records, sets, io.clock.now());
-  return cut && cutRevoke(ref, cut, randomHex(16, io.random));
+  return { ...report, summary, ...settled };
 }
 
 /**
@@ -246,27 +211,18 @@ async function bringBackSets(
 }
 
 /**
- * A gate's records at the tip and those compaction moved to `archive/`, oldest
- * first (by time, ties by id, as the directory ledger orders records).
+ * The records compaction moved out of a gate to `archive/`, unscreened.
  * @param root The ledger's root.
  * @param ref The gate.
- * @param tip The gate as read (screened).
- * @returns The whole history, the folded records marked.
+ * @param problems Receives what could not be read.
+ * @returns The folded records.
  */
-export function readDirHistory(
+export function readArchive(
   root: string,
   ref: GateRef,
-  tip: GateRecords,
-): GateHistory {
+  problems: string[],
+): Set<LedgerRecord> {
   const archive = [ARCHIVE_DIR, "gates", ref.name, ref.gate];
   refuseLinks(root, archive, "the ledger");
-  const problems = [...tip.problems];
-  const folded = new Set(
-    readFiles(join(root, ...archive), ref, problems).keys(),
-  );
-  return {
-    records: sortRecords([...tip.records, ...folded]),
-    problems,
-    folded,
-  };
+  return new Set(readFiles(join(root, ...archive), ref, problems).keys());
 }

@@ -1,15 +1,15 @@
 /**
  * Reading the git ledger at one tip: a gate's records in the order they reached
- * the branch (by sequence number, `_git_ledger_order.ts`), and the gates the
- * tip holds. Reads only the gate's tree (one `ls-tree`, one `cat-file
- * --batch`), and never the branch's history but on a branch written before
- * numbers. Private to the git ledger; fetching is the caller's.
+ * the branch (by sequence number, `_order.ts`), the gates the tip holds, and a
+ * gate's plan sets. Reads only the gate's tree (one `ls-tree`, one `cat-file
+ * --batch`), never the branch's history. Private to the git ledger; fetching is
+ * the caller's.
  * @module
  */
 
-import { loosens } from "../gate/screen_records.ts";
-import type { Git } from "../git/git.ts";
-import type { ObjectReader } from "./_git_ledger_verified.ts";
+import { type GateRecords, loosens } from "../../gate/screen_records.ts";
+import type { Git } from "../../git/git.ts";
+import { blobText, type ObjectReader } from "./_objects.ts";
 import {
   beforeTheCut,
   type GateListing,
@@ -19,19 +19,20 @@ import {
   listWhole,
   namedExpired,
   TIME_WIDTH,
-} from "./_git_ledger_list.ts";
-import type { GateRef } from "./ledger_store.ts";
-import { ShapeError } from "../input/shape_error.ts";
-import { parseRecord } from "../gate/parse_record.ts";
+} from "./_list.ts";
+import type { GateRef, StoredSet } from "../ledger_store.ts";
+import { ShapeError } from "../../input/shape_error.ts";
+import { parseRecord } from "../../gate/parse_record.ts";
 import {
   compactTime,
   isTemporaryName,
   LEDGER_SEGMENT,
-} from "../gate/record_name.ts";
+} from "../../gate/record_name.ts";
 import { posix } from "node:path";
-import type { LedgerRecord } from "../gate/records.ts";
-import { compareRecords } from "../gate/sort_records.ts";
-import type { GateRecords } from "../gate/screen_records.ts";
+import type { LedgerRecord } from "../../gate/records.ts";
+import { compareRecords } from "../../gate/sort_records.ts";
+import { planSetFileName } from "../../gate/plan_set_file.ts";
+import { formatBytes, MAX_PLANS_FILE_BYTES } from "../../limits.ts";
 
 const decoder = new TextDecoder();
 
@@ -63,11 +64,11 @@ export type ReadGateAtOptions = ListOptions;
  * newest revoke on; with `kinds`, only files named as one of them), oldest
  * first in branch order: by sequence number (records without one last), then
  * (records of one number or commit) by timestamp and id. The gate is listed
- * as `_git_ledger_list.ts` says and its records read in one `cat-file
+ * as `_list.ts` says and its records read in one `cat-file
  * --batch` (another per record named like a revoke that is not one).
  * Malformed records, unreadable blobs and records of another gate become
  * `problems`, named `<label>:<path>`. Every object is checked against its
- * name (`_git_ledger_verified.ts`).
+ * name (`_objects.ts`).
  * @param objects The clone's checked objects.
  * @param tip The branch tip to read (`undefined`: no ledger yet).
  * @param name The spec's `name` (a checked ledger segment).
@@ -251,4 +252,85 @@ export async function listGatesAt(
     const [bn, bg] = key(b);
     return an < bn ? -1 : an > bn ? 1 : ag < bg ? -1 : ag > bg ? 1 : 0;
   });
+}
+
+/**
+ * Reads the plan sets of some digests at `tip` in one `cat-file --batch`, each
+ * a blob of at most 64 MiB (every object on the way checked against its
+ * name); whether it is the set of its digest is the reader's to check
+ * (`parsePlanSet`). A set the tip does not hold is none; one that is there
+ * and cannot be read is an error.
+ * @param objects The clone's checked objects.
+ * @param tip The tip (`undefined`: no branch yet).
+ * @param dir The gate's `sets` folder.
+ * @param digests The set digests.
+ * @param label How messages name the branch (`chant-wave-ledger`).
+ * @param known The folder's entries by file name, when a listing of the tip
+ *   found them (then the folder is not looked up again).
+ * @returns Digest → the set's text and source, for each set the tip holds.
+ * @throws {GitError} When git fails.
+ * @throws {ShapeError} Naming `<label>:<path>` when `sets` is not a folder, or
+ *   a set is not a blob of at most 64 MiB.
+ */
+export async function readSetsAt(
+  objects: ObjectReader,
+  tip: string | undefined,
+  dir: string,
+  digests: readonly string[],
+  label: string,
+  known?: ReadonlyMap<string, string>,
+): Promise<Map<string, StoredSet>> {
+  const sets = new Map<string, StoredSet>();
+  if (tip === undefined || digests.length === 0) return sets;
+  const ids = known ?? await entriesAt(objects, tip, dir, label);
+  const held = digests.filter((digest) => ids.has(planSetFileName(digest)));
+  const oids = held.map((d) => ids.get(planSetFileName(d))!);
+  const sizes = await objects.sizes(oids);
+  held.forEach((digest, i) => {
+    const source = `${label}:${dir}/${planSetFileName(digest)}`;
+    const size = sizes[i];
+    if (size === undefined) {
+      throw new ShapeError("", "names an object this clone lacks", source);
+    }
+    if (size.type !== "blob") {
+      throw new ShapeError("", "is not a file", source);
+    }
+    if (size.size > MAX_PLANS_FILE_BYTES) {
+      throw new ShapeError(
+        "",
+        `is larger than ${formatBytes(MAX_PLANS_FILE_BYTES)}`,
+        source,
+      );
+    }
+  });
+  const read = await objects.byId(oids);
+  held.forEach((digest, i) => {
+    const source = `${label}:${dir}/${planSetFileName(digest)}`;
+    const blob = read.get(oids[i]);
+    if (blob === undefined) {
+      throw new ShapeError("", "names an object this clone lacks", source);
+    }
+    sets.set(digest, { text: blobText(blob)!, source });
+  });
+  return sets;
+}
+
+/**
+ * The entries of the `sets` folder at `tip` by name (none when there is none).
+ * @throws {ShapeError} When `sets` is there and not a folder.
+ */
+async function entriesAt(
+  objects: ObjectReader,
+  tip: string,
+  dir: string,
+  label: string,
+): Promise<Map<string, string>> {
+  const [folder] = await objects.at(tip, [dir]);
+  if (folder === undefined) return new Map();
+  if (folder.type !== "tree") {
+    throw new ShapeError("", "is not a folder", `${label}:${dir}`);
+  }
+  return new Map(
+    [...objects.entries(folder).values()].map((e) => [e.name, e.oid]),
+  );
 }

@@ -8,15 +8,17 @@
  * buckets of it (`order/<bucket>/`, a thousand numbers each), reading the
  * records by name, while `order/bytes` (the numbered files' share of the gate
  * tree's size) matches: a file written without a number changes the size, and
- * then the whole gate is listed. A branch written before numbers
- * (no `seq`) is numbered once, in the order its records reached it (the
- * first-parent commit that added each file), by the first write that finds it
- * so. Private to the git ledger.
+ * then the whole gate is listed. Each commit that publishes records carries
+ * their numbers' entries and the advanced counter, so the push's
+ * compare-and-swap that publishes the records publishes their numbers.
+ * Private to the git ledger.
  * @module
  */
 
 import { posix } from "node:path";
-import type { Git } from "../git/git.ts";
+import { blobText, readNamed } from "./_objects.ts";
+import type { Git } from "../../git/git.ts";
+import { isRecordFileName } from "../../gate/record_name.ts";
 
 /** The counter's path at the top of the tree. */
 export const SEQ_PATH = "seq";
@@ -93,44 +95,82 @@ export function parseCounter(text: string | undefined): number | undefined {
   return Number(text.trim());
 }
 
+/** A file the commit writes besides the records: a number's entry, the counter. */
+export interface ExtraFile {
+  /** Its path. */
+  path: string;
+  /** Its text. */
+  text: string;
+}
+
+/** Whether a path is a record file of a gate (`gates/<name>/<gate>/<file>`). */
+function isRecordPath(path: string): boolean {
+  return path.split("/").length === 4 && path.startsWith("gates/") &&
+    isRecordFileName(posix.basename(path));
+}
+
 /**
- * Maps each file added under `dir` in the first-parent history of `tip` to the
- * position of the commit that added it (0 = the oldest): the order of a branch
- * written before sequence numbers. Needs the branch's whole history.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
- * @param tip The branch tip.
- * @param dir A folder, `gates/` or `gates/<name>/<gate>/`.
- * @returns Path → position.
+ * The numbers' entries and the counter for a commit adding `paths` on `base`:
+ * each path `base` lacks that is a record file gets the next number. One
+ * `cat-file --batch` reads the counter and which paths `base` has.
+ * @param ctx The ledger.
+ * @param base The tip the commit goes on (`undefined`: a new branch).
+ * @param paths The paths the commit adds.
+ * @returns The extra files to write (none when nothing is numbered).
  * @throws {GitError} When git fails.
  */
-export async function legacyOrder(
-  git: Git,
-  cwd: string,
-  tip: string,
-  dir: string,
-): Promise<Map<string, number>> {
-  const stdout = await git.run([
-    "--literal-pathspecs",
-    "-c",
-    "core.quotePath=false",
-    "log",
-    "--first-parent",
-    "--reverse",
-    "--root",
-    "--no-renames",
-    "--diff-filter=A",
-    "--name-only",
-    "--format=commit %H",
-    tip,
-    "--",
-    dir,
-  ], { cwd });
-  const order = new Map<string, number>();
-  let commit = -1;
-  for (const line of stdout.split("\n")) {
-    if (line.startsWith("commit ")) commit++;
-    else if (line !== "" && !order.has(line)) order.set(line, commit);
-  }
-  return order;
+export async function numberFiles(
+  ctx: { git: Git; cwd: string },
+  base: string | undefined,
+  paths: readonly string[],
+): Promise<ExtraFile[]> {
+  const gates = [
+    ...new Set(paths.filter(isRecordPath).map((path) => posix.dirname(path))),
+  ];
+  const found = base === undefined ? [] : await readNamed(ctx.git, ctx.cwd, [
+    `${base}:${SEQ_PATH}`,
+    ...paths.map((path) => `${base}:${path}`),
+  ]);
+  let next = parseCounter(blobText(found[0])) ?? 0;
+  const numbered: string[] = [];
+  paths.forEach((path, i) => {
+    if (found[i + 1] === undefined && isRecordPath(path)) numbered.push(path);
+  });
+  if (numbered.length === 0) return [];
+  const extra: ExtraFile[] = numbered.map((path) => ({
+    path: orderPath(path, next++),
+    text: "",
+  }));
+  return [
+    ...extra,
+    ...await gateBytes(ctx, base, gates, numbered),
+    { path: SEQ_PATH, text: `${next}\n` },
+  ];
+}
+
+/**
+ * Each gate's `order/bytes` advanced by the entries of its newly numbered
+ * files (from 0 where there is none: a new gate, a base numbered whole).
+ */
+async function gateBytes(
+  ctx: { git: Git; cwd: string },
+  base: string | undefined,
+  gates: readonly string[],
+  numbered: readonly string[],
+): Promise<ExtraFile[]> {
+  const dirs = [...new Set([...gates, ...numbered.map(posix.dirname)])];
+  const before = base === undefined ? [] : await readNamed(
+    ctx.git,
+    ctx.cwd,
+    dirs.map((dir) => `${base}:${dir}/${ORDER_DIR}/${BYTES_FILE}`),
+  );
+  return dirs.map((dir, i) => {
+    const added = numbered.filter((path) => posix.dirname(path) === dir)
+      .reduce((sum, path) => sum + entryBytes(posix.basename(path)), 0);
+    const was = parseCounter(blobText(before[i])) ?? 0;
+    return {
+      path: `${dir}/${ORDER_DIR}/${BYTES_FILE}`,
+      text: `${was + added}\n`,
+    };
+  });
 }

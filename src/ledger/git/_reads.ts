@@ -1,23 +1,26 @@
 /**
- * The git ledger's reads of gates: a gate at the tip just fetched, screened,
- * with the job's mark applied; the mark itself; a gate's whole history for
- * `ledger log`. A gate read whole at a tip is kept, and so is a decision's
- * read (from the newest revoke on), so a decision or a mark at the same tip
- * (nothing pushed since) reads no object again. Private to the git ledger;
- * fetching is the caller's `fetchTip`.
+ * The git ledger's reads of gates: a gate at the tip just fetched, with the
+ * records that arrived after the job's mark; the mark itself (the tip and its
+ * counter); a gate's whole history for `ledger log`. A gate read whole at a tip
+ * is kept, and so is a decision's read (from the newest revoke on), so a
+ * decision or a mark at the same tip (nothing pushed since) reads no object
+ * again. Private to the git ledger; fetching is the caller's `fetchTip`.
  * @module
  */
 
-import { readHistoryAt } from "./_git_ledger_archive.ts";
-import { type GitMark, lateRecords, markAt } from "./_git_ledger_mark.ts";
-import { type GateReadAt, readGateAt } from "./_git_ledger_read.ts";
-import { LEDGER_BRANCH, type LedgerContext } from "./_git_ledger_sync.ts";
-import { dropArrivedAfter } from "../gate/arrived_after.ts";
-import type { GateHistory, ReadGateOptions } from "./ledger_store.ts";
-import type { LedgerRecord, RecordKind } from "../gate/records.ts";
-import { screenRecords } from "../gate/screen_records.ts";
-import { dropApprovalCopies } from "../gate/approval_copies.ts";
-import type { GateRecords } from "../gate/screen_records.ts";
+import type { LedgerRecord, RecordKind } from "../../gate/records.ts";
+import { onlyTightens } from "../../gate/arrived_after.ts";
+import type {
+  GateListing,
+  GateRef,
+  LedgerMark,
+  ListOptions,
+} from "../ledger_store.ts";
+import { readHistoryAt } from "./_fold.ts";
+import { blobText, type ObjectReader } from "./_objects.ts";
+import { parseCounter, SEQ_PATH } from "./_order.ts";
+import { type GateReadAt, readGateAt } from "./_read.ts";
+import { LEDGER_BRANCH, type LedgerContext } from "./_sync.ts";
 
 /** What the reads need of the store. */
 export interface ReadsOf {
@@ -25,24 +28,14 @@ export interface ReadsOf {
   fetchTip(): Promise<string | undefined>;
   /** The tip the last read fetched, if any. */
   lastTip(): Promise<string | undefined> | undefined;
-  /** The order of a branch written before numbers. */
-  legacy(tip: string, dir: string): Promise<Map<string, number>>;
-  /** The ids of the records the store wrote (they count for its job). */
-  written: ReadonlySet<string>;
 }
 
 /** The reads. */
 export interface GateReads {
-  /** `LedgerStore.readGate` of the git ledger. */
-  readGate(
-    name: string,
-    gate: string,
-    options?: ReadGateOptions,
-  ): Promise<GateRecords>;
+  /** `LedgerStore.list` of one gate of the git ledger. */
+  list(ref: GateRef, options: ListOptions): Promise<GateListing>;
   /** `LedgerStore.mark` of the git ledger (not memoised here). */
   mark(): Promise<GitMark>;
-  /** `LedgerStore.readAll` of the git ledger. */
-  readAll(name: string, gate: string): Promise<GateHistory>;
   /**
    * Where the newest whole read of a gate found record `id`: the tip read,
    * the record's path and its number, and for a sealed approval the ledger
@@ -79,7 +72,7 @@ function liveOf(whole: GateReadAt | undefined): GateReadAt | undefined {
   const { records } = whole;
   const from = records.findLastIndex((r) => r.kind === "expired");
   if (from <= 0) return whole;
-  // As `_git_ledger_list.ts` lists them: every revoke, and all of the gate
+  // As `_list.ts` lists them: every revoke, and all of the gate
   // when a record before the newest revoke is dated after it.
   const cut = Date.parse(records[from].timestamp);
   const before = records.slice(0, from);
@@ -126,7 +119,6 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
     }
     const read = await readGateAt(ctx.objects, tip, name, gate, {
       label: LEDGER_BRANCH,
-      legacy: of.legacy,
       ...(live ? { live: true } : {}),
       ...(kinds === undefined || live ? {} : { kinds }),
     });
@@ -146,8 +138,12 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
     return read;
   };
   return {
-    async readGate(name, gate, options = {}) {
+    async list({ name, gate }, options) {
       const tip = await of.fetchTip();
+      if (options.history) {
+        const whole = await readAt(tip, name, gate, false);
+        return await readHistoryAt(ctx, whole, name, gate);
+      }
       const read = await readAt(
         tip,
         name,
@@ -155,13 +151,10 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
         options.live === true,
         options.kinds,
       );
-      const { files: _files, next: _next, sets: _sets, ...records } = read;
-      const screened = dropApprovalCopies(
-        screenRecords(records, ctx.clock.now()),
-      );
-      if (options.asOf === undefined) return screened;
+      const { records, problems } = read;
+      if (options.asOf === undefined) return { records, problems };
       const late = await lateRecords(ctx.objects, options.asOf, tip, read);
-      return dropArrivedAfter(screened, late, of.written);
+      return { records, problems, late };
     },
     async mark() {
       const tip = await (of.lastTip() ?? of.fetchTip());
@@ -186,14 +179,76 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
         ...(signed === undefined ? {} : { signed }),
       };
     },
-    async readAll(name, gate) {
-      const tip = await of.fetchTip();
-      const read = await readAt(tip, name, gate, false);
-      const history = await readHistoryAt(ctx, read, name, gate);
-      return {
-        ...screenRecords(history, ctx.clock.now()),
-        folded: history.folded,
-      };
-    },
+  };
+}
+
+/** A mark of the git ledger. */
+export interface GitMark extends LedgerMark {
+  /** Always `git`. */
+  readonly store: "git";
+  /** The tip fetched at the mark; absent when there was no branch yet. */
+  readonly tip?: string;
+  /** The tip's counter; absent on a branch without numbers. */
+  readonly next?: number;
+}
+
+/**
+ * Which of a gate's loosening records reached the branch after the mark. Only
+ * records numbered below the mark's counter (or not numbered) are looked up at
+ * the mark's tip, in one `cat-file --batch` (every object on the way checked);
+ * none when the tip has not moved.
+ * @param objects The clone's checked objects.
+ * @param mark The job's mark (another store's mark: every record is late).
+ * @param tip The tip read.
+ * @param read The gate as read at `tip`.
+ * @returns The late records.
+ * @throws {GitError} When git fails.
+ */
+export async function lateRecords(
+  objects: ObjectReader,
+  mark: LedgerMark,
+  tip: string | undefined,
+  read: GateReadAt,
+): Promise<Set<LedgerRecord>> {
+  const late = new Set<LedgerRecord>();
+  const at: GitMark = mark.store === "git" ? mark as GitMark : { store: "git" };
+  if (at.tip !== undefined && at.tip === tip) return late;
+  const toCheck: LedgerRecord[] = [];
+  for (const record of read.records) {
+    if (onlyTightens(record)) continue;
+    const file = read.files.get(record)!;
+    const numbered = file.seq !== undefined && at.next !== undefined;
+    if (at.tip === undefined || (numbered && file.seq! >= at.next!)) {
+      late.add(record);
+    } else toCheck.push(record);
+  }
+  if (toCheck.length === 0) return late;
+  const found = await objects.at(
+    at.tip!,
+    toCheck.map((record) => read.files.get(record)!.path),
+  );
+  toCheck.forEach((record, i) => {
+    if (found[i]?.oid !== read.files.get(record)!.oid) late.add(record);
+  });
+  return late;
+}
+
+/**
+ * Marks a tip: it and its counter (checked).
+ * @param objects The clone's checked objects.
+ * @param tip The tip just fetched (`undefined`: no branch yet).
+ * @returns The mark.
+ * @throws {GitError} When git fails.
+ */
+export async function markAt(
+  objects: ObjectReader,
+  tip: string | undefined,
+): Promise<GitMark> {
+  const [counter] = tip ? await objects.at(tip, [SEQ_PATH]) : [];
+  const next = parseCounter(blobText(counter));
+  return {
+    store: "git",
+    ...(tip ? { tip } : {}),
+    ...(next === undefined ? {} : { next }),
   };
 }

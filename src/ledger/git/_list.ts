@@ -9,8 +9,8 @@
  */
 
 import { posix } from "node:path";
-import { formatBytes, MAX_RECORD_BYTES } from "../limits.ts";
-import { blobText } from "./_git_ledger_objects.ts";
+import { formatBytes, MAX_RECORD_BYTES } from "../../limits.ts";
+import { blobText, type ObjectReader, type TreeEntry } from "./_objects.ts";
 import {
   BYTES_FILE,
   folderBytes,
@@ -19,10 +19,9 @@ import {
   parseOrderName,
   SAFE_NAME,
   SEQ_PATH,
-} from "./_git_ledger_order.ts";
-import type { ObjectReader, TreeEntry } from "./_git_ledger_verified.ts";
-import { isRecordFileName, namedAs } from "../gate/record_name.ts";
-import type { RecordKind } from "../gate/records.ts";
+} from "./_order.ts";
+import { isRecordFileName, namedAs } from "../../gate/record_name.ts";
+import type { RecordKind } from "../../gate/records.ts";
 
 /** A record file of the gate, with its place in the order. */
 export interface Listed {
@@ -32,7 +31,7 @@ export interface Listed {
   oid?: string;
   /** Its sequence number, when it has one. */
   seq?: number;
-  /** Its place: the number, the commit on a branch without numbers, or last. */
+  /** Its place: its number, or last (`Infinity`) without one. */
   at: number;
 }
 
@@ -61,8 +60,6 @@ export interface ListOptions {
   live?: boolean;
   /** A whole listing's: only the files named as one of these kinds. */
   kinds?: readonly RecordKind[];
-  /** The order of a branch written before numbers. */
-  legacy: (tip: string, dir: string) => Promise<Map<string, number>>;
 }
 
 /** Whether a record file's name says it is a revoke (`…-expired-….json`). */
@@ -327,13 +324,10 @@ export async function listWhole(
     if (refused) problems.push(`${options.label}:${path}: ${refused}`);
     else files.push({ path, oid: entry.oid, at: Infinity });
   });
-  const legacy = counter === undefined && files.length > 0
-    ? await options.legacy(tip, dir)
-    : undefined;
   for (const file of files) {
     const seq = numbers.get(file.path);
     if (seq !== undefined) file.seq = seq;
-    file.at = (legacy ? legacy.get(file.path) : seq) ?? Infinity;
+    file.at = seq ?? Infinity;
   }
   files.sort((a, b) =>
     a.at - b.at || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)

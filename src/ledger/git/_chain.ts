@@ -9,17 +9,12 @@
  * @module
  */
 
-import { InputError } from "../errors.ts";
-import { commitFields, findEntry } from "../git/object_id.ts";
-import { diffTrees } from "../git/tree_diff.ts";
-import { blobText } from "./_git_ledger_objects.ts";
-import type { BatchObject } from "./_git_ledger_objects.ts";
-import { ORDER_DIR, parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
-import {
-  LEDGER_BRANCH,
-  LEDGER_REF,
-  type LedgerContext,
-} from "./_git_ledger_sync.ts";
+import { InputError } from "../../errors.ts";
+import { commitFields, findEntry } from "../../git/object_id.ts";
+import { diffTrees } from "../../git/tree_diff.ts";
+import { type BatchObject, blobText } from "./_objects.ts";
+import { ORDER_DIR, parseCounter, SEQ_PATH } from "./_order.ts";
+import { LEDGER_BRANCH, LEDGER_REF, type LedgerContext } from "./_sync.ts";
 
 /** One commit of the walk, as the gate saw it. */
 export interface CommitState {

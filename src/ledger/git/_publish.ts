@@ -1,19 +1,21 @@
 /**
- * Publishing records on the git ledger's branch: one commit adding the new files
- * (and any records only the local branch has) on the remote's tip, pushed without
- * force and rebuilt on a lost race, with the one-line errors a refusing remote
- * gets. Private to the git ledger.
+ * Publishing on the git ledger's branch: records and plan sets queued for one
+ * group commit (`ledgerWrites`), the commit adding the new files (and any
+ * records only the local branch has) built on the remote's tip, pushed without
+ * force and rebuilt on a lost race (`commitWithRetry`), with the one-line
+ * errors a refusing remote gets; and `ledger pull|push` by hand. Private to
+ * the git ledger.
  * @module
  */
 
-import { InputError } from "../errors.ts";
-import { isAncestor, readRefs, updateRef } from "../git/git_plumbing.ts";
-import { pushRef } from "../git/git_transport.ts";
-import { checkSettings } from "./_git_ledger_settings.ts";
-import { buildCommit, type CommitFile } from "./_git_ledger_commit.ts";
-import { numberFiles } from "./_git_ledger_number.ts";
-import { ORDER_DIR } from "./_git_ledger_order.ts";
+import { InputError } from "../../errors.ts";
+import { isAncestor, readRefs, updateRef } from "../../git/git_plumbing.ts";
+import { pushRef } from "../../git/git_transport.ts";
+import { needRemote, withCloneLock } from "./_remote.ts";
+import { buildCommit, type CommitFile } from "./_commit.ts";
+import { numberFiles, ORDER_DIR } from "./_order.ts";
 import {
+  checkSettings,
   currentTip,
   failIfStale,
   fetchLedger,
@@ -23,10 +25,12 @@ import {
   type LedgerContext,
   remoteName,
   waitToRetry,
-} from "./_git_ledger_sync.ts";
-import type { LedgerFile } from "./_git_ledger_tree.ts";
-import { localOnlyFiles } from "./_git_ledger_local.ts";
-import { infoNamed } from "./_git_ledger_objects.ts";
+} from "./_sync.ts";
+import { type LedgerFile, localOnlyFiles } from "./_local.ts";
+import { infoNamed } from "./_objects.ts";
+import { planSetFileName } from "../../gate/plan_set_file.ts";
+import { recordFileName } from "../../gate/record_name.ts";
+import type { Publication } from "../ledger_store.ts";
 
 /** What {@linkcode publish} did. */
 export interface PublishReport {
@@ -54,7 +58,7 @@ export interface PublishReport {
  * commit point, retried the same way.
  *
  * Each new record file takes the next sequence number from the counter at the
- * tip (`_git_ledger_number.ts`), in the same commit. One attempt costs 5 git
+ * tip (`_order.ts`), in the same commit. One attempt costs 5 git
  * processes when it wins (`for-each-ref`, `cat-file`, `fast-import`, `push`,
  * `update-ref`) and one `fetch` more after a lost race (a write needs no fetch
  * of its own: the push is the compare-and-swap).
@@ -258,4 +262,202 @@ function pushError(
   return new InputError(
     `${where}: ${detail}; check the remote's URL and that the job may push to it`,
   );
+}
+
+/** What the writes need of the store. */
+export interface WritesOf {
+  /** Finds the remote, once. */
+  open(): Promise<void>;
+  /** The clone's common git folder (for its lock). */
+  gitDir(): Promise<string | undefined>;
+  /** `gates/<name>/<gate>`, both checked. */
+  gatePath(name: string, gate: string): string;
+  /** Whether the tip last read has a plan set of the digest. */
+  hasPlanSet(name: string, gate: string, digest: string): Promise<boolean>;
+}
+
+/**
+ * Makes the publishing of one git ledger (`LedgerStore.publish`): each record
+ * and plan set queued for the next group commit, published under the clone's
+ * lock. A plan set published on its own is left out when the tip last read has
+ * it already; one published with records goes with them, added unless the tip
+ * has it.
+ * @param ctx The ledger.
+ * @param of What the writes need of the store.
+ * @returns The publishing.
+ */
+export function ledgerWrites(
+  ctx: LedgerContext,
+  of: WritesOf,
+): (items: readonly Publication[]) => Promise<void> {
+  const writes = batcher<CommitFile & { text: string; what: string }>(
+    async (items) => {
+      await of.open();
+      const files = items.map(({ what: _, ...file }) => file);
+      const what = items[0].what;
+      await withCloneLock(ctx, await of.gitDir(), () =>
+        publish(
+          ctx,
+          files,
+          (all) =>
+            all.length === 1
+              ? `chant-wave: ${what}`
+              : `chant-wave: ${what} and ${all.length - 1} more records`,
+        ));
+    },
+  );
+  return async (items) => {
+    const first =
+      items.flatMap((item) =>
+        "record" in item ? [item.record] : "claim" in item ? [item.claim] : []
+      )[0];
+    const what = first && `${first.kind} ${first.name}/${first.gate}`;
+    const files: (CommitFile & { text: string; what: string })[] = [];
+    for (const item of items) {
+      if ("record" in item || "claim" in item) {
+        const record = "record" in item ? item.record : item.claim;
+        const { text } = item;
+        const dir = of.gatePath(record.name, record.gate);
+        files.push({
+          path: `${dir}/${recordFileName(record)}`,
+          text,
+          what: `${record.kind} ${record.name}/${record.gate}`,
+        });
+        continue;
+      }
+      const { name, gate, digest, text } = item.set;
+      const path = `${of.gatePath(name, gate)}/sets/${planSetFileName(digest)}`;
+      if (what === undefined && await of.hasPlanSet(name, gate, digest)) {
+        continue;
+      }
+      files.push({
+        path,
+        text,
+        what: what ?? `plans of ${name}/${gate}`,
+        optional: true,
+      });
+    }
+    await Promise.all(files.map((file) => writes.add(file)));
+  };
+}
+
+/** Queues items and hands them to `flush` in batches, one batch at a time. */
+export interface Batcher<T> {
+  /**
+   * Adds an item to the next batch.
+   * @returns Settles when the batch holding the item was flushed: resolves when
+   * `flush` resolved, rejects with `flush`'s error (every item of that batch).
+   */
+  add(item: T): Promise<void>;
+}
+
+/**
+ * Makes a batcher: the first item starts a flush once the current synchronous
+ * code is done (a microtask later, so items added together share it); items added
+ * while a flush runs form the next batch, flushed as soon as the running one ends.
+ * @param flush Publishes one batch (never called with an empty one).
+ * @returns The batcher.
+ * @example
+ * ```ts
+ * const batches: number[][] = [];
+ * const b = batcher<number>(async (items) => { batches.push([...items]); });
+ * await Promise.all([b.add(1), b.add(2), b.add(3)]); // batches: [[1, 2, 3]]
+ * ```
+ */
+export function batcher<T>(
+  flush: (items: readonly T[]) => Promise<void>,
+): Batcher<T> {
+  let queue: { item: T; done: () => void; fail: (e: unknown) => void }[] = [];
+  let running = false;
+  const drain = async () => {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      try {
+        await flush(batch.map((entry) => entry.item));
+        for (const entry of batch) entry.done();
+      } catch (error) {
+        for (const entry of batch) entry.fail(error);
+      }
+    }
+    running = false;
+  };
+  return {
+    add(item) {
+      const settled = new Promise<void>((done, fail) => {
+        queue.push({ item, done, fail });
+      });
+      if (!running) {
+        running = true;
+        queueMicrotask(drain);
+      }
+      return settled;
+    },
+  };
+}
+
+/** What {@linkcode GitLedger.pull} or {@linkcode GitLedger.push} did. */
+export interface SyncReport {
+  /** The remote. */
+  remote: string;
+  /** The branch tip afterwards; absent when the remote has no branch yet. */
+  tip?: string;
+  /** Records sent (push); 0 for pull. */
+  records: number;
+  /** One line for the log. */
+  message: string;
+}
+
+/**
+ * Fetches the remote's branch and fast-forwards the local branch to it.
+ * @param ctx The ledger.
+ * @param of Finding the remote, and fetching the tip.
+ * @returns What it did.
+ * @throws {InputError} With no remote, or when the remote cannot be read.
+ */
+export async function pullBranch(
+  ctx: LedgerContext,
+  of: {
+    open(): Promise<void>;
+    fetchTip(): Promise<string | undefined>;
+  },
+): Promise<SyncReport> {
+  await of.open();
+  const from = needRemote(ctx, "pull");
+  const tip = await of.fetchTip();
+  const message = tip === undefined
+    ? `"${from}" has no branch ${LEDGER_BRANCH} yet`
+    : `pulled ${LEDGER_BRANCH} from "${from}" at ${tip.slice(0, 12)}`;
+  return { remote: from, ...(tip ? { tip } : {}), records: 0, message };
+}
+
+/**
+ * Sends the local branch's records the remote lacks, as the next write would.
+ * @param ctx The ledger.
+ * @param of Finding the remote, and the clone's git folder (for its lock).
+ * @returns What it did.
+ * @throws {InputError} With no remote, or when the remote refuses.
+ */
+export async function pushBranch(
+  ctx: LedgerContext,
+  of: { open(): Promise<void>; gitDir(): Promise<string | undefined> },
+): Promise<SyncReport> {
+  await of.open();
+  const to = needRemote(ctx, "push");
+  await fetchLedger(ctx);
+  const done = await withCloneLock(ctx, await of.gitDir(), () =>
+    publish(
+      ctx,
+      [],
+      (files) => `chant-wave: ${files.length} local records`,
+    ));
+  const message = done.committed === 0
+    ? `${LEDGER_BRANCH} is up to date with "${to}"`
+    : `pushed ${done.committed} records to ${LEDGER_BRANCH} of "${to}"`;
+  return {
+    remote: to,
+    ...(done.tip ? { tip: done.tip } : {}),
+    records: done.committed,
+    message,
+  };
 }

@@ -2,25 +2,27 @@
  * The git ledger's refs and its view of the remote: the state one ledger keeps,
  * fetching the remote's branch (retrying while a sibling process holds a ref's
  * lock), the tip to read, moving refs forward by compare-and-swap, the retry
- * schedule (jittered exponential waits within a time budget), and the one-line
- * errors for a stale lock and a budget spent. Publishing new records is
- * `_git_ledger_publish.ts`'s job. Private to the git ledger.
+ * schedule (jittered exponential waits within a time budget), the one-line
+ * errors for a stale lock and a budget spent, and the clone's git settings as
+ * they were when the ledger opened, checked before every later fetch and push
+ * (SPEC.md §4.12: a remote's URL or a `url.*.insteadOf` the change's code wrote
+ * would send the job's claims to a ledger of its choosing). Publishing is
+ * `_publish.ts`'s job. Private to the git ledger.
  * @module
  */
 
 import { stat } from "node:fs/promises";
-import type { Clock } from "../clock.ts";
-import { InputError, OutcomeError } from "../errors.ts";
-import { RUN_FAILED } from "../exit_codes.ts";
-import type { Git } from "../git/git.ts";
-import { isAncestor, readRefs, updateRef } from "../git/git_plumbing.ts";
-import { fetchRef } from "../git/git_transport.ts";
-import { checkSettings } from "./_git_ledger_settings.ts";
-import { blobText } from "./_git_ledger_objects.ts";
-import { parseCounter, SEQ_PATH } from "./_git_ledger_order.ts";
-import { localOnlyFiles } from "./_git_ledger_local.ts";
-import type { ObjectReader } from "./_git_ledger_verified.ts";
-import type { RandomBytes } from "../gate/random_hex.ts";
+import type { Clock } from "../../clock.ts";
+import { InputError, OutcomeError } from "../../errors.ts";
+import { RUN_FAILED } from "../../exit_codes.ts";
+import type { Git } from "../../git/git.ts";
+import { isAncestor, readRefs, updateRef } from "../../git/git_plumbing.ts";
+import { fetchRef } from "../../git/git_transport.ts";
+import { blobText, type ObjectReader } from "./_objects.ts";
+import { parseCounter, SEQ_PATH } from "./_order.ts";
+import { localOnlyFiles } from "./_local.ts";
+import type { RandomBytes } from "../../gate/random_hex.ts";
+import { GitError } from "../../git/git_error.ts";
 
 /** The ledger branch's short name. */
 export const LEDGER_BRANCH = "chant/ledger";
@@ -62,7 +64,7 @@ export interface LedgerContext {
   fetching?: Promise<void>;
   /**
    * The clone's git settings when the ledger was opened; every fetch after
-   * the first and every push checks them (`_git_ledger_remote.ts`).
+   * the first and every push checks them (`_remote.ts`).
    */
   settings?: string;
   /**
@@ -190,7 +192,8 @@ const WHOLE_HISTORY = 2147483647;
  * budget. Does nothing in local mode. A clone without the branch fetches only
  * its tip (`--depth 1`); one with it, only the commits since (records are
  * ordered by the numbers in the tip's tree, so no reader needs the branch's
- * history, except on a branch written before numbers: `whole`).
+ * history; `whole` fetches all of it, for the records only the local branch
+ * holds).
  *
  * With `ctx.fetchOnce` (a command's ledger) the tip is fetched once and
  * every later read uses it: one snapshot, in which what reached the remote
@@ -353,3 +356,61 @@ export async function follow(
   await updateRef(git, cwd, ref, tip, from, "chant-wave: follow the remote");
   return true;
 }
+
+/**
+ * Reads the clone's own settings (`.git/config` and what it includes) as
+ * `git config --list --local --includes -z` prints them.
+ * @param git The git seam.
+ * @param cwd A directory inside the clone.
+ * @returns The settings' text.
+ * @throws {InputError} When `cwd` is not in a git repository.
+ * @throws {GitError} When git fails otherwise.
+ */
+export async function readSettings(git: Git, cwd: string): Promise<string> {
+  const out = await git.exec(ARGS, { cwd });
+  if (out.exitCode === 0) return new TextDecoder().decode(out.stdout);
+  if (
+    /not a git repository|only be used inside a git repository/.test(out.stderr)
+  ) {
+    throw new InputError(
+      `cannot open the git ledger: "${cwd}" is not in a git repository; ` +
+        `run chant-wave in the checkout, or use a directory ledger`,
+    );
+  }
+  throw new GitError(ARGS, out.exitCode, out.stderr);
+}
+
+/** A ledger's clone and the settings it was opened with. */
+export interface SettingsAt {
+  git: Git;
+  cwd: string;
+  /** The settings when the ledger was opened (absent: not opened, nothing to check). */
+  settings?: string;
+  /** The remote's name, for the message. */
+  remote?: string;
+}
+
+/**
+ * Refuses to go on when the clone's settings changed since the ledger was
+ * opened (see the module).
+ * @param at The clone and its settings at open.
+ * @param doing What was about to happen (`push the ledger branch chant/ledger`).
+ * @throws {InputError} Exit 2 when they changed.
+ */
+export async function checkSettings(
+  at: SettingsAt,
+  doing: string,
+): Promise<void> {
+  // Nothing but chant-wave ran in the clone since it was opened.
+  if (at.settings === undefined || !at.git.commandsRan()) return;
+  if (await readSettings(at.git, at.cwd) === at.settings) return;
+  throw new InputError(
+    `cannot ${doing}: the clone's git settings (.git/config: a remote's URL, ` +
+      `url.*.insteadOf, a transport setting) changed since this job opened ` +
+      `the ledger, so the branch reached could be another than the one of ` +
+      `"${at.remote}"; a command of the change may not send the job's ledger ` +
+      `writes elsewhere: nothing more is recorded or applied`,
+  );
+}
+
+const ARGS = ["config", "--list", "--local", "--includes", "-z"];

@@ -10,22 +10,26 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { InputError } from "../errors.ts";
-import { refuseLinks } from "../fs/refuse_links.ts";
-import { entriesOf, nextTurn } from "./_dir_listing.ts";
+import { InputError } from "../../errors.ts";
+import { refuseLinks } from "../../fs/refuse_links.ts";
 import {
+  entriesOf,
   LedgerWriteError,
+  nextTurn,
   readRecordFile,
   writeNewFile,
-} from "./_dir_files.ts";
-import { planKey } from "../gate/claims.ts";
-import type { RandomBytes } from "../gate/random_hex.ts";
-import { checkLedgerSegment, isRecordFileName } from "../gate/record_name.ts";
+} from "./_files.ts";
+import { planKey } from "../../gate/claims.ts";
+import type { RandomBytes } from "../../gate/random_hex.ts";
+import {
+  checkLedgerSegment,
+  isRecordFileName,
+} from "../../gate/record_name.ts";
 import {
   type ClaimRecord,
   formatRecord,
   type LedgerRecord,
-} from "../gate/records.ts";
+} from "../../gate/records.ts";
 
 /** The file of one claimed plan and attempt. */
 function markerName(run: ClaimRecord["runs"][number]): string {
