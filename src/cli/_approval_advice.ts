@@ -1,12 +1,11 @@
 /**
  * What `chant-wave approve` tells the approver about the rules at base (SPEC.md
  * §12, §12.1): whether the approval just made will count, and if not why, under
- * the rules the waiting job met (`pendingRules`). Advice only: the approval is
+ * the rules the waiting job met (`decidePending`). Advice only: the approval is
  * recorded anyway, and the runner decides for itself.
  * @module
  */
 
-import { decideGate } from "../gate/decide_gate.ts";
 import { tallyLine } from "../gate/gate_tally.ts";
 import type {
   ApprovalRecord,
@@ -15,7 +14,7 @@ import type {
 } from "../gate/records.ts";
 import { describeApprovers, describeMode } from "../gate/approval_at_base.ts";
 import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
-import { pendingRules, type PendingRulesIo } from "./_pending_rules.ts";
+import { decidePending, type PendingRulesIo } from "../base/pending_rules.ts";
 
 /**
  * Judges a new approval under the rules at the base its pending fact recorded.
@@ -44,14 +43,13 @@ export async function adviseApproval(
     r.spec !== undefined
   ).pop();
   if (pending === undefined) return [];
-  const read = await pendingRules(pending, undefined, io, confirmer);
+  const all = [...records, approval];
+  const read = await decidePending(pending, all, new Map(), io, confirmer);
   if (read.status === "unread") {
     return [`note: not checked against the rules at base: ${read.why}`];
   }
-  const all = [...records, approval];
-  const rules = await read.judge.judge(all, approval.planDigest);
-  const verdict = rules.verdicts.get(approval.id);
-  const { rules: atBase } = read.judge;
+  const { rules: atBase, judged, decision } = read;
+  const verdict = judged.verdicts.get(approval.id);
   if (verdict && !verdict.counts) {
     return [
       `warning: this approval will not count: ${verdict.why} (the rules at ${
@@ -65,17 +63,8 @@ export async function adviseApproval(
       `note: the gate's CI job counts it once the forge confirms ${approval.via}`,
     ]
     : [];
-  if (atBase.required > 1 && read.set.length > 0) {
-    const gate = decideGate(all, new Map([[approval.planDigest, read.set]]), {
-      gate: approval.gate,
-      digest: approval.planDigest,
-      members: read.set,
-      now: io.clock.now(),
-      rules,
-    });
-    if (gate.tally) {
-      lines.push(`note: ${tallyLine(gate.tally, approval.planDigest)}`);
-    }
+  if (atBase.required > 1 && read.set.length > 0 && decision.tally) {
+    lines.push(`note: ${tallyLine(decision.tally, approval.planDigest)}`);
   }
   return lines;
 }

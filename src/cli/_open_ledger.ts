@@ -18,7 +18,7 @@ import { maskCredentials } from "../console/mask_credentials.ts";
 import { refuseLinks } from "../fs/refuse_links.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import type { CliIo } from "./io.ts";
-import { DEFAULT_FETCH_REMOTE } from "./_waiting_commits.ts";
+import { DEFAULT_FETCH_REMOTE } from "../base/pending_rules.ts";
 
 /** Where a command's ledger is, and what chose it. */
 export interface LedgerChoice {

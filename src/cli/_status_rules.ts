@@ -8,7 +8,7 @@
  */
 
 import { describeTrust } from "../gate/mode_trust.ts";
-import { decideGate, type PlanSets } from "../gate/decide_gate.ts";
+import type { PlanSets } from "../gate/decide_gate.ts";
 import { type ApprovalVerdict, tallyLine } from "../gate/gate_tally.ts";
 import type { LedgerRecord, PendingRecord } from "../gate/records.ts";
 import { shortDigest } from "../gate/describe_record.ts";
@@ -16,7 +16,7 @@ import { describeApprovers, describeMode } from "../gate/approval_at_base.ts";
 import type { ApprovalStatus } from "../gate/gate_status.ts";
 import { summariseSeal } from "../seal/seal_summary.ts";
 import type { ApprovalMode } from "../spec/types.ts";
-import { pendingRules, type PendingRulesIo } from "./_pending_rules.ts";
+import { decidePending, type PendingRulesIo } from "../base/pending_rules.ts";
 
 /** The rules at base, as status shows them. */
 export interface RulesStatus {
@@ -67,11 +67,13 @@ export interface GateRulesStatus {
 }
 
 /**
- * Reads the rules of a gate's standing pending fact and tallies its approvals.
+ * The rules of a gate's standing pending fact, the tally of its approvals and
+ * each approval's verdict, as its waiting job would judge them
+ * (`decidePending`).
  * @param pending The standing pending fact, if any.
  * @param records The gate's records, oldest first.
  * @param sets The plan sets of the counting approvals' digests.
- * @param io Git, the working directory, the clock and the ledger.
+ * @param io Git, the working directory, the clock, the ledger and the parser.
  * @returns Nothing without a pending fact; the rules, the tally and the
  *   verdicts; or why the rules could not be read.
  * @throws {GitError} When git fails unexpectedly.
@@ -83,9 +85,9 @@ export async function statusRules(
   io: PendingRulesIo,
 ): Promise<GateRulesStatus> {
   if (pending === undefined) return {};
-  const read = await pendingRules(pending, undefined, io);
+  const read = await decidePending(pending, records, sets, io);
   if (read.status === "unread") return { unread: read.why };
-  const { rules: atBase } = read.judge;
+  const { rules: atBase, judged, decision } = read;
   const rules: RulesStatus = {
     base: read.base,
     mode: atBase.mode,
@@ -95,25 +97,15 @@ export async function statusRules(
     selfApproval: atBase.selfApproval,
     reason: atBase.reason,
   };
-  const judged = await read.judge.judge(records, pending.planDigest);
   if (read.set.length === 0) return { rules, verdicts: judged.verdicts };
-  const withSet = new Map(sets);
-  withSet.set(pending.planDigest, read.set);
-  const gate = decideGate(records, withSet, {
-    gate: pending.gate,
-    digest: pending.planDigest,
-    members: read.set,
-    now: io.clock.now(),
-    rules: judged,
-  });
-  const tally = gate.tally ??
+  const tally = decision.tally ??
     { required: judged.required, counted: [], refused: [] };
   return {
     rules,
     verdicts: judged.verdicts,
     tally: {
       digest: pending.planDigest,
-      approved: gate.status === "approved",
+      approved: decision.status === "approved",
       required: tally.required,
       counted: tally.counted,
       refused: tally.refused.map((r) => ({ principal: r.display, why: r.why })),

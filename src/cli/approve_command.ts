@@ -7,6 +7,7 @@
  * @module
  */
 
+import { specParser } from "./_load_spec.ts";
 import { lineLog } from "../console/line_log.ts";
 import { gateStatus } from "../gate/gate_status.ts";
 import { isDigest } from "../digest/set_digest.ts";
@@ -239,6 +240,7 @@ export const approveCommand: Command = {
       ...io,
       ledger,
       remote: fetchRemote(choice),
+      specParser,
     }, confirmer);
     advice.forEach(log);
     const resume = flags.booleans.resume

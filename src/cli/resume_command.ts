@@ -20,7 +20,8 @@ import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
-import { pendingRules } from "./_pending_rules.ts";
+import { decidePending } from "../base/pending_rules.ts";
+import { specParser } from "./_load_spec.ts";
 import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
 
 /** The `resume` command. */
@@ -149,15 +150,14 @@ function resumeIo(
     clock: io.clock,
     stderr: io.stderr,
     async rulesOf(pending, records) {
-      const read = await pendingRules(
+      const read = await decidePending(
         pending,
-        undefined,
-        { ...io, ledger },
+        records,
+        new Map(),
+        { ...io, ledger, specParser },
         confirmer,
       );
-      return read.status === "read"
-        ? await read.judge.judge(records, pending.planDigest)
-        : undefined;
+      return read.status === "read" ? read.judged : undefined;
     },
   };
 }

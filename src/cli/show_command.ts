@@ -10,15 +10,12 @@
 import { lineLog } from "../console/line_log.ts";
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
-import {
-  decideGate,
-  type GateDecision,
-  newestPending,
-} from "../gate/decide_gate.ts";
+import { type GateDecision, newestPending } from "../gate/decide_gate.ts";
 import { approveCommand } from "../gate/gate_messages.ts";
 import { tallyLine } from "../gate/gate_tally.ts";
 import { loadPlanSets } from "../ledger/read_gate.ts";
-import { type PendingRules, pendingRules } from "./_pending_rules.ts";
+import { decidePending, type PendingAnswer } from "../base/pending_rules.ts";
+import { specParser } from "./_load_spec.ts";
 import type { Command } from "./command.ts";
 import { parseFlags } from "./_flags.ts";
 import {
@@ -83,21 +80,14 @@ export const showCommand: Command = {
     const digest = pending.planDigest;
     const plans = await ledger.readPlanSet(name, gate, digest) ?? [];
     const sets = await loadPlanSets(ledger, name, gate, records);
-    const read = await pendingRules(pending, undefined, {
+    // Judged only under the rules the waiting job met, never under others.
+    const read = await decidePending(pending, records, sets, {
       ...io,
       ledger,
       remote: fetchRemote(choice),
+      specParser,
     });
-    // Judged only under the rules the waiting job met, never under others.
-    const state = read.status === "read"
-      ? decideGate(records, sets, {
-        gate,
-        digest,
-        members: plans,
-        now: io.clock.now(),
-        rules: await read.judge.judge(records, digest),
-      })
-      : undefined;
+    const state = read.status === "read" ? read.decision : undefined;
     const approvedBy = state?.status === "approved"
       ? state.approvedBy
       : undefined;
@@ -142,7 +132,7 @@ export const showCommand: Command = {
     }
     const approve = approveCommand(name, gate, digest, {
       ...(ledgerArg === undefined ? {} : { ledger: ledgerArg }),
-      sign: read.status === "read" && read.judge.rules.mode === "sealed",
+      sign: read.status === "read" && read.rules.mode === "sealed",
     });
     verdictLines(read, state, digest, approve).forEach(out);
     return OK;
@@ -155,7 +145,7 @@ export const showCommand: Command = {
  * with no outcome under that approval.
  */
 function verdictLines(
-  read: PendingRules,
+  read: PendingAnswer,
   state: GateDecision | undefined,
   digest: string,
   approve: string,

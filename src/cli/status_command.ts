@@ -7,6 +7,7 @@
  * @module
  */
 
+import { specParser } from "./_load_spec.ts";
 import { lineLog } from "../console/line_log.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
@@ -102,6 +103,7 @@ export const statusCommand: Command = {
         ...io,
         ledger,
         remote: fetchRemote(choice),
+        specParser,
       });
       const pending = standing.pending ?? shortOfApprovers(newest, rules) ??
         unjudged(newest, rules);

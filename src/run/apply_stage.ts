@@ -17,7 +17,22 @@ import type { Spec, Wave } from "../spec/types.ts";
 import { tableLines } from "../table.ts";
 import { applyRuns } from "./apply_runs.ts";
 import { applyWholeWave } from "./apply_wave.ts";
-import { type ClaimStageOutcome, sayClaimedElsewhere } from "./claim_stage.ts";
+import {
+  claimStage,
+  type ClaimStageOutcome,
+  sayClaimedElsewhere,
+} from "./claim_stage.ts";
+import { WAITING } from "../exit_codes.ts";
+import type { GateDecision } from "../gate/decide_gate.ts";
+import type { DecisionMember } from "../gate/decision.ts";
+import type { JobResult } from "../jobs/job_result.ts";
+import {
+  passApplied,
+  type PassEnd,
+  type PassRuns,
+  stopWith,
+} from "./replan_loop.ts";
+import type { WaveJob } from "./wave_job.ts";
 import { logFailures } from "./log_failures.ts";
 import { outcomeWriter } from "./outcome_writer.ts";
 import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
@@ -53,6 +68,67 @@ export interface ApplyStageInput {
   sealed: boolean;
   /** The job's runs refused (plan moved) and failed to plan, for the summary. */
   notApplied?: Pick<SummaryInput, "moved" | "unplanned">;
+}
+
+/** What the end of one pass applies (see {@linkcode applyPass}). */
+export interface PassApply {
+  /** The pass's runs, as `passRuns` sorted them. */
+  todo: PassRuns;
+  /** The runs the before-apply hooks are told of. */
+  planned: readonly PlannedRun[];
+  /** The pass's plans, for the hooks' `{plans}`. */
+  members: DecisionMember[];
+  /** The job's result so far. */
+  result: JobResult;
+  decision: Decision;
+  /** Whether the gate is `sealed`. */
+  sealed: boolean;
+  /** The gate the pass claims under, asked after the hooks ran. */
+  gate(): Promise<GateDecision | undefined> | GateDecision | undefined;
+  /** The job's runs refused (plan moved) and failed to plan, for the summary. */
+  notApplied?: ApplyStageInput["notApplied"];
+}
+
+/**
+ * The end of a pass of a whole-wave, share or group job (SPEC.md §10, §11):
+ * the before-apply hooks, the claim under the gate, the applies, and whether
+ * an apply asked for a new plan.
+ * @param job The wave job.
+ * @param pass What the pass applies.
+ * @returns How the pass ends.
+ * @throws {OutcomeError} When interrupted (130/143), after recording the outcomes.
+ */
+export async function applyPass(
+  job: WaveJob,
+  pass: PassApply,
+): Promise<PassEnd> {
+  const { input, wave, io } = job;
+  const { todo, members, decision } = pass;
+  const stop = await job.hooks.run("before-apply", {
+    runs: pass.planned.map((p) => p.run),
+    members,
+  });
+  if (stop) return stopWith({ ...pass.result, ...stop });
+  const claim = await claimStage(todo.runs, await pass.gate(), decision, io);
+  if (claim === "waiting") return stopWith(pass.result, WAITING);
+  const applied = await applyStage({
+    spec: input.spec,
+    wave,
+    decision,
+    planned: todo.fresh,
+    empty: todo.empty,
+    claim,
+    context: job.context,
+    ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
+    sealed: pass.sealed,
+    ...(pass.notApplied ? { notApplied: pass.notApplied } : {}),
+  }, io);
+  return passApplied(
+    pass.result,
+    applied,
+    { earlier: todo.earlier, members },
+    io.stderr,
+  );
 }
 
 /**

@@ -12,6 +12,7 @@
 
 import { lineLog } from "../console/line_log.ts";
 import type { Writer } from "../console/writer.ts";
+import type { ExitCode } from "../exit_codes.ts";
 import type { DecisionMember } from "../gate/decision.ts";
 import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
 import type { ApplyOutcome, PlannedRun } from "./run_outcomes.ts";
@@ -94,6 +95,43 @@ export function afterPass(
   }
   log(`wave ${wave.k} "${wave.name}": plan ${n + 1}`);
   return { next: { n: n + 1, appliedInJob, earlier: result.applied } };
+}
+
+/**
+ * Runs a job's passes until no apply asks for a new plan, or the replans run
+ * out: each pass starts the hooks' report afresh, and {@linkcode afterPass}
+ * says whether another follows.
+ * @param job The hooks, the wave and the log.
+ * @param onePass Runs one pass.
+ * @returns How the job's passes end.
+ */
+export async function runPasses(
+  job: {
+    hooks: { startPass(): Promise<void> };
+    wave: { k: number; name: string };
+    io: { stderr: Writer };
+  },
+  onePass: (pass: Pass) => Promise<PassEnd>,
+): Promise<PassEnd> {
+  for (let pass = firstPass();;) {
+    await job.hooks.startPass();
+    const next = afterPass(pass, await onePass(pass), job.wave, job.io.stderr);
+    if ("end" in next) return next.end;
+    pass = next.next;
+  }
+}
+
+/**
+ * The end of a pass that stops the job there.
+ * @param result The job's result so far.
+ * @param exitCode Another exit code, when given.
+ * @returns The pass's end.
+ */
+export function stopWith(result: JobResult, exitCode?: ExitCode): PassEnd {
+  return {
+    end: "stop",
+    result: exitCode === undefined ? result : { ...result, exitCode },
+  };
 }
 
 /** A pass's result with the runs earlier passes applied put first. */

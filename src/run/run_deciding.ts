@@ -12,21 +12,14 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
-import {
-  type ExitCode,
-  OK,
-  PLAN_MOVED,
-  RUN_FAILED,
-  WAITING,
-} from "../exit_codes.ts";
+import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { gateName } from "../gate/gate_name.ts";
 import type { DecisionMember } from "../gate/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { Wave } from "../spec/types.ts";
 import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
-import { applyStage } from "./apply_stage.ts";
-import { claimStage } from "./claim_stage.ts";
+import { applyPass } from "./apply_stage.ts";
 import { type Decided, decideStage } from "./decide_stage.ts";
 import { membersOf } from "./decision_members.ts";
 import { afterApply } from "./hook_stage.ts";
@@ -38,12 +31,11 @@ import { planRuns } from "./plan_runs.ts";
 import { previewApply } from "./preview_apply.ts";
 import { recordWaveOutcome } from "./record_outcome.ts";
 import {
-  afterPass,
-  firstPass,
   type Pass,
-  passApplied,
   type PassEnd,
   passRuns,
+  runPasses,
+  stopWith,
 } from "./replan_loop.ts";
 import type { FailedRun, PlannedRun, PlanOutcome } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
@@ -77,7 +69,7 @@ export async function runDeciding(
   }
   // What the decision reads of the gate is read before the change's first
   // command (a hook, a plan): after it, nothing of the ledger is read again.
-  await io.ledger.readAhead?.(input.spec.name, gateName(input.spec, wave.k), {
+  await io.ledger.readAhead(input.spec.name, gateName(input.spec, wave.k), {
     asOf: io.asOf,
   });
   const targets = wave.runs.map((run) => run.target);
@@ -89,7 +81,7 @@ export async function runDeciding(
     hooks,
     io,
   );
-  const end = await passes(job, result);
+  const end = await runPasses(job, (pass) => wavePass(job, result, pass));
   if (end.end === "stop") return end.result;
   const { failed, moved } = end.result;
   const log = lineLog(io.stderr);
@@ -108,17 +100,6 @@ export async function runDeciding(
   }, end.members);
   await recordWaveOutcome(done.decision!, base, done, io);
   return done;
-}
-
-/** The job's passes, until no apply asks for a new plan (SPEC.md §11). */
-async function passes(job: WaveJob, result: JobResult): Promise<PassEnd> {
-  for (let pass = firstPass();;) {
-    await job.hooks.startPass();
-    const end = await wavePass(job, result, pass);
-    const next = afterPass(pass, end, job.wave, job.io.stderr);
-    if ("end" in next) return next.end;
-    pass = next.next;
-  }
 }
 
 /** One pass: hooks, plan, hooks, decide, and for a whole wave hooks, claim and apply. */
@@ -247,44 +228,18 @@ async function claimAndApply(
     result: JobResult;
   },
 ): Promise<PassEnd> {
-  const { input, wave, io } = job;
   const { decision, judge } = decided;
-  const todo = passRuns(pass, now.planned, now.already);
   // The decision's members are the pass's plans: not built again, since they
   // are kept until the wave ends.
-  const members = decision.members;
-  const stop = await job.hooks.run("before-apply", {
-    runs: now.planned.map((p) => p.run),
-    members,
-  });
-  if (stop) return stopWith({ ...now.result, ...stop });
-  const claim = await claimStage(todo.runs, decided.gate, decision, io);
-  if (claim === "waiting") return stopWith(now.result, WAITING);
-  const applied = await applyStage({
-    spec: input.spec,
-    wave,
+  return await applyPass(job, {
+    todo: passRuns(pass, now.planned, now.already),
+    planned: now.planned,
+    members: decision.members,
+    result: now.result,
     decision,
-    planned: todo.fresh,
-    empty: todo.empty,
-    claim,
-    context: job.context,
-    ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
     sealed: judge.rules.mode === "sealed",
-  }, io);
-  return passApplied(
-    now.result,
-    applied,
-    { earlier: todo.earlier, members },
-    io.stderr,
-  );
-}
-
-/** The job stops here, with the result (and another exit code, when given). */
-function stopWith(result: JobResult, exitCode?: ExitCode): PassEnd {
-  return {
-    end: "stop",
-    result: exitCode === undefined ? result : { ...result, exitCode },
-  };
+    gate: () => decided.gate,
+  });
 }
 
 function emptyResult(wave: number, kind: JobResult["job"]["kind"]): JobResult {

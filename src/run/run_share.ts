@@ -19,8 +19,7 @@ import type { JobResult } from "../jobs/job_result.ts";
 import type { GateDecision } from "../gate/decide_gate.ts";
 import type { Run } from "../spec/types.ts";
 import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
-import { applyStage } from "./apply_stage.ts";
-import { claimStage } from "./claim_stage.ts";
+import { applyPass } from "./apply_stage.ts";
 import { compareWithDecision } from "./compare_with_decision.ts";
 import { membersOf } from "./decision_members.ts";
 import { afterApply } from "./hook_stage.ts";
@@ -33,12 +32,11 @@ import { previewApply } from "./preview_apply.ts";
 import { readDecision } from "./read_decision.ts";
 import { outcomeJobOf, recordWaveOutcome } from "./record_outcome.ts";
 import {
-  afterPass,
-  firstPass,
   type Pass,
-  passApplied,
   type PassEnd,
   passRuns,
+  runPasses,
+  stopWith,
 } from "./replan_loop.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
@@ -96,7 +94,8 @@ export async function runShare(
     hooks,
     io,
   );
-  const end = await passes(job, { slice, verified, result, decision });
+  const of = { slice, verified, result, decision };
+  const end = await runPasses(job, (pass) => sharePass(job, of, pass));
   if (end.end === "stop") return end.result;
   const done = await afterApply(
     job.hooks,
@@ -105,17 +104,6 @@ export async function runShare(
   );
   await recordWaveOutcome(decision, base, done, io);
   return done;
-}
-
-/** The job's passes, until no apply asks for a new plan (SPEC.md §11). */
-async function passes(job: WaveJob, of: ShareJob): Promise<PassEnd> {
-  for (let pass = firstPass();;) {
-    await job.hooks.startPass();
-    const end = await sharePass(job, of, pass);
-    const next = afterPass(pass, end, job.wave, job.io.stderr);
-    if ("end" in next) return next.end;
-    pass = next.next;
-  }
 }
 
 /** What every pass of a share job works from. */
@@ -191,38 +179,17 @@ async function claimAndApply(
   },
   notApplied: { moved: PlannedRun[]; unplanned: string[] },
 ): Promise<PassEnd> {
-  const { input, wave, io } = job;
-  const { decision } = of;
   const todo = passRuns(pass, now.unmoved, now.already);
-  const members = membersOf(now.unmoved);
-  const stop = await job.hooks.run("before-apply", {
-    runs: now.unmoved.map((p) => p.run),
-    members,
-  });
-  if (stop) return stopWith({ ...now.result, ...stop });
-  const gate = await gateOfPass(job, of, pass, todo.runs);
-  const claim = await claimStage(todo.runs, gate, decision, io);
-  if (claim === "waiting") {
-    return stopWith({ ...now.result, exitCode: WAITING });
-  }
-  const applied = await applyStage({
-    spec: input.spec,
-    wave,
-    decision,
-    planned: todo.fresh,
-    empty: todo.empty,
-    claim,
-    context: job.context,
-    ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
+  return await applyPass(job, {
+    todo,
+    planned: now.unmoved,
+    members: membersOf(now.unmoved),
+    result: now.result,
+    decision: of.decision,
     sealed: of.verified.judge.rules.mode === "sealed",
+    gate: () => gateOfPass(job, of, pass, todo.runs),
     notApplied,
-  }, io);
-  return passApplied(
-    now.result,
-    applied,
-    { earlier: todo.earlier, members },
-    io.stderr,
-  );
+  });
 }
 
 /**
@@ -281,8 +248,4 @@ async function alreadyApplied(
     job.io,
     read?.records,
   );
-}
-
-function stopWith(result: JobResult): PassEnd {
-  return { end: "stop", result };
 }
