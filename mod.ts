@@ -119,16 +119,16 @@ export {
   decideGate,
   type GateApproved,
   type GateDecision,
-  type GateMember,
   type GateQuery,
   type GateWaiting,
   type PlanSets,
 } from "./src/gate/decide_gate.ts";
+export { type GateMember } from "./src/gate/records.ts";
 export {
   type ApprovalNeed,
   needsApproval,
   type PlannedMember,
-} from "./src/gate/needs_approval.ts";
+} from "./src/gate/policy_at_base.ts";
 
 // Sealed approvals (SPEC.md §12).
 export {

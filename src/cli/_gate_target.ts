@@ -8,7 +8,7 @@
 
 import { InputError } from "../errors.ts";
 import type { Ledger } from "../ledger/ledger.ts";
-import { gateName } from "../gate/gate_name.ts";
+import { gateName } from "../gate/gate_messages.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import type { ParsedFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";

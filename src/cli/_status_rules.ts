@@ -7,12 +7,15 @@
  * @module
  */
 
-import { describeTrust } from "../gate/mode_trust.ts";
+import {
+  describeApprovers,
+  describeMode,
+  describeTrust,
+} from "../gate/approval_at_base.ts";
 import type { PlanSets } from "../gate/decide_gate.ts";
 import { type ApprovalVerdict, tallyLine } from "../gate/gate_tally.ts";
 import type { LedgerRecord, PendingRecord } from "../gate/records.ts";
 import { shortDigest } from "../gate/describe_record.ts";
-import { describeApprovers, describeMode } from "../gate/approval_at_base.ts";
 import type { ApprovalStatus } from "../gate/gate_status.ts";
 import { summariseSeal } from "../seal/seal_summary.ts";
 import type { ApprovalMode } from "../spec/types.ts";

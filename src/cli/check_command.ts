@@ -12,7 +12,7 @@ import type { Command } from "./command.ts";
 import { parseFlags, requireFlag } from "./_flags.ts";
 import { jsonFlag, SPEC_FLAG } from "./_common_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { describeTrust } from "../gate/mode_trust.ts";
+import { describeTrust } from "../gate/approval_at_base.ts";
 
 /** The `check` command. */
 export const checkCommand: Command = {

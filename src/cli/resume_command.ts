@@ -18,10 +18,9 @@ import type { Command } from "./command.ts";
 import { jsonFlag, LEDGER_FLAG, SPEC_FLAG } from "./_common_flags.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
-import { loadSpec } from "./_load_spec.ts";
+import { loadSpec, specParser } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { decidePending } from "../base/pending_rules.ts";
-import { specParser } from "./_load_spec.ts";
 import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
 
 /** The `resume` command. */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { specParser } from "./_load_spec.ts";
+import { loadSpec, specParser } from "./_load_spec.ts";
 import { lineLog } from "../console/line_log.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
@@ -17,7 +17,7 @@ import { MAX_DECISION_BYTES } from "../limits.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { parseDecision } from "../gate/decision.ts";
-import { gateName } from "../gate/gate_name.ts";
+import { gateName } from "../gate/gate_messages.ts";
 import { gateStatus } from "../gate/gate_status.ts";
 import { loadPlanSets } from "../ledger/read_gate.ts";
 import {
@@ -33,7 +33,6 @@ import {
   SPEC_FLAG,
   WAVE_FLAG,
 } from "./_common_flags.ts";
-import { loadSpec } from "./_load_spec.ts";
 import {
   chooseLedger,
   fetchRemote,

@@ -1,9 +1,12 @@
 /**
- * Decides which approvals a wave's gate counts, from the spec at the base commit
+ * Which approvals a wave's gate counts, from the spec at the base commit
  * (SPEC.md §12, §12.1): the approval mode, the signers file a sealed gate reads,
  * and the approver rules, each the strictest of the base waves that govern the
- * wave (§4.4), so a change can loosen none of them. Pure: the spec at base is
- * given; reading the signers file and the change's history are edges.
+ * wave (§4.4), so a change can loosen none of them; and what each mode can
+ * withstand, in the words of §4.12 (a change to code that runs in the job can
+ * write the ledger, so only `sealed` and `forge` approvals hold then). Pure:
+ * the spec at base is given; reading the signers file and the change's
+ * history are edges.
  * @module
  */
 
@@ -12,12 +15,13 @@ import {
   DEFAULT_SIGNERS,
   type Wave,
 } from "../spec/types.ts";
-import { type BaseSpec, normalisePath } from "./base_spec.ts";
 import {
+  type BaseSpec,
   describeGoverning,
   governingWaves,
+  normalisePath,
   type WaveRef,
-} from "./governing_waves.ts";
+} from "./base_spec.ts";
 import type { PolicySource } from "./policy_at_base.ts";
 
 /** A signers file to read: where, at which commit. */
@@ -250,4 +254,26 @@ export function describeApprovers(
     ? "self-approval allowed"
     : "no self-approval";
   return `${count}, ${allowed}, ${self}`;
+}
+
+/**
+ * Says what a gate's mode counts, and whether code the change runs in a job can
+ * approve it.
+ * @param mode The approval mode.
+ * @returns One phrase.
+ * @example
+ * ```ts
+ * describeTrust("sealed");
+ * // "only signatures by keys listed at base count: code the change runs in a job cannot make one"
+ * ```
+ */
+export function describeTrust(mode: ApprovalMode): string {
+  switch (mode) {
+    case "sealed":
+      return "only signatures by keys listed at base count: code the change runs in a job cannot make one";
+    case "forge":
+      return "only approvals the forge confirms, or sealed ones, count: code the change runs in a job cannot make one";
+    default:
+      return "any approval in the ledger counts, and its approver is whoever --by names: code the change runs in a job can write one, so use sealed or forge for production waves";
+  }
 }

@@ -2,7 +2,9 @@
  * The rules that choose a job's base (SPEC.md §4.4), as a closed vocabulary:
  * `--base`, the spec's `base` read before the push, the commit before the
  * push, or the chain rule when no trusted commit is named. Only the first three
- * name a commit the forge or the pipeline file vouches for. Pure.
+ * name a commit the forge or the pipeline file vouches for, so the ledger's
+ * decisions made under them bound the chain rule of later jobs
+ * (`trustedDecisionHeads`). Pure.
  * @module
  */
 

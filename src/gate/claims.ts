@@ -1,16 +1,27 @@
 /**
- * Where each plan stands under one approval (SPEC.md §10): never claimed, applied,
- * failed (so it may be claimed again, on its next attempt), or claimed with no
- * outcome yet. Of claims of one plan and attempt, the first in ledger order wins;
- * only the outcome of the winning job attempt counts (same decision and same
- * `attemptId`, so a second job holding the same decision record settles
- * nothing). Also which claims used the approval for a plan (applied, or no
- * outcome yet), and whether every claim under it has its outcome (compaction
- * folds only settled claims). Pure: records in, standings out.
+ * Claims under an approval (SPEC.md §10, §12.1), pure: where each plan stands
+ * under one approval (never claimed, applied, failed so it may be claimed again
+ * on its next attempt, or claimed with no outcome yet); of claims of one plan
+ * and attempt the first in ledger order wins, and only the outcome of the
+ * winning job attempt counts (same decision and `attemptId`, so a second job
+ * holding the same decision record settles nothing). Which approvals were
+ * already used for a plan: every approval before a claim of it that applied
+ * or has no outcome (a claim names one approval, not every approver its tally
+ * counted, so an approval may be taken for used when it was not, never the
+ * other way round; a sealed one also when signed before the claim was
+ * written). Whether every claim has its outcome (compaction folds only
+ * settled claims), the refusal of a claim whose approval stopped counting,
+ * and the split of a claim or outcome listing many plans into records within
+ * the 64 KiB a reader accepts (§14).
  * @module
  */
 
-import type { ClaimRecord, LedgerRecord, PlanPair } from "./records.ts";
+import type {
+  ClaimRecord,
+  LedgerRecord,
+  PlanPair,
+  RunOutcomeRecord,
+} from "./records.ts";
 import { OutcomeError } from "../errors.ts";
 import { WAITING } from "../exit_codes.ts";
 import { isSettleRevoke } from "./gate_messages.ts";
@@ -265,4 +276,111 @@ export function refuseIfRevoked(
     `cannot apply under approval ${claim.approvalId}: gate "${claim.gate}" ` +
       `${what}; nothing applied`,
   );
+}
+
+/** The first of some plans an approval was already used for, if any. */
+export type UsedFor = <P extends PlanPair>(
+  approvalId: string,
+  plans: readonly P[],
+) => P | undefined;
+
+/**
+ * Finds the approvals used for each plan.
+ * @param records The gate's records, oldest first (ledger order).
+ * @param claimsOf The claim ledger of each approval (`claimLedgers(records)`).
+ * @returns The first of some plans an approval was already used for.
+ * @example
+ * ```ts
+ * usedApprovals([], claimLedgers([]))("a1", [{ target: "eu", planDigest: d }]); // undefined
+ * ```
+ */
+export function usedApprovals(
+  records: readonly LedgerRecord[],
+  claimsOf: (approvalId: string) => ClaimLedger,
+): UsedFor {
+  const position = new Map<string, number>();
+  const written = new Map<string, number>();
+  const signed = new Map<string, number>();
+  const claimedUnder = new Set<string>();
+  let lastClaim = -1;
+  let lastClaimTime = -Infinity;
+  records.forEach((record, at) => {
+    // A repeated id stands at its last place: more approvals count as used.
+    if (record.kind === "claim" || record.kind === "approval") {
+      position.set(record.id, at);
+    }
+    if (record.kind === "approval" && record.seal !== undefined) {
+      signed.set(record.id, Date.parse(record.timestamp));
+    }
+    if (record.kind === "claim") {
+      const time = Date.parse(record.timestamp);
+      claimedUnder.add(record.approvalId);
+      written.set(record.id, Math.max(written.get(record.id) ?? time, time));
+      lastClaim = at;
+      lastClaimTime = Math.max(lastClaimTime, time);
+    }
+  });
+  if (claimedUnder.size === 0) return () => undefined;
+  const lastUse = new Map<string, { at: number; time: number }>();
+  const lastUseOf = (plan: PlanPair) => {
+    const key = planKey(plan);
+    let last = lastUse.get(key);
+    if (last === undefined) {
+      last = { at: -1, time: -Infinity };
+      for (const approvalId of claimedUnder) {
+        for (const claimId of claimsOf(approvalId).uses(plan)) {
+          last.at = Math.max(last.at, position.get(claimId) ?? -1);
+          last.time = Math.max(last.time, written.get(claimId) ?? -Infinity);
+        }
+      }
+      lastUse.set(key, last);
+    }
+    return last;
+  };
+  return (approvalId, plans) => {
+    const at = position.get(approvalId) ?? Infinity;
+    const time = signed.get(approvalId) ?? Infinity;
+    // One after every claim (in place and, when sealed, in time) was used for
+    // nothing.
+    if (at > lastClaim && time > lastClaimTime) return undefined;
+    return plans.find((plan) => {
+      const last = lastUseOf(plan);
+      return at < last.at || time <= last.time;
+    });
+  };
+}
+
+/** The most bytes one chunk's runs take, leaving room for the other fields. */
+const CHUNK_BYTES = 48 * 1024;
+
+/**
+ * Splits `record` into records of at most ~48 KiB of runs each; the chunks' ids
+ * are the record's id with `-<n>` added when there is more than one.
+ * @param record A claim or run-outcome record.
+ * @returns One record, or several that together list every run in order.
+ * @example
+ * ```ts
+ * chunkRuns({ ...claim, runs: [] }).length; // 1
+ * ```
+ */
+export function chunkRuns<R extends ClaimRecord | RunOutcomeRecord>(
+  record: R,
+): R[] {
+  const chunks: R["runs"][] = [[]];
+  let bytes = 0;
+  for (const run of record.runs) {
+    const size = JSON.stringify(run).length + 8;
+    if (bytes + size > CHUNK_BYTES && chunks[chunks.length - 1].length > 0) {
+      chunks.push([]);
+      bytes = 0;
+    }
+    (chunks[chunks.length - 1] as unknown[]).push(run);
+    bytes += size;
+  }
+  if (chunks.length === 1) return [record];
+  return chunks.map((runs, i) => ({
+    ...record,
+    id: `${record.id}-${i}`,
+    runs,
+  }));
 }

@@ -1,40 +1,58 @@
 /**
- * The gate decision of SPEC.md §5.3 and §10, pure: given a gate's records (in
+ * The gate decision (SPEC.md §5.3, §10), pure: given a gate's records (in
  * ledger order, newest last), the plan sets their approvals were given for, and a
  * decision's members, does an approval cover the decision, and if not, why. An
  * approval covers plans, not only a digest: a decision stands approved when one
  * counting approval covers each of its non-empty members that has not already
  * applied under it, so a retried or partly applied wave needs no new approval.
- * Under approver rules (SPEC.md §12.1), `required` distinct principals must each
+ * Under approver rules (§12.1), `required` distinct principals must each
  * have such an approval, not used before for a plan it is to claim (a plan
  * that applied under it, or claimed with no outcome); the verdicts (seals
- * verified, principals judged) are computed before and passed in.
- * Reading and writing records is the store's business; waiting, claiming and
- * applying are the runner's.
+ * verified, principals judged) are computed before and passed in. A gate
+ * that waits says why: the tally of who counted and who did not, or the
+ * approval of another digest, the plans it does not cover, a revoke, or none.
+ * Reading and writing records is the ledger's business; waiting, claiming and
+ * applying are the runner's. A new condition on the decision (SPEC.md §18's
+ * rules over a plan's changes, §19's soak and freeze) is one more member of
+ * `GateQuery`, judged by a module of its own beside this one.
  * @module
  */
 
-import { type ClaimLedger, claimLedgers } from "./claims.ts";
 import {
-  covers,
-  type GateMember,
-  type PlanSets,
-  sortMembers,
-} from "./_coverage.ts";
-import { waitingReasons, waitingTally } from "./_gate_waiting.ts";
-import { usedApprovals } from "./used_approvals.ts";
-import { afterNewestExpired, countingApprovals } from "./revoke_floor.ts";
-import { freshTally } from "./_fresh_tally.ts";
+  type ClaimLedger,
+  claimLedger,
+  claimLedgers,
+  usedApprovals,
+} from "./claims.ts";
 import {
+  afterNewestExpired,
+  countingApprovals,
+  revokeFloor,
+} from "./revoke_floor.ts";
+import {
+  freshTally,
   type GateRules,
   type Tally,
+  tallyApprovals,
   tallyLine,
   verdictOf,
 } from "./gate_tally.ts";
-
-import type { ApprovalRecord, LedgerRecord, PendingRecord } from "./records.ts";
-
-export type { GateMember, PlanSets };
+import type {
+  ApprovalRecord,
+  GateMember,
+  LedgerRecord,
+  PendingRecord,
+  PlanPair,
+} from "./records.ts";
+import {
+  approvedForAnotherMessage,
+  isSettleRevoke,
+  noApprovalMessage,
+  revokedMessage,
+  settledMessage,
+  settledNote,
+  uncoveredMessage,
+} from "./gate_messages.ts";
 
 /** What the gate is evaluated for. */
 export interface GateQuery {
@@ -249,4 +267,175 @@ export function newestPendingDigest(
   now: number,
 ): string | undefined {
   return newestPending(records, now)?.planDigest;
+}
+
+/** The plans each approved digest names (from the pending facts' plan sets). */
+export type PlanSets = ReadonlyMap<string, readonly PlanPair[]>;
+
+/**
+ * The members an approval must cover: the non-empty ones not already applied
+ * under it.
+ */
+export function needing(
+  members: readonly GateMember[],
+  claims: ClaimLedger,
+): GateMember[] {
+  return members.filter((m) =>
+    m.empty !== true && claims.standing(m).kind !== "applied"
+  );
+}
+
+/**
+ * The members an approval must cover (the non-empty ones not applied under
+ * it), those of them claimed under it with no outcome (a job refuses to claim
+ * them again), and the rest, which a job would claim: each of those needs
+ * approvers not used for it before (§12.1).
+ */
+export function sortMembers(
+  members: readonly GateMember[],
+  claims: ClaimLedger,
+): { need: GateMember[]; unsettled: GateMember[]; claimable: GateMember[] } {
+  const need: GateMember[] = [];
+  const unsettled: GateMember[] = [];
+  const claimable: GateMember[] = [];
+  for (const member of members) {
+    if (member.empty === true) continue;
+    const { kind } = claims.standing(member);
+    if (kind === "applied") continue;
+    need.push(member);
+    (kind === "unsettled" ? unsettled : claimable).push(member);
+  }
+  return { need, unsettled, claimable };
+}
+
+/** Whether `approval` covers every member of `need`. */
+export function covers(
+  approval: ApprovalRecord,
+  sets: PlanSets,
+  need: readonly GateMember[],
+  digest: string,
+): boolean {
+  const missing = uncovered(approval, sets, need, digest);
+  return missing !== "another-digest" && missing.length === 0;
+}
+
+/** The members of `need` that `approval` does not cover. */
+export function uncovered(
+  approval: ApprovalRecord,
+  sets: PlanSets,
+  need: readonly GateMember[],
+  digest: string,
+): GateMember[] | "another-digest" | [] {
+  const set = sets.get(approval.planDigest);
+  if (set === undefined) {
+    return approval.planDigest === digest || need.length === 0
+      ? []
+      : "another-digest";
+  }
+  const approved = new Set(set.map((p) => `${p.target}\n${p.planDigest}`));
+  return need.filter((m) => !approved.has(`${m.target}\n${m.planDigest}`));
+}
+
+/** What a waiting gate was evaluated for. */
+export interface WaitingQuery {
+  /** The gate, for messages. */
+  gate: string;
+  /** The decision's set digest. */
+  digest: string;
+  /** The decision's members. */
+  members: readonly GateMember[];
+  /** The approver rules and verdicts, if any. */
+  rules?: GateRules;
+}
+
+/**
+ * The tally of a waiting gate: the approvals that cover the plans not yet
+ * applied under the newest approval; `undefined` when none covers them.
+ */
+export function waitingTally(
+  records: readonly LedgerRecord[],
+  oldestFirst: readonly ApprovalRecord[],
+  sets: PlanSets,
+  query: WaitingQuery,
+): Tally | undefined {
+  const newest = oldestFirst[oldestFirst.length - 1];
+  if (newest === undefined) return undefined;
+  const need = needing(query.members, claimLedger(records, newest.id));
+  const covering = oldestFirst.filter((a) =>
+    covers(a, sets, need, query.digest)
+  );
+  return covering.length
+    ? tallyApprovals(covering, query.rules, query.digest)
+    : undefined;
+}
+
+const NAMED = 5;
+
+/**
+ * Why no approval covers the plans: none (or one revoked), one of another
+ * digest, or the plans the newest does not cover (five named at most).
+ */
+export function waitingReasons(
+  records: readonly LedgerRecord[],
+  newest: ApprovalRecord | undefined,
+  sets: PlanSets,
+  query: WaitingQuery,
+): string[] {
+  const { gate, digest } = query;
+  if (newest === undefined) {
+    const { expired } = afterNewestExpired(records);
+    // Ended by it: before it, or sealed before a revoke was written.
+    const at = expired && records.indexOf(expired);
+    const revokedAt = revokeFloor(records).at;
+    const i = expired === undefined
+      ? -1
+      : records.findLastIndex((r, j) =>
+        r.kind === "approval" && r.planDigest === digest &&
+        (j < at! || (r.seal !== undefined &&
+          Date.parse(r.timestamp) <= revokedAt))
+      );
+    if (i < 0) {
+      return isSettleRevoke(expired)
+        ? [noApprovalMessage(gate, digest), settledNote(expired!.timestamp)]
+        : [noApprovalMessage(gate, digest)];
+    }
+    const revoked = records[i] as ApprovalRecord;
+    // Ended in place by the first revoke after it, or in time by the latest.
+    const after = records.find((r, j) => j > i && r.kind === "expired");
+    const when = i < at! && after
+      ? after.timestamp
+      : new Date(revokedAt).toISOString();
+    return [
+      (isSettleRevoke(after) ? settledMessage : revokedMessage)(
+        digest,
+        revoked.by,
+        when,
+      ),
+    ];
+  }
+  const claims = claimLedger(records, newest.id);
+  const missing = uncovered(
+    newest,
+    sets,
+    needing(query.members, claims),
+    digest,
+  );
+  if (missing === "another-digest") {
+    return [
+      approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),
+    ];
+  }
+  const set = new Map(
+    (sets.get(newest.planDigest) ?? []).map((p) => [p.target, p.planDigest]),
+  );
+  const lines = missing.slice(0, NAMED).map((m) =>
+    uncoveredMessage(m, set.get(m.target), newest)
+  );
+  if (missing.length > NAMED) {
+    lines.push(`and ${missing.length - NAMED} more plans it does not cover`);
+  }
+  return [
+    approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),
+    ...lines,
+  ];
 }

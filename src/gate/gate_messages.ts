@@ -1,12 +1,15 @@
 /**
- * The gate's words (SPEC.md §4.5, §5.3): why a gate waits, the command that
- * approves a digest, and what `approve` and `revoke` print. Pure strings; the
- * decision itself is `decideGate`'s.
+ * The gate's name and words (SPEC.md §4.5, §5.3): `<gate>-wave-<k>`, which
+ * every stage, command and record that names a gate takes from here; why a gate
+ * waits, the command that approves a digest, and what `approve` and `revoke`
+ * print. Pure strings; the decision itself is `decideGate`'s.
  * @module
  */
 
 import { shellWord } from "../shell_words.ts";
 import type { LedgerRecord } from "./records.ts";
+import type { Spec } from "../spec/types.ts";
+
 /**
  * Says that the gate stands approved for another digest than this plan's.
  * @param gate The gate, `<gate>-wave-<k>`.
@@ -222,4 +225,18 @@ export function revokedLine(name: string, gate: string): string {
  */
 export function settledNote(settledAt: string): string {
   return `the gate was settled at ${settledAt}: every approval before it was spent (its plans applied)`;
+}
+
+/**
+ * The gate of wave `k`: `<gate>-wave-<k>`.
+ * @param spec The spec (its `gate` prefix).
+ * @param k The wave's number.
+ * @returns The gate's name.
+ * @example
+ * ```ts
+ * gateName({ gate: "tf" }, 2); // "tf-wave-2"
+ * ```
+ */
+export function gateName(spec: Pick<Spec, "gate">, k: number): string {
+  return `${spec.gate}-wave-${k}`;
 }

@@ -8,8 +8,10 @@
  * a ledger gate its principal is its `by`. Then `allowed` must accept the
  * principal, and with `selfApproval: false` no principal of the approver may be
  * one of the change's authors or committers, nor a login of a CI actor of a job
- * that ran the change. Pure but for WebCrypto (seals verify asynchronously);
- * the signers files, the change's people and the actors are read by edges and
+ * that ran the change. The patterns of `allowed` are a principal, or one where
+ * `*` stands for any characters within the word, compared after NFKC, trimming
+ * and lowercasing. Pure but for WebCrypto (seals verify asynchronously); the
+ * signers files, the change's people and the actors are read by edges and
  * passed in.
  * @module
  */
@@ -26,7 +28,6 @@ import {
 } from "../seal/signer_identities.ts";
 import { verifySeal } from "../seal/verify_seal.ts";
 import type { ApprovalRules, SignersRef } from "./approval_at_base.ts";
-import { principalAllowed } from "./principal_pattern.ts";
 
 /** What approvals are judged by. */
 export interface JudgeInput {
@@ -309,3 +310,53 @@ export type SignersAtBase =
   | { ref: SignersRef; status: "read"; file: AllowedSigners }
   /** Absent, or unusable: `why` says so, and the gate counts no seal. */
   | { ref: SignersRef; status: "missing"; why: string };
+
+/**
+ * Tells whether a principal matches one pattern. `*` matches any run of
+ * characters, none included; every other character is literal. A principal that
+ * holds white space matches nothing, since a pattern holds none and `*` stays
+ * within a word.
+ * @param principal The principal, normalised.
+ * @param pattern The pattern as the spec writes it (normalised here).
+ * @returns `true` when the whole principal matches.
+ * @example
+ * ```ts
+ * principalMatches("ann@platform.example", "*@platform.example"); // true
+ * principalMatches("ann@example.com", "*@platform.example"); // false
+ * ```
+ */
+export function principalMatches(principal: string, pattern: string): boolean {
+  if (principal === "" || /\s/u.test(principal)) return false;
+  return globMatches(principal, normalisePrincipal(pattern), false);
+}
+
+/**
+ * Tells whether a principal passes every `allowed` list of the governing waves:
+ * each list must hold a pattern it matches (the strictest rule is their
+ * intersection). No list: anyone is allowed. A forge login `login:<name>`
+ * matches `login:` patterns (`login:ann`, `login:*`) and, as before logins had
+ * their prefix, a bare pattern of the name (`ann`).
+ * @param principal The principal, normalised.
+ * @param allowed One list of patterns per wave that restricts approvers.
+ * @returns `true` when every list allows it.
+ * @example
+ * ```ts
+ * principalAllowed("ann@a.example", [["*@a.example"], ["ann@*", "bob@*"]]); // true
+ * principalAllowed("bob@b.example", [["*@a.example"]]); // false
+ * principalAllowed("anyone", []); // true
+ * principalAllowed("login:ann", [["login:*"]]); // true
+ * ```
+ */
+export function principalAllowed(
+  principal: string,
+  allowed: readonly (readonly string[])[],
+): boolean {
+  const names = principal.startsWith(LOGIN)
+    ? [principal, principal.slice(LOGIN.length)]
+    : [principal];
+  return allowed.every((list) =>
+    list.some((pattern) =>
+      names.some((name) => principalMatches(name, pattern))
+    )
+  );
+}

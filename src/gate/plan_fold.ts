@@ -80,6 +80,28 @@ function trustedHead(record: LedgerRecord): string | undefined {
     : undefined;
 }
 
+/**
+ * The commits at which the ledger records decisions made under a trusted base
+ * (SPEC.md §4.4's chain rule): a pending fact's or a wave outcome's `head`
+ * whose base was named by `--base`, the spec's base read before the push, or
+ * the forge's push event. Such a commit reached the branch by a push the forge
+ * vouched for, so the chain rule walks back no further. A decision made under
+ * the chain rule itself never bounds a later chain: a change whose own commit
+ * ran a job (a manual run on a feature branch) cannot shorten what governs its
+ * next commit. Records that name no head or no rule do not count.
+ * @param records A gate's records (any order).
+ * @returns The head commits (full shas).
+ * @example
+ * ```ts
+ * trustedDecisionHeads([]).size; // 0
+ * ```
+ */
+export function trustedDecisionHeads(
+  records: readonly LedgerRecord[],
+): Set<string> {
+  return new Set(records.flatMap((record) => trustedHead(record) ?? []));
+}
+
 /** The key wave completion reads a wave outcome by: its wave, commit and job. */
 function outcomeKey(record: LedgerRecord): string | undefined {
   if (record.kind !== "wave-outcome") return undefined;

@@ -1,8 +1,8 @@
 /**
- * File names of the directory and git ledgers (SPEC.md §5.2): record files named
- * `<UTC time>-<kind>-<id>.json` so names sort by time and never collide, temporary
- * names readers skip, and the check that a spec name or gate is safe as a path
- * segment. Pure; it touches no file.
+ * Names in the ledger (SPEC.md §5.2): record files named
+ * `<UTC time>-<kind>-<id>.json` so names sort by time and never collide,
+ * temporary names readers skip, and the check that a spec name or gate is safe
+ * as a path segment. Pure; it touches no file.
  * @module
  */
 

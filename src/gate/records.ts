@@ -155,6 +155,12 @@ export interface PlanPair {
   planDigest: string;
 }
 
+/** A member of a decision: its plan, and whether the plan changes nothing. */
+export interface GateMember extends PlanPair {
+  /** An empty plan needs no approval. */
+  empty?: boolean;
+}
+
 /** A plan claimed under an approval, on its n-th attempt (a failed one is retried). */
 export interface ClaimedRun extends PlanPair {
   /** 1 for the first attempt, one more after each failed one. */

@@ -6,8 +6,11 @@
  * @module
  */
 
-import type { BaseSpec } from "../gate/base_spec.ts";
-import { governingWaves, type WaveRef } from "../gate/governing_waves.ts";
+import {
+  type BaseSpec,
+  governingWaves,
+  type WaveRef,
+} from "../gate/base_spec.ts";
 import {
   type HoldHook,
   type Hook,

@@ -10,15 +10,24 @@
 
 import type { Clock } from "../clock.ts";
 import {
+  chunkRuns,
   type ClaimLedger,
   claimLedger,
   refuseIfRevoked,
 } from "../gate/claims.ts";
-import { chunkRuns } from "../gate/chunk_runs.ts";
-import { dropArrivedAfter } from "../gate/arrived_after.ts";
-import { dropApprovalCopies } from "../gate/approval_copies.ts";
+import {
+  dropApprovalCopies,
+  dropArrivedAfter,
+  type GateRecords,
+  screenRecords,
+} from "../gate/screen_records.ts";
 import { recordText } from "../gate/parse_record.ts";
 import { checkLedgerSegment } from "../gate/record_name.ts";
+import {
+  type RandomBytes,
+  randomHex,
+  webRandomBytes,
+} from "../gate/random_hex.ts";
 import { foldedFields, type FoldThrough, planFold } from "../gate/plan_fold.ts";
 import {
   formatPlanSet,
@@ -26,18 +35,12 @@ import {
   type PlanSetMember,
 } from "../gate/plan_set_file.ts";
 import {
-  type RandomBytes,
-  randomHex,
-  webRandomBytes,
-} from "../gate/random_hex.ts";
-import {
   type ClaimRecord,
   type LedgerRecord,
   newRecord,
   newStamp,
 } from "../gate/records.ts";
 import { countingApprovals } from "../gate/revoke_floor.ts";
-import { type GateRecords, screenRecords } from "../gate/screen_records.ts";
 import { cutRevoke, settlingDigests, spentCut } from "../gate/spent_cut.ts";
 import type {
   FoldedGate,

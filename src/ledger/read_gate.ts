@@ -8,14 +8,10 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
-import {
-  decideGate,
-  type GateDecision,
-  type GateMember,
-} from "../gate/decide_gate.ts";
+import { decideGate, type GateDecision } from "../gate/decide_gate.ts";
+import type { GateMember, LedgerRecord, PlanPair } from "../gate/records.ts";
 import type { LedgerMark } from "./ledger_store.ts";
 import type { Ledger } from "./ledger.ts";
-import type { LedgerRecord, PlanPair } from "../gate/records.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import type { Clock } from "../clock.ts";
 import type { Writer } from "../console/writer.ts";

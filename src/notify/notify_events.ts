@@ -9,8 +9,7 @@
 import { countOf } from "../count_of.ts";
 import { waveAt } from "../spec/wave_at.ts";
 import { WAITING } from "../exit_codes.ts";
-import { gateName } from "../gate/gate_name.ts";
-import { approveCommand } from "../gate/gate_messages.ts";
+import { approveCommand, gateName } from "../gate/gate_messages.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { Spec } from "../spec/types.ts";
 

@@ -8,8 +8,7 @@
  * @module
  */
 
-import { governingWaves } from "../gate/governing_waves.ts";
-import type { BaseSpec } from "../gate/base_spec.ts";
+import { type BaseSpec, governingWaves } from "../gate/base_spec.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { waveAt } from "../spec/wave_at.ts";
 

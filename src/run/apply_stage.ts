@@ -11,8 +11,8 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
-import type { Decision } from "../gate/decision.ts";
-import type { SkippedRun } from "../jobs/job_result.ts";
+import type { Decision, DecisionMember } from "../gate/decision.ts";
+import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { tableLines } from "../table.ts";
 import { applyRuns } from "./apply_runs.ts";
@@ -24,8 +24,6 @@ import {
 } from "./claim_stage.ts";
 import { WAITING } from "../exit_codes.ts";
 import type { GateDecision } from "../gate/decide_gate.ts";
-import type { DecisionMember } from "../gate/decision.ts";
-import type { JobResult } from "../jobs/job_result.ts";
 import {
   passApplied,
   type PassEnd,

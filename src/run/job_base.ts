@@ -15,8 +15,8 @@ import {
   readBase,
   signersRefOf,
 } from "../base/read_base.ts";
-import { trustedDecisionHeads } from "../gate/trusted_decision_heads.ts";
-import { gateName } from "../gate/gate_name.ts";
+import { trustedDecisionHeads } from "../gate/plan_fold.ts";
+import { gateName } from "../gate/gate_messages.ts";
 import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
 import type { PolicyBase } from "../gate/base_spec.ts";

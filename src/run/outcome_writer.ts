@@ -6,7 +6,7 @@
  * @module
  */
 
-import { chunkRuns } from "../gate/chunk_runs.ts";
+import { chunkRuns } from "../gate/claims.ts";
 import { newRecord, newStamp, type SettledRun } from "../gate/records.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import type { ClaimedRuns } from "./claim_stage.ts";

@@ -13,12 +13,11 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
-import { needsApproval } from "../gate/needs_approval.ts";
-import type { PolicyAtBase } from "../gate/policy_at_base.ts";
+import { needsApproval, type PolicyAtBase } from "../gate/policy_at_base.ts";
 import type { ReviewAsker } from "../review/ask_review.ts";
 import { reviewApproval } from "../review/review_approval.ts";
 import type { Spec, Wave } from "../spec/types.ts";
-import { gateName } from "../gate/gate_name.ts";
+import { gateName } from "../gate/gate_messages.ts";
 import { membersOf } from "./decision_members.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import { type GateRead, readGate } from "../ledger/read_gate.ts";

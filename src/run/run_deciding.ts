@@ -14,7 +14,7 @@ import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
 import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
-import { gateName } from "../gate/gate_name.ts";
+import { gateName } from "../gate/gate_messages.ts";
 import type { DecisionMember } from "../gate/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { Wave } from "../spec/types.ts";

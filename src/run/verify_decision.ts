@@ -20,18 +20,22 @@ import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
 import { isStrictAncestor } from "../git/git_history.ts";
-import { type ApprovalNeed, needsApproval } from "../gate/needs_approval.ts";
-import type { PolicyAtBase } from "../gate/policy_at_base.ts";
+import {
+  type ApprovalNeed,
+  needsApproval,
+  type PolicyAtBase,
+  wavePolicy,
+  wavePolicyLines,
+} from "../gate/policy_at_base.ts";
 import type { Wave } from "../spec/types.ts";
 import { decideGate, type GateDecision } from "../gate/decide_gate.ts";
 import type { LedgerRecord } from "../gate/records.ts";
 import { jobGateJudge } from "./job_gate_judge.ts";
-import { gateName } from "../gate/gate_name.ts";
+import { gateName } from "../gate/gate_messages.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import { type GateRead, loadPlanSets, readGate } from "../ledger/read_gate.ts";
 import type { Decision } from "../gate/decision.ts";
 import { type JobBase, withNamedBases } from "./job_base.ts";
-import { wavePolicy, wavePolicyLines } from "../gate/wave_policy.ts";
 import type { RunIo } from "./run_io.ts";
 import type { PolicyBase } from "../gate/base_spec.ts";
 

@@ -16,7 +16,7 @@ import {
 import { toolContext } from "../tool/tool_context.ts";
 import { type HookRunner, hookRunner } from "./hook_stage.ts";
 import { jobGateJudge } from "./job_gate_judge.ts";
-import { gateName } from "../gate/gate_name.ts";
+import { gateName } from "../gate/gate_messages.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import {
   hookFiles,

@@ -8,12 +8,12 @@
  * @module
  */
 
-import type { BaseSpec } from "../gate/base_spec.ts";
 import {
+  type BaseSpec,
   describeGoverning,
   governingWaves,
   type WaveRef,
-} from "../gate/governing_waves.ts";
+} from "../gate/base_spec.ts";
 
 /** Whether marks count, and why, as read at base. */
 export interface OverridesAtBase {

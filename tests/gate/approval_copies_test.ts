@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { dropApprovalCopies } from "../../src/gate/approval_copies.ts";
+import { dropApprovalCopies } from "../../src/gate/screen_records.ts";
 import { approval, claim, D, D_OLD, sealed } from "../ledger/_records.ts";
 
 Deno.test("dropApprovalCopies() reads a sealed approval once, at its first record", () => {

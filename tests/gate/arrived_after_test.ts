@@ -3,7 +3,7 @@ import { expect } from "@std/expect";
 import {
   dropArrivedAfter,
   onlyTightens,
-} from "../../src/gate/arrived_after.ts";
+} from "../../src/gate/screen_records.ts";
 import { approval, claim, digest, expired, GATE } from "../ledger/_records.ts";
 
 const D = digest("1");

@@ -3,18 +3,18 @@ import { expect } from "@std/expect";
 import { setDigest } from "../../src/digest/set_digest.ts";
 import {
   decideGate,
-  type GateMember,
   newestPending,
   newestPendingDigest,
   type PlanSets,
   standingPending,
 } from "../../src/gate/decide_gate.ts";
-import type { ApprovalVerdict, GateRules } from "../../src/gate/gate_tally.ts";
 import {
+  type GateMember,
   type LedgerRecord,
   newRecord,
   type PlanPair,
 } from "../../src/gate/records.ts";
+import type { ApprovalVerdict, GateRules } from "../../src/gate/gate_tally.ts";
 import {
   approval,
   at,

@@ -1,9 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import {
-  describeGoverning,
-  governingWaves,
-} from "../../src/gate/governing_waves.ts";
+import { describeGoverning, governingWaves } from "../../src/gate/base_spec.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 
 const BASE = parseSpec(

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { describeTrust } from "../../src/gate/mode_trust.ts";
+import { describeTrust } from "../../src/gate/approval_at_base.ts";
 
 Deno.test("describeTrust() says, per mode, whether code in the job can approve", () => {
   expect(describeTrust("ledger")).toBe(

@@ -3,7 +3,7 @@ import { expect } from "@std/expect";
 import {
   needsApproval,
   type PlannedMember,
-} from "../../src/gate/needs_approval.ts";
+} from "../../src/gate/policy_at_base.ts";
 import type { GatePolicy } from "../../src/spec/types.ts";
 
 Deno.test("needsApproval() follows the §4.4 rules", async (t) => {

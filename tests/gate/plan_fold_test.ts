@@ -7,9 +7,12 @@ import {
   type OutcomeJob,
   type PlanPair,
 } from "../../src/gate/records.ts";
-import type { BaseRule } from "../../src/gate/base_rule.ts";
-import { foldedFields, planFold } from "../../src/gate/plan_fold.ts";
-import { trustedDecisionHeads } from "../../src/gate/trusted_decision_heads.ts";
+import { type BaseRule } from "../../src/gate/base_rule.ts";
+import {
+  foldedFields,
+  planFold,
+  trustedDecisionHeads,
+} from "../../src/gate/plan_fold.ts";
 import {
   actionsThrough,
   namesUnendedAction,

@@ -3,7 +3,7 @@ import { expect } from "@std/expect";
 import {
   principalAllowed,
   principalMatches,
-} from "../../src/gate/principal_pattern.ts";
+} from "../../src/gate/judge_approvals.ts";
 
 Deno.test("principalMatches() matches * within a word, the rest literally", async (t) => {
   const cases: [string, string, boolean][] = [

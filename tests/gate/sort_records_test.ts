@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { compareRecords, sortRecords } from "../../src/gate/sort_records.ts";
+import { compareRecords, sortRecords } from "../../src/gate/screen_records.ts";
 import { approval, claim, expired, pending } from "../ledger/_records.ts";
 
 Deno.test("sortRecords() orders by timestamp, ties by id", () => {

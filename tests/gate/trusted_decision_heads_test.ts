@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { trustedDecisionHeads } from "../../src/gate/trusted_decision_heads.ts";
+import { trustedDecisionHeads } from "../../src/gate/plan_fold.ts";
 import { newRecord, pendingRecord } from "../../src/gate/records.ts";
 
 const H1 = "1".repeat(40);

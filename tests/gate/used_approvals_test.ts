@@ -1,8 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { claimLedgers } from "../../src/gate/claims.ts";
+import { claimLedgers, usedApprovals } from "../../src/gate/claims.ts";
 import type { LedgerRecord } from "../../src/gate/records.ts";
-import { usedApprovals } from "../../src/gate/used_approvals.ts";
 import {
   approval,
   claim,

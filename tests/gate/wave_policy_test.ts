@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { baseSpecOf } from "../../src/gate/base_spec.ts";
-import { wavePolicy, wavePolicyLines } from "../../src/gate/wave_policy.ts";
+import { wavePolicy, wavePolicyLines } from "../../src/gate/policy_at_base.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 
 const A = "a".repeat(40);

@@ -20,11 +20,11 @@ import {
   writeNewFile,
 } from "./_files.ts";
 import { planKey } from "../../gate/claims.ts";
-import type { RandomBytes } from "../../gate/random_hex.ts";
 import {
   checkLedgerSegment,
   isRecordFileName,
 } from "../../gate/record_name.ts";
+import type { RandomBytes } from "../../gate/random_hex.ts";
 import {
   type ClaimRecord,
   formatRecord,

@@ -12,12 +12,12 @@ import { BoundedReadError, readBoundedSync } from "../../fs/read_bounded.ts";
 import { MAX_RECORD_BYTES } from "../../limits.ts";
 import { ShapeError } from "../../input/shape_error.ts";
 import { parseRecord } from "../../gate/parse_record.ts";
-import { type RandomBytes, randomHex } from "../../gate/random_hex.ts";
 import {
   isTemporaryName,
   LEDGER_SEGMENT,
   temporaryName,
 } from "../../gate/record_name.ts";
+import { type RandomBytes, randomHex } from "../../gate/random_hex.ts";
 import type { LedgerRecord } from "../../gate/records.ts";
 import { type Dirent, readdirSync } from "node:fs";
 import { setImmediate } from "node:timers";

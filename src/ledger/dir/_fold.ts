@@ -20,7 +20,7 @@ import { recordText } from "../../gate/parse_record.ts";
 import { planSetFileName } from "../../gate/plan_set_file.ts";
 import { isRecordFileName } from "../../gate/record_name.ts";
 import type { LedgerRecord } from "../../gate/records.ts";
-import { sortRecords } from "../../gate/sort_records.ts";
+import { sortRecords } from "../../gate/screen_records.ts";
 import { MAX_RECORD_BYTES } from "../../limits.ts";
 import type {
   FoldedGate,

@@ -18,13 +18,13 @@ import { open, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { LedgerMark, MarkScope } from "../ledger_store.ts";
-import { type RandomBytes, randomHex } from "../../gate/random_hex.ts";
 import {
   isRecordFileName,
   isTemporaryName,
   LEDGER_SEGMENT,
   temporaryName,
 } from "../../gate/record_name.ts";
+import { type RandomBytes, randomHex } from "../../gate/random_hex.ts";
 
 /** What one gate's directory held at the mark. */
 interface GateAtMark {

@@ -14,17 +14,16 @@ import { join } from "node:path";
 import { type Clock, realClock } from "../../clock.ts";
 import { BoundedReadError, readBounded } from "../../fs/read_bounded.ts";
 import { refuseLinks } from "../../fs/refuse_links.ts";
-import { onlyTightens } from "../../gate/arrived_after.ts";
+import { onlyTightens, sortRecords } from "../../gate/screen_records.ts";
 import { planSetFileName } from "../../gate/plan_set_file.ts";
-import { type RandomBytes, webRandomBytes } from "../../gate/random_hex.ts";
 import {
   checkLedgerSegment,
   isRecordFileName,
   namedAs,
   recordFileName,
 } from "../../gate/record_name.ts";
+import { type RandomBytes, webRandomBytes } from "../../gate/random_hex.ts";
 import type { LedgerRecord } from "../../gate/records.ts";
-import { sortRecords } from "../../gate/sort_records.ts";
 import { ShapeError } from "../../input/shape_error.ts";
 import { MAX_PLANS_FILE_BYTES, MAX_RECORD_BYTES } from "../../limits.ts";
 import { type Ledger, ledgerOver } from "../ledger.ts";

@@ -19,7 +19,7 @@ import { recordText } from "../../gate/parse_record.ts";
 import { planSetFileName } from "../../gate/plan_set_file.ts";
 import { recordFileName } from "../../gate/record_name.ts";
 import type { FoldedRecord, LedgerRecord } from "../../gate/records.ts";
-import { compareRecords } from "../../gate/sort_records.ts";
+import { compareRecords } from "../../gate/screen_records.ts";
 import { fetchRef } from "../../git/git_transport.ts";
 import { FULL_SHA } from "../../input/full_sha.ts";
 import type {

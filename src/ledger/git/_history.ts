@@ -50,9 +50,11 @@ import type {
 } from "../../gate/records.ts";
 import { higherActions, namesUnendedAction } from "../../gate/action_floor.ts";
 import { MAX_RECORD_BYTES } from "../../limits.ts";
-import { dropApprovalCopies } from "../../gate/approval_copies.ts";
+import {
+  dropApprovalCopies,
+  screenRecords,
+} from "../../gate/screen_records.ts";
 import { countingApprovals } from "../../gate/revoke_floor.ts";
-import { screenRecords } from "../../gate/screen_records.ts";
 import type { GateListing, GateRef, ListOptions } from "../ledger_store.ts";
 
 /** The approval a job is about to apply under, and where the walk starts. */

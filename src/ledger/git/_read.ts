@@ -7,7 +7,11 @@
  * @module
  */
 
-import { type GateRecords, loosens } from "../../gate/screen_records.ts";
+import {
+  compareRecords,
+  type GateRecords,
+  loosens,
+} from "../../gate/screen_records.ts";
 import type { Git } from "../../git/git.ts";
 import { blobText, type ObjectReader } from "./_objects.ts";
 import {
@@ -30,7 +34,6 @@ import {
 } from "../../gate/record_name.ts";
 import { posix } from "node:path";
 import type { LedgerRecord } from "../../gate/records.ts";
-import { compareRecords } from "../../gate/sort_records.ts";
 import { planSetFileName } from "../../gate/plan_set_file.ts";
 import { formatBytes, MAX_PLANS_FILE_BYTES } from "../../limits.ts";
 

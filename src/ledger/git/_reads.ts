@@ -9,7 +9,7 @@
  */
 
 import type { LedgerRecord, RecordKind } from "../../gate/records.ts";
-import { onlyTightens } from "../../gate/arrived_after.ts";
+import { onlyTightens } from "../../gate/screen_records.ts";
 import type {
   GateListing,
   GateRef,

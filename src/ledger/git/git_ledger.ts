@@ -19,8 +19,8 @@ import type { Clock } from "../../clock.ts";
 import { InputError } from "../../errors.ts";
 import type { Git } from "../../git/git.ts";
 import { parsePlanSet } from "../../gate/plan_set_file.ts";
-import { type RandomBytes, webRandomBytes } from "../../gate/random_hex.ts";
 import { checkLedgerSegment } from "../../gate/record_name.ts";
+import { type RandomBytes, webRandomBytes } from "../../gate/random_hex.ts";
 import type { ClaimRecord } from "../../gate/records.ts";
 import { type Ledger, ledgerOver } from "../ledger.ts";
 import type {
