@@ -1,9 +1,13 @@
 /**
- * `chant-wave approve NAME GATE` (SPEC.md §5.3, §12): records an approval of one
- * set digest, the one given with `--plan` or that of the newest pending fact,
- * sealed with the approver's SSH key under `--sign`, says when the rules at base
- * will not count it, and with `--resume` restarts the CI job that waited once
- * the approval is recorded (with the git ledger: pushed), as `resume` does (§13).
+ * `chant-wave approve NAME GATE` (SPEC.md §5.3, §12, §13.1): records an approval
+ * of one set digest, the one given with `--plan`, that of the newest pending
+ * fact, or with `--decided` that of the wave's decision record in the working
+ * directory (as a GitLab manual approve job finds it, `--via` naming the forge
+ * action that approves); sealed with the approver's SSH key under `--sign`;
+ * says, as advice, whether the rules the waiting job met will count it
+ * (`decidePending`: the approval is recorded anyway, and the runner decides
+ * for itself); and with `--resume` restarts the CI job that waited once the
+ * approval is recorded (with the git ledger: pushed), as `resume` does (§13).
  * @module
  */
 
@@ -15,7 +19,13 @@ import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
 import { newestPendingDigest } from "../gate/decide_gate.ts";
 import { approvedLines } from "../gate/gate_messages.ts";
-import { approvalRecord, newStamp } from "../gate/records.ts";
+import {
+  type ApprovalRecord,
+  approvalRecord,
+  type LedgerRecord,
+  newStamp,
+  type PendingRecord,
+} from "../gate/records.ts";
 import type { PlanSetMember } from "../gate/plan_set_file.ts";
 import { resolveSigningKey } from "../seal/signing_key.ts";
 import { signApproval } from "../seal/sign_approval.ts";
@@ -23,20 +33,18 @@ import {
   parseSshPublicKeyLine,
   sshKeyFingerprint,
 } from "../seal/ssh_public_key.ts";
-import { adviseApproval } from "./_approval_advice.ts";
 import { approveConfirmer } from "../review/provisional_confirmer.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import { whoRuns } from "../ci/who_runs.ts";
 import { countOf } from "../count_of.ts";
-import type { Command } from "./command.ts";
-import type { CliIo } from "./io.ts";
-import { parseFlags } from "./_flags.ts";
+import type { CliIo, Command } from "./io.ts";
 import {
   GATE_SPEC_FLAG,
   jsonFlag,
   LEDGER_FLAG,
+  parseFlags,
   WAVE_FLAG,
-} from "./_common_flags.ts";
+} from "./_flags.ts";
 import { chooseLedger, fetchRemote, openLedger } from "./_open_ledger.ts";
 import {
   findWave,
@@ -45,7 +53,12 @@ import {
   requireKnownGate,
 } from "./_gate_target.ts";
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
-import { decidedPlan, viaUrl } from "./_decided_plan.ts";
+import { tallyLine } from "../gate/gate_tally.ts";
+import { describeApprovers, describeMode } from "../gate/approval_at_base.ts";
+import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
+import { decidePending, type PendingRulesIo } from "../base/pending_rules.ts";
+import { hasControlCharacter } from "../console/visible.ts";
+import { readDecision } from "../run/verify_decision.ts";
 
 /** The `approve` command. */
 export const approveCommand: Command = {
@@ -300,4 +313,126 @@ function waveName(
 ): string {
   if (target.spec === undefined || strings.wave === undefined) return "";
   return findWave(target.spec, strings.wave, strings.spec ?? "").name;
+}
+
+/**
+ * Judges a new approval under the rules at the base its pending fact recorded.
+ * Silent when no pending fact of its digest names a spec (the waiting job
+ * predates this, or nothing waited).
+ * @param approval The approval just recorded.
+ * @param records The gate's records before it, oldest first.
+ * @param io Git, the working directory, the clock and the ledger.
+ * @param confirmer What a forge gate takes the approval for here (the approve
+ *   command's provisional confirmer).
+ * @returns Lines to print: a warning when it will not count (`warning: this
+ *   approval will not count: <why> (the rules at <sha12>: …)`), else on a
+ *   forge gate which forge action the gate's job must confirm, and the tally
+ *   when several approvers are required; or a note when the rules could not
+ *   be read here.
+ * @throws {GitError} When git fails unexpectedly.
+ */
+export async function adviseApproval(
+  approval: ApprovalRecord,
+  records: readonly LedgerRecord[],
+  io: PendingRulesIo,
+  confirmer?: ApprovalConfirmer,
+): Promise<string[]> {
+  const pending = records.filter((r): r is PendingRecord =>
+    r.kind === "pending" && r.planDigest === approval.planDigest &&
+    r.spec !== undefined
+  ).pop();
+  if (pending === undefined) return [];
+  const all = [...records, approval];
+  const read = await decidePending(pending, all, new Map(), io, confirmer);
+  if (read.status === "unread") {
+    return [`note: not checked against the rules at base: ${read.why}`];
+  }
+  const { rules: atBase, judged, decision } = read;
+  const verdict = judged.verdicts.get(approval.id);
+  if (verdict && !verdict.counts) {
+    return [
+      `warning: this approval will not count: ${verdict.why} (the rules at ${
+        read.base.slice(0, 12)
+      }: ${describeMode(atBase)}, ${describeApprovers(atBase)})`,
+    ];
+  }
+  const lines = atBase.mode === "forge" && approval.via !== undefined &&
+      approval.seal === undefined
+    ? [
+      `note: the gate's CI job counts it once the forge confirms ${approval.via}`,
+    ]
+    : [];
+  if (atBase.required > 1 && read.set.length > 0 && decision.tally) {
+    lines.push(`note: ${tallyLine(decision.tally, approval.planDigest)}`);
+  }
+  return lines;
+}
+
+/** The digest the decision waits for, or why nothing waits. */
+export type DecidedPlan =
+  | { digest: string }
+  /** Nothing waits: why, and the digest the decision holds all the same. */
+  | { nothing: string; decided: string };
+
+/**
+ * The digest of the waiting decision of the wave `--spec F --wave K` names.
+ * @param target The gate, named with `--spec` and `--wave`.
+ * @param wave The `--wave` flag.
+ * @param file The `--spec` flag.
+ * @param cwd The working directory.
+ * @returns The digest when the decision waits; otherwise why nothing waits
+ *   (`wave 2 "prod" does not wait: its decision is approved`).
+ * @throws {InputError} Without `--spec F --wave K`, or when the decision
+ *   record is missing, malformed or another wave's.
+ */
+export async function decidedPlan(
+  target: GateTarget,
+  wave: string | undefined,
+  file: string | undefined,
+  cwd: string,
+): Promise<DecidedPlan> {
+  if (target.spec === undefined || wave === undefined || file === undefined) {
+    throw new InputError('"--decided" needs --spec F --wave K');
+  }
+  const found = findWave(target.spec, wave, file);
+  const { decision, path } = await readDecision(target.spec.name, found, cwd);
+  if (decision.gate !== target.gate) {
+    throw new InputError(
+      `the decision "${path}" is for gate "${decision.gate}", not "${target.gate}"`,
+    );
+  }
+  if (decision.status !== "waiting") {
+    return {
+      nothing:
+        `wave ${found.k} "${found.name}" does not wait: its decision (${path}) is ${decision.status}; nothing to approve`,
+      decided: decision.digest,
+    };
+  }
+  return { digest: decision.digest };
+}
+
+/** The longest `--via` URL, in characters. */
+const MAX_VIA = 2048;
+
+/**
+ * Checks `--via`: an http(s) URL of at most 2048 characters without control
+ * characters or white space.
+ * @param via The flag's value.
+ * @returns It, unchanged.
+ * @throws {InputError} When it is not such a URL.
+ * @example
+ * ```ts
+ * viaUrl("https://github.com/o/r/actions/runs/7"); // the same
+ * ```
+ */
+export function viaUrl(via: string): string {
+  if (
+    via.length > MAX_VIA || hasControlCharacter(via) || /\s/.test(via) ||
+    !/^https?:\/\/[^/]+\/./.test(via)
+  ) {
+    throw new InputError(
+      `"--via" must be the http(s) URL of the run or job that approves, of at most ${MAX_VIA} characters`,
+    );
+  }
+  return via;
 }

@@ -8,9 +8,8 @@ import { styled } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
 import { SpecError } from "../errors.ts";
-import type { Command } from "./command.ts";
-import { parseFlags, requireFlag } from "./_flags.ts";
-import { jsonFlag, SPEC_FLAG } from "./_common_flags.ts";
+import type { Command } from "./io.ts";
+import { jsonFlag, parseFlags, requireFlag, SPEC_FLAG } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { describeTrust } from "../gate/approval_at_base.ts";
 

@@ -1,17 +1,24 @@
 /**
  * `chant-wave completion bash|zsh|fish`: prints the shell's completion script
- * for every command, flag and value chant-wave knows.
+ * for every command, flag and value chant-wave knows, from a model built from
+ * the commands' flag tables (each flag's name, what its value completes to,
+ * its description).
  * @module
  */
 
 import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
-import { type Shell, SHELLS } from "../completion/completion_model.ts";
+import {
+  type CompletionFlag,
+  type CompletionModel,
+  type Shell,
+  SHELLS,
+} from "../completion/completion_model.ts";
 import { renderCompletion } from "../completion/render_completion.ts";
 import { suggest } from "../spec/did_you_mean.ts";
-import type { Command } from "./command.ts";
-import { completionModel } from "./_completion_model.ts";
-import { parseFlags } from "./_flags.ts";
+import type { Command } from "./io.ts";
+import { type Flag, parseFlags } from "./_flags.ts";
+import { flagText } from "./_help_text.ts";
 
 /**
  * Makes the `completion` command over a list of commands that includes it.
@@ -66,4 +73,36 @@ function shellOf(positionals: readonly string[]): Shell {
   const near = suggest(word, SHELLS);
   const hint = near ? `; did you mean "${near}"?` : `; choose ${choices}`;
   throw new InputError(`unknown shell "${word}"${hint}`);
+}
+
+/**
+ * The completion model of `commands`.
+ * @param commands Every command, in the order they are listed.
+ * @returns The model for `chant-wave`.
+ */
+export function completionModel(
+  commands: readonly Command[],
+): CompletionModel {
+  return {
+    program: "chant-wave",
+    commands: commands.map((command) => ({
+      name: command.name,
+      summary: command.summary,
+      flags: command.flags.map(completionFlag),
+      words: command.words ?? [],
+      files: command.files === true,
+    })),
+  };
+}
+
+/**
+ * A flag as completion offers it: its help text on one line, and what its value
+ * completes to; a flag whose value is optional completes as one without (the
+ * next word may be anything).
+ */
+function completionFlag(flag: Flag): CompletionFlag {
+  const description = flagText(flag).replaceAll("\n", " ");
+  return flag.value === undefined || flag.value.optional
+    ? { name: flag.name, description }
+    : { name: flag.name, value: flag.value.kind ?? "text", description };
 }

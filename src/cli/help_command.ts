@@ -9,7 +9,7 @@ import { InputError } from "../errors.ts";
 import { OK } from "../exit_codes.ts";
 import { HELP_TOPICS, isHelpTopic } from "../help/help_topics.ts";
 import { suggest } from "../spec/did_you_mean.ts";
-import type { Command } from "./command.ts";
+import type { Command } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { commandHelpText, overviewText, topicHelpText } from "./_help_text.ts";
 

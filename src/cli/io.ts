@@ -1,8 +1,10 @@
 /**
- * The edges the commands use, built once by `cli.ts` and passed down as one `io`
- * object: output writers, the environment, the working directory, the clock,
- * interrupts and git. Tests build their own with memory writers and temporary
- * directories.
+ * What every command is, and what it works through: the shape every command
+ * file exports (so `main` can dispatch, list, explain and complete them
+ * uniformly; its flags are one table), and the edges built once by `cli.ts`
+ * and passed down as one `io` object (output writers, the environment, the
+ * working directory, the clock, interrupts and git). Tests build their own with
+ * memory writers and temporary directories.
  * @module
  */
 
@@ -17,6 +19,7 @@ import {
 import { nodeSpawner, type Spawner } from "../exec/spawner.ts";
 import { pacedWriter } from "../console/paced_writer.ts";
 import { createGit, type Git } from "../git/git.ts";
+import type { FlagTable } from "./_flags.ts";
 
 /** What a command may touch outside itself. */
 export interface CliIo {
@@ -95,4 +98,41 @@ export function realIo(): CliIo {
     },
     pacer,
   };
+}
+
+/** One `chant-wave` command. */
+export interface Command {
+  /** The word that selects it. */
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /**
+   * Its usage forms, each after `chant-wave NAME`: positional words, `[`, `]`,
+   * `|` and the flags as `--name`, which the usage shows with their values
+   * from {@linkcode Command.flags}; a `\n` continues a form on the next line.
+   */
+  usage: readonly string[];
+  /** The help's lines before the flag list: what it does. */
+  about: string;
+  /** The help's lines after the flag list, if any. */
+  notes?: string;
+  /**
+   * Two to four real command lines for the EXAMPLES block of `--help`, each
+   * `chant-wave …`, optionally followed by `  # what it does`.
+   */
+  examples: readonly string[];
+  /** Its flags, in the order the help lists them. */
+  flags: FlagTable;
+  /** The words its first positional takes, offered by shell completion. */
+  words?: readonly string[];
+  /** Whether its other positionals are files (shell completion offers files). */
+  files?: boolean;
+  /**
+   * Runs the command.
+   * @param argv The words after the command.
+   * @param io The edges.
+   * @returns The exit code.
+   * @throws {InputError} On bad input (exit 2); other errors are bugs (exit 1).
+   */
+  run(argv: string[], io: CliIo): Promise<number>;
 }

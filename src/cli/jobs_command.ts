@@ -7,9 +7,8 @@
 import { OK } from "../exit_codes.ts";
 import { expandJobs, type Job } from "../jobs/expand_jobs.ts";
 import { ciCommand } from "../jobs/job_ledger.ts";
-import type { Command } from "./command.ts";
-import { parseFlags, requireFlag } from "./_flags.ts";
-import { jsonFlag, SPEC_FLAG } from "./_common_flags.ts";
+import type { Command } from "./io.ts";
+import { jsonFlag, parseFlags, requireFlag, SPEC_FLAG } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { formatTable } from "../table.ts";
 import { shellLine } from "../shell_words.ts";

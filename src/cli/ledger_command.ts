@@ -12,13 +12,11 @@ import { OK } from "../exit_codes.ts";
 import { describeRecord } from "../gate/describe_record.ts";
 import { isGitLedger } from "../ledger/git/git_ledger.ts";
 import { summariseSeal } from "../seal/seal_summary.ts";
-import type { Command } from "./command.ts";
-import { parseFlags } from "./_flags.ts";
-import { jsonFlag, LEDGER_FLAG, SPEC_FLAG } from "./_common_flags.ts";
+import type { CliIo, Command } from "./io.ts";
+import { jsonFlag, LEDGER_FLAG, parseFlags, SPEC_FLAG } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import type { Ledger } from "../ledger/ledger.ts";
-import type { CliIo } from "./io.ts";
 
 /** The `ledger` command. */
 export const ledgerCommand: Command = {

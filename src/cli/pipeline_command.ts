@@ -2,14 +2,15 @@
  * `chant-wave pipeline github|gitlab|forgejo --spec F [--out DIR] [--check] [--json]`:
  * renders the forge's pipeline from the spec's jobs (SPEC.md §6.2) and writes it
  * under the repository root (or `--out`), or with `--check` compares it with the
- * files on disk. The rendering is pure (`src/pipeline/`); this file reads and
- * writes.
+ * files on disk. The generated jobs run `chant-wave run --spec <that path>`
+ * from the root, so the path must be relative and lead there. The rendering is
+ * pure (`src/pipeline/`); this file reads and writes.
  * @module
  */
 
-import { readFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
-import { join } from "@std/path";
+import { isAbsolute, join, normalize, relative, resolve } from "@std/path";
 import { styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
 import { InputError } from "../errors.ts";
@@ -23,12 +24,10 @@ import {
   type RenderedFile,
 } from "../pipeline/rendered_file.ts";
 import { suggest } from "../spec/did_you_mean.ts";
-import type { Command } from "./command.ts";
-import { jsonFlag, SPEC_FLAG } from "./_common_flags.ts";
-import type { CliIo } from "./io.ts";
-import { parseFlags, requireFlag } from "./_flags.ts";
+import type { CliIo, Command } from "./io.ts";
+import { jsonFlag, parseFlags, requireFlag, SPEC_FLAG } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { pipelineRoot } from "./_pipeline_root.ts";
+// @ts-types="../../types/std/path.d.ts"
 
 /** `--check` found files that differ from the rendering (exit 1, like a failed run). */
 const DRIFT = RUN_FAILED;
@@ -187,4 +186,49 @@ async function readIfExists(path: string): Promise<string | undefined> {
     if ((error as { code?: string }).code === "ENOENT") return undefined;
     throw new InputError(`cannot read "${path}": ${String(error)}`);
   }
+}
+
+const WHY = "the generated jobs run it from the repository root";
+
+/**
+ * Finds the root the pipeline files go under and checks `--spec` against it:
+ * `--out` when given, else the top level of the git work tree holding the
+ * working directory, else the working directory.
+ * @param file `--spec` as given.
+ * @param out `--out`, when given.
+ * @param io The working directory and git.
+ * @returns The root, an absolute path.
+ * @throws {InputError} When `--spec` is absolute, leads outside the root, or
+ *   (without `--out`) is given from a directory below the repository root.
+ */
+export async function pipelineRoot(
+  file: string,
+  out: string | undefined,
+  io: Pick<CliIo, "cwd" | "git">,
+): Promise<string> {
+  const cwd = await realpath(io.cwd).catch(() => io.cwd);
+  const root = out !== undefined
+    ? resolve(cwd, out)
+    : await io.git.topLevel(cwd).catch(() => undefined) ?? cwd;
+  const fromRoot = relative(root, resolve(cwd, file));
+  const inside = fromRoot !== "" && !fromRoot.startsWith("..") &&
+    !isAbsolute(fromRoot);
+  if (isAbsolute(file)) {
+    const instead = inside ? ` ("${fromRoot}")` : "";
+    throw new InputError(
+      `"--spec ${file}" is an absolute path: ${WHY}, so give the path from there${instead}`,
+    );
+  }
+  const given = normalize(file);
+  if (out === undefined ? !inside : given.startsWith("..")) {
+    throw new InputError(
+      `"--spec ${file}" is outside the repository root "${root}": ${WHY}, where it cannot be read`,
+    );
+  }
+  if (out === undefined && given !== fromRoot) {
+    throw new InputError(
+      `"--spec ${file}" is not a path from the repository root "${root}": ${WHY}; run "chant-wave pipeline" there with "--spec ${fromRoot}"`,
+    );
+  }
+  return root;
 }

@@ -24,10 +24,8 @@ import {
   writeToolPlanFile,
 } from "../tofu/write_tool_plan_file.ts";
 import type { StepRunner } from "../exec/run_tool_step.ts";
-import type { Command } from "./command.ts";
-import { jsonFlag } from "./_common_flags.ts";
-import { type ParsedFlags, parseFlags } from "./_flags.ts";
-import type { CliIo } from "./io.ts";
+import type { CliIo, Command } from "./io.ts";
+import { jsonFlag, type ParsedFlags, parseFlags } from "./_flags.ts";
 
 /** The `plan-file` command. */
 export const planFileCommand: Command = {

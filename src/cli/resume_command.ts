@@ -14,10 +14,8 @@ import {
   type ResumeIo,
   type ResumeResult,
 } from "../resume/resume_gates.ts";
-import type { Command } from "./command.ts";
-import { jsonFlag, LEDGER_FLAG, SPEC_FLAG } from "./_common_flags.ts";
-import type { CliIo } from "./io.ts";
-import { parseFlags } from "./_flags.ts";
+import type { CliIo, Command } from "./io.ts";
+import { jsonFlag, LEDGER_FLAG, parseFlags, SPEC_FLAG } from "./_flags.ts";
 import { loadSpec, specParser } from "./_load_spec.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { decidePending } from "../base/pending_rules.ts";

@@ -18,15 +18,15 @@ import {
 import { actionsThrough } from "../gate/action_floor.ts";
 import { revokeFloor } from "../gate/revoke_floor.ts";
 import { MAX_ENDED } from "../gate/spent_cut.ts";
-import type { Command } from "./command.ts";
+import type { Command } from "./io.ts";
 import {
   GATE_SPEC_FLAG,
   jsonFlag,
   LEDGER_FLAG,
+  parseFlags,
   WAVE_FLAG,
-} from "./_common_flags.ts";
+} from "./_flags.ts";
 import { whoRuns } from "../ci/who_runs.ts";
-import { parseFlags } from "./_flags.ts";
 import { chooseLedger, openLedger } from "./_open_ledger.ts";
 import { gateTarget } from "./_gate_target.ts";
 import type { GateRecords } from "../gate/screen_records.ts";

@@ -1,8 +1,11 @@
 /**
  * `chant-wave run` (SPEC.md §4): plans, gates and applies one wave, as a whole-wave,
  * deciding, share or group job; with `--record-plans` (§13), plans every wave at
- * HEAD and records the digests. This file turns flags into a job; `src/run/`
- * runs it.
+ * HEAD and records the digests. Its flag table (usage, help, parser and
+ * completions come from it), and the `.chant/` hygiene check (§9: a warning
+ * when the repository does not ignore `.chant/`, where plan files and decisions
+ * could be committed by accident). This file turns flags into a job;
+ * `src/run/` runs it.
  * @module
  */
 
@@ -18,20 +21,87 @@ import { runJob } from "../run/run_job.ts";
 import { selectJob } from "../run/select_job.ts";
 import { parseDuration } from "../spec/duration.ts";
 import type { Spec } from "../spec/types.ts";
-import type { Command } from "./command.ts";
-import type { CliIo } from "./io.ts";
+import type { CliIo, Command } from "./io.ts";
 import {
+  type FlagTable,
+  jsonFlag,
+  LEDGER_FLAG,
   type ParsedFlags,
   parseFlags,
   positiveIntFlag,
   requireFlag,
+  SPEC_FLAG,
+  WAVE_FLAG,
 } from "./_flags.ts";
 import { loadSpec, specParser } from "./_load_spec.ts";
-import { RUN_FLAGS } from "./_run_flags.ts";
-import { ledgerArgument, openLedger } from "./_open_ledger.ts";
-import { runLedger } from "./_run_ledger.ts";
+import { ledgerArgument, openLedger, runLedger } from "./_open_ledger.ts";
 import { DEFAULT_LEDGER_DIR } from "../ledger/dir/dir_ledger.ts";
-import { checkUnignored } from "./_warn_unignored.ts";
+
+/** The flags of `run`, in the order its help lists them. */
+export const RUN_FLAGS: FlagTable = [
+  SPEC_FLAG,
+  { ...WAVE_FLAG, description: "the wave, by number (or name)" },
+  {
+    name: "decide",
+    description:
+      "deciding job: plan, decide, write the decision; apply nothing",
+  },
+  {
+    name: "share",
+    value: { name: "I" },
+    description: "share job I: apply slice I of the decided runs",
+  },
+  {
+    name: "group",
+    value: { name: "G" },
+    description: "group job: the runs of job group G (sliced by --share)",
+  },
+  {
+    name: "base",
+    value: { name: "REV" },
+    description: "where the policy is read",
+    default:
+      "the spec's base, else the push's before, else every version since the last decision",
+  },
+  {
+    name: "parallel",
+    value: { name: "N" },
+    description: "runs planned or applied at once",
+    default: "the spec's",
+  },
+  {
+    ...LEDGER_FLAG,
+    default:
+      '$CHANT_WAVE_LEDGER, else the\nspec\'s "ledger" at base, else .chant/ledger',
+  },
+  {
+    name: "dry-run",
+    description: "plan and decide, record nothing, apply nothing",
+  },
+  {
+    name: "heartbeat",
+    value: { name: "DUR" },
+    description: "print a still-running line after DUR of quiet (0 = off)",
+  },
+  {
+    name: "timeout",
+    value: { name: "DUR" },
+    description: "stop a plan or apply command after DUR (0 = none)",
+  },
+  {
+    name: "out-of-order",
+    value: { name: "REASON" },
+    description: "run even though the wave before has not applied this commit",
+  },
+  {
+    name: "record-plans",
+    description:
+      "the pull-request job: plan every wave at HEAD and hand each\n" +
+      "wave's digest to the forge for review approvals (a commit\n" +
+      "status, or GitLab's artifact); write no ledger, apply nothing",
+  },
+  jsonFlag("print the result object on stdout"),
+];
 
 /** The `run` command. */
 export const runCommand: Command = {
@@ -264,4 +334,32 @@ function durationFlag(flags: ParsedFlags, name: string): number | undefined {
   } catch (error) {
     throw new InputError(`flag "--${name}": ${(error as Error).message}`);
   }
+}
+
+/**
+ * Asks git now whether `.chant/` is git-ignored (the answer comes while the
+ * command goes on), and returns what prints the warning on stderr once it is
+ * in, when it is not. Silent outside a repository or when git cannot tell.
+ * @param io The edges.
+ * @returns Awaits the answer and warns; it throws what asking threw.
+ */
+export function checkUnignored(
+  io: Pick<CliIo, "git" | "cwd" | "stderr">,
+): () => Promise<void> {
+  const asked = io.git.exec([
+    "check-ignore",
+    "--quiet",
+    "--",
+    ".chant/waves",
+  ], { cwd: io.cwd });
+  // Awaited by the caller, or not at all when the command stops before.
+  asked.catch(() => {});
+  return async () => {
+    const { exitCode } = await asked;
+    if (exitCode === 1) {
+      io.stderr.write(
+        'warning: ".chant/" is not git-ignored here; add ".chant/" to .gitignore\n',
+      );
+    }
+  };
 }

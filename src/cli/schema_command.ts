@@ -5,7 +5,7 @@
  */
 
 import { OK } from "../exit_codes.ts";
-import type { Command } from "./command.ts";
+import type { Command } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 
 /** The `schema` command. */

@@ -16,14 +16,14 @@ import { tallyLine } from "../gate/gate_tally.ts";
 import { loadPlanSets } from "../ledger/read_gate.ts";
 import { decidePending, type PendingAnswer } from "../base/pending_rules.ts";
 import { specParser } from "./_load_spec.ts";
-import type { Command } from "./command.ts";
-import { parseFlags } from "./_flags.ts";
+import type { Command } from "./io.ts";
 import {
   GATE_SPEC_FLAG,
   jsonFlag,
   LEDGER_FLAG,
+  parseFlags,
   WAVE_FLAG,
-} from "./_common_flags.ts";
+} from "./_flags.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 import {
   chooseLedger,

@@ -25,14 +25,15 @@ import {
   lastCompleted,
   waveCompletion,
 } from "../order/wave_completion.ts";
-import type { Command } from "./command.ts";
-import { parseFlags, requireFlag } from "./_flags.ts";
+import type { CliIo, Command } from "./io.ts";
 import {
   jsonFlag,
   LEDGER_FLAG,
+  parseFlags,
+  requireFlag,
   SPEC_FLAG,
   WAVE_FLAG,
-} from "./_common_flags.ts";
+} from "./_flags.ts";
 import {
   chooseLedger,
   fetchRemote,
@@ -40,13 +41,13 @@ import {
   openLedger,
 } from "./_open_ledger.ts";
 import { findWave } from "./_gate_target.ts";
-import { statusLines, type WaveStatus } from "./_status_lines.ts";
 import {
   approvalLines,
   type GateRulesStatus,
+  statusLines,
   statusRules,
-} from "./_status_rules.ts";
-import type { CliIo } from "./io.ts";
+  type WaveStatus,
+} from "./_status_lines.ts";
 import { newestPending } from "../gate/decide_gate.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import type { LedgerRecord, PendingRecord, PlanPair } from "../gate/records.ts";

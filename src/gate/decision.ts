@@ -70,7 +70,7 @@ export interface Decision {
   createdAt: string;
   /**
    * The wave's hooks (SPEC.md §11), with the holds at base: share and group jobs
-   * run these, once they checked them (`verify_hooks.ts`). Absent when the wave
+   * run these, once they checked them (`run/verify_decision.ts`). Absent when the wave
    * has none.
    */
   hooks?: Hooks;

@@ -1,19 +1,89 @@
 /**
- * Applying one run at a time (SPEC.md §4.7): runs the apply command of each
- * planned run, up to `parallel` at once, through the step console; after a
- * failure, `onFailure: stop` starts no further run and reports the rest as
- * untried. An apply that exits 75 asks for a new plan (§11): neither applied
- * nor failed. The whole-wave `applyWave` is `apply_wave.ts`'s.
+ * The apply commands (SPEC.md §4.7, §4.10): one run at a time, each planned run's
+ * `apply` up to `parallel` at once through the step console (after a failure,
+ * `onFailure: stop` starts no further run and reports the rest as untried), or
+ * the whole-wave `applyWave` in one call through a `{runs}` and a `{plans}` file
+ * (exit 0: all applied; else all failed). An apply that exits 75 asks for a new
+ * plan (§11): neither applied nor failed.
  * @module
  */
 
 import { runLimited } from "../exec/run_limited.ts";
 import { runUserStep } from "../exec/run_user_step.ts";
-import type { PerRunCommand, ToolCommand, Wave } from "../spec/types.ts";
+import type {
+  PerRunCommand,
+  Spec,
+  ToolCommand,
+  Wave,
+  WholeWaveCommand,
+} from "../spec/types.ts";
 import { applyWithTool } from "../tool/tool_steps.ts";
-import { asksReplan } from "./replan_request.ts";
-import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
+import {
+  type ApplyOutcome,
+  asksReplan,
+  type PlanContext,
+  type PlannedRun,
+} from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
+import { writeFile } from "node:fs/promises";
+// @ts-types="../../types/std/path.d.ts"
+import { join, resolve } from "@std/path";
+import { preparePlanDir } from "./plan_path.ts";
+
+/**
+ * Applies `planned` runs with the spec's `applyWave` command, in one call.
+ * @param spec The spec (its `name` and `op`).
+ * @param command Its `applyWave` command.
+ * @param wave The wave.
+ * @param planned The runs to apply.
+ * @param context Where the job's files go, the job, the settings.
+ * @param io The edges.
+ * @returns All applied when it succeeds, all asking for a new plan when it exits
+ *   75, all failed otherwise.
+ */
+export async function applyWholeWave(
+  spec: Spec,
+  command: WholeWaveCommand,
+  wave: Wave,
+  planned: readonly PlannedRun[],
+  context: Omit<PlanContext, "discover">,
+  io: RunIo,
+): Promise<ApplyOutcome> {
+  const dir = await preparePlanDir(context.root, spec.name, wave.k, io.cwd);
+  const runsPath = join(dir, `${context.jobTag}.apply-runs.json`);
+  const plansPath = join(dir, `${context.jobTag}.apply-plans.json`);
+  const runs = planned.map(({ run: { target, op } }) => ({ target, op }));
+  const plans = planned.map(({ target, plan }) => ({ target, ...plan }));
+  await writeFile(
+    resolve(io.cwd, runsPath),
+    JSON.stringify({ runs }, null, 2) + "\n",
+  );
+  await writeFile(
+    resolve(io.cwd, plansPath),
+    JSON.stringify({ runs: plans }, null, 2) + "\n",
+  );
+  const values = { runs: runsPath, plans: plansPath, op: spec.op };
+  const step = await runUserStep(
+    { template: command.argv, phase: "apply", wave, values },
+    context.settings,
+    io,
+  );
+  const targets = planned.map((p) => p.target);
+  const none: ApplyOutcome = {
+    applied: [],
+    failed: [],
+    untried: [],
+    replan: [],
+    moved: [],
+  };
+  if (step.ok) return { ...none, applied: targets };
+  if (asksReplan(step)) return { ...none, replan: targets };
+  const message = step.failure ?? `applyWave of wave ${wave.k} failed`;
+  return {
+    ...none,
+    failed: targets.map((target) => ({ target, message, tail: step.tail })),
+  };
+}
 
 /**
  * Applies `planned` runs of `wave`: one `apply` command per run with `{plan}`

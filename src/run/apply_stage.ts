@@ -1,11 +1,12 @@
 /**
  * The apply stage of a job's pass (SPEC.md §4.7, §10), after the claim stage:
  * runs the apply command of each run the claim let through (one per run, up to
- * `parallel` at once, `apply_runs.ts`; or one `applyWave` for all,
- * `apply_wave.ts`), records each claimed run's outcome as soon as its command
- * ends (`outcome_writer.ts`), so a failed run may be retried under the same
- * approval and an applied one never applies twice, and ends with what failed,
- * moved, was left untried and skipped, and the summary table.
+ * `parallel` at once, or one `applyWave` for all, `apply_runs.ts`), records each
+ * claimed run's outcome in the ledger as soon as its command ends, so a failed
+ * run may be claimed again under the same approval and an applied one never
+ * is, and ends with what failed, moved, was left untried and skipped, and the
+ * summary table. `applyPass` is the end of every pass: the before-apply hooks,
+ * the claim, the applies.
  * @module
  */
 
@@ -15,9 +16,9 @@ import type { Decision, DecisionMember } from "../gate/decision.ts";
 import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { tableLines } from "../table.ts";
-import { applyRuns } from "./apply_runs.ts";
-import { applyWholeWave } from "./apply_wave.ts";
+import { applyRuns, applyWholeWave } from "./apply_runs.ts";
 import {
+  type ClaimedRuns,
   claimStage,
   type ClaimStageOutcome,
   sayClaimedElsewhere,
@@ -31,16 +32,21 @@ import {
   stopWith,
 } from "./replan_loop.ts";
 import type { WaveJob } from "./wave_job.ts";
-import { logFailures } from "./log_failures.ts";
-import { outcomeWriter } from "./outcome_writer.ts";
-import type { ApplyOutcome, PlanContext, PlannedRun } from "./run_outcomes.ts";
-import type { RunIo } from "./run_io.ts";
+import {
+  type ApplyOutcome,
+  logFailures,
+  type PlanContext,
+  type PlannedRun,
+} from "./run_outcomes.ts";
+import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 import {
   type RunDurations,
   type SummaryInput,
   summaryRows,
 } from "./summary_table.ts";
-import { throwIfInterrupted } from "./throw_if_interrupted.ts";
+import { chunkRuns } from "../gate/claims.ts";
+import { newRecord, newStamp, type SettledRun } from "../gate/records.ts";
+import { ciContext } from "../ci/ci_context.ts";
 
 /** What the apply stage did. */
 export interface ApplyStageOutcome extends ApplyOutcome {
@@ -255,3 +261,69 @@ function logEnd(
 
 /** From this many runs on, a job prints a progress line as each run ends. */
 const PROGRESS_FROM = 10;
+
+/** Records claimed runs' outcomes while the job goes on. */
+export interface OutcomeWriter {
+  /** Records that a run applied (`ok`) or did not (failed, interrupted, untried). */
+  settle(target: string, ok: boolean): void;
+  /**
+   * Waits until every outcome given is recorded.
+   * @throws {Error} The first write that failed.
+   */
+  drain(): Promise<void>;
+}
+
+/**
+ * Records each claimed run's outcome as soon as it is known: `ok` when it
+ * applied, `failed` when its apply failed, timed out, was interrupted or never
+ * started, so it may be claimed again. Outcomes that arrive while a write is
+ * under way are written together in the next record, so a wide wave writes few
+ * records, and a job that dies loses only the outcomes not yet written. A
+ * target this attempt did not claim is ignored.
+ * @param claimed The runs this job attempt claimed.
+ * @param decision The decision they were claimed for.
+ * @param io The ledger, the environment and the clock.
+ * @returns The writer.
+ */
+export function outcomeWriter(
+  claimed: ClaimedRuns,
+  decision: Pick<Decision, "name" | "gate" | "decisionId">,
+  io: Pick<RunIo, "ledger" | "env" | "clock">,
+): OutcomeWriter {
+  const runId = ciContext(io.env).runId;
+  let queue: SettledRun[] = [];
+  let writing: Promise<void> | undefined;
+  let failure: unknown;
+  const write = async () => {
+    while (queue.length > 0) {
+      const runs = queue;
+      queue = [];
+      const record = newRecord("run-outcome", {
+        name: decision.name,
+        gate: decision.gate,
+        approvalId: claimed.approvalId,
+        decisionId: decision.decisionId,
+        attemptId: claimed.attemptId,
+        runs,
+        ...(runId ? { runId } : {}),
+      }, newStamp(io.clock));
+      await Promise.all(
+        chunkRuns(record).map((chunk) => io.ledger.write(chunk)),
+      )
+        .catch((error) => failure ??= error);
+    }
+    writing = undefined;
+  };
+  return {
+    settle(target, ok) {
+      const run = claimed.runs.get(target);
+      if (run === undefined) return;
+      queue.push({ ...run, outcome: ok ? "ok" : "failed" });
+      writing ??= write();
+    },
+    async drain() {
+      while (writing) await writing;
+      if (failure) throw failure;
+    },
+  };
+}

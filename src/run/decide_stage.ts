@@ -5,7 +5,8 @@
  * forge, the gate decision under those rules (the gate read once, and handed
  * on to the claim stage), the hooks share and group jobs will run, and the
  * decision record (written atomically; not by a dry run). The hooks report then
- * says whether the decision stands approved.
+ * says whether the decision stands approved, and a waiting job's summary the
+ * approval rules at base in words and the tally of who counted.
  * @module
  */
 
@@ -17,7 +18,7 @@ import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { jsonPieces } from "../json_pieces.ts";
 import { pacedPieces } from "../exec/pace_collections.ts";
 import { decisionRecordPath } from "../jobs/expand_jobs.ts";
-import { jobGateJudge } from "./job_gate_judge.ts";
+import { jobGateJudge, type WaveJob } from "./wave_job.ts";
 import { decideWave } from "./decide_wave.ts";
 import { gateName } from "../gate/gate_messages.ts";
 import type { Decision, DecisionMember } from "../gate/decision.ts";
@@ -26,9 +27,7 @@ import type { GateJudge } from "../base/gate_rules.ts";
 import { wavePolicy, wavePolicyLines } from "../gate/policy_at_base.ts";
 import { reviewStage } from "./review_stage.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
-import type { RunIo } from "./run_io.ts";
-import { throwIfInterrupted } from "./throw_if_interrupted.ts";
-import type { WaveJob } from "./wave_job.ts";
+import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 
 /** What the decide stage gives the claim and apply stages. */
 export interface Decided {
@@ -121,4 +120,36 @@ async function writeDecision(decision: Decision, io: RunIo): Promise<void> {
 function* decisionText(decision: Decision): Generator<string> {
   yield* jsonPieces(decision, maskingReplacer);
   yield "\n";
+}
+import {
+  type ApprovalRules,
+  describeApprovers,
+  describeMode,
+} from "../gate/approval_at_base.ts";
+import type { WaitingNote } from "../jobs/job_result.ts";
+
+/**
+ * The note of a waiting job.
+ * @param rules The approval rules at base.
+ * @param tally The tally line, when some approval covers the plans.
+ * @param approve The command that approves them, when one would.
+ * @returns The note.
+ * @example
+ * ```ts
+ * waitingNote(rules, undefined, "chant-wave approve tf tf-wave-1 --plan …").rules;
+ * // "ledger, 1 approver, anyone, self-approval allowed (read at …)"
+ * ```
+ */
+export function waitingNote(
+  rules: ApprovalRules,
+  tally: string | undefined,
+  approve: string | undefined,
+): WaitingNote {
+  return {
+    ...(approve === undefined ? {} : { approve }),
+    rules: `${describeMode(rules)}, ${
+      describeApprovers(rules)
+    } (${rules.reason})`,
+    ...(tally === undefined ? {} : { tally }),
+  };
 }

@@ -3,7 +3,8 @@
  * base, computes the set digest, decides whether an approval covers the plans, and
  * when the wave must wait records a pending fact with its plan set (and, in CI, the
  * job's run locator for `resume`), first settling the gate when every approval
- * in it was spent (`settle_gate.ts`). Dry runs record nothing.
+ * in it was spent (`settle_gate.ts`). A decision's members are the wave's planned
+ * runs: target, plan digest, flags, summary and changes. Dry runs record nothing.
  * @module
  */
 
@@ -25,10 +26,9 @@ import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import type { Decision, DecisionMember } from "../gate/decision.ts";
-import { membersOf } from "./decision_members.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { type GateRead, readGate } from "../ledger/read_gate.ts";
-import { changesLine } from "../plan/plan_changes.ts";
+import { changesLine, keepChanges } from "../plan/plan_changes.ts";
 import type { RunIo } from "./run_io.ts";
 import { settleGate } from "./settle_gate.ts";
 
@@ -234,4 +234,34 @@ function describeMember(member: DecisionMember): Segment[] {
     ];
   }
   return [member.empty ? `${summary} (empty)` : summary];
+}
+
+/**
+ * The decision members of planned runs, in the same order.
+ * @param planned The planned runs.
+ * @returns One member per run; `destructive` and `empty` only when true.
+ * @example
+ * ```ts
+ * membersOf([{ target: "eu", run: { target: "eu", op: "tf" }, planPath: "p",
+ *   plan: { planDigest: d, destructive: false, empty: true } }]);
+ * // [{ target: "eu", planDigest: d, op: "tf", empty: true }]
+ * ```
+ */
+export function membersOf(planned: readonly PlannedRun[]): DecisionMember[] {
+  return planned.map(({ run, plan }) => {
+    // Set one by one, in the record's order: spreading the optional fields
+    // would make and drop an object each, megabytes for a large wave.
+    const member: DecisionMember = {
+      target: run.target,
+      planDigest: plan.planDigest,
+      op: run.op,
+    };
+    if (plan.destructive) member.destructive = true;
+    if (plan.empty) member.empty = true;
+    if (plan.summary !== undefined) member.summary = plan.summary;
+    if (plan.changes !== undefined) {
+      Object.assign(member, keepChanges(plan.changes));
+    }
+    return member;
+  });
 }

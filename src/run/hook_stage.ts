@@ -6,14 +6,16 @@
  * `after-apply`, once every after-apply hook ran), a held one with exit 3; the
  * stage logs why, with the failed hook's last lines or the command that approves
  * what the hold waits for. A hold found late (at base, through a target only the
- * plans named) is checked at the next point.
+ * plans named) is checked at the next point. A wave's hooks are its own (or the
+ * spec's) plus every hold of the base waves that govern it, since holds are
+ * policy and a change cannot remove one.
  * @module
  */
 
 import { lineLog } from "../console/line_log.ts";
 import { RUN_FAILED, WAITING } from "../exit_codes.ts";
 import type { StepResult } from "../exec/run_step.ts";
-import { isHold } from "../hooks/wave_holds.ts";
+import { holdsAtBase, isHold, withHolds } from "../hooks/wave_holds.ts";
 import {
   type CommandHook,
   type HoldHook,
@@ -37,9 +39,9 @@ import {
 } from "./hooks_file.ts";
 import { readHold } from "./read_hold.ts";
 import { shellWord } from "../shell_words.ts";
-import type { RunIo, StepSettings } from "./run_io.ts";
+import { type RunIo, type StepSettings, throwIfInterrupted } from "./run_io.ts";
 import { runUserStep } from "../exec/run_user_step.ts";
-import { throwIfInterrupted } from "./throw_if_interrupted.ts";
+import type { BaseSpec } from "../gate/base_spec.ts";
 
 /** What a wave job's hooks run with. */
 export interface HookSetting {
@@ -254,4 +256,37 @@ async function runHold(
     `wave ${wave.k} "${wave.name}" waits on ${name} / ${gate}; nothing in it applied. ${then}`,
   );
   return { exitCode: WAITING };
+}
+
+/**
+ * Adds the holds at base to a wave's hooks and logs the ones added.
+ * @param hooks The hooks so far (the wave's, or what an earlier call returned).
+ * @param wave The wave (its number and name).
+ * @param bases The base commits and the spec at each.
+ * @param targets Every target the wave holds in this job (declared and planned).
+ * @param io The log.
+ * @returns The hooks with every hold at base.
+ */
+export function waveHooks(
+  hooks: Hooks,
+  wave: Pick<Wave, "k" | "name">,
+  bases: readonly { sha: string; spec: BaseSpec }[],
+  targets: Iterable<string>,
+  io: Pick<RunIo, "stderr">,
+): Hooks {
+  const ref = { k: wave.k, name: wave.name, targets: [...targets] };
+  const { hooks: all, added } = withHolds(hooks, holdsAtBase(bases, ref));
+  const log = lineLog(io.stderr);
+  for (const { point, hook, sha, from } of added) {
+    const where = from === "top level"
+      ? "its top level"
+      : `wave ${from.k} "${from.name}"`;
+    log(
+      `hold ${point} "${hook.name}" on ${hook.after.name} / ${hook.after.gate}: ` +
+        `read at ${
+          sha.slice(0, 12)
+        } (${where}); holds are policy, so it stands`,
+    );
+  }
+  return all;
 }

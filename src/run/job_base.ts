@@ -17,10 +17,10 @@ import {
 } from "../base/read_base.ts";
 import { trustedDecisionHeads } from "../gate/plan_fold.ts";
 import { gateName } from "../gate/gate_messages.ts";
-import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
 import type { PolicyBase } from "../gate/base_spec.ts";
 import type { GateRecords } from "../gate/screen_records.ts";
+import type { RunJobInput } from "./select_job.ts";
 
 /** The kinds of record that name a decision's head (`trusted_decision_heads.ts`). */
 const HEAD_KINDS = ["pending", "wave-outcome"] as const;

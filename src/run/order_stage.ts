@@ -17,9 +17,9 @@ import { orderAtBase } from "../gate/policy_at_base.ts";
 import type { BaseRead } from "../base/read_base.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import { gateName } from "../gate/gate_messages.ts";
-import type { RunJobInput } from "./job_input.ts";
 import type { RunIo } from "./run_io.ts";
 import { whoRuns } from "../ci/who_runs.ts";
+import type { RunJobInput } from "./select_job.ts";
 
 /**
  * Checks that the waves this job's wave must follow were applied at HEAD: the

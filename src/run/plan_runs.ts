@@ -1,17 +1,22 @@
 /**
- * Planning (SPEC.md §4.2): runs the plan command of each run, up to `parallel` at
- * once, through the step console, and reads the plan files. A failed plan command
+ * Planning (SPEC.md §4.2, §4.10): runs the plan command of each run, up to
+ * `parallel` at once, through the step console, and reads the plan files; or
+ * the whole-wave `planWave` in one call through a `{runs}` file, answered with a
+ * `{plans}` file (with `discover`, the plans decide the runs; for a rest wave,
+ * `"waves": N` says how many waves the plan found, §11), each run still getting
+ * its own plan file so a per-run `apply` works after it. A failed plan command
  * or a bad plan file fails that run with a message naming the target and path.
  * @module
  */
 
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
+import { lineLog } from "../console/line_log.ts";
 import { runLimited } from "../exec/run_limited.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
 import { ShapeError } from "../input/shape_error.ts";
-import { MAX_PLAN_FILE_BYTES } from "../limits.ts";
+import { MAX_PLAN_FILE_BYTES, MAX_PLANS_FILE_BYTES } from "../limits.ts";
 import { planWithTool, type ToolPass, toolPass } from "../tool/tool_steps.ts";
 import { sortByTarget } from "../jobs/slice_shares.ts";
 import type {
@@ -20,12 +25,16 @@ import type {
   Spec,
   ToolCommand,
   Wave,
+  WholeWaveCommand,
 } from "../spec/types.ts";
-import { parsePlanFile } from "../plan/plan_file.ts";
+import {
+  parsePlanFile,
+  parsePlansFile,
+  type WavePlans,
+} from "../plan/plan_file.ts";
 import { planFileName, plannedRun, preparePlanDir } from "./plan_path.ts";
 import type { RunIo, StepSettings } from "./run_io.ts";
 import { runUserStep } from "../exec/run_user_step.ts";
-import { planWholeWave } from "./plan_wave.ts";
 import type {
   FailedRun,
   PlanContext,
@@ -142,4 +151,137 @@ async function planOne(
       tail: step.tail,
     };
   }
+}
+
+/**
+ * Plans `runs` (or, for a discovering deciding job, whatever the command reports)
+ * with the spec's `planWave` command. Plans of runs outside the job are ignored
+ * (and logged), so a tool that always plans everything works in share jobs.
+ * @param spec The spec (its `name` and `op`).
+ * @param command Its `planWave` command.
+ * @param wave The wave.
+ * @param runs The runs to plan (with `discover`, possibly none).
+ * @param context Where the files go; `jobTag` names this job's `{runs}` and
+ *   `{plans}` files (`decide`, `share-2`, …); `discover` lets the plans file
+ *   decide the runs.
+ * @param io The edges.
+ * @returns Planned runs sorted by target and the waves the plan found; when the
+ *   command fails or its plans file is bad, every run fails.
+ */
+export async function planWholeWave(
+  spec: Spec,
+  command: WholeWaveCommand,
+  wave: Wave,
+  runs: readonly Run[],
+  context: PlanContext,
+  io: RunIo,
+): Promise<PlanOutcome> {
+  const dir = await preparePlanDir(context.root, spec.name, wave.k, io.cwd);
+  const runsPath = join(dir, `${context.jobTag}.runs.json`);
+  const plansPath = join(dir, `${context.jobTag}.plans.json`);
+  await rm(resolve(io.cwd, plansPath), { force: true });
+  const runsFile = {
+    runs: runs.map(({ target, op }) => ({ target, op })),
+    ...(context.discover ? { discover: true } : {}),
+  };
+  await writeFile(
+    resolve(io.cwd, runsPath),
+    JSON.stringify(runsFile, null, 2) + "\n",
+  );
+  const values = { runs: runsPath, plans: plansPath, op: spec.op };
+  const step = await runUserStep(
+    { template: command.argv, phase: "plan", wave, values },
+    context.settings,
+    io,
+  );
+  const failAll = (message: string): PlanOutcome => ({
+    planned: [],
+    failed: (runs.length ? runs.map((run) => run.target) : [`wave-${wave.k}`])
+      .map((target) => ({ target, message, tail: step.tail })),
+  });
+  if (!step.ok) {
+    return failAll(step.failure ?? `planWave of wave ${wave.k} failed`);
+  }
+  const plans = await readPlans(plansPath, io.cwd);
+  if (typeof plans === "string") {
+    return failAll(`the plans file "${plansPath}" of wave ${wave.k} ${plans}`);
+  }
+  const outcome = await splitPlans(spec, runs, plans, { dir, plansPath }, {
+    ...context,
+    io,
+  });
+  return plans.waves === undefined
+    ? outcome
+    : { ...outcome, waves: plans.waves };
+}
+
+/**
+ * Reads and parses the plans file; a string says what is wrong with it (a bug
+ * in the reader is thrown, never reported as a bad file).
+ */
+async function readPlans(
+  plansPath: string,
+  cwd: string,
+): Promise<WavePlans | string> {
+  let text: string;
+  try {
+    text = await readBounded(resolve(cwd, plansPath), {
+      maxBytes: MAX_PLANS_FILE_BYTES,
+    });
+  } catch (error) {
+    return (error as { code?: string }).code === "ENOENT"
+      ? "was not written"
+      : error instanceof BoundedReadError
+      ? error.why
+      : (error as Error).message;
+  }
+  try {
+    return parsePlansFile(text);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    return error.message;
+  }
+}
+
+/**
+ * Writes each requested (or, with `discover`, reported) run's plan file; runs the
+ * plans file lacks fail, plans of runs outside the job are logged and ignored.
+ */
+async function splitPlans(
+  spec: Spec,
+  runs: readonly Run[],
+  plans: WavePlans,
+  files: { dir: string; plansPath: string },
+  context: { discover: boolean; io: RunIo },
+): Promise<PlanOutcome> {
+  const { io } = context;
+  const requested = new Map(runs.map((run) => [run.target, run]));
+  const planned: PlannedRun[] = [];
+  const outside: string[] = [];
+  for (const { target, ...plan } of plans.runs) {
+    const run = requested.get(target) ??
+      (context.discover ? { target, op: spec.op } : undefined);
+    requested.delete(target);
+    if (run === undefined) {
+      outside.push(target);
+      continue;
+    }
+    const one = plannedRun(run, plan, files.dir);
+    await writeFile(
+      resolve(io.cwd, one.planPath),
+      JSON.stringify(plan) + "\n",
+    );
+    planned.push(one);
+  }
+  if (outside.length) {
+    lineLog(io.stderr)(
+      `ignored the plans of runs outside this job: ${outside.join(", ")}`,
+    );
+  }
+  const failed: FailedRun[] = [...requested.keys()].map((target) => ({
+    target,
+    message: `the plans file "${files.plansPath}" has no plan for "${target}"`,
+    tail: [],
+  }));
+  return { planned: sortByTarget(planned), failed };
 }

@@ -12,7 +12,7 @@ import { countOf } from "../count_of.ts";
 import type { GateDecision } from "../gate/decide_gate.ts";
 import type { Decision } from "../gate/decision.ts";
 import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
-import { membersOf } from "./decision_members.ts";
+import { membersOf } from "./decide_wave.ts";
 import { passRuns } from "./replan_loop.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import type { WaveJob } from "./wave_job.ts";

@@ -1,12 +1,14 @@
 /**
- * The wave outcome every applying job records when it ends (SPEC.md §4.11):
- * `applied`, `failed` or `nothing-to-do`, for the commit it ran at, so the next
- * wave can tell that this one is complete for that revision. Dry runs and jobs
- * that wait record nothing.
+ * How an applying job ends (SPEC.md §4.7, §4.11): the wave outcome it records
+ * (`applied`, `failed` or `nothing-to-do`, for the commit it ran at, so the
+ * next wave can tell that this one is complete for that revision; dry runs and
+ * jobs that wait record nothing), and a share or group job's exit code (1 if an
+ * apply failed, else 4 if a run moved, else 0), each failure named on the log
+ * with what to do next.
  * @module
  */
 
-import { WAITING } from "../exit_codes.ts";
+import { OK, PLAN_MOVED, RUN_FAILED, WAITING } from "../exit_codes.ts";
 import {
   newRecord,
   newStamp,
@@ -18,6 +20,11 @@ import { ciContext } from "../ci/ci_context.ts";
 import type { Decision } from "../gate/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { RunIo } from "./run_io.ts";
+import { styledLead } from "../console/colour.ts";
+import { terminalLog } from "../console/line_log.ts";
+import { countOf } from "../count_of.ts";
+import { decideCommand } from "./say_what_waits.ts";
+import type { RunJobInput } from "./select_job.ts";
 
 /**
  * The outcome a finished job records: `failed` when a run failed or moved,
@@ -92,4 +99,46 @@ export function outcomeJobOf(job: JobResult["job"]): OutcomeJob {
       ...(share ? { share } : {}),
     }
     : { kind: "wave" };
+}
+
+/**
+ * Sets a share or group job's exit code once its passes ended, and says why:
+ * 1 when a run failed (naming them), else 4 when a run's plan moved since the
+ * decision (naming them, with the command that decides again), else 0.
+ * @param result The job's result after its last pass.
+ * @param input The job (its wave, for the message and the command).
+ * @param io The log.
+ * @returns The result with its exit code.
+ */
+export function shareOutcome(
+  result: JobResult,
+  input: RunJobInput,
+  io: Pick<RunIo, "stderr" | "env">,
+): JobResult {
+  const log = terminalLog(io.stderr, io.env);
+  const k = input.selection.wave.k;
+  if (result.failed.length) {
+    log(styledLead(
+      `error: ${countOf(result.failed.length, "run")} failed: ${
+        result.failed.join(", ")
+      }`,
+    ));
+    return { ...result, exitCode: RUN_FAILED };
+  }
+  if (result.moved.length) {
+    log(styledLead(
+      `error: refused ${
+        countOf(result.moved.length, "run")
+      } whose plan moved since wave ${k} was decided: ${
+        result.moved.join(", ")
+      }`,
+    ));
+    log(
+      `then decide again (it plans the moved runs afresh, and waits for an approval if they need one): ${
+        decideCommand(input)
+      }`,
+    );
+    return { ...result, exitCode: PLAN_MOVED };
+  }
+  return { ...result, exitCode: OK };
 }

@@ -34,10 +34,9 @@ import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { formatBytes } from "../limits.ts";
 import type { Spec } from "../spec/types.ts";
 import { ciContext } from "../ci/ci_context.ts";
-import { logFailures } from "./log_failures.ts";
+import { logFailures } from "./run_outcomes.ts";
 import { planRuns } from "./plan_runs.ts";
-import type { RunIo, StepSettings } from "./run_io.ts";
-import { throwIfInterrupted } from "./throw_if_interrupted.ts";
+import { type RunIo, type StepSettings, throwIfInterrupted } from "./run_io.ts";
 
 /**
  * In a GitLab merged results pipeline, HEAD is a merge of the merge request's

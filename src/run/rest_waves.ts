@@ -9,9 +9,9 @@
 import { lineLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
 import { waveAt } from "../spec/wave_at.ts";
-import type { RunJobInput } from "./job_input.ts";
-import type { JobResult, RestWaveResult } from "../jobs/job_result.ts";
 import type { RunIo } from "./run_io.ts";
+import type { JobResult, RestWaveResult } from "../jobs/job_result.ts";
+import type { RunJobInput } from "./select_job.ts";
 
 /**
  * The next wave a whole-wave job of a rest wave goes on to, logged as

@@ -18,7 +18,7 @@ import type { ReviewAsker } from "../review/ask_review.ts";
 import { reviewApproval } from "../review/review_approval.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { gateName } from "../gate/gate_messages.ts";
-import { membersOf } from "./decision_members.ts";
+import { membersOf } from "./decide_wave.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import { type GateRead, readGate } from "../ledger/read_gate.ts";
 import type { PlannedRun } from "./run_outcomes.ts";

@@ -20,12 +20,17 @@ import type { JobResult } from "../jobs/job_result.ts";
 import type { Wave } from "../spec/types.ts";
 import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
 import { applyPass } from "./apply_stage.ts";
-import { type Decided, decideStage } from "./decide_stage.ts";
-import { membersOf } from "./decision_members.ts";
-import { afterApply } from "./hook_stage.ts";
-import type { RunJobInput } from "./job_input.ts";
+import { type Decided, decideStage, waitingNote } from "./decide_stage.ts";
+import { membersOf } from "./decide_wave.ts";
+import { afterApply, waveHooks } from "./hook_stage.ts";
+import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 import { readJobBase } from "./job_base.ts";
-import { logFailures } from "./log_failures.ts";
+import {
+  type FailedRun,
+  logFailures,
+  type PlannedRun,
+  type PlanOutcome,
+} from "./run_outcomes.ts";
 import { checkOrder } from "./order_stage.ts";
 import { planRuns } from "./plan_runs.ts";
 import { previewApply } from "./preview_apply.ts";
@@ -37,12 +42,7 @@ import {
   runPasses,
   stopWith,
 } from "./replan_loop.ts";
-import type { FailedRun, PlannedRun, PlanOutcome } from "./run_outcomes.ts";
-import type { RunIo } from "./run_io.ts";
-import { throwIfInterrupted } from "./throw_if_interrupted.ts";
-import { ungroupedRuns } from "./ungrouped_runs.ts";
-import { waitingNote } from "./waiting_note.ts";
-import { waveHooks } from "./wave_hooks.ts";
+import { type RunJobInput, ungroupedRuns } from "./select_job.ts";
 import { openWaveJob, type WaveJob } from "./wave_job.ts";
 
 /**

@@ -1,7 +1,9 @@
 /**
- * The edges a wave run works through, gathered in one object the CLI builds once:
- * the working directory and environment, the log, the clock, interrupts, git, the
- * ledger and (in tests) the spawner.
+ * What a `chant-wave run` job works through: the edges, gathered in one object
+ * the CLI builds once (the working directory and environment, the log, the
+ * clock, interrupts, git, the ledger and, in tests, the spawner); and the
+ * interrupt check a job makes before it records anything more (once SIGINT or
+ * SIGTERM arrived and the children were stopped, it ends with 130/143).
  * @module
  */
 
@@ -13,6 +15,7 @@ import type { Spawner } from "../exec/spawner.ts";
 import type { Git } from "../git/git.ts";
 import type { LedgerMark } from "../ledger/ledger_store.ts";
 import type { Ledger } from "../ledger/ledger.ts";
+import { OutcomeError } from "../errors.ts";
 
 /** What a wave run may touch. */
 export interface RunIo {
@@ -50,4 +53,18 @@ export interface StepSettings {
   timeoutMs: number;
   /** Milliseconds; 0 = no heartbeat. */
   heartbeatMs: number;
+}
+
+/**
+ * Stops the job once SIGINT/SIGTERM arrived, before anything more is recorded.
+ * @throws {OutcomeError} With 130 or 143.
+ */
+export function throwIfInterrupted(io: RunIo): void {
+  const code = io.interrupts.exitCode;
+  if (code !== undefined) {
+    throw new OutcomeError(
+      code,
+      "interrupted: stopped every running command; recorded nothing more",
+    );
+  }
 }

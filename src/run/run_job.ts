@@ -16,13 +16,12 @@ import { join, resolve } from "@std/path";
 import { notifyOutcome } from "../notify/notify_outcome.ts";
 import { rememberingParser } from "../gate/base_spec.ts";
 import type { JobResult, RestWaveResult } from "../jobs/job_result.ts";
-import type { RunJobInput } from "./job_input.ts";
+import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 import { nextRestWave, restEntry } from "./rest_waves.ts";
 import { runDeciding } from "./run_deciding.ts";
-import type { RunIo } from "./run_io.ts";
 import { runShare } from "./run_share.ts";
-import { throwIfInterrupted } from "./throw_if_interrupted.ts";
 import { lockWaitMs, lockWave } from "./wave_lock.ts";
+import type { RunJobInput } from "./select_job.ts";
 
 /**
  * Runs one job: its wave, then any further rest waves it goes on to.

@@ -1,8 +1,10 @@
 /**
- * The values planning and applying produce (SPEC.md §4.2, §4.7, §4.10): planned
- * and failed runs, where and how a job plans, and what an apply pass did. Types
- * only, so the planning and applying modules share them without importing each
- * other.
+ * The values planning and applying produce (SPEC.md §4.2, §4.7, §4.10, §11):
+ * planned and failed runs, where and how a job plans, and what an apply pass
+ * did, so the planning and applying modules share them without importing each
+ * other; how an apply asks for a new plan (it exits 75, EX_TEMPFAIL of
+ * sysexits.h, on its own, not killed by a timeout or an interrupt); and the
+ * human lines for a run that failed (the failure, then its output's tail).
  * @module
  */
 
@@ -10,6 +12,9 @@ import type { Run } from "../spec/types.ts";
 import type { ToolContext } from "../tool/tool_context.ts";
 import type { PlanFile } from "../plan/plan_file.ts";
 import type { StepSettings } from "./run_io.ts";
+import { lineLog } from "../console/line_log.ts";
+import type { Writer } from "../console/writer.ts";
+import type { StepResult } from "../exec/run_step.ts";
 
 /** A run whose plan command succeeded and wrote a valid plan file. */
 export interface PlannedRun {
@@ -62,4 +67,42 @@ export interface ApplyOutcome {
   replan: string[];
   /** Runs whose apply refused because their target moved since the plan: nothing applied. */
   moved: FailedRun[];
+}
+
+/**
+ * Logs failed runs: `failed: <message>`, then `  last lines:` and the tail,
+ * each line as `  | <line>`.
+ * @param failed The failed runs.
+ * @param stderr The log.
+ */
+export function logFailures(
+  failed: readonly FailedRun[],
+  stderr: Writer,
+): void {
+  const log = lineLog(stderr);
+  for (const run of failed) {
+    log(`failed: ${run.message}`);
+    if (run.tail.length === 0) continue;
+    log("  last lines:");
+    for (const line of run.tail) log(`  | ${line}`);
+  }
+}
+
+/** The exit code with which an apply command asks to plan the wave again. */
+export const REPLAN_EXIT_CODE = 75;
+
+/**
+ * Whether a finished apply step asks for the wave to be planned again.
+ * @param step How the step ended.
+ * @returns True when it exited 75 by itself.
+ * @example
+ * ```ts
+ * asksReplan({ exitCode: 75, ok: false, timedOut: false, interrupted: false, tail: [] } as StepResult); // true
+ * ```
+ */
+export function asksReplan(
+  step: Pick<StepResult, "exitCode" | "timedOut" | "interrupted">,
+): boolean {
+  return step.exitCode === REPLAN_EXIT_CODE && !step.timedOut &&
+    !step.interrupted;
 }

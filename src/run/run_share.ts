@@ -21,16 +21,25 @@ import type { Run } from "../spec/types.ts";
 import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
 import { applyPass } from "./apply_stage.ts";
 import { compareWithDecision } from "./compare_with_decision.ts";
-import { membersOf } from "./decision_members.ts";
+import { membersOf } from "./decide_wave.ts";
 import { afterApply } from "./hook_stage.ts";
-import type { RunJobInput } from "./job_input.ts";
+import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 import { readJobBase } from "./job_base.ts";
-import { logFailures } from "./log_failures.ts";
+import { logFailures, type PlannedRun } from "./run_outcomes.ts";
 import { checkOrder } from "./order_stage.ts";
 import { planRuns } from "./plan_runs.ts";
 import { previewApply } from "./preview_apply.ts";
-import { readDecision } from "./read_decision.ts";
-import { outcomeJobOf, recordWaveOutcome } from "./record_outcome.ts";
+import {
+  readDecision,
+  type VerifiedDecision,
+  verifyDecision,
+  verifyHooks,
+} from "./verify_decision.ts";
+import {
+  outcomeJobOf,
+  recordWaveOutcome,
+  shareOutcome,
+} from "./record_outcome.ts";
 import {
   type Pass,
   type PassEnd,
@@ -38,14 +47,13 @@ import {
   runPasses,
   stopWith,
 } from "./replan_loop.ts";
-import type { PlannedRun } from "./run_outcomes.ts";
-import type { RunIo } from "./run_io.ts";
 import { sayWhatWaits } from "./say_what_waits.ts";
-import { shareOutcome } from "./share_outcome.ts";
-import { shareJobTag, shareResult, shareSlice } from "./share_slice.ts";
-import { throwIfInterrupted } from "./throw_if_interrupted.ts";
-import { type VerifiedDecision, verifyDecision } from "./verify_decision.ts";
-import { verifyHooks } from "./verify_hooks.ts";
+import {
+  type RunJobInput,
+  shareJobTag,
+  shareResult,
+  shareSlice,
+} from "./select_job.ts";
 import { openWaveJob, type WaveJob } from "./wave_job.ts";
 
 /**

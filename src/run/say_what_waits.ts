@@ -1,7 +1,9 @@
 /**
  * What a share or group job of a waiting decision says (SPEC.md §4.7): the
  * command that approves the decided plans, or, when an approval covers them now,
- * that the deciding job must run again to record it.
+ * that the deciding job must run again to record it; the commands chant-wave
+ * prints as the next step are built from the job's own flags so that they work
+ * as printed (the same spec, wave, base and ledger).
  * @module
  */
 
@@ -11,14 +13,14 @@ import type { GateDecision } from "../gate/decide_gate.ts";
 import { approveCommand } from "../gate/gate_messages.ts";
 import { tallyLine } from "../gate/gate_tally.ts";
 import type { BaseRead } from "../base/read_base.ts";
-import { jobGateJudge } from "./job_gate_judge.ts";
+import { jobGateJudge } from "./wave_job.ts";
 import type { Decision } from "../gate/decision.ts";
-import type { RunJobInput } from "./job_input.ts";
-import { decideCommand } from "./next_steps.ts";
+import type { RunIo } from "./run_io.ts";
 import { readGate } from "../ledger/read_gate.ts";
 import type { WaitingNote } from "../jobs/job_result.ts";
-import type { RunIo } from "./run_io.ts";
-import { waitingNote } from "./waiting_note.ts";
+import { waitingNote } from "./decide_stage.ts";
+import { shellLine } from "../shell_words.ts";
+import type { RunJobInput } from "./select_job.ts";
 
 /**
  * Says why a share job of a waiting decision waits: the approve command, or, when
@@ -83,4 +85,33 @@ export async function sayWhatWaits(
 /** The tally line of a gate some approval covers, whoever counted. */
 function tallyOf(gate: GateDecision, digest: string): string | undefined {
   return gate.tally && tallyLine(gate.tally, digest);
+}
+
+/**
+ * The command that runs this wave's deciding job again.
+ * @param input The job (its spec file, wave, `--base` and ledger argument).
+ * @returns `chant-wave run --spec F --wave K --decide [--base B] [--ledger L]`.
+ * @example
+ * ```ts
+ * decideCommand({ specFile: "waves.jsonc", selection: { wave: { k: 2 } }, ledgerArg: "git" });
+ * // "chant-wave run --spec waves.jsonc --wave 2 --decide --ledger git"
+ * ```
+ */
+export function decideCommand(
+  input: Pick<RunJobInput, "specFile" | "baseFlag" | "ledgerArg"> & {
+    selection: { wave: { k: number } };
+  },
+): string {
+  const words = [
+    "chant-wave",
+    "run",
+    "--spec",
+    input.specFile,
+    "--wave",
+    String(input.selection.wave.k),
+    "--decide",
+  ];
+  if (input.baseFlag !== undefined) words.push("--base", input.baseFlag);
+  if (input.ledgerArg !== undefined) words.push("--ledger", input.ledgerArg);
+  return shellLine(words);
 }

@@ -1,8 +1,14 @@
 /**
- * Which job a `run` command line asks for (SPEC.md §4.1): the wave (past the
- * spec's waves, its rest wave again, §11), and whether it is the whole wave, the
- * deciding job, a share job or a group job. Pure; refuses
- * unknown waves, shares and groups with the valid choices listed.
+ * Which job a `run` command line asks for (SPEC.md §4.1, §4.7, §4.10), and what
+ * it is asked to do besides (the spec, the settings, the flags that shape it):
+ * the wave (past the spec's waves, its rest wave again, §11), whether it is the
+ * whole wave, the deciding job, a share job or a group job, and what a share or
+ * group job is given (its slice of the wave's runs, or the group's, or for a
+ * `discover` wave the decided ones, sorted by target and cut into the shares;
+ * the tag that names its files; the result it starts from). With `discover`
+ * and job groups every discovered run must fall in exactly one group before the
+ * gate. Pure; refuses unknown waves, shares and groups with the valid choices
+ * listed.
  * @module
  */
 
@@ -13,6 +19,13 @@ import type { JobKind } from "../jobs/expand_jobs.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import type { JobGroup, Run, Spec, Wave } from "../spec/types.ts";
 import { waveAt } from "../spec/wave_at.ts";
+import { OK } from "../exit_codes.ts";
+import type { Decision } from "../gate/decision.ts";
+import type { JobResult } from "../jobs/job_result.ts";
+import { sliceShare } from "../jobs/slice_shares.ts";
+import type { FailedRun, PlannedRun } from "./run_outcomes.ts";
+import type { ParseSpecFn } from "../gate/base_spec.ts";
+import type { StepSettings } from "./run_io.ts";
 
 /** The job flags of `run`. */
 export interface JobFlags {
@@ -144,4 +157,130 @@ export function groupRuns<T extends Pick<Run, "target">>(
   return runs.filter((run) =>
     patterns.some((pattern) => pattern.test(run.target))
   );
+}
+
+/**
+ * This job's runs: the wave's (or the group's) sorted by target, sliced.
+ * @param input The job (its wave, share and group).
+ * @param decision The decision (its members are a `discover` wave's runs).
+ * @returns The slice, sorted by target.
+ * @example
+ * ```ts
+ * shareSlice(shareTwoOfTwo, decision).map((run) => run.target); // ["t3"]
+ * ```
+ */
+export function shareSlice(input: RunJobInput, decision: Decision): Run[] {
+  const { selection: { wave, share, group } } = input;
+  const candidates: Run[] = wave.discover
+    ? decision.members.map(({ target, op }) => ({ target, op }))
+    : wave.runs;
+  const pool = group ? groupRuns(group, candidates) : candidates;
+  return sliceShare(pool, group ? group.shares : wave.shares, share ?? 1);
+}
+
+/**
+ * Names the job's files: `share-2`, `group-eu`, `group-eu-share-1`.
+ * @param input The job (its share and group).
+ * @returns The tag.
+ * @example
+ * ```ts
+ * shareJobTag({ selection: { share: 2 } } as RunJobInput); // "share-2"
+ * ```
+ */
+export function shareJobTag(input: RunJobInput): string {
+  const { share, group } = input.selection;
+  return group
+    ? `group-${group.name}${share ? `-share-${share}` : ""}`
+    : `share-${share}`;
+}
+
+/**
+ * The result a share or group job starts from: its slice, nothing done yet.
+ * @param input The job.
+ * @param decision The decision it applies.
+ * @param slice Its slice.
+ * @returns `OK`, with the job, the decision and the slice's targets.
+ */
+export function shareResult(
+  input: RunJobInput,
+  decision: Decision,
+  slice: readonly Run[],
+): JobResult {
+  const { selection: { wave, kind, share, group } } = input;
+  return {
+    exitCode: OK,
+    wave: wave.k,
+    job: {
+      kind,
+      ...(share === undefined ? {} : { share }),
+      ...(group ? { group: group.name } : {}),
+    },
+    decision,
+    applied: [],
+    failed: [],
+    moved: [],
+    untried: [],
+    skipped: [],
+    runs: slice.map((run) => run.target),
+  };
+}
+
+/**
+ * The discovered runs that match no job group, or more than one.
+ * @param wave The wave (its `discover` and `jobs`).
+ * @param planned The planned runs.
+ * @returns One failed run for each, naming the groups it matches.
+ * @example
+ * ```ts
+ * ungroupedRuns({ ...wave, discover: false }, planned); // []
+ * ```
+ */
+export function ungroupedRuns(
+  wave: Pick<Wave, "discover" | "jobs">,
+  planned: readonly Pick<PlannedRun, "target">[],
+): FailedRun[] {
+  if (!wave.discover || wave.jobs === undefined) return [];
+  const groups = wave.jobs.map((group) => ({
+    name: group.name,
+    patterns: group.runs.map(compilePattern),
+  }));
+  const failed: FailedRun[] = [];
+  for (const { target } of planned) {
+    const matching = groups.filter((g) =>
+      g.patterns.some((p) => p.test(target))
+    ).map((g) => `"${g.name}"`);
+    if (matching.length === 1) continue;
+    const why = matching.length === 0
+      ? "matches no job group"
+      : `matches job groups ${matching.join(" and ")}`;
+    failed.push({
+      target,
+      message: `discovered run "${target}" ${why}`,
+      tail: [],
+    });
+  }
+  return failed;
+}
+
+/** Everything a job needs besides the edges. */
+export interface RunJobInput {
+  spec: Spec;
+  /** The spec file as the user named it. */
+  specFile: string;
+  /**
+   * The spec file's text as read from the work tree: a job runs HEAD's
+   * committed copy, so the two must be equal (a dry run may differ).
+   */
+  specText?: string;
+  selection: JobSelection;
+  /** `--base`, when given; otherwise the base is resolved by SPEC.md §4.4. */
+  baseFlag?: string;
+  settings: StepSettings;
+  dryRun: boolean;
+  /** `--out-of-order REASON`: run even when the wave before has not applied HEAD. */
+  outOfOrder?: string;
+  /** The `--ledger` argument that reaches this job's ledger, when not the default. */
+  ledgerArg?: string;
+  /** Parses the spec as it was at base (`parseSpec`, loaded by the CLI). */
+  parseSpec: ParseSpecFn;
 }

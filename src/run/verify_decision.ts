@@ -13,6 +13,13 @@
  * (on the records the chain rule read for the job's base, when it read them)
  * is the job's one read before it claims: the gate it decides is passed on to
  * the claim stage, not read again.
+ * The record is read first as any input that travelled: a regular file under
+ * `.chant/waves` reached without symbolic links, at most 64 MiB, of the right
+ * form and for this spec and wave. Its hooks are checked too (§11): the
+ * recorded commands must be exactly the working copy's, so an artifact can
+ * neither bring a command from outside the repository nor drop one, and every
+ * hold the job derives itself (the working copy's, and those of the base waves
+ * that govern the wave) must be in it, since holds are policy.
  * @module
  */
 
@@ -27,17 +34,76 @@ import {
   wavePolicy,
   wavePolicyLines,
 } from "../gate/policy_at_base.ts";
-import type { Wave } from "../spec/types.ts";
+import type { Hooks, Wave } from "../spec/types.ts";
 import { decideGate, type GateDecision } from "../gate/decide_gate.ts";
 import type { LedgerRecord } from "../gate/records.ts";
-import { jobGateJudge } from "./job_gate_judge.ts";
+import { jobGateJudge } from "./wave_job.ts";
 import { gateName } from "../gate/gate_messages.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import { type GateRead, loadPlanSets, readGate } from "../ledger/read_gate.ts";
-import type { Decision } from "../gate/decision.ts";
+import { type Decision, parseDecision } from "../gate/decision.ts";
 import { type JobBase, withNamedBases } from "./job_base.ts";
 import type { RunIo } from "./run_io.ts";
 import type { PolicyBase } from "../gate/base_spec.ts";
+// @ts-types="../../types/std/path.d.ts"
+import { resolve } from "@std/path";
+import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { refuseLinks } from "../fs/refuse_links.ts";
+import { decisionRecordPath } from "../jobs/expand_jobs.ts";
+import { MAX_DECISION_BYTES } from "../limits.ts";
+import { ShapeError } from "../input/shape_error.ts";
+
+/**
+ * Reads and parses the decision record of `wave`.
+ * @param name The spec's `name`.
+ * @param wave The wave.
+ * @param cwd The working directory.
+ * @returns The decision and its path (relative, as printed).
+ * @throws {InputError} Exit 2 when it is missing ("run the deciding job first"),
+ *   reached through a link, not a regular file, too large, malformed, or for
+ *   another spec or wave.
+ */
+export async function readDecision(
+  name: string,
+  wave: Wave,
+  cwd: string,
+): Promise<{ decision: Decision; path: string }> {
+  const path = decisionRecordPath(name, wave.k);
+  refuseLinks(cwd, path.split("/").slice(0, -1), ".chant/waves");
+  let text: string;
+  try {
+    text = await readBounded(resolve(cwd, path), {
+      maxBytes: MAX_DECISION_BYTES,
+    });
+  } catch (error) {
+    if (error instanceof BoundedReadError) {
+      throw new InputError(`cannot read the decision ${error.message}`);
+    }
+    throw new InputError(
+      `no decision for wave ${wave.k} "${wave.name}" at "${path}": run the deciding job first`,
+    );
+  }
+  let decision: Decision;
+  try {
+    decision = parseDecision(text);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    throw new InputError(
+      `cannot read the decision "${path}": ${
+        error.field ? "" : "it "
+      }${error.message}`,
+    );
+  }
+  if (decision.name !== name || decision.wave !== wave.k) {
+    throw new InputError(
+      `the decision "${path}" is for wave ${decision.wave} of "${decision.name}", not wave ${wave.k} of "${name}"`,
+    );
+  }
+  return { decision, path };
+}
+import { recordedHooksProblem } from "../hooks/check_recorded_hooks.ts";
+import { holdsAtBase, withHolds } from "../hooks/wave_holds.ts";
+import { parseHooks } from "../spec/parse_hooks.ts";
 
 /** What a share job may do under a decision it checked. */
 export interface VerifiedDecision {
@@ -260,4 +326,31 @@ async function ignoringRevokes(
     now: io.clock.now(),
     rules: await query.judge.judge(unrevoked, query.digest),
   });
+}
+
+/**
+ * Checks a decision record's hooks and returns them.
+ * @param input The record (already checked by `verifyDecision`), its path, the
+ *   wave, and the bases the job reads the rules at (its own and the record's).
+ * @returns The hooks the job runs: the record's.
+ * @throws {InputError} Exit 2 when the record's hooks fall short.
+ */
+export function verifyHooks(input: {
+  decision: Decision;
+  path: string;
+  wave: Wave;
+  bases: readonly PolicyBase[];
+}): Hooks {
+  const { decision, path, wave, bases } = input;
+  const recorded = decision.hooks ?? parseHooks();
+  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
+  const ref = { k: wave.k, name: wave.name, targets: [...targets] };
+  const expected = withHolds(wave.hooks, holdsAtBase(bases, ref)).hooks;
+  const problem = recordedHooksProblem(recorded, expected);
+  if (problem === undefined) return recorded;
+  const shas = bases.map((b) => b.sha.slice(0, 12)).join(" and ");
+  throw new InputError(
+    `the decision record ${path} does not match the spec's hooks and the holds at ${shas}; run the deciding job again`,
+    [problem],
+  );
 }

@@ -1,8 +1,12 @@
 /**
  * What every stage of one wave of a job works with (SPEC.md §4, §11): the job's
- * input, the wave, its base, where it plans, its hooks and their report. Opening
- * it writes the hooks report first and gives the job's commands its path in
- * `CHANT_WAVE_HOOKS`, so every plan, apply and hook command finds it.
+ * input, the wave, its base, where it plans, its hooks and their report, and
+ * the judge of its gate (the rules read at the job's bases and the forge
+ * confirmations the job may ask, §12, §13.1, made the one way the deciding,
+ * share and waiting stages need it; nothing is read or asked until the gate is
+ * first judged). Opening it writes the hooks report first and gives the job's
+ * commands its path in `CHANT_WAVE_HOOKS`, so every plan, apply and hook
+ * command finds it.
  * @module
  */
 
@@ -15,17 +19,25 @@ import {
 } from "../spec/types.ts";
 import { toolContext } from "../tool/tool_context.ts";
 import { type HookRunner, hookRunner } from "./hook_stage.ts";
-import { jobGateJudge } from "./job_gate_judge.ts";
 import { gateName } from "../gate/gate_messages.ts";
-import type { GateJudge } from "../base/gate_rules.ts";
+import {
+  type GateJudge,
+  gateRules,
+  jobRulesContext,
+} from "../base/gate_rules.ts";
 import {
   hookFiles,
   type HooksReporter,
   openHooksReport,
 } from "./hooks_file.ts";
-import type { RunJobInput } from "./job_input.ts";
-import type { PlanContext } from "./run_outcomes.ts";
 import type { RunIo } from "./run_io.ts";
+import type { PlanContext } from "./run_outcomes.ts";
+import {
+  type ForgeConfirmations,
+  forgeConfirmations,
+} from "../review/forge_confirmer.ts";
+import type { PolicyBase } from "../gate/base_spec.ts";
+import type { RunJobInput } from "./select_job.ts";
 
 /** One wave of a job, as its stages see it. */
 export interface WaveJob {
@@ -155,4 +167,50 @@ function holdJudges(
     const own = judgeOf(wave);
     return own.rules.mode === "ledger" ? undefined : own;
   };
+}
+
+/** What {@linkcode jobGateJudge} needs of the job. */
+export interface JobGateInput {
+  /** The spec's `name`. */
+  name: string;
+  /** The wave's gate. */
+  gate: string;
+  /** The wave. */
+  wave: Wave;
+  /** The bases the rules are read at (the job's own first). */
+  bases: readonly PolicyBase[];
+  /** Every target the wave holds in this job. */
+  targets: readonly string[];
+  /** The job's top level, HEAD and read-ahead. */
+  base: Parameters<typeof jobRulesContext>[0];
+  /** Whether the forge may be asked (`false` in a dry run). */
+  ask: boolean;
+}
+
+/**
+ * Makes the gate's judge and the forge's confirmations for one job.
+ * @param input The gate, the wave, its bases and targets, and whether to ask.
+ * @param io The edges.
+ * @returns The judge, and the forge's review asker and confirmer.
+ */
+export function jobGateJudge(
+  input: JobGateInput,
+  io: RunIo,
+): { judge: GateJudge; forge: ForgeConfirmations } {
+  const forge = forgeConfirmations({
+    name: input.name,
+    gate: input.gate,
+    wave: input.wave,
+    commit: input.base.head,
+    ask: input.ask,
+  }, io);
+  const judge = gateRules(
+    input.bases,
+    input.wave,
+    input.targets,
+    jobRulesContext(input.base, io.env),
+    io,
+    forge.confirmer,
+  );
+  return { judge, forge };
 }

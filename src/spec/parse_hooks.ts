@@ -2,7 +2,7 @@
  * Reads the hooks a decision record carries (SPEC.md §11, §4.6): the four points,
  * each a list of commands `{ name, run }` and holds `{ name, after }` (no hold at
  * `after-apply`, as in a spec), with the input reader. It checks form only;
- * whether the record may be trusted is `verify_hooks.ts`'s question. Pure.
+ * whether the record may be trusted is `run/verify_decision.ts`'s question. Pure.
  * @module
  */
 

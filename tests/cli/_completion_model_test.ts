@@ -1,8 +1,8 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import type { Command } from "../../src/cli/command.ts";
+import type { Command } from "../../src/cli/io.ts";
 import { COMMANDS } from "../../src/cli/main.ts";
-import { completionModel } from "../../src/cli/_completion_model.ts";
+import { completionModel } from "../../src/cli/completion_command.ts";
 
 const COMMAND: Command = {
   name: "demo",

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { viaUrl } from "../../src/cli/_decided_plan.ts";
+import { viaUrl } from "../../src/cli/approve_command.ts";
 import { InputError } from "../../src/errors.ts";
 
 Deno.test("viaUrl() takes the http(s) URL of a run or job, nothing else", async (t) => {

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { flagList, flagText } from "../../src/cli/_flag_list.ts";
+import { flagList, flagText } from "../../src/cli/_help_text.ts";
 
 Deno.test("flagList() aligns the texts three spaces past the widest heading", () => {
   expect(flagList([

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import type { Command } from "../../src/cli/command.ts";
+import type { Command } from "../../src/cli/io.ts";
 import { commandHelpText } from "../../src/cli/_help_text.ts";
 
 const DEMO: Command = {

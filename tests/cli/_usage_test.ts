@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import type { FlagTable } from "../../src/cli/_flags.ts";
-import { flagHeading, usageText } from "../../src/cli/_usage.ts";
+import { flagHeading, usageText } from "../../src/cli/_help_text.ts";
 
 const TABLE: FlagTable = [
   { name: "spec", value: { name: "F", kind: "file" }, description: "spec" },

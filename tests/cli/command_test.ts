@@ -6,8 +6,11 @@
 import { expect } from "@std/expect";
 import { COMMANDS } from "../../src/cli/main.ts";
 import { type Flag, parseFlags } from "../../src/cli/_flags.ts";
-import { commandHelpText } from "../../src/cli/_help_text.ts";
-import { flagHeading, usageText } from "../../src/cli/_usage.ts";
+import {
+  commandHelpText,
+  flagHeading,
+  usageText,
+} from "../../src/cli/_help_text.ts";
 
 /** Splits a shell line into words, up to a comment, a redirection or a pipe. */
 function shellWords(line: string): string[] {

@@ -7,7 +7,7 @@ import {
   type OutcomeJob,
   type PlanPair,
 } from "../../src/gate/records.ts";
-import { type BaseRule } from "../../src/gate/base_rule.ts";
+import type { BaseRule } from "../../src/gate/base_rule.ts";
 import {
   foldedFields,
   planFold,

@@ -21,7 +21,7 @@ import type {
   OutcomeJob,
   PlanPair,
 } from "../../src/gate/records.ts";
-import { type BaseRule } from "../../src/gate/base_rule.ts";
+import type { BaseRule } from "../../src/gate/base_rule.ts";
 import { trustedDecisionHeads } from "../../src/gate/plan_fold.ts";
 import {
   lastCompleted,

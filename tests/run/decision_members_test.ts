@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { membersOf } from "../../src/run/decision_members.ts";
+import { membersOf } from "../../src/run/decide_wave.ts";
 import type { PlannedRun } from "../../src/run/run_outcomes.ts";
 
 const d = (c: string) => "sha256:" + c.repeat(64);

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { asksReplan } from "../../src/run/replan_request.ts";
+import { asksReplan } from "../../src/run/run_outcomes.ts";
 
 Deno.test("asksReplan() is an apply that exited 75 by itself", () => {
   const step = { exitCode: 75, timedOut: false, interrupted: false };

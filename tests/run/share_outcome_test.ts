@@ -2,8 +2,8 @@
 import { expect } from "@std/expect";
 import { memoryWriter } from "../../src/console/writer.ts";
 import type { JobResult } from "../../src/jobs/job_result.ts";
-import type { RunJobInput } from "../../src/run/job_input.ts";
-import { shareOutcome } from "../../src/run/share_outcome.ts";
+import { shareOutcome } from "../../src/run/record_outcome.ts";
+import type { RunJobInput } from "../../src/run/select_job.ts";
 
 const INPUT = {
   specFile: "waves.json",

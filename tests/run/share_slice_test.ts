@@ -1,12 +1,12 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import type { Decision } from "../../src/gate/decision.ts";
-import type { RunJobInput } from "../../src/run/job_input.ts";
 import {
+  type RunJobInput,
   shareJobTag,
   shareResult,
   shareSlice,
-} from "../../src/run/share_slice.ts";
+} from "../../src/run/select_job.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 
 const SPEC = parseSpec(
