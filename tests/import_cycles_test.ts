@@ -74,6 +74,7 @@ const LOWER = [
   "spec",
   "jobs",
   "digest",
+  "http",
   "input",
   "exec",
   "git",

@@ -14,7 +14,7 @@ const SRC = new URL("../src/", import.meta.url);
  */
 const LAYERS: readonly (readonly string[])[] = [
   ["console", "digest", "help", "completion"],
-  ["input", "git"],
+  ["input", "git", "http"],
   ["spec", "fs", "ci", "seal"],
   ["exec", "plan"],
   ["gate"],

@@ -8,8 +8,7 @@
 
 import type { Clock } from "../clock.ts";
 import { ForgeError } from "./forge_error.ts";
-import { parseJsonBody, readLimitedText, TooLargeError } from "./_read_body.ts";
-import { decideRetry, type RetryPolicy } from "./_retry_policy.ts";
+import { retryingFetch } from "../http/retrying_fetch.ts";
 
 /** One answer, already read and parsed. */
 export interface ForgeAnswer {
@@ -63,14 +62,11 @@ export interface SendContext {
   policy: RetryPolicy;
 }
 
-type Attempt =
-  | { ok: true; status: number; headers: Headers; text: string }
-  | { ok: false; failure: "network" | "timeout" | "too-large"; detail: string };
-
 /**
- * Sends one request, retrying as `decideRetry` says, sleeping between attempts.
- * A 2xx answer, or one whose status is in `options.allow`, is returned parsed;
- * a redirect, an oversized body or a body that is not JSON ends it at once.
+ * Sends one request, retrying as `decideRetry` says, sleeping between attempts
+ * (`retryingFetch`). A 2xx answer, or one whose status is in `options.allow`,
+ * is returned parsed; a redirect, an oversized body or a body that is not JSON
+ * ends it at once.
  * @param context The request and the edge's settings.
  * @returns The answer.
  * @throws {ForgeError} With the request, the last status or failure, and the attempts made.
@@ -79,8 +75,20 @@ export async function sendWithRetries(
   context: SendContext,
 ): Promise<ForgeAnswer> {
   const what = `${context.method} ${context.mask(context.url.href)}`;
-  for (let attempt = 1;; attempt++) {
-    const result = await attemptOnce(context);
+  const hasBody = context.options.body !== undefined;
+  return await retryingFetch<ForgeAnswer>({
+    method: context.method,
+    url: context.url,
+    headers: hasBody
+      ? { ...context.headers, "content-type": "application/json" }
+      : context.headers,
+    ...(hasBody ? { body: JSON.stringify(context.options.body) } : {}),
+    fetch: context.fetch,
+    clock: context.clock,
+    sleep: context.sleep,
+    timeoutMs: context.timeoutMs,
+    maxBytes: Math.min(context.maxBytes, context.options.maxBytes ?? Infinity),
+  }, (result, attempt) => {
     const answer = result.ok
       ? { status: result.status, headers: result.headers }
       : undefined;
@@ -88,10 +96,12 @@ export async function sendWithRetries(
       const ok = result.status >= 200 && result.status < 300;
       if (ok || context.options.allow?.includes(result.status)) {
         return {
-          status: result.status,
-          headers: result.headers,
-          body: parsed(result.text, what, result.status),
-          what,
+          done: {
+            status: result.status,
+            headers: result.headers,
+            body: parsed(result.text, what, result.status),
+            what,
+          },
         };
       }
       if (result.status >= 300 && result.status < 400) {
@@ -112,10 +122,7 @@ export async function sendWithRetries(
       now: context.clock.now(),
       random: context.random(),
     }, context.policy);
-    if (decision.action === "retry") {
-      await context.sleep(decision.waitMs);
-      continue;
-    }
+    if (decision.action === "retry") return { retryAfterMs: decision.waitMs };
     const after = attempt > 1 ? ` (after ${attempt} attempts)` : "";
     if (decision.action === "rate-limited") {
       throw new ForgeError(
@@ -127,7 +134,10 @@ export async function sendWithRetries(
       );
     }
     if (!result.ok) {
-      throw new ForgeError(result.failure, `${what}: ${result.detail}${after}`);
+      const detail = result.failure === "timeout"
+        ? `no answer within ${seconds(context.timeoutMs)}`
+        : context.mask(result.detail);
+      throw new ForgeError(result.failure, `${what}: ${detail}${after}`);
     }
     const message = forgeMessage(result.text);
     throw new ForgeError(
@@ -137,57 +147,15 @@ export async function sendWithRetries(
       }${after}`,
       result.status,
     );
-  }
+  });
 }
 
-/** One attempt: send, read the body within the time and size limits. */
-async function attemptOnce(context: SendContext): Promise<Attempt> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = context.clock.setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, context.timeoutMs);
-  try {
-    const hasBody = context.options.body !== undefined;
-    const response = await context.fetch(context.url, {
-      method: context.method,
-      headers: hasBody
-        ? { ...context.headers, "content-type": "application/json" }
-        : context.headers,
-      body: hasBody ? JSON.stringify(context.options.body) : undefined,
-      redirect: "manual",
-      signal: controller.signal,
-    });
-    const text = await readLimitedText(
-      response,
-      Math.min(context.maxBytes, context.options.maxBytes ?? Infinity),
-    );
-    return {
-      ok: true,
-      status: response.status,
-      headers: response.headers,
-      text,
-    };
-  } catch (error) {
-    if (error instanceof TooLargeError) {
-      return { ok: false, failure: "too-large", detail: error.message };
-    }
-    if (timedOut) {
-      return {
-        ok: false,
-        failure: "timeout",
-        detail: `no answer within ${seconds(context.timeoutMs)}`,
-      };
-    }
-    return {
-      ok: false,
-      failure: "network",
-      detail: `network error: ${context.mask(describe(error))}`,
-    };
-  } finally {
-    context.clock.clearTimeout(timer);
-  }
+/**
+ * Parses an answer's text as JSON; an empty body is `undefined`.
+ * @throws {SyntaxError} When the text is not JSON.
+ */
+function parseJsonBody(text: string): unknown {
+  return text.trim() === "" ? undefined : JSON.parse(text);
 }
 
 function parsed(text: string, what: string, status: number): unknown {
@@ -218,12 +186,134 @@ function forgeMessage(text: string): string | undefined {
   return message.length > 200 ? `${message.slice(0, 200)}…` : message;
 }
 
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const cause = (error as { cause?: unknown })?.cause;
-  return cause instanceof Error ? `${message}: ${cause.message}` : message;
-}
-
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** How hard to retry. */
+export interface RetryPolicy {
+  /** Attempts in all (the first included). */
+  maxAttempts: number;
+  /** The backoff before the second attempt; it doubles for each further one. */
+  backoffMs: number;
+  /** No backoff is longer than this. */
+  maxBackoffMs: number;
+  /** A rate limit that lifts later than this is reported, not waited out. */
+  maxRateLimitWaitMs: number;
+}
+
+/** One failed attempt, as the loop saw it. */
+export interface FailedAttempt {
+  /** `GET` or `POST`. */
+  method: string;
+  /** The answer's status and headers; absent when none came back. */
+  answer?: { status: number; headers: Headers };
+  /** The attempt that failed, counting from 1. */
+  attempt: number;
+  /** The clock's time, in milliseconds since the epoch. */
+  now: number;
+  /** A number in [0, 1) for the jitter. */
+  random: number;
+}
+
+/** What to do after a failed attempt. */
+export type RetryDecision =
+  /** Try again after `waitMs`. */
+  | { action: "retry"; waitMs: number }
+  /** Stop and report the failure as it is. */
+  | { action: "give-up" }
+  /** Stop: rate limited until `untilMs` (epoch ms), longer than the policy waits. */
+  | { action: "rate-limited"; untilMs: number };
+
+/**
+ * Decides whether to try again. A rate limit (429, or 403 with
+ * `x-ratelimit-remaining: 0`/`ratelimit-remaining: 0` or `retry-after`) is waited
+ * out until `retry-after` or the reset time (plus one second for clock skew) when
+ * that is within `maxRateLimitWaitMs`, for any method, since the forge did nothing.
+ * A GET is retried after a network error, a timeout or any 5xx; a POST (not
+ * idempotent: a second job retry would start a second job) only after 502 or
+ * 503, which mean no working backend took it. Backoff is exponential with
+ * jitter: `backoffMs * 2^(attempt-1)`, capped, times a factor in [0.5, 1).
+ * Never more than `maxAttempts` in all.
+ * @param failed The attempt that failed.
+ * @param policy The limits.
+ * @returns The decision.
+ * @example
+ * ```ts
+ * const policy = { maxAttempts: 4, backoffMs: 1000, maxBackoffMs: 30000, maxRateLimitWaitMs: 60000 };
+ * decideRetry({ method: "GET", answer: { status: 502, headers: new Headers() }, attempt: 1, now: 0, random: 0 }, policy);
+ * // { action: "retry", waitMs: 500 }
+ * ```
+ */
+export function decideRetry(
+  failed: FailedAttempt,
+  policy: RetryPolicy,
+): RetryDecision {
+  const limitedUntil = failed.answer
+    ? rateLimitedUntil(failed.answer, failed.now)
+    : undefined;
+  if (limitedUntil !== undefined && limitedUntil > failed.now) {
+    if (limitedUntil - failed.now > policy.maxRateLimitWaitMs) {
+      return { action: "rate-limited", untilMs: limitedUntil };
+    }
+    if (failed.attempt >= policy.maxAttempts) return { action: "give-up" };
+    return { action: "retry", waitMs: limitedUntil - failed.now };
+  }
+  const limited = limitedUntil !== undefined ||
+    (failed.answer !== undefined && failed.answer.status === 429);
+  if (failed.attempt >= policy.maxAttempts) return { action: "give-up" };
+  if (!limited && !transient(failed.method, failed.answer?.status)) {
+    return { action: "give-up" };
+  }
+  const exponential = Math.min(
+    policy.maxBackoffMs,
+    policy.backoffMs * 2 ** (failed.attempt - 1),
+  );
+  return {
+    action: "retry",
+    waitMs: Math.round(exponential * (0.5 + failed.random / 2)),
+  };
+}
+
+/** Whether a failure without a rate limit is worth another attempt. */
+function transient(method: string, status: number | undefined): boolean {
+  if (method === "GET") return status === undefined || status >= 500;
+  return status === 502 || status === 503;
+}
+
+/**
+ * When a rate-limited answer says the limit lifts: from `retry-after` (seconds
+ * or an HTTP date), else from `x-ratelimit-reset`/`ratelimit-reset` (epoch
+ * seconds) plus one second. `undefined` when the answer is not a rate limit or
+ * names no time.
+ */
+function rateLimitedUntil(
+  answer: { status: number; headers: Headers },
+  now: number,
+): number | undefined {
+  const headers = answer.headers;
+  const exhausted = headers.get("x-ratelimit-remaining") === "0" ||
+    headers.get("ratelimit-remaining") === "0";
+  const retryAfter = headers.get("retry-after");
+  const limited = answer.status === 429 ||
+    (answer.status === 403 && (exhausted || retryAfter !== null));
+  if (!limited) return undefined;
+  if (retryAfter !== null) {
+    const after = retryAfterMs(retryAfter, now);
+    if (after !== undefined) return now + after;
+  }
+  const reset = headers.get("x-ratelimit-reset") ??
+    headers.get("ratelimit-reset");
+  if (reset !== null && /^\d{1,12}$/.test(reset.trim())) {
+    return Number(reset.trim()) * 1000 + 1000;
+  }
+  return answer.status === 429 ? undefined : now;
+}
+
+/** A `retry-after` value in milliseconds from now, or `undefined` when unreadable. */
+function retryAfterMs(value: string, now: number): number | undefined {
+  const text = value.trim();
+  if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

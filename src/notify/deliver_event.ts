@@ -1,12 +1,13 @@
 /**
- * The webhook's HTTP edge (SPEC.md §8): POSTs one JSON event with Web `fetch`,
- * signed when a key is given, with a bounded time per attempt and up to 3
- * attempts on network errors and 5xx. It never throws and never lets the URL or
+ * The webhook's HTTP edge (SPEC.md §8): POSTs one JSON event through the one
+ * HTTP loop (`retryingFetch`), signed when a key is given, with a bounded time
+ * per attempt and up to 3 attempts on network errors and 5xx. It never throws and never lets the URL or
  * the key into what it reports.
  * @module
  */
 
 import type { Clock } from "../clock.ts";
+import { retryingFetch } from "../http/retrying_fetch.ts";
 import { SIGNATURE_HEADER, signEvent, TIMESTAMP_HEADER } from "./sign_event.ts";
 
 /** How one event is delivered. */
@@ -72,49 +73,6 @@ export function scrub(text: string, secrets: readonly string[]): string {
   return out.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s)'"]+/gi, "<url>");
 }
 
-function sleep(clock: Clock, ms: number): Promise<void> {
-  return new Promise((resolve) => clock.setTimeout(resolve, ms));
-}
-
-function describe(error: unknown, timedOut: boolean, timeoutMs: number) {
-  if (timedOut) return `no answer within ${timeoutMs} ms`;
-  const cause = (error as { cause?: unknown })?.cause;
-  const message = error instanceof Error ? error.message : String(error);
-  const detail = cause instanceof Error ? `: ${cause.message}` : "";
-  return `network error: ${message}${detail}`;
-}
-
-/** One POST with a timeout; the answer's body is read (and dropped) in time. */
-async function attempt(
-  options: DeliverOptions,
-  headers: Record<string, string>,
-  timeoutMs: number,
-): Promise<{ status?: number; problem?: string }> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = options.clock.setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  try {
-    const response = await (options.fetch ?? fetch)(options.url, {
-      method: "POST",
-      headers,
-      body: options.body,
-      signal: controller.signal,
-      redirect: "manual",
-    });
-    await response.arrayBuffer();
-    return response.ok
-      ? { status: response.status }
-      : { status: response.status, problem: `HTTP ${response.status}` };
-  } catch (error) {
-    return { problem: describe(error, timedOut, timeoutMs) };
-  } finally {
-    options.clock.clearTimeout(timer);
-  }
-}
-
 /**
  * Delivers one event: POST `body` as `application/json` (with
  * `X-Chant-Wave-Timestamp` and, given a key, `X-Chant-Wave-Signature`). A network
@@ -130,7 +88,6 @@ export async function deliverEvent(options: DeliverOptions): Promise<Delivery> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const backoffMs = options.backoffMs ?? 1000;
   const secrets = [options.url, options.key ?? ""];
-  let last: { status?: number; problem?: string } = {};
   try {
     const timestamp = String(Math.floor(options.clock.now() / 1000));
     const headers: Record<string, string> = {
@@ -145,29 +102,41 @@ export async function deliverEvent(options: DeliverOptions): Promise<Delivery> {
         options.body,
       );
     }
-    for (let n = 1; n <= attempts; n++) {
-      if (n > 1) await sleep(options.clock, backoffMs * 2 ** (n - 2));
-      last = await attempt(options, headers, timeoutMs);
-      const retry = last.status === undefined || last.status >= 500;
-      if (last.problem === undefined) {
-        return { delivered: true, attempts: n, status: last.status };
-      }
-      if (!retry || n === attempts) {
+    return await retryingFetch<Delivery>({
+      method: "POST",
+      url: options.url,
+      headers,
+      body: options.body,
+      fetch: options.fetch ?? fetch,
+      clock: options.clock,
+      timeoutMs,
+      maxBytes: Infinity,
+    }, (result, n) => {
+      if (result.ok && result.status >= 200 && result.status < 300) {
         return {
-          delivered: false,
-          attempts: n,
-          ...(last.status === undefined ? {} : { status: last.status }),
-          problem: scrub(last.problem, secrets),
+          done: { delivered: true, attempts: n, status: result.status },
         };
       }
-    }
+      const retry = !result.ok || result.status >= 500;
+      if (retry && n < attempts) {
+        return { retryAfterMs: backoffMs * 2 ** (n - 1) };
+      }
+      const problem = result.ok
+        ? `HTTP ${result.status}`
+        : result.failure === "timeout"
+        ? `no answer within ${timeoutMs} ms`
+        : result.detail;
+      return {
+        done: {
+          delivered: false,
+          attempts: n,
+          ...(result.ok ? { status: result.status } : {}),
+          problem: scrub(problem, secrets),
+        },
+      };
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { delivered: false, attempts: 0, problem: scrub(message, secrets) };
   }
-  return {
-    delivered: false,
-    attempts,
-    problem: scrub(last.problem ?? "", secrets),
-  };
 }

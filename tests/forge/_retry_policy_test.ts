@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { decideRetry } from "../../src/forge/_retry_policy.ts";
+import { decideRetry } from "../../src/forge/_send_request.ts";
 
 const POLICY = {
   maxAttempts: 4,
