@@ -30,7 +30,7 @@
 
 // The spec: parse, check, its shape and vocabularies.
 export { parseSpec } from "./src/spec/parse_spec.ts";
-export { specJsonSchema } from "./src/spec/spec_json_schema.ts";
+export { specJsonSchema } from "./src/spec/spec_schema.ts";
 export type * from "./src/spec/types.ts";
 export {
   APPROVAL_MODES,
@@ -40,7 +40,7 @@ export {
   ORDERS,
   TOOL_KINDS,
 } from "./src/spec/types.ts";
-export { waveAt } from "./src/spec/wave_at.ts";
+export { waveAt } from "./src/spec/types.ts";
 export {
   formatProblem,
   InputError,
@@ -136,7 +136,7 @@ export {
   type ApprovalPayloadFields,
 } from "./src/seal/approval_payload.ts";
 export { type Seal, SEAL_NAMESPACE } from "./src/seal/seal.ts";
-export { SealFormatError } from "./src/seal/seal_format_error.ts";
+export { SealFormatError } from "./src/seal/seal.ts";
 export {
   type AllowedSigner,
   type AllowedSigners,

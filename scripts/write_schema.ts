@@ -6,7 +6,7 @@
  * @module
  */
 
-import { specJsonSchema } from "../src/spec/spec_json_schema.ts";
+import { specJsonSchema } from "../src/spec/spec_schema.ts";
 
 /** The committed JSON Schema file. */
 export const SCHEMA_FILE: URL = new URL(

@@ -1,6 +1,6 @@
 // @ts-types="../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { maskingReplacer } from "../src/console/mask_credentials.ts";
+import { maskingReplacer } from "../src/console/visible.ts";
 import { jsonPieces, PIECE_ITEMS } from "../src/json_pieces.ts";
 
 const joined = (value: object) =>

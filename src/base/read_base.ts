@@ -14,7 +14,7 @@ import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
 import { readTreeFile } from "../git/tree_file.ts";
 import { DEFAULT_SIGNERS } from "../spec/types.ts";
-import { chainCommits } from "./chain_versions.ts";
+import { chainCommits, lastDecidedAncestor } from "./base_chain.ts";
 import {
   type BaseSpec,
   baseSpecOf,
@@ -23,7 +23,6 @@ import {
   type PolicyBase,
 } from "../gate/base_spec.ts";
 import type { SignersRef } from "../gate/approval_at_base.ts";
-import { lastDecidedAncestor } from "./last_decided.ts";
 import { type ReadAhead, readAhead } from "./read_ahead.ts";
 import { resolveBase, type ResolvedBase } from "./resolve_base.ts";
 import {

@@ -19,7 +19,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "@std/path";
 import { InputError } from "../errors.ts";
 import { DEFAULT_LEDGER_DIR, dirLedger } from "../ledger/dir/dir_ledger.ts";
 import { gitLedger, REMOTE_NAME } from "../ledger/git/git_ledger.ts";
-import { maskCredentials } from "../console/mask_credentials.ts";
+import { maskCredentials } from "../console/visible.ts";
 import { refuseLinks } from "../fs/refuse_links.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import type { CliIo } from "./io.ts";

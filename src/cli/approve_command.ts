@@ -27,13 +27,12 @@ import {
   type PendingRecord,
 } from "../gate/records.ts";
 import type { PlanSetMember } from "../gate/plan_set_file.ts";
-import { resolveSigningKey } from "../seal/signing_key.ts";
-import { signApproval } from "../seal/sign_approval.ts";
+import { resolveSigningKey, signApproval } from "../seal/sign_approval.ts";
 import {
   parseSshPublicKeyLine,
   sshKeyFingerprint,
 } from "../seal/ssh_public_key.ts";
-import { approveConfirmer } from "../review/provisional_confirmer.ts";
+import { approveConfirmer } from "../review/forge_confirmer.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import { whoRuns } from "../ci/who_runs.ts";
 import { countOf } from "../count_of.ts";

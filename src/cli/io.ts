@@ -10,14 +10,13 @@
 
 import process from "node:process";
 import { type Clock, realClock } from "../clock.ts";
-import { fdWriter, type Writer } from "../console/writer.ts";
+import { fdWriter, pacedWriter, type Writer } from "../console/writer.ts";
 import { Interrupts } from "../exec/interrupts.ts";
 import {
   type CollectionPacer,
   paceCollections,
 } from "../exec/pace_collections.ts";
 import { nodeSpawner, type Spawner } from "../exec/spawner.ts";
-import { pacedWriter } from "../console/paced_writer.ts";
 import { createGit, type Git } from "../git/git.ts";
 import type { FlagTable } from "./_flags.ts";
 

@@ -18,16 +18,12 @@ import { OK, RUN_FAILED } from "../exit_codes.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { expandJobs } from "../jobs/expand_jobs.ts";
 import { diffLines } from "../pipeline/diff_lines.ts";
-import {
-  type Forge,
-  FORGES,
-  type RenderedFile,
-} from "../pipeline/rendered_file.ts";
+import type { RenderedFile } from "../pipeline/rendered_file.ts";
+import { type Forge, FORGES } from "../ci/forges.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import type { CliIo, Command } from "./io.ts";
 import { jsonFlag, parseFlags, requireFlag, SPEC_FLAG } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-// @ts-types="../../types/std/path.d.ts"
 
 /** `--check` found files that differ from the rendering (exit 1, like a failed run). */
 const DRIFT = RUN_FAILED;

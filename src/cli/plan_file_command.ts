@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import { lineLog } from "../console/line_log.ts";
-import { maskCredentials } from "../console/mask_credentials.ts";
+import { maskCredentials } from "../console/visible.ts";
 import { InputError, OutcomeError } from "../errors.ts";
 import { OK, RUN_FAILED } from "../exit_codes.ts";
 import { runUserStep } from "../exec/run_user_step.ts";

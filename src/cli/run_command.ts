@@ -9,7 +9,7 @@
  * @module
  */
 
-import { maskCredentials } from "../console/mask_credentials.ts";
+import { maskCredentials } from "../console/visible.ts";
 import { appendFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
 import type { JobResult } from "../jobs/job_result.ts";

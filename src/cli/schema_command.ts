@@ -27,7 +27,7 @@ export const schemaCommand: Command = {
   flags: [],
   async run(argv, io) {
     parseFlags("schema", argv, schemaCommand.flags);
-    const { specJsonSchema } = await import("../spec/spec_json_schema.ts");
+    const { specJsonSchema } = await import("../spec/spec_schema.ts");
     io.stdout.write(JSON.stringify(specJsonSchema(), null, 2) + "\n");
     return OK;
   },

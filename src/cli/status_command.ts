@@ -51,8 +51,7 @@ import {
 import { newestPending } from "../gate/decide_gate.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import type { LedgerRecord, PendingRecord, PlanPair } from "../gate/records.ts";
-import type { Spec, Wave } from "../spec/types.ts";
-import { waveAt } from "../spec/wave_at.ts";
+import { type Spec, type Wave, waveAt } from "../spec/types.ts";
 
 /** The `status` command. */
 export const statusCommand: Command = {

@@ -9,8 +9,7 @@
  */
 
 import { type Line, paint, useColour } from "./colour.ts";
-import { maskCredentials } from "./mask_credentials.ts";
-import { visible } from "./visible.ts";
+import { maskCredentials, visible } from "./visible.ts";
 import type { Writer } from "./writer.ts";
 
 /** Writes one log line (no line end in it): a string, or styled segments. */

@@ -11,7 +11,7 @@
  */
 
 import { Buffer } from "node:buffer";
-import { maskCredentials } from "./mask_credentials.ts";
+import { maskCredentials } from "./visible.ts";
 import type { Writer } from "./writer.ts";
 
 const SCHEME_MARK = Buffer.from("://");

@@ -3,12 +3,16 @@
  * somewhere, synchronously, so memory stays bounded however much a step prints.
  * `fdWriter` writes to a file descriptor (stderr by default); `memoryWriter`
  * keeps the text for tests.
+ * A full non-blocking descriptor (`EAGAIN`) is waited for, not retried at
+ * once: a pipe or terminal on Linux is opened again through `/proc/self/fd`
+ * (a blocking description of its own), elsewhere the writer sleeps a little
+ * longer each time. `pacedWriter` tells the collection pacer how much text
+ * went through it.
  * @module
  */
 
-import { writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
 import { isatty } from "node:tty";
-import { backoff, reopenBlocking } from "./_wait_writable.ts";
 
 /** Something text can be written to. Writes are synchronous and complete. */
 export interface Writer {
@@ -115,4 +119,98 @@ export function memoryWriter(): MemoryWriter {
       return all.replace(/\n$/, "").split("\n");
     },
   };
+}
+
+/** The shortest and longest sleep between two tries, in milliseconds. */
+const FIRST_PAUSE_MS = 0.05;
+const LAST_PAUSE_MS = 10;
+
+/**
+ * Opens a blocking descriptor of the same pipe or terminal as `fd`, on Linux,
+ * so that writes to it wait in the kernel for the reader. The caller owns it.
+ * Opening the write end of a pipe whose reader has gone would wait for a new
+ * reader; a descriptor that just refused a write with `EAGAIN` still had one.
+ * @param fd A descriptor that refused a write with `EAGAIN`.
+ * @returns The new descriptor, or `undefined` when there is none to be had (a
+ * socket, a file, no `/proc`).
+ */
+export function reopenBlocking(fd: number): number | undefined {
+  try {
+    if (!fstatSync(fd).isFIFO() && !isatty(fd)) return undefined;
+    const reopened = openSync(
+      `/proc/self/fd/${fd}`,
+      constants.O_WRONLY | constants.O_NOCTTY,
+    );
+    const [was, is] = [fstatSync(fd), fstatSync(reopened)];
+    if (was.dev !== is.dev || was.ino !== is.ino) {
+      closeSync(reopened);
+      return undefined;
+    }
+    return reopened;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sleeps between the tries of a write that found its descriptor full. */
+export interface Backoff {
+  /** Sleeps (blocking the thread), longer after each call, up to 10 ms. */
+  pause(): void;
+  /** Starts again from the shortest sleep (after a write got through). */
+  reset(): void;
+}
+
+/**
+ * Makes a backoff whose sleeps go from 0.05 ms to 10 ms, doubling.
+ * @returns The backoff.
+ */
+export function backoff(): Backoff {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  let pauseMs = FIRST_PAUSE_MS;
+  return {
+    pause(): void {
+      Atomics.wait(cell, 0, 0, pauseMs);
+      pauseMs = Math.min(pauseMs * 2, LAST_PAUSE_MS);
+    },
+    reset(): void {
+      pauseMs = FIRST_PAUSE_MS;
+    },
+  };
+}
+
+/**
+ * What building one log line costs beyond its characters, in characters: the
+ * segments, masks and joins that made it. Under bun a line of the log leaves
+ * about 330 bytes behind for 85 characters (60,000 lines: 19 MB).
+ */
+export const LINE_CHARS = 256;
+
+/**
+ * Wraps `writer`: each `write` is passed on, then its length and
+ * {@linkcode LINE_CHARS} told to `built`; bytes (`writeBytes`, the steps'
+ * output, which the spawner counts already) are passed on only.
+ * @param writer The writer.
+ * @param built Told the characters of each text written.
+ * @returns The wrapping writer.
+ * @example
+ * ```ts
+ * let chars = 0;
+ * const log = pacedWriter(memoryWriter(), (n) => chars += n);
+ * log.write("two\n");
+ * chars; // 4 + LINE_CHARS
+ * ```
+ */
+export function pacedWriter(
+  writer: Writer,
+  built: (chars: number) => void,
+): Writer {
+  const paced: Writer = {
+    isTerminal: writer.isTerminal,
+    write(text) {
+      writer.write(text);
+      built(text.length + LINE_CHARS);
+    },
+  };
+  const bytes = writer.writeBytes?.bind(writer);
+  return bytes ? { ...paced, writeBytes: bytes } : paced;
 }

@@ -13,7 +13,7 @@ import {
   DEFAULT_KILL_GRACE_MS,
   type RunningStep,
   stopStep,
-} from "./stop_step.ts";
+} from "./spawner.ts";
 
 /** The signals chant-wave handles. */
 export type InterruptSignal = "SIGINT" | "SIGTERM";

@@ -4,30 +4,28 @@
  * while it is quiet, enforces its timeout, keeps the tail of its output, and
  * reports the outcome as one value. It does not fill templates or decide what a
  * failure means for the wave.
+ * Its two timers: a heartbeat after each quiet `heartbeatMs`, re-armed rather
+ * than set per chunk of output, and the timeout that stops it.
  * @module
  */
 
-import { type Clock, realClock } from "../clock.ts";
+import { type Clock, realClock, type TimerHandle } from "../clock.ts";
 import { type LineSink, LineSplitter } from "../console/line_splitter.ts";
-import { LineTail } from "../console/line_tail.ts";
-import { stepConsole } from "../console/step_console.ts";
-import { DEFAULT_TAIL_LINES } from "../console/tail_buffer.ts";
+import { DEFAULT_TAIL_LINES, LineTail } from "../console/line_tail.ts";
+import { type StepConsole, stepConsole } from "../console/step_console.ts";
 import { fdWriter, type Writer } from "../console/writer.ts";
-import { startTimers } from "./_step_timers.ts";
 import type { StepPhase } from "./fill_template.ts";
 import { formatDuration } from "../spec/duration.ts";
 import type { Interrupts } from "./interrupts.ts";
 import {
+  DEFAULT_KILL_GRACE_MS,
   nodeSpawner,
+  type RunningStep,
   type SpawnedProcess,
   type Spawner,
   SpawnError,
-} from "./spawner.ts";
-import {
-  DEFAULT_KILL_GRACE_MS,
-  type RunningStep,
   stopStep,
-} from "./stop_step.ts";
+} from "./spawner.ts";
 
 /** What to run, and how. */
 export interface RunStepOptions {
@@ -243,4 +241,72 @@ async function pumpBytes(
   onChunk: (chunk: Uint8Array) => Promise<void>,
 ): Promise<void> {
   for await (const chunk of stream) await onChunk(chunk);
+}
+
+/** The heartbeat and timeout timers of one step. */
+export interface StepTimers {
+  /** Notes that the step printed something (resets the heartbeat). */
+  heard(): void;
+  /** Cancels both timers. */
+  stop(): void;
+  /** Whether the timeout fired. */
+  timedOut(): boolean;
+}
+
+/**
+ * Starts the heartbeat and the timeout; `onTimeout` stops the step.
+ * @param options The step's `heartbeatMs` (default 60 s; 0: none) and
+ *   `timeoutMs` (default 0: none).
+ * @param clock The clock.
+ * @param startedAt When the step started.
+ * @param out Where heartbeats are printed.
+ * @param onTimeout Stops the step.
+ * @returns The timers.
+ */
+export function startTimers(
+  options: { heartbeatMs?: number; timeoutMs?: number },
+  clock: Clock,
+  startedAt: number,
+  out: StepConsole,
+  onTimeout: () => void,
+): StepTimers {
+  const heartbeatMs = options.heartbeatMs ?? 60_000;
+  const timeoutMs = options.timeoutMs ?? 0;
+  let lastHeard = startedAt;
+  let heartbeat: TimerHandle;
+  let timeout: TimerHandle;
+  let timedOut = false;
+  let stopped = false;
+  // One pending heartbeat timer, re-armed for the rest of the quiet period, so
+  // output costs a clock read instead of a timer per chunk.
+  const beat = (delay: number) => {
+    heartbeat = clock.setTimeout(() => {
+      if (stopped) return;
+      const now = clock.now();
+      const quiet = now - lastHeard;
+      if (quiet < heartbeatMs) return beat(heartbeatMs - quiet);
+      out.heartbeat(now - startedAt);
+      lastHeard = now;
+      beat(heartbeatMs);
+    }, delay);
+  };
+  if (heartbeatMs > 0) beat(heartbeatMs);
+  if (timeoutMs > 0) {
+    timeout = clock.setTimeout(() => {
+      if (stopped) return;
+      timedOut = true;
+      onTimeout();
+    }, timeoutMs);
+  }
+  return {
+    heard: () => {
+      lastHeard = clock.now();
+    },
+    stop: () => {
+      stopped = true;
+      if (heartbeat !== undefined) clock.clearTimeout(heartbeat);
+      if (timeout !== undefined) clock.clearTimeout(timeout);
+    },
+    timedOut: () => timedOut,
+  };
 }

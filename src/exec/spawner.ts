@@ -4,6 +4,8 @@
  * group, and wait for its exit code. Prefixing, heartbeats, tails and timeouts
  * are built on top (`run_step.ts`). The real implementation uses
  * `node:child_process`, so it runs on Deno, Node 20+ and bun.
+ * The one way chant-wave stops a running step is here too: TERM to its process
+ * group, a grace period, then KILL (a step's timeout and interrupts use it).
  * @module
  */
 
@@ -12,6 +14,7 @@ import { type Readable, setDefaultHighWaterMark } from "node:stream";
 import { constants } from "node:os";
 import process from "node:process";
 import { type CollectionPacer, paceCollections } from "./pace_collections.ts";
+import type { Clock } from "../clock.ts";
 
 /** The signals chant-wave sends to a step. */
 export type StopSignal = "SIGTERM" | "SIGKILL" | "SIGINT";
@@ -280,4 +283,55 @@ function killGroup(pid: number, signal: StopSignal): void {
     const code = (error as { code?: string }).code;
     if (code !== "ESRCH" && code !== "EPERM") throw error;
   }
+}
+
+/** How long a stopped step gets between TERM and KILL by default. */
+export const DEFAULT_KILL_GRACE_MS = 5_000;
+
+/** A step that is running, as the stopping code sees it. */
+export interface RunningStep {
+  /** Signals the step's whole process group; a group already gone is ignored. */
+  kill(signal: StopSignal): void;
+  /** Settles once the step's process has exited and its output has closed. */
+  readonly finished: Promise<unknown>;
+}
+
+/**
+ * Stops a step: sends SIGTERM to its process group, waits until it has finished
+ * or `graceMs` has passed, then sends SIGKILL to the group (which also ends any
+ * process of the group still running once the step's own process is gone, such
+ * as a grandchild that ignores TERM), and waits for the step to finish, at most
+ * another `graceMs`.
+ * @param step The step.
+ * @param clock The clock that times the grace period.
+ * @param graceMs Milliseconds between TERM and KILL.
+ * @default {5000} for `graceMs`
+ * @returns Whether the step finished (false when it outlived the last wait, e.g.
+ * because a process outside the group keeps its output open).
+ */
+export async function stopStep(
+  step: RunningStep,
+  clock: Clock,
+  graceMs: number = DEFAULT_KILL_GRACE_MS,
+): Promise<boolean> {
+  const finished = step.finished.then(() => true, () => true);
+  step.kill("SIGTERM");
+  await within(finished, clock, graceMs);
+  step.kill("SIGKILL");
+  return await within(finished, clock, graceMs);
+}
+
+/** Resolves with `promise`'s value, or `false` after `ms`. */
+function within(
+  promise: Promise<boolean>,
+  clock: Clock,
+  ms: number,
+): Promise<boolean> {
+  let handle: unknown;
+  const timeout = new Promise<boolean>((resolve) => {
+    handle = clock.setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() =>
+    clock.clearTimeout(handle)
+  );
 }

@@ -8,9 +8,9 @@
  */
 
 import { ForgeError } from "./forge_error.ts";
-import { apiPath } from "./api_url.ts";
+import { apiPath } from "./forge_env.ts";
 import type { ForgeHttp } from "./forge_http.ts";
-import type { HandoffQuery } from "./forge_client.ts";
+import { checkedSha, type HandoffQuery } from "./forge_client.ts";
 import {
   MAX_PLANS_HANDOFF_BYTES,
   type PlanClaim,
@@ -18,7 +18,6 @@ import {
   plansFile,
   readPlansFile,
 } from "./plans_handoff.ts";
-import { checkedSha } from "./_client_input.ts";
 import { asArray, asObject, idAt, stringAt } from "./_json_shape.ts";
 
 /** How many of a merge request's newest pipelines are searched for plans. */

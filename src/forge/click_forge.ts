@@ -14,9 +14,13 @@ import {
   githubRun,
   gitlabJob,
 } from "./approve_action.ts";
-import { ownerAndName } from "./_client_input.ts";
-import { forgeApiUrl, forgeRepository, forgeToken } from "./forge_env.ts";
-import { apiPath } from "./api_url.ts";
+import { ownerAndName } from "./forge_client.ts";
+import {
+  apiPath,
+  forgeApiUrl,
+  forgeRepository,
+  forgeToken,
+} from "./forge_env.ts";
 import { forgeHttp, type HttpDeps } from "./forge_http.ts";
 import type { Forge } from "../ci/forges.ts";
 import { asArray, asObject, optionalStringAt } from "./_json_shape.ts";

@@ -4,6 +4,8 @@
  * the plans a pull request's pipeline handed over, and the outcome of
  * restarting a CI job. Types and one pure helper; the three clients implement
  * it.
+ * What chant-wave itself hands a client (a repository, a commit SHA, a login)
+ * is checked here before any of it becomes part of a request.
  * @module
  */
 
@@ -11,6 +13,9 @@ import type { HttpDeps } from "./forge_http.ts";
 import type { Forge } from "../ci/forges.ts";
 import type { PlanClaim, RecordedPlans } from "./plans_handoff.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
+import { quote } from "../quote.ts";
+import { InputError } from "../errors.ts";
+import { hasControl, isSha } from "./_json_shape.ts";
 
 /** A pull request (a GitLab merge request), as far as review approvals need it. */
 export interface PullRequest {
@@ -179,4 +184,59 @@ export interface ForgeClientConfig extends HttpDeps {
   token: string;
   /** The repository: `owner/name` (GitHub, Forgejo) or the project id or path (GitLab). */
   repository: string;
+}
+
+/**
+ * Splits `owner/name`.
+ * @param repository The repository as configured (`GITHUB_REPOSITORY`).
+ * @returns Owner and name.
+ * @throws {InputError} When it is not `owner/name` of safe characters.
+ * @example
+ * ```ts
+ * ownerAndName("octo/hello"); // ["octo", "hello"]
+ * ```
+ */
+export function ownerAndName(repository: string): [string, string] {
+  const parts = repository.split("/");
+  const segment = /^[A-Za-z0-9_.-]{1,100}$/;
+  if (
+    parts.length !== 2 ||
+    !parts.every((part) => segment.test(part) && !/^\.{1,2}$/.test(part))
+  ) {
+    throw new InputError(
+      `the repository ${quote(repository)} is not "owner/name"`,
+    );
+  }
+  return [parts[0], parts[1]];
+}
+
+/**
+ * Checks a commit SHA.
+ * @param sha The SHA.
+ * @returns The same SHA.
+ * @throws {InputError} When it is not 40 or 64 lowercase hex digits.
+ */
+export function checkedSha(sha: string): string {
+  if (!isSha(sha)) {
+    throw new InputError(
+      `${quote(sha)} is not a full commit SHA`,
+    );
+  }
+  return sha;
+}
+
+/**
+ * Checks a login or username.
+ * @param user The login.
+ * @returns The same login.
+ * @throws {InputError} When it is empty, longer than 255 characters or holds
+ *   spaces or control characters.
+ */
+export function checkedUser(user: string): string {
+  if (!/^[^ /]{1,255}$/.test(user) || hasControl(user)) {
+    throw new InputError(
+      `${quote(user)} is not a user name`,
+    );
+  }
+  return user;
 }

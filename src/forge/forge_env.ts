@@ -2,11 +2,14 @@
  * What the environment says about reaching a forge's API (SPEC.md §13): its
  * base URL, the token and the repository (GitLab: project). Pure; it never
  * prints or returns a token anywhere but to its caller.
+ * The API's addresses too: the base URL as configured, checked once, and paths
+ * built from values that each stay one path segment.
  * @module
  */
 
 import { InputError } from "../errors.ts";
 import type { Forge } from "../ci/forges.ts";
+import { maskSecrets } from "./forge_error.ts";
 
 /** A token and the variable it came from (for messages; never the value). */
 export interface ForgeToken {
@@ -99,4 +102,49 @@ export function forgeRepository(
 ): string | undefined {
   const name = forge === "gitlab" ? "CI_PROJECT_ID" : "GITHUB_REPOSITORY";
   return env[name] || undefined;
+}
+
+/**
+ * Builds a path from literal parts and values, encoding each value as one path
+ * segment, so a name with `/` or `..` cannot reach another endpoint.
+ * @example
+ * ```ts
+ * apiPath`/repos/${"o"}/${"a/../b"}/pulls`; // "/repos/o/a%2F..%2Fb/pulls"
+ * ```
+ */
+export function apiPath(
+  parts: TemplateStringsArray,
+  ...values: readonly (string | number)[]
+): string {
+  return parts.reduce(
+    (path, part, i) =>
+      path + part +
+      (i < values.length ? encodeURIComponent(String(values[i])) : ""),
+    "",
+  );
+}
+
+/**
+ * Checks an API base URL: `http:` or `https:`, no credentials, query or
+ * fragment; the trailing slash is dropped.
+ * @param apiUrl The URL as configured.
+ * @returns The parsed URL.
+ * @throws {InputError} Naming the (masked) URL when it is unusable.
+ */
+export function parseApiUrl(apiUrl: string): URL {
+  const problem = (what: string) =>
+    new InputError(`the forge API URL "${maskSecrets(apiUrl, [])}" ${what}`);
+  let url: URL;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    throw problem("is not a URL");
+  }
+  if (!/^https?:$/.test(url.protocol)) throw problem("is not http(s)");
+  if (url.username || url.password) {
+    throw problem("carries credentials; give the token by its variable");
+  }
+  if (url.search || url.hash) throw problem("has a query or fragment");
+  url.pathname = url.pathname.replace(/\/+$/, "");
+  return url;
 }

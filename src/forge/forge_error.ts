@@ -5,7 +5,7 @@
  * @module
  */
 
-import { maskCredentials } from "../console/mask_credentials.ts";
+import { maskCredentials } from "../console/visible.ts";
 
 /** Why a forge request failed. */
 export type ForgeErrorKind =

@@ -5,6 +5,8 @@
  * limit and parsed as untrusted JSON, and lists followed page by page without
  * leaving the API. Errors are one line and never carry the token or URL
  * credentials; headers are never echoed. It knows no forge's endpoints.
+ * The next page is the `Link` header's `rel="next"` (GitHub, Forgejo, GitLab
+ * keyset pages) or GitLab's `x-next-page`, never one that leaves the API.
  * @module
  */
 
@@ -12,8 +14,7 @@ import { type Clock, realClock } from "../clock.ts";
 import { VERSION } from "../version.ts";
 import { ForgeError, maskSecrets } from "./forge_error.ts";
 import { ShapeError } from "./_json_shape.ts";
-import { parseApiUrl } from "./api_url.ts";
-import { nextPageUrl } from "./_pagination.ts";
+import { parseApiUrl } from "./forge_env.ts";
 import {
   type ForgeAnswer,
   type RequestOptions,
@@ -98,7 +99,7 @@ export interface ForgeHttp {
   /**
    * Sends one request (retried as `decideRetry` says).
    * @param method `GET` or `POST`.
-   * @param path The path under the API URL, from `apiPath` (`api_url.ts`).
+   * @param path The path under the API URL, from `apiPath` (`forge_env.ts`).
    * @param options Query, body and statuses to return rather than throw.
    * @returns The answer.
    * @throws {ForgeError} On any failure.
@@ -144,7 +145,7 @@ export interface ForgeList {
  * `user-agent: chant-wave/<version>` and `accept`; POST bodies are JSON. Each
  * attempt is aborted after `timeoutMs` (connecting, sending and reading). Redirects
  * are not followed (a token never travels to another address). Bodies larger
- * than `maxBytes` are refused. Retries follow `decideRetry` (`_retry_policy.ts`).
+ * than `maxBytes` are refused. Retries follow `decideRetry` (`_send_request.ts`).
  * @param target The API URL and credentials.
  * @param deps Fetch, clock, sleep, randomness and limits.
  * @returns The edge.
@@ -253,4 +254,65 @@ async function listPages(
     }
   }
   return { items, what };
+}
+
+/**
+ * The `rel="next"` target of an RFC 8288 `Link` header.
+ * @param link The header's value, or `null`.
+ * @returns The target as written, or `undefined` when there is no next page.
+ * @example
+ * ```ts
+ * nextLink('<https://h/r?page=2>; rel="next", <https://h/r?page=5>; rel="last"');
+ * // "https://h/r?page=2"
+ * ```
+ */
+export function nextLink(link: string | null): string | undefined {
+  if (link === null) return undefined;
+  for (const match of link.matchAll(/<([^>]*)>((?:\s*;\s*[^,;<]*)*)/g)) {
+    const rel = /;\s*rel\s*=\s*"?([^";]*)"?/i.exec(match[2]);
+    if (rel && rel[1].toLowerCase().split(/\s+/).includes("next")) {
+      return match[1];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The URL of the next page, resolved against the current one and checked to stay
+ * on the API: same origin as `base`, and a path under `base`'s path.
+ * @param current The URL of the page just read.
+ * @param headers Its answer's headers.
+ * @param base The API's base URL (`https://host/api/v4`).
+ * @returns The next page's URL; `undefined` on the last page.
+ * @throws {Error} When the next page would leave the API (the message says where to).
+ */
+export function nextPageUrl(
+  current: URL,
+  headers: Headers,
+  base: URL,
+): URL | undefined {
+  const linked = nextLink(headers.get("link"));
+  if (linked !== undefined) {
+    const next = new URL(linked, current);
+    const basePath = base.pathname.replace(/\/$/, "");
+    if (
+      next.origin !== base.origin ||
+      !(next.pathname === basePath || next.pathname.startsWith(basePath + "/"))
+    ) {
+      throw new Error(
+        `the next page link leaves the API ("${next.origin}${next.pathname}")`,
+      );
+    }
+    return next;
+  }
+  const page = headers.get("x-next-page")?.trim();
+  if (page === undefined || page === "") return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(page)) {
+    throw new Error(
+      `"x-next-page" is not a page number ("${page.slice(0, 20)}")`,
+    );
+  }
+  const next = new URL(current);
+  next.searchParams.set("page", page);
+  return next;
 }

@@ -7,26 +7,28 @@
  * @module
  */
 
-import type {
-  ForgeClient,
-  ForgeClientConfig,
-  HandoffQuery,
-  Permission,
-  PullRequest,
-  RestartResult,
-  Review,
-  ReviewState,
+import {
+  checkedSha,
+  checkedUser,
+  type ForgeClient,
+  type ForgeClientConfig,
+  type HandoffQuery,
+  ownerAndName,
+  type Permission,
+  type PullRequest,
+  type RestartResult,
+  type Review,
+  type ReviewState,
 } from "./forge_client.ts";
-import { postPlanStatuses } from "./_commit_statuses.ts";
-import { apiPath, parseApiUrl } from "./api_url.ts";
-import { forgeHttp } from "./forge_http.ts";
 import {
   claimOfStatus,
   type PlanClaim,
+  postPlanStatuses,
   type RecordedPlans,
 } from "./plans_handoff.ts";
+import { apiPath, parseApiUrl } from "./forge_env.ts";
+import { forgeHttp } from "./forge_http.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
-import { checkedSha, checkedUser, ownerAndName } from "./_client_input.ts";
 import {
   asArray,
   asObject,
@@ -40,7 +42,7 @@ import {
   ShapeError,
   stringAt,
 } from "./_json_shape.ts";
-import { ownLocator } from "./_same_target.ts";
+import { ownLocator } from "./run_locator_from_env.ts";
 
 const REVIEW_STATE: Readonly<Record<string, ReviewState>> = {
   APPROVED: "approved",

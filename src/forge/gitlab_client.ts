@@ -18,20 +18,21 @@
  * @module
  */
 
-import type {
-  ForgeClient,
-  ForgeClientConfig,
-  HandoffQuery,
-  Permission,
-  PullRequest,
-  RestartResult,
-  Review,
+import {
+  checkedSha,
+  checkedUser,
+  type ForgeClient,
+  type ForgeClientConfig,
+  type HandoffQuery,
+  type Permission,
+  type PullRequest,
+  type RestartResult,
+  type Review,
 } from "./forge_client.ts";
-import { apiPath, parseApiUrl } from "./api_url.ts";
+import { apiPath, parseApiUrl } from "./forge_env.ts";
 import { type ForgeHttp, forgeHttp } from "./forge_http.ts";
 import type { PlanClaim } from "./plans_handoff.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
-import { checkedSha, checkedUser } from "./_client_input.ts";
 import {
   asArray,
   asObject,
@@ -45,7 +46,7 @@ import {
   timeAt,
 } from "./_json_shape.ts";
 import { handedPlans, pipelineJobs } from "./_gitlab_pipelines.ts";
-import { ownLocator } from "./_same_target.ts";
+import { ownLocator } from "./run_locator_from_env.ts";
 
 /** Job statuses after which a job may be retried. */
 const FINISHED = new Set(["success", "failed", "canceled", "skipped"]);

@@ -8,6 +8,8 @@
  * request's own code: it is bounded and validated here, and each claim is only
  * ever compared with a plan made on the merged commit, never taken as an
  * approval. Pure.
+ * Handing them over as commit statuses is the same request on GitHub and
+ * Forgejo; the clients differ only in how they list them back.
  * @module
  */
 
@@ -16,6 +18,7 @@ import { JsonReader } from "../input/json_reader.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { MAX_RECORD_BYTES } from "../limits.ts";
 import { quote } from "../quote.ts";
+import type { ForgeHttp } from "./forge_http.ts";
 
 /** One wave's set digest as planned at a pull request's head. */
 export interface RecordedWave {
@@ -245,4 +248,32 @@ export function describeStatuses(plans: RecordedPlans): string {
   return `${n} commit status${n === 1 ? "" : "es"} of ${
     plans.head.slice(0, 12)
   }`;
+}
+
+/**
+ * Posts one status per wave of `plans` to `path`.
+ * @param http The forge's HTTP client.
+ * @param path The statuses endpoint of the head commit.
+ * @param plans The recorded plans.
+ * @param targetUrl Where each status links (the job), when known.
+ * @returns What was handed, for the log.
+ * @throws {ForgeError} When the forge refuses a status.
+ */
+export async function postPlanStatuses(
+  http: ForgeHttp,
+  path: string,
+  plans: RecordedPlans,
+  targetUrl?: string,
+): Promise<string> {
+  for (const wave of plans.waves) {
+    await http.request("POST", path, {
+      body: {
+        state: "success",
+        context: statusContext(plans.name, wave.wave),
+        description: wave.digest,
+        ...(targetUrl ? { target_url: targetUrl } : {}),
+      },
+    });
+  }
+  return describeStatuses(plans);
 }

@@ -3,12 +3,17 @@
  * environment the forge's runner sets: GitHub `GITHUB_*`; GitLab `CI_*`;
  * Forgejo the `GITHUB_*` compatibility variables its runner sets beside
  * `FORGEJO_*`. Pure; it sits beside `ciContext` and uses it to tell the forges apart.
+ * Also how log lines name the job a locator points at, and whether a locator
+ * read from the ledger names the forge, API and repository a client was made
+ * for: it is untrusted, and the token must never be spent on another
+ * repository's jobs.
  * @module
  */
 
 import { ciContext } from "../ci/ci_context.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { parseRunLocator, type RunLocator } from "../ci/run_locator.ts";
+import type { Forge } from "../ci/forges.ts";
 
 /** What the caller knows that the environment may not say. */
 export interface LocatorHints {
@@ -110,4 +115,68 @@ function workflowFile(
 
 function trimSlash(url: string | undefined): string | undefined {
   return url?.replace(/\/+$/, "");
+}
+
+/**
+ * Describes a locator: the forge, the run or job and the repository.
+ * @param locator A validated locator.
+ * @returns One short phrase.
+ * @example
+ * ```ts
+ * describeLocator({ forge: "github", apiUrl: "https://api.github.com",
+ *   repository: "o/r", runId: "7", attempt: 2 });
+ * // "GitHub run 7 (attempt 2) of o/r"
+ * ```
+ */
+export function describeLocator(locator: RunLocator): string {
+  switch (locator.forge) {
+    case "github":
+      return `GitHub run ${locator.runId} (attempt ${locator.attempt}) of ${locator.repository}`;
+    case "gitlab":
+      return `GitLab job ${locator.jobId} "${locator.jobName}" of pipeline ${locator.pipelineId} (project ${locator.projectId})`;
+    case "forgejo":
+      return `Forgejo workflow ${locator.workflow} on ${locator.ref} of ${locator.repository}`;
+  }
+}
+
+/** The locator, narrowed to the client's forge, or why it is not the client's. */
+export type OwnLocator<F extends Forge> =
+  | { ok: true; locator: Extract<RunLocator, { forge: F }> }
+  | { ok: false; reason: string };
+
+/**
+ * Checks that a locator is this client's to restart. API URLs are compared by
+ * origin and path (trailing slash ignored); repositories case-insensitively
+ * (GitHub and Forgejo names are), GitLab project ids exactly.
+ * @param locator A validated locator.
+ * @param forge The client's forge.
+ * @param apiUrl The client's API base URL.
+ * @param repository The client's repository (GitLab: project id).
+ * @returns The narrowed locator, or the reason (one line) it is another's.
+ * @example
+ * ```ts
+ * ownLocator({ forge: "github", apiUrl: "https://api.github.com", repository: "o/r",
+ *   runId: "1", attempt: 1 }, "github", new URL("https://api.github.com"), "O/R").ok; // true
+ * ```
+ */
+export function ownLocator<F extends Forge>(
+  locator: RunLocator,
+  forge: F,
+  apiUrl: URL,
+  repository: string,
+): OwnLocator<F> {
+  if (locator.forge !== forge) {
+    return { ok: false, reason: `recorded on ${locator.forge}, not ${forge}` };
+  }
+  const key = (url: URL) => url.origin + url.pathname.replace(/\/+$/, "");
+  const theirs = key(new URL(locator.apiUrl));
+  if (theirs !== key(apiUrl)) {
+    return { ok: false, reason: `recorded for another API (${theirs})` };
+  }
+  const [recorded, mine] = locator.forge === "gitlab"
+    ? [locator.projectId, repository]
+    : [locator.repository.toLowerCase(), repository.toLowerCase()];
+  return recorded === mine
+    ? { ok: true, locator: locator as Extract<RunLocator, { forge: F }> }
+    : { ok: false, reason: `recorded for another repository (${recorded})` };
 }

@@ -15,7 +15,7 @@
 import type { ApprovalVerdict } from "./gate_tally.ts";
 import type { ActionsThrough, ApprovalRecord } from "./records.ts";
 import { actionRefusals } from "./action_floor.ts";
-import { normalisePrincipal } from "../seal/normalise_principal.ts";
+import { normalisePrincipal } from "../seal/seal.ts";
 
 /** What the forge said, in this job, about the action one approval names. */
 export type Confirmation =

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { normalisePrincipal } from "../seal/normalise_principal.ts";
+import { normalisePrincipal } from "../seal/seal.ts";
 import type { ApprovalRecord, GateMember } from "./records.ts";
 import type { UsedFor } from "./claims.ts";
 

@@ -20,7 +20,7 @@ import type { ApprovalVerdict, GateRules } from "./gate_tally.ts";
 import type { ApprovalRecord } from "./records.ts";
 import type { AllowedSigners } from "../seal/allowed_signers.ts";
 import { type Confirmation, forgeVerdict } from "./confirm_approvals.ts";
-import { normalisePrincipal } from "../seal/normalise_principal.ts";
+import { normalisePrincipal } from "../seal/seal.ts";
 import { globMatches } from "../seal/pattern_list.ts";
 import {
   signerIdentities,

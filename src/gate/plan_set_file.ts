@@ -8,7 +8,7 @@
  * @module
  */
 
-import { maskingReplacer } from "../console/mask_credentials.ts";
+import { maskingReplacer } from "../console/visible.ts";
 import { isDigest, setDigest } from "../digest/set_digest.ts";
 import { JsonReader, parseJson } from "../input/json_reader.ts";
 import { quote } from "../quote.ts";

@@ -11,7 +11,7 @@
 
 import type { Clock } from "../clock.ts";
 import type { BaseRule } from "./base_rule.ts";
-import { maskingReplacer } from "../console/mask_credentials.ts";
+import { maskingReplacer } from "../console/visible.ts";
 import type { Seal } from "../seal/seal.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
 import { type RandomBytes, randomHex, webRandomBytes } from "./random_hex.ts";

@@ -7,12 +7,17 @@
  * @module
  */
 
-import { type Env, isolatedGitEnv, safeDirectoryEnv } from "./git_env.ts";
+import {
+  type Env,
+  isolatedGitEnv,
+  placeFinder,
+  readSafeDirectories,
+  readUserConfig,
+  safeDirectoryEnv,
+} from "./git_env.ts";
 import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
-import { readSafeDirectories, readUserConfig } from "./_user_config.ts";
 import { gitOnPath } from "./git_path.ts";
-import { placeFinder } from "./_place_finder.ts";
 import {
   type CatFileKind,
   catFilePool,

@@ -3,8 +3,15 @@
  * global and system configuration (for everything chant-wave decides with git), and
  * the user's own one (only for reading settings such as `user.email`). Pure: it
  * builds objects from the environment it is given and never reads the process's.
+ * Also the two reads of the user's own git configuration (one setting for
+ * `Git.configGet`, the `safe.directory` values read once git refuses a
+ * checkout), and where a directory stands in its work tree, asked of git once
+ * per directory (it does not move while chant-wave runs).
  * @module
  */
+
+import { GitError } from "./git_error.ts";
+import { type GitOutput, spawnGit } from "./_spawn_git.ts";
 
 /** An environment as a plain object (like `process.env`). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -155,4 +162,90 @@ export function safeDirectoryEnv(
     env[`GIT_CONFIG_VALUE_${i}`] = directory;
   });
   return env;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * `git config --get <key>` in the user's own environment (see `Git.configGet`).
+ * @param gitPath The git executable.
+ * @param env The caller's environment.
+ * @param key The setting.
+ * @param cwd Where to run.
+ * @returns The value, or `undefined` when it is not set.
+ * @throws {GitError} When git fails otherwise.
+ */
+export async function readUserConfig(
+  gitPath: string,
+  env: Env,
+  key: string,
+  cwd: string,
+): Promise<string | undefined> {
+  const args = ["config", "--get", key];
+  const out = await spawnGit(args, { gitPath, cwd, env: userGitEnv(env) });
+  if (out.exitCode === 0) return decoder.decode(out.stdout).split("\n")[0];
+  // exit 1 and silence: not set; exit 1 with a message: an invalid key.
+  if (out.exitCode === 1 && out.stderr.trim() === "") return undefined;
+  throw new GitError(args, out.exitCode, out.stderr);
+}
+
+/**
+ * The user's `safe.directory` values (global and system configuration), read at
+ * most once per `Git`, when git first refuses a checkout; none when git cannot
+ * tell.
+ * @param gitPath The git executable.
+ * @param env The caller's environment.
+ * @returns The values.
+ */
+export async function readSafeDirectories(
+  gitPath: string,
+  env: Env,
+): Promise<string[]> {
+  const args = ["config", "--get-all", "safe.directory"];
+  const out = await spawnGit(args, { gitPath, cwd: "/", env: userGitEnv(env) })
+    .catch(() => undefined);
+  if (out?.exitCode !== 0) return [];
+  return decoder.decode(out.stdout).split("\n").filter((line) => line !== "");
+}
+
+function notInWorkTree(stderr: string): boolean {
+  return /not a git repository|must be run in a work tree/.test(stderr);
+}
+
+/** Where a directory stands in its work tree. */
+export interface Place {
+  top: string;
+  prefix: string;
+}
+
+/**
+ * Makes the finder of one git seam.
+ * @param exec Runs git (its result whatever the exit code).
+ * @returns The place of a directory, `undefined` outside a work tree.
+ */
+export function placeFinder(
+  exec: (args: readonly string[], o: { cwd: string }) => Promise<GitOutput>,
+): (cwd: string) => Promise<Place | undefined> {
+  const places = new Map<string, Promise<Place | undefined>>();
+  const find = async (cwd: string) => {
+    const args = ["rev-parse", "--show-toplevel", "--show-prefix"];
+    const out = await exec(args, { cwd });
+    if (out.exitCode === 0) {
+      const [top, prefix] = decoder.decode(out.stdout).split("\n");
+      return { top, prefix };
+    }
+    if (notInWorkTree(out.stderr)) return undefined;
+    throw new GitError(args, out.exitCode, out.stderr);
+  };
+  return (cwd) => {
+    const known = places.get(cwd);
+    if (known !== undefined) return known;
+    const asked = find(cwd);
+    places.set(cwd, asked);
+    // A failure is not kept: the next question asks git again.
+    asked.then((place) => {
+      if (place === undefined) places.delete(cwd);
+    }, () => places.delete(cwd));
+    return asked;
+  };
 }

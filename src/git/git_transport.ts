@@ -8,7 +8,7 @@
  * @module
  */
 
-import { maskCredentials } from "../console/mask_credentials.ts";
+import { maskCredentials } from "../console/visible.ts";
 import type { Git } from "./git.ts";
 
 /** The outcome of {@linkcode fetchRef}. */

@@ -12,7 +12,7 @@ import type { Git } from "./git.ts";
 import { GitError } from "./git_error.ts";
 import { InputError } from "../errors.ts";
 import { commitFields, objectId, treeEntries } from "./object_id.ts";
-import { type BatchObject, parseBatch } from "./batch_answer.ts";
+import { type BatchObject, parseBatch } from "./_cat_file_server.ts";
 
 /** What a commit's tree holds at a path. */
 export type TreeFile =

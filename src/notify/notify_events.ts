@@ -7,11 +7,10 @@
  */
 
 import { countOf } from "../count_of.ts";
-import { waveAt } from "../spec/wave_at.ts";
+import { type Spec, waveAt } from "../spec/types.ts";
 import { WAITING } from "../exit_codes.ts";
 import { approveCommand, gateName } from "../gate/gate_messages.ts";
 import type { JobResult } from "../jobs/job_result.ts";
-import type { Spec } from "../spec/types.ts";
 
 /** The events of §8, in the order a job sends them. */
 export const NOTIFY_EVENTS = [

@@ -9,8 +9,7 @@
  */
 
 import { type BaseSpec, governingWaves } from "../gate/base_spec.ts";
-import type { Spec, Wave } from "../spec/types.ts";
-import { waveAt } from "../spec/wave_at.ts";
+import { type Spec, type Wave, waveAt } from "../spec/types.ts";
 
 /** A wave to wait for, and why. */
 export interface WaveToWaitFor {

@@ -13,7 +13,7 @@ import {
   type ClientFromEnv,
   forgeClientFromEnv,
 } from "../forge/create_forge_client.ts";
-import { describeLocator } from "../forge/describe_locator.ts";
+import { describeLocator } from "../forge/run_locator_from_env.ts";
 import { forgeRepository, TOKEN_VARIABLES } from "../forge/forge_env.ts";
 import { ForgeError } from "../forge/forge_error.ts";
 import type { HttpDeps } from "../forge/forge_http.ts";

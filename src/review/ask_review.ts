@@ -8,12 +8,12 @@
  * @module
  */
 
-import { forgeClientFromEnv } from "../forge/create_forge_client.ts";
 import type {
   ForgeClient,
   Permission,
   PullRequest,
 } from "../forge/forge_client.ts";
+import { forgeClientFromEnv } from "../forge/create_forge_client.ts";
 import { TOKEN_VARIABLES } from "../forge/forge_env.ts";
 import { ForgeError } from "../forge/forge_error.ts";
 import type { HttpDeps } from "../forge/forge_http.ts";

@@ -5,6 +5,11 @@
  * one answer from the forge. The list of action kinds is here: a new way of
  * approving on the forge is one more kind in it: the click path's approve
  * run or manual job (`click_action.ts`), then the review.
+ * The approve command's confirmer is here too: the approval it just recorded
+ * counts there provisionally, as its `by`, when it names a forge run or job in
+ * `via` (the forge confirms a run or job only once it finished, and the
+ * approve job is that very run, still running); the rules still judge it, and
+ * the job that resumes confirms it for real.
  * @module
  */
 
@@ -13,13 +18,22 @@ import type { Writer } from "../console/writer.ts";
 import type { HttpDeps } from "../forge/forge_http.ts";
 import { type ReviewAsker, reviewAsker } from "./ask_review.ts";
 import {
+  type ActionKind,
   type ApprovalConfirmer,
   approvalConfirmer,
+  type Confirmation,
+  NAMES_NO_ACTION,
+  NOT_ASKED_HERE,
 } from "../gate/confirm_approvals.ts";
-import { reviewAction } from "./review_action.ts";
-import { clickAction } from "./click_action.ts";
+import { reviewAction } from "./review_approval.ts";
+import { askedHidden, clickAction } from "./click_action.ts";
 import { clickForge } from "../forge/click_forge.ts";
 import { ciContext } from "../ci/ci_context.ts";
+import { FORGEJO_TITLE } from "../forge/approve_action.ts";
+import type { Forge } from "../ci/forges.ts";
+import type { ApprovalRecord } from "../gate/records.ts";
+import { namedReview } from "./decide_review.ts";
+import { viaTarget } from "../gate/action_floor.ts";
 
 /** The review asker and the approval confirmer of one gate in one job. */
 export interface ForgeConfirmations {
@@ -94,4 +108,75 @@ export function forgeConfirmations(
       log: (line) => log(`gate ${input.gate}: ${line}`),
     }),
   };
+}
+
+/**
+ * Makes the approve command's confirmer.
+ * @param recorded The approval just recorded.
+ * @param forge The forge the command runs on, when in CI.
+ * @param ask Confirms the gate's other approvals via a run or job through the
+ *   forge (absent: nobody asks the forge here).
+ * @returns The confirmer.
+ * @example
+ * ```ts
+ * const confirmer = provisionalConfirmer(record, "github");
+ * (await confirmer.confirm([record], record.planDigest)).get(record.id);
+ * // { confirmed: true, login: "ann" } when record.via names a run
+ * ```
+ */
+export function provisionalConfirmer(
+  recorded: ApprovalRecord,
+  forge: Forge | undefined,
+  ask?: ActionKind,
+): ApprovalConfirmer {
+  const judge = async (approval: ApprovalRecord): Promise<Confirmation> => {
+    if (approval.via === undefined) {
+      return namedReview(approval.note) === undefined
+        ? { confirmed: false, why: NAMES_NO_ACTION }
+        : { confirmed: false, why: NOT_ASKED_HERE };
+    }
+    if (approval.id !== recorded.id) {
+      return await ask?.confirm(approval) ??
+        { confirmed: false, why: NOT_ASKED_HERE };
+    }
+    const target = viaTarget(approval.via);
+    if (forge === "forgejo" && target?.kind === "run") {
+      return { confirmed: false, why: askedHidden(target.id, FORGEJO_TITLE) };
+    }
+    return { confirmed: true, login: approval.by };
+  };
+  return {
+    async confirm(approvals) {
+      const out = new Map<string, Confirmation>();
+      for (const approval of approvals) {
+        out.set(approval.id, await judge(approval));
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The approve command's confirmer in the CI job it runs in: its own approval
+ * provisionally, the gate's others through the forge's API.
+ * @param recorded The approval just recorded.
+ * @param input The spec's name and the gate's wave (its name is needed on
+ *   GitLab, whose approve job is named for it; empty when unknown).
+ * @param env The environment (the forge, its API URL, token, pipeline).
+ * @returns The confirmer.
+ */
+export function approveConfirmer(
+  recorded: ApprovalRecord,
+  input: { name: string; wave: { k: number; name: string } },
+  env: Record<string, string | undefined>,
+): ApprovalConfirmer {
+  const forge = ciContext(env).forge;
+  const ask = forge === undefined ? undefined : clickAction({
+    name: input.name,
+    wave: input.wave,
+    ...(env.CI_PIPELINE_ID ? { pipelineId: env.CI_PIPELINE_ID } : {}),
+    forge: () => clickForge(forge, env),
+    sleep: (ms) => new Promise<void>((done) => setTimeout(done, ms)),
+  });
+  return provisionalConfirmer(recorded, forge, ask);
 }

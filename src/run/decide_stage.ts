@@ -13,7 +13,7 @@
 import { lineLog } from "../console/line_log.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
-import { maskingReplacer } from "../console/mask_credentials.ts";
+import { maskingReplacer } from "../console/visible.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { jsonPieces } from "../json_pieces.ts";
 import { pacedPieces } from "../exec/pace_collections.ts";

@@ -8,7 +8,7 @@
 
 import { lineLog } from "../console/line_log.ts";
 import { OK } from "../exit_codes.ts";
-import { waveAt } from "../spec/wave_at.ts";
+import { waveAt } from "../spec/types.ts";
 import type { RunIo } from "./run_io.ts";
 import type { JobResult, RestWaveResult } from "../jobs/job_result.ts";
 import type { RunJobInput } from "./select_job.ts";

@@ -17,8 +17,13 @@ import { countOf } from "../count_of.ts";
 import { compilePattern } from "../spec/group_pattern.ts";
 import type { JobKind } from "../jobs/expand_jobs.ts";
 import { suggest } from "../spec/did_you_mean.ts";
-import type { JobGroup, Run, Spec, Wave } from "../spec/types.ts";
-import { waveAt } from "../spec/wave_at.ts";
+import {
+  type JobGroup,
+  type Run,
+  type Spec,
+  type Wave,
+  waveAt,
+} from "../spec/types.ts";
 import { OK } from "../exit_codes.ts";
 import type { Decision } from "../gate/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";

@@ -5,9 +5,8 @@
  * @module
  */
 
-import { encodeBase64Url } from "./_base64.ts";
-import { SshReader } from "./_ssh_reader.ts";
-import { SealFormatError } from "./seal_format_error.ts";
+import { encodeBase64Url, SshReader } from "./_ssh_reader.ts";
+import { SealFormatError } from "./seal.ts";
 import type { SshPublicKey } from "./ssh_public_key.ts";
 
 type Bytes = Uint8Array<ArrayBuffer>;

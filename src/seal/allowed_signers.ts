@@ -8,14 +8,17 @@
  * lowercasing (ssh-keygen compares bytes); `cert-authority` lines are reported and
  * left out (chant-wave verifies no certificates); keys of types other than
  * ssh-ed25519, ecdsa-sha2-nistp256 and ssh-rsa are reported and left out.
+ *
+ * The options field (`cert-authority`, `namespaces="…"`, `valid-after="…"`,
+ * `valid-before="…"`, keywords case-insensitive, values in double quotes with
+ * `\"` inside, separated by commas) and its timestamps are read as OpenSSH
+ * reads them.
  * @module
  */
 
 import { quote } from "../quote.ts";
-import { parseSignerOptions, type SignerOptions } from "./_signer_options.ts";
-import { normalisePrincipal } from "./normalise_principal.ts";
+import { normalisePrincipal, SealFormatError } from "./seal.ts";
 import { parsePatternList, type PatternList } from "./pattern_list.ts";
-import { SealFormatError } from "./seal_format_error.ts";
 import {
   isKeyTypeName,
   parseSshKeyFields,
@@ -199,4 +202,140 @@ class Words {
     if (quoted) throw new SealFormatError("a quote is not closed");
     return this.#at > start ? this.#text.slice(start, this.#at) : undefined;
   }
+}
+
+/** What the options of one line say. */
+export interface SignerOptions {
+  /** `cert-authority` was given. */
+  certAuthority: boolean;
+  /** The `namespaces` pattern list, as written. */
+  namespaces?: string;
+  /** `valid-after`, seconds since the epoch. */
+  validAfter?: number;
+  /** `valid-before`, seconds since the epoch. */
+  validBefore?: number;
+}
+
+const VALUED = ["namespaces", "valid-after", "valid-before"] as const;
+
+/**
+ * Parses an options field.
+ * @param text The field, e.g. `namespaces="chant-wave",valid-before="20301231Z"`.
+ * @returns The options.
+ * @throws {SealFormatError} On an unknown or repeated option, a missing quote, a
+ * bad time, or a `valid-before` not after `valid-after`.
+ */
+export function parseSignerOptions(text: string): SignerOptions {
+  const options: SignerOptions = { certAuthority: false };
+  const seen = new Set<string>();
+  let at = 0;
+  while (at < text.length) {
+    const rest = text.slice(at);
+    const name = /^[^,=]*/.exec(rest)![0];
+    const keyword = name.toLowerCase();
+    if (seen.has(keyword)) {
+      throw new SealFormatError(`option "${keyword}" is given twice`);
+    }
+    seen.add(keyword);
+    at += name.length;
+    if (keyword === "cert-authority" && text[at] !== "=") {
+      options.certAuthority = true;
+    } else if ((VALUED as readonly string[]).includes(keyword)) {
+      if (text[at] !== "=") {
+        throw new SealFormatError(`option "${keyword}" needs a value`);
+      }
+      const [value, end] = dequote(text, at + 1, keyword);
+      at = end;
+      if (keyword === "namespaces") options.namespaces = value;
+      else if (keyword === "valid-after") {
+        options.validAfter = parseSignerTime(value, keyword);
+      } else options.validBefore = parseSignerTime(value, keyword);
+    } else {
+      throw new SealFormatError(`unknown option ${quote(name)}`);
+    }
+    if (at < text.length) {
+      if (text[at] !== ",") {
+        throw new SealFormatError(
+          `unexpected "${text.slice(at, at + 20)}" after option "${keyword}"`,
+        );
+      }
+      at++;
+    }
+  }
+  const { validAfter, validBefore } = options;
+  if (
+    validAfter !== undefined && validBefore !== undefined &&
+    validBefore <= validAfter
+  ) {
+    throw new SealFormatError(`"valid-before" is not after "valid-after"`);
+  }
+  return options;
+}
+
+/** Reads a double-quoted value starting at `at`; returns it and the index after it. */
+function dequote(text: string, at: number, option: string): [string, number] {
+  if (text[at] !== '"') {
+    throw new SealFormatError(
+      `option "${option}" needs a quoted value, e.g. ${option}="…"`,
+    );
+  }
+  let value = "";
+  for (let i = at + 1; i < text.length; i++) {
+    if (text[i] === "\\" && text[i + 1] === '"') {
+      value += '"';
+      i++;
+    } else if (text[i] === '"') {
+      return [value, i + 1];
+    } else {
+      value += text[i];
+    }
+  }
+  throw new SealFormatError(`option "${option}" has no closing quote`);
+}
+
+const LAYOUT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?$/;
+
+/**
+ * Parses `YYYYMMDD[Z]` or `YYYYMMDDHHMM[SS][Z]` (`UTC` may stand for `Z`), as
+ * OpenSSH does: a date alone means its first second; without `Z` the time is in
+ * the local time zone of the process (as `ssh-keygen` reads it).
+ * @param text The option's value, without quotes.
+ * @param option The option's name, for messages.
+ * @returns Seconds since the epoch.
+ * @throws {SealFormatError} When the text has another layout or is not a real time.
+ */
+export function parseSignerTime(text: string, option: string): number {
+  const invalid = () =>
+    new SealFormatError(
+      `option "${option}" has an invalid time ${
+        quote(text)
+      } (YYYYMMDD[HHMM[SS]][Z])`,
+    );
+  let digits = text;
+  let utc = false;
+  if (digits.length > 1 && /z$/i.test(digits)) {
+    digits = digits.slice(0, -1);
+    utc = true;
+  } else if (digits.length > 3 && /utc$/i.test(digits)) {
+    digits = digits.slice(0, -3);
+    utc = true;
+  }
+  const match = LAYOUT.exec(digits);
+  if (match === null) throw invalid();
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) =>
+    part === undefined ? 0 : Number(part)
+  );
+  if (
+    month < 1 || month > 12 || day < 1 || day > daysIn(year, month) ||
+    hour > 23 || minute > 59 || second > 60
+  ) throw invalid();
+  const ms = utc
+    ? Date.UTC(year, month - 1, day, hour, minute, second)
+    : new Date(year, month - 1, day, hour, minute, second).getTime();
+  if (!Number.isFinite(ms) || ms < 0) throw invalid();
+  return Math.floor(ms / 1000);
+}
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SealFormatError } from "./seal_format_error.ts";
+import { SealFormatError } from "./seal.ts";
 
 /** The first line of every approval payload: the format and its version. */
 export const APPROVAL_PAYLOAD_HEADER = "chant-wave approval v2";

@@ -1,6 +1,9 @@
 /**
  * The seal of a sealed approval (SPEC.md §12) as stored in the approval record,
- * and the SSHSIG namespace chant-wave signs in. Types and constants only.
+ * the SSHSIG namespace chant-wave signs in, the one form principals are
+ * compared in (§12.1: NFKC, trimmed, lowercased), and the one error the seal
+ * parsers throw: a signature, a public key or a key blob that is not well
+ * formed ends as it, never as another exception. Pure.
  * @module
  */
 
@@ -23,4 +26,35 @@ export interface Seal {
    * directory ledger.
    */
   readonly ledger?: number;
+}
+
+/**
+ * Malformed seal data: an armored SSH signature, an SSH public key line or a wire
+ * blob that breaks its format. The message is one line, e.g.
+ * `the SSH signature is cut short in "namespace"`.
+ */
+export class SealFormatError extends Error {
+  /**
+   * Makes a format error.
+   * @param message One line, sentence case, values in quotes.
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = "SealFormatError";
+  }
+}
+
+/**
+ * Normalises a principal for comparison: Unicode NFKC, surrounding white space
+ * removed, lowercased (locale-independent). Applied alike to a seal's principal,
+ * to allowed-signers patterns and to approver rules.
+ * @param principal A principal as written, e.g. ` Ann@Example.COM`.
+ * @returns The comparable form, e.g. `ann@example.com`.
+ * @example
+ * ```ts
+ * normalisePrincipal(" Ａｎｎ@Example.com "); // "ann@example.com"
+ * ```
+ */
+export function normalisePrincipal(principal: string): string {
+  return principal.normalize("NFKC").trim().toLowerCase();
 }

@@ -5,9 +5,7 @@
  * @module
  */
 
-import { normalisePrincipal } from "./normalise_principal.ts";
-import type { Seal } from "./seal.ts";
-import { SealFormatError } from "./seal_format_error.ts";
+import { normalisePrincipal, type Seal, SealFormatError } from "./seal.ts";
 import { parseSshPublicKeyLine, sshKeyFingerprint } from "./ssh_public_key.ts";
 
 /** Who a seal names, and with which key. */

@@ -7,9 +7,8 @@
  */
 
 import { quote } from "../quote.ts";
-import { decodeBase64, encodeBase64 } from "./_base64.ts";
-import { SshReader } from "./_ssh_reader.ts";
-import { SealFormatError } from "./seal_format_error.ts";
+import { decodeBase64, encodeBase64, SshReader } from "./_ssh_reader.ts";
+import { SealFormatError } from "./seal.ts";
 
 /** The key types a seal may be made with. */
 export const SSH_KEY_TYPES = [

@@ -7,9 +7,8 @@
  */
 
 import { quote } from "../quote.ts";
-import { decodeBase64 } from "./_base64.ts";
-import { SshReader, sshWire } from "./_ssh_reader.ts";
-import { SealFormatError } from "./seal_format_error.ts";
+import { decodeBase64, SshReader, sshWire } from "./_ssh_reader.ts";
+import { SealFormatError } from "./seal.ts";
 import {
   MAX_KEY_BLOB_BYTES,
   parseSshPublicKeyBlob,

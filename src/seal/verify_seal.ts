@@ -16,10 +16,13 @@ import {
   approvalPayload,
   type ApprovalPayloadFields,
 } from "./approval_payload.ts";
-import { normalisePrincipal } from "./normalise_principal.ts";
+import {
+  normalisePrincipal,
+  type Seal,
+  SEAL_NAMESPACE,
+  SealFormatError,
+} from "./seal.ts";
 import { matchesPatternList, parsePatternList } from "./pattern_list.ts";
-import { type Seal, SEAL_NAMESPACE } from "./seal.ts";
-import { SealFormatError } from "./seal_format_error.ts";
 import {
   formatSshPublicKey,
   parseSshPublicKeyLine,

@@ -2,16 +2,25 @@
  * The building blocks of the spec schema (SPEC.md §3.1–§3.6): names, durations,
  * argv templates, runner labels, environments, `notify` and `pipeline`, each with
  * its own messages. `spec_schema.ts` assembles them; nothing here knows about waves.
+ * Also the spec's `ledger` field (§5.1: `git`, `git:<remote>` or a
+ * directory, written as `--ledger` takes it; which value a command uses is the
+ * command line's business) and its `resume` block (§13: the cron schedule the
+ * rendered pipelines run `chant-wave resume` on).
  * @module
  */
 
 import * as z from "zod";
 import { targetFormProblem } from "./target_form.ts";
 import { DURATION_HINT, DURATION_PATTERN } from "./duration.ts";
-import { hasControlCharacter } from "../console/visible.ts";
-import { MAX_NAME_LENGTH, MAX_TARGET_LENGTH } from "../limits.ts";
+import { hasControlCharacter, maskCredentials } from "../console/visible.ts";
+import {
+  MAX_NAME_LENGTH,
+  MAX_SIGNERS_PATH,
+  MAX_TARGET_LENGTH,
+} from "../limits.ts";
 import { quote } from "../quote.ts";
 import { DESTRUCTIVE_OVERRIDES, TOOL_KINDS } from "./types.ts";
+import { cronProblem } from "./cron.ts";
 
 /** Rollout, wave, group and gate names. */
 export const NAME_PATTERN: RegExp = /^[a-z0-9][a-z0-9_-]*$/;
@@ -233,3 +242,58 @@ export const pipelineSchema = z.strictObject({
       "The shell line that puts chant-wave on PATH, run right before it in every job; without it the jobs cannot find chant-wave",
   }).optional(),
 }).meta({ id: "Pipeline", description: "How generated jobs get chant-wave" });
+
+/** `resume`: `{ "schedule": "<cron>" }`. */
+export const resumeSchema = z.strictObject({
+  schedule: z.string().superRefine((schedule, ctx) => {
+    const problem = cronProblem(schedule);
+    if (problem !== undefined) {
+      ctx.addIssue({ code: "custom", message: problem });
+    }
+  }).meta({
+    description:
+      'When the scheduled job runs chant-wave resume: a 5-field cron schedule in UTC ("*/10 * * * *")',
+  }),
+}).meta({
+  id: "Resume",
+  description:
+    "A scheduled pipeline job that restarts the CI jobs of waiting gates once they are approved",
+});
+
+/**
+ * The remote names a `git:<remote>` ledger may name: the pattern the git ledger
+ * itself checks (a test keeps the two equal), so a URL is never taken for one.
+ */
+export const LEDGER_REMOTE_PATTERN: RegExp = /^[A-Za-z0-9_][A-Za-z0-9._\/-]*$/;
+
+/** Why a ledger value is not one, or `undefined` when it is. */
+function ledgerProblem(value: string): string | undefined {
+  if (value === "") return "the ledger must not be empty";
+  if (value.length > MAX_SIGNERS_PATH) {
+    return `the ledger is too long: at most ${MAX_SIGNERS_PATH} characters`;
+  }
+  if (hasControlCharacter(value)) {
+    return `ledger ${
+      showValue(maskCredentials(value))
+    } holds a control character`;
+  }
+  if (!value.startsWith("git:")) return undefined;
+  const remote = value.slice("git:".length);
+  if (remote === "") {
+    return 'name the remote after "git:", e.g. "git:origin"';
+  }
+  return LEDGER_REMOTE_PATTERN.test(remote)
+    ? undefined
+    : `ledger ${
+      showValue(maskCredentials(value))
+    }: not a valid remote name; name a remote ("git:origin"), not a URL`;
+}
+
+/** `ledger`: `git`, `git:<remote>`, or a directory. */
+export const ledgerSchema = z.string().superRefine((value, ctx) => {
+  const problem = ledgerProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+}).meta({
+  description:
+    'Where the gate ledger is, as --ledger takes it: "git" (the branch chant/ledger on origin), "git:<remote>", or a directory (default .chant/ledger); --ledger and CHANT_WAVE_LEDGER override it, and run reads it at the base commit',
+});

@@ -2,6 +2,9 @@
  * Parses and validates a spec file's text (SPEC.md §3) into the normalised
  * {@linkcode Spec}, reporting every problem with its line and column. Pure: it
  * reads no file; the caller passes the text and the name to report.
+ * Before parsing, one linear scan finds where the text nests deeper than the
+ * bound (§14): the parser recurses, so a text nested tens of thousands deep
+ * would exhaust the stack.
  * @module
  */
 
@@ -10,7 +13,6 @@ import type * as z from "zod";
 import { parse } from "@std/jsonc";
 import { SpecError, type SpecProblem } from "../errors.ts";
 import { formatBytes, MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from "../limits.ts";
-import { tooDeepAt } from "./_depth.ts";
 import { indexJsonc, positionAt } from "./_locate.ts";
 import { addIssues } from "./_issues.ts";
 import { normalise } from "./_normalise.ts";
@@ -173,4 +175,40 @@ export function parseSpec(text: string, file: string): Spec {
     return normalise(data.waves, data.options);
   }
   return normalise(result.data as SpecOutput);
+}
+
+/**
+ * The offset of the first `[` or `{` that opens a level deeper than `max`.
+ * @param text A JSONC text (possibly invalid; the parser reports that).
+ * @param max The deepest level allowed.
+ * @returns The offset, or `undefined` when the text nests no deeper than `max`.
+ * @example
+ * ```ts
+ * tooDeepAt("[[1]]", 1); // 1
+ * tooDeepAt('{"a": "[[["}', 1); // undefined
+ * ```
+ */
+export function tooDeepAt(text: string, max: number): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) { // "
+      for (i++; i < text.length; i++) {
+        const s = text.charCodeAt(i);
+        if (s === 0x5c) i++;
+        else if (s === 0x22) break;
+      }
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) { // //
+      const end = text.indexOf("\n", i);
+      i = end < 0 ? text.length : end;
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) { // /*
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === 0x5b || c === 0x7b) { // [ {
+      if (++depth > max) return i;
+    } else if (c === 0x5d || c === 0x7d) { // ] }
+      depth--;
+    }
+  }
+  return undefined;
 }

@@ -4,6 +4,10 @@
  * `chant-wave schema` prints the JSON Schema generated from it. Rules that span
  * fields (unique names, group matching, placeholders) live in `_semantic_checks.ts`;
  * defaults that depend on other fields live in `_normalise.ts`.
+ * The JSON Schema for editors and `chant-wave schema` is generated from it; its
+ * root picks the plain spec or the compatibility wrapper with `if`/`then`/`else`
+ * on `waves` being an object, so an editor reports the real error, never
+ * "matches no schema of anyOf".
  * @module
  */
 
@@ -15,10 +19,12 @@ import {
   durationSchema,
   environmentSchema,
   idTokensSchema,
+  ledgerSchema,
   nameSchema,
   nonEmpty,
   notifySchema,
   pipelineSchema,
+  resumeSchema,
   runnerSchema,
   targetSchema,
   toolSchema,
@@ -29,8 +35,6 @@ import {
   approversSchema,
   signersSchema,
 } from "./_approval_schema.ts";
-import { resumeSchema } from "./_resume_schema.ts";
-import { ledgerSchema } from "./_ledger_schema.ts";
 import { hooksSchema } from "./_hooks_schema.ts";
 
 // zod compiles each object schema into a function on its first parse; a
@@ -298,3 +302,40 @@ export const specFileSchema = z.union([specSchema, wrappedSpecSchema]);
 export type SpecOutput = z.output<typeof specSchema>;
 /** A pipeline as the schema outputs it. */
 export type PipelineOutput = z.output<typeof pipelineSchema>;
+
+/**
+ * Generates the JSON Schema (draft 2020-12) of a spec file: a plain spec
+ * (`$defs/Spec`), or the compatibility wrapper (`$defs/WrappedSpec`) when
+ * `waves` is an object; `"$schema"` allowed, defaults shown, every field
+ * described.
+ * @returns A fresh JSON Schema object.
+ * @example
+ * ```ts
+ * JSON.stringify(specJsonSchema(), null, 2); // what `chant-wave schema` prints
+ * ```
+ */
+export function specJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(specFileSchema, { io: "input" }) as Record<
+    string,
+    unknown
+  >;
+  return {
+    $schema: schema.$schema,
+    title: "chant-wave spec",
+    description:
+      "The waves file of chant-wave (docs/spec.md; chant-wave help spec)",
+    if: {
+      type: "object",
+      properties: {
+        waves: {
+          type: "object",
+          description: "An object here means the compatibility wrapper",
+        },
+      },
+      required: ["waves"],
+    },
+    then: { $ref: "#/$defs/WrappedSpec" },
+    else: { $ref: "#/$defs/Spec" },
+    $defs: schema.$defs,
+  };
+}

@@ -3,6 +3,8 @@
  * reads: defaults applied, runs as objects with their `op` resolved, durations in
  * milliseconds. Parsing and validation live in `parse_spec.ts`; this file owns only
  * the shapes and closed vocabularies.
+ * Also wave k of a spec, rest waves included (§11): past the spec's own waves,
+ * when the last says `rest: true`, that wave again as wave k.
  * @module
  */
 
@@ -283,4 +285,23 @@ export interface Spec {
   hooks: Hooks;
   /** The waves, in order. */
   waves: Wave[];
+}
+
+/**
+ * The wave numbered `k`: one of the spec's, or its rest wave again as wave k.
+ * @param spec The spec.
+ * @param k The wave's number, from 1.
+ * @returns The wave, or `undefined` when the spec has no wave k.
+ * @example
+ * ```ts
+ * // waves: dev, then tenants with rest: true
+ * waveAt(spec, 5); // { ...tenants, k: 5 }
+ * waveAt(spec, 0); // undefined
+ * ```
+ */
+export function waveAt(spec: Pick<Spec, "waves">, k: number): Wave | undefined {
+  if (!Number.isSafeInteger(k) || k < 1) return undefined;
+  if (k <= spec.waves.length) return spec.waves[k - 1];
+  const last = spec.waves[spec.waves.length - 1];
+  return last?.rest ? { ...last, k } : undefined;
 }

@@ -10,7 +10,7 @@
  */
 
 import { ShapeError } from "../input/shape_error.ts";
-import { maskCredentials } from "../console/mask_credentials.ts";
+import { maskCredentials } from "../console/visible.ts";
 import type { StepResult } from "../exec/run_step.ts";
 import {
   captureStdout,

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { maskCredentials } from "../console/mask_credentials.ts";
-import { visible } from "../console/visible.ts";
+import { maskCredentials, visible } from "../console/visible.ts";
 
 /**
  * What starts Markdown of its own wherever it stands in a line: code, emphasis,

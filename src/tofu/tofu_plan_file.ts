@@ -10,8 +10,7 @@ import { createHash } from "node:crypto";
 import type { JsonObject, JsonValue } from "./_exact_json.ts";
 import { canonicalJson, writeCanonical } from "./_canonical_json.ts";
 import { type PlanDocument, readPlanDocument } from "./_plan_document.ts";
-import { summarise } from "./_summary.ts";
-import { changesOf } from "./_changes.ts";
+import { changesOf, summarise } from "./_summary.ts";
 import type { PlanChange } from "../plan/plan_file.ts";
 
 /** The plan file of a tool's plan (SPEC.md §4.2), with its summary always set. */

@@ -8,7 +8,7 @@ import {
   readSync,
   writeSync,
 } from "node:fs";
-import { reopenBlocking } from "../../src/console/_wait_writable.ts";
+import { reopenBlocking } from "../../src/console/writer.ts";
 
 Deno.test("reopenBlocking() opens the same pipe again, and nothing else", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "chant-wave-reopen-" });

@@ -1,9 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import {
-  maskCredentials,
-  maskingReplacer,
-} from "../../src/console/mask_credentials.ts";
+import { maskCredentials, maskingReplacer } from "../../src/console/visible.ts";
 
 Deno.test("maskCredentials() hides the user information and every query value of every URL", async (t) => {
   const cases: [string, string, string][] = [

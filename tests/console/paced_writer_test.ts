@@ -1,7 +1,11 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { LINE_CHARS, pacedWriter } from "../../src/console/paced_writer.ts";
-import { memoryWriter, type Writer } from "../../src/console/writer.ts";
+import {
+  LINE_CHARS,
+  memoryWriter,
+  pacedWriter,
+  type Writer,
+} from "../../src/console/writer.ts";
 
 Deno.test("pacedWriter() writes what it is given and counts the text and its lines", () => {
   const inner = memoryWriter();

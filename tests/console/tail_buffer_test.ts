@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { TailBuffer } from "../../src/console/tail_buffer.ts";
+import { TailBuffer } from "../../src/console/line_tail.ts";
 
 Deno.test("TailBuffer keeps the last lines, oldest first", async (t) => {
   const cases = [

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { nextLink, nextPageUrl } from "../../src/forge/_pagination.ts";
+import { nextLink, nextPageUrl } from "../../src/forge/forge_http.ts";
 
 Deno.test("nextLink() finds rel=next in a Link header", async (t) => {
   const cases: [string, string | null, string | undefined][] = [

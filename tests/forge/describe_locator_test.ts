@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { describeLocator } from "../../src/forge/describe_locator.ts";
+import { describeLocator } from "../../src/forge/run_locator_from_env.ts";
 
 Deno.test("describeLocator() names the forge, the job and the repository", async (t) => {
   await t.step("github", () => {

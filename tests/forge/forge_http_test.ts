@@ -2,7 +2,7 @@
 import { expect } from "@std/expect";
 import { InputError } from "../../src/errors.ts";
 import { ForgeError } from "../../src/forge/forge_error.ts";
-import { apiPath, parseApiUrl } from "../../src/forge/api_url.ts";
+import { apiPath, parseApiUrl } from "../../src/forge/forge_env.ts";
 import { forgeHttp, type HttpDeps } from "../../src/forge/forge_http.ts";
 import { type FakeForge, fakeForge } from "../_helpers/fake_forge.ts";
 import { START, testDeps } from "./_forge_test_deps.ts";

@@ -11,7 +11,7 @@ import {
   NAMES_NO_ACTION,
   NOT_ASKED_HERE,
 } from "../../src/gate/confirm_approvals.ts";
-import { provisionalConfirmer } from "../../src/review/provisional_confirmer.ts";
+import { provisionalConfirmer } from "../../src/review/forge_confirmer.ts";
 
 const DIGEST = `sha256:${"a".repeat(64)}`;
 

@@ -3,7 +3,7 @@ import { expect } from "@std/expect";
 import type { PlanClaim } from "../../src/forge/plans_handoff.ts";
 import { approvalRecord } from "../../src/gate/records.ts";
 import type { ReviewAnswer } from "../../src/review/ask_review.ts";
-import { reviewAction } from "../../src/review/review_action.ts";
+import { reviewAction } from "../../src/review/review_approval.ts";
 
 const HEAD = "ab".repeat(20);
 const D1 = "sha256:" + "1".repeat(64);

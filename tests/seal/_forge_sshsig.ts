@@ -5,8 +5,7 @@
  * @module
  */
 
-import { encodeBase64 } from "../../src/seal/_base64.ts";
-import { sshWire } from "../../src/seal/_ssh_reader.ts";
+import { encodeBase64, sshWire } from "../../src/seal/_ssh_reader.ts";
 
 /** The fields of a forged signature. */
 export interface ForgeOptions {

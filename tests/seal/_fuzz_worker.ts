@@ -6,9 +6,9 @@
 
 /// <reference lib="deno.worker" />
 
-import { decodeBase64 } from "../../src/seal/_base64.ts";
+import { decodeBase64 } from "../../src/seal/_ssh_reader.ts";
 import { parseAllowedSigners } from "../../src/seal/allowed_signers.ts";
-import { SealFormatError } from "../../src/seal/seal_format_error.ts";
+import { SealFormatError } from "../../src/seal/seal.ts";
 import { parseSshSignature } from "../../src/seal/sshsig.ts";
 import { verifySeal } from "../../src/seal/verify_seal.ts";
 import { armor } from "./_forge_sshsig.ts";

@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { approvalPayload } from "../../src/seal/approval_payload.ts";
-import { SealFormatError } from "../../src/seal/seal_format_error.ts";
+import { SealFormatError } from "../../src/seal/seal.ts";
 
 const FIELDS = {
   name: "demo",

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { normalisePrincipal } from "../../src/seal/normalise_principal.ts";
+import { normalisePrincipal } from "../../src/seal/seal.ts";
 
 Deno.test("normalisePrincipal() applies NFKC, trims and lowercases", async (t) => {
   const cases = [

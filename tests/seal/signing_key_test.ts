@@ -3,7 +3,7 @@ import { expect } from "@std/expect";
 import { join } from "node:path";
 import { InputError } from "../../src/errors.ts";
 import { createGit } from "../../src/git/git.ts";
-import { resolveSigningKey } from "../../src/seal/signing_key.ts";
+import { resolveSigningKey } from "../../src/seal/sign_approval.ts";
 
 const ED =
   "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJjmAI8DheFelt7j698JJ61S43PVPPbBPMFT1K8WiFS9";

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { SealFormatError } from "../../src/seal/seal_format_error.ts";
+import { SealFormatError } from "../../src/seal/seal.ts";
 import {
   formatSshPublicKey,
   isKeyTypeName,

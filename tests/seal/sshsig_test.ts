@@ -1,8 +1,11 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { decodeBase64, encodeBase64 } from "../../src/seal/_base64.ts";
-import { sshWire } from "../../src/seal/_ssh_reader.ts";
-import { SealFormatError } from "../../src/seal/seal_format_error.ts";
+import {
+  decodeBase64,
+  encodeBase64,
+  sshWire,
+} from "../../src/seal/_ssh_reader.ts";
+import { SealFormatError } from "../../src/seal/seal.ts";
 import { parseSshPublicKeyLine } from "../../src/seal/ssh_public_key.ts";
 import {
   MAX_ARMORED_SIGNATURE,

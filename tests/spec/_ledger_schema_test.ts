@@ -2,7 +2,7 @@
 import { expect } from "@std/expect";
 import { REMOTE_NAME } from "../../src/ledger/git/git_ledger.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
-import { LEDGER_REMOTE_PATTERN } from "../../src/spec/_ledger_schema.ts";
+import { LEDGER_REMOTE_PATTERN } from "../../src/spec/_schema_parts.ts";
 import { lines, problemsOf } from "./_helpers.ts";
 
 const specWith = (ledger: string) =>

@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { tooDeepAt } from "../../src/spec/_depth.ts";
+import { tooDeepAt } from "../../src/spec/parse_spec.ts";
 
 Deno.test("tooDeepAt() finds the first bracket past the bound, skipping strings and comments", () => {
   expect(tooDeepAt("[[1]]", 2)).toBeUndefined();

@@ -4,7 +4,7 @@ import { expect } from "@std/expect";
 import { parse } from "@std/jsonc";
 // A dev-only JSON Schema validator, for this test only.
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { specJsonSchema } from "../../src/spec/spec_json_schema.ts";
+import { specJsonSchema } from "../../src/spec/spec_schema.ts";
 import { SCHEMA_FILE, schemaFileText } from "../../scripts/write_schema.ts";
 
 const EXAMPLE = new URL("../../examples/waves.jsonc", import.meta.url);

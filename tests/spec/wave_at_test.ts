@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
-import { waveAt } from "../../src/spec/wave_at.ts";
+import { waveAt } from "../../src/spec/types.ts";
 
 function specWith(rest: boolean) {
   return parseSpec(

@@ -178,7 +178,8 @@ export async function segmentsOf(dir: string): Promise<string[]> {
     .sort();
 }
 
-export async function direntsOf(dir: string): Promise<Dirent[]> {
+/** Lists a directory's entries with their types; a missing one lists as empty. */
+async function direntsOf(dir: string): Promise<Dirent[]> {
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch (error) {

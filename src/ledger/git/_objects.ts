@@ -14,7 +14,7 @@
  */
 
 import type { Git } from "../../git/git.ts";
-import { type BatchObject, parseBatch } from "../../git/batch_answer.ts";
+import { type BatchObject, parseBatch } from "../../git/_cat_file_server.ts";
 import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { InputError } from "../../errors.ts";
