@@ -92,17 +92,21 @@ async function withPinnedSqitch(
   if (typeof pinning === "string") {
     return toolFailure(phase, runner.label, pinning, []);
   }
-  await using pinned = pinning;
-  const run = { ...site, env: pinned.env };
-  const listing = await readConfig(run, runner, pass);
-  if (!listing.ok) return failedStep(phase, runner, listing);
+  // Not `await using`: the bundle runs on Node 20, which has none.
   try {
-    checkedConfig(listing.value, site.target, pass.revertDir);
-  } catch (error) {
-    if (!(error instanceof ShapeError)) throw error;
-    return toolFailure(phase, runner.label, error.message, []);
+    const run = { ...site, env: pinning.env };
+    const listing = await readConfig(run, runner, pass);
+    if (!listing.ok) return failedStep(phase, runner, listing);
+    try {
+      checkedConfig(listing.value, site.target, pass.revertDir);
+    } catch (error) {
+      if (!(error instanceof ShapeError)) throw error;
+      return toolFailure(phase, runner.label, error.message, []);
+    }
+    return await steps(run, pinning.config);
+  } finally {
+    await pinning[Symbol.asyncDispose]();
   }
-  return await steps(run, pinned.config);
 }
 
 /**
