@@ -69,7 +69,8 @@ export const ALLOWED_SHAPES: readonly AllowedShape[] = [
   },
   {
     node: "InsertStmt",
-    shape: "INSERT (ON CONFLICT DO NOTHING, not DO UPDATE)",
+    shape:
+      "INSERT (ON CONFLICT DO NOTHING, not DO UPDATE; not into a system catalog)",
     example:
       "INSERT INTO currencies (code) VALUES ('EUR'), ('USD') ON CONFLICT DO NOTHING;",
   },
@@ -225,6 +226,13 @@ const SERIAL_TYPES = new Set([
   "serial8",
   "smallserial",
   "bigserial",
+]);
+
+/** Schemas of the system catalogs (a `pg_` table without a schema is found there first). */
+const SYSTEM_SCHEMAS = new Set([
+  "pg_catalog",
+  "pg_toast",
+  "information_schema",
 ]);
 
 /** Foreign-key actions by their parser code. */
@@ -412,6 +420,14 @@ const SHAPES: Record<string, (fields: Fields, judge: Judge) => void> = {
     const conflict = fields.onConflictClause as Fields | undefined;
     if (conflict?.action === "ONCONFLICT_UPDATE") {
       judge.refuse("INSERT … ON CONFLICT DO UPDATE");
+    }
+    const table = fields.relation as Fields | undefined;
+    const schema = table?.schemaname;
+    if (
+      (typeof schema === "string" && SYSTEM_SCHEMAS.has(schema)) ||
+      (schema === undefined && String(table?.relname).startsWith("pg_"))
+    ) {
+      judge.refuse("INSERT into a system catalog");
     }
     judge.fields(fields);
   },
