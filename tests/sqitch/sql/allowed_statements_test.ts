@@ -2,13 +2,15 @@
 // of statement node PostgreSQL's parser knows (the `Node` type of
 // @pgsql/types, the parser's own node types: a new one fails type checking
 // here until it has a row), a script holding one that is not listed, or that
-// breaks a listed shape's conditions, is destructive, named by its kind.
+// breaks a listed shape's conditions, is destructive, named by its kind. And
+// docs/sqitch.md lists exactly what is allowed.
 // @ts-types="../../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import type { Node } from "@pgsql/types";
 import {
   ALLOWED_SHAPES,
   classifyScript,
+  HARMLESS_FUNCTIONS,
   loadPgParser,
 } from "../../../src/sqitch/sql/classify_script.ts";
 
@@ -490,6 +492,12 @@ Deno.test("statementRefusals() holds each listed shape to its conditions", async
       want: [],
     },
     {
+      name: "an INSERT into a system catalog, named or found first",
+      sql:
+        "INSERT INTO pg_catalog.pg_trigger SELECT * FROM pg_trigger;\nINSERT INTO pg_rewrite SELECT * FROM pg_rewrite;",
+      want: ["INSERT into a system catalog", "INSERT into a system catalog"],
+    },
+    {
       name: "a call of a function the database has",
       sql: "SELECT dblink_exec('dbname=x', 'DROP TABLE t'), lo_unlink(1);",
       want: ["a call of dblink_exec()", "a call of lo_unlink()"],
@@ -591,5 +599,23 @@ Deno.test("statementRefusals() holds each listed shape to its conditions", async
   ];
   for (const { name, sql, want } of cases) {
     await t.step(name, async () => expect(await whats(sql)).toEqual(want));
+  }
+});
+
+Deno.test("docs/sqitch.md lists every shape of the list with its example, and every harmless built-in", async () => {
+  const docs = await Deno.readTextFile(
+    new URL("../../../docs/sqitch.md", import.meta.url),
+  );
+  const rows = docs.split("\n").filter((line) => line.startsWith("| "));
+  for (const { shape, example } of ALLOWED_SHAPES) {
+    expect(
+      rows.some((row) =>
+        row.includes(`| ${shape} `) && row.includes(`\`${example}\``)
+      ),
+    ).toBe(true);
+  }
+  const listed = docs.replace(/\s+/g, " ");
+  for (const name of HARMLESS_FUNCTIONS.keys()) {
+    expect(listed).toContain(`\`${name}\``);
   }
 });
