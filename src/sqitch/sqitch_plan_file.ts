@@ -47,7 +47,10 @@ export interface SqitchState {
 
 /** A pending change in the plan file, with the statements that make it destructive. */
 export interface SqitchPlanChange extends PlanChange {
-  /** `<file>:<line>: <what>: <statement>`, at most {@linkcode MAX_STATEMENTS}. */
+  /**
+   * `<file>:<line>: <what>: <statement>`, at most {@linkcode MAX_STATEMENTS}
+   * (and {@linkcode MAX_PLAN_STATEMENTS} over the plan).
+   */
   statements?: string[];
 }
 
@@ -87,6 +90,10 @@ export interface SqitchPlanInput {
 const MAX_NAMED = 3;
 /** The most statements a change lists in the plan file. */
 export const MAX_STATEMENTS = 20;
+/** The most statements the plan file lists in all (it must stay under 1 MiB). */
+export const MAX_PLAN_STATEMENTS = 200;
+/** The most characters of one listed statement. */
+const MAX_STATEMENT_LINE = 400;
 
 /**
  * The changes after the database's last deployed one, in plan order.
@@ -167,17 +174,7 @@ export function sqitchPlanFile(input: SqitchPlanInput): SqitchPlanFile {
     destructive: destructive.length > 0,
     empty: input.pending.length === 0,
     summary: summaryOf(input.pending.length, destructive, cleared),
-    changes: input.pending.map((change) => ({
-      address: change.name,
-      action: "deploy",
-      ...(change.judged.findings.length > 0
-        ? {
-          statements: change.judged.findings.slice(0, MAX_STATEMENTS).map(
-            (f) => `${f.file}:${f.line}: ${f.what}: ${f.statement}`,
-          ),
-        }
-        : {}),
-    })),
+    changes: listedChanges(input.pending),
     sqitch: {
       project: input.project,
       deployed: input.deployed,
@@ -187,6 +184,26 @@ export function sqitchPlanFile(input: SqitchPlanInput): SqitchPlanFile {
       verify: input.verify,
     },
   };
+}
+
+/** Each pending change, with its statements while the plan's budget lasts. */
+function listedChanges(pending: readonly PendingChange[]): SqitchPlanChange[] {
+  let budget = MAX_PLAN_STATEMENTS;
+  return pending.map(({ name, judged }) => {
+    const take = Math.min(MAX_STATEMENTS, budget, judged.findings.length);
+    budget -= take;
+    const statements = judged.findings.slice(0, take).map((f) =>
+      `${f.file}:${f.line}: ${f.what}: ${f.statement}`.slice(
+        0,
+        MAX_STATEMENT_LINE,
+      )
+    );
+    return {
+      address: name,
+      action: "deploy",
+      ...(statements.length > 0 ? { statements } : {}),
+    };
+  });
 }
 
 /** `N changes to deploy`, then the destructive ones (each with its first statement) and the cleared ones. */

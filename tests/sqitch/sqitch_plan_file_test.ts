@@ -233,6 +233,24 @@ Deno.test("sqitchPlanFile() is destructive when a change is, unless its mark cou
   });
 });
 
+Deno.test("sqitchPlanFile() lists at most 20 statements a change and 200 in all", () => {
+  const many = Array.from({ length: 30 }, (_, i) => ({
+    what: "TRUNCATE",
+    line: i + 1,
+    statement: "TRUNCATE x",
+  }));
+  const pending = Array.from(
+    { length: 12 },
+    (_, i) => change(String(i % 10).repeat(40), `c${i}`, many),
+  );
+  const got = sqitchPlanFile({ ...INPUT, pending });
+  expect(got.changes.map((c) => c.statements?.length ?? 0)).toEqual([
+    ...Array(10).fill(20),
+    0,
+    0,
+  ]);
+});
+
 Deno.test("pendingChanges() takes the changes after the database's last one", async (t) => {
   const plan = [{ id: A, name: "users" }, { id: B, name: "emails" }];
   await t.step("nothing deployed: all of them", () => {
