@@ -17,6 +17,13 @@ import {
   sqlBodyRefusals,
 } from "./function_bodies.ts";
 import { harmlessFunction } from "./harmless_functions.ts";
+import {
+  type Fields,
+  namesOf,
+  nodeOf,
+  optionsOf,
+  stringOf,
+} from "./_parse_tree.ts";
 import type { PgNode, PgParser } from "./pg_parser.ts";
 import { decodeUtf8 } from "./script_text.ts";
 import { statementKind, wordsOf } from "./statement_kinds.ts";
@@ -143,9 +150,6 @@ export interface JudgeContext {
   created: Set<string>;
 }
 
-/** A node's fields. */
-type Fields = Record<string, unknown>;
-
 /** Expression and clause nodes that do nothing but hold other nodes. */
 const EXPRESSIONS = new Set([
   "A_ArrayExpr",
@@ -244,51 +248,6 @@ const FK_ACTIONS: Record<string, string> = {
 
 /** The most levels of bodies inside bodies followed. */
 const MAX_DEPTH = 8;
-
-/**
- * A node's type and fields, when `value` is a node (`{ "<Type>": { … } }`).
- * @param value Any part of a parse tree.
- * @returns The type and fields, or undefined for a plain value or a struct.
- */
-function nodeOf(value: unknown): [string, Fields] | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return undefined;
-  }
-  const keys = Object.keys(value);
-  if (keys.length !== 1 || !/^[A-Z]/.test(keys[0])) return undefined;
-  const fields = (value as Fields)[keys[0]];
-  return typeof fields === "object" && fields !== null && !Array.isArray(fields)
-    ? [keys[0], fields as Fields]
-    : undefined;
-}
-
-/** The strings of a list of `String` nodes (a qualified name). */
-function namesOf(list: unknown): string[] {
-  if (!Array.isArray(list)) return [];
-  return list.map((item) => {
-    const node = nodeOf(item);
-    return node?.[0] === "String" ? String(node[1].sval ?? "") : "?";
-  });
-}
-
-/** The `DefElem`s of an options list, by name. */
-function optionsOf(list: unknown): Map<string, unknown> {
-  const options = new Map<string, unknown>();
-  if (!Array.isArray(list)) return options;
-  for (const item of list) {
-    const node = nodeOf(item);
-    if (node?.[0] === "DefElem") {
-      options.set(String(node[1].defname), node[1].arg);
-    }
-  }
-  return options;
-}
-
-/** The text of a `String` node, if `value` is one. */
-function stringOf(value: unknown): string | undefined {
-  const node = nodeOf(value);
-  return node?.[0] === "String" ? String(node[1].sval ?? "") : undefined;
-}
 
 /** Judges one statement and everything inside it, collecting refusals. */
 class Judge {
