@@ -56,9 +56,11 @@ async function importGraph(): Promise<Graph> {
           ...text.matchAll(/^(?:import|export)\b[^;]*?from\s+"([^"]+)"/gms),
         ].map((m) => m[1]);
         graph.set(rel, {
-          local: specs.filter((s) => s.startsWith(".")).map((s) =>
-            new URL(s, new URL(rel, SRC)).pathname.slice(SRC.pathname.length)
-          ),
+          // Type declarations outside src/ (types/) hold no code: no layer.
+          local: specs.filter((s) => s.startsWith("."))
+            .map((s) => new URL(s, new URL(rel, SRC)).pathname)
+            .filter((path) => path.startsWith(SRC.pathname))
+            .map((path) => path.slice(SRC.pathname.length)),
           external: specs.filter((s) => !s.startsWith(".")),
         });
       }

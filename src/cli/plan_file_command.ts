@@ -17,6 +17,7 @@ import { OK, RUN_FAILED } from "../exit_codes.ts";
 import { runUserStep } from "../exec/run_user_step.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import { TOOL_KINDS } from "../spec/types.ts";
+import { DEFAULT_SQITCH } from "../sqitch/sqitch_at_base.ts";
 import { planWithSqitch } from "../sqitch/sqitch_steps.ts";
 import { parsePlanFile } from "../plan/plan_file.ts";
 import {
@@ -132,9 +133,12 @@ async function sqitchPlanFile(flags: ParsedFlags, io: CliIo): Promise<number> {
   const binary = flags.strings.binary ?? "sqitch";
   if (binary === "") throw new InputError('"--binary" needs a program');
   const step = await planWithSqitch(
-    { binary, dir, target },
+    { dir, target },
     planFile,
-    { honourMarks: flags.booleans["honour-marks"] === true },
+    {
+      honourMarks: flags.booleans["honour-marks"] === true,
+      settings: { ...DEFAULT_SQITCH, program: binary },
+    },
     cliRunner(io.env.CHANT_WAVE_TARGET ?? maskCredentials(target), io),
   );
   const code = io.interrupts.exitCode;
@@ -164,6 +168,7 @@ function cliRunner(label: string, io: CliIo): StepRunner {
   return {
     label,
     cwd: io.cwd,
+    env: io.env,
     run: (step) => runUserStep({ ...step, label }, {}, io),
   };
 }

@@ -75,6 +75,8 @@ export interface StepRunner {
   label: string;
   /** The working directory: relative paths resolve from here. */
   cwd: string;
+  /** The environment the steps inherit (before a step's own additions). */
+  env: Readonly<Record<string, string | undefined>>;
   /** Runs one step; never rejects for the tool's own failures. */
   run(step: ToolStep): Promise<StepResult>;
 }
@@ -96,6 +98,7 @@ export function runnerFor(
   return {
     label: where.run.target,
     cwd: io.cwd,
+    env: io.env,
     run: (step) =>
       runUserStep(
         { ...step, wave: where.wave, run: where.run, planPath: where.planPath },

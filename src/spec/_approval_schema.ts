@@ -2,7 +2,7 @@
  * The spec fields that say which approvals count (SPEC.md §12, §12.1): the
  * approval mode, the path of the signers file and the approver rules, each with
  * its own messages. `spec_schema.ts` places them at the top level and on waves;
- * the runner reads them at base only (`src/policy/approval_at_base.ts`).
+ * the runner reads them at base only (`src/gate/approval_at_base.ts`).
  * @module
  */
 

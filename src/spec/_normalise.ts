@@ -145,7 +145,14 @@ const DEFAULT_BINARY: Record<ToolKind, string> = {
 function normaliseTool(tool: NonNullable<SpecOutput["tool"]>): Tool {
   const binary = tool.binary ?? DEFAULT_BINARY[tool.kind];
   if (tool.kind === "sqitch") {
-    return { kind: "sqitch", dir: tool.dir, target: tool.target!, binary };
+    return {
+      kind: "sqitch",
+      dir: tool.dir,
+      target: tool.target!,
+      binary,
+      client: tool.client ?? "psql",
+      verify: tool.verify ?? false,
+    };
   }
   return {
     kind: tool.kind,

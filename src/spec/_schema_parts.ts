@@ -142,6 +142,17 @@ export const toolSchema = z.strictObject({
     description:
       "OpenTofu and Terraform only: extra arguments of plan: {op}, {target}, {wave}, {k}",
   }),
+  client: nonEmpty("a program").refine(
+    (client) => !client.includes("/") || client.startsWith("/"),
+    { error: "must be a program name (looked up on PATH) or an absolute path" },
+  ).optional().meta({
+    description:
+      'sqitch only: the database client the deploy runs (default "psql" on PATH): a program name or an absolute path; read at the base commit',
+  }),
+  verify: z.boolean().optional().meta({
+    description:
+      "sqitch only: run each change's verify script after deploying it (default false); read at the base commit",
+  }),
 }).meta({
   id: "Tool",
   description:

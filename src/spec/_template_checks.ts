@@ -101,7 +101,10 @@ function checkTool(collector: Collector, spec: Record<string, unknown>): void {
   }
 }
 
-/** sqitch needs `target` and takes no `args`; OpenTofu and Terraform take no `target`. */
+/**
+ * sqitch needs `target` and takes no `args`; OpenTofu and Terraform take no
+ * `target`, `client` or `verify`.
+ */
 function checkToolFields(
   collector: Collector,
   tool: Record<string, unknown>,
@@ -120,12 +123,15 @@ function checkToolFields(
         { key: true },
       );
     }
-  } else if (typeof tool.kind === "string" && Object.hasOwn(tool, "target")) {
-    collector.add(
-      ["tool", "target"],
-      `"target" is for sqitch; ${quote(tool.kind)} takes none`,
-      { key: true },
-    );
+  } else if (typeof tool.kind === "string") {
+    for (const field of ["target", "client", "verify"]) {
+      if (!Object.hasOwn(tool, field)) continue;
+      collector.add(
+        ["tool", field],
+        `"${field}" is for sqitch; ${quote(tool.kind)} takes none`,
+        { key: true },
+      );
+    }
   }
 }
 

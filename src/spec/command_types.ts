@@ -45,6 +45,10 @@ export interface SqitchTool {
   target: string;
   /** The program: the spec's, else `sqitch`. */
   binary: string;
+  /** The database client the deploy runs: the spec's, else `psql`. */
+  client: string;
+  /** Whether verify scripts run after each change: the spec's, else false. */
+  verify: boolean;
 }
 
 /** A `tool` shorthand: OpenTofu/Terraform or sqitch. */

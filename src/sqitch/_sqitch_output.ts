@@ -88,7 +88,8 @@ export function planListing(stdout: string): ListedChange[] {
 
 /**
  * Reads the `sqitch` field of a plan file written by the sqitch plan: the
- * project, where the database was, and how far to deploy.
+ * project, where the database was, how far to deploy, and how (the program,
+ * the client's absolute path, verify).
  * @param text The plan file's text.
  * @returns The state.
  * @throws {ShapeError} When the text is not JSON, or the field is missing or
@@ -99,18 +100,24 @@ export function sqitchState(text: string): SqitchState {
   const state = isObject(file.value) ? file.value.sqitch : undefined;
   const id = (field: unknown): field is string | null =>
     field === null || (typeof field === "string" && ID.test(field));
+  const named = (field: unknown): field is string =>
+    typeof field === "string" && field !== "";
   if (
-    !isObject(state) || typeof state.project !== "string" ||
-    state.project === "" || !id(state.deployed) || !id(state.deployTo)
+    !isObject(state) || !named(state.project) || !id(state.deployed) ||
+    !id(state.deployTo) || !named(state.program) || !named(state.client) ||
+    !state.client.startsWith("/") || typeof state.verify !== "boolean"
   ) {
     file.fail(
-      'has no "sqitch": { "project", "deployed", "deployTo" } (write it with the sqitch tool or "chant-wave plan-file sqitch")',
+      'has no "sqitch": { "project", "deployed", "deployTo", "program", "client", "verify" } (write it with the sqitch tool or "chant-wave plan-file sqitch")',
     );
   }
   return {
     project: state.project,
     deployed: state.deployed,
     deployTo: state.deployTo,
+    program: state.program,
+    client: state.client,
+    verify: state.verify,
   };
 }
 

@@ -1,11 +1,13 @@
 /**
- * The sqitch commands whose output chant-wave reads: `status` (what a database
- * has deployed), `plan` (the changes, in order) and `show deploy <id>` (a
- * change's deploy script), each run in the project's directory with `LC_ALL=C`
- * and its stdout captured (bounded), never printed. Within one planning pass,
- * the plan and the scripts are read once for every database whose target is a
- * URI, when no sqitch configuration names a target (then all of them read the
- * same plan file and scripts).
+ * The sqitch commands whose output chant-wave reads: `config --list` (the
+ * configuration sqitch runs with), `status` (what a database has deployed),
+ * `plan` (the changes, in order) and `show deploy|verify <id>` (a change's
+ * script, as sqitch finds it), each run in the project's directory with
+ * `LC_ALL=C` and the pinned environment, its stdout captured (bounded), never
+ * printed. Within one planning pass the configuration, the plan and the
+ * scripts are read once for every database (chant-wave pins sqitch's layout,
+ * so they do not depend on the target); the pass also holds the parser and the
+ * project's files.
  * @module
  */
 
@@ -17,20 +19,30 @@ import {
   type StepRunner,
   toolFailure,
 } from "../exec/run_tool_step.ts";
+import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   deployedChange,
   type ListedChange,
   planListing,
 } from "./_sqitch_output.ts";
-import { type JudgedScript, judgeScript } from "./sqitch_plan_file.ts";
+import { type ProjectFiles, projectFiles } from "./project_files.ts";
+import { loadPgParser, type PgParser } from "./sql/classify_script.ts";
 
-/** Where sqitch runs: the program, the project's directory, the database. */
-export interface SqitchSite {
-  binary: string;
+/** Where sqitch runs: the project's directory and the database. */
+export interface SqitchPlace {
   /** The project's directory, relative to the runner's working directory. */
   dir: string;
   /** The database: a URI or a sqitch target name. */
   target: string;
+}
+
+/** How one sqitch command starts: the program and place, and the pinned environment. */
+export interface SqitchSite extends SqitchPlace {
+  binary: string;
+  /** Set over the run's environment for every sqitch command (the pinning). */
+  env?: Record<string, string>;
 }
 
 /** What a query gave: its value, or why not (or the interrupted step itself). */
@@ -41,6 +53,12 @@ export type Got<T> =
 /** What one planning pass has read already, shared by its runs. */
 export interface SqitchPass {
   memo: Map<string, Promise<Got<unknown>>>;
+  /** The revert directory every run pins: one that does not exist. */
+  revertDir: string;
+  /** PostgreSQL's parser, loaded on first use. */
+  parser(): Promise<PgParser>;
+  /** The files of the project in `root` (absolute), each read once. */
+  files(root: string): ProjectFiles;
 }
 
 /**
@@ -48,7 +66,21 @@ export interface SqitchPass {
  * @returns The pass.
  */
 export function newSqitchPass(): SqitchPass {
-  return { memo: new Map() };
+  let parser: Promise<PgParser> | undefined;
+  const projects = new Map<string, ProjectFiles>();
+  return {
+    memo: new Map(),
+    revertDir: join(tmpdir(), `chant-wave-no-revert-${randomUUID()}`),
+    parser: () => parser ??= loadPgParser(),
+    files(root) {
+      let files = projects.get(root);
+      if (files === undefined) {
+        files = projectFiles(root);
+        projects.set(root, files);
+      }
+      return files;
+    },
+  };
 }
 
 /** The most bytes of `sqitch status` or `sqitch config` output read. */
@@ -56,13 +88,12 @@ const MAX_STATUS_BYTES = 1024 * 1024;
 /** The most bytes of the plan listing, and of one deploy script, read. */
 const MAX_LISTING_BYTES = 16 * 1024 * 1024;
 
-/** The value, memoised in the pass under `key` (when both are given). */
+/** The value, memoised in the pass under `key`. */
 function memoised<T>(
-  pass: SqitchPass | undefined,
-  key: string | undefined,
+  pass: SqitchPass,
+  key: string,
   read: () => Promise<Got<T>>,
 ): Promise<Got<T>> {
-  if (pass === undefined || key === undefined) return read();
   let got = pass.memo.get(key) as Promise<Got<T>> | undefined;
   if (got === undefined) {
     got = read();
@@ -84,7 +115,7 @@ async function query(
   const step = await runner.run({
     argv: [site.binary, `--chdir=${site.dir}`, ...words],
     phase,
-    env: { LC_ALL: "C", LANGUAGE: undefined },
+    env: { LC_ALL: "C", LANGUAGE: undefined, ...site.env },
     captureStdout: capture.write,
   });
   const bytes = capture.bytes();
@@ -135,7 +166,7 @@ export function failedStep(
  * @param site The site.
  * @returns `"db:pg://***@host/db"`.
  */
-export function shownTarget(site: SqitchSite): string {
+export function shownTarget(site: SqitchPlace): string {
   return JSON.stringify(maskCredentials(site.target));
 }
 
@@ -175,45 +206,49 @@ export async function readDeployed(
   }
 }
 
-/**
- * The key under which runs of a pass share the plan and scripts: the program,
- * the directory and the URI's engine (`db:pg:`), when the target is a URI and
- * the project's sqitch configuration names no target; else none.
- */
-async function sharedKey(
-  site: SqitchSite,
-  runner: StepRunner,
-  pass: SqitchPass | undefined,
-): Promise<string | undefined> {
-  const engine = /^db:[^:/]+:/.exec(site.target)?.[0];
-  if (pass === undefined || engine === undefined) return undefined;
-  const config = await memoised(
-    pass,
-    `config\0${site.binary}\0${site.dir}`,
-    () =>
-      query(site, ["config", "--list"], "plan", "", runner, {
-        limit: MAX_STATUS_BYTES,
-      }),
-  );
-  if (!config.ok || /^target\./m.test(config.value.stdout)) return undefined;
-  return `${site.binary}\0${site.dir}\0${engine}`;
+/** The key under which runs of a pass share what they read: the program and the project. */
+function sharedKey(site: SqitchSite, what: string): string {
+  return `${what}\0${site.binary}\0${site.dir}`;
 }
 
 /**
- * Every change of the plan, in order (`sqitch plan`), read once per pass for
- * the runs that share it.
- * @param site The site.
+ * The configuration sqitch runs with (`sqitch config --list`), read once per pass.
+ * @param site The site, pinned.
  * @param runner The run.
- * @param pass The planning pass, when runs share what it read.
- * @returns The changes, or why not (`cannot list the plan: "sqitch plan" …`).
+ * @param pass The planning pass.
+ * @returns The listing, or why not.
  */
-export async function readPlan(
+export function readConfig(
   site: SqitchSite,
   runner: StepRunner,
-  pass?: SqitchPass,
+  pass: SqitchPass,
+): Promise<Got<string>> {
+  return memoised(pass, sharedKey(site, "config"), async () => {
+    const got = await query(
+      site,
+      ["config", "--list"],
+      "plan",
+      `cannot read sqitch's configuration: "${site.binary} config --list"`,
+      runner,
+      { limit: MAX_STATUS_BYTES },
+    );
+    return got.ok ? { ok: true, value: got.value.stdout } : got;
+  });
+}
+
+/**
+ * Every change of the plan, in order (`sqitch plan`), read once per pass.
+ * @param site The site, pinned.
+ * @param runner The run.
+ * @param pass The planning pass.
+ * @returns The changes, or why not (`cannot list the plan: "sqitch plan" …`).
+ */
+export function readPlan(
+  site: SqitchSite,
+  runner: StepRunner,
+  pass: SqitchPass,
 ): Promise<Got<ListedChange[]>> {
-  const key = await sharedKey(site, runner, pass);
-  return memoised(pass, key && `plan\0${key}`, async () => {
+  return memoised(pass, sharedKey(site, "plan"), async () => {
     const what = `cannot list the plan: "${site.binary} plan"`;
     const got = await query(
       site,
@@ -241,29 +276,32 @@ export async function readPlan(
 }
 
 /**
- * A change's deploy script, judged (`sqitch show deploy <id>`, its last newline
- * dropped: sqitch adds one), read once per pass for the runs that share it.
- * @param site The site.
+ * A change's deploy or verify script as sqitch will run it (`sqitch show
+ * deploy|verify <id>`, its last newline dropped: sqitch adds one), read once
+ * per pass.
+ * @param site The site, pinned.
  * @param change The change.
+ * @param script Which script.
  * @param runner The run.
- * @param pass The planning pass, when runs share what it read.
- * @returns The judged script, or why not.
+ * @param pass The planning pass.
+ * @returns The script's bytes, or why not.
  */
-export async function readScript(
+export function readScript(
   site: SqitchSite,
   change: { id: string; name: string },
+  script: "deploy" | "verify",
   runner: StepRunner,
-  pass?: SqitchPass,
-): Promise<Got<JudgedScript>> {
-  const key = await sharedKey(site, runner, pass);
-  return memoised(pass, key && `script\0${key}\0${change.id}`, async () => {
+  pass: SqitchPass,
+): Promise<Got<Uint8Array>> {
+  const key = `${sharedKey(site, script)}\0${change.id}`;
+  return memoised(pass, key, async () => {
     const got = await query(
       site,
-      ["show", `--target=${site.target}`, "deploy", change.id],
+      ["show", `--target=${site.target}`, script, change.id],
       "plan",
-      `cannot read the deploy script of ${
+      `cannot read the ${script} script of ${
         JSON.stringify(change.name)
-      }: "${site.binary} show deploy"`,
+      }: "${site.binary} show ${script}"`,
       runner,
       { limit: MAX_LISTING_BYTES },
     );
@@ -272,6 +310,6 @@ export async function readScript(
     const end = bytes.length > 0 && bytes[bytes.length - 1] === 10
       ? bytes.length - 1
       : bytes.length;
-    return { ok: true, value: judgeScript(bytes.subarray(0, end)) };
+    return { ok: true, value: bytes.subarray(0, end) };
   });
 }

@@ -1,20 +1,20 @@
 /**
- * A sqitch plan as a chant-wave plan file: the changes a database has not
- * deployed, in plan order, with a digest over what deploying them does (the
- * project, the change the database is at, each pending change's name, id and
- * the SHA-256 of its deploy script), `destructive` from those scripts, and
- * what the apply needs to deploy exactly these changes. Pure; running sqitch
- * is `sqitch_steps.ts`'s.
+ * A sqitch plan as a chant-wave plan file (SPEC.md §17): the changes a
+ * database has not deployed, in plan order, with a digest over everything the
+ * deploy executes or that decides how it runs (the project's `sqitch.conf` and
+ * plan file, the client and whether verify runs, each pending change's deploy
+ * script, the files it includes and, with verify, its verify script and
+ * theirs), `destructive` from what those scripts do, the statements that make
+ * each change destructive, and what the apply needs to deploy exactly these
+ * changes the same way. Pure; running sqitch is `sqitch_steps.ts`'s.
  * @module
  */
 
-import { ShapeError } from "../input/shape_error.ts";
 import { createHash } from "node:crypto";
+import { ShapeError } from "../input/shape_error.ts";
 import type { PlanChange } from "../plan/plan_file.ts";
-import {
-  destructiveStatements,
-  type ScriptVerdict,
-} from "./destructive_statements.ts";
+import type { FileFinding, JudgedChange } from "./change_scripts.ts";
+import type { ResolvedClient } from "./database_client.ts";
 
 /** A change of a sqitch plan. */
 export interface SqitchChange {
@@ -24,18 +24,12 @@ export interface SqitchChange {
   name: string;
 }
 
-/** A deploy script, judged: its digest and what it destroys. */
-export interface JudgedScript extends ScriptVerdict {
-  /** The SHA-256 of its bytes, lowercase hex. */
-  sha256: string;
-}
-
-/** A change the database has not deployed, with its judged deploy script. */
+/** A change the database has not deployed, with what it runs, judged. */
 export interface PendingChange extends SqitchChange {
-  script: JudgedScript;
+  judged: JudgedChange;
 }
 
-/** What the apply needs: where the database was and how far to deploy. */
+/** What the apply needs: where the database was, how far to deploy, and how. */
 export interface SqitchState {
   /** The sqitch project. */
   project: string;
@@ -43,17 +37,32 @@ export interface SqitchState {
   deployed: string | null;
   /** The id of the last pending change (`sqitch deploy --to`), or null when none. */
   deployTo: string | null;
+  /** The sqitch program. */
+  program: string;
+  /** The absolute path of the client the deploy runs (`sqitch deploy --client`). */
+  client: string;
+  /** Whether the deploy runs verify scripts (`--verify` or `--no-verify`). */
+  verify: boolean;
 }
 
-/** The plan file of a sqitch plan (SPEC.md §4.2, §13.1), with its apply state. */
+/** A pending change in the plan file, with the statements that make it destructive. */
+export interface SqitchPlanChange extends PlanChange {
+  /**
+   * `<file>:<line>: <what>: <statement>`, at most {@linkcode MAX_STATEMENTS}
+   * (and {@linkcode MAX_PLAN_STATEMENTS} over the plan).
+   */
+  statements?: string[];
+}
+
+/** The plan file of a sqitch plan (SPEC.md §4.2, §13.1, §17), with its apply state. */
 export interface SqitchPlanFile {
   planDigest: string;
   destructive: boolean;
   empty: boolean;
-  /** `2 changes to deploy; destructive: drop_legacy (DROP TABLE, line 3)`. */
+  /** `2 changes to deploy; destructive: drop_note (ALTER TABLE … DROP COLUMN, line 2: "…")`. */
   summary: string;
   /** One `{ address: <change name>, action: "deploy" }` per pending change. */
-  changes: PlanChange[];
+  changes: SqitchPlanChange[];
   sqitch: SqitchState;
 }
 
@@ -66,9 +75,25 @@ export interface SqitchPlanInput {
   pending: readonly PendingChange[];
   /** Whether a script's `-- chant-wave: not destructive` mark counts (the policy at base). */
   honourMarks: boolean;
+  /** The sqitch program. */
+  program: string;
+  /** The client the deploy runs. */
+  client: ResolvedClient;
+  /** Whether verify scripts run. */
+  verify: boolean;
+  /** `sha256:` of the project's `sqitch.conf`, or null when it has none. */
+  config: string | null;
+  /** `sha256:` of the project's plan file. */
+  plan: string;
 }
 
 const MAX_NAMED = 3;
+/** The most statements a change lists in the plan file. */
+export const MAX_STATEMENTS = 20;
+/** The most statements the plan file lists in all (it must stay under 1 MiB). */
+export const MAX_PLAN_STATEMENTS = 200;
+/** The most characters of one listed statement. */
+const MAX_STATEMENT_LINE = 400;
 
 /**
  * The changes after the database's last deployed one, in plan order.
@@ -101,63 +126,47 @@ export function pendingChanges(
 }
 
 /**
- * Judges a deploy script: the SHA-256 of its bytes and its destructive
- * statements (read as UTF-8, invalid bytes replaced).
- * @param script The script's bytes.
- * @returns Its digest, findings and mark.
- * @example
- * ```ts
- * judgeScript(new TextEncoder().encode("TRUNCATE t;")).findings; // [{ what: "TRUNCATE", line: 1 }]
- * ```
- */
-export function judgeScript(script: Uint8Array): JudgedScript {
-  const sha256 = createHash("sha256").update(script).digest("hex");
-  return {
-    sha256,
-    ...destructiveStatements(new TextDecoder().decode(script)),
-  };
-}
-
-/**
  * Makes the plan file of the pending changes.
  *
  * - `planDigest`: `sha256:` and the SHA-256 of
- *   `{"kind":"sqitch-plan","project","deployed","changes":[{"id","name","deploy":"sha256:…"}]}`
- *   (JSON, no whitespace, keys in that order): two databases at the same change
- *   of the same plan get the same digest; an edited deploy script, an added
- *   change or a database that moved gets another.
- * - `destructive`: some pending script has a destructive statement, unless it
- *   is marked not destructive and `honourMarks` is set.
+ *   `{"kind":"sqitch-plan","version":2,"project","deployed","client":{"path","sha256"},"verify","config","plan","changes":[{"id","name","files":[{"path","sha256"}]}]}`
+ *   (JSON, no whitespace, keys in that order; `files` in the order psql runs
+ *   them): two databases at the same change of the same project get the same
+ *   digest; an edit to any file the deploy runs, to `sqitch.conf` or the plan
+ *   file, another client or verify, or a database that moved gets another.
+ * - `destructive`: some pending change has a finding, unless its deploy
+ *   script is marked not destructive and `honourMarks` is set.
  * - `empty`: nothing is pending.
- * @param input The project, the database's change, the pending changes, and
- *   whether marks count.
+ * @param input The project, the database's change, the pending changes judged,
+ *   whether marks count, and how the deploy runs.
  * @returns The plan file.
  * @example
  * ```ts
- * const script = judgeScript(new TextEncoder().encode("DROP TABLE old;"));
- * const plan = sqitchPlanFile({
- *   project: "flipr", deployed: null, honourMarks: false,
- *   pending: [{ id: "1".repeat(40), name: "drop_old", script }],
- * });
- * plan.summary; // "1 change to deploy; destructive: drop_old (DROP TABLE, line 1)"
+ * sqitchPlanFile({ ...input, pending: [dropOld] }).summary;
+ * // '1 change to deploy; destructive: drop_old (DROP TABLE, line 1: "DROP TABLE old")'
  * ```
  */
 export function sqitchPlanFile(input: SqitchPlanInput): SqitchPlanFile {
   const covered = {
     kind: "sqitch-plan",
+    version: 2,
     project: input.project,
     deployed: input.deployed,
-    changes: input.pending.map(({ id, name, script }) => ({
+    client: { path: input.client.path, sha256: input.client.sha256 },
+    verify: input.verify,
+    config: input.config,
+    plan: input.plan,
+    changes: input.pending.map(({ id, name, judged }) => ({
       id,
       name,
-      deploy: `sha256:${script.sha256}`,
+      files: judged.files.map(({ path, sha256 }) => ({ path, sha256 })),
     })),
   };
   const planDigest = `sha256:${
     createHash("sha256").update(JSON.stringify(covered), "utf8").digest("hex")
   }`;
-  const flagged = input.pending.filter((c) => c.script.findings.length > 0);
-  const cleared = flagged.filter((c) => c.script.marked && input.honourMarks);
+  const flagged = input.pending.filter((c) => c.judged.findings.length > 0);
+  const cleared = flagged.filter((c) => c.judged.marked && input.honourMarks);
   const destructive = flagged.filter((c) => !cleared.includes(c));
   const last = input.pending[input.pending.length - 1];
   return {
@@ -165,19 +174,39 @@ export function sqitchPlanFile(input: SqitchPlanInput): SqitchPlanFile {
     destructive: destructive.length > 0,
     empty: input.pending.length === 0,
     summary: summaryOf(input.pending.length, destructive, cleared),
-    changes: input.pending.map((change) => ({
-      address: change.name,
-      action: "deploy",
-    })),
+    changes: listedChanges(input.pending),
     sqitch: {
       project: input.project,
       deployed: input.deployed,
       deployTo: last ? last.id : null,
+      program: input.program,
+      client: input.client.path,
+      verify: input.verify,
     },
   };
 }
 
-/** `N changes to deploy`, then the destructive ones and the cleared ones, named. */
+/** Each pending change, with its statements while the plan's budget lasts. */
+function listedChanges(pending: readonly PendingChange[]): SqitchPlanChange[] {
+  let budget = MAX_PLAN_STATEMENTS;
+  return pending.map(({ name, judged }) => {
+    const take = Math.min(MAX_STATEMENTS, budget, judged.findings.length);
+    budget -= take;
+    const statements = judged.findings.slice(0, take).map((f) =>
+      `${f.file}:${f.line}: ${f.what}: ${f.statement}`.slice(
+        0,
+        MAX_STATEMENT_LINE,
+      )
+    );
+    return {
+      address: name,
+      action: "deploy",
+      ...(statements.length > 0 ? { statements } : {}),
+    };
+  });
+}
+
+/** `N changes to deploy`, then the destructive ones (each with its first statement) and the cleared ones. */
 function summaryOf(
   count: number,
   destructive: readonly PendingChange[],
@@ -186,13 +215,15 @@ function summaryOf(
   let summary = `${count} change${count === 1 ? "" : "s"} to deploy`;
   if (destructive.length) {
     summary += `; destructive: ${
-      named(destructive.map(({ name, script }) => {
-        const [first] = script.findings;
-        const more = script.findings.length > 1
-          ? `, and ${script.findings.length - 1} more`
+      named(destructive.map(({ name, judged }) => {
+        const [first] = judged.findings;
+        const more = judged.findings.length > 1
+          ? `, and ${judged.findings.length - 1} more`
           : "";
-        const mark = script.marked ? "; its mark is ignored" : "";
-        return `${name} (${first.what}, line ${first.line}${more}${mark})`;
+        const mark = judged.marked ? "; its mark is ignored" : "";
+        return `${name} (${
+          shownFinding(first, judged.files[0]?.path)
+        }${more}${mark})`;
       }))
     }`;
   }
@@ -202,6 +233,17 @@ function summaryOf(
     }`;
   }
   return summary;
+}
+
+/** `DROP TABLE, line 3: "DROP TABLE a"`, naming the file when it is not the deploy script. */
+function shownFinding(finding: FileFinding, deployScript?: string): string {
+  const where = finding.file === deployScript
+    ? `line ${finding.line}`
+    : `${finding.file} line ${finding.line}`;
+  const statement = finding.statement === ""
+    ? ""
+    : `: ${JSON.stringify(finding.statement)}`;
+  return `${finding.what}, ${where}${statement}`;
 }
 
 /** The first few entries, then how many more. */

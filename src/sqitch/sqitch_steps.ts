@@ -1,13 +1,16 @@
 /**
- * The sqitch steps of the `tool` shorthand and of `plan-file sqitch`: planning
- * asks the database what it has deployed (`sqitch status`), lists the plan
- * (`sqitch plan`), reads each pending change's deploy script (`sqitch show
- * deploy <id>`) and writes the plan file made from them; applying checks that
- * the database is still where the plan found it, then deploys up to the last
- * change planned (`sqitch deploy --to <id>`), never further. Every sqitch
- * command runs in the project's directory (`--chdir`); the ones whose output is
- * read run with `LC_ALL=C` and their stdout is captured, never printed. It
- * decides nothing about the wave.
+ * The sqitch steps of the `tool` shorthand and of `plan-file sqitch` (SPEC.md
+ * §17). Every sqitch command runs in the project's directory (`--chdir`),
+ * pinned (`pinned_sqitch.ts`: the configuration with no revert script
+ * reachable, the server's and psql's reading of text). Planning checks the
+ * configuration sqitch runs with, finds the client, asks the database what it
+ * has deployed (`sqitch status`), lists the plan (`sqitch plan`), reads and
+ * judges each pending change's scripts and the files they include, and writes
+ * the plan file made from them. Applying checks the configuration and that the
+ * database is still where the plan found it, then deploys up to the last
+ * change planned (`sqitch deploy --to <id>`), never further, with the client
+ * and verify the plan was made for and `--mode change`. It decides nothing
+ * about the wave.
  * @module
  */
 
@@ -27,13 +30,22 @@ import {
 import { sqitchState } from "./_sqitch_output.ts";
 import {
   failedStep,
+  newSqitchPass,
+  readConfig,
   readDeployed,
   readPlan,
   readScript,
   shownTarget,
   type SqitchPass,
+  type SqitchPlace,
   type SqitchSite,
 } from "./_sqitch_queries.ts";
+import { judgeChange } from "./change_scripts.ts";
+import { resolveClient } from "./database_client.ts";
+import { pinSqitch } from "./pinned_sqitch.ts";
+import { digestOf } from "./project_files.ts";
+import type { SqitchSettings } from "./sqitch_at_base.ts";
+import { checkedConfig } from "./sqitch_config.ts";
 import {
   type PendingChange,
   pendingChanges,
@@ -41,7 +53,7 @@ import {
   type SqitchState,
 } from "./sqitch_plan_file.ts";
 
-export type { SqitchPass, SqitchSite } from "./_sqitch_queries.ts";
+export type { SqitchPass, SqitchPlace } from "./_sqitch_queries.ts";
 export { newSqitchPass } from "./_sqitch_queries.ts";
 
 /** A plan step that ran and did its work. */
@@ -54,71 +66,151 @@ const DONE: StepResult = {
   durationMs: 0,
 };
 
+/** How a sqitch plan is made. */
+export interface SqitchPlanOptions {
+  /** Whether a `-- chant-wave: not destructive` mark counts. */
+  honourMarks: boolean;
+  /** How sqitch runs (the spec at base). */
+  settings: SqitchSettings;
+  /** The planning pass whose runs share what they read (none: a pass of its own). */
+  pass?: SqitchPass;
+}
+
 /**
- * Plans one database: what it has deployed, the plan, the deploy script of each
- * pending change; then the plan file written at `planPath` (atomically).
- * @param site The program, project directory and database.
+ * Checks the configuration sqitch runs with (pinned), then runs `steps`.
+ * @returns The first failed step, or what `steps` returned.
+ */
+async function withPinnedSqitch(
+  site: SqitchSite,
+  phase: "plan" | "apply",
+  pass: SqitchPass,
+  runner: StepRunner,
+  steps: (pinned: SqitchSite, config: string | null) => Promise<ToolStepResult>,
+): Promise<ToolStepResult> {
+  const files = pass.files(resolve(runner.cwd, site.dir));
+  const pinning = await pinSqitch(files, pass.revertDir, runner.env);
+  if (typeof pinning === "string") {
+    return toolFailure(phase, runner.label, pinning, []);
+  }
+  // Not `await using`: the bundle runs on Node 20, which has none.
+  try {
+    const run = { ...site, env: pinning.env };
+    const listing = await readConfig(run, runner, pass);
+    if (!listing.ok) return failedStep(phase, runner, listing);
+    try {
+      checkedConfig(listing.value, site.target, pass.revertDir);
+    } catch (error) {
+      if (!(error instanceof ShapeError)) throw error;
+      return toolFailure(phase, runner.label, error.message, []);
+    }
+    return await steps(run, pinning.config);
+  } finally {
+    await pinning[Symbol.asyncDispose]();
+  }
+}
+
+/**
+ * Plans one database: the configuration sqitch runs with, the client, what
+ * the database has deployed, the plan, each pending change's scripts judged
+ * with every file they include; then the plan file written at `planPath`
+ * (atomically).
+ * @param place The project directory and the database.
  * @param planPath The plan file, relative to the runner's working directory.
- * @param options Whether a `-- chant-wave: not destructive` mark counts, and
- *   the planning pass whose runs share the plan and scripts (none: nothing shared).
+ * @param options Whether marks count, how sqitch runs, the planning pass.
  * @param runner Runs the steps and names the run.
  * @returns The first failed step (`plan of "<target>": cannot read what
  *   "<database>" has deployed: "sqitch status" exited 2`), or ok with the plan
  *   file written; never rejects for sqitch's own failures.
  */
 export async function planWithSqitch(
-  site: SqitchSite,
+  place: SqitchPlace,
   planPath: string,
-  options: { honourMarks: boolean; pass?: SqitchPass },
+  options: SqitchPlanOptions,
   runner: StepRunner,
 ): Promise<StepResult> {
-  const deployed = await readDeployed(site, "plan", runner);
-  if (!deployed.ok) return failedStep("plan", runner, deployed);
-  const plan = await readPlan(site, runner, options.pass);
-  if (!plan.ok) return failedStep("plan", runner, plan);
-  let pending;
-  try {
-    pending = pendingChanges(plan.value, deployed.value);
-  } catch (error) {
-    if (!(error instanceof ShapeError)) throw error;
-    return toolFailure("plan", runner.label, error.message, []);
-  }
-  if (pending.length > MAX_PLAN_CHANGES) {
-    return toolFailure(
-      "plan",
-      runner.label,
-      `${pending.length} changes are pending; chant-wave plans at most ${MAX_PLAN_CHANGES} at once`,
-      [],
-    );
-  }
-  const judged: PendingChange[] = [];
-  for (const change of pending) {
-    const script = await readScript(site, change, runner, options.pass);
-    if (!script.ok) return failedStep("plan", runner, script);
-    judged.push({ ...change, script: script.value });
-  }
-  const file = sqitchPlanFile({
-    project: plan.value[0].project,
-    deployed: deployed.value,
-    pending: judged,
-    honourMarks: options.honourMarks,
-  });
-  try {
-    await writeFileAtomic(
-      resolve(runner.cwd, planPath),
-      `${JSON.stringify(file)}\n`,
-    );
-  } catch (error) {
-    return toolFailure(
-      "plan",
-      runner.label,
-      `cannot write the plan file ${JSON.stringify(planPath)}: ${
-        (error as Error).message
-      }`,
-      [],
-    );
-  }
-  return DONE;
+  const { settings } = options;
+  const pass = options.pass ?? newSqitchPass();
+  const fail = (why: string) => toolFailure("plan", runner.label, why, []);
+  return await withPinnedSqitch(
+    { ...place, binary: settings.program },
+    "plan",
+    pass,
+    runner,
+    async (pinned, config) => {
+      const client = await resolveClient(settings.client, runner.env.PATH);
+      if (typeof client === "string") return fail(client);
+      const deployed = await readDeployed(pinned, "plan", runner);
+      if (!deployed.ok) return failedStep("plan", runner, deployed);
+      const plan = await readPlan(pinned, runner, pass);
+      if (!plan.ok) return failedStep("plan", runner, plan);
+      let pending;
+      try {
+        pending = pendingChanges(plan.value, deployed.value);
+      } catch (error) {
+        if (!(error instanceof ShapeError)) throw error;
+        return fail(error.message);
+      }
+      if (pending.length > MAX_PLAN_CHANGES) {
+        return fail(
+          `${pending.length} changes are pending; chant-wave plans at most ${MAX_PLAN_CHANGES} at once`,
+        );
+      }
+      const files = pass.files(resolve(runner.cwd, place.dir));
+      const planText = await files.read("sqitch.plan");
+      if ("why" in planText) {
+        return fail(
+          `cannot read the project's sqitch.plan: it ${planText.why}`,
+        );
+      }
+      const context = {
+        parser: await pass.parser(),
+        created: new Set<string>(),
+      };
+      const judged: PendingChange[] = [];
+      for (const change of pending) {
+        const path = (script: string) => `${script}/${change.name}.sql`;
+        const deploy = await readScript(pinned, change, "deploy", runner, pass);
+        if (!deploy.ok) return failedStep("plan", runner, deploy);
+        const verify = settings.verify
+          ? await readScript(pinned, change, "verify", runner, pass)
+          : undefined;
+        if (verify && !verify.ok) return failedStep("plan", runner, verify);
+        judged.push({
+          ...change,
+          judged: await judgeChange(
+            { path: path("deploy"), bytes: deploy.value },
+            verify && { path: path("verify"), bytes: verify.value },
+            context,
+            files,
+          ),
+        });
+      }
+      const file = sqitchPlanFile({
+        project: plan.value[0].project,
+        deployed: deployed.value,
+        pending: judged,
+        honourMarks: options.honourMarks,
+        program: settings.program,
+        client,
+        verify: settings.verify,
+        config,
+        plan: digestOf(planText.bytes),
+      });
+      try {
+        await writeFileAtomic(
+          resolve(runner.cwd, planPath),
+          `${JSON.stringify(file)}\n`,
+        );
+      } catch (error) {
+        return fail(
+          `cannot write the plan file ${JSON.stringify(planPath)}: ${
+            (error as Error).message
+          }`,
+        );
+      }
+      return DONE;
+    },
+  );
 }
 
 /** A change id as messages show it. */
@@ -127,10 +219,12 @@ function idOf(id: string | null): string {
 }
 
 /**
- * Applies one database's plan: reads the plan file's apply state, checks that
- * the database still has deployed what it had at plan time, then `sqitch deploy
- * --to <last planned change>`.
- * @param site The program, project directory and database.
+ * Applies one database's plan: reads the plan file's apply state, checks the
+ * configuration sqitch runs with and that the database still has deployed
+ * what it had at plan time, then `sqitch deploy --to <last planned change>
+ * --mode change --client <client> --verify|--no-verify`: on a failure no
+ * revert script runs (none is reachable, and the mode reverts nothing).
+ * @param place The project directory and the database (the program is the plan's).
  * @param planPath The plan file, relative to the runner's working directory.
  * @param runner Runs the steps and names the run.
  * @returns How the deploy ended; `moved` (and nothing deployed) when the
@@ -139,7 +233,7 @@ function idOf(id: string | null): string {
  *   now; nothing deployed`. Never rejects for sqitch's own failures.
  */
 export async function applyWithSqitch(
-  site: SqitchSite,
+  place: SqitchPlace,
   planPath: string,
   runner: StepRunner,
 ): Promise<ToolStepResult> {
@@ -153,31 +247,43 @@ export async function applyWithSqitch(
     );
   }
   if (planned.deployTo === null) return DONE;
-  const now = await readDeployed(site, "apply", runner);
-  if (!now.ok) return failedStep("apply", runner, now);
-  if (now.value !== planned.deployed) {
-    return {
-      ...toolFailure(
-        "apply",
-        runner.label,
-        `${shownTarget(site)} moved since the plan: it had deployed ${
-          idOf(planned.deployed)
-        }, it has deployed ${idOf(now.value)} now; nothing deployed`,
-        [],
-      ),
-      moved: true,
-    };
-  }
-  return await runner.run({
-    argv: [
-      site.binary,
-      `--chdir=${site.dir}`,
-      "deploy",
-      `--target=${site.target}`,
-      `--to=${planned.deployTo}`,
-    ],
-    phase: "apply",
-  });
+  return await withPinnedSqitch(
+    { ...place, binary: planned.program },
+    "apply",
+    newSqitchPass(),
+    runner,
+    async (pinned) => {
+      const now = await readDeployed(pinned, "apply", runner);
+      if (!now.ok) return failedStep("apply", runner, now);
+      if (now.value !== planned.deployed) {
+        return {
+          ...toolFailure(
+            "apply",
+            runner.label,
+            `${shownTarget(place)} moved since the plan: it had deployed ${
+              idOf(planned.deployed)
+            }, it has deployed ${idOf(now.value)} now; nothing deployed`,
+            [],
+          ),
+          moved: true,
+        };
+      }
+      return await runner.run({
+        argv: [
+          planned.program,
+          `--chdir=${place.dir}`,
+          "deploy",
+          `--target=${place.target}`,
+          `--to=${planned.deployTo}`,
+          "--mode=change",
+          `--client=${planned.client}`,
+          planned.verify ? "--verify" : "--no-verify",
+        ],
+        phase: "apply",
+        env: pinned.env,
+      });
+    },
+  );
 }
 
 /** The apply state of the plan file, or why it cannot be read (a bug is thrown). */

@@ -2,7 +2,9 @@
  * What the policy at base says about a wave's tool plans, read once per job:
  * for sqitch, whether deploy scripts' `-- chant-wave: not destructive` marks
  * count (`destructiveOverrides`, strictest of the governing waves at every
- * base), logged with what governed. Other tools need nothing.
+ * base) and how sqitch runs (its program, the database client, verify; the
+ * spec's `tool` at every base), each logged with what decided it. Other tools
+ * need nothing.
  * @module
  */
 
@@ -11,16 +13,21 @@ import type { Writer } from "../console/writer.ts";
 import type { BaseSpec } from "../gate/base_spec.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { overridesAtBase } from "../sqitch/overrides_at_base.ts";
+import { sqitchAtBase, type SqitchSettings } from "../sqitch/sqitch_at_base.ts";
 
 /** What a tool's plan takes from the policy at base. */
 export interface ToolContext {
   /** Whether a deploy script's not-destructive mark counts. */
   honourMarks: boolean;
+  /** How sqitch runs. */
+  sqitch: SqitchSettings;
 }
 
 /**
  * Reads the wave's tool context at the bases, and logs
- * `destructive overrides of wave <k> "<name>": honoured|ignored (<reason>)`.
+ * `destructive overrides of wave <k> "<name>": honoured|ignored (<reason>)`
+ * and `sqitch runs as at base: program "sqitch", client "psql", verify off
+ * (<reason>)`, with a note for each setting this change gives otherwise.
  * @param spec The spec (its `tool`).
  * @param bases The commits and the spec at each (the job's base first).
  * @param wave The wave.
@@ -49,5 +56,26 @@ export function toolContext(
         `it is read at base, so not-destructive marks are ignored until the change is merged`,
     );
   }
-  return { honourMarks: read.honour };
+  const at = sqitchAtBase(bases);
+  const verify = (on: boolean) => on ? "on" : "off";
+  log(
+    `sqitch runs as at base: program ${JSON.stringify(at.program)}, client ${
+      JSON.stringify(at.client)
+    }, verify ${verify(at.verify)} (${at.reason})`,
+  );
+  const head = spec.plan.tool;
+  const differs = [
+    head.binary !== at.program && `program ${JSON.stringify(head.binary)}`,
+    head.client !== at.client && `client ${JSON.stringify(head.client)}`,
+    head.verify !== at.verify && `verify ${verify(head.verify)}`,
+  ].filter((part): part is string => typeof part === "string");
+  if (differs.length > 0) {
+    log(
+      `note: this change says ${
+        differs.join(", ")
+      } for sqitch; it is read at base, so it counts once the change is merged`,
+    );
+  }
+  const sqitch = { program: at.program, client: at.client, verify: at.verify };
+  return { honourMarks: read.honour, sqitch };
 }

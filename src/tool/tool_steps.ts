@@ -9,10 +9,15 @@
 import type { StepResult } from "../exec/run_step.ts";
 import type { SqitchTool, Tool } from "../spec/types.ts";
 import {
+  DEFAULT_SQITCH,
+  type SqitchSettings,
+} from "../sqitch/sqitch_at_base.ts";
+import {
   applyWithSqitch,
   newSqitchPass,
   planWithSqitch,
   type SqitchPass,
+  type SqitchPlace,
 } from "../sqitch/sqitch_steps.ts";
 import { applyWithTofu, planWithTofu } from "../tofu/tofu_steps.ts";
 import {
@@ -29,6 +34,8 @@ import type { ToolContext } from "./tool_context.ts";
 export interface ToolPass {
   /** Whether a sqitch deploy script's not-destructive mark counts. */
   honourMarks: boolean;
+  /** How sqitch runs (the spec at base). */
+  settings: SqitchSettings;
   /** What the pass's sqitch runs have read already. */
   sqitch: SqitchPass;
 }
@@ -36,20 +43,25 @@ export interface ToolPass {
 /**
  * Starts a planning pass: one per planning of a wave's runs, so its runs read
  * a shared plan once and a later pass reads it afresh.
- * @param context What the policy at base says (none: marks do not count).
+ * @param context What the policy at base says (none: marks do not count,
+ *   sqitch runs as by default).
  * @returns The pass.
  */
 export function toolPass(context?: ToolContext): ToolPass {
   return {
     honourMarks: context?.honourMarks ?? false,
+    settings: context?.sqitch ?? DEFAULT_SQITCH,
     sqitch: newSqitchPass(),
   };
 }
 
-/** The sqitch site of one run: the program, and `dir` and `target` filled in. */
-function sqitchSite(tool: SqitchTool, where: ToolRun) {
+/**
+ * Where sqitch runs for one run: `dir` and `target` filled in (the program is
+ * the spec's at base when planning, the plan's when applying).
+ */
+function sqitchPlace(tool: SqitchTool, where: ToolRun): SqitchPlace {
   const [dir, target] = fillForRun([tool.dir, tool.target], where);
-  return { binary: tool.binary, dir, target };
+  return { dir, target };
 }
 
 /**
@@ -73,9 +85,13 @@ export function planWithTool(
 ): Promise<StepResult> {
   if (tool.kind === "sqitch") {
     return planWithSqitch(
-      sqitchSite(tool, where),
+      sqitchPlace(tool, where),
       where.planPath,
-      { honourMarks: pass.honourMarks, pass: pass.sqitch },
+      {
+        honourMarks: pass.honourMarks,
+        settings: pass.settings,
+        pass: pass.sqitch,
+      },
       runnerFor(where, settings, io),
     );
   }
@@ -99,7 +115,7 @@ export function applyWithTool(
 ): Promise<ToolStepResult> {
   if (tool.kind === "sqitch") {
     return applyWithSqitch(
-      sqitchSite(tool, where),
+      sqitchPlace(tool, where),
       where.planPath,
       runnerFor(where, settings, io),
     );

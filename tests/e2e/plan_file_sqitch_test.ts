@@ -15,33 +15,52 @@ import { tempRepo } from "../_helpers/temp_repo.ts";
 const ACCOUNTS = "dc2462de80ae44f4b7a6bde7c36a69b6831e3c26";
 const INVOICES = "43e6f38d03c8c9c0bb7d4c50e2e572b38e352649";
 
-async function sha256(text: string): Promise<string> {
+async function sha256(
+  bytes: string | Uint8Array<ArrayBuffer>,
+): Promise<string> {
   const digest = await crypto.subtle.digest(
     "SHA-256",
-    new TextEncoder().encode(text),
+    typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes,
   );
-  return [...new Uint8Array(digest)]
-    .map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `sha256:${
+    [...new Uint8Array(digest)]
+      .map((byte) => byte.toString(16).padStart(2, "0")).join("")
+  }`;
 }
 
-/** The digest SPEC'd for a plan: over the project, the database's change and each pending change. */
+/**
+ * The digest SPEC'd for a plan: over the project, the database's change, the
+ * client, verify, sqitch.conf, the plan file and each pending change's files.
+ */
 async function planDigest(
   files: Record<string, string>,
   deployed: string | null,
   changes: [string, string][],
 ): Promise<string> {
+  const psql = await Deno.readFile(await Deno.realPath("/usr/bin/psql"));
   const covered = {
     kind: "sqitch-plan",
+    version: 2,
     project: "tenants",
     deployed,
+    client: { path: "/usr/bin/psql", sha256: await sha256(psql) },
+    verify: false,
+    config: await sha256(files["db/sqitch.conf"]),
+    plan: await sha256(files["db/sqitch.plan"]),
     changes: await Promise.all(changes.map(async ([id, name]) => ({
       id,
       name,
-      deploy: `sha256:${await sha256(files[`db/deploy/${name}.sql`])}`,
+      files: [{
+        path: `deploy/${name}.sql`,
+        sha256: await sha256(files[`db/deploy/${name}.sql`]),
+      }],
     }))),
   };
-  return `sha256:${await sha256(JSON.stringify(covered))}`;
+  return await sha256(JSON.stringify(covered));
 }
+
+/** The apply state a plan of the example gives: how sqitch will deploy. */
+const HOW = { program: "sqitch", client: "/usr/bin/psql", verify: false };
 
 Deno.test("chant-wave plan-file sqitch writes the plan of a database's pending changes", async (t) => {
   await requireSqitch();
@@ -79,7 +98,12 @@ Deno.test("chant-wave plan-file sqitch writes the plan of a database's pending c
           { address: "accounts", action: "deploy" },
           { address: "invoices", action: "deploy" },
         ],
-        sqitch: { project: "tenants", deployed: null, deployTo: INVOICES },
+        sqitch: {
+          project: "tenants",
+          deployed: null,
+          deployTo: INVOICES,
+          ...HOW,
+        },
       });
       fresh = plan.planDigest;
     },
@@ -125,6 +149,7 @@ Deno.test("chant-wave plan-file sqitch writes the plan of a database's pending c
         project: "tenants",
         deployed: ACCOUNTS,
         deployTo: INVOICES,
+        ...HOW,
       });
     },
   );

@@ -319,7 +319,7 @@ Deno.test("normalise() gives the tool shorthand its default program", async (t) 
   });
 });
 
-Deno.test("normalise() gives sqitch its default program and keeps its target", () => {
+Deno.test("normalise() gives sqitch its default program, client and verify, and keeps its target", () => {
   const spec = parseSpec(
     JSON.stringify({
       name: "tenants",
@@ -335,6 +335,8 @@ Deno.test("normalise() gives sqitch its default program and keeps its target", (
       dir: "db",
       target: "db:pg:tenant_{target}",
       binary: "sqitch",
+      client: "psql",
+      verify: false,
     },
   });
 });

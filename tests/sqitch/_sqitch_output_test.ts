@@ -75,21 +75,31 @@ Deno.test("planListing() reads sqitch plan's lines, refusing anything else", asy
 });
 
 Deno.test("sqitchState() reads the apply state of a plan file", async (t) => {
+  const state = {
+    project: "tenants",
+    deployed: null,
+    deployTo: B,
+    program: "sqitch",
+    client: "/usr/bin/psql",
+    verify: false,
+  };
   await t.step("as written", () => {
-    const state = { project: "tenants", deployed: null, deployTo: B };
     expect(sqitchState(JSON.stringify({ sqitch: state }))).toEqual(state);
   });
   for (
     const bad of [
       {},
-      { sqitch: { project: "t", deployed: "x", deployTo: B } },
-      { sqitch: { project: "", deployed: null, deployTo: B } },
-      { sqitch: { project: "t", deployed: null } },
+      { sqitch: { ...state, deployed: "x" } },
+      { sqitch: { ...state, project: "" } },
+      { sqitch: { ...state, deployTo: undefined } },
+      { sqitch: { ...state, client: "psql" } },
+      { sqitch: { ...state, verify: "no" } },
+      { sqitch: { ...state, program: "" } },
     ]
   ) {
     await t.step(`refuses ${JSON.stringify(bad)}`, () => {
       expect(() => sqitchState(JSON.stringify(bad))).toThrow(
-        'has no "sqitch": { "project", "deployed", "deployTo" }',
+        'has no "sqitch": { "project", "deployed", "deployTo", "program", "client", "verify" }',
       );
     });
   }

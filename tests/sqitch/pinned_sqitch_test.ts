@@ -1,0 +1,45 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { tempDir } from "../_helpers/binary.ts";
+import { pinSqitch } from "../../src/sqitch/pinned_sqitch.ts";
+import { projectFiles } from "../../src/sqitch/project_files.ts";
+
+Deno.test("pinSqitch() writes the pinned configuration and sets how the server and psql read text", async (t) => {
+  await using dir = await tempDir({
+    "db/sqitch.conf": "[core]\n\tengine = pg\n",
+  });
+  await t.step(
+    "with the job's own PGOPTIONS kept before chant-wave's",
+    async () => {
+      const pinned = await pinSqitch(
+        projectFiles(`${dir.path}/db`),
+        "/tmp/none",
+        { PGOPTIONS: "-c work_mem=64MB" },
+      );
+      if (typeof pinned === "string") throw new Error(pinned);
+      const config = pinned.env.SQITCH_CONFIG;
+      expect(pinned.env).toEqual({
+        SQITCH_CONFIG: config,
+        PGOPTIONS: "-c work_mem=64MB -c standard_conforming_strings=on",
+        PGCLIENTENCODING: "UTF8",
+      });
+      expect(await Deno.readTextFile(config)).toBe(
+        '[core]\n\tengine = pg\n\n[core]\n\trevert_dir = "/tmp/none"\n\treworked_revert_dir = "/tmp/none"\n',
+      );
+      expect(pinned.config).toMatch(/^sha256:[0-9a-f]{64}$/);
+      await pinned[Symbol.asyncDispose]();
+      await expect(Deno.stat(config)).rejects.toThrow(Deno.errors.NotFound);
+    },
+  );
+  await t.step("a project without sqitch.conf", async () => {
+    await using pinned = await pinSqitch(
+      projectFiles(`${dir.path}/none`),
+      "/tmp/none",
+      {},
+    ) as Exclude<Awaited<ReturnType<typeof pinSqitch>>, string>;
+    expect([pinned.config, pinned.env.PGOPTIONS]).toEqual([
+      null,
+      "-c standard_conforming_strings=on",
+    ]);
+  });
+});
