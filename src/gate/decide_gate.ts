@@ -5,6 +5,10 @@
  * approval covers plans, not only a digest: a decision stands approved when one
  * counting approval covers each of its non-empty members that has not already
  * applied under it, so a retried or partly applied wave needs no new approval.
+ * When the members are fresh plans of a target's live state (a database a
+ * sqitch plan reads, §17), a non-empty member that did apply under an approval
+ * plans, unchanged, what already applied: its target moved back since (it was
+ * reverted by hand), and that approval never covers it again.
  * Under approver rules (§12.1), `required` distinct principals must each
  * have such an approval, not used before for a plan it is to claim (a plan
  * that applied under it, or claimed with no outcome); the verdicts (seals
@@ -47,6 +51,7 @@ import type {
 import {
   approvedForAnotherMessage,
   isSettleRevoke,
+  movedBackMessage,
   noApprovalMessage,
   revokedMessage,
   settledMessage,
@@ -69,6 +74,13 @@ export interface GateQuery {
    * anyone counts (a plain ledger gate).
    */
   rules?: GateRules;
+  /**
+   * The members are fresh plans of each target's live state, empty once
+   * applied (sqitch, §17): a non-empty one that applied under an approval
+   * moved back since, and needs a new approval. Absent for plans a command
+   * may repeat after applying them, and for a decision's recorded members.
+   */
+  liveState?: boolean;
 }
 
 /** The gate stands approved: `approval` covers the decision. */
@@ -143,7 +155,11 @@ export function decideGate(
     const verdict = verdictOf(approval, rules);
     if (!verdict.counts) continue;
     const claims = claimsOf(approval.id);
-    const { need, unsettled, claimable } = sortMembers(query.members, claims);
+    const { need, unsettled, claimable, movedBack } = sortMembers(
+      query.members,
+      claims,
+    );
+    if (query.liveState && movedBack.length > 0) continue;
     if (!covers(approval, sets, need, query.digest)) continue;
     const covering = oldestFirst.filter((a) =>
       covers(a, sets, need, query.digest)
@@ -167,10 +183,14 @@ export function decideGate(
   }
   const tally = short ?? waitingTally(records, oldestFirst, sets, query);
   const bearing = approvals.find((a) => !spent(a, sets, claimsOf(a.id)));
-  const reasons = tally &&
-      (short || tally.required > 1 || tally.refused.length > 0)
-    ? [tallyLine(tally, query.digest)]
-    : waitingReasons(records, bearing, sets, query);
+  const reasons = [
+    ...query.liveState
+      ? movedBackReasons(approvals, claimsOf, query.members)
+      : [],
+    ...tally && (short || tally.required > 1 || tally.refused.length > 0)
+      ? [tallyLine(tally, query.digest)]
+      : waitingReasons(records, bearing, sets, query),
+  ];
   const standing = standingPending(records, query.digest, query.now);
   return {
     status: "waiting",
@@ -178,6 +198,26 @@ export function decideGate(
     ...(standing ? { standing } : {}),
     ...(tally ? { tally } : {}),
   };
+}
+
+/**
+ * The members that plan again, unchanged, what applied under a counting
+ * approval (their targets moved back since), each named with that approval.
+ */
+function movedBackReasons(
+  approvals: readonly ApprovalRecord[],
+  claimsOf: (approvalId: string) => ClaimLedger,
+  members: readonly GateMember[],
+): string[] {
+  const reasons: string[] = [];
+  for (const member of members) {
+    if (member.empty === true) continue;
+    const under = approvals.find((a) =>
+      claimsOf(a.id).standing(member).kind === "applied"
+    );
+    if (under) reasons.push(movedBackMessage(member, under));
+  }
+  return reasons;
 }
 
 /**
@@ -289,23 +329,34 @@ export function needing(
  * The members an approval must cover (the non-empty ones not applied under
  * it), those of them claimed under it with no outcome (a job refuses to claim
  * them again), and the rest, which a job would claim: each of those needs
- * approvers not used for it before (§12.1).
+ * approvers not used for it before (§12.1). Beside them, the non-empty
+ * members that applied under it already: for plans of live state, their
+ * targets moved back since (§17), and the approval cannot cover them.
  */
 export function sortMembers(
   members: readonly GateMember[],
   claims: ClaimLedger,
-): { need: GateMember[]; unsettled: GateMember[]; claimable: GateMember[] } {
+): {
+  need: GateMember[];
+  unsettled: GateMember[];
+  claimable: GateMember[];
+  movedBack: GateMember[];
+} {
   const need: GateMember[] = [];
   const unsettled: GateMember[] = [];
   const claimable: GateMember[] = [];
+  const movedBack: GateMember[] = [];
   for (const member of members) {
     if (member.empty === true) continue;
     const { kind } = claims.standing(member);
-    if (kind === "applied") continue;
+    if (kind === "applied") {
+      movedBack.push(member);
+      continue;
+    }
     need.push(member);
     (kind === "unsettled" ? unsettled : claimable).push(member);
   }
-  return { need, unsettled, claimable };
+  return { need, unsettled, claimable, movedBack };
 }
 
 /** Whether `approval` covers every member of `need`. */

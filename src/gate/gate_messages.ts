@@ -60,6 +60,28 @@ export function uncoveredMessage(
 }
 
 /**
+ * Says that a target plans again, unchanged, a plan it already applied under
+ * an approval (SPEC.md §17): what applied is gone (reverted by hand), and an
+ * approval covers each plan's one successful apply, so it waits for a new one.
+ * @param member The target and the plan it planned again.
+ * @param approval Who approved it, when it applied.
+ * @returns `<target>: moved back since it applied this plan (<d>) under the
+ *   approval by <who> at <time>; applying it again needs a new approval`.
+ * @example
+ * ```ts
+ * movedBackMessage({ target: "eu-01", planDigest: d }, { by: "ann", timestamp: t });
+ * // "eu-01: moved back since it applied this plan (sha256:…) under the approval by ann at …; applying it again needs a new approval"
+ * ```
+ */
+export function movedBackMessage(
+  member: { target: string; planDigest: string },
+  approval: { by: string; timestamp: string },
+): string {
+  return `${member.target}: moved back since it applied this plan (${member.planDigest}) ` +
+    `under the approval by ${approval.by} at ${approval.timestamp}; applying it again needs a new approval`;
+}
+
+/**
  * Says that the approval of this digest was revoked (an `expired` record is newer).
  * @param digest The set digest.
  * @param by Who approved it.

@@ -61,7 +61,8 @@ export async function loadPlanSets(
  *   whether every record is wanted (`whole`; else only those from the gate's
  *   newest revoke on, all a decision can need); with `records`, every record
  *   of the gate as the caller read it already (as of the job's mark, when it
- *   has one): the gate is decided on those, not read again.
+ *   has one): the gate is decided on those, not read again; and whether the
+ *   members are fresh plans of live state (`GateQuery.liveState`).
  * @param io The ledger, the clock and the log.
  * @returns The records and the gate decision.
  */
@@ -74,6 +75,7 @@ export async function readGate(
     judge?: GateJudge;
     whole?: boolean;
     records?: GateRecords;
+    liveState?: boolean;
   },
   io: ReadGateIo,
 ): Promise<GateRead> {
@@ -91,6 +93,7 @@ export async function readGate(
       members: query.members,
       now: io.clock.now(),
       ...(rules ? { rules } : {}),
+      ...(query.liveState ? { liveState: true } : {}),
     });
     return { records, problems, decision };
   };

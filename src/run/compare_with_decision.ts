@@ -3,12 +3,17 @@
  * planned again must have the decided plan (same digest, same flags), or it is
  * refused as moved; but a run whose fresh plan is empty because its decided
  * plan was applied already (§10, `already_applied.ts`) is kept, to be skipped
- * as `already applied`. Pure but for the log lines it writes.
+ * as `already applied`. For plans of live state (sqitch, §17), a run whose
+ * fresh plan is the decided one, not empty, and applied already under the
+ * decision's approval is refused too: its target moved back since it applied.
+ * Pure but for the log lines it writes.
  * @module
  */
 
 import { type Line, styled } from "../console/colour.ts";
+import type { GateDecision } from "../gate/decide_gate.ts";
 import type { Decision, DecisionMember } from "../gate/decision.ts";
+import { movedBackMessage } from "../gate/gate_messages.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 
 /** The plan's digest and flags, as a refusal names them. */
@@ -69,4 +74,43 @@ export function compareWithDecision(
     ]);
   }
   return { unmoved, moved };
+}
+
+/**
+ * Refuses the runs whose target moved back since their plan applied (SPEC.md
+ * §17): with plans of live state, a non-empty fresh plan that is the decided
+ * one and already applied under the decision's approval means what applied is
+ * gone (reverted by hand); the approval covered its one apply, so the run
+ * waits for a new approval instead of being skipped as `already applied`.
+ * Logs a refusal for each.
+ * @param unmoved The runs whose fresh plan is the decided one.
+ * @param gate The gate as it stood approved for the decision, if it did.
+ * @param liveState Whether the plans are of live state (`plansLiveState`).
+ * @param log The log.
+ * @returns The runs that may go on, and the targets that moved back.
+ */
+export function refuseMovedBack(
+  unmoved: readonly PlannedRun[],
+  gate: GateDecision | undefined,
+  liveState: boolean,
+  log: (line: Line) => void,
+): { unmoved: PlannedRun[]; movedBack: string[] } {
+  if (!liveState || gate?.status !== "approved") {
+    return { unmoved: [...unmoved], movedBack: [] };
+  }
+  const kept: PlannedRun[] = [];
+  const movedBack: string[] = [];
+  for (const run of unmoved) {
+    const plan = { target: run.target, planDigest: run.plan.planDigest };
+    if (run.plan.empty || gate.claims.standing(plan).kind !== "applied") {
+      kept.push(run);
+      continue;
+    }
+    movedBack.push(run.target);
+    log([
+      styled("refused", "refused:"),
+      ` ${movedBackMessage(plan, gate.approval)}`,
+    ]);
+  }
+  return { unmoved: kept, movedBack };
 }

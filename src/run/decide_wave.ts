@@ -29,6 +29,7 @@ import type { Decision, DecisionMember } from "../gate/decision.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { type GateRead, readGate } from "../ledger/read_gate.ts";
 import { changesLine, keepChanges } from "../plan/plan_changes.ts";
+import { plansLiveState } from "../spec/command_types.ts";
 import type { RunIo } from "./run_io.ts";
 import { settleGate } from "./settle_gate.ts";
 
@@ -131,6 +132,7 @@ export async function decideWave(
     digest,
     members,
     judge: input.judge,
+    liveState: plansLiveState(spec.plan),
   }, io)).decision;
   if (gateState.status === "approved") {
     const { approval, approvedBy } = gateState;

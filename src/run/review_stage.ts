@@ -22,11 +22,12 @@ import { membersOf } from "./decide_wave.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import { type GateRead, readGate } from "../ledger/read_gate.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
+import { plansLiveState } from "../spec/command_types.ts";
 import type { RunIo } from "./run_io.ts";
 
 /** What the review stage looks at: the planned wave and its rules at base. */
 export interface ReviewStageInput {
-  spec: Pick<Spec, "name" | "gate">;
+  spec: Pick<Spec, "name" | "gate" | "plan">;
   wave: Pick<Wave, "k" | "name">;
   /** The wave's runs, planned. */
   planned: readonly PlannedRun[];
@@ -72,6 +73,7 @@ export async function reviewStage(
     digest,
     members,
     judge: input.judge,
+    liveState: plansLiveState(input.spec.plan),
   }, io);
   if (now.decision.status === "approved") return now;
   const outcome = await reviewApproval(

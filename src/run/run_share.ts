@@ -20,7 +20,11 @@ import type { GateDecision } from "../gate/decide_gate.ts";
 import type { Run } from "../spec/types.ts";
 import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
 import { applyPass } from "./apply_stage.ts";
-import { compareWithDecision } from "./compare_with_decision.ts";
+import {
+  compareWithDecision,
+  refuseMovedBack,
+} from "./compare_with_decision.ts";
+import { plansLiveState } from "../spec/command_types.ts";
 import { membersOf } from "./decide_wave.ts";
 import { afterApply } from "./hook_stage.ts";
 import { type RunIo, throwIfInterrupted } from "./run_io.ts";
@@ -146,12 +150,15 @@ async function sharePass(
   });
   if (after) return stopWith({ ...of.result, ...after });
   const already = await alreadyApplied(job, of, pass, planned);
-  const { unmoved, moved } = compareWithDecision(
-    planned,
-    of.decision,
-    terminalLog(io.stderr, io.env),
-    already,
+  const log = terminalLog(io.stderr, io.env);
+  const compared = compareWithDecision(planned, of.decision, log, already);
+  const { unmoved, movedBack } = refuseMovedBack(
+    compared.unmoved,
+    of.verified.gate?.decision,
+    plansLiveState(spec.plan),
+    log,
   );
+  const moved = [...compared.moved, ...movedBack];
   const result = {
     ...of.result,
     failed: failed.map((f) => f.target),

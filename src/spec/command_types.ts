@@ -83,3 +83,20 @@ export interface ToolCommand {
  * whole job, or its tool (which stands for both).
  */
 export type Command = PerRunCommand | WholeWaveCommand | ToolCommand;
+
+/**
+ * Whether a spec's plans are plans of each target's live state that are empty
+ * once applied (the sqitch tool: what a database has not deployed, SPEC.md
+ * §17), so a non-empty plan planned again after it applied means the target
+ * moved back since. OpenTofu and Terraform plans may repeat after an apply (a
+ * perpetual diff), and a command's plans are its own.
+ * @param plan The spec's `plan`.
+ * @returns True for the sqitch tool.
+ * @example
+ * ```ts
+ * plansLiveState({ kind: "per-run", argv: ["plan", "{plan}"] }); // false
+ * ```
+ */
+export function plansLiveState(plan: Command): boolean {
+  return plan.kind === "tool" && plan.tool.kind === "sqitch";
+}

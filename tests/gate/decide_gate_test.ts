@@ -226,6 +226,48 @@ Deno.test("decideGate() lets an approval cover plans, not a digest (§10)", asyn
   });
 });
 
+Deno.test("decideGate() with plans of live state: a plan that applied and is planned again moved back (§17)", async (t) => {
+  const a = approval("a1", 1, SET);
+  const applied = [
+    a,
+    claim("c1", 2, "a1", "dec-1", PLANS),
+    outcome(
+      "r1",
+      3,
+      "a1",
+      "dec-1",
+      PLANS.map((x) => ({ ...x, outcome: "ok" as const })),
+    ),
+  ];
+  const live = (records: LedgerRecord[]) =>
+    decideGate(records, SETS, {
+      gate: GATE,
+      digest: SET,
+      members: PLANS,
+      now: NOW,
+      liveState: true,
+    });
+  await t.step("the approval it applied under no longer covers it", () => {
+    const got = live(applied);
+    expect(got.status).toBe("waiting");
+    expect(got.status === "waiting" && got.reasons.slice(0, 2)).toEqual(
+      PLANS.map((plan) =>
+        `${plan.target}: moved back since it applied this plan (${plan.planDigest}) ` +
+        `under the approval by ann at ${
+          new Date(at(1)).toISOString()
+        }; applying it again needs a new approval`
+      ),
+    );
+  });
+  await t.step("a new approval of the same plans covers it, once", () => {
+    const got = live([...applied, approval("a2", 4, SET)]);
+    expect(got.status === "approved" && got.approval.id).toBe("a2");
+  });
+  await t.step("plans a command may repeat stay applied, as ever", () => {
+    expect(decide(applied).status).toBe("approved");
+  });
+});
+
 Deno.test("decideGate() does not reorder its records", () => {
   const records = [approval("a2", 5, SET), approval("a1", 1, SET)];
   const copy = [...records];
