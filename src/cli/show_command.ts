@@ -32,7 +32,12 @@ import {
   openLedger,
 } from "./_open_ledger.ts";
 import { formatTable } from "../table.ts";
-import { changesLine, MAX_KEPT_CHANGES } from "../plan/plan_changes.ts";
+import {
+  changesLine,
+  MAX_KEPT_CHANGES,
+  statementLines,
+} from "../plan/plan_changes.ts";
+import { driftNote, groupLabel, groupPlans } from "../plan/plan_groups.ts";
 
 /** The `show` command. */
 export const showCommand: Command = {
@@ -40,9 +45,11 @@ export const showCommand: Command = {
   summary: "show the plans a waiting wave would apply",
   usage: ["NAME GATE | --spec --wave [--ledger] [--json]"],
   about: [
-    "Prints the plans the gate's standing pending fact waits for: each run's",
-    "target, whether its plan destroys something or changes nothing, and its",
-    "summary, and per target what will change (when the plan lists it); then",
+    "Prints the plans the gate's standing pending fact waits for: the runs",
+    "with one identical plan together (a run whose plan differs from the one",
+    "most of the wave shares named as drifted), whether it destroys something",
+    "or changes nothing, its summary, what will change (when the plan lists it)",
+    "and the statements that make it destructive; then",
     "whether approvals cover them under the rules at the waiting",
     "job's base, and the command that approves exactly these plans.",
   ].join("\n"),
@@ -113,22 +120,35 @@ export const showCommand: Command = {
     if (plans.length === 0) {
       out(`  ${pending.members} plans; their list is not in the ledger`);
     } else {
+      const groups = groupPlans(plans);
       const rows = [
         ["target", "plan", "summary"],
-        ...plans.map((plan) => [
-          plan.target,
-          plan.destructive ? "DESTROYS" : plan.empty ? "no changes" : "changes",
-          plan.summary ?? "",
+        ...groups.map((group) => [
+          groupLabel(group),
+          group.plan.destructive
+            ? "DESTROYS"
+            : group.plan.empty
+            ? "no changes"
+            : "changes",
+          (group.plan.summary ?? "") + driftNote(group),
         ]),
       ];
       for (const line of formatTable(rows).trimEnd().split("\n")) {
         out(`  ${line}`);
       }
-      const changes = plans.flatMap((plan) =>
-        changesLine(plan.target, plan, MAX_KEPT_CHANGES) ?? []
-      );
+      const changes = groups.flatMap((group) => {
+        const line = changesLine(
+          groupLabel(group),
+          group.plan,
+          MAX_KEPT_CHANGES,
+        );
+        return line === undefined ? [] : [
+          `  ${line}`,
+          ...statementLines(group.plan).map((quoted) => `    ${quoted}`),
+        ];
+      });
       if (changes.length > 0) out("what will change:");
-      for (const line of changes) out(`  ${line}`);
+      for (const line of changes) out(line);
     }
     const approve = approveCommand(name, gate, digest, {
       ...(ledgerArg === undefined ? {} : { ledger: ledgerArg }),

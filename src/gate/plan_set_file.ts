@@ -18,7 +18,12 @@ import {
   type KeptChanges,
   MAX_KEPT_CHANGES,
 } from "../plan/plan_changes.ts";
-import { MAX_CHANGE_ADDRESS, type PlanChange } from "../plan/plan_file.ts";
+import {
+  MAX_CHANGE_ADDRESS,
+  MAX_CHANGE_STATEMENTS,
+  MAX_STATEMENT_LENGTH,
+  type PlanChange,
+} from "../plan/plan_file.ts";
 
 /**
  * A plan of a plan set: the pair, and what it says for approvers (its flags,
@@ -54,17 +59,35 @@ function changesOf(raw: Record<string, unknown>): KeptChanges {
   if (!Array.isArray(changes)) return {};
   const kept: PlanChange[] = [];
   for (const entry of changes.slice(0, MAX_KEPT_CHANGES)) {
-    const { address, action } = (entry ?? {}) as Record<string, unknown>;
+    const { address, action, statements } = (entry ?? {}) as Record<
+      string,
+      unknown
+    >;
     if (
       typeof address === "string" && address !== "" &&
       address.length <= MAX_CHANGE_ADDRESS &&
       typeof action === "string" && ACTION.test(action)
-    ) kept.push({ address, action });
+    ) {
+      const quoted = statementsOf(statements);
+      kept.push({
+        address,
+        action,
+        ...(quoted.length ? { statements: quoted } : {}),
+      });
+    }
   }
   const more = Number.isSafeInteger(moreChanges) && (moreChanges as number) > 0
     ? moreChanges as number
     : 0;
   return keepChanges(kept, more + changes.length - kept.length);
+}
+
+/** A change's statements as read back: the strings, bounded as a plan file's. */
+function statementsOf(raw: unknown): string[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.slice(0, MAX_CHANGE_STATEMENTS)
+    .filter((s): s is string => typeof s === "string")
+    .map((s) => s.slice(0, MAX_STATEMENT_LENGTH));
 }
 
 /**
@@ -84,7 +107,8 @@ export function planSetFileName(digest: string): string {
 
 /**
  * Serialises a plan set: the members sorted by target, one per line, URLs in
- * their summaries masked (SPEC.md §14).
+ * their summaries masked (SPEC.md §14), the statements a plan quotes kept on
+ * the first member of its digest only.
  * @param digest The set digest the members' pairs hash to.
  * @param members The members: target, plan digest, flags and summary.
  * @returns The file's text.
@@ -101,11 +125,29 @@ export function formatPlanSet(
   const sorted = [...members].sort((a, b) =>
     a.target < b.target ? -1 : a.target > b.target ? 1 : 0
   );
-  const lines = sorted.map((m) => JSON.stringify(member(m), maskingReplacer))
-    .join(",\n");
+  // A plan's statements are kept once, on the first member of its digest:
+  // runs of one plan quote the same statements (grouping shows them there).
+  const quoted = new Set<string>();
+  const lines = sorted.map((m) => {
+    const first = !quoted.has(m.planDigest);
+    quoted.add(m.planDigest);
+    return JSON.stringify(
+      member(first ? m : withoutStatements(m)),
+      maskingReplacer,
+    );
+  }).join(",\n");
   return `{"version":1,"digest":${
     JSON.stringify(digest)
   },"members":[\n${lines}\n]}\n`;
+}
+
+/** A member whose changes quote no statements. */
+function withoutStatements(m: PlanSetMember): PlanSetMember {
+  if (m.changes === undefined) return m;
+  return {
+    ...m,
+    changes: m.changes.map(({ address, action }) => ({ address, action })),
+  };
 }
 
 /**

@@ -21,7 +21,8 @@ export interface KeptChanges {
 }
 
 /**
- * Keeps the first {@linkcode MAX_KEPT_CHANGES} changes and counts the rest.
+ * Keeps the first {@linkcode MAX_KEPT_CHANGES} changes (each with the
+ * statements it quotes) and counts the rest.
  * @param changes A plan's changes, if it lists any.
  * @param more Changes already left out before (a plan set read back).
  * @returns The kept changes; nothing for a plan that lists none.
@@ -39,6 +40,9 @@ export function keepChanges(
   const kept = changes.slice(0, MAX_KEPT_CHANGES).map((change) => ({
     address: change.address,
     action: change.action,
+    ...(change.statements?.length
+      ? { statements: [...change.statements] }
+      : {}),
   }));
   const left = changes.length - kept.length + more;
   return { changes: kept, ...(left > 0 ? { moreChanges: left } : {}) };
@@ -93,4 +97,24 @@ export function changesLine(
   const more = changes.length - named.length + (kept.moreChanges ?? 0);
   if (more > 0) named.push(`and ${more} more`);
   return `${target}: ${named.join(", ")}`;
+}
+
+/**
+ * The statements a plan's changes quote (what makes them destructive), one
+ * line each: the change, then the statement as the tool quoted it.
+ * @param kept The plan's kept changes.
+ * @returns `drop_note: deploy/drop_note.sql:2: ALTER TABLE … DROP COLUMN:
+ *   ALTER TABLE accounts DROP COLUMN note`, per statement, in order.
+ * @example
+ * ```ts
+ * statementLines({ changes: [{ address: "drop_old", action: "deploy", statements: ["deploy/drop_old.sql:1: DROP TABLE: DROP TABLE old"] }] });
+ * // ["drop_old: deploy/drop_old.sql:1: DROP TABLE: DROP TABLE old"]
+ * ```
+ */
+export function statementLines(kept: KeptChanges): string[] {
+  return (kept.changes ?? []).flatMap((change) =>
+    (change.statements ?? []).map((statement) =>
+      `${change.address}: ${statement}`
+    )
+  );
 }

@@ -20,6 +20,14 @@ export interface PlanChange {
   address: string;
   /** `create`, `update`, `delete`, `replace`, `read`, or the tool's own word (`deploy`). */
   action: string;
+  /**
+   * The statements that make it destructive, as the tool quotes them (the
+   * sqitch adapter: `deploy/x.sql:3: DROP TABLE: DROP TABLE accounts`), at
+   * most {@linkcode MAX_CHANGE_STATEMENTS}, each cut to
+   * {@linkcode MAX_STATEMENT_LENGTH} characters: shown to approvers, never
+   * trusted.
+   */
+  statements?: string[];
 }
 
 /** What a plan command reports about one run. */
@@ -40,6 +48,10 @@ export interface PlanFile {
 export const MAX_PLAN_CHANGES = 10_000;
 /** The longest `address` of a change, in characters. */
 export const MAX_CHANGE_ADDRESS = 1024;
+/** The most statements one change lists. */
+export const MAX_CHANGE_STATEMENTS = 20;
+/** The longest statement kept, in characters (a longer one is cut). */
+export const MAX_STATEMENT_LENGTH = 400;
 /** An action: a lowercase word of at most 32 characters (`create`, `deploy`). */
 const ACTION = /^[a-z][a-z0-9_-]{0,31}$/;
 
@@ -82,11 +94,18 @@ function readPlan(plan: JsonReader): PlanFile {
 /**
  * Reads a plan file's `changes`: a list of at most {@linkcode MAX_PLAN_CHANGES}
  * objects, each with a non-empty `address` of at most
- * {@linkcode MAX_CHANGE_ADDRESS} characters and an `action` word.
+ * {@linkcode MAX_CHANGE_ADDRESS} characters, an `action` word, and optionally
+ * `statements`, at most {@linkcode MAX_CHANGE_STATEMENTS} strings (each cut to
+ * {@linkcode MAX_STATEMENT_LENGTH} characters).
  */
 function readChanges(changes: JsonReader): PlanChange[] {
   return changes.list(MAX_PLAN_CHANGES).map((entry) => {
     entry.object();
+    const statements = entry.get("statements").optional((list) =>
+      list.list(MAX_CHANGE_STATEMENTS).map((statement) =>
+        statement.string().slice(0, MAX_STATEMENT_LENGTH)
+      )
+    );
     return {
       address: entry.get("address").string({
         nonEmpty: true,
@@ -96,6 +115,7 @@ function readChanges(changes: JsonReader): PlanChange[] {
         ACTION,
         "a lowercase word of at most 32 characters",
       ),
+      ...(statements?.length ? { statements } : {}),
     };
   });
 }

@@ -28,7 +28,12 @@ import type { GateJudge } from "../base/gate_rules.ts";
 import type { Decision, DecisionMember } from "../gate/decision.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { type GateRead, readGate } from "../ledger/read_gate.ts";
-import { changesLine, keepChanges } from "../plan/plan_changes.ts";
+import {
+  changesLine,
+  keepChanges,
+  statementLines,
+} from "../plan/plan_changes.ts";
+import { driftNote, groupLabel, groupPlans } from "../plan/plan_groups.ts";
 import { plansLiveState } from "../spec/command_types.ts";
 import type { RunIo } from "./run_io.ts";
 import { settleGate } from "./settle_gate.ts";
@@ -98,12 +103,21 @@ export async function decideWave(
       countOf(members.length, "run")
     } of wave ${wave.k} "${wave.name}": ${digest}`,
   );
-  for (const member of members) {
-    log([`  ${member.target}: `, ...describeMember(member)]);
+  const groups = groupPlans(members);
+  for (const group of groups) {
+    log([
+      `  ${groupLabel(group)}: `,
+      ...describeMember(group.plan),
+      driftNote(group),
+    ]);
   }
-  for (const member of members) {
-    const line = changesLine(member.target, member, LOGGED_CHANGES);
+  for (const group of groups) {
+    const label = groupLabel(group);
+    const line = changesLine(label, group.plan, LOGGED_CHANGES);
     if (line !== undefined) log(`  ${line}`);
+    for (const quoted of statementLines(group.plan)) {
+      log(`    ${quoted}`);
+    }
   }
   const need = needsApproval(policy.policy, members);
   const decision: Decision = {

@@ -12,7 +12,8 @@
 import { WAITING } from "../exit_codes.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import { codeBlock, markdownText } from "./markdown_text.ts";
-import { describeChange } from "../plan/plan_changes.ts";
+import { describeChange, statementLines } from "../plan/plan_changes.ts";
+import { driftNote, groupLabel, groupPlans } from "../plan/plan_groups.ts";
 import type { ApproveClick } from "./approve_link.ts";
 
 /**
@@ -86,33 +87,44 @@ function clickLine(click: ApproveClick, wave: number, digest: string): string {
   return `Approve from the forge: run the workflow ${name} with wave \`${wave}\` and digest \`${digest}\`.`;
 }
 
-/** How many targets, and changes of each, the summary names. */
-const SUMMARY_TARGETS = 50;
+/** How many plans, and changes of each, the summary names. */
+const SUMMARY_PLANS = 50;
 const SUMMARY_CHANGES = 20;
 
 /**
- * What the decided plans change, per target of the job's own runs (SPEC.md
- * §13.1): one list item each, every address escaped; none when no plan lists
- * its changes.
+ * What the decided plans change, for the job's own runs (SPEC.md §13.1,
+ * §17): one list item per plan, the runs with one identical plan together
+ * (and a drifted one named), with the statements that make it destructive
+ * below it, every text escaped; none when no plan lists its changes.
  */
 function changeLines(result: JobResult): string[] {
   const mine = result.runs ? new Set(result.runs) : undefined;
-  const members = (result.decision?.members ?? []).filter((m) =>
-    (m.changes?.length ?? 0) > 0 && (mine === undefined || mine.has(m.target))
-  );
-  if (members.length === 0) return [];
+  const groups = groupPlans(
+    (result.decision?.members ?? []).filter((m) =>
+      mine === undefined || mine.has(m.target)
+    ),
+  ).filter((group) => (group.plan.changes?.length ?? 0) > 0);
+  if (groups.length === 0) return [];
   const lines = ["What will change:", ""];
-  for (const member of members.slice(0, SUMMARY_TARGETS)) {
-    const changes = member.changes ?? [];
+  for (const group of groups.slice(0, SUMMARY_PLANS)) {
+    const { plan } = group;
+    const changes = plan.changes ?? [];
     const named = changes.slice(0, SUMMARY_CHANGES).map((change) =>
       markdownText(describeChange(change))
     );
-    const more = changes.length - named.length + (member.moreChanges ?? 0);
+    const more = changes.length - named.length + (plan.moreChanges ?? 0);
     if (more > 0) named.push(`and ${more} more`);
-    lines.push(`- ${markdownText(member.target)}: ${named.join(", ")}`);
+    lines.push(
+      `- ${markdownText(groupLabel(group))}: ${named.join(", ")}${
+        markdownText(driftNote(group))
+      }`,
+    );
+    for (const quoted of statementLines(plan)) {
+      lines.push(`  - ${markdownText(quoted)}`);
+    }
   }
-  if (members.length > SUMMARY_TARGETS) {
-    lines.push(`- and ${members.length - SUMMARY_TARGETS} more targets`);
+  if (groups.length > SUMMARY_PLANS) {
+    lines.push(`- and ${groups.length - SUMMARY_PLANS} more plans`);
   }
   return [...lines, ""];
 }

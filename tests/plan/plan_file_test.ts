@@ -58,6 +58,24 @@ Deno.test('parsePlanFile() reads "changes": what the plan changes, for the appro
       ],
     });
   });
+  await t.step("the statements a change quotes, bounded", () => {
+    const long = "x".repeat(500);
+    const statements = [...Array(20)].map((_, i) => i === 0 ? long : `s${i}`);
+    const [change] = parsePlanFile(
+      plan(
+        JSON.stringify([{ address: "drop_old", action: "deploy", statements }]),
+      ),
+    ).changes!;
+    expect(change.statements!.length).toBe(20);
+    expect(change.statements![0]).toBe("x".repeat(400));
+    expect(change.statements![1]).toBe("s1");
+  });
+  await t.step("no statements, or an empty list: none kept", () => {
+    const [change] = parsePlanFile(
+      plan('[{ "address": "a", "action": "deploy", "statements": [] }]'),
+    ).changes!;
+    expect(change).toEqual({ address: "a", action: "deploy" });
+  });
   await t.step("no changes field, no changes", () => {
     expect(parsePlanFile(`{ "planDigest": "${D}" }`).changes).toBe(undefined);
   });
@@ -98,6 +116,20 @@ Deno.test('parsePlanFile() reads "changes": what the plan changes, for the appro
       changes: '[{ "address": "a", "action": "create\\u001b" }]',
       message:
         '"changes[0].action" is not a lowercase word of at most 32 characters: "create\\u001b"',
+    },
+    {
+      name: "statements that are not strings",
+      changes: '[{ "address": "a", "action": "deploy", "statements": [1] }]',
+      message: '"changes[0].statements[0]" is not a string: 1',
+    },
+    {
+      name: "more than 20 statements",
+      changes: JSON.stringify([{
+        address: "a",
+        action: "deploy",
+        statements: [...Array(21)].map(() => "s"),
+      }]),
+      message: '"changes[0].statements" has 21 entries; at most 20',
     },
     {
       name: "too many",
