@@ -13,7 +13,9 @@
 import { type Clock, realClock } from "../clock.ts";
 import { VERSION } from "../version.ts";
 import { ForgeError, maskSecrets } from "./forge_error.ts";
-import { ShapeError } from "./_json_shape.ts";
+import { ShapeError } from "../input/shape_error.ts";
+import type { JsonReader } from "../input/json_reader.ts";
+import { answerReader } from "./_answer_reader.ts";
 import { parseApiUrl } from "./forge_env.ts";
 import {
   type ForgeAnswer,
@@ -121,15 +123,15 @@ export interface ForgeHttp {
     query: Readonly<Record<string, string>>,
   ): Promise<ForgeList>;
   /**
-   * Runs a decoder on an untrusted body, turning its shape errors into a
-   * one-line `ForgeError` that names the request.
+   * Runs a decoder on an untrusted body (read with `answerReader`), turning
+   * its shape errors into a one-line `ForgeError` that names the request.
    * @param what The request, as in {@linkcode ForgeAnswer.what}.
    * @param body The parsed body (or a list's items).
    * @param decode Checks and converts the body.
    * @returns What `decode` returns.
    * @throws {ForgeError} With kind `bad-answer` when the shape is wrong.
    */
-  decode<T>(what: string, body: unknown, decode: (body: unknown) => T): T;
+  decode<T>(what: string, body: unknown, decode: (body: JsonReader) => T): T;
 }
 
 /** Every item of a paginated list. */
@@ -201,7 +203,7 @@ export function forgeHttp(target: HttpTarget, deps: HttpDeps = {}): ForgeHttp {
       ),
     decode(what, body, decode) {
       try {
-        return decode(body);
+        return decode(answerReader(body));
       } catch (error) {
         if (!(error instanceof ShapeError)) throw error;
         throw new ForgeError(
