@@ -233,7 +233,11 @@ async function fetchFromRemote(
   // (Asked of the command's long-lived cat-file: no process of its own.)
   ctx.fetchedBefore ??=
     await ctx.git.resolveCommit(ctx.tracking, ctx.cwd) !== undefined;
-  const depth = whole ? WHOLE_HISTORY : ctx.fetchedBefore ? undefined : 1;
+  const depth = whole
+    ? `--depth=${WHOLE_HISTORY}` as const
+    : ctx.fetchedBefore
+    ? undefined
+    : "--depth=1" as const;
   if (ctx.fetched) {
     await checkSettings(ctx, `fetch the ledger branch ${LEDGER_BRANCH}`);
   }
