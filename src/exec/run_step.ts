@@ -253,17 +253,8 @@ export interface StepTimers {
   timedOut(): boolean;
 }
 
-/**
- * Starts the heartbeat and the timeout; `onTimeout` stops the step.
- * @param options The step's `heartbeatMs` (default 60 s; 0: none) and
- *   `timeoutMs` (default 0: none).
- * @param clock The clock.
- * @param startedAt When the step started.
- * @param out Where heartbeats are printed.
- * @param onTimeout Stops the step.
- * @returns The timers.
- */
-export function startTimers(
+/** Starts the heartbeat and the timeout; `onTimeout` stops the step. */
+function startTimers(
   options: { heartbeatMs?: number; timeoutMs?: number },
   clock: Clock,
   startedAt: number,

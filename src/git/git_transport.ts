@@ -34,10 +34,8 @@ export type PushResult =
 /**
  * Picks the lines of git's stderr that explain a failure, joined as one line:
  * `remote:` messages, `fatal:` and `error:` lines, without hints and blank lines.
- * @param stderr Git's stderr.
- * @returns One line, credentials redacted; `"no reason given"` when empty.
  */
-export function gitReason(stderr: string): string {
+function gitReason(stderr: string): string {
   const lines = stderr.split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("hint:"))

@@ -96,12 +96,8 @@ const MAX_WAIT_MS = 1_000;
  * retry from 50 ms, is at least as long as the attempt that just lost took (so
  * writers that collided spread out instead of colliding again), and at most
  * 1 s (a writer that lost often must not sleep while fresh writers win).
- * @param ctx The ledger (its random source).
- * @param attempt The retry's number, from 1.
- * @param lastMs How long the lost attempt took.
- * @returns Milliseconds.
  */
-export function retryWait(
+function retryWait(
   ctx: LedgerContext,
   attempt: number,
   lastMs = 0,
