@@ -45,8 +45,6 @@ export interface RunStepOptions {
   timeoutMs?: number;
   /** Milliseconds between TERM and KILL when the step times out. @default {5000} */
   killGraceMs?: number;
-  /** How many last lines the result keeps. @default {20} */
-  tailLines?: number;
   /** The registry that stops the step on SIGINT/SIGTERM. @default {none} */
   interrupts?: Interrupts;
   /** @default {realClock} */
@@ -151,7 +149,7 @@ async function watchStep(
 ): Promise<StepResult> {
   const writer = options.writer ?? fdWriter(2);
   const out = stepConsole(writer, options.phase, options.target);
-  const tail = new LineTail(options.tailLines ?? DEFAULT_TAIL_LINES);
+  const tail = new LineTail(DEFAULT_TAIL_LINES);
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const timers = startTimers(options, clock, startedAt, out, () => {
     void stopStep(running, clock, graceMs);
