@@ -18,7 +18,7 @@
  */
 
 import type { Git } from "../git/git.ts";
-import { isAncestor, isStrictAncestor } from "../git/git_history.ts";
+import { isAncestor, isStrictAncestor } from "../git/git_plumbing.ts";
 import { DEFAULT_SIGNERS } from "../spec/types.ts";
 import { type BaseSpec, normalisePath } from "../gate/base_spec.ts";
 import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
@@ -147,7 +147,7 @@ export async function lastDecidedAncestor(
     const resolved = await git.resolveCommit(sha, top);
     if (
       resolved !== undefined &&
-      await isStrictAncestor(git, resolved, head, top)
+      await isStrictAncestor(git, top, resolved, head)
     ) return resolved;
   }
   return undefined;
@@ -193,7 +193,7 @@ export async function chainCommits(
       env.GITEA_ACTIONS,
   );
   const merged = tip !== undefined
-    ? (sha: string) => isAncestor(git, sha, tip, top)
+    ? (sha: string) => isAncestor(git, top, sha, tip)
     : inCi
     ? () => Promise.resolve(false)
     : undefined;

@@ -13,6 +13,7 @@
 import { InputError } from "../errors.ts";
 import { readBounded } from "../fs/read_bounded.ts";
 import type { Git } from "../git/git.ts";
+import { fetchRef } from "../git/git_transport.ts";
 import { MAX_EVENT_BYTES } from "../limits.ts";
 import { quote } from "../quote.ts";
 
@@ -68,16 +69,14 @@ export async function defaultBranchTip(
     const sha = await git.resolveCommit(ref, top);
     if (sha !== undefined) return sha;
   }
-  const fetched = await git.exec([
-    "fetch",
-    "--quiet",
-    "--no-tags",
+  const fetched = await fetchRef(
+    git,
+    top,
     "origin",
-    `+refs/heads/${branch}:${remote}`,
-  ], { cwd: top });
-  const sha = fetched.exitCode === 0
-    ? await git.resolveCommit(remote, top)
-    : undefined;
+    `refs/heads/${branch}`,
+    remote,
+  );
+  const sha = fetched.ok ? await git.resolveCommit(remote, top) : undefined;
   if (sha === undefined) {
     throw new InputError(
       `the default branch ${

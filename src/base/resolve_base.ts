@@ -10,7 +10,7 @@
 
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import { isShallow, isStrictAncestor } from "../git/git_history.ts";
+import { isShallow, isStrictAncestor } from "../git/git_plumbing.ts";
 import type { BaseSpec } from "../gate/base_spec.ts";
 import { pushBefore } from "./push_before.ts";
 
@@ -159,7 +159,7 @@ async function trustedBefore(
     );
     return { why: "the commit before the push is not here" };
   }
-  if (!await isStrictAncestor(input.git, sha, input.head, input.top)) {
+  if (!await isStrictAncestor(input.git, input.top, sha, input.head)) {
     warnings.push(
       `${said.source} ${sha12} is not an ancestor of HEAD (a force push)${fallback}`,
     );
@@ -196,7 +196,7 @@ async function specBase(
   const what = `the spec's base "${rev}"`;
   const sha = await input.git.resolveCommit(rev, input.top);
   if (sha === undefined) throw await missing(input, what);
-  if (!await isStrictAncestor(input.git, sha, input.head, input.top)) {
+  if (!await isStrictAncestor(input.git, input.top, sha, input.head)) {
     throw new InputError(
       `${what} is ${
         sha.slice(0, 12)

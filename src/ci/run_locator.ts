@@ -8,7 +8,8 @@
  */
 
 import { type Forge, FORGES } from "./forges.ts";
-import { hasControl, JsonReader } from "../input/json_reader.ts";
+import { hasControlCharacter } from "../console/visible.ts";
+import { JsonReader } from "../input/json_reader.ts";
 import { quote } from "../quote.ts";
 
 /** A GitHub Actions run: re-run its failed jobs. */
@@ -202,7 +203,7 @@ function repositoryProblem(value: unknown): string | undefined {
 
 function jobNameProblem(value: unknown): string | undefined {
   return typeof value === "string" && value.length >= 1 &&
-      value.length <= 255 && !hasControl(value)
+      value.length <= 255 && !hasControlCharacter(value)
     ? undefined
     : "must be a job name (1 to 255 characters, no control characters)";
 }
@@ -210,8 +211,8 @@ function jobNameProblem(value: unknown): string | undefined {
 function refProblem(value: unknown): string | undefined {
   const form = "must be a full git ref (`refs/heads/main`)";
   if (typeof value !== "string" || value.length > 255) return form;
-  const bad = hasControl(value) ||
-    /[ ~^:?*[\\]|\.\.|@\{|\/\/|\/\.|\.lock$|\.$|\/$/.test(value);
+  const bad = hasControlCharacter(value) ||
+    /[\s~^:?*[\\]|\.\.|@\{|\/\/|\/\.|\.lock$|\.$|\/$/.test(value);
   return !bad && /^refs\/[A-Za-z0-9_.-]/.test(value) ? undefined : form;
 }
 
@@ -226,6 +227,6 @@ function apiUrlProblem(value: unknown): string | undefined {
   }
   const bad = !/^https?:$/.test(url.protocol) || url.username !== "" ||
     url.password !== "" || url.search !== "" || url.hash !== "" ||
-    hasControl(value) || value.includes(" ");
+    hasControlCharacter(value) || /\s/.test(value);
   return bad ? form : undefined;
 }

@@ -190,14 +190,10 @@ const WHY = "the generated jobs run it from the repository root";
  * Finds the root the pipeline files go under and checks `--spec` against it:
  * `--out` when given, else the top level of the git work tree holding the
  * working directory, else the working directory.
- * @param file `--spec` as given.
- * @param out `--out`, when given.
- * @param io The working directory and git.
- * @returns The root, an absolute path.
  * @throws {InputError} When `--spec` is absolute, leads outside the root, or
  *   (without `--out`) is given from a directory below the repository root.
  */
-export async function pipelineRoot(
+async function pipelineRoot(
   file: string,
   out: string | undefined,
   io: Pick<CliIo, "cwd" | "git">,

@@ -78,10 +78,10 @@ export const revokeCommand: Command = {
       {
         name,
         gate,
-        ...(by === undefined ? {} : { by }),
-        ...(note === undefined ? {} : { note }),
-        ...(approvals.length ? { approvals } : {}),
-        ...(through === undefined ? {} : { actionsThrough: through }),
+        by,
+        note,
+        approvals: approvals.length ? approvals : undefined,
+        actionsThrough: through,
       },
       newStamp(io.clock),
     );

@@ -340,10 +340,8 @@ function durationFlag(flags: ParsedFlags, name: string): number | undefined {
  * Asks git now whether `.chant/` is git-ignored (the answer comes while the
  * command goes on), and returns what prints the warning on stderr once it is
  * in, when it is not. Silent outside a repository or when git cannot tell.
- * @param io The edges.
- * @returns Awaits the answer and warns; it throws what asking threw.
  */
-export function checkUnignored(
+function checkUnignored(
   io: Pick<CliIo, "git" | "cwd" | "stderr">,
 ): () => Promise<void> {
   const asked = io.git.exec([

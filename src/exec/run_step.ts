@@ -45,8 +45,6 @@ export interface RunStepOptions {
   timeoutMs?: number;
   /** Milliseconds between TERM and KILL when the step times out. @default {5000} */
   killGraceMs?: number;
-  /** How many last lines the result keeps. @default {20} */
-  tailLines?: number;
   /** The registry that stops the step on SIGINT/SIGTERM. @default {none} */
   interrupts?: Interrupts;
   /** @default {realClock} */
@@ -151,7 +149,7 @@ async function watchStep(
 ): Promise<StepResult> {
   const writer = options.writer ?? fdWriter(2);
   const out = stepConsole(writer, options.phase, options.target);
-  const tail = new LineTail(options.tailLines ?? DEFAULT_TAIL_LINES);
+  const tail = new LineTail(DEFAULT_TAIL_LINES);
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const timers = startTimers(options, clock, startedAt, out, () => {
     void stopStep(running, clock, graceMs);
@@ -253,17 +251,8 @@ export interface StepTimers {
   timedOut(): boolean;
 }
 
-/**
- * Starts the heartbeat and the timeout; `onTimeout` stops the step.
- * @param options The step's `heartbeatMs` (default 60 s; 0: none) and
- *   `timeoutMs` (default 0: none).
- * @param clock The clock.
- * @param startedAt When the step started.
- * @param out Where heartbeats are printed.
- * @param onTimeout Stops the step.
- * @returns The timers.
- */
-export function startTimers(
+/** Starts the heartbeat and the timeout; `onTimeout` stops the step. */
+function startTimers(
   options: { heartbeatMs?: number; timeoutMs?: number },
   clock: Clock,
   startedAt: number,

@@ -18,7 +18,7 @@ import {
   plansFile,
   readPlansFile,
 } from "./plans_handoff.ts";
-import { asArray, asObject, idAt, stringAt } from "./_json_shape.ts";
+import { idOf, NAME } from "./_answer_reader.ts";
 
 /** How many of a merge request's newest pipelines are searched for plans. */
 const HANDOFF_PIPELINES = 20;
@@ -60,14 +60,11 @@ export async function pipelineJobs(
     list.what,
     list.items,
     (items) =>
-      asArray(items, "").map((item, i) => {
-        const job = asObject(item, `[${i}]`);
-        return {
-          id: idAt(job, "id", `[${i}]`),
-          name: stringAt(job, "name", `[${i}]`),
-          status: stringAt(job, "status", `[${i}]`),
-        };
-      }),
+      items.list().map((job) => ({
+        id: idOf(job.object().get("id")),
+        name: job.get("name").string(NAME),
+        status: job.get("status").string(NAME),
+      })),
   );
 }
 
@@ -95,8 +92,8 @@ export async function handedPlans(
     answer.what,
     answer.body,
     (body) =>
-      asArray(body, "").slice(0, HANDOFF_PIPELINES).map((item, i) =>
-        idAt(asObject(item, `[${i}]`), "id", `[${i}]`)
+      body.list().slice(0, HANDOFF_PIPELINES).map((item) =>
+        idOf(item.object().get("id"))
       ),
   );
   const claims: PlanClaim[] = [];

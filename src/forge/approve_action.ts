@@ -9,14 +9,8 @@
  * @module
  */
 
-import {
-  asObject,
-  idAt,
-  type JsonObject,
-  objectAt,
-  optionalStringAt,
-  stringAt,
-} from "./_json_shape.ts";
+import type { JsonReader } from "../input/json_reader.ts";
+import { answerReader, idOf, NAME, TEXT } from "./_answer_reader.ts";
 
 /** Who the forge shows starting something. */
 export interface ForgeActor {
@@ -67,16 +61,12 @@ export interface ApproveJob {
 
 const GITLAB_BOT = /^(project|group)_\d+_bot(_[0-9a-f]+)?$/;
 
-function actorOf(
-  object: JsonObject,
-  key: string,
-  where: string,
-): ForgeActor | undefined {
-  if (object[key] === undefined || object[key] === null) return undefined;
-  const user = objectAt(object, key, where);
-  const login = stringAt(user, "login", `${where}.${key}`);
-  const type = optionalStringAt(user, "type", `${where}.${key}`);
-  return { login, bot: type === "Bot" || login.endsWith("[bot]") };
+function actorOf(at: JsonReader): ForgeActor | undefined {
+  return at.optional((r) => {
+    const login = r.object().get("login").string(NAME);
+    const type = r.get("type").optional((t) => t.string(NAME));
+    return { login, bot: type === "Bot" || login.endsWith("[bot]") };
+  });
 }
 
 /**
@@ -86,29 +76,22 @@ function actorOf(
  * @throws {ShapeError} When it is not of the documented shape.
  */
 export function githubRun(body: unknown): ApproveRun {
-  const run = asObject(body, "");
-  const status = stringAt(run, "status", "");
-  const path = stringAt(run, "path", "", 1024).replace(/@.*$/, "");
+  const run = answerReader(body).object();
+  const status = run.get("status").string(NAME);
+  const path = run.get("path").string(TEXT).replace(/@.*$/, "");
+  const triggeredBy = actorOf(run.get("triggering_actor"));
+  const actor = actorOf(run.get("actor"));
   return {
-    id: idAt(run, "id", ""),
+    id: idOf(run.get("id")),
     finished: status === "completed",
     succeeded: status === "completed" &&
-      optionalStringAt(run, "conclusion", "") === "success",
-    event: stringAt(run, "event", ""),
+      run.get("conclusion").optional((r) => r.string(NAME)) === "success",
+    event: run.get("event").string(NAME),
     workflow: path.slice(path.lastIndexOf("/") + 1),
-    asked: { title: stringAt(run, "display_title", "", 1024) },
-    ...optionalActor(run, "triggering_actor", "triggeredBy"),
-    ...optionalActor(run, "actor", "actor"),
+    asked: { title: run.get("display_title").string(TEXT) },
+    ...(triggeredBy ? { triggeredBy } : {}),
+    ...(actor ? { actor } : {}),
   };
-}
-
-function optionalActor(
-  run: JsonObject,
-  key: string,
-  as: "triggeredBy" | "actor",
-): Partial<Record<typeof as, ForgeActor>> {
-  const actor = actorOf(run, key, "");
-  return actor ? { [as]: actor } : {};
 }
 
 /** The Forgejo run statuses that are final. */
@@ -128,19 +111,21 @@ export const FORGEJO_TITLE =
  * @throws {ShapeError} When it is not of either documented shape.
  */
 export function forgejoRun(body: unknown): ApproveRun {
-  const run = asObject(body, "");
-  const status = stringAt(run, "status", "");
+  const run = answerReader(body).object();
+  const status = run.get("status").string(NAME);
   const actor = actorOf(
-    run,
-    run.trigger_user === undefined ? "triggering_actor" : "trigger_user",
-    "",
+    run.get(
+      run.get("trigger_user").value === undefined
+        ? "triggering_actor"
+        : "trigger_user",
+    ),
   );
   return {
-    id: idAt(run, "id", ""),
+    id: idOf(run.get("id")),
     finished: FORGEJO_DONE.has(status),
     succeeded: status === "success",
-    event: stringAt(run, "event", ""),
-    workflow: stringAt(run, "workflow_id", "", 1024),
+    event: run.get("event").string(NAME),
+    workflow: run.get("workflow_id").string(TEXT),
     asked: { hidden: FORGEJO_TITLE },
     ...(actor
       ? {
@@ -163,23 +148,21 @@ const GITLAB_DONE = new Set(["success", "failed", "canceled", "skipped"]);
  * @throws {ShapeError} When it is not of the documented shape.
  */
 export function gitlabJob(body: unknown): ApproveJob {
-  const job = asObject(body, "");
-  const status = stringAt(job, "status", "");
-  const user = job.user === null || job.user === undefined
-    ? undefined
-    : objectAt(job, "user", "");
-  const login = user ? stringAt(user, "username", ".user") : undefined;
+  const job = answerReader(body).object();
+  const status = job.get("status").string(NAME);
+  const user = job.get("user");
+  const login = user.optional((r) => r.object().get("username").string(NAME));
   return {
-    id: idAt(job, "id", ""),
-    name: stringAt(job, "name", ""),
+    id: idOf(job.get("id")),
+    name: job.get("name").string(NAME),
     finished: GITLAB_DONE.has(status),
     succeeded: status === "success",
-    pipelineId: idAt(objectAt(job, "pipeline", ""), "id", ".pipeline"),
+    pipelineId: idOf(job.get("pipeline").object().get("id")),
     ...(login
       ? {
         user: {
           login,
-          bot: user?.bot === true || GITLAB_BOT.test(login),
+          bot: user.get("bot").value === true || GITLAB_BOT.test(login),
         },
       }
       : {}),

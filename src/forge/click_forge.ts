@@ -23,7 +23,8 @@ import {
 } from "./forge_env.ts";
 import { forgeHttp, type HttpDeps } from "./forge_http.ts";
 import type { Forge } from "../ci/forges.ts";
-import { asArray, asObject, optionalStringAt } from "./_json_shape.ts";
+import type { JsonReader } from "../input/json_reader.ts";
+import { NAME } from "./_answer_reader.ts";
 
 /** What the click path asks one forge. */
 export interface ClickForge {
@@ -96,7 +97,7 @@ export function clickForge(
     }`;
   const get = async <T>(
     path: string,
-    decode: (body: unknown) => T,
+    decode: (body: JsonReader) => T,
     query: Record<string, string> = {},
   ) => {
     const answer = await http.request("GET", path, { allow: [404], query });
@@ -107,28 +108,24 @@ export function clickForge(
     forge,
     run: (id) =>
       forge === "github"
-        ? get(repo + apiPath`/actions/runs/${id}`, githubRun)
+        ? get(repo + apiPath`/actions/runs/${id}`, (r) => githubRun(r.value))
         : get(`${repo}/actions/runs`, (body) => {
-          const runs = asArray(
-            asObject(body, "").workflow_runs,
-            ".workflow_runs",
-          );
-          return runs.length === 0 ? undefined : forgejoRun(runs[0]);
+          const runs = body.object().get("workflow_runs").list();
+          return runs.length === 0 ? undefined : forgejoRun(runs[0].value);
         }, { run_number: id }),
-    job: (id) => get(repo + apiPath`/jobs/${id}`, gitlabJob),
+    job: (id) => get(repo + apiPath`/jobs/${id}`, (r) => gitlabJob(r.value)),
     async tokenUser() {
       const answer = await http.request("GET", "/user", {
         allow: [401, 403, 404],
       });
       if (answer.status !== 200) return undefined;
-      return http.decode(answer.what, answer.body, (body) => {
-        const user = asObject(body, "");
-        return optionalStringAt(
-          user,
-          forge === "gitlab" ? "username" : "login",
-          "",
-        );
-      });
+      return http.decode(
+        answer.what,
+        answer.body,
+        (body) =>
+          body.object().get(forge === "gitlab" ? "username" : "login")
+            .optional((r) => r.string(NAME)),
+      );
     },
   };
 }

@@ -15,7 +15,8 @@ import type { PlanClaim, RecordedPlans } from "./plans_handoff.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
 import { quote } from "../quote.ts";
 import { InputError } from "../errors.ts";
-import { hasControl, isSha } from "./_json_shape.ts";
+import { hasControlCharacter } from "../console/visible.ts";
+import { isFullSha } from "../input/full_sha.ts";
 
 /** A pull request (a GitLab merge request), as far as review approvals need it. */
 export interface PullRequest {
@@ -217,7 +218,7 @@ export function ownerAndName(repository: string): [string, string] {
  * @throws {InputError} When it is not 40 or 64 lowercase hex digits.
  */
 export function checkedSha(sha: string): string {
-  if (!isSha(sha)) {
+  if (!isFullSha(sha)) {
     throw new InputError(
       `${quote(sha)} is not a full commit SHA`,
     );
@@ -233,7 +234,7 @@ export function checkedSha(sha: string): string {
  *   spaces or control characters.
  */
 export function checkedUser(user: string): string {
-  if (!/^[^ /]{1,255}$/.test(user) || hasControl(user)) {
+  if (!/^[^\s/]{1,255}$/.test(user) || hasControlCharacter(user)) {
     throw new InputError(
       `${quote(user)} is not a user name`,
     );

@@ -29,19 +29,8 @@ import {
 import { apiPath, parseApiUrl } from "./forge_env.ts";
 import { forgeHttp } from "./forge_http.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
-import {
-  asArray,
-  asObject,
-  booleanAt,
-  integerAt,
-  type JsonObject,
-  objectAt,
-  optionalShaAt,
-  shaAt,
-  ShapeError,
-  stringAt,
-  timeAt,
-} from "./_json_shape.ts";
+import type { JsonReader } from "../input/json_reader.ts";
+import { NAME, optionalSha, timeOf } from "./_answer_reader.ts";
 import { ownLocator } from "./run_locator_from_env.ts";
 
 /** Submitted review states; `PENDING`, `REQUEST_REVIEW` and `""` are not reviews. */
@@ -107,7 +96,7 @@ export function forgejoClient(config: ForgeClientConfig): ForgeClient {
       return http.decode(
         answer.what,
         answer.body,
-        (body) => [pullRequest(asObject(body, ""))],
+        (body) => [pullRequest(body)],
       );
     },
     async reviews(pullRequest: number): Promise<Review[]> {
@@ -118,10 +107,7 @@ export function forgejoClient(config: ForgeClientConfig): ForgeClient {
       return http.decode(
         list.what,
         list.items,
-        (items) =>
-          asArray(items, "").flatMap((item, i) =>
-            review(asObject(item, `[${i}]`), `[${i}]`)
-          ),
+        (items) => items.list().flatMap(review),
       );
     },
     async permission(user: string): Promise<Permission> {
@@ -132,11 +118,9 @@ export function forgejoClient(config: ForgeClientConfig): ForgeClient {
       );
       if (answer.status === 404) return "none";
       return http.decode(answer.what, answer.body, (body) => {
-        const permission = stringAt(asObject(body, ""), "permission", "");
-        if (!PERMISSION[permission]) {
-          throw new ShapeError(".permission", "is not a known permission");
-        }
-        return PERMISSION[permission];
+        const at = body.object().get("permission");
+        return PERMISSION[at.string(NAME)] ??
+          at.fail("is not a known permission");
       });
     },
     async handedPlans(query: HandoffQuery): Promise<PlanClaim[]> {
@@ -148,8 +132,8 @@ export function forgejoClient(config: ForgeClientConfig): ForgeClient {
         list.what,
         list.items,
         (items) =>
-          asArray(items, "").flatMap((item) =>
-            claimOfStatus(item, "status", query.name) ?? []
+          items.list().flatMap((item) =>
+            claimOfStatus(item.value, "status", query.name) ?? []
           ),
       );
     },
@@ -160,33 +144,28 @@ export function forgejoClient(config: ForgeClientConfig): ForgeClient {
   };
 }
 
-function pullRequest(pr: JsonObject): PullRequest {
-  const mergeSha = optionalShaAt(pr, "merge_commit_sha", "");
+function pullRequest(pr: JsonReader): PullRequest {
+  pr.object();
+  const mergeSha = optionalSha(pr.get("merge_commit_sha"));
   return {
-    number: integerAt(pr, "number", ""),
-    author: stringAt(objectAt(pr, "user", ""), "login", ".user"),
-    merged: booleanAt(pr, "merged", ""),
-    headSha: shaAt(objectAt(pr, "head", ""), "sha", ".head"),
+    number: pr.get("number").integer(),
+    author: pr.get("user").object().get("login").string(NAME),
+    merged: pr.get("merged").boolean(),
+    headSha: pr.get("head").object().get("sha").fullSha(),
     ...(mergeSha ? { mergeSha } : {}),
   };
 }
 
-function review(item: JsonObject, where: string): Review[] {
-  const state = stringAt(item, "state", where);
-  if (
-    NOT_A_REVIEW.has(state) || item.user === null || item.user === undefined
-  ) {
-    return [];
-  }
-  const mapped = REVIEW_STATE[state];
-  if (mapped === undefined) {
-    throw new ShapeError(`${where}.state`, "is not a known review state");
-  }
-  const commitSha = optionalShaAt(item, "commit_id", where);
+function review(item: JsonReader): Review[] {
+  const at = item.object().get("state");
+  const state = at.string(NAME);
+  if (NOT_A_REVIEW.has(state) || item.get("user").absent) return [];
+  const mapped = REVIEW_STATE[state] ?? at.fail("is not a known review state");
+  const commitSha = optionalSha(item.get("commit_id"));
   return [{
-    user: stringAt(objectAt(item, "user", where), "login", `${where}.user`),
-    state: item.dismissed === true ? "dismissed" : mapped,
+    user: item.get("user").object().get("login").string(NAME),
+    state: item.get("dismissed").value === true ? "dismissed" : mapped,
     ...(commitSha ? { commitSha } : {}),
-    submittedAt: timeAt(item, "submitted_at", where),
+    submittedAt: timeOf(item.get("submitted_at")),
   }];
 }

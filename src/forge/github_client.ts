@@ -29,19 +29,8 @@ import {
 import { apiPath, parseApiUrl } from "./forge_env.ts";
 import { forgeHttp } from "./forge_http.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
-import {
-  asArray,
-  asObject,
-  integerAt,
-  type JsonObject,
-  objectAt,
-  optionalShaAt,
-  optionalStringAt,
-  optionalTimeAt,
-  shaAt,
-  ShapeError,
-  stringAt,
-} from "./_json_shape.ts";
+import type { JsonReader } from "../input/json_reader.ts";
+import { NAME, optionalSha, timeOf } from "./_answer_reader.ts";
 import { ownLocator } from "./run_locator_from_env.ts";
 
 const REVIEW_STATE: Readonly<Record<string, ReviewState>> = {
@@ -91,13 +80,11 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
         return { status: "no-job", reason: `run ${locator.runId} is gone` };
       }
       const run = http.decode(answer.what, answer.body, (body) => {
-        const run = asObject(body, "");
+        const run = body.object();
         return {
-          status: stringAt(run, "status", ""),
-          conclusion: optionalStringAt(run, "conclusion", ""),
-          attempt: run.run_attempt === undefined
-            ? 1
-            : integerAt(run, "run_attempt", ""),
+          status: run.get("status").string(NAME),
+          conclusion: run.get("conclusion").optional((r) => r.string(NAME)),
+          attempt: run.get("run_attempt").optional((r) => r.integer()) ?? 1,
         };
       });
       if (run.status !== "completed") {
@@ -134,10 +121,7 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
       return http.decode(
         list.what,
         list.items,
-        (items) =>
-          asArray(items, "").map((item, i) =>
-            pullRequest(asObject(item, `[${i}]`), `[${i}]`)
-          ),
+        (items) => items.list().map(pullRequest),
       );
     },
     async reviews(pullRequest: number): Promise<Review[]> {
@@ -146,10 +130,7 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
       return http.decode(
         list.what,
         list.items,
-        (items) =>
-          asArray(items, "").flatMap((item, i) =>
-            review(asObject(item, `[${i}]`), `[${i}]`)
-          ),
+        (items) => items.list().flatMap(review),
       );
     },
     async permission(user: string): Promise<Permission> {
@@ -158,14 +139,11 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
       const answer = await http.request("GET", path, { allow: [404] });
       if (answer.status === 404) return "none";
       return http.decode(answer.what, answer.body, (body) => {
-        const object = asObject(body, "");
-        const role = optionalStringAt(object, "role_name", "");
+        const object = body.object();
+        const role = object.get("role_name").optional((r) => r.string(NAME));
         if (role !== undefined && ROLE[role]) return ROLE[role];
-        const permission = stringAt(object, "permission", "");
-        if (!ROLE[permission]) {
-          throw new ShapeError(".permission", "is not a known permission");
-        }
-        return ROLE[permission];
+        const at = object.get("permission");
+        return ROLE[at.string(NAME)] ?? at.fail("is not a known permission");
       });
     },
     async handedPlans(query: HandoffQuery): Promise<PlanClaim[]> {
@@ -175,8 +153,8 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
         list.what,
         list.items,
         (items) =>
-          asArray(items, "").flatMap((item) =>
-            claimOfStatus(item, "state", query.name) ?? []
+          items.list().flatMap((item) =>
+            claimOfStatus(item.value, "state", query.name) ?? []
           ),
       );
     },
@@ -187,29 +165,30 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
   };
 }
 
-function pullRequest(pr: JsonObject, where: string): PullRequest {
-  const user = pr.user === null ? undefined : objectAt(pr, "user", where);
-  const mergeSha = optionalShaAt(pr, "merge_commit_sha", where);
+function pullRequest(pr: JsonReader): PullRequest {
+  pr.object();
+  const user = pr.get("user");
+  const mergeSha = optionalSha(pr.get("merge_commit_sha"));
   return {
-    number: integerAt(pr, "number", where),
-    author: user ? stringAt(user, "login", `${where}.user`) : "ghost",
-    merged: optionalTimeAt(pr, "merged_at", where) !== undefined,
-    headSha: shaAt(objectAt(pr, "head", where), "sha", `${where}.head`),
+    number: pr.get("number").integer(),
+    author: user.value === null
+      ? "ghost"
+      : user.object().get("login").string(NAME),
+    merged: pr.get("merged_at").optional(timeOf) !== undefined,
+    headSha: pr.get("head").object().get("sha").fullSha(),
     ...(mergeSha ? { mergeSha } : {}),
   };
 }
 
-function review(item: JsonObject, where: string): Review[] {
-  const state = stringAt(item, "state", where);
-  if (state === "PENDING" || item.user === null) return [];
-  const mapped = REVIEW_STATE[state];
-  if (mapped === undefined) {
-    throw new ShapeError(`${where}.state`, "is not a known review state");
-  }
-  const commitSha = optionalShaAt(item, "commit_id", where);
-  const submittedAt = optionalTimeAt(item, "submitted_at", where);
+function review(item: JsonReader): Review[] {
+  const at = item.object().get("state");
+  const state = at.string(NAME);
+  if (state === "PENDING" || item.get("user").value === null) return [];
+  const mapped = REVIEW_STATE[state] ?? at.fail("is not a known review state");
+  const commitSha = optionalSha(item.get("commit_id"));
+  const submittedAt = item.get("submitted_at").optional(timeOf);
   return [{
-    user: stringAt(objectAt(item, "user", where), "login", `${where}.user`),
+    user: item.get("user").object().get("login").string(NAME),
     state: mapped,
     ...(commitSha ? { commitSha } : {}),
     ...(submittedAt ? { submittedAt } : {}),

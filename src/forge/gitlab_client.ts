@@ -33,18 +33,8 @@ import { apiPath, parseApiUrl } from "./forge_env.ts";
 import { type ForgeHttp, forgeHttp } from "./forge_http.ts";
 import type { PlanClaim } from "./plans_handoff.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
-import {
-  asArray,
-  asObject,
-  idAt,
-  integerAt,
-  type JsonObject,
-  objectAt,
-  optionalShaAt,
-  shaAt,
-  stringAt,
-  timeAt,
-} from "./_json_shape.ts";
+import type { JsonReader } from "../input/json_reader.ts";
+import { idOf, NAME, optionalSha, timeOf } from "./_answer_reader.ts";
 import { handedPlans, pipelineJobs } from "./_gitlab_pipelines.ts";
 import { ownLocator } from "./run_locator_from_env.ts";
 
@@ -110,7 +100,7 @@ export function gitlabClient(config: ForgeClientConfig): ForgeClient {
       const retried = http.decode(
         answer.what,
         answer.body,
-        (body) => idAt(asObject(body, ""), "id", ""),
+        (body) => idOf(body.object().get("id")),
       );
       return {
         status: "resumed",
@@ -124,10 +114,7 @@ export function gitlabClient(config: ForgeClientConfig): ForgeClient {
       return http.decode(
         list.what,
         list.items,
-        (items) =>
-          asArray(items, "").map((item, i) =>
-            mergeRequest(asObject(item, `[${i}]`), `[${i}]`)
-          ),
+        (items) => items.list().map(mergeRequest),
       );
     },
     async reviews(iid: number): Promise<Review[]> {
@@ -141,14 +128,12 @@ export function gitlabClient(config: ForgeClientConfig): ForgeClient {
         reviewers.what,
         reviewers.items,
         (items) =>
-          asArray(items, "").flatMap((item, i): Review[] => {
-            const reviewer = asObject(item, `[${i}]`);
-            if (stringAt(reviewer, "state", `[${i}]`) !== "requested_changes") {
-              return [];
-            }
-            const user = objectAt(reviewer, "user", `[${i}]`);
+          items.list().flatMap((reviewer): Review[] => {
+            const state = reviewer.object().get("state").string(NAME);
+            if (state !== "requested_changes") return [];
+            const user = reviewer.get("user").object();
             return [{
-              user: stringAt(user, "username", `[${i}].user`),
+              user: user.get("username").string(NAME),
               state: "changes_requested",
             }];
           }),
@@ -171,10 +156,10 @@ export function gitlabClient(config: ForgeClientConfig): ForgeClient {
         query: { username: checkedUser(user) },
       });
       const id = http.decode(users.what, users.body, (body) => {
-        const found = asArray(body, "").map((item, i) =>
-          asObject(item, `[${i}]`)
-        ).find((item, i) => stringAt(item, "username", `[${i}]`) === user);
-        return found === undefined ? undefined : idAt(found, "id", "[]");
+        const found = body.list().find((item) =>
+          item.object().get("username").string(NAME) === user
+        );
+        return found === undefined ? undefined : idOf(found.get("id"));
       });
       if (id === undefined) return "none";
       const answer = await http.request(
@@ -184,11 +169,10 @@ export function gitlabClient(config: ForgeClientConfig): ForgeClient {
       );
       if (answer.status === 404) return "none";
       return http.decode(answer.what, answer.body, (body) => {
-        const member = asObject(body, "");
-        if (member.state !== undefined && member.state !== "active") {
-          return "none";
-        }
-        return accessPermission(integerAt(member, "access_level", ""));
+        const member = body.object();
+        const state = member.get("state").value;
+        if (state !== undefined && state !== "active") return "none";
+        return accessPermission(member.get("access_level").integer());
       });
     },
     handedPlans: (query: HandoffQuery): Promise<PlanClaim[]> =>
@@ -196,18 +180,15 @@ export function gitlabClient(config: ForgeClientConfig): ForgeClient {
   };
 }
 
-function mergeRequest(mr: JsonObject, where: string): PullRequest {
-  const mergeSha = optionalShaAt(mr, "merge_commit_sha", where) ??
-    optionalShaAt(mr, "squash_commit_sha", where);
+function mergeRequest(mr: JsonReader): PullRequest {
+  mr.object();
+  const mergeSha = optionalSha(mr.get("merge_commit_sha")) ??
+    optionalSha(mr.get("squash_commit_sha"));
   return {
-    number: integerAt(mr, "iid", where),
-    author: stringAt(
-      objectAt(mr, "author", where),
-      "username",
-      `${where}.author`,
-    ),
-    merged: stringAt(mr, "state", where) === "merged",
-    headSha: shaAt(mr, "sha", where),
+    number: mr.get("iid").integer(),
+    author: mr.get("author").object().get("username").string(NAME),
+    merged: mr.get("state").string(NAME) === "merged",
+    headSha: mr.get("sha").fullSha(),
     ...(mergeSha ? { mergeSha } : {}),
   };
 }
@@ -219,21 +200,17 @@ interface Approval {
 
 async function approvalsOf(http: ForgeHttp, path: string): Promise<Approval[]> {
   const answer = await http.request("GET", path);
-  return http.decode(answer.what, answer.body, (body) => {
-    const object = asObject(body, "");
-    return asArray(object.approved_by, ".approved_by").map((item, i) => {
-      const where = `.approved_by[${i}]`;
-      const entry = asObject(item, where);
-      const user = stringAt(
-        objectAt(entry, "user", where),
-        "username",
-        `${where}.user`,
-      );
-      return entry.approved_at === undefined || entry.approved_at === null
-        ? { user }
-        : { user, at: timeAt(entry, "approved_at", where) };
-    });
-  });
+  return http.decode(
+    answer.what,
+    answer.body,
+    (body) =>
+      body.object().get("approved_by").list().map((entry) => {
+        entry.object();
+        const user = entry.get("user").object().get("username").string(NAME);
+        const at = entry.get("approved_at").optional(timeOf);
+        return at === undefined ? { user } : { user, at };
+      }),
+  );
 }
 
 interface Version {
@@ -247,13 +224,10 @@ async function versionsOf(http: ForgeHttp, path: string): Promise<Version[]> {
     list.what,
     list.items,
     (items) =>
-      asArray(items, "").map((item, i) => {
-        const version = asObject(item, `[${i}]`);
-        return {
-          head: shaAt(version, "head_commit_sha", `[${i}]`),
-          at: timeAt(version, "created_at", `[${i}]`),
-        };
-      }),
+      items.list().map((version) => ({
+        head: version.object().get("head_commit_sha").fullSha(),
+        at: timeOf(version.get("created_at")),
+      })),
   );
 }
 

@@ -313,19 +313,6 @@ export function newestPendingDigest(
 export type PlanSets = ReadonlyMap<string, readonly PlanPair[]>;
 
 /**
- * The members an approval must cover: the non-empty ones not already applied
- * under it.
- */
-export function needing(
-  members: readonly GateMember[],
-  claims: ClaimLedger,
-): GateMember[] {
-  return members.filter((m) =>
-    m.empty !== true && claims.standing(m).kind !== "applied"
-  );
-}
-
-/**
  * The members an approval must cover (the non-empty ones not applied under
  * it), those of them claimed under it with no outcome (a job refuses to claim
  * them again), and the rest, which a job would claim: each of those needs
@@ -333,7 +320,7 @@ export function needing(
  * members that applied under it already: for plans of live state, their
  * targets moved back since (§17), and the approval cannot cover them.
  */
-export function sortMembers(
+function sortMembers(
   members: readonly GateMember[],
   claims: ClaimLedger,
 ): {
@@ -387,31 +374,19 @@ export function uncovered(
   return need.filter((m) => !approved.has(`${m.target}\n${m.planDigest}`));
 }
 
-/** What a waiting gate was evaluated for. */
-export interface WaitingQuery {
-  /** The gate, for messages. */
-  gate: string;
-  /** The decision's set digest. */
-  digest: string;
-  /** The decision's members. */
-  members: readonly GateMember[];
-  /** The approver rules and verdicts, if any. */
-  rules?: GateRules;
-}
-
 /**
  * The tally of a waiting gate: the approvals that cover the plans not yet
  * applied under the newest approval; `undefined` when none covers them.
  */
-export function waitingTally(
+function waitingTally(
   records: readonly LedgerRecord[],
   oldestFirst: readonly ApprovalRecord[],
   sets: PlanSets,
-  query: WaitingQuery,
+  query: GateQuery,
 ): Tally | undefined {
   const newest = oldestFirst[oldestFirst.length - 1];
   if (newest === undefined) return undefined;
-  const need = needing(query.members, claimLedger(records, newest.id));
+  const need = sortMembers(query.members, claimLedger(records, newest.id)).need;
   const covering = oldestFirst.filter((a) =>
     covers(a, sets, need, query.digest)
   );
@@ -426,11 +401,11 @@ const NAMED = 5;
  * Why no approval covers the plans: none (or one revoked), one of another
  * digest, or the plans the newest does not cover (five named at most).
  */
-export function waitingReasons(
+function waitingReasons(
   records: readonly LedgerRecord[],
   newest: ApprovalRecord | undefined,
   sets: PlanSets,
-  query: WaitingQuery,
+  query: GateQuery,
 ): string[] {
   const { gate, digest } = query;
   if (newest === undefined) {
@@ -465,12 +440,8 @@ export function waitingReasons(
     ];
   }
   const claims = claimLedger(records, newest.id);
-  const missing = uncovered(
-    newest,
-    sets,
-    needing(query.members, claims),
-    digest,
-  );
+  const need = sortMembers(query.members, claims).need;
+  const missing = uncovered(newest, sets, need, digest);
   if (missing === "another-digest") {
     return [
       approvedForAnotherMessage(gate, newest.planDigest, newest.by, digest),

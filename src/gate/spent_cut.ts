@@ -174,6 +174,6 @@ export function cutRevoke(
     by: SETTLED_BY,
     note: SETTLED_NOTE,
     approvals: cut.approvals,
-    ...(cut.actionsThrough ? { actionsThrough: cut.actionsThrough } : {}),
+    actionsThrough: cut.actionsThrough,
   }, { id, now: cut.at });
 }

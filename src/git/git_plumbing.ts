@@ -1,7 +1,8 @@
 /**
  * Git plumbing on top of the `Git` seam, for callers that keep a branch without a
- * work tree: read and move refs with compare-and-swap, ask ancestry and read many
- * blobs at once. Every function runs git through
+ * work tree and for base resolution (SPEC.md §4.4): read and move refs with
+ * compare-and-swap, ask ancestry and whether the clone is shallow. Every
+ * function runs git through
  * `Git.exec`/`Git.run` (no shell, isolated environment) and never touches the work
  * tree, the index or HEAD. It knows nothing of ledgers.
  * @module
@@ -126,4 +127,36 @@ export async function isAncestor(
   if (out.exitCode === 0) return true;
   if (out.exitCode === 1) return false;
   throw new GitError(args, out.exitCode, out.stderr);
+}
+
+/**
+ * Tells whether `ancestor` is a strict ancestor of `descendant`: an ancestor, and
+ * not the same commit.
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param ancestor A full commit sha.
+ * @param descendant A full commit sha.
+ * @returns `true` when it is.
+ * @throws {GitError} When git fails.
+ */
+export async function isStrictAncestor(
+  git: Git,
+  cwd: string,
+  ancestor: string,
+  descendant: string,
+): Promise<boolean> {
+  return ancestor !== descendant &&
+    await isAncestor(git, cwd, ancestor, descendant);
+}
+
+/**
+ * Tells whether the checkout is a shallow clone (its history cut off).
+ * @param git The git seam.
+ * @param cwd A directory in the repository.
+ * @returns `true` for a shallow clone.
+ * @throws {GitError} When git fails.
+ */
+export async function isShallow(git: Git, cwd: string): Promise<boolean> {
+  const out = await git.run(["rev-parse", "--is-shallow-repository"], { cwd });
+  return out.trim() === "true";
 }

@@ -34,10 +34,8 @@ export type PushResult =
 /**
  * Picks the lines of git's stderr that explain a failure, joined as one line:
  * `remote:` messages, `fatal:` and `error:` lines, without hints and blank lines.
- * @param stderr Git's stderr.
- * @returns One line, credentials redacted; `"no reason given"` when empty.
  */
-export function gitReason(stderr: string): string {
+function gitReason(stderr: string): string {
   const lines = stderr.split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("hint:"))
@@ -52,6 +50,16 @@ export function gitReason(stderr: string): string {
 
 const LOCK_FILE = /Unable to create '([^']+\.lock)': File exists/;
 
+/** `git fetch`, quiet, writing no FETCH_HEAD, following no tags or submodules. */
+const FETCH = [
+  "fetch",
+  "--quiet",
+  "--no-tags",
+  "--no-write-fetch-head",
+  "--no-recurse-submodules",
+  "--no-auto-gc",
+];
+
 /**
  * Fetches one ref of `remote` into a local ref, forced (`+src:dst`), quietly,
  * without tags and without writing FETCH_HEAD. Git updates `dst` only if it still
@@ -62,8 +70,8 @@ const LOCK_FILE = /Unable to create '([^']+\.lock)': File exists/;
  * @param remote A remote's name (or URL).
  * @param src The remote's ref (`refs/heads/chant/ledger`).
  * @param dst The local ref to update (`refs/remotes/origin/chant/ledger`).
- * @param depth Fetch only this many commits of its history (`--depth`); absent:
- *   all of it.
+ * @param depth How much history: `--depth=<n>` commits of it, or
+ *   `--deepen=<n>` more of a shallow clone's; absent: all of it.
  * @returns What happened.
  * @throws {GitError} Only when git cannot be started.
  */
@@ -73,16 +81,11 @@ export async function fetchRef(
   remote: string,
   src: string,
   dst: string,
-  depth?: number,
+  depth?: `--depth=${number}` | `--deepen=${number}`,
 ): Promise<FetchResult> {
   const out = await git.exec([
-    "fetch",
-    "--quiet",
-    "--no-tags",
-    "--no-write-fetch-head",
-    "--no-recurse-submodules",
-    "--no-auto-gc",
-    ...(depth === undefined ? [] : [`--depth=${depth}`]),
+    ...FETCH,
+    ...(depth === undefined ? [] : [depth]),
     remote,
     `+${src}:${dst}`,
   ], { cwd });
@@ -125,16 +128,7 @@ export async function fetchCommits(
   remote: string,
   shas: readonly string[],
 ): Promise<{ ok: true } | { ok: false; detail: string }> {
-  const out = await git.exec([
-    "fetch",
-    "--quiet",
-    "--no-tags",
-    "--no-write-fetch-head",
-    "--no-recurse-submodules",
-    "--no-auto-gc",
-    remote,
-    ...shas,
-  ], { cwd });
+  const out = await git.exec([...FETCH, remote, ...shas], { cwd });
   return out.exitCode === 0
     ? { ok: true }
     : { ok: false, detail: gitReason(out.stderr) };

@@ -48,6 +48,57 @@ export function objectId(
     .digest("hex");
 }
 
+/** Where one raw entry of a tree lies: `<mode> <name>\0<id>`. */
+export interface RawEntry {
+  /** Where it starts. */
+  at: number;
+  /** The space after its mode. */
+  space: number;
+  /** The NUL after its name. */
+  nul: number;
+  /** Where it ends (after its id). */
+  end: number;
+}
+
+/**
+ * The raw entries of a tree object, in order, none decoded.
+ * @param bytes The tree's content.
+ * @param hexLength The length of the repository's ids in hex (40 or 64).
+ * @returns Where each entry lies.
+ * @throws {InputError} When the tree is cut short.
+ */
+export function* rawEntries(
+  bytes: Uint8Array,
+  hexLength: number,
+): Generator<RawEntry> {
+  for (let at = 0; at < bytes.length;) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = space < 0 ? -1 : bytes.indexOf(0, space + 1);
+    const end = nul + 1 + hexLength / 2;
+    if (nul < 0 || end > bytes.length) {
+      throw new InputError("a tree of the git ledger is cut short");
+    }
+    yield { at, space, nul, end };
+    at = end;
+  }
+}
+
+/**
+ * Decodes one raw entry of a tree.
+ * @param bytes The tree's content.
+ * @param entry Where the entry lies.
+ * @returns Its mode, name and id.
+ */
+export function decodeEntry(bytes: Uint8Array, entry: RawEntry): TreeEntry {
+  let oid = "";
+  for (let b = entry.nul + 1; b < entry.end; b++) oid += HEX[bytes[b]];
+  return {
+    mode: decoder.decode(bytes.subarray(entry.at, entry.space)),
+    name: decoder.decode(bytes.subarray(entry.space + 1, entry.nul)),
+    oid,
+  };
+}
+
 /**
  * Parses a tree object.
  * @param bytes The tree's content.
@@ -56,24 +107,7 @@ export function objectId(
  * @throws {InputError} When it is not a tree.
  */
 export function treeEntries(bytes: Uint8Array, hexLength: number): TreeEntry[] {
-  const raw = hexLength / 2;
-  const entries: TreeEntry[] = [];
-  for (let at = 0; at < bytes.length;) {
-    const space = bytes.indexOf(0x20, at);
-    const nul = space < 0 ? -1 : bytes.indexOf(0, space + 1);
-    if (nul < 0 || nul + 1 + raw > bytes.length) {
-      throw new InputError("a tree of the git ledger is cut short");
-    }
-    let oid = "";
-    for (let b = nul + 1; b < nul + 1 + raw; b++) oid += HEX[bytes[b]];
-    entries.push({
-      mode: decoder.decode(bytes.subarray(at, space)),
-      name: decoder.decode(bytes.subarray(space + 1, nul)),
-      oid,
-    });
-    at = nul + 1 + raw;
-  }
-  return entries;
+  return [...rawEntries(bytes, hexLength)].map((e) => decodeEntry(bytes, e));
 }
 
 /**
@@ -113,26 +147,13 @@ export function findEntry(
   name: string,
   hexLength: number,
 ): TreeEntry | undefined {
-  const raw = hexLength / 2;
   const wanted = encoder.encode(name);
-  for (let at = 0; at < bytes.length;) {
-    const space = bytes.indexOf(0x20, at);
-    const nul = space < 0 ? -1 : bytes.indexOf(0, space + 1);
-    if (nul < 0 || nul + 1 + raw > bytes.length) {
-      throw new InputError("a tree of the git ledger is cut short");
-    }
-    if (nul - space - 1 === wanted.length) {
-      let same = true;
-      for (let i = 0; i < wanted.length && same; i++) {
-        same = bytes[space + 1 + i] === wanted[i];
-      }
-      if (same) {
-        let oid = "";
-        for (let b = nul + 1; b < nul + 1 + raw; b++) oid += HEX[bytes[b]];
-        return { mode: decoder.decode(bytes.subarray(at, space)), name, oid };
-      }
-    }
-    at = nul + 1 + raw;
+  for (const entry of rawEntries(bytes, hexLength)) {
+    const { space, nul } = entry;
+    if (
+      nul - space - 1 === wanted.length &&
+      wanted.every((byte, i) => bytes[space + 1 + i] === byte)
+    ) return decodeEntry(bytes, entry);
   }
   return undefined;
 }

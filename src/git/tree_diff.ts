@@ -6,7 +6,12 @@
  * @module
  */
 
-import type { TreeEntry } from "./object_id.ts";
+import {
+  decodeEntry,
+  rawEntries,
+  type RawEntry,
+  type TreeEntry,
+} from "./object_id.ts";
 
 /** What {@linkcode diffTrees} found: entries only in the old tree, only in the new. */
 export interface TreeChanges {
@@ -16,50 +21,29 @@ export interface TreeChanges {
   added: TreeEntry[];
 }
 
-const decoder = new TextDecoder();
-const HEX = Array.from(
-  { length: 256 },
-  (_, b) => b.toString(16).padStart(2, "0"),
-);
-
-/** A cursor over a tree's raw entries. */
+/** A walk over a tree's raw entries: the current one, if any. */
 interface Cursor {
   bytes: Uint8Array;
-  at: number;
-  /** Where the current entry ends (after its id), and its name's bounds. */
-  end: number;
-  space: number;
-  nul: number;
+  entries: Generator<RawEntry>;
+  entry?: RawEntry;
 }
 
-function load(cursor: Cursor, raw: number): boolean {
-  const { bytes, at } = cursor;
-  if (at >= bytes.length) return false;
-  cursor.space = bytes.indexOf(0x20, at);
-  cursor.nul = cursor.space < 0 ? -1 : bytes.indexOf(0, cursor.space + 1);
-  if (cursor.nul < 0 || cursor.nul + 1 + raw > bytes.length) {
-    throw new Error("a tree object is cut short");
-  }
-  cursor.end = cursor.nul + 1 + raw;
-  return true;
+function cursor(bytes: Uint8Array, hexLength: number): Cursor {
+  const walk: Cursor = { bytes, entries: rawEntries(bytes, hexLength) };
+  return next(walk);
 }
 
-function entryOf(cursor: Cursor): TreeEntry {
-  const { bytes, at, space, nul, end } = cursor;
-  let oid = "";
-  for (let i = nul + 1; i < end; i++) oid += HEX[bytes[i]];
-  return {
-    mode: decoder.decode(bytes.subarray(at, space)),
-    name: decoder.decode(bytes.subarray(space + 1, nul)),
-    oid,
-  };
+function next(walk: Cursor): Cursor {
+  const step = walk.entries.next();
+  walk.entry = step.done ? undefined : step.value;
+  return walk;
 }
 
-function sameEntry(a: Cursor, b: Cursor): boolean {
+function sameEntry(a: RawEntry, b: RawEntry, x: Uint8Array, y: Uint8Array) {
   const length = a.end - a.at;
   if (length !== b.end - b.at) return false;
   for (let i = 0; i < length; i++) {
-    if (a.bytes[a.at + i] !== b.bytes[b.at + i]) return false;
+    if (x[a.at + i] !== y[b.at + i]) return false;
   }
   return true;
 }
@@ -67,10 +51,10 @@ function sameEntry(a: Cursor, b: Cursor): boolean {
 /** Git's tree order: names as bytes, a tree's name as if it ended in `/`. */
 function compareNames(a: Cursor, b: Cursor): number {
   const key = (c: Cursor, i: number) => {
-    const at = c.space + 1 + i;
-    if (at < c.nul) return c.bytes[at];
-    const isTree = c.bytes[c.at] === 0x34; // mode 40000
-    return at === c.nul && isTree ? 0x2f : -1;
+    const { at, space, nul } = c.entry!;
+    if (space + 1 + i < nul) return c.bytes[space + 1 + i];
+    const isTree = c.bytes[at] === 0x34; // mode 40000
+    return space + 1 + i === nul && isTree ? 0x2f : -1;
   };
   for (let i = 0;; i++) {
     const [x, y] = [key(a, i), key(b, i)];
@@ -86,7 +70,7 @@ function compareNames(a: Cursor, b: Cursor): number {
  * @param hexLength The length of the repository's ids in hex (40 or 64).
  * @returns What only the old and only the new version hold (a changed entry
  *   is in both lists).
- * @throws {Error} When a tree is cut short.
+ * @throws {InputError} When a tree is cut short.
  * @example
  * ```ts
  * diffTrees(treeOf([a, b]), treeOf([a, c]), 40); // { removed: [b], added: [c] }
@@ -97,31 +81,20 @@ export function diffTrees(
   after: Uint8Array,
   hexLength: number,
 ): TreeChanges {
-  const raw = hexLength / 2;
-  const a: Cursor = { bytes: before, at: 0, end: 0, space: 0, nul: 0 };
-  const b: Cursor = { bytes: after, at: 0, end: 0, space: 0, nul: 0 };
+  const a = cursor(before, hexLength);
+  const b = cursor(after, hexLength);
   const changes: TreeChanges = { removed: [], added: [] };
-  let hasA = load(a, raw);
-  let hasB = load(b, raw);
-  while (hasA || hasB) {
-    if (hasA && hasB && sameEntry(a, b)) {
-      a.at = a.end;
-      b.at = b.end;
-      hasA = load(a, raw);
-      hasB = load(b, raw);
+  while (a.entry || b.entry) {
+    if (a.entry && b.entry && sameEntry(a.entry, b.entry, before, after)) {
+      next(a);
+      next(b);
       continue;
     }
-    const order = !hasA ? 1 : !hasB ? -1 : compareNames(a, b);
-    if (order <= 0) {
-      changes.removed.push(entryOf(a));
-      a.at = a.end;
-      hasA = load(a, raw);
-    }
-    if (order >= 0) {
-      changes.added.push(entryOf(b));
-      b.at = b.end;
-      hasB = load(b, raw);
-    }
+    const order = !a.entry ? 1 : !b.entry ? -1 : compareNames(a, b);
+    if (order <= 0) changes.removed.push(decodeEntry(before, a.entry!));
+    if (order >= 0) changes.added.push(decodeEntry(after, b.entry!));
+    if (order <= 0) next(a);
+    if (order >= 0) next(b);
   }
   return changes;
 }

@@ -1,11 +1,12 @@
 /**
  * The reader of untrusted JSON (STYLE.md, "Trust nothing that travelled"): a
  * plan file, a decision record, a ledger record, a plan set, a run locator, a
- * recorded-plans hand-off. `parseJson` turns text into a value, a
- * {@linkcode JsonReader} walks it and hands back typed values, and every problem
- * is one {@linkcode ShapeError} naming the source and the field, with the
- * offending value cut by `quoteValue`. Pure: the caller reads the bytes, within
- * their bound (`readBounded`). The spec, whose schema pays for itself, is zod's.
+ * recorded-plans hand-off, a forge's answer. `parseJson` turns text into a
+ * value, a {@linkcode JsonReader} walks it and hands back typed values, and
+ * every problem is one {@linkcode ShapeError} naming the source and the field,
+ * with the offending value cut by `quoteValue`. Pure: the caller reads the
+ * bytes, within their bound (`readBounded`). The spec, whose schema pays for
+ * itself, is zod's.
  * @module
  */
 
@@ -27,6 +28,13 @@ export interface ReaderOptions {
    * @default {true}
    */
   echo?: boolean;
+  /**
+   * The input is a web API's answer (a forge's): places are shown as its
+   * documentation does (`[2].user.login`, `.status`; `the answer` for the
+   * whole), and `null` counts as absent.
+   * @default {false}
+   */
+  api?: boolean;
 }
 
 /** The path of the top of an input. */
@@ -87,9 +95,17 @@ export class JsonReader {
     this.#path = path;
   }
 
-  /** The place as messages show it: `""` at the top, `"changes[3].action"` below. */
+  /**
+   * The place as messages show it: `""` at the top, `"changes[3].action"`
+   * below; for an `api` answer `the answer`, then `[3].action`.
+   */
   get field(): string {
     const path = this.#segments();
+    if (this.#options.api) {
+      return path.map((segment) =>
+        typeof segment === "number" ? `[${segment}]` : `.${segment}`
+      ).join("") || "the answer";
+    }
     if (path.length === 0) return "";
     const text = path.map((segment, i) =>
       typeof segment === "number"
@@ -101,9 +117,13 @@ export class JsonReader {
     return `"${text}"`;
   }
 
-  /** Whether the value is absent (`undefined`: a member the input does not have). */
+  /**
+   * Whether the value is absent (`undefined`: a member the input does not
+   * have; for an `api` answer also `null`).
+   */
   get absent(): boolean {
-    return this.value === undefined;
+    return this.value === undefined ||
+      (this.value === null && this.#options.api === true);
   }
 
   /**
@@ -326,18 +346,4 @@ export class JsonReader {
   #shown(): string {
     return quoteValue(this.value);
   }
-}
-
-/**
- * Whether a string holds a control character (C0 or DEL).
- * @param value Any string.
- * @returns Whether it does.
- * @example
- * ```ts
- * hasControl("a\tb"); // true
- * ```
- */
-export function hasControl(value: string): boolean {
-  // deno-lint-ignore no-control-regex
-  return /[\x00-\x1f\x7f]/.test(value);
 }

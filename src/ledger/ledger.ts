@@ -46,44 +46,25 @@ import type {
   FoldedGate,
   FoldInput,
   FoldPlanner,
+  FoldScope,
   GateRef,
   LedgerMark,
   LedgerStore,
+  ListOptions,
   MarkScope,
   StoredSet,
 } from "./ledger_store.ts";
 
-/** Options of {@linkcode Ledger.readGate}. */
-export interface ReadGateOptions {
-  /**
-   * The job's mark: records that reached the ledger after it and loosen the
-   * gate (approvals, pending facts, outcomes) do not count, and are reported in
-   * `problems`, unless this ledger wrote them; revokes and claims count always.
-   * Absent: every record counts.
-   */
-  asOf?: LedgerMark;
-  /**
-   * Read only what a decision can need: the records from the gate's newest
-   * revoke on (nothing before it counts, SPEC.md §5.3). A store may read more.
-   */
-  live?: boolean;
-  /**
-   * Only records of these kinds are wanted: a store may leave out every file
-   * whose name says another kind (or none), so a record under a name
-   * chant-wave would not give it may be missed. What is returned may hold
-   * other kinds too. Absent: every kind.
-   */
-  kinds?: ReadonlyArray<LedgerRecord["kind"]>;
-}
+/**
+ * Options of {@linkcode Ledger.readGate}: the job's mark (records that reached
+ * the ledger after it and loosen the gate do not count, and are reported in
+ * `problems`, unless this ledger wrote them; revokes and claims count always),
+ * only what a decision can need, only some kinds.
+ */
+export type ReadGateOptions = Omit<ListOptions, "history">;
 
 /** Which gates {@linkcode Ledger.compact} folds, and whether for real. */
-export interface CompactOptions {
-  /** Only the gates of this spec `name`. */
-  name?: string;
-  /** Only this gate (with `name`). */
-  gate?: string;
-  /** Say what would fold, and move nothing. */
-  dryRun?: boolean;
+export interface CompactOptions extends FoldScope {
   /** Which revoke each gate folds through (`planFold`). @default {"newest"} */
   through?: FoldThrough;
   /**
@@ -412,16 +393,7 @@ export function ledgerOver(
     },
     readPlanSets,
     async compact(options = {}) {
-      const { name, gate, dryRun } = options;
-      const gates = await store.fold(
-        {
-          ...(name === undefined ? {} : { name }),
-          ...(gate === undefined ? {} : { gate }),
-          ...(dryRun ? { dryRun } : {}),
-        },
-        planner(options),
-      );
-      return { gates };
+      return { gates: await store.fold(options, planner(options)) };
     },
     async readAll(name, gate) {
       const { records, problems, folded } = await store.list(

@@ -62,15 +62,8 @@ export interface NotifyEventsInput {
 /**
  * Names the job inside a summary: nothing for a whole wave, `deciding job`,
  * `share 2 of 3`, `job group prod` or `share 1 of job group prod`.
- * @param job The job.
- * @param shares The wave's `shares` (for share jobs without a group).
- * @returns The phrase, or `""` for a whole-wave job.
- * @example
- * ```ts
- * jobPhrase({ kind: "group", share: 1, group: "prod" }, 1); // "share 1 of job group prod"
- * ```
  */
-export function jobPhrase(job: JobResult["job"], shares: number): string {
+function jobPhrase(job: JobResult["job"], shares: number): string {
   if (job.kind === "wave") return "";
   if (job.kind === "decide") return "deciding job";
   if (job.group !== undefined) {
@@ -80,18 +73,8 @@ export function jobPhrase(job: JobResult["job"], shares: number): string {
   return `share ${job.share ?? 1} of ${shares}`;
 }
 
-/**
- * Says what one event reports, after the wave and the job.
- * @param event The event.
- * @param count How many runs it is about.
- * @param untried Runs left untried after a failure (`failed` only).
- * @returns The phrase, e.g. `refused 1 run whose plan moved since the wave was decided`.
- * @example
- * ```ts
- * outcomePhrase("applied", 3); // "applied 3 runs"
- * ```
- */
-export function outcomePhrase(
+/** Says what one event reports, after the wave and the job. */
+function outcomePhrase(
   event: NotifyEventName,
   count: number,
   untried = 0,
@@ -113,19 +96,8 @@ export function outcomePhrase(
 
 /**
  * The summary sentence of §8: `wave <k> (<wave name>) of <name>[, <job>], <outcome>`.
- * @param spec The spec's `name`.
- * @param wave The wave's number and name.
- * @param job The job phrase ({@linkcode jobPhrase}), `""` for a whole wave.
- * @param outcome The outcome phrase ({@linkcode outcomePhrase}).
- * @returns The sentence.
- * @example
- * ```ts
- * summarize("tf-apply", { k: 2, name: "apply" }, "share 1 of job group prod",
- *   "refused 1 run whose plan moved since the wave was decided");
- * // "wave 2 (apply) of tf-apply, share 1 of job group prod, refused 1 run whose plan moved since the wave was decided"
- * ```
  */
-export function summarize(
+function summarize(
   spec: string,
   wave: { k: number; name: string },
   job: string,

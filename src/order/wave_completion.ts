@@ -16,15 +16,8 @@ import type { Wave } from "../spec/types.ts";
 /**
  * The applying jobs a wave's pipeline has: the whole-wave job, its share jobs, or
  * its group jobs (each sliced by the group's shares).
- * @param wave The wave.
- * @returns The jobs, as wave outcomes name them.
- * @example
- * ```ts
- * applyingJobs({ shares: 2, jobs: undefined } as Wave);
- * // [{ kind: "share", share: 1 }, { kind: "share", share: 2 }]
- * ```
  */
-export function applyingJobs(
+function applyingJobs(
   wave: Pick<Wave, "shares" | "jobs">,
 ): OutcomeJob[] {
   if (wave.jobs !== undefined) {

@@ -137,13 +137,10 @@ export async function applyPass(
 
 /**
  * Applies the runs the claim stage let through.
- * @param input The spec, wave and decision, the pass's runs, the claim.
- * @param io The edges.
- * @returns What applied, failed, moved, was skipped and left untried.
  * @throws {OutcomeError} When interrupted (130/143), after recording the outcomes.
  * @throws {Error} When an outcome cannot be recorded.
  */
-export async function applyStage(
+async function applyStage(
   input: ApplyStageInput,
   io: RunIo,
 ): Promise<ApplyStageOutcome> {
@@ -280,12 +277,8 @@ export interface OutcomeWriter {
  * under way are written together in the next record, so a wide wave writes few
  * records, and a job that dies loses only the outcomes not yet written. A
  * target this attempt did not claim is ignored.
- * @param claimed The runs this job attempt claimed.
- * @param decision The decision they were claimed for.
- * @param io The ledger, the environment and the clock.
- * @returns The writer.
  */
-export function outcomeWriter(
+function outcomeWriter(
   claimed: ClaimedRuns,
   decision: Pick<Decision, "name" | "gate" | "decisionId">,
   io: Pick<RunIo, "ledger" | "env" | "clock">,

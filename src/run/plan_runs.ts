@@ -157,18 +157,8 @@ async function planOne(
  * Plans `runs` (or, for a discovering deciding job, whatever the command reports)
  * with the spec's `planWave` command. Plans of runs outside the job are ignored
  * (and logged), so a tool that always plans everything works in share jobs.
- * @param spec The spec (its `name` and `op`).
- * @param command Its `planWave` command.
- * @param wave The wave.
- * @param runs The runs to plan (with `discover`, possibly none).
- * @param context Where the files go; `jobTag` names this job's `{runs}` and
- *   `{plans}` files (`decide`, `share-2`, …); `discover` lets the plans file
- *   decide the runs.
- * @param io The edges.
- * @returns Planned runs sorted by target and the waves the plan found; when the
- *   command fails or its plans file is bad, every run fails.
  */
-export async function planWholeWave(
+async function planWholeWave(
   spec: Spec,
   command: WholeWaveCommand,
   wave: Wave,

@@ -29,15 +29,8 @@ import type { RunJobInput } from "./select_job.ts";
 /**
  * The outcome a finished job records: `failed` when a run failed or moved,
  * `applied` when it applied something, else `nothing-to-do`.
- * @param result The job's result.
- * @returns The outcome.
- * @example
- * ```ts
- * waveOutcomeOf({ exitCode: 0, applied: [], failed: [], moved: [] } as JobResult);
- * // "nothing-to-do"
- * ```
  */
-export function waveOutcomeOf(
+function waveOutcomeOf(
   result: Pick<JobResult, "exitCode" | "applied" | "failed" | "moved">,
 ): WaveOutcome {
   if (result.exitCode !== 0 || result.failed.length || result.moved.length) {

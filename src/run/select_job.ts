@@ -150,11 +150,8 @@ function shareList(shares: number): string {
 
 /**
  * The runs of a job group: the given runs whose target matches one of its patterns.
- * @param group The group.
- * @param runs The wave's runs (or, for discovering waves, the decided ones).
- * @returns The matching runs, in input order.
  */
-export function groupRuns<T extends Pick<Run, "target">>(
+function groupRuns<T extends Pick<Run, "target">>(
   group: JobGroup,
   runs: readonly T[],
 ): T[] {

@@ -26,7 +26,7 @@
 import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
-import { isStrictAncestor } from "../git/git_history.ts";
+import { isStrictAncestor } from "../git/git_plumbing.ts";
 import {
   type ApprovalNeed,
   needsApproval,
@@ -216,7 +216,7 @@ async function checkRecord(
   const recordBase = await io.git.resolveCommit(decision.base, base.top);
   if (
     recordBase === undefined ||
-    !await isStrictAncestor(io.git, recordBase, base.head, base.top)
+    !await isStrictAncestor(io.git, base.top, recordBase, base.head)
   ) {
     throw mismatch(
       path,

@@ -220,12 +220,10 @@ const VALUED = ["namespaces", "valid-after", "valid-before"] as const;
 
 /**
  * Parses an options field.
- * @param text The field, e.g. `namespaces="chant-wave",valid-before="20301231Z"`.
- * @returns The options.
  * @throws {SealFormatError} On an unknown or repeated option, a missing quote, a
  * bad time, or a `valid-before` not after `valid-after`.
  */
-export function parseSignerOptions(text: string): SignerOptions {
+function parseSignerOptions(text: string): SignerOptions {
   const options: SignerOptions = { certAuthority: false };
   const seen = new Set<string>();
   let at = 0;
@@ -299,12 +297,9 @@ const LAYOUT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?$/;
  * Parses `YYYYMMDD[Z]` or `YYYYMMDDHHMM[SS][Z]` (`UTC` may stand for `Z`), as
  * OpenSSH does: a date alone means its first second; without `Z` the time is in
  * the local time zone of the process (as `ssh-keygen` reads it).
- * @param text The option's value, without quotes.
- * @param option The option's name, for messages.
- * @returns Seconds since the epoch.
  * @throws {SealFormatError} When the text has another layout or is not a real time.
  */
-export function parseSignerTime(text: string, option: string): number {
+function parseSignerTime(text: string, option: string): number {
   const invalid = () =>
     new SealFormatError(
       `option "${option}" has an invalid time ${

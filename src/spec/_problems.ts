@@ -60,10 +60,8 @@ function named(label: string, item: unknown): string {
 /**
  * Names a place in the spec: `wave 2 "prod" runs[3]`,
  * `wave 1 "dev" jobs[0] "eu" runs[1]`, `notify.webhook`, or "" for the whole spec.
- * @param spec The raw spec (the inner one of a wrapper).
- * @param path A path relative to `spec`.
  */
-export function describeWhere(spec: unknown, path: Path): string {
+function describeWhere(spec: unknown, path: Path): string {
   if (path[0] !== "waves" || typeof path[1] !== "number") return accessor(path);
   const wave = valueAt(spec, path.slice(0, 2));
   let where = named(`wave ${path[1] + 1}`, wave);

@@ -1,6 +1,16 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { chooseLedger, ledgerArgument } from "../../src/cli/_open_ledger.ts";
+import {
+  chooseLedger,
+  ledgerArgument,
+  openLedger,
+} from "../../src/cli/_open_ledger.ts";
+import { realClock } from "../../src/clock.ts";
+import type { CliIo } from "../../src/cli/io.ts";
+import { memoryWriter } from "../../src/console/writer.ts";
+import { Interrupts } from "../../src/exec/interrupts.ts";
+import { isGitLedger } from "../../src/ledger/git/git_ledger.ts";
+import { ledgerWorld } from "../ledger/git_ledger_fixture.ts";
 
 Deno.test("chooseLedger() takes the flag, the environment, the spec, the default, in that order", () => {
   const env = { CHANT_WAVE_LEDGER: "git:ci" };
@@ -26,4 +36,65 @@ Deno.test("ledgerArgument() names every ledger but the default, whatever chose i
   expect(ledgerArgument({ where: "git", from: "spec" })).toBe("git");
   expect(ledgerArgument({ where: ".chant/ledger", from: "default" }))
     .toBeUndefined();
+});
+
+function cliIo(
+  world: Awaited<ReturnType<typeof ledgerWorld>>,
+  cwd: string,
+  env: Record<string, string> = {},
+) {
+  const stdout = memoryWriter();
+  const stderr = memoryWriter();
+  const io: CliIo = {
+    stdout,
+    stderr,
+    env,
+    cwd,
+    clock: realClock,
+    interrupts: new Interrupts(),
+    git: world.git,
+  };
+  return { io, stdout, stderr };
+}
+
+Deno.test("openLedger() opens the git ledger for git and git:<remote>", async (t) => {
+  await using world = await ledgerWorld();
+  const { io } = cliIo(world, world.repo.path);
+  await t.step("--ledger git", async () => {
+    const ledger = await openLedger(chooseLedger("git", io.env), io);
+    expect(isGitLedger(ledger)).toBe(true);
+    expect(ledger.describe()).toBe('git ledger chant/ledger of "origin"');
+  });
+  await t.step("--ledger git:<remote>", async () => {
+    expect(
+      (await openLedger(chooseLedger("git:upstream", io.env), io)).describe(),
+    ).toBe(
+      'git ledger chant/ledger of "upstream"',
+    );
+  });
+  await t.step("CHANT_WAVE_LEDGER=git", async () => {
+    const { io } = cliIo(world, world.repo.path, { CHANT_WAVE_LEDGER: "git" });
+    expect(isGitLedger(await openLedger(chooseLedger(undefined, io.env), io)))
+      .toBe(true);
+  });
+  await t.step("git: without a name", async () => {
+    await expect(openLedger(chooseLedger("git:", io.env), io)).rejects.toThrow(
+      'ledger "git:": name the remote after "git:", e.g. "git:origin"',
+    );
+  });
+  await t.step("git: with a URL holding a credential", async () => {
+    await expect(
+      openLedger(
+        chooseLedger("git:https://ann:s3cret@git.example/x.git", io.env),
+        io,
+      ),
+    ).rejects.toThrow(
+      'ledger "git:https://***@git.example/x.git": not a valid remote name; name a remote ("git:origin"), not a URL',
+    );
+  });
+  await t.step("a directory", async () => {
+    expect(
+      isGitLedger(await openLedger(chooseLedger(".chant/ledger", io.env), io)),
+    ).toBe(false);
+  });
 });

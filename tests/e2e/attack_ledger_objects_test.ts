@@ -10,7 +10,7 @@
 // and kept: an object overwritten after that is never read again, so the
 // forged approval counts for nothing. (An object first read after a command
 // is checked there:
-// attack_base_objects_test.ts and tests/ledger/verified_objects_test.ts show
+// attack_base_objects_test.ts and tests/ledger/git/_objects_test.ts show
 // the exit 2 that names it.)
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";

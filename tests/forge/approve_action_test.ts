@@ -9,7 +9,7 @@ import {
   forgejoRun,
   githubRun,
 } from "../../src/forge/approve_action.ts";
-import { ShapeError } from "../../src/forge/_json_shape.ts";
+import { ShapeError } from "../../src/input/shape_error.ts";
 import { fixture } from "../_helpers/_fake_forge_core.ts";
 import { viaTarget } from "../../src/gate/action_floor.ts";
 

@@ -3,7 +3,13 @@ import { expect } from "@std/expect";
 import { InputError } from "../../src/errors.ts";
 import { ForgeError } from "../../src/forge/forge_error.ts";
 import { apiPath, parseApiUrl } from "../../src/forge/forge_env.ts";
-import { forgeHttp, type HttpDeps } from "../../src/forge/forge_http.ts";
+import {
+  decideRetry,
+  forgeHttp,
+  type HttpDeps,
+  nextLink,
+  nextPageUrl,
+} from "../../src/forge/forge_http.ts";
 import { type FakeForge, fakeForge } from "../_helpers/fake_forge.ts";
 import { START, testDeps } from "./_forge_test_deps.ts";
 
@@ -373,5 +379,229 @@ Deno.test("parseApiUrl() accepts http(s) URLs and drops the trailing slash", asy
         ),
       );
     });
+  }
+});
+
+Deno.test("nextLink() finds rel=next in a Link header", async (t) => {
+  const cases: [string, string | null, string | undefined][] = [
+    [
+      "GitHub",
+      '<https://api.github.com/repositories/1/pulls/1/reviews?page=2>; rel="next", <https://api.github.com/repositories/1/pulls/1/reviews?page=4>; rel="last"',
+      "https://api.github.com/repositories/1/pulls/1/reviews?page=2",
+    ],
+    [
+      "next last",
+      '<https://h/x?page=3>; rel="prev", <https://h/x?page=5>; rel="next last"',
+      "https://h/x?page=5",
+    ],
+    [
+      "unquoted, spaced",
+      "<https://h/x?page=2> ; rel=next",
+      "https://h/x?page=2",
+    ],
+    ["only prev", '<https://h/x?page=1>; rel="prev"', undefined],
+    ["no header", null, undefined],
+    ["garbage", "rel=next <", undefined],
+  ];
+  for (const [name, header, expected] of cases) {
+    await t.step(name, () => expect(nextLink(header)).toBe(expected));
+  }
+});
+
+Deno.test("nextPageUrl() stays on the API", async (t) => {
+  const base = new URL("https://git.example/api/v4");
+  const current = new URL(
+    "https://git.example/api/v4/projects/1/jobs?per_page=100",
+  );
+  await t.step("x-next-page sets the page", () => {
+    expect(
+      nextPageUrl(current, new Headers({ "x-next-page": "3" }), base)?.href,
+    ).toBe("https://git.example/api/v4/projects/1/jobs?per_page=100&page=3");
+  });
+  await t.step("an empty x-next-page ends the list", () => {
+    expect(nextPageUrl(current, new Headers({ "x-next-page": "" }), base))
+      .toBeUndefined();
+  });
+  for (
+    const [name, link] of [
+      ["another host", "https://evil.example/api/v4/x"],
+      ["another scheme", "http://git.example/api/v4/x"],
+      ["above the API path", "https://git.example/api/v4x/steal"],
+    ]
+  ) {
+    await t.step(name, () => {
+      expect(() =>
+        nextPageUrl(
+          current,
+          new Headers({ link: `<${link}>; rel="next"` }),
+          base,
+        )
+      ).toThrow("the next page link leaves the API");
+    });
+  }
+  await t.step("a malformed x-next-page", () => {
+    expect(() =>
+      nextPageUrl(current, new Headers({ "x-next-page": "2; drop" }), base)
+    ).toThrow('"x-next-page" is not a page number ("2; drop")');
+  });
+});
+
+const POLICY = {
+  maxAttempts: 4,
+  backoffMs: 1000,
+  maxBackoffMs: 4000,
+  maxRateLimitWaitMs: 60_000,
+};
+const NOW = 1_700_000_000_000;
+
+function answer(status: number, headers: Record<string, string> = {}) {
+  return { status, headers: new Headers(headers) };
+}
+
+Deno.test("decideRetry() retries transient failures with capped, jittered backoff", async (t) => {
+  const cases: [string, Parameters<typeof decideRetry>[0], unknown][] = [
+    ["GET network error", { method: "GET", attempt: 1, now: NOW, random: 0 }, {
+      action: "retry",
+      waitMs: 500,
+    }],
+    ["GET 500, jitter high", {
+      method: "GET",
+      answer: answer(500),
+      attempt: 2,
+      now: NOW,
+      random: 0.999,
+    }, { action: "retry", waitMs: 1999 }],
+    ["GET 504 capped", {
+      method: "GET",
+      answer: answer(504),
+      attempt: 3,
+      now: NOW,
+      random: 0,
+    }, { action: "retry", waitMs: 2000 }],
+    ["POST 502", {
+      method: "POST",
+      answer: answer(502),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "retry", waitMs: 500 }],
+    ["POST 500", {
+      method: "POST",
+      answer: answer(500),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "give-up" }],
+    [
+      "POST network error",
+      { method: "POST", attempt: 1, now: NOW, random: 0 },
+      { action: "give-up" },
+    ],
+    ["GET 404", {
+      method: "GET",
+      answer: answer(404),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "give-up" }],
+    ["GET 502 on the last attempt", {
+      method: "GET",
+      answer: answer(502),
+      attempt: 4,
+      now: NOW,
+      random: 0,
+    }, { action: "give-up" }],
+  ];
+  for (const [name, failed, expected] of cases) {
+    await t.step(
+      name,
+      () => expect(decideRetry(failed, POLICY)).toEqual(expected),
+    );
+  }
+});
+
+Deno.test("decideRetry() waits out rate limits within the bound", async (t) => {
+  const reset = (seconds: number) => String(NOW / 1000 + seconds);
+  const cases: [string, Parameters<typeof decideRetry>[0], unknown][] = [
+    ["429 retry-after seconds", {
+      method: "POST",
+      answer: answer(429, { "retry-after": "12" }),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "retry", waitMs: 12_000 }],
+    ["429 retry-after date", {
+      method: "GET",
+      answer: answer(429, {
+        "retry-after": new Date(NOW + 5000).toUTCString(),
+      }),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "retry", waitMs: 5000 }],
+    ["429 without headers: backoff", {
+      method: "GET",
+      answer: answer(429),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "retry", waitMs: 500 }],
+    ["403 exhausted, GitHub reset", {
+      method: "GET",
+      answer: answer(403, {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": reset(20),
+      }),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "retry", waitMs: 21_000 }],
+    ["429 GitLab ratelimit-reset", {
+      method: "GET",
+      answer: answer(429, {
+        "ratelimit-remaining": "0",
+        "ratelimit-reset": reset(9),
+      }),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "retry", waitMs: 10_000 }],
+    ["403 secondary limit retry-after", {
+      method: "POST",
+      answer: answer(403, { "retry-after": "30" }),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "retry", waitMs: 30_000 }],
+    ["too far away", {
+      method: "GET",
+      answer: answer(403, {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": reset(600),
+      }),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "rate-limited", untilMs: NOW + 601_000 }],
+    ["403 without rate-limit headers", {
+      method: "GET",
+      answer: answer(403),
+      attempt: 1,
+      now: NOW,
+      random: 0,
+    }, { action: "give-up" }],
+    ["rate limited on the last attempt", {
+      method: "GET",
+      answer: answer(429, { "retry-after": "1" }),
+      attempt: 4,
+      now: NOW,
+      random: 0,
+    }, { action: "give-up" }],
+  ];
+  for (const [name, failed, expected] of cases) {
+    await t.step(
+      name,
+      () => expect(decideRetry(failed, POLICY)).toEqual(expected),
+    );
   }
 });

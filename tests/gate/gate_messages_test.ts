@@ -4,6 +4,7 @@ import {
   approveCommand,
   approvedForAnotherMessage,
   approvedLines,
+  gateName,
   noApprovalMessage,
   revokedLine,
   revokedMessage,
@@ -70,4 +71,9 @@ Deno.test("approvedLines() prints what approve prints", () => {
     `approved tf-wave-2 of tf for ${D} by ann`,
     "this approves that plan only; a job whose fresh plan differs refuses it",
   ]);
+});
+
+Deno.test("gateName() is the spec's gate prefix, -wave-, and the wave's number", () => {
+  expect(gateName({ gate: "tf" }, 2)).toBe("tf-wave-2");
+  expect(gateName({ gate: "db" }, 12)).toBe("db-wave-12");
 });

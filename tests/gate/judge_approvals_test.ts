@@ -6,6 +6,8 @@ import type { ApprovalRules } from "../../src/gate/approval_at_base.ts";
 import {
   judgeApprovals,
   type JudgeInput,
+  principalAllowed,
+  principalMatches,
   type SignersAtBase,
 } from "../../src/gate/judge_approvals.ts";
 import { parseAllowedSigners } from "../../src/seal/allowed_signers.ts";
@@ -500,4 +502,39 @@ Deno.test("judgeApprovals() on a forge gate: a confirmed login and the key that 
   expect(review?.identity).toBe(sealed?.identity);
   const tally = tallyApprovals([approvalBy("a1", "Ann"), signed], rules);
   expect(tally.counted).toHaveLength(1);
+});
+
+Deno.test("principalMatches() matches * within a word, the rest literally", async (t) => {
+  const cases: [string, string, boolean][] = [
+    ["ann@platform.example", "*@platform.example", true],
+    ["ann@example.com", "*@platform.example", false],
+    ["ann@platform.example", "ann@platform.example", true],
+    ["ann@platform.example", "*", true],
+    ["ann@platform.example", "a*@*.example", true],
+    ["@platform.example", "*@platform.example", true],
+    ["ann@platform.example", "?nn@platform.example", false],
+    ["a?n@x", "a?n@x", true],
+    ["a.n.n@x", "a.n.n@x", true],
+    ["ann@x", "ANN@X", true],
+    ["ann@x", " ann@x ", true],
+    ["ann smith@x", "*@x", false],
+    ["", "*", false],
+  ];
+  for (const [principal, pattern, want] of cases) {
+    await t.step(`${JSON.stringify(principal)} ~ ${pattern}: ${want}`, () => {
+      expect(principalMatches(principal, pattern)).toBe(want);
+    });
+  }
+  await t.step("stays fast on patterns of many stars", () => {
+    const principal = "a".repeat(256);
+    expect(principalMatches(principal, "*a".repeat(120) + "b")).toBe(false);
+  });
+});
+
+Deno.test("principalAllowed() needs a match in every list", () => {
+  expect(principalAllowed("anyone", [])).toBe(true);
+  expect(principalAllowed("ann@a.example", [["*@a.example"], ["ann@*"]]))
+    .toBe(true);
+  expect(principalAllowed("bob@a.example", [["*@a.example"], ["ann@*"]]))
+    .toBe(false);
 });

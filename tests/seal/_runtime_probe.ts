@@ -1,7 +1,7 @@
 /**
  * A tiny program for the runtime test: verifies the seals of a JSON file with
  * `verifySeal` and prints one verdict per case, as JSON. Bundled by
- * `verify_seal_runtimes_test.ts` and run under Node and as a bun-compiled
+ * `verify_seal_test.ts` and run under Node and as a bun-compiled
  * executable, so WebCrypto is exercised where the shipped binary runs. Uses
  * `node:` modules only.
  * @module

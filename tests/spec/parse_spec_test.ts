@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { SpecError } from "../../src/errors.ts";
-import { parseSpec } from "../../src/spec/parse_spec.ts";
+import { parseSpec, tooDeepAt } from "../../src/spec/parse_spec.ts";
 import { lines, problemsOf, wavesSpec } from "./_helpers.ts";
 
 const EXAMPLE = new URL("../../examples/waves.jsonc", import.meta.url);
@@ -278,4 +278,12 @@ Deno.test('parseSpec() reads approval "pr-review" as "forge", at the top level a
     "forge",
     "sealed",
   ]);
+});
+
+Deno.test("tooDeepAt() finds the first bracket past the bound, skipping strings and comments", () => {
+  expect(tooDeepAt("[[1]]", 2)).toBeUndefined();
+  expect(tooDeepAt("[[1]]", 1)).toBe(1);
+  expect(tooDeepAt('{"a": "[[[[", "b": "\\"[["}', 1)).toBeUndefined();
+  expect(tooDeepAt("// [[[\n/* {{{ */ [1]", 1)).toBeUndefined();
+  expect(tooDeepAt("[".repeat(100_000), 64)).toBe(64);
 });

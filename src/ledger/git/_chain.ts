@@ -12,6 +12,7 @@
 import { InputError } from "../../errors.ts";
 import { commitFields, findEntry } from "../../git/object_id.ts";
 import { diffTrees } from "../../git/tree_diff.ts";
+import { fetchRef } from "../../git/git_transport.ts";
 import { type BatchObject, blobText } from "./_objects.ts";
 import { ORDER_DIR, parseCounter, SEQ_PATH } from "./_order.ts";
 import { LEDGER_BRANCH, LEDGER_REF, type LedgerContext } from "./_sync.ts";
@@ -38,18 +39,15 @@ const FIRST_DEEPEN = 64;
 /** Fetches `by` more commits of the branch's history into a shallow clone. */
 async function deepen(ctx: LedgerContext, by: number): Promise<boolean> {
   if (ctx.remote === undefined || ctx.tracking === undefined) return false;
-  const out = await ctx.git.exec([
-    "fetch",
-    "--quiet",
-    "--no-tags",
-    "--no-write-fetch-head",
-    "--no-recurse-submodules",
-    "--no-auto-gc",
-    `--deepen=${by}`,
+  const got = await fetchRef(
+    ctx.git,
+    ctx.cwd,
     ctx.remote,
-    `+${LEDGER_REF}:${ctx.tracking}`,
-  ], { cwd: ctx.cwd });
-  return out.exitCode === 0;
+    LEDGER_REF,
+    ctx.tracking,
+    `--deepen=${by}`,
+  );
+  return got.ok;
 }
 
 /** The ids `git rev-list` gives back from `from` (first parents, at most `count`). */

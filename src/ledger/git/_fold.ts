@@ -341,7 +341,7 @@ async function haveCommit(
     ctx.remote,
     commit,
     ARCHIVE_REF,
-    1,
+    "--depth=1",
   );
   return got.ok && await has();
 }

@@ -91,13 +91,10 @@ interface GateChanges {
 
 /**
  * Checks the gate's history for one approval (see the module).
- * @param ctx The ledger (its remote found).
- * @param query The tip, the gate, the approval and the job's mark.
- * @returns How many commits were read.
  * @throws {InputError} Exit 2, naming the commit and what it did, when the
  *   history fails a rule or cannot be read.
  */
-export async function checkApprovalHistory(
+async function checkApprovalHistory(
   ctx: LedgerContext,
   query: ApprovalHistory,
 ): Promise<number> {

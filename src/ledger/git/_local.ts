@@ -88,15 +88,9 @@ function lsTreeBlobs(stdout: string): ListedBlob[] {
 /**
  * Lists the blobs at or under some paths of a tip (`ls-tree -l -z`, literal
  * paths), with each entry's mode and size.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
- * @param tip A commit.
- * @param paths Paths from the top; a path ending in `/` lists that directory.
- * @param recursive Whether to list subdirectories' files too.
- * @returns The blobs found.
  * @throws {GitError} When git fails.
  */
-export async function blobsAt(
+async function blobsAt(
   git: Git,
   cwd: string,
   tip: string,
@@ -112,14 +106,9 @@ export async function blobsAt(
 /**
  * Lists the record files under `gates/` that `tip` has and `base` lacks: the
  * records a local branch holds that never reached the remote's.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
- * @param base The tip to compare with (`undefined`: an empty ledger).
- * @param tip The tip whose extra files are wanted.
- * @returns The added files, sorted by path.
  * @throws {GitError} When git fails.
  */
-export async function addedFiles(
+async function addedFiles(
   git: Git,
   cwd: string,
   base: string | undefined,

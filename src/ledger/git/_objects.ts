@@ -313,14 +313,9 @@ function prefixesOf(paths: readonly string[]): string[] {
  * every tree on the way are asked by name in one batch (`<tip>`,
  * `<tip>^{tree}`, `<tip>:<prefix>`) and each checked against its parent's
  * entry.
- * @param reader The checked reader (objects by id, tree entries).
- * @param access Batch reads by name, the checker, and the kept objects.
- * @param tip The commit.
- * @param paths Paths from the top.
- * @returns What each path names (`undefined`: nothing there).
  * @throws {InputError} When an object is missing or does not hash to its name.
  */
-export async function resolvePaths(
+async function resolvePaths(
   reader: TreeAccess,
   access: { batch: Batch; check: Check; peek: Peek },
   tip: string,

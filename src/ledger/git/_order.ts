@@ -35,12 +35,8 @@ const ENTRY = /^(\d{12})-(.+)$/;
 /** The names chant-wave gives records: safe on a `cat-file` line. */
 export const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
 
-/**
- * The bucket folder of a number: `order/<number / 1000, 9 digits>`.
- * @param seq A sequence number.
- * @returns The folder's name.
- */
-export function bucketOf(seq: number): string {
+/** The bucket folder of a number: `order/<number / 1000, 9 digits>`. */
+function bucketOf(seq: number): string {
   return String(Math.floor(seq / BUCKET)).padStart(9, "0");
 }
 

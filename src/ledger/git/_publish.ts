@@ -355,16 +355,8 @@ export interface Batcher<T> {
  * Makes a batcher: the first item starts a flush once the current synchronous
  * code is done (a microtask later, so items added together share it); items added
  * while a flush runs form the next batch, flushed as soon as the running one ends.
- * @param flush Publishes one batch (never called with an empty one).
- * @returns The batcher.
- * @example
- * ```ts
- * const batches: number[][] = [];
- * const b = batcher<number>(async (items) => { batches.push([...items]); });
- * await Promise.all([b.add(1), b.add(2), b.add(3)]); // batches: [[1, 2, 3]]
- * ```
  */
-export function batcher<T>(
+function batcher<T>(
   flush: (items: readonly T[]) => Promise<void>,
 ): Batcher<T> {
   let queue: { item: T; done: () => void; fail: (e: unknown) => void }[] = [];

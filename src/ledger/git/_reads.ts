@@ -197,14 +197,9 @@ export interface GitMark extends LedgerMark {
  * records numbered below the mark's counter (or not numbered) are looked up at
  * the mark's tip, in one `cat-file --batch` (every object on the way checked);
  * none when the tip has not moved.
- * @param objects The clone's checked objects.
- * @param mark The job's mark (another store's mark: every record is late).
- * @param tip The tip read.
- * @param read The gate as read at `tip`.
- * @returns The late records.
  * @throws {GitError} When git fails.
  */
-export async function lateRecords(
+async function lateRecords(
   objects: ObjectReader,
   mark: LedgerMark,
   tip: string | undefined,
@@ -235,12 +230,9 @@ export async function lateRecords(
 
 /**
  * Marks a tip: it and its counter (checked).
- * @param objects The clone's checked objects.
- * @param tip The tip just fetched (`undefined`: no branch yet).
- * @returns The mark.
  * @throws {GitError} When git fails.
  */
-export async function markAt(
+async function markAt(
   objects: ObjectReader,
   tip: string | undefined,
 ): Promise<GitMark> {

@@ -96,12 +96,8 @@ const MAX_WAIT_MS = 1_000;
  * retry from 50 ms, is at least as long as the attempt that just lost took (so
  * writers that collided spread out instead of colliding again), and at most
  * 1 s (a writer that lost often must not sleep while fresh writers win).
- * @param ctx The ledger (its random source).
- * @param attempt The retry's number, from 1.
- * @param lastMs How long the lost attempt took.
- * @returns Milliseconds.
  */
-export function retryWait(
+function retryWait(
   ctx: LedgerContext,
   attempt: number,
   lastMs = 0,
@@ -233,7 +229,11 @@ async function fetchFromRemote(
   // (Asked of the command's long-lived cat-file: no process of its own.)
   ctx.fetchedBefore ??=
     await ctx.git.resolveCommit(ctx.tracking, ctx.cwd) !== undefined;
-  const depth = whole ? WHOLE_HISTORY : ctx.fetchedBefore ? undefined : 1;
+  const depth = whole
+    ? `--depth=${WHOLE_HISTORY}` as const
+    : ctx.fetchedBefore
+    ? undefined
+    : "--depth=1" as const;
   if (ctx.fetched) {
     await checkSettings(ctx, `fetch the ledger branch ${LEDGER_BRANCH}`);
   }

@@ -169,11 +169,9 @@ export function gitLedger(options: GitLedgerOptions): GitLedger {
 
 /**
  * The git ledger's store (see the module), its state, and syncing by hand.
- * @param options The git seam, the checkout, the remote, clock, randomness, log.
- * @returns The store, its context, and `pull` and `push`.
  * @throws {InputError} When the remote name is not a valid name.
  */
-export function gitStore(options: GitLedgerOptions): {
+function gitStore(options: GitLedgerOptions): {
   store: LedgerStore;
   ctx: LedgerContext;
   sync: Pick<GitLedger, "pull" | "push">;

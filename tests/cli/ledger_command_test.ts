@@ -3,11 +3,9 @@ import { expect } from "@std/expect";
 import { realClock } from "../../src/clock.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 import { ledgerCommand } from "../../src/cli/ledger_command.ts";
-import { chooseLedger, openLedger } from "../../src/cli/_open_ledger.ts";
 import { memoryWriter } from "../../src/console/writer.ts";
 import { Interrupts } from "../../src/exec/interrupts.ts";
-import { isGitLedger } from "../../src/ledger/git/git_ledger.ts";
-import { approvalNoted, ledgerWorld } from "./git_ledger_fixture.ts";
+import { approvalNoted, ledgerWorld } from "../ledger/git_ledger_fixture.ts";
 
 function cliIo(
   world: Awaited<ReturnType<typeof ledgerWorld>>,
@@ -27,48 +25,6 @@ function cliIo(
   };
   return { io, stdout, stderr };
 }
-
-Deno.test("openLedger() opens the git ledger for git and git:<remote>", async (t) => {
-  await using world = await ledgerWorld();
-  const { io } = cliIo(world, world.repo.path);
-  await t.step("--ledger git", async () => {
-    const ledger = await openLedger(chooseLedger("git", io.env), io);
-    expect(isGitLedger(ledger)).toBe(true);
-    expect(ledger.describe()).toBe('git ledger chant/ledger of "origin"');
-  });
-  await t.step("--ledger git:<remote>", async () => {
-    expect(
-      (await openLedger(chooseLedger("git:upstream", io.env), io)).describe(),
-    ).toBe(
-      'git ledger chant/ledger of "upstream"',
-    );
-  });
-  await t.step("CHANT_WAVE_LEDGER=git", async () => {
-    const { io } = cliIo(world, world.repo.path, { CHANT_WAVE_LEDGER: "git" });
-    expect(isGitLedger(await openLedger(chooseLedger(undefined, io.env), io)))
-      .toBe(true);
-  });
-  await t.step("git: without a name", async () => {
-    await expect(openLedger(chooseLedger("git:", io.env), io)).rejects.toThrow(
-      'ledger "git:": name the remote after "git:", e.g. "git:origin"',
-    );
-  });
-  await t.step("git: with a URL holding a credential", async () => {
-    await expect(
-      openLedger(
-        chooseLedger("git:https://ann:s3cret@git.example/x.git", io.env),
-        io,
-      ),
-    ).rejects.toThrow(
-      'ledger "git:https://***@git.example/x.git": not a valid remote name; name a remote ("git:origin"), not a URL',
-    );
-  });
-  await t.step("a directory", async () => {
-    expect(
-      isGitLedger(await openLedger(chooseLedger(".chant/ledger", io.env), io)),
-    ).toBe(false);
-  });
-});
 
 Deno.test("ledgerCommand pulls, pushes and logs the git ledger", async () => {
   await using world = await ledgerWorld();

@@ -3,6 +3,7 @@
 // or job counts as its `by` (a Forgejo dispatch never does); the gate's others
 // via a run or job count as the forge says, and without a forge to ask they
 // are not asked; one naming a review or nothing is refused, with its reason.
+
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { approvalRecord } from "../../src/gate/records.ts";

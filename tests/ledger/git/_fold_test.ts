@@ -1,16 +1,16 @@
-// @ts-types="../../types/std/expect.d.ts"
+// @ts-types="../../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { posix } from "node:path";
-import { entryBytes, orderPath } from "../../src/ledger/git/_order.ts";
+import { entryBytes, orderPath } from "../../../src/ledger/git/_order.ts";
 import {
   formatPlanSet,
   planSetFileName,
-} from "../../src/gate/plan_set_file.ts";
-import { recordFileName } from "../../src/gate/record_name.ts";
-import { formatRecord, type LedgerRecord } from "../../src/gate/records.ts";
-import { DIGESTS, SETS } from "./_fold_view.ts";
-import { approval, claim, expired, GATE, NAME, pending } from "./_records.ts";
-import { ledgerWorld } from "./git_ledger_fixture.ts";
+} from "../../../src/gate/plan_set_file.ts";
+import { recordFileName } from "../../../src/gate/record_name.ts";
+import { formatRecord, type LedgerRecord } from "../../../src/gate/records.ts";
+import { DIGESTS, SETS } from "../_fold_view.ts";
+import { approval, claim, expired, GATE, NAME, pending } from "../_records.ts";
+import { ledgerWorld } from "../git_ledger_fixture.ts";
 
 const DIR = `gates/${NAME}/${GATE}`;
 const [D0, D1] = DIGESTS;

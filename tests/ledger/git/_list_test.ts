@@ -1,6 +1,6 @@
-// @ts-types="../../types/std/expect.d.ts"
+// @ts-types="../../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { beforeTheCut } from "../../src/ledger/git/_list.ts";
+import { beforeTheCut } from "../../../src/ledger/git/_list.ts";
 
 const DIR = "gates/tf/tf-wave-1/";
 const file = (name: string, at: number) => ({ path: DIR + name, at });

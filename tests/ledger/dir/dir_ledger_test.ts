@@ -1,14 +1,14 @@
-// @ts-types="../../types/std/expect.d.ts"
+// @ts-types="../../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import {
   dirLedger,
   LedgerWriteError,
-} from "../../src/ledger/dir/dir_ledger.ts";
-import { counterRandomBytes } from "../../src/gate/random_hex.ts";
-import { formatRecord } from "../../src/gate/records.ts";
-import { InputError } from "../../src/errors.ts";
-import { ShapeError } from "../../src/input/shape_error.ts";
-import { setDigest } from "../../src/digest/set_digest.ts";
+} from "../../../src/ledger/dir/dir_ledger.ts";
+import { counterRandomBytes } from "../../../src/gate/random_hex.ts";
+import { formatRecord } from "../../../src/gate/records.ts";
+import { InputError } from "../../../src/errors.ts";
+import { ShapeError } from "../../../src/input/shape_error.ts";
+import { setDigest } from "../../../src/digest/set_digest.ts";
 import {
   approval,
   claim,
@@ -17,7 +17,7 @@ import {
   GATE,
   NAME,
   pending,
-} from "./_records.ts";
+} from "../_records.ts";
 
 /** A temporary directory removed at the end of the scope. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -256,7 +256,7 @@ Deno.test("dirLedger() loses no record when 8 processes write 25 each at once", 
   const writers = 8;
   const each = 25;
   const script = new URL(
-    "../fixtures/ledger/write_records.ts",
+    "../../fixtures/ledger/write_records.ts",
     import.meta.url,
   ).pathname;
   const startAt = Date.now() + 1500; // all processes start writing together

@@ -1,9 +1,9 @@
-// @ts-types="../../types/std/expect.d.ts"
+// @ts-types="../../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { createGit } from "../../src/git/git.ts";
-import { buildCommit, pruneTrees } from "../../src/ledger/git/_commit.ts";
-import { objectReader } from "../../src/ledger/git/_objects.ts";
-import { tempRepo } from "../_helpers/temp_repo.ts";
+import { createGit } from "../../../src/git/git.ts";
+import { buildCommit, pruneTrees } from "../../../src/ledger/git/_commit.ts";
+import { objectReader } from "../../../src/ledger/git/_objects.ts";
+import { tempRepo } from "../../_helpers/temp_repo.ts";
 
 const FILES = [
   "top1",

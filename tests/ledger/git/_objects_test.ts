@@ -1,9 +1,9 @@
-// @ts-types="../../types/std/expect.d.ts"
+// @ts-types="../../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { createGit } from "../../src/git/git.ts";
-import { InputError } from "../../src/errors.ts";
-import { objectReader } from "../../src/ledger/git/_objects.ts";
-import { tempDir } from "../_helpers/binary.ts";
+import { createGit } from "../../../src/git/git.ts";
+import { InputError } from "../../../src/errors.ts";
+import { objectReader } from "../../../src/ledger/git/_objects.ts";
+import { tempDir } from "../../_helpers/binary.ts";
 
 /** Runs git in `cwd`; its standard output, trimmed. */
 async function git(cwd: string, ...args: string[]): Promise<string> {
