@@ -91,9 +91,14 @@ async function approverOf(
 ): Promise<string | undefined> {
   const digest = pending.planDigest;
   const pairs = await io.ledger.readPlanSet(target.name, target.gate, digest);
-  const sets = await loadPlanSets(io.ledger, target.name, target.gate, records);
-  const rules = await judge?.judge(records, digest);
-  const decision = decideGate(records, sets, {
+  // Without its plan set, a pending fact names no plans an approval of another
+  // digest could cover: only an approval of exactly its digest counts.
+  const counted = pairs === undefined
+    ? records.filter((r) => r.kind !== "approval" || r.planDigest === digest)
+    : records;
+  const sets = await loadPlanSets(io.ledger, target.name, target.gate, counted);
+  const rules = await judge?.judge(counted, digest);
+  const decision = decideGate(counted, sets, {
     gate: target.gate,
     digest,
     members: pairs ?? [],

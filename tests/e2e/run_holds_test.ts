@@ -4,6 +4,7 @@
 // goes on. Holds are policy: a change that deletes one still waits.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { join } from "node:path";
 import { rollout, SPEC, specOf, TOOL } from "../_helpers/rollout.ts";
 
 /** The other rollout, in `infra.json`: one gated wave of one run. */
@@ -82,6 +83,49 @@ Deno.test("a hold on another rollout's gate waits until that gate is approved", 
     );
     expect(await r.applied()).toEqual(["d1"]);
   });
+});
+
+Deno.test("a hold is not let through by a pending fact with no plan set and an approval of another digest", async () => {
+  await using r = await rollout(
+    specOf([DEV], { hooks: { "before-apply": [holdOn()] } }),
+    { files: { "infra.json": INFRA } },
+  );
+  expect((await r.run(["run", "--spec", "infra.json", "--wave", "1"])).code)
+    .toBe(3);
+  const held = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect((await r.run([...approveOfHold(held.stderr), "--by", "ann"])).code)
+    .toBe(0);
+  // A newer pending fact of another digest, with no plan set beside it, as the
+  // change's code could write it.
+  const gate = join(r.path, ".chant/ledger/gates/infra/infra-wave-1");
+  const [file] = [...Deno.readDirSync(gate)]
+    .map((e) => e.name).filter((n) => n.includes("-pending-"));
+  const pending = JSON.parse(Deno.readTextFileSync(join(gate, file)));
+  const later = new Date(Date.parse(pending.timestamp) + 1000).toISOString();
+  const forged = {
+    ...pending,
+    id: "f0f0f0f0f0f0",
+    planDigest: `sha256:${"e".repeat(64)}`,
+    timestamp: later,
+  };
+  Deno.writeTextFileSync(
+    join(
+      gate,
+      file.replace(/-pending-[^.]+/, "-pending-f0f0f0f0f0f0").replace(
+        /^[^-]+/,
+        later.replace(/[-:.]/g, ""),
+      ),
+    ),
+    JSON.stringify(forged),
+  );
+  const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(out.code).toBe(3);
+  expect(out.stderr).toContain(
+    `wave 1 "dev" waits on infra / infra-wave-1; nothing in it applied. Approve: chant-wave approve infra infra-wave-1 --plan sha256:${
+      "e".repeat(64)
+    }\n`,
+  );
+  expect(await r.applied()).toEqual([]);
 });
 
 Deno.test("a change that deletes the hold still waits: holds are read at base", async () => {
