@@ -1,6 +1,10 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { baseSpecOf, rememberingParser } from "../../src/gate/base_spec.ts";
+import {
+  baseSpecOf,
+  rememberingParser,
+  sayReads,
+} from "../../src/gate/base_spec.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 import type { Spec } from "../../src/spec/types.ts";
 
@@ -43,5 +47,38 @@ Deno.test("rememberingParser() parses each text once, and a failing one each tim
     expect(() => parse("{", "a.jsonc")).toThrow("a.jsonc");
     expect(() => parse("{", "b.jsonc")).toThrow("b.jsonc");
     expect(parsed).toEqual(["a.jsonc", "b.jsonc"]);
+  });
+});
+
+Deno.test("sayReads() names the commits of reads alike together, each thing once", async (t) => {
+  const read = (at: string, rest = ': wave 1 "dev" by name') => ({
+    lead: "read at ",
+    at,
+    rest,
+  });
+  await t.step("one read", () => {
+    expect(sayReads([read("a")])).toBe('read at a: wave 1 "dev" by name');
+  });
+  await t.step("three commits read alike", () => {
+    expect(sayReads([read("a"), read("b"), read("c")])).toBe(
+      'read at a, b and c: wave 1 "dev" by name',
+    );
+  });
+  await t.step("a commit read twice counts once", () => {
+    expect(sayReads([read("a"), read("a")])).toBe(
+      'read at a: wave 1 "dev" by name',
+    );
+  });
+  await t.step("reads that differ, in order", () => {
+    expect(
+      sayReads([
+        read("a"),
+        { lead: "the spec is not in ", at: "b", rest: "" },
+        read("c", ': wave 2 "prod" by name'),
+        read("d"),
+      ]),
+    ).toBe(
+      'read at a and d: wave 1 "dev" by name; and the spec is not in b; and read at c: wave 2 "prod" by name',
+    );
   });
 });
