@@ -141,3 +141,27 @@ Deno.test("a gate whose every approval was applied is settled, and the next chan
     },
   );
 });
+
+Deno.test("ledger log says which ledger it read, and --spec reads the spec's", async () => {
+  await using r = await rollout(
+    specOf([{ name: "prod", gate: "always", runs: ["eu"] }], { ledger: "git" }),
+  );
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.git("init", "--bare", "-q", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  expect((await r.run(RUN)).code).toBe(3);
+  const dir = await Deno.realPath(r.path);
+  const plain = await r.run(["ledger", "log", "tf", GATE]);
+  expect(plain.code).toBe(0);
+  expect(plain.stderr).toBe(
+    `note: the ledger .chant/ledger is empty, but this repository has the git ledger origin/chant/ledger: pass --ledger git, or set "ledger": "git" in the spec\n` +
+      `reading the directory ledger ${dir}/.chant/ledger (the default; --spec F reads the ledger the spec names, as "run" does)\n` +
+      `no records of tf ${GATE} in directory ledger ${dir}/.chant/ledger\n`,
+  );
+  const named = await r.run(["ledger", "log", "tf", GATE, ...SPEC]);
+  expect(named.code).toBe(0);
+  expect(named.stderr).toBe(
+    `reading the git ledger chant/ledger of "origin" (the "ledger" of waves.json)\n`,
+  );
+  expect(named.stdout).toMatch(/^ {2}\S+ pending +[0-9a-f]{12} /m);
+});
