@@ -259,7 +259,6 @@ function specReader(git: Git, top: string, path: string, parse: ParseSpecFn) {
         if (base.spec.status !== "unparsable") return base;
         const found = await newestValidVersion(git, top, sha, path, versionAt);
         if (found.status === "none") return base;
-        await versionAt(found.sha);
         return {
           ...await plainBase(found.sha),
           standsFor: { sha, problem: base.spec.problem },

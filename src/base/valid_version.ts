@@ -33,7 +33,8 @@ const PAGE = 50;
  * are listed newest first; the first of them holds the version at `sha`
  * itself, so the walk reads from the second on. When the history ends with the
  * file present, the commit before its oldest change has no file (the change
- * added it), unless that change is the root commit.
+ * added it), unless that change is the root commit; or a link on the path
+ * there, which is no version to read either (then `none`).
  * @param git The git seam.
  * @param top The repository's top level.
  * @param sha The base commit (full sha), whose spec does not parse.
@@ -80,7 +81,13 @@ export async function newestValidVersion(
   const before = oldest === undefined
     ? undefined
     : await git.resolveCommit(`${oldest}^1`, top);
-  if (before !== undefined) return { status: "found", sha: before };
+  if (before !== undefined) {
+    // No file there, unless a link on the path hid it from the log.
+    const spec = await versionAt(before);
+    return spec.status === "unparsable"
+      ? { status: "none" }
+      : { status: "found", sha: before };
+  }
   if (await isShallow(git, top)) {
     throw new InputError(
       `the spec at ${

@@ -256,6 +256,34 @@ Deno.test("readBase() reads a base whose spec does not parse at the newest versi
   );
 
   await t.step(
+    "a link on the path before the spec was added: no version to read, the strictest default",
+    async () => {
+      await using repo = await tempRepo({ "elsewhere/waves.jsonc": LOOSE });
+      await Deno.symlink("elsewhere", join(repo.path, "deploy"));
+      await repo.commit("deploy is a link to a loose spec");
+      await Deno.remove(join(repo.path, "deploy"));
+      const broken = await repo.commit(
+        "deploy is a directory, its spec a typo",
+        {
+          "deploy/waves.jsonc": typo(STRICT),
+        },
+      );
+      await repo.commit("fixed", { "deploy/waves.jsonc": STRICT });
+      const base = await readBase({
+        git: createGit({ env: { PATH, HOME: repo.home } }),
+        cwd: repo.path,
+        specPath: "deploy/waves.jsonc",
+        env: push(broken),
+        parse: parseSpec,
+      });
+      expect(base.bases.map((b) => [b.sha, b.spec.status])).toEqual([
+        [broken, "unparsable"],
+      ]);
+      expect(base.notes[0]).toMatch(/the strictest default\)$/);
+    },
+  );
+
+  await t.step(
     "the base stands on the last trusted decision's version: read once",
     async () => {
       await using repo = await tempRepo({ "waves.jsonc": STRICT });
