@@ -86,6 +86,14 @@ Deno.test("a typo pushed, then fixed: the next push's dev wave applies, and prod
       'approval of wave 2 "prod": ledger (read as the policy above)\n' +
         'approvers of wave 2 "prod": 1 approver, anyone, self-approval allowed (read as the approval above)\n',
     );
+    // status judges the waiting gate as the job did: at the version before
+    // the typo.
+    const status = await r.run(["status", ...SPEC, "--wave", "prod"]);
+    expect(status.stdout).toContain(
+      `  rules: ledger, 1 approver, anyone, self-approval allowed (read at ${
+        r.base.slice(0, 12)
+      }: wave 2 "prod" by name and position); `,
+    );
   });
 });
 
