@@ -4,7 +4,8 @@
  * With `deno compile` when its runtime (denort) is at hand: `DENORT_BIN` is set, or
  * a download succeeds. Otherwise `deno bundle` makes one ESM file and
  * `bun build --compile` (bun from npm through npx) turns it into the executable.
- * Prints which path it took.
+ * Prints which path it took, in plain lines: a runtime that cannot be
+ * downloaded is one line, not deno's error and backtrace.
  * @module
  */
 
@@ -29,7 +30,35 @@ async function run(
   return code === 0;
 }
 
-async function denoCompile(): Promise<boolean> {
+/**
+ * What the script says when `deno compile` failed: one line when it could not
+ * get its runtime (no network, and no `DENORT_BIN`) and bun takes over; else
+ * deno's own error, then that bun takes over, or nothing more when there is no
+ * fallback (`DENORT_BIN` was set, so deno's error is the whole story).
+ * @param stderr What `deno compile` wrote on stderr.
+ * @param fallback Whether bun is tried next.
+ * @returns The lines to print, without newlines.
+ * @example
+ * ```ts
+ * denoCompileFailure("error: … denort-x86_64-unknown-linux-gnu.zip …", true);
+ * // ["compile: deno compile cannot get its runtime here; bundling with bun"]
+ * ```
+ */
+export function denoCompileFailure(
+  stderr: string,
+  fallback: boolean,
+): string[] {
+  const own = stderr.trimEnd() === "" ? [] : stderr.trimEnd().split("\n");
+  if (!fallback) return own;
+  if (/denort|dl\.deno\.land|Setting up base binary/.test(stderr)) {
+    return [
+      "compile: deno compile cannot get its runtime here; bundling with bun",
+    ];
+  }
+  return [...own, "compile: deno compile failed; bundling with bun"];
+}
+
+async function denoCompile(fallback: boolean): Promise<boolean> {
   const env: Record<string, string> = {};
   const denort = Deno.env.get("DENORT_BIN");
   if (denort) env.DENORT_BIN = denort;
@@ -38,16 +67,29 @@ async function denoCompile(): Promise<boolean> {
       denort ? ` with DENORT_BIN=${denort}` : " (downloads denort)"
     }`,
   );
-  return await run(Deno.execPath(), [
-    "compile",
-    "--allow-all",
-    "--quiet",
-    // gc() for the spawner's collections between steps, as bun's --expose-gc.
-    "--v8-flags=--expose-gc",
-    "--output",
-    output,
-    "cli.ts",
-  ], env);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "compile",
+      "--allow-all",
+      "--quiet",
+      // gc() for the spawner's collections between steps, as bun's --expose-gc.
+      "--v8-flags=--expose-gc",
+      "--output",
+      output,
+      "cli.ts",
+    ],
+    cwd: root,
+    env,
+    stdout: "inherit",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  if (out.code === 0) {
+    if (stderr !== "") console.error(stderr.trimEnd());
+    return true;
+  }
+  for (const line of denoCompileFailure(stderr, fallback)) console.error(line);
+  return false;
 }
 
 async function bunCompile(): Promise<boolean> {
@@ -82,13 +124,15 @@ async function bunCompile(): Promise<boolean> {
   ]);
 }
 
-await Deno.mkdir(dist, { recursive: true });
-const denortKnown = Deno.env.get("DENORT_BIN") !== undefined;
-const built = denortKnown
-  ? await denoCompile()
-  : (await denoCompile()) || (await bunCompile());
-if (!built) {
-  console.error("compile: failed");
-  Deno.exit(1);
+if (import.meta.main) {
+  await Deno.mkdir(dist, { recursive: true });
+  const denortKnown = Deno.env.get("DENORT_BIN") !== undefined;
+  const built = denortKnown
+    ? await denoCompile(false)
+    : (await denoCompile(true)) || (await bunCompile());
+  if (!built) {
+    console.error("compile: failed");
+    Deno.exit(1);
+  }
+  console.error(`compile: wrote ${output}`);
 }
-console.error(`compile: wrote ${output}`);

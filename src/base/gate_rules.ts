@@ -2,8 +2,10 @@
  * Reads a wave's approval rules at base (SPEC.md §12, §12.1) and judges a
  * gate's approvals under them: the mode, signers file and approver
  * rules of the governing base waves, logged once
- * (`approval of wave <k> "<name>": sealed by <path> (read at …)`,
- * `approvers of wave <k> "<name>": 2 distinct approvers, … (read at …)`), the
+ * (`approval of wave <k> "<name>": sealed by <path> (read at …)`, or
+ * `(read as the policy above)` after the policy line of the same reads;
+ * `approvers of wave <k> "<name>": 2 distinct approvers, … (read as the
+ * approval above)`), the
  * signers files read at base and the change's commits, authors and committers
  * read from git on first use, the CI actors of the jobs that ran the change
  * (this job's own, and those its pending facts and wave outcomes record), each
@@ -77,6 +79,11 @@ export interface RulesContext {
   actor?: string;
   /** The job's reads of git made before its first command, when it has them. */
   reads?: ReadAhead;
+  /**
+   * The job logged the wave's policy line, read at the same bases for the same
+   * targets: the rules lines then refer to it rather than say it again.
+   */
+  policySaid?: boolean;
 }
 
 /**
@@ -174,8 +181,18 @@ async function readWhatRulesNeed(
 ): Promise<{ signers: SignersAtBase[]; people: ChangePeople }> {
   const log = lineLog(io.stderr);
   const of = `of wave ${wave.k} "${wave.name}"`;
-  log(`approval ${of}: ${describeMode(rules)} (${rules.reason})`);
-  log(`approvers ${of}: ${describeApprovers(rules)} (${rules.reason})`);
+  // Where the governing waves were found, the policy line named them: the
+  // rules were read there too. Said once, then referred to.
+  const asPolicy = context.policySaid === true &&
+    rules.reads?.every((read) => read.lead === "read at ") === true;
+  log(
+    `approval ${of}: ${describeMode(rules)} (${
+      asPolicy ? "read as the policy above" : rules.reason
+    })`,
+  );
+  log(
+    `approvers ${of}: ${describeApprovers(rules)} (read as the approval above)`,
+  );
   const signers: SignersAtBase[] = [];
   for (const ref of rules.signers) {
     const file = context.reads

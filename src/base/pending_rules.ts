@@ -6,7 +6,8 @@
  * the change up to the head it records, each commit fetched from the remote
  * when this checkout lacks it), and the gate decided for its plans under them.
  * Specs are read in git; a link or submodule on the spec path reads as a spec
- * that does not parse (the strictest rules). An edge over git and the ledger;
+ * that does not parse, and a spec that does not parse is read, as the job
+ * read it, at the newest version before it that parses. An edge over git and the ledger;
  * judging is `gateRules`'s, deciding `decideGate`'s.
  * @module
  */
@@ -31,6 +32,8 @@ import { fetchCommits } from "../git/git_transport.ts";
 import { readTreeFile } from "../git/tree_file.ts";
 import { shellLine } from "../shell_words.ts";
 import { type GateJudge, gateRules } from "./gate_rules.ts";
+import { newestValidVersion } from "./valid_version.ts";
+import { InputError } from "../errors.ts";
 
 /** The edges the rules are read through. */
 export interface PendingRulesIo {
@@ -134,7 +137,11 @@ export async function pendingRules(
   ) ?? [];
   const targets = [...(wave?.runs ?? []), ...set].map((run) => run.target);
   const specs = [];
-  for (const sha of shas) specs.push({ sha, spec: await specAt(sha) });
+  for (const sha of shas) {
+    const at = await readableVersion(sha, specAt, { git: io.git, top, path });
+    if ("why" in at) return unread(at.why);
+    specs.push(at);
+  }
   const judge = gateRules(
     specs,
     wave ?? { k, name: "" },
@@ -144,6 +151,29 @@ export async function pendingRules(
     confirmer,
   );
   return { status: "read", judge, base: shas[0], set };
+}
+
+/**
+ * The spec a base's rules are read from, as the job read them: at the base,
+ * or, where it does not parse, at the newest version before it that parses
+ * (or has no spec).
+ */
+async function readableVersion(
+  sha: string,
+  specAt: (sha: string) => Promise<BaseSpec>,
+  at: { git: Git; top: string; path: string },
+): Promise<{ sha: string; spec: BaseSpec } | { why: string }> {
+  const spec = await specAt(sha);
+  if (spec.status !== "unparsable") return { sha, spec };
+  let found;
+  try {
+    found = await newestValidVersion(at.git, at.top, sha, at.path, specAt);
+  } catch (error) {
+    if (error instanceof InputError) return { why: error.message };
+    throw error;
+  }
+  if (found.status === "none") return { sha, spec };
+  return { sha: found.sha, spec: await specAt(found.sha) };
 }
 
 /** A pending fact's plans decided under the rules its job met. */

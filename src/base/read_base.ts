@@ -25,6 +25,7 @@ import {
 import type { SignersRef } from "../gate/approval_at_base.ts";
 import { type ReadAhead, readAhead } from "./read_ahead.ts";
 import { resolveBase, type ResolvedBase } from "./resolve_base.ts";
+import { invalidBaseLines, newestValidVersion } from "./valid_version.ts";
 import {
   refuseLinkedTreePath,
   refuseLinkedWorkTreePath,
@@ -145,7 +146,12 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
       }),
   });
   const bases: PolicyBase[] = [];
-  for (const sha of base.shas) bases.push(await reader.baseAt(sha));
+  const read = async (sha: string) => {
+    const at = await reader.baseAt(sha);
+    // A base whose spec does not parse may stand on one read already.
+    if (!bases.some((b) => b.sha === at.sha)) bases.push(at);
+  };
+  for (const sha of base.shas) await read(sha);
   const since = base.rule === "chain"
     ? undefined
     : await lastDecidedAncestor(git, top, head, await decided());
@@ -154,8 +160,9 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
     base.reason += `, and the last trusted decision ${
       since.slice(0, 12)
     } (the commits since it were never decided)`;
-    bases.push(await reader.baseAt(since));
+    await read(since);
   }
+  notes.push(...invalidBaseLines(bases, fromTop));
   const reads = readAhead(git, top, head);
   await reads.prefetch(bases.map(signersRefOf), {
     people: bases.some(mayForbidSelfApproval),
@@ -231,12 +238,35 @@ function specReader(git: Git, top: string, path: string, parse: ParseSpecFn) {
     }
     return read;
   };
-  const baseAt = async (sha: string): Promise<PolicyBase> => {
+  const plainBase = async (sha: string): Promise<PolicyBase> => {
     const spec = await specAt(sha);
     const blob = blobs.get(sha);
     return blob === undefined
       ? { sha, spec, file: path }
       : { sha, spec, file: path, blob };
+  };
+  // An old version with a link on the path is no version to read: skipped.
+  const versionAt = (sha: string) =>
+    specAt(sha).catch((error): BaseSpec => {
+      if (!(error instanceof InputError)) throw error;
+      return { status: "unparsable", problem: error.message };
+    });
+  const bases = new Map<string, Promise<PolicyBase>>();
+  const baseAt = (sha: string) => {
+    let read = bases.get(sha);
+    if (read === undefined) {
+      read = plainBase(sha).then(async (base) => {
+        if (base.spec.status !== "unparsable") return base;
+        const found = await newestValidVersion(git, top, sha, path, versionAt);
+        if (found.status === "none") return base;
+        return {
+          ...await plainBase(found.sha),
+          standsFor: { sha, problem: base.spec.problem },
+        };
+      });
+      bases.set(sha, read);
+    }
+    return read;
   };
   return { fileAt, specAt, baseAt };
 }

@@ -144,6 +144,11 @@ function details(wave: WaveStatus): string[] {
     );
   }
   if (wave.revokedAt) lines.push(`  revoked: ${wave.revokedAt}`);
+  if (wave.settledAt) {
+    lines.push(
+      `  settled: ${wave.settledAt} (every approval before it was spent: its plans applied)`,
+    );
+  }
   if (wave.pending) {
     const p = wave.pending;
     lines.push(

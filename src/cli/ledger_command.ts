@@ -15,7 +15,7 @@ import { summariseSeal } from "../seal/seal_summary.ts";
 import type { CliIo, Command } from "./io.ts";
 import { jsonFlag, LEDGER_FLAG, parseFlags, SPEC_FLAG } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { chooseLedger, openLedger } from "./_open_ledger.ts";
+import { chooseLedger, type LedgerChoice, openLedger } from "./_open_ledger.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 
 /** The `ledger` command. */
@@ -30,7 +30,8 @@ export const ledgerCommand: Command = {
   about: [
     "log    lists the records of every gate (or of NAME, or of gate GATE of NAME),",
     "       gate by gate, newest last, folded ones too; malformed records are",
-    "       reported, not fatal",
+    "       reported, not fatal. It says which ledger it read: --spec F reads",
+    "       the one the spec names",
     "compact  moves what no decision reads again out of each gate (approvals",
     "       a revoke ended whose claims all settled, pending facts, outcomes a",
     "       newer one replaced, before the gate's newest revoke) into one",
@@ -47,7 +48,7 @@ export const ledgerCommand: Command = {
   ].join("\n"),
   examples: [
     "chant-wave ledger log   # every gate's records, newest last",
-    "chant-wave ledger log demo demo-wave-2 --ledger git",
+    "chant-wave ledger log demo demo-wave-2 --spec waves.jsonc   # the spec's ledger",
     "chant-wave ledger pull --ledger git   # fetch the branch chant/ledger",
     "chant-wave ledger compact --ledger git   # e.g. nightly, from a scheduled job",
   ],
@@ -85,10 +86,8 @@ export const ledgerCommand: Command = {
       ? undefined
       : (await loadSpec(file, io.cwd)).spec;
     const name = named ?? spec?.name;
-    const ledger = await openLedger(
-      chooseLedger(flags.strings.ledger, io.env, spec?.ledger),
-      io,
-    );
+    const choice = chooseLedger(flags.strings.ledger, io.env, spec?.ledger);
+    const ledger = await openLedger(choice, io);
     if (action === "pull" || action === "push") {
       if (extra.length > 0 || named !== undefined) {
         throw new InputError(
@@ -119,14 +118,13 @@ export const ledgerCommand: Command = {
         }"`,
       );
     }
+    const log = lineLog(io.stderr);
+    log(`reading the ${ledger.describe()} (${chosenBy(choice, file)})`);
     const gates = gate === undefined
       ? await ledger.listGates(name)
       : [{ name: name!, gate }];
-    if (gates.length === 0) {
-      io.stderr.write(`no records in ${ledger.describe()}\n`);
-    }
+    if (gates.length === 0) log(`no records in ${ledger.describe()}`);
     const out = lineLog(io.stdout);
-    const log = lineLog(io.stderr);
     const listed = [];
     for (const ref of gates) {
       const { records, problems, folded } = await ledger.readAll(
@@ -142,6 +140,9 @@ export const ledgerCommand: Command = {
           problems,
         });
       } else {
+        if (records.length === 0) {
+          log(`no records of ${ref.name} ${ref.gate} in ${ledger.describe()}`);
+        }
         out(`${ref.name} ${ref.gate}`);
         for (const record of records) {
           const seal = record.kind === "approval" ? record.seal : undefined;
@@ -160,6 +161,23 @@ export const ledgerCommand: Command = {
     return OK;
   },
 };
+
+/**
+ * Says what chose the ledger a listing reads, and, for the default, how to
+ * read the one a spec names.
+ */
+function chosenBy(choice: LedgerChoice, file: string | undefined): string {
+  switch (choice.from) {
+    case "flag":
+      return "--ledger";
+    case "environment":
+      return "$CHANT_WAVE_LEDGER";
+    case "spec":
+      return `the "ledger" of ${file}`;
+    default:
+      return 'the default; --spec F reads the ledger the spec names, as "run" does';
+  }
+}
 
 /** `ledger compact [NAME [GATE]]`: folds, and says what per gate. */
 async function compact(

@@ -10,16 +10,14 @@
  * @module
  */
 
+import type { ApprovalMode, Wave } from "../spec/types.ts";
 import {
-  type ApprovalMode,
-  DEFAULT_SIGNERS,
-  type Wave,
-} from "../spec/types.ts";
-import {
+  type BaseReason,
   type BaseSpec,
   describeGoverning,
   governingWaves,
   normalisePath,
+  sayReads,
   type WaveRef,
 } from "./base_spec.ts";
 import type { PolicySource } from "./policy_at_base.ts";
@@ -55,6 +53,8 @@ export interface ApprovalRules {
   source: PolicySource;
   /** Why, for the log: `read at <sha12>: …`, `the spec is not in <sha12>`, … */
   reason: string;
+  /** The reason's reads, one per base, for joining with others. */
+  reads?: BaseReason[];
 }
 
 const STRICTNESS: Record<ApprovalMode, number> = {
@@ -112,8 +112,12 @@ function strictestOf(
  * - the spec is absent at base: the defaults (`ledger`, 1 approver, anyone,
  *   self-approval allowed), as for a repository that adopts chant-wave, whose
  *   gate is `always` anyway;
- * - the spec does not parse at base (an unknown `approval` value among other
- *   things): `sealed` with the default signers file, and no self-approval.
+ * - no version of the spec at or before the base parses (a base whose spec
+ *   does not parse is read at the newest version before it that does,
+ *   `base/valid_version.ts`): the strictest default that someone can still
+ *   approve: `ledger`, 1 approver, anyone, and no self-approval, so an
+ *   approval by someone who wrote none of the change is needed, and nobody
+ *   needs a key that may not exist.
  * @param base The base commit's full sha and the spec there.
  * @param wave The wave of the change: number, name and every target it holds.
  * @returns The rules, their source and the reason line.
@@ -127,7 +131,10 @@ export function approvalAtBase(
   base: { sha: string; spec: BaseSpec },
   wave: WaveRef,
 ): ApprovalRules {
-  const sha12 = base.sha.slice(0, 12);
+  const said = (lead: string, rest: string) => {
+    const read = { lead, at: base.sha.slice(0, 12), rest };
+    return { reason: sayReads([read]), reads: [read] };
+  };
   const spec = base.spec;
   if (spec.status === "absent") {
     return {
@@ -137,18 +144,18 @@ export function approvalAtBase(
       allowed: [],
       selfApproval: true,
       source: "absent-at-base",
-      reason: `the spec is not in ${sha12}`,
+      ...said("the spec is not in ", ""),
     };
   }
   if (spec.status === "unparsable") {
     return {
-      mode: "sealed",
-      signers: [{ sha: base.sha, path: DEFAULT_SIGNERS }],
+      mode: "ledger",
+      signers: [],
       required: 1,
       allowed: [],
       selfApproval: false,
       source: "absent-at-base",
-      reason: `the spec at ${sha12} does not parse: ${spec.problem}`,
+      ...said("no version of the spec at or before ", " parses"),
     };
   }
   const governing = governingWaves(spec.spec.waves, wave);
@@ -156,8 +163,10 @@ export function approvalAtBase(
     return {
       ...strictestOf([spec.spec], base.sha, signersPath(spec.spec.signers)),
       source: "base",
-      reason:
-        `no wave at ${sha12} governs wave ${wave.k} "${wave.name}": its top level`,
+      ...said(
+        "no wave at ",
+        ` governs wave ${wave.k} "${wave.name}": its top level`,
+      ),
     };
   }
   return {
@@ -167,7 +176,7 @@ export function approvalAtBase(
       signersPath(spec.spec.signers),
     ),
     source: "base",
-    reason: `read at ${sha12}: ${describeGoverning(governing)}`,
+    ...said("read at ", `: ${describeGoverning(governing)}`),
   };
 }
 
@@ -197,8 +206,18 @@ export function strictestRules(
     source: reads.some((read) => read.source === "base")
       ? "base"
       : "absent-at-base",
-    reason: reads.map((read) => read.reason).join("; and "),
+    ...saidOnce(reads),
   };
+}
+
+/** The reasons of several reads, each thing read once (`sayReads`). */
+function saidOnce(
+  rules: readonly ApprovalRules[],
+): Pick<ApprovalRules, "reason" | "reads"> {
+  const reads = rules.flatMap((rule) =>
+    rule.reads ?? [{ lead: rule.reason, at: "", rest: "" }]
+  );
+  return { reason: sayReads(reads), reads };
 }
 
 /**

@@ -97,6 +97,12 @@ export interface PolicyBase {
   file?: string;
   /** The spec's blob id there, when it is there. */
   blob?: string;
+  /**
+   * The base this one stands for: a commit whose spec does not parse, whose
+   * rules are read here instead (the newest version before it that parses, or
+   * where the file is absent).
+   */
+  standsFor?: { sha: string; problem: string };
 }
 
 /**
@@ -202,6 +208,48 @@ function joinAnd(parts: readonly string[]): string {
   return parts.length <= 1
     ? parts.join("")
     : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
+/**
+ * What one base's read says in a reason, around the commit it names:
+ * `<lead><at><rest>`, e.g. `read at ` + `1a2b3c4d5e6f` + `: wave 2 "prod" by
+ * name and position`.
+ */
+export interface BaseReason {
+  /** The words before the commit. */
+  lead: string;
+  /** The commit, shortened. */
+  at: string;
+  /** The words after it. */
+  rest: string;
+}
+
+/**
+ * Says the reads at several bases, each thing read once: reads that say the
+ * same of different commits (the same spec, found alike) name the commits
+ * together, so a job reading one version at two commits, or a base whose spec
+ * does not parse standing on one read already, says it once.
+ * @param reads The reads, the job's base first.
+ * @returns `<read>; and <read>…`.
+ * @example
+ * ```ts
+ * sayReads([
+ *   { lead: "read at ", at: "a", rest: ': wave 1 "dev" by name' },
+ *   { lead: "read at ", at: "b", rest: ': wave 1 "dev" by name' },
+ * ]); // 'read at a and b: wave 1 "dev" by name'
+ * ```
+ */
+export function sayReads(reads: readonly BaseReason[]): string {
+  const alike = new Map<string, { read: BaseReason; at: string[] }>();
+  for (const read of reads) {
+    const key = `${read.lead}\0${read.rest}`;
+    const group = alike.get(key) ?? { read, at: [] };
+    if (!group.at.includes(read.at)) group.at.push(read.at);
+    alike.set(key, group);
+  }
+  return [...alike.values()].map(({ read, at }) =>
+    `${read.lead}${joinAnd(at)}${read.rest}`
+  ).join("; and ");
 }
 
 /**

@@ -58,6 +58,7 @@ import {
   settledNote,
   uncoveredMessage,
 } from "./gate_messages.ts";
+import { spentApprovals } from "./spent_approvals.ts";
 
 /** What the gate is evaluated for. */
 export interface GateQuery {
@@ -182,7 +183,10 @@ export function decideGate(
     short ??= tally;
   }
   const tally = short ?? waitingTally(records, oldestFirst, sets, query);
-  const bearing = approvals.find((a) => !spent(a, sets, claimsOf(a.id)));
+  // An approval of an earlier rollout (its plans applied, or their targets
+  // moved past them) is no plan that moved: it bears on no new decision.
+  const spent = spentApprovals(records, sets);
+  const bearing = approvals.find((a) => !spent.has(a.id));
   const reasons = [
     ...query.liveState
       ? movedBackReasons(approvals, claimsOf, query.members)
@@ -218,28 +222,6 @@ function movedBackReasons(
     if (under) reasons.push(movedBackMessage(member, under));
   }
   return reasons;
-}
-
-/**
- * Whether an approval belongs to an earlier change: every plan it was given for
- * applied under it (or changed nothing), so it bears on no new decision and the
- * waiting message does not name it.
- */
-function spent(
-  approval: ApprovalRecord,
-  sets: PlanSets,
-  claims: ClaimLedger,
-): boolean {
-  const set = sets.get(approval.planDigest) as
-    | readonly GateMember[]
-    | undefined;
-  if (set === undefined) return false;
-  let applied = false;
-  for (const plan of set) {
-    if (claims.standing(plan).kind === "applied") applied = true;
-    else if (plan.empty !== true) return false;
-  }
-  return applied;
 }
 
 /**

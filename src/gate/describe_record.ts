@@ -6,6 +6,7 @@
  */
 
 import type { LedgerRecord } from "./records.ts";
+import { isSettleRevoke } from "./gate_messages.ts";
 
 /**
  * Shortens a digest for a log line: `sha256:` and its first 12 hex digits.
@@ -78,13 +79,15 @@ function details(record: LedgerRecord, extras: RecordExtras): string {
       }: ${parts.join("; ")}` + (record.runId ? `, run ${record.runId}` : "");
     }
     case "wave-outcome": {
+      // One job's outcome: a wave with several jobs is applied only once
+      // every job of it is, so the line names the job first.
       const job = record.job.kind === "wave" ? "whole-wave job" : [
         record.job.group ? `group "${record.job.group}"` : "",
         record.job.share ? `share ${record.job.share}` : "",
       ].filter(Boolean).join(" ") + " job";
-      return `wave ${record.wave} ${record.outcome} at ${
+      return `${job} of wave ${record.wave}: ${record.outcome} at ${
         record.head.slice(0, 12)
-      } by the ${job} of decision ${record.decisionId}` +
+      }, decision ${record.decisionId}` +
         (record.runId ? `, run ${record.runId}` : "");
     }
     case "out-of-order":
@@ -104,8 +107,10 @@ function details(record: LedgerRecord, extras: RecordExtras): string {
         record.archive.slice(0, 40)
       }`;
     case "expired":
-      return "revoked" + (record.by ? ` by ${record.by}` : "") +
-        (record.note ? `: ${firstLine(record.note)}` : "");
+      return isSettleRevoke(record)
+        ? "settled: every approval before it was spent (its plans applied)"
+        : "revoked" + (record.by ? ` by ${record.by}` : "") +
+          (record.note ? `: ${firstLine(record.note)}` : "");
   }
 }
 

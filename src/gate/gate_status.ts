@@ -1,7 +1,8 @@
 /**
  * A gate's standing for `chant-wave status` (SPEC.md §2, §10): the standing pending
  * fact, the approvals that still count and, per approval, where the plans it
- * covers stand (applied, failed, unsettled, left), and the last revoke. Pure:
+ * covers stand (applied, failed, unsettled, left), the last revoke, and the
+ * last settle after it (a revoke chant-wave wrote, not a person). Pure:
  * records and plan sets in, summary out.
  * @module
  */
@@ -10,6 +11,7 @@ import { claimLedgers } from "./claims.ts";
 import { decideGate, newestPending, type PlanSets } from "./decide_gate.ts";
 import type { LedgerRecord, PendingRecord } from "./records.ts";
 import { countingApprovals } from "./revoke_floor.ts";
+import { isSettleRevoke } from "./gate_messages.ts";
 
 /** How the plans an approval covers stand under it. */
 export interface PlanCounts {
@@ -47,8 +49,13 @@ export interface GateStatus {
   >;
   /** The counting approvals, oldest first. */
   approvals: ApprovalStatus[];
-  /** When the gate was last revoked. */
+  /** When the gate was last revoked by a person (`chant-wave revoke`). */
   revokedAt?: string;
+  /**
+   * When the gate was last settled, after that: a revoke chant-wave wrote
+   * because every approval before it was spent (its plans applied).
+   */
+  settledAt?: string;
 }
 
 /**
@@ -67,8 +74,14 @@ export function gateStatus(
   sets: PlanSets,
   now: number,
 ): GateStatus {
-  const revokedAt = [...records].reverse().find((r) => r.kind === "expired")
-    ?.timestamp;
+  const revoke = records.findLast((r) =>
+    r.kind === "expired" && !isSettleRevoke(r)
+  );
+  const settle = records.findLast((r, i) =>
+    isSettleRevoke(r) && (revoke === undefined || i > records.indexOf(revoke))
+  );
+  const revokedAt = revoke?.timestamp;
+  const settledAt = settle?.timestamp;
   const claimsOf = claimLedgers(records);
   const approvals = countingApprovals(records).reverse().map((approval) => {
     const claims = claimsOf(approval.id);
@@ -116,6 +129,7 @@ export function gateStatus(
       : {}),
     approvals,
     ...(revokedAt ? { revokedAt } : {}),
+    ...(settledAt ? { settledAt } : {}),
   };
 }
 

@@ -11,11 +11,13 @@
 
 import type { GatePolicy, Order, Wave } from "../spec/types.ts";
 import {
+  type BaseReason,
   type BaseSpec,
   describeGoverning,
   type GoverningWave,
   governingWaves,
   type PolicyBase,
+  sayReads,
   type WaveRef,
 } from "./base_spec.ts";
 
@@ -30,6 +32,8 @@ export interface PolicyAtBase {
   source: PolicySource;
   /** One line for the log: `read at <sha12>: …`, `the spec is not in <sha12>`, … */
   reason: string;
+  /** The reason's reads, one per base, for joining with others. */
+  reads: BaseReason[];
   /** The base waves that govern it (none for a fallback). */
   governing: GoverningWave[];
 }
@@ -57,7 +61,10 @@ export function strictestPolicy(policies: readonly GatePolicy[]): GatePolicy {
  * Decides the policy of one wave from the spec at base, per every row of the
  * SPEC.md §4.4 table. Whatever goes wrong at base, the answer is `always` (fail
  * closed); the working copy's `gate` is never consulted. A governing wave that
- * sets no `gate` counts as `always` (the parser's default).
+ * sets no `gate` counts as `always` (the parser's default). A base whose spec
+ * does not parse is read at the newest version before it that parses
+ * (`base/valid_version.ts`), so one still unparsable here is one no version
+ * of back to the root parses; its problem is logged once, with the base.
  * @param base The base commit's full sha and the spec there (with the file and
  *   its blob id, which the reason then names).
  * @param wave The wave of the change: number, name and every target it holds.
@@ -73,31 +80,39 @@ export function policyAtBase(
   base: { sha: string; spec: BaseSpec; file?: string; blob?: string },
   wave: WaveRef,
 ): PolicyAtBase {
-  const sha12 = base.sha.slice(0, 12);
-  const where = base.file !== undefined && base.blob !== undefined
-    ? `${sha12} in ${base.file}, blob ${base.blob.slice(0, 12)}`
-    : sha12;
-  const fallback = (reason: string): PolicyAtBase => ({
-    policy: "always",
-    source: "absent-at-base",
-    reason,
-    governing: [],
-  });
+  const at = base.sha.slice(0, 12);
+  const fallback = (lead: string, rest: string): PolicyAtBase => {
+    const read = { lead, at, rest };
+    return {
+      policy: "always",
+      source: "absent-at-base",
+      reason: sayReads([read]),
+      reads: [read],
+      governing: [],
+    };
+  };
   const spec = base.spec;
-  if (spec.status === "absent") return fallback(`the spec is not in ${sha12}`);
+  if (spec.status === "absent") return fallback("the spec is not in ", "");
   if (spec.status === "unparsable") {
-    return fallback(`the spec at ${sha12} does not parse: ${spec.problem}`);
+    return fallback("no version of the spec at or before ", " parses");
   }
   const governing = governingWaves(spec.spec.waves, wave);
   if (governing.length === 0) {
-    return fallback(
-      `no wave at ${sha12} governs wave ${wave.k} "${wave.name}"`,
-    );
+    return fallback("no wave at ", ` governs wave ${wave.k} "${wave.name}"`);
   }
+  const blob = base.file !== undefined && base.blob !== undefined
+    ? ` in ${base.file}, blob ${base.blob.slice(0, 12)}`
+    : "";
+  const read = {
+    lead: "read at ",
+    at,
+    rest: `${blob}: ${describeGoverning(governing)}`,
+  };
   return {
     policy: strictestPolicy(governing.map((g) => g.wave.gate)),
     source: "base",
-    reason: `read at ${where}: ${describeGoverning(governing)}`,
+    reason: sayReads([read]),
+    reads: [read],
     governing,
   };
 }
@@ -108,7 +123,8 @@ export function policyAtBase(
  * @param bases The commits and the spec at each (the job's base first).
  * @param wave The wave (its number and name).
  * @param targets Every target the wave holds in this job (declared and planned).
- * @returns The policy; with several bases its reason joins each base's.
+ * @returns The policy; with several bases its reason joins each base's, the
+ *   commits of reads alike named together.
  * @example
  * ```ts
  * wavePolicy([{ sha, spec: { status: "absent" } }], wave, ["eu"]).policy; // "always"
@@ -120,22 +136,25 @@ export function wavePolicy(
   targets: Iterable<string>,
 ): PolicyAtBase {
   const ref = { k: wave.k, name: wave.name, targets: [...targets] };
-  const reads = bases.map((base) => policyAtBase(base, ref));
-  if (reads.length === 1) return reads[0];
+  const policies = bases.map((base) => policyAtBase(base, ref));
+  if (policies.length === 1) return policies[0];
+  const reads = policies.flatMap((read) => read.reads);
   return {
-    policy: strictestPolicy(reads.map((read) => read.policy)),
-    source: reads.some((read) => read.source === "base")
+    policy: strictestPolicy(policies.map((read) => read.policy)),
+    source: policies.some((read) => read.source === "base")
       ? "base"
       : "absent-at-base",
-    reason: reads.map((read) => read.reason).join("; and "),
-    governing: reads.flatMap((read) => read.governing),
+    reason: sayReads(reads),
+    reads,
+    governing: policies.flatMap((read) => read.governing),
   };
 }
 
 /**
  * The log lines of a wave's policy: `policy of wave <k> "<name>": <policy>
- * (<reason>)`, and a note when the change's own `gate` differs (it holds only
- * once merged).
+ * (<reason>)`, and a note when the change's own `gate` differs: it holds for
+ * the changes whose base has it (the next push's, once this one is pushed;
+ * never this change's own, merged or not).
  * @param policy The policy at base.
  * @param wave The wave as the change has it (its `gate`).
  * @returns One or two lines.
@@ -155,7 +174,7 @@ export function wavePolicyLines(
   if (wave.gate !== policy.policy) {
     lines.push(
       `note: this change says gate "${wave.gate}" for wave ${wave.k} "${wave.name}"; ` +
-        `the gate is read at base, so "${policy.policy}" holds until the change is merged`,
+        `the gate is read at base, so "${policy.policy}" holds for this change, and "${wave.gate}" for a change based on it`,
     );
   }
   return lines;
@@ -259,7 +278,10 @@ export function orderAtBase(
     return { order: "strict", reason: `the spec is not in ${sha12}` };
   }
   if (base.spec.status === "unparsable") {
-    return { order: "strict", reason: `the spec at ${sha12} does not parse` };
+    return {
+      order: "strict",
+      reason: `no version of the spec at or before ${sha12} parses`,
+    };
   }
   return { order: base.spec.spec.order, reason: `read at ${sha12}` };
 }

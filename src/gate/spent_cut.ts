@@ -2,11 +2,9 @@
  * When a gate never revoked may be cut anyway (docs/ledger.md, "Compacting the
  * ledger"), pure: every approval since its newest revoke is spent, so a revoke
  * written now ends nothing a decision could still count, and compaction can
- * fold what it ends. An approval is spent when each plan of its plan set is
- * empty or its target applied a plan (`ok`) after it, under any approval (the
- * plan applied, or the target moved past it); one of a digest without a plan
- * set, when a plan applied after it under another approval (the wave moved
- * on); one some revoke or summary names, always. Nothing may wait: no claim
+ * fold what it ends. An approval is spent as `spent_approvals.ts` says (its
+ * plans applied, or their targets moved past them), and one some revoke or
+ * summary names, always. Nothing may wait: no claim
  * since that revoke lacks its outcome, and the newest pending fact standing
  * has an approval or a wave outcome of its digest after it. Writing the
  * revoke, and folding through it, is the store's business; a revoke ends
@@ -31,6 +29,7 @@ import {
 } from "./records.ts";
 import type { PlanSetMember } from "./plan_set_file.ts";
 import { SETTLED_BY, SETTLED_NOTE } from "./gate_messages.ts";
+import { spentApprovals } from "./spent_approvals.ts";
 
 /** How many approval ids one `expired` record lists, to stay within 64 KiB. */
 export const MAX_ENDED = 1000;
@@ -76,31 +75,9 @@ export function spentCut(
   );
   if (approvals.length === 0 || waits(records, live, now)) return undefined;
   const ended = endedApprovals(records);
-  const at = new Map(live.map((record, i) => [record, i]));
-  // Per target, the last place a plan of it applied.
-  const lastOk = new Map<string, number>();
-  // The last place a plan applied, under each approval.
-  const okUnder = new Map<string, number>();
-  live.forEach((record, i) => {
-    if (record.kind !== "run-outcome") return;
-    for (const run of record.runs) {
-      if (run.outcome !== "ok") continue;
-      lastOk.set(run.target, i);
-      okUnder.set(record.approvalId, i);
-    }
-  });
-  const spent = (approval: ApprovalRecord) => {
-    if (ended.has(approval.id)) return true;
-    const place = at.get(approval)!;
-    const set = sets.get(approval.planDigest);
-    if (set === undefined) {
-      return [...okUnder].some(([id, i]) => id !== approval.id && i > place);
-    }
-    return set.every((member) =>
-      member.empty === true ||
-      (lastOk.get(member.target) ?? -1) > place
-    );
-  };
+  const spentIds = spentApprovals(records, sets);
+  const spent = (approval: ApprovalRecord) =>
+    ended.has(approval.id) || spentIds.has(approval.id);
   if (!approvals.every(spent)) return undefined;
   const newest = Math.max(...records.map((r) => Date.parse(r.timestamp)));
   const through = actionsThrough(approvals, revokeFloor(records).actions);

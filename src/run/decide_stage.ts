@@ -70,6 +70,7 @@ export async function decideStage(
     targets,
     base,
     ask: !input.dryRun,
+    policySaid: true,
   }, io);
   const read = await reviewStage({
     spec: input.spec,

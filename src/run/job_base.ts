@@ -92,7 +92,7 @@ export async function readJobBase(
       ? `base: ${base.reason}`
       : `base ${base.sha.slice(0, 12)}: ${base.reason}`,
   );
-  for (const note of base.notes) log(note);
+  for (const note of base.notes) log(styledLead(note));
   return { ...base, gateRecords };
 }
 
@@ -119,7 +119,9 @@ export async function withNamedBases(
     const resolved = await io.git.resolveCommit(sha, base.top);
     if (resolved === undefined) return { missing: sha };
     if (bases.some((b) => b.sha === resolved)) continue;
-    bases.push(await base.baseAt(resolved));
+    const at = await base.baseAt(resolved);
+    // A base whose spec does not parse may stand on one read already.
+    if (!bases.some((b) => b.sha === at.sha)) bases.push(at);
   }
   await base.reads.prefetch(bases.map(signersRefOf), {
     people: bases.some(mayForbidSelfApproval),

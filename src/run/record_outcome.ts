@@ -4,7 +4,8 @@
  * next wave can tell that this one is complete for that revision; dry runs and
  * jobs that wait record nothing), and a share or group job's exit code (1 if an
  * apply failed, else 4 if a run moved, else 0), each failure named on the log
- * with what to do next.
+ * with what to do next (fix and run the job again; an approval still covers
+ * a run that failed).
  * @module
  */
 
@@ -24,6 +25,7 @@ import { styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
 import { decideCommand } from "./say_what_waits.ts";
+import { shellLine } from "../shell_words.ts";
 import type { RunJobInput } from "./select_job.ts";
 
 /**
@@ -116,6 +118,7 @@ export function shareOutcome(
         result.failed.join(", ")
       }`,
     ));
+    for (const line of failedNextSteps(input, result)) log(line);
     return { ...result, exitCode: RUN_FAILED };
   }
   if (result.moved.length) {
@@ -134,4 +137,60 @@ export function shareOutcome(
     return { ...result, exitCode: PLAN_MOVED };
   }
   return { ...result, exitCode: OK };
+}
+
+/**
+ * The next step after a failed apply (SPEC.md §10): fix what failed and run
+ * the same job again; under an approval, it still covers the failed runs while
+ * their plans stay the same, and a run that applied under it never applies
+ * again, so no new approval is needed.
+ * @param input The job (its spec file, wave, share, group, `--base`, ledger).
+ * @param result The job's result: the runs that failed, and its decision.
+ * @returns One line, or two under an approval.
+ * @example
+ * ```ts
+ * failedNextSteps(input, { failed: ["us-07"], decision: { status: "approved" } } as JobResult);
+ * // ["then fix what failed and run this job again (in CI, retry it): chant-wave run --spec waves.json --wave 3 --group us",
+ * //  "the approval still covers us-07 while its plan stays the same; what applied does not apply again"]
+ * ```
+ */
+export function failedNextSteps(
+  input: Pick<RunJobInput, "specFile" | "baseFlag" | "ledgerArg"> & {
+    selection: Pick<RunJobInput["selection"], "share" | "group"> & {
+      wave: { k: number };
+    };
+  },
+  result: Pick<JobResult, "failed" | "decision">,
+): string[] {
+  const { selection } = input;
+  const words = [
+    "chant-wave",
+    "run",
+    "--spec",
+    input.specFile,
+    "--wave",
+    String(selection.wave.k),
+  ];
+  if (selection.group) words.push("--group", selection.group.name);
+  if (selection.share !== undefined) {
+    words.push("--share", String(selection.share));
+  }
+  if (input.baseFlag !== undefined) words.push("--base", input.baseFlag);
+  if (input.ledgerArg !== undefined) words.push("--ledger", input.ledgerArg);
+  const lines = [
+    `then fix what failed and run this job again (in CI, retry it): ${
+      shellLine(words)
+    }`,
+  ];
+  if (result.decision?.status === "approved") {
+    const one = result.failed.length === 1;
+    lines.push(
+      `the approval still covers ${
+        one ? result.failed[0] : "the failed runs"
+      } while ${
+        one ? "its plan stays" : "their plans stay"
+      } the same; what applied does not apply again`,
+    );
+  }
+  return lines;
 }

@@ -34,7 +34,7 @@ import {
 import { checkOrder } from "./order_stage.ts";
 import { planRuns } from "./plan_runs.ts";
 import { previewApply } from "./preview_apply.ts";
-import { recordWaveOutcome } from "./record_outcome.ts";
+import { failedNextSteps, recordWaveOutcome } from "./record_outcome.ts";
 import {
   type Pass,
   type PassEnd,
@@ -87,6 +87,7 @@ export async function runDeciding(
   const log = lineLog(io.stderr);
   if (failed.length) {
     log(`error: ${countOf(failed.length, "run")} failed to apply`);
+    for (const line of failedNextSteps(input, end.result)) log(line);
   } else if (moved.length) {
     log(
       `error: refused ${

@@ -9,11 +9,12 @@
  * @module
  */
 
-import { countOf } from "../count_of.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 
 /**
- * Settles and folds one gate if every approval in it was spent; says so.
+ * Settles and folds one gate if every approval in it was spent; says so in
+ * words for the people who approve (the approvals of earlier rollouts no
+ * longer count here), never with the ledger's own ids.
  * @param ledger The job's ledger.
  * @param name The spec's `name`.
  * @param gate The gate.
@@ -29,15 +30,26 @@ export async function settleGate(
     const report = await ledger.compact({ name, gate, settle: "only" });
     for (const folded of report.gates) {
       if (folded.settled === undefined) continue;
-      log(
-        `settled ${gate}: ${
-          countOf(folded.settled.approvals?.length ?? 0, "approval")
-        } of earlier rollouts spent; ${
-          countOf(folded.records, "record")
-        } folded into summary ${folded.summary?.id.slice(0, 12)}`,
-      );
+      log(spentLine(folded.settled.approvals?.length ?? 0));
     }
   } catch (error) {
     log(`warning: ${gate} was not settled: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Says that the approvals of earlier rollouts were spent.
+ * @param n How many the settle ended.
+ * @returns `note: the 2 approvals of earlier rollouts were spent (their plans
+ *   applied), so they no longer count here`.
+ * @example
+ * ```ts
+ * spentLine(1);
+ * // "note: the approval of an earlier rollout was spent (its plans applied), so it no longer counts here"
+ * ```
+ */
+export function spentLine(n: number): string {
+  return n === 1
+    ? "note: the approval of an earlier rollout was spent (its plans applied), so it no longer counts here"
+    : `note: the ${n} approvals of earlier rollouts were spent (their plans applied), so they no longer count here`;
 }

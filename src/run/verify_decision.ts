@@ -176,6 +176,7 @@ export async function verifyDecision(
     targets,
     base,
     ask: input.ask ?? true,
+    policySaid: true,
   }, io);
   if (!need.needed) return { bases, policy, need, judge };
   if (decision.status !== "approved") {

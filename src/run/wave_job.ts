@@ -185,6 +185,8 @@ export interface JobGateInput {
   base: Parameters<typeof jobRulesContext>[0];
   /** Whether the forge may be asked (`false` in a dry run). */
   ask: boolean;
+  /** The job logged the wave's policy line for these bases and targets. */
+  policySaid?: boolean;
 }
 
 /**
@@ -208,7 +210,10 @@ export function jobGateJudge(
     input.bases,
     input.wave,
     input.targets,
-    jobRulesContext(input.base, io.env),
+    {
+      ...jobRulesContext(input.base, io.env),
+      ...(input.policySaid ? { policySaid: true } : {}),
+    },
     io,
     forge.confirmer,
   );

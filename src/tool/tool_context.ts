@@ -53,7 +53,7 @@ export function toolContext(
   if (!read.honour && wave.destructiveOverrides === "honour") {
     log(
       `note: this change says destructiveOverrides "honour" for wave ${wave.k} "${wave.name}"; ` +
-        `it is read at base, so not-destructive marks are ignored until the change is merged`,
+        `it is read at base, so not-destructive marks are ignored for this change, and honoured for a change based on it`,
     );
   }
   const at = sqitchAtBase(bases);

@@ -48,6 +48,20 @@ Deno.test("statusLines() prints a table, the details and the next step", async (
       'next: review and approve wave 2 "prod": chant-wave show --spec waves.json --wave 2, then chant-wave approve --spec waves.json --wave 2',
     ]);
   });
+  await t.step(
+    "a revoke and the settle after it, each said for what it is",
+    () => {
+      const lines = statusLines([{
+        ...prod,
+        revokedAt: "2026-12-01T09:00:00.000Z",
+        settledAt: "2026-12-01T09:30:00.000Z",
+      }], { specFile: "waves.json" });
+      expect(lines).toContain("  revoked: 2026-12-01T09:00:00.000Z");
+      expect(lines).toContain(
+        "  settled: 2026-12-01T09:30:00.000Z (every approval before it was spent: its plans applied)",
+      );
+    },
+  );
   await t.step("the printed commands carry the ledger", () => {
     expect(
       statusLines([prod], { specFile: "my waves.json", ledgerArg: "git" })

@@ -31,7 +31,7 @@ Deno.test("the approval of an earlier change is not named when a new change wait
   expect(out.stderr).toMatch(
     new RegExp(
       `gate tf-wave-1: waiting: the policy is "always"\n  gate "tf-wave-1" has no approval for ${digest}\n` +
-        "settled tf-wave-1: 1 approval of earlier rollouts spent; 6 records folded into summary [0-9a-f]{12}\n" +
+        "note: the approval of an earlier rollout was spent \\(its plans applied\\), so it no longer counts here\n" +
         "then approve: ",
     ),
   );
@@ -95,4 +95,41 @@ Deno.test("an approved gate names every counted approver", async () => {
   );
   const status = await r.run(["status", ...SPEC]);
   expect(status.stdout).toMatch(/\n1 +prod +approved by ann, bob +at /);
+});
+
+Deno.test("a new rollout names no approval of the one before as a plan that moved, with two approvers and job groups", async () => {
+  await using r = await rollout(specOf([{
+    name: "prod",
+    runs: ["eu-01", "us-01"],
+    approvers: { required: 2 },
+    jobs: [{ name: "eu", runs: ["eu-*"] }, { name: "us", runs: ["us-*"] }],
+  }]));
+  const decide = ["run", ...SPEC, "--wave", "1", "--decide"];
+  const first = await r.run(decide);
+  expect(first.code).toBe(3);
+  for (const by of ["alice", "bob"]) {
+    expect((await r.run([...approveLine(first.stderr), "--by", by])).code)
+      .toBe(0);
+  }
+  expect((await r.run(decide)).code).toBe(0);
+  for (const group of ["eu", "us"]) {
+    const out = await r.run(["run", ...SPEC, "--wave", "1", "--group", group]);
+    expect(out.code).toBe(0);
+  }
+  await r.desire("eu-01", "v2");
+  await r.desire("us-01", "v2");
+  await r.repo.commit("the next rollout");
+  const out = await r.run(decide);
+  expect(out.code).toBe(3);
+  expect(out.stderr).toMatch(
+    new RegExp(
+      `gate tf-wave-1: waiting: the policy is "always"\n  gate "tf-wave-1" has no approval for ${
+        plannedDigest(out.stderr)
+      }\n` +
+        "note: the 2 approvals of earlier rollouts were spent \\(their plans applied\\), so they no longer count here\n" +
+        "then approve: ",
+    ),
+  );
+  expect(out.stderr).not.toContain("is approved for");
+  expect(out.stderr).not.toContain("its plan moved since the approval");
 });

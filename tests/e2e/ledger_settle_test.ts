@@ -53,7 +53,7 @@ Deno.test("a gate whose every approval was applied is settled, and the next chan
       const next = await r.run(RUN);
       expect(next.code).toBe(3);
       expect(next.stderr).toMatch(
-        /^settled tf-wave-1: 1 approval of earlier rollouts spent; \d+ records folded into summary [0-9a-f]{12}$/m,
+        /^note: the approval of an earlier rollout was spent \(its plans applied\), so it no longer counts here$/m,
       );
       // The revoke, the summary, the first commit's wave outcome, and the
       // pending fact of the rollout that waits.
@@ -63,6 +63,12 @@ Deno.test("a gate whose every approval was applied is settled, and the next chan
         "pending",
         "wave-outcome",
       ]);
+      // status says settled, not revoked: nobody revoked it.
+      const status = await r.run(["status", ...SPEC]);
+      expect(status.stdout).toMatch(
+        /^ {2}settled: \S+ \(every approval before it was spent: its plans applied\)$/m,
+      );
+      expect(status.stdout).not.toContain("revoked:");
       // That rollout waits: compacting now leaves it alone.
       const out = await r.run(ledgerGit("compact", "--dry-run"));
       expect(out).toMatchObject({ code: 0, stderr: NOTHING });
@@ -93,6 +99,13 @@ Deno.test("a gate whose every approval was applied is settled, and the next chan
         "wave-outcome",
         "wave-outcome",
       ]);
+      const shown = await r.run(ledgerGit("log", "tf", GATE));
+      expect(shown.stdout).toMatch(
+        /^ {2}\S+ expired +[0-9a-f]{12} settled: every approval before it was spent \(its plans applied\)( \(folded\))?$/m,
+      );
+      expect(shown.stdout).toMatch(
+        /^ {2}\S+ wave-outcome [0-9a-f]{12} whole-wave job of wave 1: applied at [0-9a-f]{12}, decision \S+( \(folded\))?$/m,
+      );
       const after = await r.run(ledgerGit("log", "tf", GATE, "--json"));
       const logged = JSON.stringify(JSON.parse(after.stdout));
       for (const record of JSON.parse(before.stdout).gates[0].records) {
@@ -127,4 +140,28 @@ Deno.test("a gate whose every approval was applied is settled, and the next chan
       expect((await r.applied()).sort()).toEqual(["eu", "us"]);
     },
   );
+});
+
+Deno.test("ledger log says which ledger it read, and --spec reads the spec's", async () => {
+  await using r = await rollout(
+    specOf([{ name: "prod", gate: "always", runs: ["eu"] }], { ledger: "git" }),
+  );
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.git("init", "--bare", "-q", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  expect((await r.run(RUN)).code).toBe(3);
+  const dir = await Deno.realPath(r.path);
+  const plain = await r.run(["ledger", "log", "tf", GATE]);
+  expect(plain.code).toBe(0);
+  expect(plain.stderr).toBe(
+    `note: the ledger .chant/ledger is empty, but this repository has the git ledger origin/chant/ledger: pass --ledger git, or set "ledger": "git" in the spec\n` +
+      `reading the directory ledger ${dir}/.chant/ledger (the default; --spec F reads the ledger the spec names, as "run" does)\n` +
+      `no records of tf ${GATE} in directory ledger ${dir}/.chant/ledger\n`,
+  );
+  const named = await r.run(["ledger", "log", "tf", GATE, ...SPEC]);
+  expect(named.code).toBe(0);
+  expect(named.stderr).toBe(
+    `reading the git ledger chant/ledger of "origin" (the "ledger" of waves.json)\n`,
+  );
+  expect(named.stdout).toMatch(/^ {2}\S+ pending +[0-9a-f]{12} /m);
 });

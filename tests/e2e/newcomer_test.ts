@@ -226,7 +226,7 @@ Deno.test("a job says when the change's gate differs from the gate at base, and 
   const out = await r.run(["run", ...SPEC, "--wave", "1"]);
   expect(out.code).toBe(0);
   expect(out.stderr).toContain(
-    'note: this change says gate "always" for wave 1 "dev"; the gate is read at base, so "never" holds until the change is merged\n',
+    'note: this change says gate "always" for wave 1 "dev"; the gate is read at base, so "never" holds for this change, and "always" for a change based on it\n',
   );
   expect(out.stderr).toMatch(/^\[10\/10\] r\d+: applied$/m);
   expect(out.stderr).toContain('summary of wave 1 "dev":\n');

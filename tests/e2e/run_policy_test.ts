@@ -122,13 +122,15 @@ Deno.test("run reads every row of the policy table at base and fails closed", as
       })\n`,
     },
     {
-      name: "file unparsable at base",
+      name: "file unparsable at base: read where it was absent before",
       wave: "dev",
       base: broken,
       code: 3,
-      line: `policy of wave 1 "dev": always (the spec at ${
+      line: `warning: waves.json does not parse at ${
         broken.slice(0, 12)
-      } does not parse: `,
+      } (waves.json:1:27: invalid JSONC: unexpected end of input), and no version before it parses (${
+        noSpec.slice(0, 12)
+      } has no waves.json): every wave needs an approval, as with no spec at base\n`,
     },
     {
       name: "no such wave at base (a new wave)",

@@ -30,6 +30,12 @@ Deno.test("a failed apply is retried under the same approval; nothing applies tw
       const out = await r.run(["run", ...SPEC, "--wave", "1"]);
       expect(out.code).toBe(1);
       expect((await r.applied()).sort()).toEqual(["t1", "t3"]);
+      // The way on is named: fix, and run the same job again.
+      expect(out.stderr).toContain(
+        "error: 1 run failed to apply\n" +
+          "then fix what failed and run this job again (in CI, retry it): chant-wave run --spec waves.json --wave 1\n" +
+          "the approval still covers t2 while its plan stays the same; what applied does not apply again\n",
+      );
     },
   );
   await t.step("the re-run applies only t2, with no new approval", async () => {
@@ -94,8 +100,13 @@ Deno.test("a share job retried after a failed apply applies under the same appro
     .toBe(0);
   await r.control("t1", "apply-exit", "1");
   // share 1 holds t1 and t2; share 2 holds t3.
-  expect((await r.run(["run", ...SPEC, "--wave", "1", "--share", "1"])).code)
-    .toBe(1);
+  const failed = await r.run(["run", ...SPEC, "--wave", "1", "--share", "1"]);
+  expect(failed.code).toBe(1);
+  expect(failed.stderr).toContain(
+    "error: 1 run failed: t1\n" +
+      "then fix what failed and run this job again (in CI, retry it): chant-wave run --spec waves.json --wave 1 --share 1\n" +
+      "the approval still covers t1 while its plan stays the same; what applied does not apply again\n",
+  );
   expect((await r.run(["run", ...SPEC, "--wave", "1", "--share", "2"])).code)
     .toBe(0);
   expect((await r.applied()).sort()).toEqual(["t2", "t3"]);

@@ -56,7 +56,7 @@ for (const forge of ["github", "forgejo", "gitlab"] as const) {
         const out = await m.r.run(["run", ...SPEC, "--wave", "1"], m.env);
         expect(out.code).toBe(0);
         expect(out.stderr).toContain(
-          `approval of wave 1 "prod": forge, or sealed by ${SIGNERS} (read at `,
+          `approval of wave 1 "prod": forge, or sealed by ${SIGNERS} (read as the policy above)\n`,
         );
         expect(out.stderr).toContain(
           `gate tf-wave-1: approved by the review of #12 at ${head12}: ann\n`,
@@ -152,7 +152,12 @@ Deno.test("run reads the approval mode at base: a change to forge is not approve
   m.approves("ann", m.r.head);
   const out = await m.r.run(["run", ...SPEC, "--wave", "1"], m.env);
   expect(out.code).toBe(3);
-  expect(out.stderr).toContain('approval of wave 1 "prod": ledger (read at ');
+  expect(out.stderr).toContain(
+    `policy of wave 1 "prod": always (read at ${m.r.base.slice(0, 12)}`,
+  );
+  expect(out.stderr).toContain(
+    'approval of wave 1 "prod": ledger (read as the policy above)\n',
+  );
   expect(out.stderr).not.toContain("review approval");
   expect(m.fake.requests).toEqual([]);
   expect(await m.r.applied()).toEqual([]);

@@ -120,7 +120,7 @@ Deno.test("run with sqitch: a not-destructive mark counts only when the spec at 
       /^destructive overrides of wave 1 "staging": ignored \(read at [0-9a-f]{12}: wave 1 "staging" by name and position\)$/m,
     );
     expect(out.stderr).toContain(
-      'note: this change says destructiveOverrides "honour" for wave 1 "staging"; it is read at base, so not-destructive marks are ignored until the change is merged',
+      'note: this change says destructiveOverrides "honour" for wave 1 "staging"; it is read at base, so not-destructive marks are ignored for this change, and honoured for a change based on it',
     );
     expect(out.stderr).toContain(
       '  m: 3 changes to deploy; destructive: drop_note (ALTER TABLE … DROP COLUMN, line 3: "ALTER TABLE accounts DROP COLUMN note"; its mark is ignored)',

@@ -30,7 +30,11 @@ Deno.test("a sealed wave applies only under an approval signed by a key listed a
   expect(first.code).toBe(3);
   const digest = plannedDigest(first.stderr);
   expect(first.stderr).toContain(
-    `approval of wave 1 "prod": sealed by ${SIGNERS} (read at ${sha12}: wave 1 "prod" by name and position)\n`,
+    `policy of wave 1 "prod": always (read at ${await r
+      .readAt()}: wave 1 "prod" by name and position)\n`,
+  );
+  expect(first.stderr).toContain(
+    `approval of wave 1 "prod": sealed by ${SIGNERS} (read as the policy above)\n`,
   );
 
   await t.step("an unsigned approval is recorded, with a warning", async () => {
@@ -275,9 +279,10 @@ Deno.test("a change that switches a sealed wave to ledger approvals is still sea
   const waiting = await r.run(["run", ...SPEC, "--wave", "1"]);
   expect(waiting.code).toBe(3);
   expect(waiting.stderr).toContain(
-    `approval of wave 1 "prod": sealed by ${SIGNERS} (read at ${
-      r.base.slice(0, 12)
-    }`,
+    `policy of wave 1 "prod": always (read at ${r.base.slice(0, 12)}`,
+  );
+  expect(waiting.stderr).toContain(
+    `approval of wave 1 "prod": sealed by ${SIGNERS} (read as the policy above)\n`,
   );
   await r.run([
     ...sealedApproveLine(waiting.stderr),

@@ -5,6 +5,7 @@ import {
   describeGoverning,
   governingWaves,
   rememberingParser,
+  sayReads,
 } from "../../src/gate/base_spec.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 import type { Spec } from "../../src/spec/types.ts";
@@ -98,4 +99,37 @@ Deno.test("governingWaves() finds waves by name, position and shared target", as
       expect(describeGoverning(governingWaves(BASE, c.wave))).toBe(c.want);
     });
   }
+});
+
+Deno.test("sayReads() names the commits of reads alike together, each thing once", async (t) => {
+  const read = (at: string, rest = ': wave 1 "dev" by name') => ({
+    lead: "read at ",
+    at,
+    rest,
+  });
+  await t.step("one read", () => {
+    expect(sayReads([read("a")])).toBe('read at a: wave 1 "dev" by name');
+  });
+  await t.step("three commits read alike", () => {
+    expect(sayReads([read("a"), read("b"), read("c")])).toBe(
+      'read at a, b and c: wave 1 "dev" by name',
+    );
+  });
+  await t.step("a commit read twice counts once", () => {
+    expect(sayReads([read("a"), read("a")])).toBe(
+      'read at a: wave 1 "dev" by name',
+    );
+  });
+  await t.step("reads that differ, in order", () => {
+    expect(
+      sayReads([
+        read("a"),
+        { lead: "the spec is not in ", at: "b", rest: "" },
+        read("c", ': wave 2 "prod" by name'),
+        read("d"),
+      ]),
+    ).toBe(
+      'read at a and d: wave 1 "dev" by name; and the spec is not in b; and read at c: wave 2 "prod" by name',
+    );
+  });
 });

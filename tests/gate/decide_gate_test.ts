@@ -226,6 +226,80 @@ Deno.test("decideGate() lets an approval cover plans, not a digest (§10)", asyn
   });
 });
 
+Deno.test("decideGate() names no approval of an earlier rollout as a plan that moved", async (t) => {
+  const alice = approval("a1", 1, SET, "alice");
+  const bob = approval("a2", 2, SET, "bob");
+  const applied = [
+    claim("c1", 3, "a2", "dec-1", PLANS),
+    outcome("r1", 4, "a2", "dec-1", [
+      { ...EU, outcome: "ok" },
+      { ...US, outcome: "ok" },
+    ]),
+  ];
+  const next = [
+    { target: "eu", planDigest: p("5") },
+    { target: "us", planDigest: p("6") },
+  ];
+  const none = `gate "${GATE}" has no approval for ${setDigest(next)}`;
+  await t.step(
+    "two approvers, the plans claimed under the second: neither is named",
+    () => {
+      expect(decide([alice, bob, ...applied], next)).toEqual({
+        status: "waiting",
+        reasons: [none],
+      });
+    },
+  );
+  await t.step(
+    "targets that applied newer plans under another approval: spent",
+    () => {
+      const newer = [
+        { target: "eu", planDigest: p("3") },
+        { target: "us", planDigest: p("4") },
+      ];
+      const carol = approval("a3", 5, setDigest(newer), "carol");
+      const records = [
+        alice,
+        carol,
+        claim("c2", 6, "a3", "dec-2", newer),
+        outcome(
+          "r2",
+          7,
+          "a3",
+          "dec-2",
+          newer.map((x) => ({
+            ...x,
+            outcome: "ok" as const,
+          })),
+        ),
+      ];
+      const sets = new Map([...SETS, [setDigest(newer), newer]]);
+      expect(decide(records, next, sets)).toEqual({
+        status: "waiting",
+        reasons: [none],
+      });
+    },
+  );
+  await t.step(
+    "a plan that failed and never applied: that approval still bears, and is named",
+    () => {
+      const failed = [
+        claim("c1", 3, "a2", "dec-1", PLANS),
+        outcome("r1", 4, "a2", "dec-1", [
+          { ...EU, outcome: "ok" },
+          { ...US, outcome: "failed" },
+        ]),
+      ];
+      const got = decide([alice, bob, ...failed], next);
+      expect((got as { reasons: string[] }).reasons[0]).toBe(
+        `gate "${GATE}" is approved for ${SET} by bob, but this plan is ${
+          setDigest(next)
+        }`,
+      );
+    },
+  );
+});
+
 Deno.test("decideGate() with plans of live state: a plan that applied and is planned again moved back (§17)", async (t) => {
   const a = approval("a1", 1, SET);
   const applied = [

@@ -13,6 +13,27 @@ import {
   outcome,
   pending,
 } from "../ledger/_records.ts";
+import {
+  type LedgerRecord,
+  newRecord,
+  type OutcomeJob,
+  type WaveOutcome,
+} from "../../src/gate/records.ts";
+import { SETTLED_BY, SETTLED_NOTE } from "../../src/gate/gate_messages.ts";
+
+/** A wave outcome of wave 3 at a commit of fives, by one job. */
+function waveOutcome(job: OutcomeJob, outcome: WaveOutcome): LedgerRecord {
+  return newRecord("wave-outcome", {
+    name: "tf",
+    gate: "tf-wave-3",
+    wave: 3,
+    head: "5".repeat(40),
+    digest: D,
+    decisionId: "dec-1",
+    job,
+    outcome,
+  }, { id: "o1", now: Date.parse("2026-11-30T09:02:00.000Z") });
+}
 
 Deno.test("describeRecord() prints one ledger log line per kind", async (t) => {
   const cases = [
@@ -79,6 +100,37 @@ Deno.test("describeRecord() prints one ledger log line per kind", async (t) => {
       ]),
       want: "2026-11-30T09:02:00.000Z run-outcome o1 decision dec-1 under " +
         "approval 0123456789ab: applied eu; failed us",
+    },
+    {
+      name: "a whole-wave job's outcome",
+      record: waveOutcome({ kind: "wave" }, "applied"),
+      want: "2026-11-30T09:02:00.000Z wave-outcome o1 whole-wave job of " +
+        "wave 3: applied at 555555555555, decision dec-1",
+    },
+    {
+      name: "a group job's outcome is not the wave's",
+      record: waveOutcome({ kind: "group", group: "eu" }, "applied"),
+      want: '2026-11-30T09:02:00.000Z wave-outcome o1 group "eu" job of ' +
+        "wave 3: applied at 555555555555, decision dec-1",
+    },
+    {
+      name: "a share job of a group that failed, with its run",
+      record: {
+        ...waveOutcome({ kind: "group", group: "us", share: 2 }, "failed"),
+        runId: "9",
+      },
+      want: '2026-11-30T09:02:00.000Z wave-outcome o1 group "us" share 2 ' +
+        "job of wave 3: failed at 555555555555, decision dec-1, run 9",
+    },
+    {
+      name: "the settle chant-wave writes",
+      record: {
+        ...expired("e1", 3),
+        by: SETTLED_BY,
+        note: SETTLED_NOTE,
+      },
+      want: "2026-11-30T09:03:00.000Z expired  e1 settled: every approval " +
+        "before it was spent (its plans applied)",
     },
     {
       name: "expired",

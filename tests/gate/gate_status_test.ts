@@ -1,6 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { gateStatus } from "../../src/gate/gate_status.ts";
+import { SETTLED_BY, SETTLED_NOTE } from "../../src/gate/gate_messages.ts";
 import {
   approvalRecord,
   expiredRecord,
@@ -80,4 +81,49 @@ Deno.test("gateStatus() shows a pending fact only while it still waits", async (
     expect(status).toMatchObject({ approvals: [] });
     expect(status.pending).toBeUndefined();
   });
+});
+
+Deno.test("gateStatus() tells a person's revoke from the settle chant-wave wrote", async (t) => {
+  const revoke = (by: string, now: number, note?: string) =>
+    expiredRecord({ ...gate, by, ...(note ? { note } : {}) }, {
+      id: `e-${now}`,
+      now,
+    });
+  const settle = (now: number) => revoke(SETTLED_BY, now, SETTLED_NOTE);
+  const at = (ms: number) => new Date(ms).toISOString();
+  await t.step("a settle only: settled, not revoked", () => {
+    const status = gateStatus([settle(HOUR)], new Map(), 2 * HOUR);
+    expect(status.revokedAt).toBeUndefined();
+    expect(status.settledAt).toBe(at(HOUR));
+  });
+  await t.step("a revoke, then a settle: both", () => {
+    const status = gateStatus(
+      [revoke("bob", HOUR), settle(2 * HOUR)],
+      new Map(),
+      3 * HOUR,
+    );
+    expect(status.revokedAt).toBe(at(HOUR));
+    expect(status.settledAt).toBe(at(2 * HOUR));
+  });
+  await t.step("a settle, then a revoke: the revoke", () => {
+    const status = gateStatus(
+      [settle(HOUR), revoke("bob", 2 * HOUR)],
+      new Map(),
+      3 * HOUR,
+    );
+    expect(status.revokedAt).toBe(at(2 * HOUR));
+    expect(status.settledAt).toBeUndefined();
+  });
+  await t.step(
+    "a revoke with the settle's note by someone else is a revoke",
+    () => {
+      const status = gateStatus(
+        [revoke("mallory", HOUR, SETTLED_NOTE)],
+        new Map(),
+        2 * HOUR,
+      );
+      expect(status.revokedAt).toBe(at(HOUR));
+      expect(status.settledAt).toBeUndefined();
+    },
+  );
 });

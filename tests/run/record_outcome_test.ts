@@ -30,7 +30,32 @@ Deno.test("shareOutcome() is 1 when a run failed, else 4 when a plan moved, else
       { stderr, env: {} },
     );
     expect(done.exitCode).toBe(1);
-    expect(stderr.lines()).toEqual(["error: 2 runs failed: b, c"]);
+    expect(stderr.lines()).toEqual([
+      "error: 2 runs failed: b, c",
+      "then fix what failed and run this job again (in CI, retry it): chant-wave run --spec waves.json --wave 2",
+    ]);
+  });
+  await t.step("a failed run of a group job under an approval", () => {
+    const stderr = memoryWriter();
+    const group = {
+      ...INPUT,
+      selection: { wave: { k: 3 }, group: { name: "us" }, share: 2 },
+      ledgerArg: "git",
+    } as RunJobInput;
+    shareOutcome(
+      {
+        ...RESULT,
+        failed: ["us-07"],
+        decision: { status: "approved" } as JobResult["decision"],
+      },
+      group,
+      { stderr, env: {} },
+    );
+    expect(stderr.lines()).toEqual([
+      "error: 1 run failed: us-07",
+      "then fix what failed and run this job again (in CI, retry it): chant-wave run --spec waves.json --wave 3 --group us --share 2 --ledger git",
+      "the approval still covers us-07 while its plan stays the same; what applied does not apply again",
+    ]);
   });
   await t.step("a moved plan", () => {
     const stderr = memoryWriter();

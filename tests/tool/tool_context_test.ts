@@ -52,7 +52,7 @@ Deno.test("toolContext() reads whether marks count at base, and logs it", async 
     expect(context).toEqual({ honourMarks: false, sqitch: DEFAULTS });
     expect(lines).toEqual([
       'destructive overrides of wave 1 "staging": ignored (read at 0123456789ab: wave 1 "staging" by name and position)',
-      'note: this change says destructiveOverrides "honour" for wave 1 "staging"; it is read at base, so not-destructive marks are ignored until the change is merged',
+      'note: this change says destructiveOverrides "honour" for wave 1 "staging"; it is read at base, so not-destructive marks are ignored for this change, and honoured for a change based on it',
       DEFAULT_LINE,
     ]);
   });
