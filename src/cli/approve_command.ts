@@ -63,6 +63,7 @@ import {
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { readDecision } from "../run/verify_decision.ts";
+import { approveClick, approveLine } from "../summary/approve_link.ts";
 import type { Wave } from "../spec/types.ts";
 
 /** The `approve` command. */
@@ -292,6 +293,18 @@ export const approveCommand: Command = {
       );
     }
     const missing = need !== undefined && (counted?.counted ?? 0) < need;
+    if (short && !missing && wave !== undefined) {
+      // The next approver's click, on the forge this runs on.
+      const click = approveClick(name, wave, io.env, counted.counted + 1);
+      const next = click && approveLine(
+        click,
+        name,
+        wave.k,
+        digest,
+        count.status === "judged" && count.pending.rules.mode === "sealed",
+      );
+      if (next) log(next);
+    }
     if (missing) {
       const job = io.env.CI_JOB_NAME ?? "this job";
       log(

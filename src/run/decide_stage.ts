@@ -133,10 +133,11 @@ import type { WaitingNote } from "../jobs/job_result.ts";
  * @param rules The approval rules at base.
  * @param tally The tally line, when some approval covers the plans.
  * @param approve The command that approves them, when one would.
+ * @param counted How many distinct approvals count so far.
  * @returns The note.
  * @example
  * ```ts
- * waitingNote(rules, undefined, "chant-wave approve tf tf-wave-1 --plan …").rules;
+ * waitingNote(rules, undefined, "chant-wave approve tf tf-wave-1 --plan …", 0).rules;
  * // "ledger, 1 approver, anyone, self-approval allowed (read at …)"
  * ```
  */
@@ -144,6 +145,7 @@ export function waitingNote(
   rules: ApprovalRules,
   tally: string | undefined,
   approve: string | undefined,
+  counted: number,
 ): WaitingNote {
   return {
     ...(approve === undefined ? {} : { approve }),
@@ -151,5 +153,6 @@ export function waitingNote(
       describeApprovers(rules)
     } (${rules.reason})`,
     ...(tally === undefined ? {} : { tally }),
+    approvals: { counted, required: rules.required },
   };
 }

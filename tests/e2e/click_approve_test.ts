@@ -231,6 +231,10 @@ Deno.test("the approve workflow with two approvers on github: each dispatch is o
   const digest = plannedDigest(waiting.stderr);
   const click = (id: string, actor: string) =>
     w.dispatch({ id, actor, wave: "1", digest });
+  expect(waiting.stderr).toContain(
+    `approve on GitHub: run the workflow "chant-wave tf approve" with wave 1 and digest ${digest}\n` +
+      `then approve: chant-wave approve tf tf-wave-1 --plan ${digest} --ledger git\n`,
+  );
   const approvals = async () =>
     (await w.r.repo.gitIn(
       w.r.repo.root,
@@ -250,7 +254,8 @@ Deno.test("the approve workflow with two approvers on github: each dispatch is o
       const out = await click("21", "ann");
       expect(out.code).toBe(0);
       expect(out.stderr).toContain(
-        `1 of 2 approvals of ${digest}: ann; waiting for another approver\n`,
+        `1 of 2 approvals of ${digest}: ann; waiting for another approver\n` +
+          `approve on GitHub: run the workflow "chant-wave tf approve" with wave 1 and digest ${digest}\n`,
       );
       expect(w.fake.state.reruns).toEqual([]);
       expect(await approvals()).toBe(1);
