@@ -10,84 +10,18 @@ import { expect } from "@std/expect";
 // @ts-types="../types/std/jsonc.d.ts"
 import { parse as parseJsonc } from "@std/jsonc";
 import { parse as parseYaml } from "yaml";
-import { BINARY } from "./_helpers/binary.ts";
 import { type JobRun, runWorkflow } from "./_helpers/actions_runner.ts";
-import { fencedBlocks, ROOT } from "./_helpers/markdown.ts";
-import { tempRepo } from "./_helpers/temp_repo.ts";
+import {
+  applies,
+  blocksOf,
+  quickstartRepo,
+  readmeParts,
+  runBlock,
+} from "./_helpers/quickstart.ts";
 
-const README = await Deno.readTextFile(`${ROOT}README.md`);
-const SECTION = README.slice(README.indexOf("## Adopt it in ten minutes\n"))
-  .split("\n## ")[0];
-const [SETUP, APPROVAL, RERUN] = SECTION.split(/<!-- docs-test: [^>]+ -->/);
-const PLANS = `${ROOT}tests/fixtures/terraform-plans/`;
-
-/** A plan that creates one resource, and one of a module that has nothing to do. */
-async function planDocuments(dir: string) {
-  await Deno.copyFile(`${PLANS}deep_module.json`, `${dir}/change.json`);
-  const noop = JSON.parse(await Deno.readTextFile(`${PLANS}moved_block.json`));
-  delete noop.resource_changes[0].previous_address;
-  await Deno.writeTextFile(`${dir}/noop.json`, JSON.stringify(noop));
-}
-
-/** Writes the stand-ins: the runner's `curl` and `tofu`, the laptop's `chant-wave`. */
-async function standIns(root: string) {
-  await Deno.mkdir(`${root}/runner-bin`, { recursive: true });
-  await Deno.mkdir(`${root}/laptop-bin`, { recursive: true });
-  await Deno.mkdir(`${root}/state`, { recursive: true });
-  await planDocuments(`${root}/state`);
-  await Deno.symlink(BINARY, `${root}/laptop-bin/chant-wave`);
-  const curl = `#!/bin/sh
-# curl -fsSLo FILE URL: "downloads" the release binary, which is the one built here.
-out="" url=""
-while [ $# -gt 0 ]; do
-  case $1 in -*o) out=$2; shift ;; -*) ;; *) url=$1 ;; esac
-  shift
-done
-case $url in https://*) ln -sf "${BINARY}" "$out" ;; *) echo "curl: bad URL $url" >&2; exit 3 ;; esac
-`;
-  const tofu = `#!/bin/sh
-# tofu -chdir=DIR plan|show|apply: DIR plans a change until it applied it once.
-set -eu
-dir=.
-case \${1-} in -chdir=*) dir=\${1#-chdir=}; shift ;; esac
-command=$1; shift
-last="" out=""
-for arg in "$@"; do case $arg in -out=*) out=\${arg#-out=} ;; esac; last=$arg; done
-state="${root}/state/$(printf %s "$dir" | tr / _).applied"
-case $command in
-  plan) if [ -f "$state" ]; then cp "${root}/state/noop.json" "$out"; else cp "${root}/state/change.json" "$out"; fi ;;
-  show) cat "$last" ;;
-  apply) [ -f "$last" ]; echo "$dir" >> "${root}/state/applies.log"; touch "$state"; echo "Apply complete!" ;;
-esac
-`;
-  for (const [name, text] of [["curl", curl], ["tofu", tofu]]) {
-    await Deno.writeTextFile(`${root}/runner-bin/${name}`, text, {
-      mode: 0o755,
-    });
-  }
-}
-
-/** Runs one of the README's shell blocks in the laptop's clone. */
-async function runBlock(cwd: string, root: string, text: string) {
-  const out = await new Deno.Command("/usr/bin/env", {
-    args: ["-i", `PATH=${root}/laptop-bin:/usr/bin:/bin`, "sh", "-ec", text],
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return {
-    code: out.code,
-    stdout: decode(out.stdout),
-    stderr: decode(out.stderr),
-  };
-}
-
-/** The blocks of one part of the quick start, by kind. */
-function blocksOf(part: string, kind: string) {
-  return fencedBlocks("README.md", part).filter((b) => b.info[0] === kind);
-}
+const [SETUP, APPROVAL, RERUN] = await readmeParts(
+  "## Adopt it in ten minutes",
+);
 
 /** Each job's status, and the output `waiting` where a job set it. */
 function statuses(runs: Record<string, JobRun>) {
@@ -97,13 +31,6 @@ function statuses(runs: Record<string, JobRun>) {
       run.outputs.waiting === "true" ? "waiting" : run.status,
     ]),
   );
-}
-
-async function applies(root: string): Promise<string[]> {
-  const log = await Deno.readTextFile(`${root}/state/applies.log`).catch(() =>
-    ""
-  );
-  return log.split("\n").filter(Boolean).sort();
 }
 
 Deno.test("the README's quick start runs end to end: spec, check, pipeline, first approval, re-run", async (t) => {
@@ -117,22 +44,13 @@ Deno.test("the README's quick start runs end to end: spec, check, pipeline, firs
     name: string;
     waves: { runs: string[] }[];
   };
-  const targets = spec.waves.flatMap((wave) => wave.runs);
-  await using repo = await tempRepo(
-    Object.fromEntries(
-      targets.map((target) => [`live/${target}/main.tf`, `# ${target}\n`]),
-    ),
+  const { repo, origin, originMain } = await quickstartRepo(
+    specBlock.info[1],
+    specBlock.text,
+    spec.waves.flatMap((wave) => wave.runs),
   );
+  await using _repo = repo;
   const root = repo.root;
-  await standIns(root);
-  const origin = `${root}/origin.git`;
-  await repo.gitIn(root, "init", "--quiet", "--bare", "-b", "main", origin);
-  await repo.git("remote", "add", "origin", origin);
-  await repo.commit("the monorepo");
-  await repo.git("push", "--quiet", "origin", "main");
-  await Deno.writeTextFile(`${repo.path}/${specBlock.info[1]}`, specBlock.text);
-  const originMain = () =>
-    repo.gitIn(root, "--git-dir", origin, "rev-parse", "main");
   const runner = (before: string, attempt: number) =>
     runWorkflow(
       Deno.readTextFileSync(`${repo.path}/.github/workflows/${spec.name}.yml`),

@@ -286,6 +286,7 @@ Deno.test("the README is short and keeps its sections in a newcomer's order", ()
   expect(headings).toEqual([
     "Two commands",
     "Adopt it in ten minutes",
+    "Adopt it on GitLab",
     "Commands",
     "Exit codes",
     "Documentation",

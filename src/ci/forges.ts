@@ -9,3 +9,10 @@ export const FORGES = ["github", "gitlab", "forgejo"] as const;
 
 /** A forge: `github`, `gitlab` or `forgejo`. */
 export type Forge = typeof FORGES[number];
+
+/** Each forge's name as people write it. */
+export const FORGE_NAMES: Readonly<Record<Forge, string>> = {
+  github: "GitHub",
+  gitlab: "GitLab",
+  forgejo: "Forgejo",
+};

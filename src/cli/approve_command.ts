@@ -16,16 +16,17 @@ import { lineLog } from "../console/line_log.ts";
 import { gateStatus } from "../gate/gate_status.ts";
 import { isDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
-import { OK } from "../exit_codes.ts";
+import { OK, WAITING } from "../exit_codes.ts";
 import { newestPendingDigest } from "../gate/decide_gate.ts";
 import { approvedLines } from "../gate/gate_messages.ts";
 import {
   type ApprovalRecord,
   approvalRecord,
-  type LedgerRecord,
   newStamp,
-  type PendingRecord,
+  type RecordFields,
+  type RecordStamp,
 } from "../gate/records.ts";
+import type { Ledger } from "../ledger/ledger.ts";
 import type { PlanSetMember } from "../gate/plan_set_file.ts";
 import { resolveSigningKey, signApproval } from "../seal/sign_approval.ts";
 import {
@@ -42,8 +43,16 @@ import {
   jsonFlag,
   LEDGER_FLAG,
   parseFlags,
+  positiveIntFlag,
   WAVE_FLAG,
 } from "./_flags.ts";
+import {
+  adviceLines,
+  countApprovals,
+  countedOf,
+  onceConfirmer,
+  standingApproval,
+} from "./_approval_count.ts";
 import { chooseLedger, fetchRemote, openLedger } from "./_open_ledger.ts";
 import {
   findWave,
@@ -52,25 +61,25 @@ import {
   requireKnownGate,
 } from "./_gate_target.ts";
 import { resumeExitCode, resumeOne } from "./resume_command.ts";
-import { tallyLine } from "../gate/gate_tally.ts";
-import { describeApprovers, describeMode } from "../gate/approval_at_base.ts";
-import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
-import { decidePending, type PendingRulesIo } from "../base/pending_rules.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { readDecision } from "../run/verify_decision.ts";
+import { approveClick, approveLine } from "../summary/approve_link.ts";
+import type { Wave } from "../spec/types.ts";
 
 /** The `approve` command. */
 export const approveCommand: Command = {
   name: "approve",
   summary: "approve a gate for one set of plans",
   usage: [
-    "NAME GATE | --spec --wave [--plan | --decided] [--by] [--note] [--via]\n" +
-    "[--sign] [--ledger] [--resume] [--json]",
+    "NAME GATE | --spec --wave [--plan | --decided [--need]] [--by] [--note]\n" +
+    "[--via] [--sign] [--ledger] [--resume] [--json]",
   ],
   about: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",
     "--plan, or the digest of the newest pending fact of the gate. A job whose",
-    "fresh plans differ refuses it.",
+    "fresh plans differ refuses it. An approver whose approval of those plans",
+    "counts already records nothing new. When several approvers are required",
+    "and some are still missing, --resume restarts nothing yet.",
   ].join("\n"),
   examples: [
     "chant-wave approve demo demo-wave-2   # the plans the gate waits for now",
@@ -91,6 +100,13 @@ export const approveCommand: Command = {
       description:
         "with --spec and --wave: the digest of the wave's decision record\n" +
         "here, when it waits (else approve nothing, exit 0)",
+    },
+    {
+      name: "need",
+      value: { name: "N" },
+      description:
+        "with --decided: exit 3 unless N distinct approvals of the plans\n" +
+        "count once this one is recorded (GitLab's approve job N)",
     },
     {
       name: "by",
@@ -144,6 +160,12 @@ export const approveCommand: Command = {
     const via = flags.strings.via === undefined
       ? undefined
       : viaUrl(flags.strings.via);
+    let need = positiveIntFlag(flags, "need");
+    // Set when the play records all the same though nothing waits.
+    let allTheSame = false;
+    if (need !== undefined && !flags.booleans.decided) {
+      throw new InputError('"--need" goes with "--decided"');
+    }
     if (flags.booleans.decided) {
       if (plan !== undefined) {
         throw new InputError('"--plan" and "--decided" do not go together');
@@ -156,12 +178,15 @@ export const approveCommand: Command = {
       );
       if ("nothing" in decided) {
         lineLog(io.stderr)(decided.nothing);
+        // Nothing waits: no approval is missing.
+        need = undefined;
         if (via === undefined) return OK;
         // One action approves once: the play still records, for the plans
         // decided, so no other record can name this run or job.
         lineLog(io.stderr)(
           `recording this approval of the decided plans all the same: a record naming this run or job may stand for no other plans`,
         );
+        allTheSame = true;
       }
       plan = "nothing" in decided ? decided.decided : decided.digest;
     }
@@ -205,23 +230,8 @@ export const approveCommand: Command = {
     const url = ciContext(io.env).runUrl;
     const note = flags.strings.note;
     const stamp = newStamp(io.clock);
-    // A seal signs the git ledger's counter at the tip read: the approval
-    // reaches the branch at that number or later (`Seal.ledger`).
-    const counter = sign === undefined ? undefined : (await ledger.mark()).next;
-    const seal = sign === undefined ? undefined : await signApproval({
-      approval: {
-        name,
-        gate,
-        planDigest: digest,
-        by,
-        timestamp: new Date(stamp.now).toISOString(),
-        ...(counter === undefined ? {} : { ledger: counter }),
-      },
-      principal: by,
-      key: await resolveSigningKey(sign.value, io),
-      env: io.env,
-    });
-    const record = approvalRecord({
+    const wave = waveOf(target, flags.strings);
+    const fields = {
       name,
       gate,
       planDigest: digest,
@@ -229,33 +239,86 @@ export const approveCommand: Command = {
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
       ...(via === undefined ? {} : { via }),
-      ...(seal === undefined ? {} : { seal }),
-    }, stamp);
-    await ledger.write(record);
-    approvedLines(name, gate, digest, by).forEach(log);
-    if (plans) log(`  it covers ${describePlans(plans)}`);
-    log(`  recorded in ${ledger.describe()}`);
-    if (via) log(`  via ${via}`);
-    if (seal) {
-      const fingerprint = await sshKeyFingerprint(
-        parseSshPublicKeyLine(seal.publicKey),
-      );
-      log(`signed as ${seal.principal} with ${fingerprint}`);
-    }
+    };
     // The forge confirms an approve run or job only once it finished: this
     // one counts as recorded, the gate's others as the forge says (§13.1).
-    const confirmer = approveConfirmer(record, {
-      name,
-      wave: { k: waveNumber(gate), name: waveName(target, flags.strings) },
-    }, io.env);
-    const advice = await adviseApproval(record, records, {
+    const confirmer = onceConfirmer(approveConfirmer(
+      approvalRecord(fields, stamp),
+      { name, wave: { k: waveNumber(gate), name: wave?.name ?? "" } },
+      io.env,
+    ));
+    const judging = {
       ...io,
       ledger,
       remote: fetchRemote(choice),
       specParser,
-    }, confirmer);
-    advice.forEach(log);
-    const resume = flags.booleans.resume
+    };
+    const before = await countApprovals(digest, records, judging, confirmer);
+    const standing = allTheSame
+      ? undefined
+      : standingApproval(by, digest, before, records);
+    let count = before;
+    let record: ApprovalRecord;
+    if (standing) {
+      record = standing.approval;
+      log(
+        `${by} approved ${record.planDigest} already at ${record.timestamp}; ${
+          countedOf(before, digest)?.counted
+        } of ${standing.tally.required} approvals`,
+      );
+    } else {
+      record = await recordApproval(fields, stamp, sign, ledger, io);
+      if (plans) log(`  it covers ${describePlans(plans)}`);
+      log(`  recorded in ${ledger.describe()}`);
+      if (via) log(`  via ${via}`);
+      if (record.seal) {
+        const fingerprint = await sshKeyFingerprint(
+          parseSshPublicKeyLine(record.seal.publicKey),
+        );
+        log(`signed as ${record.seal.principal} with ${fingerprint}`);
+      }
+      count = await countApprovals(
+        digest,
+        [...records, record],
+        judging,
+        confirmer,
+      );
+      adviceLines(record, count).forEach(log);
+    }
+    const counted = countedOf(count, digest);
+    const short = counted !== undefined && counted.counted < counted.required;
+    if (counted !== undefined && (short || counted.required > 1)) {
+      log(
+        short ? `${counted.line}; waiting for another approver` : counted.line,
+      );
+    }
+    const missing = need !== undefined && (counted?.counted ?? 0) < need;
+    if (short && !missing && wave !== undefined) {
+      // The next approver's click, on the forge this runs on.
+      const click = approveClick(name, wave, io.env, counted.counted + 1);
+      const next = click && approveLine(
+        click,
+        name,
+        wave.k,
+        digest,
+        count.status === "judged" && count.pending.rules.mode === "sealed",
+      );
+      if (next) log(next);
+    }
+    if (missing) {
+      const job = io.env.CI_JOB_NAME ?? "this job";
+      log(
+        counted === undefined
+          ? `error: ${job} passes once ${need} approvals count, which cannot be judged here: ${
+            count.status === "unread"
+              ? count.why
+              : "no pending fact of these plans names its spec"
+          }`
+          : `error: ${job} passes once ${need} approvals count; retry it as an approver other than ${by}`,
+      );
+      return WAITING;
+    }
+    const resume = flags.booleans.resume && !short
       ? await resumeOne({ name, gate }, ledger, io, confirmer)
       : undefined;
     if (flags.booleans.json) {
@@ -263,6 +326,7 @@ export const approveCommand: Command = {
         JSON.stringify({
           ledger: ledger.describe(),
           record,
+          ...(standing ? { already: true } : {}),
           ...(resume ? { resume } : {}),
         }) + "\n",
       );
@@ -270,6 +334,43 @@ export const approveCommand: Command = {
     return resume ? resumeExitCode(resume) : OK;
   },
 };
+
+/**
+ * Signs (with `--sign`) and writes the approval, and says so.
+ * @returns The record as written.
+ */
+async function recordApproval(
+  fields: RecordFields<ApprovalRecord>,
+  stamp: RecordStamp,
+  sign: { value?: string } | undefined,
+  ledger: Ledger,
+  io: CliIo,
+): Promise<ApprovalRecord> {
+  const { name, gate, planDigest, by } = fields;
+  // A seal signs the git ledger's counter at the tip read: the approval
+  // reaches the branch at that number or later (`Seal.ledger`).
+  const counter = sign === undefined ? undefined : (await ledger.mark()).next;
+  const seal = sign === undefined ? undefined : await signApproval({
+    approval: {
+      name,
+      gate,
+      planDigest,
+      by,
+      timestamp: new Date(stamp.now).toISOString(),
+      ...(counter === undefined ? {} : { ledger: counter }),
+    },
+    principal: by,
+    key: await resolveSigningKey(sign.value, io),
+    env: io.env,
+  });
+  const record = approvalRecord({
+    ...fields,
+    ...(seal === undefined ? {} : { seal }),
+  }, stamp);
+  await ledger.write(record);
+  approvedLines(name, gate, planDigest, by).forEach(lineLog(io.stderr));
+  return record;
+}
 
 /**
  * Who approves when `--by` is not given: the CI actor, then `git config user.email`,
@@ -305,66 +406,13 @@ function waveNumber(gate: string): number {
   return Number(/-wave-([1-9]\d*)$/.exec(gate)?.[1] ?? 0);
 }
 
-/** The wave's name when `--spec F --wave K` names it; else empty. */
-function waveName(
+/** The wave when `--spec F --wave K` names it. */
+function waveOf(
   target: GateTarget,
   strings: { spec?: string; wave?: string },
-): string {
-  if (target.spec === undefined || strings.wave === undefined) return "";
-  return findWave(target.spec, strings.wave, strings.spec ?? "").name;
-}
-
-/**
- * Judges a new approval under the rules at the base its pending fact recorded.
- * Silent when no pending fact of its digest names a spec (the waiting job
- * predates this, or nothing waited).
- * @param approval The approval just recorded.
- * @param records The gate's records before it, oldest first.
- * @param io Git, the working directory, the clock and the ledger.
- * @param confirmer What a forge gate takes the approval for here (the approve
- *   command's provisional confirmer).
- * @returns Lines to print: a warning when it will not count (`warning: this
- *   approval will not count: <why> (the rules at <sha12>: …)`), else on a
- *   forge gate which forge action the gate's job must confirm, and the tally
- *   when several approvers are required; or a note when the rules could not
- *   be read here.
- * @throws {GitError} When git fails unexpectedly.
- */
-export async function adviseApproval(
-  approval: ApprovalRecord,
-  records: readonly LedgerRecord[],
-  io: PendingRulesIo,
-  confirmer?: ApprovalConfirmer,
-): Promise<string[]> {
-  const pending = records.filter((r): r is PendingRecord =>
-    r.kind === "pending" && r.planDigest === approval.planDigest &&
-    r.spec !== undefined
-  ).pop();
-  if (pending === undefined) return [];
-  const all = [...records, approval];
-  const read = await decidePending(pending, all, new Map(), io, confirmer);
-  if (read.status === "unread") {
-    return [`note: not checked against the rules at base: ${read.why}`];
-  }
-  const { rules: atBase, judged, decision } = read;
-  const verdict = judged.verdicts.get(approval.id);
-  if (verdict && !verdict.counts) {
-    return [
-      `warning: this approval will not count: ${verdict.why} (the rules at ${
-        read.base.slice(0, 12)
-      }: ${describeMode(atBase)}, ${describeApprovers(atBase)})`,
-    ];
-  }
-  const lines = atBase.mode === "forge" && approval.via !== undefined &&
-      approval.seal === undefined
-    ? [
-      `note: the gate's CI job counts it once the forge confirms ${approval.via}`,
-    ]
-    : [];
-  if (atBase.required > 1 && read.set.length > 0 && decision.tally) {
-    lines.push(`note: ${tallyLine(decision.tally, approval.planDigest)}`);
-  }
-  return lines;
+): Wave | undefined {
+  if (target.spec === undefined || strings.wave === undefined) return undefined;
+  return findWave(target.spec, strings.wave, strings.spec ?? "");
 }
 
 /** The digest the decision waits for, or why nothing waits. */

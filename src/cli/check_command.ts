@@ -1,6 +1,7 @@
 /**
  * `chant-wave check --spec F [--json]`: validates a spec and reports every problem
- * (SPEC.md §3.7).
+ * (SPEC.md §3.7); for a valid one, its gated waves and, per forge, the click
+ * that approves a waiting wave and the token it needs (§13.1).
  * @module
  */
 
@@ -12,6 +13,8 @@ import type { Command } from "./io.ts";
 import { jsonFlag, parseFlags, requireFlag, SPEC_FLAG } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
 import { describeTrust } from "../gate/approval_at_base.ts";
+import { FORGE_NAMES, FORGES } from "../ci/forges.ts";
+import { clickNeeds } from "../jobs/approve_job.ts";
 
 /** The `check` command. */
 export const checkCommand: Command = {
@@ -22,7 +25,8 @@ export const checkCommand: Command = {
     "Reads the spec and runs every check of the spec format; each problem is",
     "reported as <file>:<line>:<col>: <where>: <what>. Exit 0 when valid, 2 when not.",
     "A valid spec's gated waves are listed with their approval mode and what it",
-    "withstands (as written here; a job reads these rules at base).",
+    "withstands (as written here; a job reads these rules at base), then on each",
+    "forge the click that approves a waiting wave and the token it needs.",
   ].join("\n"),
   examples: [
     "chant-wave check --spec waves.jsonc",
@@ -52,11 +56,20 @@ export const checkCommand: Command = {
         ` ${file}: ${spec.waves.length} waves, ${runs} runs`,
       ]);
       for (const wave of spec.waves.filter((w) => w.gate !== "never")) {
+        const required = wave.approvers.required;
         log(
-          `  wave ${wave.k} "${wave.name}": gate ${wave.gate}, approval ${wave.approval}: ${
-            describeTrust(wave.approval)
-          }`,
+          `  wave ${wave.k} "${wave.name}": gate ${wave.gate}, ${
+            required > 1 ? `${required} distinct approvers, ` : ""
+          }approval ${wave.approval}: ${describeTrust(wave.approval)}`,
         );
+      }
+      for (const forge of FORGES) {
+        const click = clickNeeds(forge, spec);
+        if (click) {
+          log(
+            `  a click on ${FORGE_NAMES[forge]}: ${click.how}; ${click.token}`,
+          );
+        }
       }
       return OK;
     } catch (error) {

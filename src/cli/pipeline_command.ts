@@ -2,7 +2,8 @@
  * `chant-wave pipeline github|gitlab|forgejo --spec F [--out DIR] [--check] [--json]`:
  * renders the forge's pipeline from the spec's jobs (SPEC.md §6.2) and writes it
  * under the repository root (or `--out`), or with `--check` compares it with the
- * files on disk. The generated jobs run `chant-wave run --spec <that path>`
+ * files on disk, and says what a click that approves a waiting wave needs
+ * there (§13.1). The generated jobs run `chant-wave run --spec <that path>`
  * from the root, so the path must be relative and lead there. The rendering is
  * pure (`src/pipeline/`); this file reads and writes.
  * @module
@@ -19,7 +20,8 @@ import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { expandJobs } from "../jobs/expand_jobs.ts";
 import { diffLines } from "../pipeline/diff_lines.ts";
 import type { RenderedFile } from "../pipeline/rendered_file.ts";
-import { type Forge, FORGES } from "../ci/forges.ts";
+import { type Forge, FORGE_NAMES, FORGES } from "../ci/forges.ts";
+import { clickNeeds } from "../jobs/approve_job.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import type { CliIo, Command } from "./io.ts";
 import { jsonFlag, parseFlags, requireFlag, SPEC_FLAG } from "./_flags.ts";
@@ -88,6 +90,14 @@ export const pipelineCommand: Command = {
     const report = flags.booleans.check
       ? await checkFiles(forge, files, root, io, flags.booleans.json)
       : await writeFiles(files, root, io);
+    const click = clickNeeds(forge, spec);
+    if (click) {
+      io.stderr.write(
+        `to approve a waiting wave on ${
+          FORGE_NAMES[forge]
+        }, ${click.how}; ${click.token}\n`,
+      );
+    }
     if (flags.booleans.json) {
       io.stdout.write(JSON.stringify({ ...report, forge }) + "\n");
     }

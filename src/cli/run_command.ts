@@ -36,6 +36,7 @@ import {
 import { loadSpec, specParser } from "./_load_spec.ts";
 import { ledgerArgument, openLedger, runLedger } from "./_open_ledger.ts";
 import { DEFAULT_LEDGER_DIR } from "../ledger/dir/dir_ledger.ts";
+import { clearGitlabChild, writeGitlabChild } from "./_gitlab_child.ts";
 
 /** The flags of `run`, in the order its help lists them. */
 export const RUN_FLAGS: FlagTable = [
@@ -100,6 +101,14 @@ export const RUN_FLAGS: FlagTable = [
       "wave's digest to the forge for review approvals (a commit\n" +
       "status, or GitLab's artifact); write no ledger, apply nothing",
   },
+  {
+    name: "gitlab-child",
+    description:
+      "the deciding job of the rendered GitLab pipeline: write the wave's\n" +
+      "child pipeline (.chant/waves/<name>/wave-<k>.gitlab-ci.yml), which\n" +
+      "its gate job runs: the wave's jobs, after the manual approve jobs\n" +
+      "when it waits",
+  },
   jsonFlag("print the result object on stdout"),
 ];
 
@@ -110,7 +119,7 @@ export const runCommand: Command = {
   usage: [
     "--spec --wave [--decide | --share | --group [--share]]\n" +
     "[--base] [--parallel] [--ledger] [--dry-run]\n" +
-    "[--heartbeat] [--timeout] [--out-of-order] [--json]",
+    "[--heartbeat] [--timeout] [--out-of-order] [--gitlab-child] [--json]",
     "--spec --record-plans [--parallel] [--json]",
   ],
   about: [
@@ -176,6 +185,10 @@ export const runCommand: Command = {
       const ledger = await openLedger(choice, io);
       const ledgerArg = ledgerArgument(choice);
       await warnUnignored();
+      const child = flags.booleans["gitlab-child"]
+        ? { spec, specFile: file, selection }
+        : undefined;
+      if (child) await clearGitlabChild(child, flags.booleans["dry-run"], io);
       const result = await runJob({
         spec,
         specFile: file,
@@ -192,6 +205,7 @@ export const runCommand: Command = {
           : { outOfOrder: outOfOrderReason(flags.strings["out-of-order"]) }),
         parseSpec,
       }, { ...io, ledger });
+      if (child) await writeGitlabChild(child, result, io);
       if (json) io.stdout.write(JSON.stringify(orderedResult(result)) + "\n");
       const summaryFile = io.env.GITHUB_ACTIONS
         ? io.env.GITHUB_STEP_SUMMARY
@@ -201,7 +215,12 @@ export const runCommand: Command = {
           jobSummary(
             result,
             wave.name,
-            approveClick(spec.name, wave, io.env),
+            approveClick(
+              spec.name,
+              wave,
+              io.env,
+              (result.waiting?.approvals.counted ?? 0) + 1,
+            ),
           ),
         );
         await appendFile(summaryFile, summary).catch((
@@ -249,7 +268,9 @@ async function runRecordPlans(
 ): Promise<number> {
   const taken = [
     ...WAVE_FLAGS.filter((name) => flags.strings[name] !== undefined),
-    ...(["decide", "dry-run"] as const).filter((name) => flags.booleans[name]),
+    ...(["decide", "dry-run", "gitlab-child"] as const).filter((name) =>
+      flags.booleans[name]
+    ),
   ];
   if (taken.length > 0) {
     throw new InputError(

@@ -93,6 +93,15 @@ export function gitlabClient(config: ForgeClientConfig): ForgeClient {
           reason: `job ${job.id} has not finished (${job.status})`,
         };
       }
+      // A gated wave's job ends green when it waits: its child pipeline
+      // goes on when its manual approve job is played, not by a retry.
+      if (job.status === "success") {
+        return {
+          status: "skipped",
+          reason:
+            `job ${job.id} ended green: its wave goes on when its manual approve job is played`,
+        };
+      }
       const answer = await http.request(
         "POST",
         project + apiPath`/jobs/${locator.jobId}/retry`,

@@ -52,6 +52,11 @@ export interface WaitingNote {
   rules: string;
   /** Who counted and who did not (`1 of 2 approvals of …: ann`), when anyone approved. */
   tally?: string;
+  /**
+   * How many distinct approvals count so far, and how many the rules at base
+   * require (so which click comes next).
+   */
+  approvals: { counted: number; required: number };
 }
 
 /** A further wave a whole-wave job went on to (SPEC.md §11). */

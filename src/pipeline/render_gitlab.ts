@@ -1,17 +1,18 @@
 /**
  * The GitLab CI renderer (SPEC.md §6.2): `<name>.gitlab-ci.yml`, to include from
- * the project's `.gitlab-ci.yml`. Pure; writing the file is the `pipeline`
- * command's job.
+ * the project's `.gitlab-ci.yml`, its gated waves run through the child
+ * pipelines their deciding jobs write (`render_gitlab_child.ts`). Pure;
+ * writing the file is the `pipeline` command's job.
  * @module
  */
 
 import type { Job } from "../jobs/expand_jobs.ts";
 import type { Spec } from "../spec/types.ts";
+import { clickNeeds } from "../jobs/approve_job.ts";
 import { headerLines, restNote, throwProblems } from "./_common.ts";
 import { gitlabForgeJobs } from "./_gitlab_forge_jobs.ts";
-import { type GitlabContext, gitlabJob } from "./_gitlab_job.ts";
-import { gitlabRules } from "./_gitlab_rules.ts";
-import { withApproveJobs } from "./_gitlab_approve_jobs.ts";
+import { gitlabContext, gitlabJob } from "./_gitlab_job.ts";
+import { withGates } from "./_gitlab_gates.ts";
 import { toYaml } from "./_yaml.ts";
 import type { RenderedFile } from "./rendered_file.ts";
 
@@ -21,7 +22,9 @@ import type { RenderedFile } from "./rendered_file.ts";
  * the same wave or share together, and with the group's `oldest_first` process
  * mode they pass each wave in order), while the share and group jobs of one wave,
  * having different names, run side by side. Jobs are ordered by `needs` alone, in
- * the default stage.
+ * the default stage. A gated wave's share and group jobs live in its child
+ * pipeline, which its gate job runs after its deciding job; the next wave needs
+ * the gate job.
  * @param spec The spec.
  * @param jobs Its jobs, from `expandJobs(spec, specFile)`.
  * @param specFile The spec's path, relative to the repository root.
@@ -29,7 +32,8 @@ import type { RenderedFile } from "./rendered_file.ts";
  *   `resume` job for scheduled pipelines, and when a wave can be approved by
  *   review a `record-plans` job for merge request pipelines (SPEC.md §13).
  * @throws {InputError} For what GitLab cannot express: a `uses:` setup step, a
- *   branch name no `rules:` expression can hold, a runner group, more than 50 needs.
+ *   branch name no `rules:` expression can hold, a runner group, more than 50
+ *   needs, a group named like an approve job of its wave.
  * @example
  * ```ts
  * const [file] = renderGitlab(spec, expandJobs(spec, "waves.jsonc"), "waves.jsonc");
@@ -42,37 +46,48 @@ export function renderGitlab(
   specFile: string,
 ): RenderedFile[] {
   const problems: string[] = [];
-  const setup: string[] = [];
-  (spec.pipeline?.setup ?? []).forEach((step, index) => {
-    if ("run" in step) setup.push(step.run);
-    else {
-      problems.push(
-        `pipeline.setup[${index}] uses the action "${step.uses}", which GitLab CI cannot run; use a "run" step`,
-      );
-    }
-  });
-  const context: GitlabContext = {
-    spec,
-    specFile,
-    byName: new Map(jobs.map((job) => [job.name, job])),
-    rules: gitlabRules(spec.branches, problems),
-    setup,
-  };
+  const context = gitlabContext(spec, jobs, specFile, problems);
   const waves: Record<string, Record<string, unknown>> = {};
   for (const job of jobs) waves[job.name] = gitlabJob(context, job, problems);
-  const file: Record<string, unknown> = withApproveJobs(context, jobs, waves);
+  const file: Record<string, unknown> = withGates(
+    context,
+    jobs,
+    waves,
+    problems,
+  );
   const extra = gitlabForgeJobs(context, problems);
   Object.assign(file, extra.jobs);
   throwProblems("gitlab", problems);
   const path = `${spec.name}.gitlab-ci.yml`;
+  const click = clickNeeds("gitlab", spec);
   const header = headerLines("gitlab", specFile, [
     `Include it from .gitlab-ci.yml: include: [{ local: ${path} }].`,
     `Each job's resource_group (${spec.name}/<job>) keeps two pipelines off the same wave or share;`,
     "the jobs push the ledger branch chant/ledger, so their token needs write access (see the docs).",
-    "A wave that waits blocks the pipeline at its manual approve job: play it to approve the",
-    "plans its deciding job shows (as GITLAB_USER_LOGIN) and resume; it needs GITLAB_TOKEN (api).",
+    ...click === undefined ? [] : wrapped(
+      "A gated wave's deciding job writes the child pipeline its gate job runs: the wave's " +
+        "share and group jobs, and when it waits, first one manual approve job per approval " +
+        "needed; the pipeline waits there, blocked, not failed. To approve, play the wave's " +
+        `manual job wave-<k>-<name>-approve-<i>: ${click.token}.`,
+    ),
     ...extra.notes,
     ...restNote(jobs),
   ]);
   return [{ path, text: toYaml(file, header, { spacedMap: [] }) }];
+}
+
+/** How wide a header line gets, `# ` aside. */
+const HEADER_WIDTH = 92;
+
+/** A sentence cut into header lines at word ends. */
+function wrapped(text: string): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > HEADER_WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
 }

@@ -5,9 +5,9 @@
  * shows, in this job, that the run or job exists and succeeded, was started by
  * the record's approver (not a bot, nor the pipeline's own token), and asked
  * for exactly this wave and digest: the run's name (which the workflow's
- * `run-name` sets from its inputs), or, on GitLab, the wave's approve job in
- * this very pipeline (whose deciding job the approve job read its digest
- * from). A Forgejo run never shows its run-name, so a Forgejo dispatch is
+ * `run-name` sets from its inputs), or, on GitLab, one of the wave's approve
+ * jobs in this very pipeline (the wave's child pipeline, whose deciding job the
+ * approve job read its digest from). A Forgejo run never shows its run-name, so a Forgejo dispatch is
  * refused, saying so, once nothing else is wrong with it. Who wrote the record does not matter. Whether the approver is the
  * change's author is the gate's rules' question (`selfApproval`).
  * @module
@@ -17,6 +17,7 @@ import type { ApproveJob, ApproveRun } from "../forge/approve_action.ts";
 import type { ClickForge } from "../forge/click_forge.ts";
 import { ForgeError } from "../forge/forge_error.ts";
 import {
+  approveJobIndex,
   approveJobName,
   approveRunName,
   approveWorkflowFile,
@@ -180,8 +181,9 @@ async function checkJob(
   if (job === undefined) {
     return refused(`it names job ${id}, which the forge does not know`);
   }
-  const name = approveJobName(input.wave.k, input.wave.name);
-  if (job.name !== name) {
+  if (approveJobIndex(job.name, input.wave.k, input.wave.name) === undefined) {
+    const name = approveJobName(input.wave.k, input.wave.name, 1)
+      .replace(/1$/, "<i>");
     return refused(`job ${id} is ${job.name}, not ${name}`);
   }
   if (input.pipelineId === undefined || job.pipelineId !== input.pipelineId) {

@@ -134,10 +134,11 @@ import type { WaitingNote } from "../jobs/job_result.ts";
  * @param rules The approval rules at base.
  * @param tally The tally line, when some approval covers the plans.
  * @param approve The command that approves them, when one would.
+ * @param counted How many distinct approvals count so far.
  * @returns The note.
  * @example
  * ```ts
- * waitingNote(rules, undefined, "chant-wave approve tf tf-wave-1 --plan …").rules;
+ * waitingNote(rules, undefined, "chant-wave approve tf tf-wave-1 --plan …", 0).rules;
  * // "ledger, 1 approver, anyone, self-approval allowed (read at …)"
  * ```
  */
@@ -145,6 +146,7 @@ export function waitingNote(
   rules: ApprovalRules,
   tally: string | undefined,
   approve: string | undefined,
+  counted: number,
 ): WaitingNote {
   return {
     ...(approve === undefined ? {} : { approve }),
@@ -152,5 +154,6 @@ export function waitingNote(
       describeApprovers(rules)
     } (${rules.reason})`,
     ...(tally === undefined ? {} : { tally }),
+    approvals: { counted, required: rules.required },
   };
 }

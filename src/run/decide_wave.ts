@@ -37,6 +37,7 @@ import { driftNote, groupLabel, groupPlans } from "../plan/plan_groups.ts";
 import { plansLiveState } from "../spec/command_types.ts";
 import type { RunIo } from "./run_io.ts";
 import { settleGate } from "./settle_gate.ts";
+import { approveClick, approveLine } from "../summary/approve_link.ts";
 
 /** What a decision is made from. */
 export interface DecideInput {
@@ -80,8 +81,9 @@ export interface WaveDecision {
  * plans; writes the plan set and a pending fact when it must wait (unless an
  * identical unexpired one of the same CI actor and CI job stands, or this is a
  * dry run).
- * Logs the policy, the plans' summaries and, when waiting, the command that
- * approves this digest on a line of its own.
+ * Logs the policy, the plans' summaries and, when waiting, the click that
+ * approves on the forge it runs on, then the command that approves this
+ * digest on a line of its own.
  * @param input The planned wave and its policy.
  * @param io The edges.
  * @returns The decision (not yet written), and the gate when it was read.
@@ -167,9 +169,10 @@ export async function decideWave(
       gate: gateState,
     };
   }
+  const sealed = input.judge.rules.mode === "sealed";
   const approve = approveCommand(spec.name, gate, digest, {
     ...(input.ledgerArg === undefined ? {} : { ledger: input.ledgerArg }),
-    sign: input.judge.rules.mode === "sealed",
+    sign: sealed,
   });
   log([`gate ${gate}: `, styled("waiting", "waiting:"), ` ${need.why}`]);
   for (const reason of gateState.reasons) log(`  ${reason}`);
@@ -212,6 +215,15 @@ export async function decideWave(
       newStamp(io.clock),
     ));
   }
+  const click = approveClick(
+    spec.name,
+    wave,
+    io.env,
+    (gateState.tally?.counted.length ?? 0) + 1,
+  );
+  const forgeWay = click &&
+    approveLine(click, spec.name, wave.k, digest, sealed);
+  if (forgeWay) log(forgeWay);
   log(styledLead(`then approve: ${approve}`));
   return {
     decision: {

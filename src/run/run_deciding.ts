@@ -126,7 +126,12 @@ async function wavePass(
     ...(plan.waves === undefined ? {} : { wavesFound: plan.waves }),
   };
   if (decision.status === "waiting") {
-    const waiting = waitingNote(judge.rules, decision.tally, decision.approve);
+    const waiting = waitingNote(
+      judge.rules,
+      decision.tally,
+      decision.approve,
+      decided.gate?.tally?.counted.length ?? 0,
+    );
     return stopWith({ ...now, waiting }, WAITING);
   }
   if (kind === "decide" && !dryRun) {

@@ -1,7 +1,7 @@
 /**
  * Share and group jobs (SPEC.md §4.7), as their stages in order: read the
  * wave's decision, the base, the order of waves; a waiting decision says what
- * it waits for; check the decision against the spec at base and the ledger
+ * it waits for, unless approvals count for it now; check the decision against the spec at base and the ledger
  * (the job's one read of the gate before it claims) and its hooks; take the
  * slice; then in passes (§11: an apply may ask for a new plan) the before-plan
  * hooks, re-plan the slice, the after-plan hooks, refuse every run whose plan
@@ -65,7 +65,8 @@ import { openWaveJob, type WaveJob } from "./wave_job.ts";
  * @param input The job and its settings.
  * @param planRoot `.chant`, or a temporary directory for dry runs.
  * @param io The edges.
- * @returns The result: 0 applied, 1 a run or hook failed, 3 waiting, 4 a run moved.
+ * @returns The result: 0 applied, 1 a run or hook failed, 3 waiting (a waiting
+ *   decision no approval covers yet), 4 a run moved.
  * @throws {InputError} When the decision is missing, unreadable or does not match
  *   the spec at base, its hooks or the ledger (exit 2).
  */
@@ -75,16 +76,23 @@ export async function runShare(
   io: RunIo,
 ): Promise<JobResult> {
   const { spec, selection: { wave } } = input;
-  const { decision, path } = await readDecision(spec.name, wave, io.cwd);
+  const read = await readDecision(spec.name, wave, io.cwd);
+  const { path } = read;
+  let { decision } = read;
   const slice = shareSlice(input, decision);
-  const result = shareResult(input, decision, slice);
+  let result = shareResult(input, decision, slice);
   const base = await readJobBase(input, io, true);
   if (await checkOrder(input, base, io) === "wait") {
     return { ...result, exitCode: WAITING };
   }
   if (decision.status === "waiting") {
-    const waiting = await sayWhatWaits(decision, input, base, io);
-    return { ...result, exitCode: WAITING, waiting };
+    // Approved since it was decided: checked below as any approved decision.
+    const now = await sayWhatWaits(decision, input, base, io);
+    if ("waiting" in now) {
+      return { ...result, exitCode: WAITING, waiting: now.waiting };
+    }
+    decision = now.approved;
+    result = shareResult(input, decision, slice);
   }
   const verified = await verifyDecision(
     { decision, path, spec, wave, base, ask: !input.dryRun },

@@ -1,9 +1,12 @@
 /**
- * What a share or group job of a waiting decision says (SPEC.md §4.7): the
- * command that approves the decided plans, or, when an approval covers them now,
- * that the deciding job must run again to record it; the commands chant-wave
- * prints as the next step are built from the job's own flags so that they work
- * as printed (the same spec, wave, base and ledger).
+ * What a share or group job of a waiting decision finds (SPEC.md §4.7, §13.1):
+ * when approvals now count for the decided plans (judged as the deciding job
+ * would, under the wave's rules at the job's base), the decision as those
+ * approvals approve it, so the job goes on (on GitLab the job runs after the
+ * last manual approve job of the wave's child pipeline passed); else the way to
+ * approve on the forge the job runs on, then the command that approves the
+ * decided plans, built from the job's own flags so that it works as printed
+ * (the same spec, wave, base and ledger).
  * @module
  */
 
@@ -21,27 +24,38 @@ import type { WaitingNote } from "../jobs/job_result.ts";
 import { waitingNote } from "./decide_stage.ts";
 import { shellLine } from "../shell_words.ts";
 import type { RunJobInput } from "./select_job.ts";
+import { approveClick, approveLine } from "../summary/approve_link.ts";
+
+/** A waiting decision approved since, or what it still waits for. */
+export type WhatWaits =
+  /** The decision with the approvals that count now (to be verified as any). */
+  | { approved: Decision }
+  /** The rules, the tally and the approve command, for the job summary. */
+  | { waiting: WaitingNote };
 
 /**
- * Says why a share job of a waiting decision waits: the approve command, or, when
- * an approval now covers the decided plans, that the deciding job must run again
- * to record it. Approvals are judged under the wave's rules at the job's base
+ * Reads the gate of a waiting decision: approved since, or what it waits for,
+ * logged. Approvals are judged under the wave's rules at the job's base
  * (SPEC.md §12, §12.1).
  * @param decision The waiting decision.
  * @param input The job (its spec, spec file and wave).
  * @param base The job's base.
  * @param io The ledger, git, the clock and the log.
- * @returns The rules, the tally and the approve command, for the job summary.
+ * @returns The decision as approved now, or the waiting note.
  */
 export async function sayWhatWaits(
   decision: Decision,
   input: RunJobInput,
   base: BaseRead,
   io: RunIo,
-): Promise<WaitingNote> {
+): Promise<WhatWaits> {
   const { spec, selection: { wave } } = input;
   const log = terminalLog(io.stderr, io.env);
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
+  // What judging says (the rules at base, refusals) is said once: here when
+  // the decision still waits, else by the check of the approved decision.
+  const held: string[] = [];
+  const quiet = { ...io, stderr: { write: (text: string) => held.push(text) } };
   const { judge } = jobGateJudge({
     name: spec.name,
     gate: decision.gate,
@@ -50,36 +64,45 @@ export async function sayWhatWaits(
     targets,
     base,
     ask: !input.dryRun,
-  }, io);
-  const gate = await readGate(spec.name, decision.gate, {
+  }, quiet);
+  const gate = (await readGate(spec.name, decision.gate, {
     digest: decision.digest,
     members: decision.members,
     judge,
-  }, io);
-  if (gate.decision.status === "approved") {
+  }, quiet)).decision;
+  if (gate.status === "approved") {
     log(
-      `wave ${wave.k} "${wave.name}": the approval by ${gate.decision.approvedBy} stands, but this decision was made before it`,
+      `wave ${wave.k} "${wave.name}": approved since it was decided, by ${gate.approvedBy}`,
     );
-    log(`then decide again: ${decideCommand(input)}, then run this job again`);
-    return waitingNote(
-      judge.rules,
-      tallyOf(gate.decision, decision.digest),
-      undefined,
-    );
+    return {
+      approved: {
+        ...decision,
+        status: "approved",
+        approvedBy: gate.approvedBy,
+        approvalId: gate.approval.id,
+      },
+    };
   }
+  io.stderr.write(held.join(""));
   log([
     `wave ${wave.k} "${wave.name}" `,
     styled("waiting", "waits"),
     ` for an approval of ${decision.digest}`,
   ]);
+  const sealed = judge.rules.mode === "sealed";
   const approve = approveCommand(spec.name, decision.gate, decision.digest, {
     ...(input.ledgerArg === undefined ? {} : { ledger: input.ledgerArg }),
-    sign: judge.rules.mode === "sealed",
+    sign: sealed,
   });
-  const tally = tallyOf(gate.decision, decision.digest);
+  const tally = tallyOf(gate, decision.digest);
   if (tally !== undefined) log(`  ${tally}`);
+  const counted = gate.tally?.counted.length ?? 0;
+  const click = approveClick(spec.name, wave, io.env, counted + 1);
+  const forgeWay = click &&
+    approveLine(click, spec.name, wave.k, decision.digest, sealed);
+  if (forgeWay) log(forgeWay);
   log(styledLead(`then approve: ${approve}`));
-  return waitingNote(judge.rules, tally, approve);
+  return { waiting: waitingNote(judge.rules, tally, approve, counted) };
 }
 
 /** The tally line of a gate some approval covers, whoever counted. */

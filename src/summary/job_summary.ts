@@ -76,7 +76,7 @@ function gateLines(result: JobResult, click?: ApproveClick): string[] {
 
 /** Which workflow to run with which inputs, or which manual job to play. */
 function clickLine(click: ApproveClick, wave: number, digest: string): string {
-  if ("job" in click) {
+  if (click.forge === "gitlab") {
     return `Approve from GitLab: play the manual job ${
       markdownText(click.job)
     } of this pipeline.`;

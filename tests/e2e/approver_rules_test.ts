@@ -32,7 +32,7 @@ Deno.test("required: 2 waits for two distinct approvers", async (t) => {
     const approved = await approve("ann@example.com");
     expect(approved.code).toBe(0);
     expect(approved.stderr).toContain(
-      `note: 1 of 2 approvals of ${digest}: ann@example.com\n`,
+      `1 of 2 approvals of ${digest}: ann@example.com; waiting for another approver\n`,
     );
     const out = await r.run(["run", ...SPEC, "--wave", "1"]);
     expect(out.code).toBe(3);
@@ -466,7 +466,7 @@ Deno.test("a share job counts the tally from the ledger, not the decision record
   });
 });
 
-Deno.test("the git ledger counts distinct approvers the same way", async () => {
+Deno.test("the git ledger counts distinct approvers the same way, and records an approver once", async () => {
   await using r = await rollout(specOf([PROD], { approvers: { required: 2 } }));
   const remote = `${r.repo.root}/remote.git`;
   await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
@@ -476,7 +476,21 @@ Deno.test("the git ledger counts distinct approvers the same way", async () => {
   expect(waiting.code).toBe(3);
   const digest = plannedDigest(waiting.stderr);
   await r.run([...approveLine(waiting.stderr), "--by", "ann", ...git]);
-  await r.run([...approveLine(waiting.stderr), "--by", "ann", ...git]);
+  // ann again: her approval counts already, so nothing new is recorded.
+  const again = await r.run([
+    ...approveLine(waiting.stderr),
+    "--by",
+    "ann",
+    ...git,
+  ]);
+  expect(again.code).toBe(0);
+  expect(again.stderr).toMatch(
+    new RegExp(
+      `^ann approved ${digest} already at \\S+Z; 1 of 2 approvals$`,
+      "m",
+    ),
+  );
+  expect(again.stderr).not.toContain("approved tf-wave-1 of tf");
   const once = await r.run(["run", ...SPEC, "--wave", "1", ...git]);
   expect(once.code).toBe(3);
   expect(once.stderr).toContain(`  1 of 2 approvals of ${digest}: ann\n`);
@@ -496,7 +510,7 @@ Deno.test("the git ledger counts distinct approvers the same way", async () => {
     onRemote.split("\n").filter((f) =>
       f.includes("-approval-") && !f.includes("/order/")
     ),
-  ).toHaveLength(3);
+  ).toHaveLength(2);
 });
 
 Deno.test("the specs of sealed approvals and approver rules in docs/approvals.md pass check", async (t) => {

@@ -8,7 +8,10 @@
 // under `selfApproval: false`, a record naming a run that asked for another
 // digest, a record naming a run the forge does not know, a run that did not
 // succeed. On Forgejo, whose runs never show their run-name, even a writer's
-// dispatch is reported and ignored (as the README says).
+// dispatch is reported and ignored (as the README says). With two approvers
+// on GitHub each dispatch is one approver's: the first ends green waiting for
+// another approver and resumes nothing, the same person again records
+// nothing new, and the second approver's resumes the run, which applies.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { type ClickWorld, clickWorld } from "../_helpers/click_world.ts";
@@ -108,9 +111,15 @@ for (const forge of ["github", "forgejo"] as const) {
         expect(out.stderr).toContain(
           `warning: this approval will not count: ${why} (the rules at `,
         );
-        expect(out.stderr).toContain(
-          "0 resumed, 1 still waiting for an approval\n",
+        // Short of approvals, the approve job resumes nothing, and says so.
+        const tally = out.stderr.match(/^0 of 1 approval of .*$/m)?.[0];
+        expect(tally).toMatch(
+          new RegExp(`^0 of 1 approval of ${digest}; not counted: `),
         );
+        expect(tally).toContain(
+          `eve (${why}); waiting for another approver`,
+        );
+        expect(out.stderr).not.toContain("resumed");
         await stillWaits(w, "eve", why, !github);
       },
     );
@@ -211,3 +220,88 @@ for (const forge of ["github", "forgejo"] as const) {
     );
   });
 }
+
+Deno.test("the approve workflow with two approvers on github: each dispatch is one approver's, the first ends green waiting, the last resumes", async (t) => {
+  await using w = await clickWorld("github", [{
+    ...PROD[0],
+    approvers: { required: 2 },
+  }]);
+  const waiting = await w.waveJob();
+  expect(waiting.code).toBe(3);
+  const digest = plannedDigest(waiting.stderr);
+  const click = (id: string, actor: string) =>
+    w.dispatch({ id, actor, wave: "1", digest });
+  expect(waiting.stderr).toContain(
+    `approve on GitHub: run the workflow "chant-wave tf approve" with wave 1 and digest ${digest}\n` +
+      `then approve: chant-wave approve tf tf-wave-1 --plan ${digest} --ledger git\n`,
+  );
+  const approvals = async () =>
+    (await w.r.repo.gitIn(
+      w.r.repo.root,
+      "--git-dir",
+      `${w.r.repo.root}/remote.git`,
+      "ls-tree",
+      "-r",
+      "--name-only",
+      "chant/ledger",
+    )).split("\n").filter((name) =>
+      name.includes("-approval-") && !name.includes("/order/")
+    ).length;
+
+  await t.step(
+    "ann's dispatch records her approval and ends green, resuming nothing",
+    async () => {
+      const out = await click("21", "ann");
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        `1 of 2 approvals of ${digest}: ann; waiting for another approver\n` +
+          `approve on GitHub: run the workflow "chant-wave tf approve" with wave 1 and digest ${digest}\n`,
+      );
+      expect(w.fake.state.reruns).toEqual([]);
+      expect(await approvals()).toBe(1);
+    },
+  );
+
+  await t.step(
+    "ann's second dispatch records nothing new and says so",
+    async () => {
+      const out = await click("22", "ann");
+      expect(out.code).toBe(0);
+      expect(out.stderr).toMatch(
+        new RegExp(
+          `^ann approved ${digest} already at \\S+Z; 1 of 2 approvals$`,
+          "m",
+        ),
+      );
+      expect(out.stderr).not.toContain(`approved tf-wave-1 of tf`);
+      expect(w.fake.state.reruns).toEqual([]);
+      expect(await approvals()).toBe(1);
+    },
+  );
+
+  await t.step(
+    "bob's dispatch completes the tally and resumes the run, whose re-run confirms both and applies",
+    async () => {
+      const out = await click("23", "bob");
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        `2 of 2 approvals of ${digest}: ann, bob\n`,
+      );
+      expect(out.stderr).toMatch(
+        /^tf-wave-1 of tf: resumed: re-ran every job of run 5 \(attempt \d+\)$/m,
+      );
+      expect(w.fake.state.reruns).toEqual(["5 (every job)"]);
+      const resumed = await w.waveJob();
+      expect(resumed.code).toBe(0);
+      expect(resumed.stderr).toContain(
+        `gate tf-wave-1: approved by ann, bob for ${digest} (the policy is "always")\n`,
+      );
+      expect(await w.r.applied()).toEqual(["eu"]);
+      const asked = w.fake.requests.map((r) => `${r.method} ${r.path}`);
+      for (const id of ["21", "23"]) {
+        expect(asked).toContain(`GET /repos/octo/hello/actions/runs/${id}`);
+      }
+      expect(w.fake.protocolErrors).toEqual([]);
+    },
+  );
+});

@@ -14,6 +14,7 @@ const RUN_FLAGS = [
   "--base",
   "--decide",
   "--dry-run",
+  "--gitlab-child",
   "--group",
   "--heartbeat",
   "--json",

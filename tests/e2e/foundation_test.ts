@@ -95,7 +95,10 @@ Deno.test("chant-wave check accepts a good JSONC spec", async () => {
     stdout: "",
     stderr: "ok: waves.jsonc: 2 waves, 4 runs\n" +
       `  wave 1 "dev": gate always, ${ledger}\n` +
-      `  wave 2 "prod": gate always, ${ledger}\n`,
+      `  wave 2 "prod": gate always, ${ledger}\n` +
+      `  a click on GitHub: run the workflow "chant-wave tf approve"; it uses its own GITHUB_TOKEN (actions: write): nothing to set\n` +
+      "  a click on GitLab: play the wave's manual job wave-<k>-<name>-approve-<i> in the pipeline; a click needs no token\n" +
+      `  a click on Forgejo: run the workflow "chant-wave tf approve"; it needs a token with the write:repository scope as the secret CHANT_WAVE_FORGE_TOKEN\n`,
   });
   const json = await runBinary(["check", "--spec", "waves.jsonc", "--json"], {
     cwd: dir.path,
@@ -106,6 +109,34 @@ Deno.test("chant-wave check accepts a good JSONC spec", async () => {
     waves: 2,
     runs: 4,
   });
+});
+
+Deno.test("chant-wave check names each wave's approvers and the token a click needs on each forge", async () => {
+  const spec = JSON.stringify({
+    name: "tf",
+    plan: ["p", "{target}", "{plan}"],
+    apply: ["a", "{target}", "{plan}"],
+    waves: [
+      { name: "dev", gate: "never", runs: ["dev"] },
+      {
+        name: "prod",
+        runs: ["eu"],
+        approval: "forge",
+        approvers: { required: 2 },
+      },
+    ],
+  });
+  await using dir = await tempDir({ "waves.json": spec });
+  const result = await runBinary(["check", "--spec", "waves.json"], {
+    cwd: dir.path,
+  });
+  expect(result.code).toBe(0);
+  expect(result.stderr.split("\n").slice(1, 5)).toEqual([
+    '  wave 2 "prod": gate always, 2 distinct approvers, approval forge: only approvals the forge confirms, or sealed ones, count: code the change runs in a job cannot make one',
+    '  a click on GitHub: run the workflow "chant-wave tf approve"; it uses its own GITHUB_TOKEN (actions: write): nothing to set',
+    "  a click on GitLab: play the wave's manual job wave-<k>-<name>-approve-<i> in the pipeline; its forge gates' jobs confirm each click through the API with GITLAB_TOKEN (a project access token with read_api, as a masked variable)",
+    '  a click on Forgejo: run the workflow "chant-wave tf approve"; it needs a token with the write:repository scope as the secret CHANT_WAVE_FORGE_TOKEN',
+  ]);
 });
 
 Deno.test("chant-wave check reports every problem, located, and exits 2", async () => {

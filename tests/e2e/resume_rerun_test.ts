@@ -62,7 +62,7 @@ Deno.test("a GitLab job retried by hand that waits again is the one resume retri
   expect((await job(150)).code).toBe(3);
   fake.state.jobs.push(
     { id: 101, name: "wave-1-one", status: "failed", pipeline: 5 },
-    { id: 150, name: "wave-1-one", status: "success", pipeline: 5 },
+    { id: 150, name: "wave-1-one", status: "failed", pipeline: 5 },
   );
   const out = await r.run([
     "approve",

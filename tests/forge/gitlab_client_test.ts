@@ -77,6 +77,19 @@ Deno.test("gitlabClient() restartJob() skips or finds no job", async (t) => {
       reason: "job 7 has not finished (running)",
     });
   });
+  await t.step(
+    "the job ended green: its wave waits at a manual approve job",
+    async () => {
+      await using fake = fakeForge("gitlab");
+      pipeline(fake, [7, "wave 2 prod", "success"]);
+      expect(await client(fake).restartJob(locator(fake))).toEqual({
+        status: "skipped",
+        reason:
+          "job 7 ended green: its wave goes on when its manual approve job is played",
+      });
+      expect(fake.state.retries).toEqual([]);
+    },
+  );
   await t.step("the pipeline is gone", async () => {
     await using fake = fakeForge("gitlab");
     expect(await client(fake).restartJob(locator(fake))).toEqual({

@@ -1,60 +1,62 @@
-// The rendered GitLab pipeline executed end to end by gitlab-ci-local's shell
-// executor (SPEC.md §6.2, §4.5, §4.7, §13.1): in a temporary repository with a
-// local bare remote, wave 1 applies and wave 2 waits: its deciding job exits 3,
-// which the pipeline allows (a warning, not a failure), and the pipeline stops
-// at the manual approve job every later job needs (blocked). The approve job is
-// played (`--manual`) as ann: it approves the digest of the decision beside it
-// and asks GitLab (a fake, real HTTP) to retry the job that waited. Then, as
-// GitLab would after that retry, the pipeline carries on: the deciding job
-// stands approved and every wave applies, the share and group jobs reading the
-// decision from the deciding job's artifacts. Every job runs `--ledger git`
-// against the bare remote, as the approver does.
+// The rendered GitLab pipeline run end to end by gitlab-ci-local's shell
+// executor (SPEC.md §6.2, §10, §12.1, §13.1), push after push of one
+// repository with a bare remote, every job on `--ledger git`, the plain
+// plan and apply scripts of examples/tools (the apply one also logs each
+// apply). dev is never gated; staging, of two shares, waits only for a
+// destructive plan; prod, of two groups, needs two approvers.
+//   1. A change with no destructive plan: dev and staging apply with no
+//      manual job played and no job failed; prod's child pipeline stops at
+//      its approve jobs (blocked).
+//   2. Two approvers, each a click: ann's play of prod's first approve job
+//      passes and nothing fails; her play of the second counts nothing new
+//      and says who must click; bob's passes, and the groups apply.
+//   3. The finished pipeline again: every job passes, nothing applies twice.
+//   4. A destructive staging plan: staging waits without a failed job, and no
+//      later wave runs.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { join } from "node:path";
-import { expandJobs } from "../../src/jobs/expand_jobs.ts";
-import { renderGitlab } from "../../src/pipeline/render_gitlab.ts";
-import { parseSpec } from "../../src/spec/parse_spec.ts";
 import { BINARY } from "../_helpers/binary.ts";
+import { type GitlabRun, runGitlab } from "../_helpers/gitlab_runner.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
-import { gitlabCiLocal } from "./_oracles.ts";
-import { fakeForge } from "../_helpers/fake_forge.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-// gitlab-ci-local's shell executor copies the checkout with rsync: `.ci/run`
-// installs it, and this test fails (never skips) on a machine without it.
-const HAS_RSYNC = (await new Deno.Command("sh", {
-  args: ["-c", "command -v rsync"],
-  stdout: "null",
-}).output())
-  .success;
-const TARGETS = ["dev", "staging-eu", "staging-us", "staging-ap", "prod-eu"];
+const FILE = "e2e.gitlab-ci.yml";
+const PROD = ".chant/waves/e2e/wave-3.gitlab-ci.yml";
+/** Every target, once each: the apply log once every wave applied. */
+const EVERY_TARGET = ["dev", "eu", "stg-1", "stg-2", "stg-3", "us"];
+const STAGING = [
+  "wave-2-staging-decide",
+  "wave-2-staging-share-1",
+  "wave-2-staging-share-2",
+];
 
-function specText(bin: string, world: string): string {
+function specText(world: string): string {
   return JSON.stringify(
     {
       name: "e2e",
       plan: ["sh", "examples/tools/plan.sh", "{target}", "{plan}"],
-      apply: ["sh", "examples/tools/apply.sh", "{target}", "{plan}"],
+      apply: ["sh", "tools/apply.sh", "{target}", "{plan}"],
       pipeline: {
         variables: { DEMO_WORLD: world },
-        install: `export PATH="${bin}:$PATH"`,
+        install: `export PATH="${join(world, "..", "bin")}:$PATH"`,
       },
       waves: [
         { name: "dev", gate: "never", runs: ["dev"] },
         {
           name: "staging",
-          gate: "always",
-          runs: ["staging-eu", "staging-us", "staging-ap"],
+          gate: "on-destructive",
+          runs: ["stg-1", "stg-2", "stg-3"],
           shares: 2,
         },
         {
           name: "prod",
-          gate: "never",
-          runs: ["prod-eu", "prod-us"],
+          gate: "always",
+          runs: ["eu", "us"],
+          approvers: { required: 2 },
           jobs: [
-            { name: "eu", runs: ["prod-eu"] },
-            { name: "us", runs: ["prod-us"] },
+            { name: "eu", runs: ["eu"] },
+            { name: "us", runs: ["us"] },
           ],
         },
       ],
@@ -64,192 +66,189 @@ function specText(bin: string, world: string): string {
   );
 }
 
-async function layout(): Promise<Record<string, string>> {
+/** The line of `lines` that starts with `start`. */
+function lineOf(lines: readonly string[], start: string): string | undefined {
+  return lines.find((line) => line.startsWith(start));
+}
+
+/** Every job that ran ended well: none failed, none with an allowed failure. */
+function noneFailed(run: GitlabRun) {
+  expect({ failed: run.failed, warned: run.warned }).toEqual({
+    failed: [],
+    warned: [],
+  });
+}
+
+Deno.test({
+  name:
+    "renderGitlab() under gitlab-ci-local: no click when nothing waits, one click per approver, blocked not failed, re-runs apply nothing twice",
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async (t) => {
   const files: Record<string, string> = {
     ".gitignore": ".chant/\n.gitlab-ci-local/\n",
+    "tools/apply.sh":
+      'sh examples/tools/apply.sh "$@" && echo "$1" >> "$DEMO_WORLD.log"\n',
   };
   for (const tool of ["plan.sh", "apply.sh"]) {
     files[`examples/tools/${tool}`] = await Deno.readTextFile(
       join(ROOT, "examples/tools", tool),
     );
   }
-  for (const target of [...TARGETS, "prod-us"]) {
-    files[`examples/desired/${target}`] = `${target} v2\n`;
+  for (const target of ["dev", "stg-1", "stg-2", "stg-3", "eu", "us"]) {
+    files[`examples/desired/${target}`] = `${target} v1\n`;
   }
-  return files;
-}
-
-Deno.test({
-  name:
-    "renderGitlab() runs under gitlab-ci-local: wait (blocked), play the approve job, resume, apply all",
-  sanitizeResources: false,
-  sanitizeOps: false,
-}, async (t) => {
-  if (!HAS_RSYNC) {
-    throw new Error(
-      "gitlab-ci-local needs rsync, which is not on PATH: install it " +
-        "(apt-get install rsync; .ci/run does)",
-    );
-  }
-  await using gitlab = fakeForge("gitlab", { repository: "42" });
-  await using repo = await tempRepo(await layout());
-  const bin = join(repo.root, "bin");
+  await using repo = await tempRepo(files);
   const world = join(repo.root, "world");
-  await Deno.mkdir(bin);
-  await Deno.symlink(BINARY, join(bin, "chant-wave"));
-  const spec = specText(bin, world);
-  const parsed = parseSpec(spec, "waves.json");
-  const [file] = renderGitlab(
-    parsed,
-    expandJobs(parsed, "waves.json"),
-    "waves.json",
+  await Deno.mkdir(join(repo.root, "bin"));
+  await Deno.symlink(BINARY, join(repo.root, "bin", "chant-wave"));
+  const base = await repo.commit("the spec", { "waves.json": specText(world) });
+  const rendered = await new Deno.Command(BINARY, {
+    args: ["pipeline", "gitlab", "--spec", "waves.json"],
+    cwd: repo.path,
+    env: repo.env,
+    clearEnv: true,
+  }).output();
+  expect(new TextDecoder().decode(rendered.stderr)).toContain(
+    "play the wave's manual job wave-<k>-<name>-approve-<i> in the pipeline; a click needs no token",
   );
-  await repo.commit("base", { "waves.json": spec });
-  await repo.commit("head", { [file.path]: file.text });
-  await repo.gitIn(repo.root, "init", "-q", "--bare", "remote.git");
-  await repo.git("remote", "add", "origin", join(repo.root, "remote.git"));
+  let head = await repo.commit("the pipeline");
+  const remote = join(repo.root, "remote.git");
+  await repo.gitIn(repo.root, "init", "-q", "--bare", remote);
+  await repo.git("remote", "add", "origin", remote);
   await repo.git("push", "-q", "origin", "main");
-  const gcl = (extra: string[] = []) =>
-    gitlabCiLocal(
-      [
-        "--file",
-        file.path,
-        "--shell-executor-no-image",
-        "--shell-isolation",
-        "--no-artifacts-to-source",
-        "--no-color",
-        "--ignore-predefined-vars",
-        "CI_API_V4_URL,CI_PROJECT_ID,GITLAB_USER_LOGIN",
-        "--variable",
-        `CI_API_V4_URL=${gitlab.apiUrl}`,
-        "--variable",
-        "CI_PROJECT_ID=42",
-        "--variable",
-        "GITLAB_USER_LOGIN=ann",
-        "--variable",
-        `GITLAB_TOKEN=${gitlab.token}`,
-        ...extra,
-      ],
-      repo.path,
-      { ...repo.env, PATH: `${bin}:/usr/bin:/bin` },
-    );
-  const applied = async () => {
-    await Deno.mkdir(world, { recursive: true });
-    const names: string[] = [];
-    for await (const entry of Deno.readDir(world)) names.push(entry.name);
-    return names.sort();
+  let before = base;
+  /** A push: commit, push, and the pipeline's CI_COMMIT_BEFORE_SHA moves on. */
+  const push = async (message: string) => {
+    before = head;
+    head = await repo.commit(message);
+    await repo.git("push", "-q", "origin", "main");
   };
-  const ledgerFiles = async () =>
-    (await repo.gitIn(
-      join(repo.root, "remote.git"),
-      "ls-tree",
-      "-r",
-      "--name-only",
-      "chant/ledger",
-    )).split("\n").filter((name) => name && !name.includes("/order/"));
+  const env = { ...repo.env, PATH: "/usr/bin:/bin" };
+  const pipeline = (login = "eve") =>
+    runGitlab(repo.path, {
+      file: FILE,
+      env,
+      variables: { GITLAB_USER_LOGIN: login, CI_COMMIT_BEFORE_SHA: before },
+    });
+  /** Runs jobs of prod's child pipeline as `login`, playing them when manual. */
+  const child = (jobs: string[], login: string, manual = false) =>
+    runGitlab(repo.path, {
+      file: PROD,
+      env,
+      jobs,
+      manual: manual ? jobs : [],
+      variables: { GITLAB_USER_LOGIN: login, CI_COMMIT_BEFORE_SHA: before },
+    });
+  const play = (job: string, login: string) => child([job], login, true);
+  const applies = async () =>
+    (await Deno.readTextFile(`${world}.log`).catch(() => "")).split("\n")
+      .filter(Boolean).sort();
 
   await t.step(
-    "wave 1 applies, wave 2 waits: allowed exit 3, blocked at its manual approve job",
+    "a change with no destructive plan: dev and staging apply, no click, nothing failed; prod blocks at its approve jobs",
     async () => {
-      const out = await gcl(["wave-1-dev", "wave-2-staging-decide"]);
-      const log = out.stdout + out.stderr;
-      expect(log).toMatch(/PASS\s+wave-1-dev/);
-      expect(log).toMatch(/wave-2-staging-decide\s+finished in .* WARN 3/);
-      expect(log).not.toMatch(/FAIL\s+wave-2-staging-decide/);
-      expect(await applied()).toEqual(["dev"]);
-      const listed = JSON.parse(
-        (await gcl(["--list-json"])).stdout,
-      ) as {
-        name: string;
-        when: string;
-        allow_failure: unknown;
-        needs: { job: string }[];
-      }[];
-      const approve = listed.find((job) =>
-        job.name === "wave-2-staging-approve"
-      );
-      expect(approve).toMatchObject({ when: "manual", allow_failure: false });
-      for (const name of ["wave-2-staging-share-1", "wave-2-staging-share-2"]) {
-        expect(listed.find((job) => job.name === name)?.needs.map((n) => n.job))
-          .toContain("wave-2-staging-approve");
-      }
-    },
-  );
-
-  await t.step(
-    "the approve job, played as ann, approves the decided digest and retries the job that waited",
-    async () => {
-      const pendingFile = (await ledgerFiles()).find((name) =>
-        name.includes("-pending-")
-      )!;
-      const pending = JSON.parse(
-        await repo.gitIn(
-          join(repo.root, "remote.git"),
-          "show",
-          `chant/ledger:${pendingFile}`,
-        ),
-      );
-      const { jobId, pipelineId, jobName } = pending.locator;
-      expect(jobName).toBe("wave-2-staging-decide");
-      gitlab.state.jobs.push({
-        id: Number(jobId),
-        name: jobName,
-        status: "failed",
-        pipeline: Number(pipelineId),
-      });
-      const out = await gcl([
-        "--manual",
-        "wave-2-staging-approve",
-        "wave-2-staging-approve",
-      ]);
-      const log = out.stdout + out.stderr;
-      expect(log).toMatch(/PASS\s+wave-2-staging-approve/);
-      expect(log).toContain(
-        `approved e2e-wave-2 of e2e for ${pending.planDigest} by ann`,
-      );
-      expect(log).toMatch(/via \S+\/-\/jobs\/\d+/);
-      expect(gitlab.state.retries).toEqual([Number(jobId)]);
-      expect(gitlab.protocolErrors).toEqual([]);
-    },
-  );
-
-  await t.step(
-    "resumed, the deciding job stands approved and every wave applies",
-    async () => {
-      const out = await gcl(["--manual", "wave-2-staging-approve"]);
-      const log = out.stdout + out.stderr;
-      expect({ code: out.code, log }).toMatchObject({ code: 0 });
+      const run = await pipeline();
+      noneFailed(run);
       for (
-        const job of [
-          "wave-1-dev",
-          "wave-2-staging-decide",
-          "wave-2-staging-approve",
-          "wave-2-staging-share-1",
-          "wave-2-staging-share-2",
-          "wave-3-prod-eu",
-          "wave-3-prod-us",
-        ]
-      ) expect(log).toMatch(new RegExp(`PASS\\s+${job}\\b`));
-      expect(log).toMatch(/wave-2-staging-share-1\s+imported artifacts/);
-      expect(log).toContain("approved by ann");
-      // Played again when nothing waits, the approve job approves nothing
-      // new, yet records the decided plans, so no other record can name it.
-      expect(log).toContain("nothing to approve");
-      expect(log).toContain(
-        "recording this approval of the decided plans all the same",
+        const job of ["wave-1-dev", ...STAGING, "wave-3-prod-decide"]
+      ) expect(run.passed).toContain(job);
+      expect(run.lines.get("wave-2-staging-decide")).toContain(
+        "child pipeline .chant/waves/e2e/wave-2.gitlab-ci.yml: the wave goes on",
       );
-      expect(await applied()).toEqual([...TARGETS, "prod-us"].sort());
+      const prod = run.lines.get("wave-3-prod-decide")!;
+      expect(prod).toContain(
+        "approve on GitLab: play the manual job wave-3-prod-approve-1 in this pipeline",
+      );
+      const forge = prod.indexOf(
+        "approve on GitLab: play the manual job wave-3-prod-approve-1 in this pipeline",
+      );
+      expect(prod[forge + 1]).toMatch(
+        /^then approve: chant-wave approve e2e e2e-wave-3 --plan sha256:[0-9a-f]{64} --ledger git$/,
+      );
+      expect(run.blocked).toBe("wave-3-prod-approve-2");
+      expect(await applies()).toEqual(["dev", "stg-1", "stg-2", "stg-3"]);
     },
   );
 
-  await t.step("the remote's chant/ledger holds the jobs' facts", async () => {
-    const kinds = (await ledgerFiles()).map((name) =>
-      name.match(/-(pending|approval|claim|run-outcome)-/)?.[1]
-    );
-    // The first play's approval, and the second play's of the decided plans.
-    expect(kinds.filter((kind) => kind === "approval").length).toBe(2);
-    expect(kinds).toContain("pending");
-    expect(kinds).toContain("claim");
-    expect(kinds).toContain("run-outcome");
-  });
+  await t.step(
+    "two approvers, a click each: ann's first passes, her second counts nothing new and says who must click, bob's passes and the groups apply",
+    async () => {
+      const first = await play("wave-3-prod-approve-1", "ann");
+      noneFailed(first);
+      expect(first.passed).toEqual(["wave-3-prod-approve-1"]);
+      const said = first.lines.get("wave-3-prod-approve-1")!;
+      expect(lineOf(said, "1 of 2 approvals")).toMatch(
+        /^1 of 2 approvals of sha256:[0-9a-f]{64}: ann; waiting for another approver$/,
+      );
+      expect(said).toContain(
+        "approve on GitLab: play the manual job wave-3-prod-approve-2 in this pipeline",
+      );
+      const again = await play("wave-3-prod-approve-2", "ann");
+      expect(again.failed).toEqual([
+        { job: "wave-3-prod-approve-2", code: 3 },
+      ]);
+      const lines = again.lines.get("wave-3-prod-approve-2")!;
+      expect(lines[0]).toMatch(
+        /^ann approved sha256:[0-9a-f]{64} already at \S+Z; 1 of 2 approvals$/,
+      );
+      expect(lines).toContain(
+        "error: wave-3-prod-approve-2 passes once 2 approvals count; retry it as an approver other than ann",
+      );
+      const second = await play("wave-3-prod-approve-2", "bob");
+      noneFailed(second);
+      expect(
+        lineOf(second.lines.get("wave-3-prod-approve-2")!, "2 of 2 approvals"),
+      ).toMatch(/^2 of 2 approvals of sha256:[0-9a-f]{64}: ann, bob$/);
+      // GitLab now runs the jobs that need the last approve job.
+      const groups = await child(["wave-3-prod-eu", "wave-3-prod-us"], "eve");
+      noneFailed(groups);
+      expect(groups.passed.sort()).toEqual([
+        "wave-3-prod-eu",
+        "wave-3-prod-us",
+      ]);
+      expect(groups.lines.get("wave-3-prod-eu")).toContain(
+        'wave 3 "prod": approved since it was decided, by ann, bob',
+      );
+      expect(await applies()).toEqual(EVERY_TARGET);
+    },
+  );
+
+  await t.step(
+    "the finished pipeline again: every job passes, nothing applies twice",
+    async () => {
+      const run = await pipeline();
+      expect({ code: run.code, blocked: run.blocked }).toEqual({
+        code: 0,
+        blocked: undefined,
+      });
+      noneFailed(run);
+      // (A gate job, gitlab-ci-local's trigger job, logs no end of its own.)
+      expect(run.passed.sort()).toEqual([
+        "wave-1-dev",
+        ...STAGING,
+        "wave-3-prod-decide",
+        "wave-3-prod-eu",
+        "wave-3-prod-us",
+      ]);
+      expect(await applies()).toEqual(EVERY_TARGET);
+    },
+  );
+
+  await t.step(
+    "a destructive staging plan waits without a failed job, and no later wave runs",
+    async () => {
+      await Deno.remove(join(repo.path, "examples/desired/stg-2"));
+      await push("retire stg-2");
+      const run = await pipeline();
+      noneFailed(run);
+      expect(run.passed).toContain("wave-2-staging-decide");
+      expect(run.lines.get("wave-2-staging-decide")).toContain(
+        "approve on GitLab: play the manual job wave-2-staging-approve-1 in this pipeline",
+      );
+      expect(run.blocked).toBe("wave-2-staging-approve-1");
+      expect(run.lines.has("wave-3-prod-decide")).toBe(false);
+      expect(await Deno.readTextFile(join(world, "stg-2"))).toBe("stg-2 v1\n");
+    },
+  );
 });

@@ -1,13 +1,13 @@
 // The rendered GitLab pipeline under gitlab-ci-local's shell executor with a
-// forge gate (SPEC.md §12.1, §13.1): wave 1 needs 2 approvers and no
-// self-approval, and eve pushed the change. Its job waits (exit 3, allowed)
-// and blocks the pipeline at the manual approve job. Played by ann it counts
-// (1 of 2); played a second time by the change's author eve (GITLAB_USER_LOGIN)
-// it does not, so nothing resumes and the job, retried by hand, still waits
-// with a tally naming why. Played by bob, the job is retried through a fake
-// GitLab (real HTTP), confirms each play through it (the pipeline's manual
-// job, played by its approver, succeeded) and applies. Job and pipeline ids
-// are fixed, as GitLab gives them, so the fake knows each job its API names.
+// forge gate (SPEC.md §12.1, §13.1): wave 1, a whole wave, needs 2 approvers
+// and no self-approval, and eve pushed the change. Its job waits, ends green
+// and writes a child pipeline of two manual approve jobs and the wave's job
+// again. ann plays the first: it counts (1 of 2) and passes. eve, the
+// change's author, plays the second: hers does not count, so it fails and
+// says another approver must retry it. bob retries it: ann's play, confirmed
+// through a fake GitLab (real HTTP), and his make 2 of 2, and the wave's job
+// confirms both plays through the API and applies. Job and pipeline ids are
+// fixed, as GitLab gives them, so the fake knows each job its API names.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { join } from "node:path";
@@ -16,12 +16,13 @@ import { renderGitlab } from "../../src/pipeline/render_gitlab.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
 import { BINARY } from "../_helpers/binary.ts";
 import { fakeForge } from "../_helpers/fake_forge.ts";
+import { runGitlab } from "../_helpers/gitlab_runner.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
-import { gitlabCiLocal } from "./_oracles.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const PIPELINE = 77;
 const JOB_URL = "https://gitlab.example/octo/hello/-/jobs";
+const CHILD = ".chant/waves/e2e/wave-1.gitlab-ci.yml";
 
 function specText(bin: string, world: string): string {
   return JSON.stringify(
@@ -48,7 +49,7 @@ function specText(bin: string, world: string): string {
 
 Deno.test({
   name:
-    "renderGitlab() under gitlab-ci-local with a forge gate: the author's play of the approve job does not count, two writers' do",
+    "renderGitlab() under gitlab-ci-local with a forge gate: a click per approver, the author's does not count, the forge confirms the others'",
   sanitizeResources: false,
   sanitizeOps: false,
 }, async (t) => {
@@ -80,114 +81,110 @@ Deno.test({
   await repo.gitIn(repo.root, "init", "-q", "--bare", remote);
   await repo.git("remote", "add", "origin", remote);
   await repo.git("push", "-q", "origin", "main");
-  /** Runs jobs as `login`, the one GitLab runs with id `jobId` in pipeline 77. */
-  const gcl = async (args: string[], login: string, jobId: number) => {
-    const out = await gitlabCiLocal(
-      [
-        "--file",
-        file.path,
-        "--shell-executor-no-image",
-        "--shell-isolation",
-        "--no-artifacts-to-source",
-        "--no-color",
-        "--ignore-predefined-vars",
-        "CI_API_V4_URL,CI_PROJECT_ID,GITLAB_USER_LOGIN,CI_PIPELINE_ID,CI_JOB_ID,CI_JOB_URL",
-        ...[
-          `CI_API_V4_URL=${gitlab.apiUrl}`,
-          "CI_PROJECT_ID=42",
-          `GITLAB_TOKEN=${gitlab.token}`,
-          `CI_PIPELINE_ID=${PIPELINE}`,
-          `CI_JOB_ID=${jobId}`,
-          `CI_JOB_URL=${JOB_URL}/${jobId}`,
-          `GITLAB_USER_LOGIN=${login}`,
-        ].flatMap((variable) => ["--variable", variable]),
-        ...args,
-      ],
-      repo.path,
-      { ...repo.env, PATH: `${bin}:/usr/bin:/bin` },
-    );
-    return out.stdout + out.stderr;
-  };
+  /** Runs `jobs` of `pipelineFile` as `login`, the one GitLab runs with id `jobId`. */
+  const gcl = (
+    pipelineFile: string,
+    job: string,
+    login: string,
+    jobId: number,
+    manual = false,
+  ) =>
+    runGitlab(repo.path, {
+      file: pipelineFile,
+      env: { ...repo.env, PATH: "/usr/bin:/bin" },
+      jobs: [job],
+      manual: manual ? [job] : [],
+      variables: {
+        CI_API_V4_URL: gitlab.apiUrl,
+        CI_PROJECT_ID: "42",
+        GITLAB_TOKEN: gitlab.token,
+        CI_PIPELINE_ID: String(PIPELINE),
+        CI_JOB_ID: String(jobId),
+        CI_JOB_URL: `${JOB_URL}/${jobId}`,
+        GITLAB_USER_LOGIN: login,
+      },
+    });
   /** The forge now knows job `id` as it ended. */
   const known = (id: number, name: string, status: string, user: string) =>
     gitlab.state.jobs.push({ id, name, status, pipeline: PIPELINE, user });
-  const waveJob = "wave-1-prod";
-  const approveJob = "wave-1-prod-approve";
-  /** Plays the approve job: GitLab knows it running, then as it ended. */
-  const play = async (login: string, jobId: number) => {
-    known(jobId, approveJob, "running", login);
-    const log = await gcl(["--manual", approveJob, approveJob], login, jobId);
-    const job = gitlab.state.jobs.find((job) => job.id === jobId)!;
-    job.status = /PASS\s+wave-1-prod-approve/.test(log) ? "success" : "failed";
-    return log;
+  /** Plays an approve job: GitLab knows it running, then as it ended. */
+  const play = async (job: string, login: string, jobId: number) => {
+    known(jobId, job, "running", login);
+    const run = await gcl(CHILD, job, login, jobId, true);
+    const ended = gitlab.state.jobs.find((candidate) =>
+      candidate.id === jobId
+    )!;
+    ended.status = run.passed.includes(job) ? "success" : "failed";
+    return run;
   };
   let digest = "";
 
   await t.step(
-    "eve's push: the wave waits, blocked at its approve job",
+    "eve's push: the wave waits and its job ends green, its child holding two approve jobs",
     async () => {
-      const log = await gcl([waveJob], "eve", 101);
-      expect(log).toMatch(/wave-1-prod\s+finished in .* WARN 3/);
-      digest =
-        log.match(/planned 1 run of wave 1 "prod": (sha256:[0-9a-f]{64})/)
-          ?.[1] ?? "";
+      const run = await gcl(file.path, "wave-1-prod", "eve", 101);
+      expect(run.passed).toEqual(["wave-1-prod"]);
+      const said = run.lines.get("wave-1-prod")!;
+      digest = said.join("\n").match(
+        /planned 1 run of wave 1 "prod": (sha256:[0-9a-f]{64})/,
+      )?.[1] ?? "";
       expect(digest).not.toBe("");
-      known(101, waveJob, "failed", "eve");
+      expect(said).toContain(
+        `child pipeline ${CHILD}: approve jobs 1 to 2, then the wave's jobs`,
+      );
+      known(101, "wave-1-prod", "success", "eve");
     },
   );
 
-  await t.step("ann's play counts: 1 of 2, nothing resumes yet", async () => {
-    const log = await play("ann", 201);
-    expect(log).toMatch(/PASS\s+wave-1-prod-approve/);
-    expect(log).toContain(`approved e2e-wave-1 of e2e for ${digest} by ann`);
-    expect(log).toContain(
-      `note: the gate's CI job counts it once the forge confirms ${JOB_URL}/201`,
-    );
-    expect(log).toContain(
-      `e2e-wave-1 of e2e: not-approved: 1 of 2 approvals of ${digest}: ann\n`,
-    );
+  await t.step("ann's play counts: 1 of 2, and the job passes", async () => {
+    const run = await play("wave-1-prod-approve-1", "ann", 201);
+    expect(run.passed).toEqual(["wave-1-prod-approve-1"]);
+    const said = run.lines.get("wave-1-prod-approve-1")!;
+    for (
+      const line of [
+        `approved e2e-wave-1 of e2e for ${digest} by ann`,
+        `note: the gate's CI job counts it once the forge confirms ${JOB_URL}/201`,
+        `1 of 2 approvals of ${digest}: ann; waiting for another approver`,
+        "approve on GitLab: play the manual job wave-1-prod-approve-2 in this pipeline",
+      ]
+    ) expect(said).toContain(line);
   });
 
   await t.step(
-    "the author's second play does not count: nothing resumes, and the retried job still waits, saying why",
+    "the author's play of the second does not count: it fails, saying who must retry it",
     async () => {
-      const why = "eve (started the job that ran this change)";
-      const log = await play("eve", 202);
-      expect(log).toMatch(/PASS\s+wave-1-prod-approve/);
-      expect(log).toContain(
+      const run = await play("wave-1-prod-approve-2", "eve", 202);
+      expect(run.failed).toEqual([{ job: "wave-1-prod-approve-2", code: 3 }]);
+      const said = run.lines.get("wave-1-prod-approve-2")!;
+      expect(said.find((line) => line.startsWith("warning:"))).toContain(
         "warning: this approval will not count: started the job that ran this change (the rules at ",
       );
-      expect(log).toContain("0 resumed, 1 still waiting for an approval");
-      expect(gitlab.state.retries).toEqual([]);
-      const retried = await gcl([waveJob], "eve", 102);
-      expect(retried).toMatch(/wave-1-prod\s+finished in .* WARN 3/);
-      expect(retried).toContain(
-        `1 of 2 approvals of ${digest}: ann; not counted: ${why}`,
-      );
+      for (
+        const line of [
+          `1 of 2 approvals of ${digest}: ann; not counted: eve (started the job that ran this change); waiting for another approver`,
+          "error: wave-1-prod-approve-2 passes once 2 approvals count; retry it as an approver other than eve",
+        ]
+      ) expect(said).toContain(line);
       await expect(Deno.stat(world)).rejects.toThrow(Deno.errors.NotFound);
-      known(102, waveJob, "failed", "eve");
     },
   );
 
   await t.step(
-    "bob's play resumes the job that waited, which confirms both plays and applies",
+    "bob's retry passes, and the wave's job confirms both plays and applies",
     async () => {
-      const log = await play("bob", 203);
-      expect(log).toMatch(
-        /e2e-wave-1 of e2e: resumed: retried job 102 as job \d+/,
-      );
-      expect(gitlab.state.retries).toEqual([102]);
-      const retry = gitlab.state.jobs.find((job) => job.status === "pending")!;
-      const applied = await gcl([waveJob], "eve", retry.id);
-      expect(applied).toMatch(/PASS\s+wave-1-prod\b/);
-      expect(applied).toContain(
-        `gate e2e-wave-1: approved by ann, bob for ${digest}`,
+      const run = await play("wave-1-prod-approve-2", "bob", 203);
+      expect(run.passed).toEqual(["wave-1-prod-approve-2"]);
+      const applied = await gcl(CHILD, "wave-1-prod", "eve", 204);
+      expect(applied.passed).toEqual(["wave-1-prod"]);
+      expect(applied.lines.get("wave-1-prod")).toContain(
+        `gate e2e-wave-1: approved by ann, bob for ${digest} (the policy is "always")`,
       );
       expect(await Deno.readTextFile(join(world, "eu"))).toBe("eu v2\n");
       const asked = gitlab.requests.map((r) => `${r.method} ${r.path}`);
       for (const id of [201, 202, 203]) {
         expect(asked).toContain(`GET /projects/42/jobs/${id}`);
       }
+      expect(gitlab.state.retries).toEqual([]);
       expect(gitlab.protocolErrors).toEqual([]);
     },
   );

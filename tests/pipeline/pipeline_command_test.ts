@@ -319,7 +319,39 @@ Deno.test("pipeline writes the approve workflow beside the rollout's when a wave
   expect(out).toEqual({
     code: 0,
     stdout: "",
-    stderr:
-      "wrote .github/workflows/demo.yml\nwrote .github/workflows/demo.approve.yml\n",
+    stderr: "wrote .github/workflows/demo.yml\n" +
+      "wrote .github/workflows/demo.approve.yml\n" +
+      'to approve a waiting wave on GitHub, run the workflow "chant-wave demo approve"; it uses its own GITHUB_TOKEN (actions: write): nothing to set\n',
   });
+});
+
+Deno.test("pipeline gitlab names the token a click needs before anyone clicks", async (t) => {
+  for (
+    const [approval, token] of [
+      ["ledger", "a click needs no token"],
+      [
+        "forge",
+        "its forge gates' jobs confirm each click through the API with GITLAB_TOKEN (a project access token with read_api, as a masked variable)",
+      ],
+    ]
+  ) {
+    await t.step(approval, async () => {
+      const spec = JSON.stringify({
+        ...BARE,
+        waves: [{ name: "prod", runs: ["y"], approval }],
+        pipeline: { install: INSTALL },
+      });
+      await using dir = await tempDir({ "waves.json": spec });
+      const out = await runBinary(
+        ["pipeline", "gitlab", "--spec", "waves.json"],
+        { cwd: dir.path },
+      );
+      expect(out).toEqual({
+        code: 0,
+        stdout: "",
+        stderr: "wrote demo.gitlab-ci.yml\n" +
+          `to approve a waiting wave on GitLab, play the wave's manual job wave-<k>-<name>-approve-<i> in the pipeline; ${token}\n`,
+      });
+    });
+  }
 });

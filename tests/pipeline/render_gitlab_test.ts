@@ -2,39 +2,44 @@
 import { expect } from "@std/expect";
 import { parse } from "yaml";
 import { renderGitlab } from "../../src/pipeline/render_gitlab.ts";
+import { renderGitlabChild } from "../../src/pipeline/render_gitlab_child.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
 import { assertGolden, fixture, reviewed, specOf } from "./_fixtures.ts";
 import { gitlabCiLocal } from "./_oracles.ts";
 
 type GitlabJob = Record<string, unknown> & {
-  needs: { job: string; artifacts: boolean }[];
+  needs:
+    ({ job: string; artifacts: boolean } | { pipeline: string; job: string })[];
   script: string[];
   variables: Record<string, string>;
 };
 
 /**
- * The jobs and needs of the rendered file: each gated wave's deciding job is
- * followed by its manual approve job, which every job needing it needs too.
+ * The jobs and needs of the rendered file: a gated wave's share and group jobs
+ * live in its child pipeline, and its deciding job (or whole-wave job) is
+ * followed by its gate job, which every job of the next wave needs instead.
  */
-function withApprove(
+function parentJobs(
   f: Awaited<ReturnType<typeof fixture>>,
 ): [string, string[]][] {
   const gated = new Set(
     f.spec.waves.filter((wave) => wave.gate !== "never").map((wave) => wave.k),
   );
-  const approveOf = new Map(
-    f.jobs.filter((job) =>
-      gated.has(job.wave) && (job.kind === "decide" || job.kind === "wave")
-    ).map((job) => [job.name, `wave-${job.wave}-${job.waveName}-approve`]),
+  const gateOf = new Map(
+    f.jobs.filter((job) => gated.has(job.wave)).map((
+      job,
+    ) => [job.name, `wave-${job.wave}-${job.waveName}-gate`]),
   );
   return f.jobs.flatMap((job) => {
-    const needs = job.needs.flatMap((need) =>
-      approveOf.has(need) ? [need, approveOf.get(need)!] : [need]
-    );
-    const approve = approveOf.get(job.name);
+    const deciding = job.kind === "decide" || job.kind === "wave";
+    if (gated.has(job.wave) && !deciding) return [];
+    const needs = [
+      ...new Set(job.needs.map((need) => gateOf.get(need) ?? need)),
+    ];
+    const gate = gateOf.get(job.name);
     return [
       [job.name, needs] as [string, string[]],
-      ...(approve ? [[approve, [job.name]] as [string, string[]]] : []),
+      ...(gate ? [[gate, [job.name]] as [string, string[]]] : []),
     ];
   });
 }
@@ -61,7 +66,7 @@ for (const name of ["example", "portable"] as const) {
       needs: { job: string }[];
     }[];
     expect(listed.map((job) => [job.name, job.needs.map((need) => need.job)]))
-      .toEqual(withApprove(f));
+      .toEqual(parentJobs(f));
   });
 }
 
@@ -75,7 +80,12 @@ Deno.test({
   expect(files).toHaveLength(1);
   const [file] = files;
   await assertGolden("forge_jobs/gitlab.yml", file.text);
-  expect(file.text.split("\n").slice(6, 13)).toEqual([
+  expect(file.text.split("\n").slice(4, 16)).toEqual([
+    "# A gated wave's deciding job writes the child pipeline its gate job runs: the wave's share",
+    "# and group jobs, and when it waits, first one manual approve job per approval needed; the",
+    "# pipeline waits there, blocked, not failed. To approve, play the wave's manual job",
+    "# wave-<k>-<name>-approve-<i>: its forge gates' jobs confirm each click through the API with",
+    "# GITLAB_TOKEN (a project access token with read_api, as a masked variable).",
     '# The resume job runs in scheduled pipelines only: create a pipeline schedule "*/10 * * * *"',
     "# (Build > Pipeline schedules, or the API) on a branch; it needs GITLAB_TOKEN, a token with the api scope.",
     "# The record-plans job runs in merge request pipelines only: it plans every wave at the",
@@ -86,7 +96,7 @@ Deno.test({
   ]);
   await using repo = await tempRepo({ [file.path]: file.text });
   await repo.commit("pipeline");
-  const waves = withApprove(f).map(([name]) => name);
+  const waves = parentJobs(f).map(([name]) => name);
   const cases = [
     { source: "push", variables: [], runs: waves },
     { source: "schedule", variables: [], runs: ["resume"] },
@@ -147,52 +157,58 @@ Deno.test("renderGitlab() writes the §6.2 settings for the example", async () =
   const [file] = renderGitlab(f.spec, f.jobs, f.specFile);
   expect(file.path).toBe("demo.gitlab-ci.yml");
   const doc = parse(file.text) as Record<string, GitlabJob>;
-  const groups = new Set<unknown>();
-  for (const job of f.jobs) {
-    const rendered = doc[job.name];
-    groups.add(rendered.resource_group);
-    expect(rendered.variables.GIT_DEPTH).toBe("0");
-    expect(rendered.interruptible).toBe(false);
-    expect(rendered.script).toEqual([
-      [...job.command, "--ledger", "git"].join(" "),
-    ]);
-    expect(rendered.needs.filter((need) => !need.job.endsWith("-approve")))
-      .toEqual(job.needs.map((need) => ({
-        job: need,
-        artifacts: need.endsWith("-decide"),
-      })));
-  }
-  // The gated wave's deciding job may wait (exit 3); its approve job blocks.
-  expect(doc["wave-2-staging-decide"].allow_failure).toEqual({
-    exit_codes: [3],
-  });
-  expect(doc["wave-2-staging-share-1"].needs).toContainEqual({
-    job: "wave-2-staging-approve",
-    artifacts: false,
-  });
-  const approve = doc["wave-2-staging-approve"];
-  expect(approve.allow_failure).toBe(false);
-  expect(approve.needs).toEqual([
-    { job: "wave-2-staging-decide", artifacts: true },
+  const dev = doc["wave-1-dev"];
+  expect(dev.variables.GIT_DEPTH).toBe("0");
+  expect(dev.interruptible).toBe(false);
+  expect(dev.resource_group).toBe("demo/wave-1-dev");
+  expect(dev.script).toEqual([
+    "chant-wave run --spec examples/waves.jsonc --wave 1 --ledger git",
   ]);
-  expect(
-    (approve.rules as { when: string }[]).every((r) => r.when === "manual"),
-  )
-    .toBe(true);
-  expect(approve.script).toEqual([
-    'chant-wave approve --spec examples/waves.jsonc --wave 2 --decided --resume --ledger git --by "$GITLAB_USER_LOGIN" --via "$CI_JOB_URL"',
+  // A gated wave's deciding job writes its child pipeline and keeps it with
+  // its decision; its exit 3 ends green only once that child is written.
+  const decide = doc["wave-2-staging-decide"];
+  expect(decide.allow_failure).toBeUndefined();
+  expect(decide.needs).toEqual([{ job: "wave-1-dev", artifacts: false }]);
+  expect(decide.script).toEqual([
+    [
+      "set +e",
+      "chant-wave run --spec examples/waves.jsonc --wave 2 --decide --gitlab-child --ledger git",
+      "code=$?",
+      "set -e",
+      'if [ "$code" -eq 3 ] && [ -f .chant/waves/demo/wave-2.gitlab-ci.yml ]; then',
+      '  echo "wave 2 staging waits for an approval: play its manual approve job in the pipeline of wave-2-staging-gate"',
+      "  exit 0",
+      "fi",
+      'exit "$code"',
+    ].join("\n"),
   ]);
-  expect(groups.size).toBe(f.jobs.length);
-  expect(doc["wave-2-staging-approve"].resource_group).toBe(
-    "demo/wave-2-staging-approve",
-  );
-  expect(doc["wave-1-dev"].resource_group).toBe("demo/wave-1-dev");
-  expect(doc["wave-2-staging-decide"].artifacts).toEqual({
+  expect(decide.artifacts).toEqual({
     when: "always",
-    paths: [".chant/waves/demo/wave-2.json"],
+    paths: [
+      ".chant/waves/demo/wave-2.json",
+      ".chant/waves/demo/wave-2.gitlab-ci.yml",
+    ],
   });
-  expect(doc["wave-2-staging-share-1"].artifacts).toBeUndefined();
+  expect(doc["wave-2-staging-gate"]).toEqual({
+    needs: [{ job: "wave-2-staging-decide", artifacts: true }],
+    variables: { PARENT_PIPELINE_ID: "$CI_PIPELINE_ID" },
+    rules: dev.rules,
+    trigger: {
+      include: [{
+        artifact: ".chant/waves/demo/wave-2.gitlab-ci.yml",
+        job: "wave-2-staging-decide",
+      }],
+      strategy: "depend",
+    },
+  });
+  expect(doc["wave-2-staging-share-1"]).toBeUndefined();
+  expect(doc["wave-3-prod"].needs).toEqual([
+    { job: "wave-2-staging-gate", artifacts: false },
+  ]);
   expect(doc["wave-3-prod"].environment).toEqual({ name: "production" });
+  expect(doc["wave-3-prod-gate"].needs).toEqual([
+    { job: "wave-3-prod", artifacts: true },
+  ]);
 });
 
 Deno.test("renderGitlab() writes tags, id tokens, image, variables and branch rules", async () => {
@@ -201,21 +217,30 @@ Deno.test("renderGitlab() writes tags, id tokens, image, variables and branch ru
     string,
     GitlabJob
   >;
-  const share = doc["wave-2-staging-share-3"];
+  const child = parse(
+    renderGitlabChild(f.spec, f.jobs, f.specFile, 2, { waits: false }).text,
+  ) as Record<string, GitlabJob>;
+  const share = child["wave-2-staging-share-3"];
   expect(share.tags).toEqual(["linux", "big"]);
   expect(share.id_tokens).toEqual({
     VAULT_ID_TOKEN: { aud: "https://vault.example.invalid" },
   });
   expect(share.image).toBe("debian:12");
+  expect(share.rules).toBeUndefined();
   expect(doc["wave-1-dev"].variables).toEqual({
     GIT_DEPTH: "0",
     TF_IN_AUTOMATION: "1",
     VERBOSE: "yes",
     STAGE: "dev",
   });
-  expect(doc["wave-3-prod-us"].tags).toEqual(["us-east"]);
-  expect(doc["wave-3-prod-us"].environment).toEqual({ name: "production-us" });
-  expect(share.rules).toEqual([
+  const prod = parse(
+    renderGitlabChild(f.spec, f.jobs, f.specFile, 3, { waits: false }).text,
+  ) as Record<string, GitlabJob>;
+  expect(prod["wave-3-prod-us"].tags).toEqual(["us-east"]);
+  expect(prod["wave-3-prod-us"].environment).toEqual({
+    name: "production-us",
+  });
+  expect(doc["wave-2-staging-decide"].rules).toEqual([
     {
       if:
         '($CI_PIPELINE_SOURCE == "push" || $CI_PIPELINE_SOURCE == "web") && $CI_COMMIT_BRANCH == "main"',
@@ -225,6 +250,9 @@ Deno.test("renderGitlab() writes tags, id tokens, image, variables and branch ru
         '($CI_PIPELINE_SOURCE == "push" || $CI_PIPELINE_SOURCE == "web") && $CI_COMMIT_BRANCH =~ /^release\\/[^\\/]*$/',
     },
   ]);
+  expect(doc["wave-2-staging-gate"].rules).toEqual(
+    doc["wave-2-staging-decide"].rules,
+  );
   expect(share.before_script).toEqual([
     "apt-get install -y git",
     f.spec.pipeline!.install,
@@ -267,12 +295,25 @@ Deno.test("renderGitlab() refuses what GitLab cannot express", async (t) => {
       spec: {
         ...BASE,
         waves: [
-          { name: "wide", runs: many, shares: 51 },
+          { name: "wide", gate: "never", runs: many, shares: 51 },
           { name: "next", runs: ["y"] },
         ],
       },
       message:
         'cannot render the GitLab CI pipeline: job "wave-2-next" needs 51 jobs, more than GitLab\'s limit of 50; use fewer shares in wave 1',
+    },
+    {
+      name: "a group named like an approve job of its wave's child pipeline",
+      spec: {
+        ...BASE,
+        waves: [{
+          name: "a",
+          runs: ["x"],
+          jobs: [{ name: "approve-1", runs: ["x"] }],
+        }],
+      },
+      message:
+        'cannot render the GitLab CI pipeline: wave 1 "a" group "approve-1": its job is named like the wave\'s approve jobs on GitLab; rename the group',
     },
   ];
   for (const c of cases) {

@@ -186,7 +186,7 @@ const JOB_VIA = "https://gitlab.example/g/p/-/jobs/70";
 Deno.test("clickAction() on GitLab confirms the wave's approve job of this pipeline, played by its approver", async (t) => {
   const job = {
     id: 70,
-    name: "wave-2-prod-approve",
+    name: "wave-2-prod-approve-2",
     status: "success",
     pipeline: 6,
     user: "ann",
@@ -208,8 +208,13 @@ Deno.test("clickAction() on GitLab confirms the wave's approve job of this pipel
     },
     {
       name: "another wave's job",
-      job: { ...job, name: "wave-3-eu-approve" },
-      why: "job 70 is wave-3-eu-approve, not wave-2-prod-approve",
+      job: { ...job, name: "wave-3-eu-approve-1" },
+      why: "job 70 is wave-3-eu-approve-1, not wave-2-prod-approve-<i>",
+    },
+    {
+      name: "a job of the wave not numbered as an approve job",
+      job: { ...job, name: "wave-2-prod-approve" },
+      why: "job 70 is wave-2-prod-approve, not wave-2-prod-approve-<i>",
     },
     {
       name: "played by someone else",

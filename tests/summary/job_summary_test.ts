@@ -75,6 +75,7 @@ Deno.test("jobSummary() of a waiting job gives the rules, the tally and the appr
       approve: `chant-wave approve tf tf-wave-2 --plan ${D}`,
       rules: "ledger, 2 distinct approvers, anyone, self-approval allowed (…)",
       tally: `1 of 2 approvals of ${D}: ann`,
+      approvals: { counted: 1, required: 2 },
     },
   };
   const text = jobSummary(waiting, "prod");

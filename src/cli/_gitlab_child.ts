@@ -1,0 +1,137 @@
+/**
+ * `run --gitlab-child` (SPEC.md §6.2, §13.1): the job that decides a gated
+ * wave in the rendered GitLab pipeline writes the wave's child pipeline beside
+ * its decision record, for the wave's gate job to run. Which child follows
+ * from the job's result alone: done (exit 0), the wave goes on; waiting for an
+ * approval of this wave (exit 3 with a waiting decision), the approve jobs of
+ * the approvals still to come first. Any other end writes none, and an earlier
+ * file is removed before the job runs, so the file exists only when this run
+ * wrote it (the rendered job turns exit 3 green only then). What the child's
+ * jobs run comes from the spec and the renderer, never from the plans.
+ * @module
+ */
+
+import { rm } from "node:fs/promises";
+// @ts-types="../../types/std/path.d.ts"
+import { resolve } from "@std/path";
+import { lineLog } from "../console/line_log.ts";
+import { InputError } from "../errors.ts";
+import { OK, WAITING } from "../exit_codes.ts";
+import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { childPipelinePath } from "../jobs/approve_job.ts";
+import { expandJobs } from "../jobs/expand_jobs.ts";
+import type { JobResult } from "../jobs/job_result.ts";
+import type { ChildState } from "../pipeline/render_gitlab_child.ts";
+import type { JobSelection } from "../run/select_job.ts";
+import type { Spec } from "../spec/types.ts";
+import type { CliIo } from "./io.ts";
+
+/** The job whose child pipeline is written. */
+export interface ChildJob {
+  spec: Spec;
+  /** The spec's path as the job names it (`--spec`). */
+  specFile: string;
+  selection: JobSelection;
+}
+
+/**
+ * Refuses `--gitlab-child` on a job that does not decide a wave, or a dry run,
+ * and removes the child an earlier run left at its path.
+ * @param job The job.
+ * @param dryRun Whether it is a dry run.
+ * @param io The working directory.
+ * @throws {InputError} For a share or group job, a dry run, or a wave past
+ *   the spec's waves (a rest wave again has no jobs of its own).
+ */
+export async function clearGitlabChild(
+  job: ChildJob,
+  dryRun: boolean,
+  io: Pick<CliIo, "cwd">,
+): Promise<void> {
+  const { selection: { kind, wave }, spec } = job;
+  if (kind !== "wave" && kind !== "decide") {
+    throw new InputError(
+      '"--gitlab-child" is for the job that decides a wave: a whole-wave or deciding job',
+    );
+  }
+  if (dryRun) {
+    throw new InputError(
+      '"--gitlab-child" writes a file; a dry run writes none',
+    );
+  }
+  if (!spec.waves.some((w) => w.k === wave.k)) {
+    throw new InputError(
+      `"--gitlab-child" needs one of the spec's waves; wave ${wave.k} is its rest wave again`,
+    );
+  }
+  await rm(resolve(io.cwd, childPipelinePath(spec.name, wave.k)), {
+    force: true,
+  });
+}
+
+/**
+ * The child a job's result asks for.
+ * @param result The job's result.
+ * @returns `{ waits: false }` when it ended 0; the approvals still to come when
+ *   it waits for an approval of its own wave; `undefined` otherwise.
+ * @example
+ * ```ts
+ * childStateOf({ exitCode: 0 } as JobResult); // { waits: false }
+ * ```
+ */
+export function childStateOf(result: JobResult): ChildState | undefined {
+  if (result.exitCode === OK) return { waits: false };
+  const { decision, waiting } = result;
+  if (
+    result.exitCode !== WAITING || result.rest !== undefined ||
+    decision?.status !== "waiting" || waiting === undefined
+  ) {
+    return undefined;
+  }
+  const { counted, required } = waiting.approvals;
+  return {
+    waits: true,
+    first: Math.min(counted + 1, required),
+    required,
+  };
+}
+
+/**
+ * Writes the child pipeline a job's result asks for, if any, and says so.
+ * @param job The job.
+ * @param result Its result.
+ * @param io The working directory and the log.
+ * @throws {InputError} When the child cannot be rendered.
+ */
+export async function writeGitlabChild(
+  job: ChildJob,
+  result: JobResult,
+  io: Pick<CliIo, "cwd" | "stderr">,
+): Promise<void> {
+  const state = childStateOf(result);
+  const { spec, specFile, selection: { wave } } = job;
+  const log = lineLog(io.stderr);
+  if (state === undefined) {
+    log(
+      `no child pipeline: wave ${wave.k} "${wave.name}" neither went on nor waits for an approval`,
+    );
+    return;
+  }
+  // The renderer (and the YAML library) load only when a child is written.
+  const { renderGitlabChild } = await import(
+    "../pipeline/render_gitlab_child.ts"
+  );
+  const file = renderGitlabChild(
+    spec,
+    expandJobs(spec, specFile),
+    specFile,
+    wave.k,
+    state,
+  );
+  await writeFileAtomic(resolve(io.cwd, file.path), file.text);
+  log(
+    state.waits
+      ? `child pipeline ${file.path}: approve jobs ${state.first} to ${state.required}, then the wave's jobs`
+      : `child pipeline ${file.path}: the wave goes on`,
+  );
+}
