@@ -251,4 +251,30 @@ Deno.test({
       expect(await Deno.readTextFile(join(world, "stg-2"))).toBe("stg-2 v1\n");
     },
   );
+
+  await t.step(
+    "a typo pushed, then fixed: the next push's dev wave applies",
+    async () => {
+      await Deno.writeTextFile(
+        join(repo.path, "waves.json"),
+        specText(world).replace('"gate": "never"', '"gate": "nevr"'),
+      );
+      await push("a typo");
+      await Deno.writeTextFile(join(repo.path, "waves.json"), specText(world));
+      await Deno.writeTextFile(
+        join(repo.path, "examples/desired/dev"),
+        "dev v2\n",
+      );
+      await push("the typo fixed, and dev v2");
+      const run = await runGitlab(repo.path, {
+        file: FILE,
+        env,
+        jobs: ["wave-1-dev"],
+        variables: { GITLAB_USER_LOGIN: "eve", CI_COMMIT_BEFORE_SHA: before },
+      });
+      noneFailed(run);
+      expect(run.passed).toEqual(["wave-1-dev"]);
+      expect(await Deno.readTextFile(join(world, "dev"))).toBe("dev v2\n");
+    },
+  );
 });
