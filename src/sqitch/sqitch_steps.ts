@@ -46,6 +46,7 @@ import { pinSqitch } from "./pinned_sqitch.ts";
 import { digestOf } from "./project_files.ts";
 import type { SqitchSettings } from "./sqitch_at_base.ts";
 import { checkedConfig, type SqitchConnection } from "./sqitch_config.ts";
+import { withoutPassword } from "./target_uri.ts";
 import {
   type PendingChange,
   pendingChanges,
@@ -192,6 +193,7 @@ export async function planWithSqitch(
       }
       const file = sqitchPlanFile({
         project: plan.value[0].project,
+        target: withoutPassword(place.template ?? place.target),
         deployed: deployed.value,
         pending: judged,
         honourMarks: options.honourMarks,
