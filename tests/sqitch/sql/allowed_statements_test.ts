@@ -480,6 +480,11 @@ Deno.test("statementRefusals() holds each listed shape to its conditions", async
       want: ["ALTER VIEW"],
     },
     {
+      name: "SELECT INTO in an arm of a UNION",
+      sql: "SELECT 1 INTO t UNION SELECT 2;",
+      want: ["SELECT INTO"],
+    },
+    {
       name: "a DELETE inside a WITH",
       sql:
         "WITH gone AS (DELETE FROM t RETURNING *) SELECT count(*) FROM gone;",
