@@ -142,7 +142,7 @@ export async function planWithSqitch(
     "plan",
     pass,
     runner,
-    async (pinned, config) => {
+    async (pinned, config, connection) => {
       const client = await resolveClient(settings.client, runner.env.PATH);
       if (typeof client === "string") return fail(client);
       const deployed = await readDeployed(pinned, "plan", runner);
@@ -171,6 +171,7 @@ export async function planWithSqitch(
       const context = {
         parser: await pass.parser(),
         created: new Set<string>(),
+        registries: new Set(connection.registries),
       };
       const judged: PendingChange[] = [];
       for (const change of pending) {

@@ -300,7 +300,7 @@ Deno.test("issue 35, class 3: chant-wave decides how sqitch runs, not the change
   );
 
   await t.step(
-    "a deploy that makes sqitch's log fail: sqitch finds no revert script to run",
+    "a deploy that makes sqitch's log fail waits as a write into the registry; approved, sqitch finds no revert script to run",
     async () => {
       await using r = await seeded(pg, "c3", "on-destructive", {
         changes: [
@@ -311,6 +311,17 @@ Deno.test("issue 35, class 3: chant-wave decides how sqitch runs, not the change
         ],
         files: { "db/revert/logfail.sql": WIPE },
       });
+      const waiting = await r.run(["run", ...SPEC_FLAGS, "--wave", "1"]);
+      expect(waiting.code).toBe(3);
+      expect(waiting.stderr).toContain(
+        '  c3: 1 change to deploy; destructive: logfail (ALTER TABLE in sqitch\'s registry (schema "sqitch"), line 1: "ALTER TABLE sqitch.events ADD CONSTRAINT no_log CHECK (change <> \'logfail\') NOT VALID") (destructive)\n',
+      );
+      const approve = await r.run([
+        ...approveLine(waiting.stderr),
+        "--by",
+        "ann",
+      ]);
+      expect(approve.code).toBe(0);
       const out = await r.run(["run", ...SPEC_FLAGS, "--wave", "1"]);
       expect(out.code).toBe(1);
       expect(out.stderr).toContain("chant-wave-no-revert-");

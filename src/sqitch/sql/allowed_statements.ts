@@ -7,9 +7,10 @@
  * functions created harmless earlier in the same deploy (and named with their
  * schema, as created). A qualified name `q.c` whose `q` names no relation in
  * reach (`_name_scope.ts`) and a field of a value, `(value).f`, may each be a
- * call of a function of that name, so they are judged as calls. Everything
- * else is refused, with its SQL words (`statement_kinds.ts`). Function,
- * procedure and `DO` bodies are followed (`function_bodies.ts`). Pure.
+ * call of a function of that name, so they are judged as calls. A statement
+ * that writes into sqitch's registry schema is refused. Everything else is
+ * refused, with its SQL words (`statement_kinds.ts`). Function, procedure and
+ * `DO` bodies are followed (`function_bodies.ts`). Pure.
  * @module
  */
 
@@ -157,6 +158,11 @@ export interface JudgeContext {
   parser: PgParser;
   /** Functions created harmless earlier in the deploy, by their qualified name (`billing.net`); judging adds to it. */
   created: Set<string>;
+  /**
+   * The schemas sqitch's registry may be in (writing into one is
+   * destructive). Default: `sqitch`.
+   */
+  registries?: ReadonlySet<string>;
 }
 
 /** Expression and clause nodes that do nothing but hold other nodes. */
@@ -253,6 +259,28 @@ const FK_ACTIONS: Record<string, string> = {
   d: "SET DEFAULT",
 };
 
+/** Where sqitch keeps its registry unless the configuration says otherwise. */
+const DEFAULT_REGISTRIES: ReadonlySet<string> = new Set(["sqitch"]);
+
+/** The schema of a `RangeVar`. */
+function schemaOf(rangeVar: unknown): unknown {
+  return (rangeVar as Fields | undefined)?.schemaname;
+}
+
+/** The schema of a qualified name (`["s", "f"]`), none for an unqualified one. */
+function qualifierOf(list: unknown): string | undefined {
+  const names = namesOf(list);
+  return names.length > 1 ? names[names.length - 2] : undefined;
+}
+
+/** Every name (`String` node) in a part of a tree, however deep. */
+function namesIn(value: unknown): string[] {
+  if (typeof value !== "object" || value === null) return [];
+  const name = stringOf(value);
+  if (name !== undefined) return [name];
+  return Object.values(value).flatMap(namesIn);
+}
+
 /** The most levels of bodies inside bodies followed. */
 const MAX_DEPTH = 8;
 
@@ -323,6 +351,19 @@ class Judge {
   /** Judges a part in the scope of a statement on `table` (its expressions see it). */
   onTable(table: unknown, judge: () => void): void {
     this.within(tableScope(this.scope, table), judge);
+  }
+
+  /** Refuses a statement that writes into sqitch's registry (`schema` one of its schemas). */
+  registry(what: string, schema: unknown): void {
+    const registries = this.context.registries ?? DEFAULT_REGISTRIES;
+    if (
+      typeof schema === "string" &&
+      [...registries].some((r) => r.toLowerCase() === schema.toLowerCase())
+    ) {
+      this.refuse(
+        `${what} in sqitch's registry (schema ${JSON.stringify(schema)})`,
+      );
+    }
   }
 
   /** A call: of a harmless built-in, or of a function created harmless in this deploy. */
@@ -438,9 +479,21 @@ const SHAPES: Record<string, (fields: Fields, judge: Judge) => void> = {
     }
   },
   CreateStmt(fields, judge) {
+    judge.registry("CREATE TABLE", schemaOf(fields.relation));
+    for (
+      const parent of Array.isArray(fields.inhRelations)
+        ? fields.inhRelations
+        : []
+    ) {
+      judge.registry(
+        "CREATE TABLE … PARTITION OF/INHERITS",
+        schemaOf(nodeOf(parent)?.[1]),
+      );
+    }
     judge.onTable(fields.relation, () => judge.fields(fields));
   },
   IndexStmt(fields, judge) {
+    judge.registry("CREATE INDEX", schemaOf(fields.relation));
     judge.onTable(fields.relation, () => judge.fields(fields));
   },
   AlterTableStmt(fields, judge) {
@@ -448,6 +501,7 @@ const SHAPES: Record<string, (fields: Fields, judge: Judge) => void> = {
       judge.refuse(statementKind("AlterTableStmt", fields));
       return;
     }
+    judge.registry("ALTER TABLE", schemaOf(fields.relation));
     judge.onTable(fields.relation, () => {
       judge.fields(fields, "cmds");
       for (const cmd of Array.isArray(fields.cmds) ? fields.cmds : []) {
@@ -470,6 +524,7 @@ const SHAPES: Record<string, (fields: Fields, judge: Judge) => void> = {
     ) {
       judge.refuse("INSERT into a system catalog");
     }
+    judge.registry("INSERT", schema);
     visitInsert(
       fields,
       judge.scope,
@@ -481,18 +536,40 @@ const SHAPES: Record<string, (fields: Fields, judge: Judge) => void> = {
     if (intoClause !== undefined) judge.refuse("SELECT INTO");
     visitSelect(query, judge.scope, (part, scope) => judge.walkIn(part, scope));
   },
-  CommentStmt: (fields, judge) => judge.fields(fields),
-  CreateSeqStmt: (fields, judge) => judge.fields(fields),
-  ViewStmt(fields, judge) {
-    if (fields.replace) judge.refuse("CREATE OR REPLACE VIEW");
+  CommentStmt(fields, judge) {
+    for (const name of namesIn(fields.object)) {
+      judge.registry("COMMENT ON", name);
+    }
     judge.fields(fields);
   },
-  CreateSchemaStmt: (fields, judge) => judge.fields(fields),
-  CreateEnumStmt: (fields, judge) => judge.fields(fields),
-  CompositeTypeStmt: (fields, judge) => judge.fields(fields),
-  CreateDomainStmt: (fields, judge) => judge.fields(fields),
+  CreateSeqStmt(fields, judge) {
+    judge.registry("CREATE SEQUENCE", schemaOf(fields.sequence));
+    judge.fields(fields);
+  },
+  ViewStmt(fields, judge) {
+    if (fields.replace) judge.refuse("CREATE OR REPLACE VIEW");
+    judge.registry("CREATE VIEW", schemaOf(fields.view));
+    judge.fields(fields);
+  },
+  CreateSchemaStmt(fields, judge) {
+    judge.registry("CREATE SCHEMA", fields.schemaname);
+    judge.fields(fields);
+  },
+  CreateEnumStmt(fields, judge) {
+    judge.registry("CREATE TYPE", qualifierOf(fields.typeName));
+    judge.fields(fields);
+  },
+  CompositeTypeStmt(fields, judge) {
+    judge.registry("CREATE TYPE", schemaOf(fields.typevar));
+    judge.fields(fields);
+  },
+  CreateDomainStmt(fields, judge) {
+    judge.registry("CREATE DOMAIN", qualifierOf(fields.domainname));
+    judge.fields(fields);
+  },
   AlterEnumStmt(fields, judge) {
     if (fields.oldVal !== undefined) judge.refuse("ALTER TYPE … RENAME VALUE");
+    judge.registry("ALTER TYPE", qualifierOf(fields.typeName));
   },
   CreateFunctionStmt: createFunction,
   DoStmt(fields, judge) {
@@ -518,6 +595,7 @@ function createFunction(fields: Fields, judge: Judge): void {
   for (const option of ["set", "support", "transform"]) {
     if (options.has(option)) judge.refuse(`${kind} … ${option.toUpperCase()}`);
   }
+  judge.registry(kind, qualifierOf(fields.funcname));
   judge.fields(fields, "options", "sql_body", "funcname");
   const language = stringOf(options.get("language")) ??
     (fields.sql_body === undefined ? undefined : "sql");
