@@ -165,6 +165,17 @@ Deno.test("a qualified name is a column only of a relation in reach", async (t) 
       want: [],
     },
     {
+      name: "a generated column sees its table",
+      sql:
+        "CREATE TABLE t (a int, b int GENERATED ALWAYS AS (t.a * 2) STORED);",
+      want: [],
+    },
+    {
+      name: "a VALUES list sees no FROM item of its query",
+      sql: "SELECT 1 FROM documents d, (VALUES (d.lo_unlink)) v(x);",
+      want: [asColumn("d.lo_unlink", "d")],
+    },
+    {
       name: "a domain's check sees no table",
       sql: "CREATE DOMAIN d AS oid CHECK (d.lo_unlink > 0);",
       want: [asColumn("d.lo_unlink", "d")],
@@ -176,6 +187,16 @@ Deno.test("a qualified name is a column only of a relation in reach", async (t) 
         "DO $$ DECLARE r record; BEGIN\nFOR r IN SELECT id FROM accounts LOOP\nPERFORM r.id;\nEND LOOP;\nEND $$;",
       want: [
         `${asColumn("r.id", "r", "id")} at line 3 of the body of a DO block`,
+      ],
+    },
+    {
+      name: "a trigger function's NEW.column too",
+      sql:
+        "CREATE FUNCTION app.stamp() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  RETURN NEW.total;\nEND $$;",
+      want: [
+        `${
+          asColumn("new.total", "new", "total")
+        } at line 3 of the body of function app.stamp`,
       ],
     },
   ];
