@@ -281,6 +281,17 @@ function namesIn(value: unknown): string[] {
   return Object.values(value).flatMap(namesIn);
 }
 
+/** The schema of every table a part of a tree names (`RangeVar`s), however deep. */
+function tableSchemasIn(value: unknown): string[] {
+  if (typeof value !== "object" || value === null) return [];
+  const node = nodeOf(value);
+  if (node?.[0] === "RangeVar") {
+    const schema = schemaOf(node[1]);
+    return typeof schema === "string" ? [schema] : [];
+  }
+  return Object.values(value).flatMap(tableSchemasIn);
+}
+
 /** The most levels of bodies inside bodies followed. */
 const MAX_DEPTH = 8;
 
@@ -549,6 +560,12 @@ const SHAPES: Record<string, (fields: Fields, judge: Judge) => void> = {
   ViewStmt(fields, judge) {
     if (fields.replace) judge.refuse("CREATE OR REPLACE VIEW");
     judge.registry("CREATE VIEW", schemaOf(fields.view));
+    for (const schema of new Set(tableSchemasIn(fields.query))) {
+      judge.registry(
+        "CREATE VIEW over a table (an INSERT writes through it)",
+        schema,
+      );
+    }
     judge.fields(fields);
   },
   CreateSchemaStmt(fields, judge) {

@@ -648,6 +648,19 @@ Deno.test("statementRefusals() refuses a write into sqitch's registry, and lets 
       ],
     },
     {
+      name: "a view over it, which an INSERT writes through",
+      sql:
+        "CREATE VIEW public.ev AS SELECT * FROM sqitch.events;\nINSERT INTO public.ev SELECT * FROM sqitch.events;",
+      want: [
+        write("CREATE VIEW over a table (an INSERT writes through it)"),
+      ],
+    },
+    {
+      name: "a table inheriting one of its tables (read with it)",
+      sql: "CREATE TABLE forged () INHERITS (sqitch.changes);",
+      want: [write("CREATE TABLE … PARTITION OF/INHERITS")],
+    },
+    {
       name: "the registry schema made before sqitch makes it",
       sql: "CREATE SCHEMA sqitch CREATE TABLE changes (id int);",
       want: [write("CREATE SCHEMA")],
