@@ -66,9 +66,9 @@ const ENGINE = /^db:(?:pg|postgres|postgresql):/;
  * @returns The URI with its password removed, every other part as written
  *   (`db:pg://user@host:5432/app?sslmode=require`).
  * @throws {ShapeError} Naming the part, the URI shown with its credentials
- *   and query values masked: `the target "db:pg:tenant_a%09options=…" holds "\t" in its
- *   database name; chant-wave passes libpq only letters, digits and _ . - / :
- *   , @ ~ there`.
+ *   and query values masked: `the target "db:pg:tenant_a%09options=…" holds
+ *   "\t" in its database name; chant-wave passes libpq only letters, digits
+ *   and _ . - / : , @ ~ there`.
  * @example
  * ```ts
  * checkedTargetUri("db:pg://ann:s3cret@db.internal/app");

@@ -2,6 +2,7 @@
 import { expect } from "@std/expect";
 import {
   checkedTargetUri,
+  URI_PARAMETERS,
   withoutPassword,
 } from "../../src/sqitch/target_uri.ts";
 
@@ -131,4 +132,14 @@ Deno.test("withoutPassword() removes only the password, from a URI or its templa
     "db:pg://ann@db/app?sslmode=require",
   );
   expect(withoutPassword("prod")).toBe("prod");
+});
+
+Deno.test("docs/sqitch.md lists exactly the parameters a target URI may set", async () => {
+  const docs = await Deno.readTextFile(
+    new URL("../../docs/sqitch.md", import.meta.url),
+  );
+  const list = docs.match(/its query has a parameter other than([\s\S]*?)\(an/)
+    ?.[1];
+  expect([...(list ?? "").matchAll(/`([a-z_]+)`/g)].map((m) => m[1]))
+    .toEqual([...URI_PARAMETERS]);
 });

@@ -75,7 +75,7 @@ export type Visit = (part: unknown, scope: Scope) => void;
  * @param rangeVar The `RangeVar`'s fields.
  * @returns Its alias, or its name (and schema, when written).
  */
-export function relationOf(rangeVar: Fields | undefined): Relation[] {
+function relationOf(rangeVar: Fields | undefined): Relation[] {
   if (rangeVar === undefined) return [];
   const alias = aliasOf(rangeVar.alias);
   if (alias !== undefined) return [{ name: alias }];
@@ -95,8 +95,9 @@ function aliasOf(alias: unknown): string | undefined {
 /**
  * Visits a `SelectStmt`'s parts: its CTEs and VALUES in the scope around it;
  * a set operation's arms each as a query in that scope (its ORDER BY and
- * LIMIT see no relation of its own); otherwise the FROM items in order, and the rest in
- * the scope of the query's own relations inside the one around it.
+ * LIMIT see no relation of its own); otherwise the FROM items in order, and
+ * the rest in the scope of the query's own relations inside the one around
+ * it.
  * @param select The statement's fields (its `INTO` is the caller's).
  * @param outer The scope around the query.
  * @param visit Judges a part in its scope.
