@@ -36,6 +36,12 @@ export interface SqitchPlace {
   dir: string;
   /** The database: a URI or a sqitch target name. */
   target: string;
+  /**
+   * The spec's target before the run's values were filled in
+   * (`db:pg:tenant_{target}`): the plan digest covers it, so databases in the
+   * same state share a digest. Default: `target`.
+   */
+  template?: string;
 }
 
 /** How one sqitch command starts: the program and place, and the pinned environment. */

@@ -1,7 +1,8 @@
 /**
  * How chant-wave starts sqitch for one run, whatever the change's files say:
- * sqitch reads the project's `sqitch.conf` through a copy with the revert
- * directories pinned (`sqitch_config.ts`), written to a temporary directory
+ * sqitch reads the project's `sqitch.conf` (refused when a value of it spans
+ * lines) through a copy with the revert directories pinned
+ * (`sqitch_config.ts`), written to a temporary directory
  * and named by `SQITCH_CONFIG`; and every sqitch command (so every psql it
  * starts) gets `PGOPTIONS` with `-c standard_conforming_strings=on` after any
  * options the job has, and `PGCLIENTENCODING=UTF8`, so the server and psql read
@@ -14,7 +15,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { digestOf, type ProjectFiles } from "./project_files.ts";
-import { wrappedConfig } from "./sqitch_config.ts";
+import { lineBreakInValue, wrappedConfig } from "./sqitch_config.ts";
 
 /** The settings chant-wave gives the server for every script. */
 export const SERVER_OPTIONS = "-c standard_conforming_strings=on";
@@ -44,6 +45,10 @@ export async function pinSqitch(
     return `cannot read the project's sqitch.conf: it ${read.why}`;
   }
   const project = "bytes" in read ? read.bytes : undefined;
+  const broken = project && lineBreakInValue(project);
+  if (broken) {
+    return `the project's sqitch.conf has a value that runs onto another line (line ${broken}: a quote left open or a \\n); chant-wave reads sqitch's configuration one line a key`;
+  }
   const dir = await mkdtemp(join(tmpdir(), "chant-wave-sqitch-"));
   const path = join(dir, "sqitch.conf");
   await writeFile(path, wrappedConfig(project, revertDir), { mode: 0o600 });

@@ -3,18 +3,22 @@
  * reads the project's `sqitch.conf` through a copy chant-wave writes
  * (`SQITCH_CONFIG`) with the revert directories pinned to one that does not
  * exist, so no revert script runs whatever fails (a failed verify or a failed
- * log would otherwise run one). The merged configuration (`sqitch config
- * --list`) is then checked: the layout is sqitch's default (the digest reads
- * `sqitch.plan`, `deploy/` and `verify/`), no config file is included, variable
- * names are lower case (never one of psql's own upper-case settings), and the
- * target is a PostgreSQL URI whose query sets nothing about how the server
- * reads text. The client, the mode and verify are set by flags, whatever the
- * configuration says. Pure.
+ * log would otherwise run one). The project's file must keep every value on
+ * one line, so the listing chant-wave reads shows what sqitch reads. The merged
+ * configuration (`sqitch config --list`) is then checked: the layout is
+ * sqitch's default (the digest reads `sqitch.plan`, `deploy/` and `verify/`),
+ * no config file is included, no psql variable is set (psql pastes a
+ * variable's value into the script, and sqitch hands psql the name as the file
+ * writes it, so it could be one of psql's own settings), and the target's URI
+ * passes `target_uri.ts`. The registry schemas it names are found (writing
+ * into one is destructive). The client, the mode and verify are set by flags,
+ * whatever the configuration says. Pure.
  * @module
  */
 
 import { ShapeError } from "../input/shape_error.ts";
 import { quote } from "../quote.ts";
+import { checkedTargetUri } from "./target_uri.ts";
 
 /** Keys that move where sqitch finds the plan and the scripts. */
 const LAYOUT_KEYS = new Set([
@@ -50,39 +54,6 @@ const ALLOWED_KEYS: Record<string, Set<string>> = {
   deploy: new Set(["verify", "mode", "lock_timeout"]),
 };
 
-/** Query parameters of a target URI that say nothing about how text is read. */
-const URI_PARAMETERS = new Set([
-  "application_name",
-  "channel_binding",
-  "connect_timeout",
-  "gssencmode",
-  "hostaddr",
-  "keepalives",
-  "keepalives_count",
-  "keepalives_idle",
-  "keepalives_interval",
-  "krbsrvname",
-  "load_balance_hosts",
-  "passfile",
-  "require_auth",
-  "requirepeer",
-  "sslcert",
-  "sslcompression",
-  "sslcrl",
-  "sslcrldir",
-  "sslkey",
-  "sslmode",
-  "sslnegotiation",
-  "sslpassword",
-  "sslrootcert",
-  "sslsni",
-  "target_session_attrs",
-  "tcp_user_timeout",
-]);
-
-/** A psql variable sqitch may pass: psql's own settings are upper case. */
-const VARIABLE = /^[a-z0-9_]+$/;
-
 /**
  * The configuration sqitch is given: the project's file, then chant-wave's
  * pinned revert directories (a later key wins).
@@ -107,6 +78,40 @@ export function wrappedConfig(
   if (project) bytes.set(project);
   bytes.set(pinned, project?.length ?? 0);
   return bytes;
+}
+
+/**
+ * Where a value of a project's `sqitch.conf` would hold a line break: a
+ * quoted value that runs onto the next line, or a `\n` escape. sqitch's
+ * listing prints each key and value on one line, so such a value would be
+ * read there as more keys than the file sets. Reads the file as sqitch's
+ * config reader does, as far as quotes and escapes go (a `\` escapes the
+ * character after it; a comment's quote counts too, which only refuses more).
+ * @param project The bytes of the project's `sqitch.conf`.
+ * @returns The 1-based line where such a value starts, or undefined.
+ * @example
+ * ```ts
+ * lineBreakInValue(new TextEncoder().encode('[core]\n\tpager = "less\nx"\n')); // 2
+ * ```
+ */
+export function lineBreakInValue(project: Uint8Array): number | undefined {
+  const text = new TextDecoder().decode(project);
+  let line = 1;
+  let quoteLine: number | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") {
+      const next = text[++i];
+      if (next === "n") return quoteLine ?? line;
+      if (next === "\n") line++;
+    } else if (c === '"') {
+      quoteLine = quoteLine === undefined ? line : undefined;
+    } else if (c === "\n") {
+      if (quoteLine !== undefined) return quoteLine;
+      line++;
+    }
+  }
+  return quoteLine;
 }
 
 /** One `key=value` line of `sqitch config --list`, split. */
@@ -142,27 +147,51 @@ function refuse(what: string): never {
   throw new ShapeError("", `sqitch's configuration ${what}`);
 }
 
+/** What the deploy connects with, as the configuration says. */
+export interface SqitchConnection {
+  /** The URI the deploy connects with (the spec's, or the named target's), checked. */
+  uri: string;
+  /**
+   * The schemas sqitch's registry may be in: `sqitch` and every `registry`
+   * the configuration names (writing into one is destructive).
+   */
+  registries: string[];
+}
+
 /**
  * Checks the merged configuration sqitch runs with and finds the target's URI.
  * @param listing What `sqitch config --list` printed (with the pinned file).
- * @param target The spec's target: a URI (`db:pg:…`) or a name in the configuration.
+ * @param target The spec's target: a URI (anything with a `:`, as sqitch
+ *   reads it) or a name in the configuration.
  * @param revertDir The pinned revert directory.
- * @returns The URI the deploy connects with.
+ * @returns The URI the deploy connects with and the registry schemas.
  * @throws {ShapeError} On anything chant-wave does not run sqitch with:
  *   `sqitch's configuration sets "core.deploy_dir"; chant-wave runs sqitch
- *   with its default layout (sqitch.plan, deploy/ and verify/ in the project)`.
+ *   with its default layout (sqitch.plan, deploy/ and verify/ in the
+ *   project)`; or a URI `target_uri.ts` refuses.
  * @example
  * ```ts
  * checkedConfig("core.engine=pg\ncore.revert_dir=/t/none\ncore.reworked_revert_dir=/t/none\n", "db:pg:app", "/t/none");
- * // "db:pg:app"
+ * // { uri: "db:pg:app", registries: ["sqitch"] }
  * ```
  */
 export function checkedConfig(
   listing: string,
   target: string,
   revertDir: string,
-): string {
+): SqitchConnection {
   const entries = entriesOf(listing);
+  const seen = new Set<string>();
+  for (const { key } of entries) {
+    if (seen.has(key)) {
+      refuse(
+        `lists ${
+          quote(key)
+        } twice; does a value run onto another line (in the runner's own sqitch configuration)?`,
+      );
+    }
+    seen.add(key);
+  }
   for (const pinned of PINNED_KEYS) {
     const entry = entries.find((e) => e.key === pinned);
     if (entry?.value !== revertDir) {
@@ -170,34 +199,37 @@ export function checkedConfig(
     }
   }
   for (const entry of entries) checkEntry(entry);
-  const uri = target.startsWith("db:")
-    ? target
-    : entries.find((e) =>
-      e.section === "target" && e.subsection === target && e.name === "uri"
-    )?.value;
+  const registries = new Set(["sqitch"]);
+  for (const { section, name, value } of entries) {
+    if (name === "registry" && section in ALLOWED_KEYS) registries.add(value);
+  }
+  if (target.includes(":")) {
+    return {
+      uri: checkedTargetUri(target),
+      registries: [...registries],
+    };
+  }
+  const uri = entries.find((e) =>
+    e.section === "target" && e.subsection === target && e.name === "uri"
+  )?.value;
   if (uri === undefined) {
     refuse(`names no URI for the target ${quote(target)}`);
   }
-  checkUri(uri);
-  return uri;
+  return {
+    uri: checkedTargetUri(uri, target),
+    registries: [...registries],
+  };
 }
 
 /** One key: allowed, pinned, or refused. */
 function checkEntry(entry: ConfigEntry): void {
   const { key, section, name } = entry;
-  const variables = key.match(/^(?:.+\.)?variables\.([^.]*)$/);
-  if (
-    variables &&
-    ["core", "deploy", "engine", "target"].includes(section)
-  ) {
-    if (!VARIABLE.test(variables[1])) {
-      refuse(
-        `sets the variable ${
-          quote(key)
-        }; chant-wave passes only lower-case names (psql's own settings are upper case)`,
-      );
-    }
-    return;
+  if (/(?:^|\.)variables\./.test(key)) {
+    refuse(
+      `sets the psql variable ${
+        quote(key)
+      }; chant-wave lets sqitch pass none (psql pastes a variable's value into the script, unread, and sqitch passes the name as the file writes it, which could be one of psql's own settings such as SINGLELINE)`,
+    );
   }
   if (section === "include" || section === "includeif") {
     refuse(
@@ -218,34 +250,5 @@ function checkEntry(entry: ConfigEntry): void {
   }
   if (!allowed.has(name)) {
     refuse(`sets ${quote(key)}, which chant-wave does not run sqitch with`);
-  }
-}
-
-/** A PostgreSQL URI whose query sets nothing about how the server reads text. */
-function checkUri(uri: string): void {
-  if (!/^db:(?:pg|postgres|postgresql):/.test(uri)) {
-    refuse(
-      `connects with ${
-        quote(uri.replace(/\/\/[^@/]*@/, "//***@").slice(0, 60))
-      }; chant-wave reads PostgreSQL scripts only (db:pg:)`,
-    );
-  }
-  const query = uri.indexOf("?");
-  if (query < 0) return;
-  for (const pair of uri.slice(query + 1).split("&")) {
-    if (pair === "") continue;
-    let name: string;
-    try {
-      name = decodeURIComponent(pair.split("=")[0].replace(/\+/g, " "));
-    } catch {
-      name = pair;
-    }
-    if (!URI_PARAMETERS.has(name)) {
-      refuse(
-        `gives the target's URI the parameter ${
-          quote(name.slice(0, 40))
-        }; chant-wave decides how the server reads the scripts`,
-      );
-    }
   }
 }

@@ -1,8 +1,9 @@
 /**
  * A sqitch plan as a chant-wave plan file (SPEC.md §17): the changes a
  * database has not deployed, in plan order, with a digest over everything the
- * deploy executes or that decides how it runs (the project's `sqitch.conf` and
- * plan file, the client and whether verify runs, each pending change's deploy
+ * deploy executes or that decides how it runs (the database it connects to as
+ * the spec names it, the project's `sqitch.conf` and plan file, the client and
+ * whether verify runs, each pending change's deploy
  * script, the files it includes and, with verify, its verify script and
  * theirs), `destructive` from what those scripts do, the statements that make
  * each change destructive, and what the apply needs to deploy exactly these
@@ -69,6 +70,12 @@ export interface SqitchPlanFile {
 /** What a plan is made from. */
 export interface SqitchPlanInput {
   project: string;
+  /**
+   * The database the deploy connects to, as the spec names it before the
+   * run's values are filled in, its password removed
+   * (`db:pg://app@db/tenant_{target}`, or a sqitch target's name).
+   */
+  target: string;
   /** The id of the database's last deployed change, or null. */
   deployed: string | null;
   /** The pending changes, in plan order. */
@@ -129,11 +136,12 @@ export function pendingChanges(
  * Makes the plan file of the pending changes.
  *
  * - `planDigest`: `sha256:` and the SHA-256 of
- *   `{"kind":"sqitch-plan","version":2,"project","deployed","client":{"path","sha256"},"verify","config","plan","changes":[{"id","name","files":[{"path","sha256"}]}]}`
+ *   `{"kind":"sqitch-plan","version":3,"project","target","deployed","client":{"path","sha256"},"verify","config","plan","changes":[{"id","name","files":[{"path","sha256"}]}]}`
  *   (JSON, no whitespace, keys in that order; `files` in the order psql runs
- *   them): two databases at the same change of the same project get the same
- *   digest; an edit to any file the deploy runs, to `sqitch.conf` or the plan
- *   file, another client or verify, or a database that moved gets another.
+ *   them): two databases of one spec target (`tenant_{target}`) at the same
+ *   change of the same project get the same digest; another target in the spec, an edit to any file the deploy runs,
+ *   to `sqitch.conf` or the plan file, another client or verify, or a
+ *   database that moved gets another.
  * - `destructive`: some pending change has a finding, unless its deploy
  *   script is marked not destructive and `honourMarks` is set.
  * - `empty`: nothing is pending.
@@ -149,8 +157,9 @@ export function pendingChanges(
 export function sqitchPlanFile(input: SqitchPlanInput): SqitchPlanFile {
   const covered = {
     kind: "sqitch-plan",
-    version: 2,
+    version: 3,
     project: input.project,
+    target: input.target,
     deployed: input.deployed,
     client: { path: input.client.path, sha256: input.client.sha256 },
     verify: input.verify,

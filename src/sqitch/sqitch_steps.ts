@@ -45,7 +45,8 @@ import { resolveClient } from "./database_client.ts";
 import { pinSqitch } from "./pinned_sqitch.ts";
 import { digestOf } from "./project_files.ts";
 import type { SqitchSettings } from "./sqitch_at_base.ts";
-import { checkedConfig } from "./sqitch_config.ts";
+import { checkedConfig, type SqitchConnection } from "./sqitch_config.ts";
+import { withoutPassword } from "./target_uri.ts";
 import {
   type PendingChange,
   pendingChanges,
@@ -85,7 +86,11 @@ async function withPinnedSqitch(
   phase: "plan" | "apply",
   pass: SqitchPass,
   runner: StepRunner,
-  steps: (pinned: SqitchSite, config: string | null) => Promise<ToolStepResult>,
+  steps: (
+    pinned: SqitchSite,
+    config: string | null,
+    connection: SqitchConnection,
+  ) => Promise<ToolStepResult>,
 ): Promise<ToolStepResult> {
   const files = pass.files(resolve(runner.cwd, site.dir));
   const pinning = await pinSqitch(files, pass.revertDir, runner.env);
@@ -97,13 +102,14 @@ async function withPinnedSqitch(
     const run = { ...site, env: pinning.env };
     const listing = await readConfig(run, runner, pass);
     if (!listing.ok) return failedStep(phase, runner, listing);
+    let connection;
     try {
-      checkedConfig(listing.value, site.target, pass.revertDir);
+      connection = checkedConfig(listing.value, site.target, pass.revertDir);
     } catch (error) {
       if (!(error instanceof ShapeError)) throw error;
       return toolFailure(phase, runner.label, error.message, []);
     }
-    return await steps(run, pinning.config);
+    return await steps(run, pinning.config, connection);
   } finally {
     await pinning[Symbol.asyncDispose]();
   }
@@ -136,7 +142,7 @@ export async function planWithSqitch(
     "plan",
     pass,
     runner,
-    async (pinned, config) => {
+    async (pinned, config, connection) => {
       const client = await resolveClient(settings.client, runner.env.PATH);
       if (typeof client === "string") return fail(client);
       const deployed = await readDeployed(pinned, "plan", runner);
@@ -165,6 +171,7 @@ export async function planWithSqitch(
       const context = {
         parser: await pass.parser(),
         created: new Set<string>(),
+        registries: new Set(connection.registries),
       };
       const judged: PendingChange[] = [];
       for (const change of pending) {
@@ -187,6 +194,7 @@ export async function planWithSqitch(
       }
       const file = sqitchPlanFile({
         project: plan.value[0].project,
+        target: withoutPassword(place.template ?? place.target),
         deployed: deployed.value,
         pending: judged,
         honourMarks: options.honourMarks,

@@ -61,7 +61,7 @@ export function toolPass(context?: ToolContext): ToolPass {
  */
 function sqitchPlace(tool: SqitchTool, where: ToolRun): SqitchPlace {
   const [dir, target] = fillForRun([tool.dir, tool.target], where);
-  return { dir, target };
+  return { dir, target, template: tool.target };
 }
 
 /**

@@ -29,19 +29,22 @@ async function sha256(
 }
 
 /**
- * The digest SPEC'd for a plan: over the project, the database's change, the
- * client, verify, sqitch.conf, the plan file and each pending change's files.
+ * The digest SPEC'd for a plan: over the project, the target, the database's
+ * change, the client, verify, sqitch.conf, the plan file and each pending
+ * change's files.
  */
 async function planDigest(
   files: Record<string, string>,
+  target: string,
   deployed: string | null,
   changes: [string, string][],
 ): Promise<string> {
   const psql = await Deno.readFile(await Deno.realPath("/usr/bin/psql"));
   const covered = {
     kind: "sqitch-plan",
-    version: 2,
+    version: 3,
     project: "tenants",
+    target,
     deployed,
     client: { path: "/usr/bin/psql", sha256: await sha256(psql) },
     verify: false,
@@ -87,7 +90,7 @@ Deno.test("chant-wave plan-file sqitch writes the plan of a database's pending c
       );
       expect(JSON.parse(out.stdout)).toEqual(plan);
       expect(plan).toEqual({
-        planDigest: await planDigest(files, null, [
+        planDigest: await planDigest(files, "db:pg:tenant_one", null, [
           [ACCOUNTS, "accounts"],
           [INVOICES, "invoices"],
         ]),
@@ -110,14 +113,20 @@ Deno.test("chant-wave plan-file sqitch writes the plan of a database's pending c
   );
 
   await t.step(
-    "another database in the same state plans the same digest",
+    "another database in the same state plans another digest: the digest covers the target",
     async () => {
       const out = await planFile("db:pg:tenant_two");
       expect(out.code).toBe(0);
       const plan = JSON.parse(
         await Deno.readTextFile(`${dir.path}/out/plan.json`),
       );
-      expect(plan.planDigest).toBe(fresh);
+      expect(plan.planDigest).toBe(
+        await planDigest(files, "db:pg:tenant_two", null, [
+          [ACCOUNTS, "accounts"],
+          [INVOICES, "invoices"],
+        ]),
+      );
+      expect(plan.planDigest).not.toBe(fresh);
     },
   );
 

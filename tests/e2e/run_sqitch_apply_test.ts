@@ -11,21 +11,12 @@ import {
   requireSqitch,
   startPostgres,
 } from "../_helpers/postgres.ts";
-import { exampleFiles, SPEC_FLAGS, tenantRepo } from "../_helpers/tenants.ts";
-
-/** A one-wave spec over the example's project for `tenant`. */
-function spec(
-  tenant: string,
-  wave: Record<string, unknown>,
-  target = "db:pg:tenant_{target}",
-): string {
-  return JSON.stringify({
-    name: "tenants",
-    tool: { kind: "sqitch", dir: "db", target },
-    heartbeat: 0,
-    waves: [{ name: "prod", runs: [tenant], ...wave }],
-  });
-}
+import {
+  exampleFiles,
+  oneWaveSpec,
+  SPEC_FLAGS,
+  tenantRepo,
+} from "../_helpers/tenants.ts";
 
 /** Appends change `late` to the plan, with its deploy script (a before-apply hook). */
 const ADD_LATE = [
@@ -43,7 +34,8 @@ Deno.test("run with sqitch: the apply deploys exactly the approved plan", async 
     async () => {
       await using r = await tenantRepo(pg, {
         ...await exampleFiles(),
-        "waves.jsonc": spec("a", {
+        "waves.jsonc": oneWaveSpec("a", {
+          name: "prod",
           gate: "always",
           hooks: {
             "before-apply": [{ name: "late", run: ["sh", "-c", ADD_LATE] }],
@@ -76,7 +68,10 @@ Deno.test("run with sqitch: the apply deploys exactly the approved plan", async 
     async () => {
       await using r = await tenantRepo(pg, {
         ...await exampleFiles(),
-        "waves.jsonc": spec("b", { gate: "always" }),
+        "waves.jsonc": oneWaveSpec("b", {
+          name: "prod",
+          gate: "always",
+        }),
       });
       await r.repo.commit("head: the change");
       const waiting = await r.run(["run", ...SPEC_FLAGS, "--wave", "1"]);
@@ -109,7 +104,8 @@ Deno.test("run with sqitch: the apply deploys exactly the approved plan", async 
         "sqitch --chdir=db deploy --target=db:pg:tenant_c --to=accounts";
       await using r = await tenantRepo(pg, {
         ...await exampleFiles(),
-        "waves.jsonc": spec("c", {
+        "waves.jsonc": oneWaveSpec("c", {
+          name: "prod",
           gate: "never",
           hooks: {
             "before-apply": [{ name: "by-hand", run: ["sh", "-c", byHand] }],
@@ -136,7 +132,10 @@ Deno.test("run with sqitch: an unreachable server fails the plan, naming the dat
   const target = `db:pg://postgres:s3cr3t-pw@127.0.0.1:${port}/tenant_{target}`;
   await using r = await tenantRepo(undefined, {
     ...await exampleFiles(),
-    "waves.jsonc": spec("x", { gate: "never" }, target),
+    "waves.jsonc": oneWaveSpec("x", {
+      name: "prod",
+      gate: "never",
+    }, target),
   });
   await r.repo.commit("head: the change");
   const out = await r.run(["run", ...SPEC_FLAGS, "--wave", "1"]);

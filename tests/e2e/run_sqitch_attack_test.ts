@@ -5,147 +5,53 @@
 // database: the rows and the columns are still there.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { approveLine } from "../_helpers/rollout.ts";
+import { requireSqitch, startPostgres } from "../_helpers/postgres.ts";
 import {
-  type Postgres,
-  requireSqitch,
-  startPostgres,
-} from "../_helpers/postgres.ts";
-import {
-  exampleFiles,
-  type NewChange,
+  attackChange,
+  planStatements,
+  runThenApprove,
+  SEEDED,
+  seededRepo,
   SPEC_FLAGS,
-  type TenantRepo,
-  tenantRepo,
-  withChanges,
+  tenantTables,
 } from "../_helpers/tenants.ts";
-
-/** A one-wave spec over the example's project: tenant `tenant`. */
-function spec(tenant: string, gate: string): string {
-  return JSON.stringify({
-    name: "tenants",
-    tool: { kind: "sqitch", dir: "db", target: "db:pg:tenant_{target}" },
-    heartbeat: 0,
-    waves: [{ name: "staging", runs: [tenant], gate }],
-  });
-}
-
-/** What the tenant's tables hold: their columns and row counts. */
-const SEEDED = {
-  accounts: "id,email,note,expression",
-  invoices: "id,account_id,total_cents",
-  rows: "2|2",
-};
-
-/**
- * A repository whose base holds the example under `gate`, its first two
- * changes deployed to `tenant` and two accounts with an invoice each (and a
- * column named by an unreserved keyword); then `attack` pushed on top.
- */
-async function seeded(
-  pg: Postgres,
-  tenant: string,
-  gate: string,
-  attack: { changes: NewChange[]; files?: Record<string, string> },
-): Promise<TenantRepo> {
-  await pg.createDatabases([`tenant_${tenant}`]);
-  const files: Record<string, string> = {
-    ...await exampleFiles(),
-    "waves.jsonc": spec(tenant, gate),
-  };
-  const r = await tenantRepo(pg, files);
-  await r.sqitch(["deploy", `--target=db:pg:tenant_${tenant}`]);
-  await pg.sql(
-    `tenant_${tenant}`,
-    "ALTER TABLE accounts ADD COLUMN expression text DEFAULT 'kept';" +
-      "INSERT INTO accounts (email) VALUES ('ann@example.com'), ('bob@example.com');" +
-      "INSERT INTO invoices (account_id, total_cents) SELECT id, 100 FROM accounts;",
-  );
-  await r.repo.commit("head: the attack", {
-    ...withChanges(files["db/sqitch.plan"], attack.changes),
-    ...attack.files,
-  });
-  return r;
-}
-
-/** The tenant's tables now, as {@linkcode SEEDED} shows them. */
-async function tables(pg: Postgres, tenant: string) {
-  const db = `tenant_${tenant}`;
-  const columns = (table: string) =>
-    pg.sql(
-      db,
-      `SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '${table}'`,
-    );
-  return {
-    accounts: await columns("accounts"),
-    invoices: await columns("invoices"),
-    rows: await pg.sql(
-      db,
-      "SELECT (SELECT count(*) FROM accounts) || '|' || (SELECT count(*) FROM invoices)",
-    ),
-  };
-}
-
-/** The statements the plan file of `tenant` lists, by change. */
-async function statements(
-  r: TenantRepo,
-  tenant: string,
-): Promise<Record<string, string[]>> {
-  const dir = `${r.path}/.chant/waves/tenants/wave-1`;
-  for await (const entry of Deno.readDir(dir)) {
-    if (!entry.name.startsWith(tenant)) continue;
-    const plan = JSON.parse(await Deno.readTextFile(`${dir}/${entry.name}`));
-    return Object.fromEntries(
-      plan.changes.map((c: { address: string; statements?: string[] }) => [
-        c.address,
-        c.statements ?? [],
-      ]),
-    );
-  }
-  throw new Error(`no plan file of ${tenant} in ${dir}`);
-}
-
-/** A change after the example's, as `sqitch add` would make it. */
-function attack(name: string, deploy: string): NewChange {
-  return { name, requires: ["invoices"], deploy };
-}
 
 Deno.test("issue 35, class 1: what psql and the server run is what the allow-list judges; every attack waits", async () => {
   await requireSqitch();
   await using pg = await startPostgres();
   const changes = [
-    attack(
+    attackChange(
       "tidy",
       "CREATE FUNCTION public.tidy() RETURNS void LANGUAGE plpgsql AS $$\nBEGIN\n  EXECUTE 'DELETE FROM ' || 'accounts';\nEND $$;\nSELECT public.tidy();\n",
     ),
-    attack(
+    attackChange(
       "merge",
       "MERGE INTO accounts a USING accounts b ON a.id = b.id WHEN MATCHED THEN DELETE;\n",
     ),
-    attack(
+    attackChange(
       "rule",
       "CREATE TABLE audit (id int);\nCREATE RULE wipe AS ON INSERT TO audit DO ALSO DELETE FROM invoices;\nINSERT INTO audit VALUES (1);\n",
     ),
-    attack(
+    attackChange(
       "upsert",
       "INSERT INTO accounts (email) SELECT email FROM accounts\n  ON CONFLICT (email) DO UPDATE SET note = '';\n",
     ),
-    attack("where_true", "DELETE FROM invoices WHERE true;\n"),
-    attack("keyword_column", "ALTER TABLE accounts DROP expression;\n"),
-    attack(
+    attackChange("where_true", "DELETE FROM invoices WHERE true;\n"),
+    attackChange("keyword_column", "ALTER TABLE accounts DROP expression;\n"),
+    attackChange(
       "hidden",
       "SET standard_conforming_strings = off;\nSELECT 'a\\'; TRUNCATE accounts CASCADE; -- ';\n",
     ),
-    attack(
+    attackChange(
       "backtick",
       "\\echo `psql -d tenant_a1 -c 'TRUNCATE accounts CASCADE'`\nSELECT 1;\n",
     ),
-    attack(
+    attackChange(
       "second_command",
       "\\echo done \\\\ TRUNCATE accounts CASCADE;\n",
     ),
   ];
-  await using r = await seeded(pg, "a1", "on-destructive", { changes });
+  await using r = await seededRepo(pg, "a1", "on-destructive", { changes });
   const out = await r.run(["run", ...SPEC_FLAGS, "--wave", "1"]);
   expect(out.code).toBe(3);
   expect(out.stderr).toContain(
@@ -154,7 +60,7 @@ Deno.test("issue 35, class 1: what psql and the server run is what the allow-lis
   expect(out.stderr).toContain(
     'gate tenants-wave-1: waiting: the policy is "on-destructive" and 1 member is destructive: "a1"\n',
   );
-  expect(await statements(r, "a1")).toEqual({
+  expect(await planStatements(r, "a1")).toEqual({
     tidy: [
       "deploy/tidy.sql:1: EXECUTE of a string at line 3 of the body of function public.tidy: CREATE FUNCTION public.tidy() RETURNS void LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'DELETE FROM ' || 'accounts'; END $$",
       "deploy/tidy.sql:5: a call of public.tidy(): SELECT public.tidy()",
@@ -186,7 +92,7 @@ Deno.test("issue 35, class 1: what psql and the server run is what the allow-lis
     ],
   });
   expect(await r.deployed("a1")).toEqual(["accounts", "invoices"]);
-  expect(await tables(pg, "a1")).toEqual(SEEDED);
+  expect(await tenantTables(pg, "a1")).toEqual(SEEDED);
 });
 
 Deno.test("issue 35, class 2: the digest covers every file the deploy runs", async (t) => {
@@ -196,22 +102,17 @@ Deno.test("issue 35, class 2: the digest covers every file the deploy runs", asy
   await t.step(
     "an included file edited after the approval: the share job refuses it (exit 4), nothing deployed",
     async () => {
-      await using r = await seeded(pg, "b1", "always", {
-        changes: [attack("due", "BEGIN;\n\\ir due/columns.sql\nCOMMIT;\n")],
+      await using r = await seededRepo(pg, "b1", "always", {
+        changes: [
+          attackChange("due", "BEGIN;\n\\ir due/columns.sql\nCOMMIT;\n"),
+        ],
         files: {
           "db/deploy/due/columns.sql":
             "ALTER TABLE invoices ADD COLUMN due date;\n",
         },
       });
       const decide = ["run", ...SPEC_FLAGS, "--wave", "1", "--decide"];
-      const waiting = await r.run(decide);
-      expect(waiting.code).toBe(3);
-      const approve = await r.run([
-        ...approveLine(waiting.stderr),
-        "--by",
-        "ann",
-      ]);
-      expect(approve.code).toBe(0);
+      await runThenApprove(r, decide);
       expect((await r.run(decide)).code).toBe(0);
       await r.repo.write(
         "db/deploy/due/columns.sql",
@@ -233,15 +134,15 @@ Deno.test("issue 35, class 2: the digest covers every file the deploy runs", asy
         '1 change to deploy; destructive: due (TRUNCATE, deploy/due/columns.sql line 1: "TRUNCATE accounts CASCADE")',
       );
       expect(await r.deployed("b1")).toEqual(["accounts", "invoices"]);
-      expect(await tables(pg, "b1")).toEqual(SEEDED);
+      expect(await tenantTables(pg, "b1")).toEqual(SEEDED);
     },
   );
 
   await t.step(
     "an include outside the project is destructive, named with its line",
     async () => {
-      await using r = await seeded(pg, "b2", "on-destructive", {
-        changes: [attack("outside", "\\i ../wipe.sql\n")],
+      await using r = await seededRepo(pg, "b2", "on-destructive", {
+        changes: [attackChange("outside", "\\i ../wipe.sql\n")],
         files: { "wipe.sql": "TRUNCATE accounts CASCADE;\n" },
       });
       const out = await r.run(["run", ...SPEC_FLAGS, "--wave", "1"]);
@@ -250,7 +151,7 @@ Deno.test("issue 35, class 2: the digest covers every file the deploy runs", asy
         '  b2: 1 change to deploy; destructive: outside (an include outside the project, line 1: "\\\\i ../wipe.sql") (destructive)\n',
       );
       expect(await r.deployed("b2")).toEqual(["accounts", "invoices"]);
-      expect(await tables(pg, "b2")).toEqual(SEEDED);
+      expect(await tenantTables(pg, "b2")).toEqual(SEEDED);
     },
   );
 });
@@ -263,8 +164,8 @@ Deno.test("issue 35, class 3: chant-wave decides how sqitch runs, not the change
   await t.step(
     "verify turned on and a failing verify script: no verify runs, so no revert runs",
     async () => {
-      await using r = await seeded(pg, "c1", "on-destructive", {
-        changes: [attack("notes", "CREATE TABLE notes (id int);\n")],
+      await using r = await seededRepo(pg, "c1", "on-destructive", {
+        changes: [attackChange("notes", "CREATE TABLE notes (id int);\n")],
         files: {
           "db/sqitch.conf":
             "[core]\n\tengine = pg\n[deploy]\n\tverify = true\n\tmode = all\n",
@@ -275,15 +176,15 @@ Deno.test("issue 35, class 3: chant-wave decides how sqitch runs, not the change
       const out = await r.run(["run", ...SPEC_FLAGS, "--wave", "1"]);
       expect(out.code).toBe(0);
       expect(await r.deployed("c1")).toEqual(["accounts", "invoices", "notes"]);
-      expect(await tables(pg, "c1")).toEqual(SEEDED);
+      expect(await tenantTables(pg, "c1")).toEqual(SEEDED);
     },
   );
 
   await t.step(
     "a committed wrapper named as the client in sqitch.conf never runs",
     async () => {
-      await using r = await seeded(pg, "c2", "on-destructive", {
-        changes: [attack("notes", "CREATE TABLE notes (id int);\n")],
+      await using r = await seededRepo(pg, "c2", "on-destructive", {
+        changes: [attackChange("notes", "CREATE TABLE notes (id int);\n")],
         files: {
           "db/sqitch.conf":
             '[core]\n\tengine = pg\n[engine "pg"]\n\tclient = ./psql.sh\n',
@@ -295,27 +196,36 @@ Deno.test("issue 35, class 3: chant-wave decides how sqitch runs, not the change
       const out = await r.run(["run", ...SPEC_FLAGS, "--wave", "1"]);
       expect(out.code).toBe(0);
       expect(await r.deployed("c2")).toEqual(["accounts", "invoices", "notes"]);
-      expect(await tables(pg, "c2")).toEqual(SEEDED);
+      expect(await tenantTables(pg, "c2")).toEqual(SEEDED);
     },
   );
 
   await t.step(
-    "a deploy that makes sqitch's log fail: sqitch finds no revert script to run",
+    "a deploy that makes sqitch's log fail waits as a write into the registry; approved, sqitch finds no revert script to run",
     async () => {
-      await using r = await seeded(pg, "c3", "on-destructive", {
+      await using r = await seededRepo(pg, "c3", "on-destructive", {
         changes: [
-          attack(
+          attackChange(
             "logfail",
             "ALTER TABLE sqitch.events ADD CONSTRAINT no_log CHECK (change <> 'logfail') NOT VALID;\n",
           ),
         ],
         files: { "db/revert/logfail.sql": WIPE },
       });
+      const waiting = await runThenApprove(r, [
+        "run",
+        ...SPEC_FLAGS,
+        "--wave",
+        "1",
+      ]);
+      expect(waiting.stderr).toContain(
+        '  c3: 1 change to deploy; destructive: logfail (ALTER TABLE in sqitch\'s registry (schema "sqitch"), line 1: "ALTER TABLE sqitch.events ADD CONSTRAINT no_log CHECK (change <> \'logfail\') NOT VALID") (destructive)\n',
+      );
       const out = await r.run(["run", ...SPEC_FLAGS, "--wave", "1"]);
       expect(out.code).toBe(1);
       expect(out.stderr).toContain("chant-wave-no-revert-");
       expect(await r.deployed("c3")).toEqual(["accounts", "invoices"]);
-      expect(await tables(pg, "c3")).toEqual(SEEDED);
+      expect(await tenantTables(pg, "c3")).toEqual(SEEDED);
     },
   );
 });

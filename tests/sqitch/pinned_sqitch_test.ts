@@ -43,3 +43,14 @@ Deno.test("pinSqitch() writes the pinned configuration and sets how the server a
     ]);
   });
 });
+
+Deno.test("pinSqitch() refuses a sqitch.conf whose value runs onto another line", async () => {
+  await using dir = await tempDir({
+    "db/sqitch.conf":
+      '[core]\n\tengine = pg\n\tpager = "less\n[target \\"prod\\"]\n\turi = db:pg:app\n',
+  });
+  expect(await pinSqitch(projectFiles(`${dir.path}/db`), "/tmp/none", {}))
+    .toBe(
+      "the project's sqitch.conf has a value that runs onto another line (line 3: a quote left open or a \\n); chant-wave reads sqitch's configuration one line a key",
+    );
+});

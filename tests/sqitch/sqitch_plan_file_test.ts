@@ -41,6 +41,7 @@ const EMAILS = change(B, "emails");
 
 const INPUT: SqitchPlanInput = {
   project: "flipr",
+  target: "db:pg://app@db.internal/tenant_{target}",
   deployed: null,
   pending: [USERS, EMAILS],
   honourMarks: false,
@@ -60,8 +61,9 @@ Deno.test("sqitchPlanFile() digests everything the deploy runs or reads", async 
     const plan = sqitchPlanFile({ ...INPUT, deployed: C, pending: [USERS] });
     const covered = JSON.stringify({
       kind: "sqitch-plan",
-      version: 2,
+      version: 3,
       project: "flipr",
+      target: "db:pg://app@db.internal/tenant_{target}",
       deployed: C,
       client: { path: "/usr/bin/psql", sha256: HASH("9") },
       verify: false,
@@ -94,6 +96,10 @@ Deno.test("sqitchPlanFile() digests everything the deploy runs or reads", async 
     ["another change added", { pending: [USERS, EMAILS, change(C, "x")] }],
     ["a database at another change", { deployed: C }],
     ["another project", { project: "other" }],
+    ["another target in the spec, only a parameter added", {
+      target: "db:pg://app@db.internal/tenant_{target}?application_name=tenant",
+    }],
+    ["a sqitch target's name", { target: "{target}" }],
     ["a renamed change", {
       pending: [USERS, { ...EMAILS, name: "mail" }],
     }],

@@ -5,9 +5,12 @@
  * shape holds, and every node inside it is an expression the list knows, whose
  * function calls are of harmless built-ins (`harmless_functions.ts`) or of
  * functions created harmless earlier in the same deploy (and named with their
- * schema, as created). Everything else is refused, with its SQL words
- * (`statement_kinds.ts`). Function, procedure and `DO` bodies are followed
- * (`function_bodies.ts`). Pure.
+ * schema, as created). A qualified name `q.c` whose `q` names no relation in
+ * reach (`_name_scope.ts`) and a field of a value, `(value).f`, may each be a
+ * call of a function of that name, so they are judged as calls. A statement
+ * that writes into sqitch's registry schema is refused. Everything else is
+ * refused, with its SQL words (`statement_kinds.ts`). Function, procedure and
+ * `DO` bodies are followed (`function_bodies.ts`). Pure.
  * @module
  */
 
@@ -24,6 +27,13 @@ import {
   optionsOf,
   stringOf,
 } from "./_parse_tree.ts";
+import {
+  NO_RELATIONS,
+  type Scope,
+  tableScope,
+  visitInsert,
+  visitSelect,
+} from "./_name_scope.ts";
 import type { PgNode, PgParser } from "./pg_parser.ts";
 import { decodeUtf8 } from "./script_text.ts";
 import { statementKind, wordsOf } from "./statement_kinds.ts";
@@ -148,6 +158,11 @@ export interface JudgeContext {
   parser: PgParser;
   /** Functions created harmless earlier in the deploy, by their qualified name (`billing.net`); judging adds to it. */
   created: Set<string>;
+  /**
+   * The schemas sqitch's registry may be in (writing into one is
+   * destructive). Default: `sqitch`.
+   */
+  registries?: ReadonlySet<string>;
 }
 
 /** Expression and clause nodes that do nothing but hold other nodes. */
@@ -156,7 +171,6 @@ const EXPRESSIONS = new Set([
   "A_Const",
   "A_Expr",
   "A_Indices",
-  "A_Indirection",
   "A_Star",
   "Alias",
   "BitString",
@@ -168,7 +182,6 @@ const EXPRESSIONS = new Set([
   "CoalesceExpr",
   "CollateClause",
   "ColumnDef",
-  "ColumnRef",
   "CommonTableExpr",
   "Constraint",
   "DefElem",
@@ -246,6 +259,39 @@ const FK_ACTIONS: Record<string, string> = {
   d: "SET DEFAULT",
 };
 
+/** Where sqitch keeps its registry unless the configuration says otherwise. */
+const DEFAULT_REGISTRIES: ReadonlySet<string> = new Set(["sqitch"]);
+
+/** The schema of a `RangeVar`. */
+function schemaOf(rangeVar: unknown): unknown {
+  return (rangeVar as Fields | undefined)?.schemaname;
+}
+
+/** The schema of a qualified name (`["s", "f"]`), none for an unqualified one. */
+function qualifierOf(list: unknown): string | undefined {
+  const names = namesOf(list);
+  return names.length > 1 ? names[names.length - 2] : undefined;
+}
+
+/** Every name (`String` node) in a part of a tree, however deep. */
+function namesIn(value: unknown): string[] {
+  if (typeof value !== "object" || value === null) return [];
+  const name = stringOf(value);
+  if (name !== undefined) return [name];
+  return Object.values(value).flatMap(namesIn);
+}
+
+/** The schema of every table a part of a tree names (`RangeVar`s), however deep. */
+function tableSchemasIn(value: unknown): string[] {
+  if (typeof value !== "object" || value === null) return [];
+  const node = nodeOf(value);
+  if (node?.[0] === "RangeVar") {
+    const schema = schemaOf(node[1]);
+    return typeof schema === "string" ? [schema] : [];
+  }
+  return Object.values(value).flatMap(tableSchemasIn);
+}
+
 /** The most levels of bodies inside bodies followed. */
 const MAX_DEPTH = 8;
 
@@ -254,6 +300,8 @@ class Judge {
   readonly refusals: string[] = [];
   /** Above 0 while judging a default that must not be volatile. */
   #steady = 0;
+  /** The relations in reach of what is being judged. */
+  scope: Scope = NO_RELATIONS;
 
   constructor(
     readonly context: JudgeContext,
@@ -280,6 +328,8 @@ class Judge {
     }
     const [type, fields] = node;
     if (type === "FuncCall") this.call(fields);
+    else if (type === "ColumnRef") this.columnRef(fields);
+    else if (type === "A_Indirection") this.indirection(fields);
     else if (Object.hasOwn(SHAPES, type)) SHAPES[type](fields, this);
     else if (EXPRESSIONS.has(type)) this.fields(fields);
     else if (type.endsWith("Stmt")) this.refuse(statementKind(type, fields));
@@ -293,10 +343,49 @@ class Judge {
     }
   }
 
+  /** Runs `judge` in the scope given, then goes back to this one. */
+  within(scope: Scope, judge: () => void): void {
+    const around = this.scope;
+    this.scope = scope;
+    try {
+      judge();
+    } finally {
+      this.scope = around;
+    }
+  }
+
+  /** Judges a part in the scope given. */
+  walkIn(value: unknown, scope: Scope): void {
+    this.within(scope, () => this.walk(value));
+  }
+
+  /** Judges a part in the scope of a statement on `table` (its expressions see it). */
+  onTable(table: unknown, judge: () => void): void {
+    this.within(tableScope(this.scope, table), judge);
+  }
+
+  /** Refuses a statement that writes into sqitch's registry (`schema` one of its schemas). */
+  registry(what: string, schema: unknown): void {
+    const registries = this.context.registries ?? DEFAULT_REGISTRIES;
+    if (
+      typeof schema === "string" &&
+      [...registries].some((r) => r.toLowerCase() === schema.toLowerCase())
+    ) {
+      this.refuse(
+        `${what} in sqitch's registry (schema ${JSON.stringify(schema)})`,
+      );
+    }
+  }
+
   /** A call: of a harmless built-in, or of a function created harmless in this deploy. */
   call(fields: Fields): void {
-    const name = namesOf(fields.funcname);
-    const shown = `${name.join(".")}()`;
+    this.callOf(namesOf(fields.funcname));
+    this.fields(fields, "funcname");
+  }
+
+  /** Refuses a call of `name` unless it is harmless (and steady where it must be). */
+  callOf(name: readonly string[], written = ""): void {
+    const shown = `${name.join(".")}()${written}`;
     const builtin = harmlessFunction(name);
     const created = name.length > 1 && this.context.created.has(name.join("."));
     if (builtin === undefined && !created) {
@@ -306,7 +395,46 @@ class Judge {
         `a default calling ${shown}, which is volatile (it rewrites the table)`,
       );
     }
-    this.fields(fields, "funcname");
+  }
+
+  /**
+   * `q.c` (or `s.t.c`): column `c` of a relation in reach, else possibly the
+   * call `c(q)` (`q` a SQL function's parameter, a PL/pgSQL variable), which
+   * must then be of a harmless function.
+   */
+  columnRef(fields: Fields): void {
+    const parts = Array.isArray(fields.fields) ? fields.fields : [];
+    const names = parts.map(stringOf);
+    const last = names[names.length - 1];
+    if (names.length < 2 || last === undefined) return;
+    const qualifier = names.slice(0, -1);
+    if (qualifier.includes(undefined)) {
+      this.refuse(`an expression chant-wave does not read (ColumnRef)`);
+      return;
+    }
+    if (this.scope.reaches(qualifier as string[])) return;
+    const written = names.join(".");
+    this.callOf(
+      [last],
+      ` written as a column, ${written.slice(0, 60)} (${
+        JSON.stringify(qualifier.join(".").slice(0, 40))
+      } names no table in reach)`,
+    );
+  }
+
+  /** `(value).f`: a field of a value is the call `f(value)` unless the value has a field `f`. */
+  indirection(fields: Fields): void {
+    this.walk(fields.arg);
+    for (
+      const item of Array.isArray(fields.indirection) ? fields.indirection : []
+    ) {
+      const field = stringOf(item);
+      if (field === undefined) {
+        this.walk(item);
+      } else {
+        this.callOf([field], ` written as a field, (…).${field.slice(0, 40)}`);
+      }
+    }
   }
 
   /** Judges an expression that must not call anything volatile. */
@@ -361,19 +489,38 @@ const SHAPES: Record<string, (fields: Fields, judge: Judge) => void> = {
       );
     }
   },
-  CreateStmt: (fields, judge) => judge.fields(fields),
-  IndexStmt: (fields, judge) => judge.fields(fields),
+  CreateStmt(fields, judge) {
+    judge.registry("CREATE TABLE", schemaOf(fields.relation));
+    for (
+      const parent of Array.isArray(fields.inhRelations)
+        ? fields.inhRelations
+        : []
+    ) {
+      judge.registry(
+        "CREATE TABLE … PARTITION OF/INHERITS",
+        schemaOf(nodeOf(parent)?.[1]),
+      );
+    }
+    judge.onTable(fields.relation, () => judge.fields(fields));
+  },
+  IndexStmt(fields, judge) {
+    judge.registry("CREATE INDEX", schemaOf(fields.relation));
+    judge.onTable(fields.relation, () => judge.fields(fields));
+  },
   AlterTableStmt(fields, judge) {
     if (fields.objtype !== "OBJECT_TABLE") {
       judge.refuse(statementKind("AlterTableStmt", fields));
       return;
     }
-    judge.fields(fields, "cmds");
-    for (const cmd of Array.isArray(fields.cmds) ? fields.cmds : []) {
-      const node = nodeOf(cmd);
-      if (node?.[0] !== "AlterTableCmd") judge.walk(cmd);
-      else alterTableCommand(node[1], judge);
-    }
+    judge.registry("ALTER TABLE", schemaOf(fields.relation));
+    judge.onTable(fields.relation, () => {
+      judge.fields(fields, "cmds");
+      for (const cmd of Array.isArray(fields.cmds) ? fields.cmds : []) {
+        const node = nodeOf(cmd);
+        if (node?.[0] !== "AlterTableCmd") judge.walk(cmd);
+        else alterTableCommand(node[1], judge);
+      }
+    });
   },
   InsertStmt(fields, judge) {
     const conflict = fields.onConflictClause as Fields | undefined;
@@ -388,24 +535,58 @@ const SHAPES: Record<string, (fields: Fields, judge: Judge) => void> = {
     ) {
       judge.refuse("INSERT into a system catalog");
     }
-    judge.fields(fields);
+    judge.registry("INSERT", schema);
+    visitInsert(
+      fields,
+      judge.scope,
+      (part, scope) => judge.walkIn(part, scope),
+    );
   },
   SelectStmt(fields, judge) {
-    if (fields.intoClause !== undefined) judge.refuse("SELECT INTO");
-    judge.fields(fields, "intoClause");
+    const { intoClause, ...query } = fields;
+    if (intoClause !== undefined) judge.refuse("SELECT INTO");
+    visitSelect(query, judge.scope, (part, scope) => judge.walkIn(part, scope));
   },
-  CommentStmt: (fields, judge) => judge.fields(fields),
-  CreateSeqStmt: (fields, judge) => judge.fields(fields),
-  ViewStmt(fields, judge) {
-    if (fields.replace) judge.refuse("CREATE OR REPLACE VIEW");
+  CommentStmt(fields, judge) {
+    for (const name of namesIn(fields.object)) {
+      judge.registry("COMMENT ON", name);
+    }
     judge.fields(fields);
   },
-  CreateSchemaStmt: (fields, judge) => judge.fields(fields),
-  CreateEnumStmt: (fields, judge) => judge.fields(fields),
-  CompositeTypeStmt: (fields, judge) => judge.fields(fields),
-  CreateDomainStmt: (fields, judge) => judge.fields(fields),
+  CreateSeqStmt(fields, judge) {
+    judge.registry("CREATE SEQUENCE", schemaOf(fields.sequence));
+    judge.fields(fields);
+  },
+  ViewStmt(fields, judge) {
+    if (fields.replace) judge.refuse("CREATE OR REPLACE VIEW");
+    judge.registry("CREATE VIEW", schemaOf(fields.view));
+    for (const schema of new Set(tableSchemasIn(fields.query))) {
+      judge.registry(
+        "CREATE VIEW over a table (an INSERT writes through it)",
+        schema,
+      );
+    }
+    judge.fields(fields);
+  },
+  CreateSchemaStmt(fields, judge) {
+    judge.registry("CREATE SCHEMA", fields.schemaname);
+    judge.fields(fields);
+  },
+  CreateEnumStmt(fields, judge) {
+    judge.registry("CREATE TYPE", qualifierOf(fields.typeName));
+    judge.fields(fields);
+  },
+  CompositeTypeStmt(fields, judge) {
+    judge.registry("CREATE TYPE", schemaOf(fields.typevar));
+    judge.fields(fields);
+  },
+  CreateDomainStmt(fields, judge) {
+    judge.registry("CREATE DOMAIN", qualifierOf(fields.domainname));
+    judge.fields(fields);
+  },
   AlterEnumStmt(fields, judge) {
     if (fields.oldVal !== undefined) judge.refuse("ALTER TYPE … RENAME VALUE");
+    judge.registry("ALTER TYPE", qualifierOf(fields.typeName));
   },
   CreateFunctionStmt: createFunction,
   DoStmt(fields, judge) {
@@ -431,6 +612,7 @@ function createFunction(fields: Fields, judge: Judge): void {
   for (const option of ["set", "support", "transform"]) {
     if (options.has(option)) judge.refuse(`${kind} … ${option.toUpperCase()}`);
   }
+  judge.registry(kind, qualifierOf(fields.funcname));
   judge.fields(fields, "options", "sql_body", "funcname");
   const language = stringOf(options.get("language")) ??
     (fields.sql_body === undefined ? undefined : "sql");

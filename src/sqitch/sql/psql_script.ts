@@ -6,11 +6,14 @@
  * there is judged here, failing closed: only a tiny list of meta-commands is
  * harmless (`\echo`, `\warn`, `\qecho` with plain arguments), `\i`, `\ir`,
  * `\include` and `\include_relative` with a plain path are includes the caller
- * follows, and only the quoted `:'name'` and `:"name"` forms of a variable
- * count as read (psql quotes their values). Everything else found is
- * destructive. It returns the text the server is sent (the meta-command lines
- * and the colons of quoted variables blanked, so byte offsets stay the
- * script's) for the statement rules (`allowed_statements.ts`) to judge. Pure.
+ * follows. A psql variable is destructive in every form (`:name`, `:'name'`,
+ * `:"name"`, `:{?name}`): what psql pastes in is its value, which chant-wave
+ * does not see (psql sets some itself, sqitch sets `registry`), so judging the
+ * name would judge the wrong text. Everything else found is destructive too.
+ * It returns the text the server is sent (the meta-command lines and the
+ * colons of quoted variables blanked, so byte offsets stay the script's and
+ * the rest is still judged) for the statement rules (`allowed_statements.ts`).
+ * Pure.
  * @module
  */
 
@@ -204,9 +207,15 @@ function readTokens(
         : next.tokenName === "SCONST")
     ) {
       blank[pos + token.start] = 32;
+      script.findings.push(text.findingAt(
+        `a psql variable (${
+          quoted[1] === '"' ? "an identifier" : "a literal"
+        } psql pastes in from its value, which chant-wave does not see)`,
+        pos + token.start,
+      ));
     } else if (next.text.startsWith("{") || VARIABLE_START.test(next.text)) {
       script.findings.push(text.findingAt(
-        "a psql variable pasted in unquoted (only :'name' and :\"name\" are read)",
+        "a psql variable pasted in as SQL (or an array slice written without spaces: write a[1 : 2])",
         pos + token.start,
       ));
     }

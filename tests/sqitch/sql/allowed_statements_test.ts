@@ -388,10 +388,11 @@ const ROWS: Record<StatementNode, Row> = {
 async function whats(
   sql: string,
   created: Set<string> = new Set(),
+  registries?: Set<string>,
 ): Promise<string[]> {
   const verdict = await classifyScript(
     new TextEncoder().encode(sql),
-    { parser, created },
+    { parser, created, registries },
     () => Promise.resolve(),
   );
   return verdict.findings.map((finding) => finding.what);
@@ -478,6 +479,11 @@ Deno.test("statementRefusals() holds each listed shape to its conditions", async
       name: "ALTER of something other than a table",
       sql: "ALTER VIEW v ALTER COLUMN x SET DEFAULT 1;",
       want: ["ALTER VIEW"],
+    },
+    {
+      name: "SELECT INTO in an arm of a UNION",
+      sql: "SELECT 1 INTO t UNION SELECT 2;",
+      want: ["SELECT INTO"],
     },
     {
       name: "a DELETE inside a WITH",
@@ -600,6 +606,89 @@ Deno.test("statementRefusals() holds each listed shape to its conditions", async
   for (const { name, sql, want } of cases) {
     await t.step(name, async () => expect(await whats(sql)).toEqual(want));
   }
+});
+
+Deno.test("statementRefusals() refuses a write into sqitch's registry, and lets it be read", async (t) => {
+  const write = (what: string, schema = "sqitch") =>
+    `${what} in sqitch's registry (schema "${schema}")`;
+  const cases: { name: string; sql: string; want: string[] }[] = [
+    {
+      name: "an INSERT into its tables",
+      sql:
+        "INSERT INTO sqitch.events SELECT * FROM sqitch.events;\nINSERT INTO SQITCH.changes (change) VALUES ('x');",
+      want: [write("INSERT"), write("INSERT")],
+    },
+    {
+      name: "a constraint that makes its log fail",
+      sql:
+        "ALTER TABLE sqitch.events ADD CONSTRAINT no_log CHECK (change <> 'x') NOT VALID;",
+      want: [write("ALTER TABLE")],
+    },
+    {
+      name: "an index, a table, a view, a type, a function, a comment in it",
+      sql: [
+        "CREATE INDEX ON sqitch.changes (change);",
+        "CREATE TABLE sqitch.x (id int);",
+        "CREATE TABLE p PARTITION OF sqitch.events DEFAULT;",
+        "CREATE VIEW sqitch.v AS SELECT 1;",
+        "CREATE SEQUENCE sqitch.s;",
+        "CREATE TYPE sqitch.e AS ENUM ('a');",
+        "CREATE FUNCTION sqitch.f() RETURNS int LANGUAGE sql RETURN 1;",
+        "COMMENT ON TABLE sqitch.events IS 'x';",
+      ].join("\n"),
+      want: [
+        write("CREATE INDEX"),
+        write("CREATE TABLE"),
+        write("CREATE TABLE … PARTITION OF/INHERITS"),
+        write("CREATE VIEW"),
+        write("CREATE SEQUENCE"),
+        write("CREATE TYPE"),
+        write("CREATE FUNCTION"),
+        write("COMMENT ON"),
+      ],
+    },
+    {
+      name: "a view over it, which an INSERT writes through",
+      sql:
+        "CREATE VIEW public.ev AS SELECT * FROM sqitch.events;\nINSERT INTO public.ev SELECT * FROM sqitch.events;",
+      want: [
+        write("CREATE VIEW over a table (an INSERT writes through it)"),
+      ],
+    },
+    {
+      name: "a table inheriting one of its tables (read with it)",
+      sql: "CREATE TABLE forged () INHERITS (sqitch.changes);",
+      want: [write("CREATE TABLE … PARTITION OF/INHERITS")],
+    },
+    {
+      name: "the registry schema made before sqitch makes it",
+      sql: "CREATE SCHEMA sqitch CREATE TABLE changes (id int);",
+      want: [write("CREATE SCHEMA")],
+    },
+    {
+      name: "an INSERT in a body",
+      sql: "DO $$ BEGIN INSERT INTO sqitch.events VALUES (1); END $$;",
+      want: [`${write("INSERT")} at line 1 of the body of a DO block`],
+    },
+    {
+      name: "reading it",
+      sql:
+        "SELECT count(*) FROM sqitch.changes;\nINSERT INTO audit SELECT change FROM sqitch.changes;",
+      want: [],
+    },
+  ];
+  for (const { name, sql, want } of cases) {
+    await t.step(name, async () => expect(await whats(sql)).toEqual(want));
+  }
+  await t.step("the registry sqitch's configuration names", async () => {
+    expect(
+      await whats(
+        "INSERT INTO meta.events VALUES (1);\nINSERT INTO sqitch.events VALUES (1);",
+        new Set(),
+        new Set(["sqitch", "meta"]),
+      ),
+    ).toEqual([write("INSERT", "meta"), write("INSERT")]);
+  });
 });
 
 Deno.test("docs/sqitch.md lists every shape of the list with its example, and every harmless built-in", async () => {

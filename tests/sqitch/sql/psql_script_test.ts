@@ -140,24 +140,46 @@ Deno.test("readPsqlScript() refuses a meta-command inside a statement", async (t
   });
 });
 
-Deno.test("readPsqlScript() reads only quoted psql variables", async (t) => {
+Deno.test("readPsqlScript() finds every psql variable, quoted or not: its value is what runs", async (t) => {
   await t.step(
-    ":'v' and :\"v\" are blanked to a literal and an identifier",
+    ":'v' and :\"v\" are destructive, and blanked so the rest is judged",
     () => {
       const got = read("INSERT INTO :\"t\" VALUES (:'v');");
-      expect(got.findings).toEqual([]);
+      expect(got.findings.map((f) => `${f.line}: ${f.what}`)).toEqual([
+        "1: a psql variable (an identifier psql pastes in from its value, which chant-wave does not see)",
+        "1: a psql variable (a literal psql pastes in from its value, which chant-wave does not see)",
+      ]);
       expect(got.sql).toBe("INSERT INTO  \"t\" VALUES ( 'v');");
+    },
+  );
+  await t.step(
+    "a name psql pastes in is judged by its value, not its name",
+    () => {
+      expect(findings('SELECT :"lower"(c.content) FROM documents c;')).toEqual([
+        '1: a psql variable (an identifier psql pastes in from its value, which chant-wave does not see): :"lower"(c.content) FROM documents c;',
+      ]);
+      expect(findings(
+        "CREATE FUNCTION util.noop() RETURNS void LANGUAGE sql AS :'commit';",
+      )).toEqual([
+        "1: a psql variable (a literal psql pastes in from its value, which chant-wave does not see): :'commit';",
+      ]);
     },
   );
   await t.step("a raw :v is pasted in as SQL", () => {
     expect(findings("SELECT 1;\nSELECT :v;")).toEqual([
-      "2: a psql variable pasted in unquoted (only :'name' and :\"name\" are read): :v;",
+      "2: a psql variable pasted in as SQL (or an array slice written without spaces: write a[1 : 2]): :v;",
+    ]);
+  });
+  await t.step("psql's test of a variable", () => {
+    expect(findings("SELECT :{?registry};")).toEqual([
+      "1: a psql variable pasted in as SQL (or an array slice written without spaces: write a[1 : 2]): :{?registry};",
     ]);
   });
   await t.step("a slice written without spaces looks like one", () => {
     expect(findings("SELECT a[1:2] FROM t;")).toEqual([
-      "1: a psql variable pasted in unquoted (only :'name' and :\"name\" are read): :2] FROM t;",
+      "1: a psql variable pasted in as SQL (or an array slice written without spaces: write a[1 : 2]): :2] FROM t;",
     ]);
+    expect(findings("SELECT a[1 : 2], b::text FROM t;")).toEqual([]);
   });
 });
 
