@@ -254,7 +254,9 @@ export const approveCommand: Command = {
       specParser,
     };
     const before = await countApprovals(digest, records, judging, confirmer);
-    const standing = allTheSame
+    // A spent approval stands for nothing: what the warning above promises
+    // is a new record.
+    const standing = allTheSame || used !== undefined
       ? undefined
       : standingApproval(by, digest, before, records);
     let count = before;

@@ -62,7 +62,13 @@ Deno.test("run with sqitch: a tenant reverted by hand after it applied waits for
       expect(await r.deployed("a")).toEqual([]);
       expect(approveLine(again.stderr)).toEqual(approve);
 
-      expect((await r.run([...approve, "--by", "ann"])).code).toBe(0);
+      const renewed = await r.run([...approve, "--by", "ann"]);
+      expect(renewed.code).toBe(0);
+      expect(renewed.stderr).toContain(
+        "this new approval lets them apply again",
+      );
+      expect(renewed.stderr).toContain("recorded in");
+      expect(renewed.stderr).not.toContain("already at");
       const reapplied = await r.run(["run", ...SPEC_FLAGS, "--wave", "1"]);
       expect(reapplied.code).toBe(0);
       expect(await r.deployed("a")).toEqual(CHANGES);
