@@ -14,8 +14,10 @@ const SRC = new URL("../src/", import.meta.url);
  */
 const LAYERS: readonly (readonly string[])[] = [
   ["console", "digest", "help", "completion"],
-  ["input", "git", "http"],
-  ["spec", "fs", "ci", "seal"],
+  ["input", "http"],
+  ["fs"],
+  ["git"],
+  ["spec", "ci", "seal"],
   ["exec", "plan"],
   ["gate"],
   ["base", "forge", "jobs", "hooks", "order"],

@@ -76,7 +76,7 @@ const COLLECT_EVERY = {
 export function realIo(): CliIo {
   const env = { ...process.env };
   // The CLI ends with process.exit: a long-lived cat-file ends with it.
-  const git = createGit({ env, longLived: true });
+  const git = createGit({ env, cwd: process.cwd(), longLived: true });
   const pacer = paceCollections(COLLECT_EVERY);
   const steps = nodeSpawner({ pacer });
   return {

@@ -18,6 +18,8 @@ import {
 import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
 import { gitOnPath } from "./git_path.ts";
+import { checkoutOf, trustedPath } from "../fs/program_path.ts";
+import { delimiter } from "node:path";
 import {
   type CatFileKind,
   catFilePool,
@@ -158,6 +160,13 @@ export interface CreateGitOptions {
    */
   gitPath?: string;
   /**
+   * Where chant-wave runs: the directories of `PATH` inside its checkout (the
+   * change's files) are left out, for finding git and for every program git
+   * starts (`ssh`, credential helpers).
+   * @default {none: every absolute directory of `PATH`}
+   */
+  cwd?: string;
+  /**
    * Keep each `cat-file` process {@linkcode Git.catFile} starts for the life of
    * this process (until {@linkcode Git.endLongLived}), instead of one per
    * call. For a program that ends with `process.exit` (the CLI): the processes
@@ -184,7 +193,13 @@ const DUBIOUS_OWNERSHIP = /detected dubious ownership/;
  * ```
  */
 export function createGit(options: CreateGitOptions): Git {
-  const gitPath = options.gitPath ?? gitOnPath(options.env.PATH);
+  const env = options.cwd === undefined ? options.env : {
+    ...options.env,
+    PATH: trustedPath(options.env.PATH, checkoutOf(options.cwd)).join(
+      delimiter,
+    ),
+  };
+  const gitPath = options.gitPath ?? gitOnPath(env.PATH);
   // The user's safe.directory entries, read only once git refused a checkout
   // (no extra process otherwise); git refuses before doing anything, so the
   // command is simply run again with them.
@@ -194,7 +209,7 @@ export function createGit(options: CreateGitOptions): Git {
     spawnGit(args, {
       gitPath,
       cwd: o.cwd,
-      env: isolatedGitEnv(options.env, { ...o.env, ...trusted }),
+      env: isolatedGitEnv(env, { ...o.env, ...trusted }),
       input: o.input,
       signal: o.signal,
     });
@@ -203,7 +218,7 @@ export function createGit(options: CreateGitOptions): Git {
     if (trusted !== undefined || !DUBIOUS_OWNERSHIP.test(out.stderr)) {
       return out;
     }
-    reading ??= readSafeDirectories(gitPath, options.env).then(
+    reading ??= readSafeDirectories(gitPath, env).then(
       safeDirectoryEnv,
     );
     trusted = await reading;
@@ -235,7 +250,7 @@ export function createGit(options: CreateGitOptions): Git {
       startCatFile(kind, {
         gitPath,
         cwd,
-        env: isolatedGitEnv(options.env, { ...trusted }),
+        env: isolatedGitEnv(env, { ...trusted }),
       }),
   );
   const catFile = async (
@@ -285,7 +300,7 @@ export function createGit(options: CreateGitOptions): Git {
       return pool.end();
     },
     commandsRan: () => ended,
-    configGet: (key, cwd) => readUserConfig(gitPath, options.env, key, cwd),
+    configGet: (key, cwd) => readUserConfig(gitPath, env, key, cwd),
   };
 }
 

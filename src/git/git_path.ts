@@ -1,9 +1,10 @@
 /**
  * Where the `git` executable is, found once when chant-wave starts: in the
- * first absolute directory of `PATH` that holds an executable `git`. Every git
- * chant-wave runs later is that file, so a `git` the change's own code puts in
- * a directory of `PATH` it can write to (a relative entry, the work tree)
- * runs for nothing of chant-wave's. An edge over the file system.
+ * first absolute directory of `PATH` that holds an executable `git` (`createGit`
+ * has left out the directories inside the checkout, `fs/program_path.ts`).
+ * Every git chant-wave runs later is that file, so a `git` the change's own
+ * code puts in a directory of `PATH` it can write to (a relative entry, the
+ * work tree) runs for nothing of chant-wave's. An edge over the file system.
  * @module
  */
 

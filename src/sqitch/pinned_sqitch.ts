@@ -6,15 +6,18 @@
  * and named by `SQITCH_CONFIG`; and every sqitch command (so every psql it
  * starts) gets `PGOPTIONS` with `-c standard_conforming_strings=on` after any
  * options the job has, and `PGCLIENTENCODING=UTF8`, so the server and psql read
- * the scripts the way chant-wave's parser did. Disposing of it removes the
- * directory.
+ * the scripts the way chant-wave's parser did, and a `PATH` of only the
+ * absolute directories outside the checkout, so neither sqitch nor a program
+ * it starts is a file the change committed (`fs/program_path.ts`). Disposing
+ * of it removes the directory.
  * @module
  */
 
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { digestOf, type ProjectFiles } from "./project_files.ts";
+import { trustedPath } from "../fs/program_path.ts";
 import { lineBreakInValue, wrappedConfig } from "./sqitch_config.ts";
 
 /** The settings chant-wave gives the server for every script. */
@@ -33,12 +36,14 @@ export interface PinnedSqitch extends AsyncDisposable {
  * @param files The project's files.
  * @param revertDir The revert directory to pin (one that does not exist).
  * @param inherited The environment the run's commands inherit.
+ * @param checkout The checkout chant-wave runs in (`checkoutOf`).
  * @returns The pinning, or why the project's `sqitch.conf` cannot be read.
  */
 export async function pinSqitch(
   files: ProjectFiles,
   revertDir: string,
   inherited: Readonly<Record<string, string | undefined>>,
+  checkout: string,
 ): Promise<PinnedSqitch | string> {
   const read = await files.read("sqitch.conf");
   if ("why" in read && read.why !== "does not exist") {
@@ -58,6 +63,7 @@ export async function pinSqitch(
       SQITCH_CONFIG: path,
       PGOPTIONS: options ? `${options} ${SERVER_OPTIONS}` : SERVER_OPTIONS,
       PGCLIENTENCODING: "UTF8",
+      PATH: trustedPath(inherited.PATH, checkout).join(delimiter),
     },
     config: project === undefined ? null : digestOf(project),
     [Symbol.asyncDispose]: () => rm(dir, { recursive: true, force: true }),

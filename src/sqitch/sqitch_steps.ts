@@ -42,6 +42,7 @@ import {
 } from "./_sqitch_queries.ts";
 import { judgeChange } from "./change_scripts.ts";
 import { resolveClient } from "./database_client.ts";
+import { checkoutOf, insideCheckout } from "../fs/program_path.ts";
 import { pinSqitch } from "./pinned_sqitch.ts";
 import { digestOf } from "./project_files.ts";
 import type { SqitchSettings } from "./sqitch_at_base.ts";
@@ -93,7 +94,22 @@ async function withPinnedSqitch(
   ) => Promise<ToolStepResult>,
 ): Promise<ToolStepResult> {
   const files = pass.files(resolve(runner.cwd, site.dir));
-  const pinning = await pinSqitch(files, pass.revertDir, runner.env);
+  const checkout = checkoutOf(runner.cwd);
+  // A name is looked up on the pinned PATH; a path is where it leads.
+  if (
+    site.binary.includes("/") &&
+    insideCheckout(resolve(runner.cwd, site.binary), checkout)
+  ) {
+    return toolFailure(
+      phase,
+      runner.label,
+      `the sqitch program ${
+        JSON.stringify(site.binary)
+      } is inside the checkout, whose files the change chooses`,
+      [],
+    );
+  }
+  const pinning = await pinSqitch(files, pass.revertDir, runner.env, checkout);
   if (typeof pinning === "string") {
     return toolFailure(phase, runner.label, pinning, []);
   }
@@ -143,7 +159,11 @@ export async function planWithSqitch(
     pass,
     runner,
     async (pinned, config, connection) => {
-      const client = await resolveClient(settings.client, runner.env.PATH);
+      const client = await resolveClient(
+        settings.client,
+        runner.env.PATH,
+        checkoutOf(runner.cwd),
+      );
       if (typeof client === "string") return fail(client);
       const deployed = await readDeployed(pinned, "plan", runner);
       if (!deployed.ok) return failedStep("plan", runner, deployed);
@@ -171,6 +191,7 @@ export async function planWithSqitch(
       const context = {
         parser: await pass.parser(),
         created: new Set<string>(),
+        schemas: new Set<string>(),
         registries: new Set(connection.registries),
       };
       const judged: PendingChange[] = [];

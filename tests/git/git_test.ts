@@ -161,6 +161,28 @@ Deno.test("Git.run() throws a GitError that keeps args, exit code and stderr", a
   });
 });
 
+Deno.test("createGit() never starts a git, or an ssh git would start, from a PATH directory inside the checkout", async () => {
+  await using repo = await tempRepo({ "f.txt": "x" });
+  const marker = `${repo.path}.marker`;
+  await Deno.mkdir(`${repo.path}/.chant/bin`, { recursive: true });
+  for (const program of ["git", "ssh"]) {
+    const file = `${repo.path}/.chant/bin/${program}`;
+    await Deno.writeTextFile(
+      file,
+      `#!/bin/sh\necho ${program} >> '${marker}'\nexec /usr/bin/${program} "$@"\n`,
+    );
+    await Deno.chmod(file, 0o755);
+  }
+  const git = createGit({
+    env: { PATH: `${repo.path}/.chant/bin:${PATH}`, HOME: repo.path },
+    cwd: `${repo.path}/.chant`,
+  });
+  await git.run(["status"], { cwd: repo.path });
+  await git.run(["ls-remote", "ssh://localhost:1/none"], { cwd: repo.path })
+    .catch(() => {});
+  expect(await exists(marker)).toBe(false);
+});
+
 Deno.test("Git.topLevel() finds the work tree from anywhere inside it", async (t) => {
   await using repo = await tempRepo({ "deep/er/file.txt": "x" });
   const git = gitFor(repo.home);

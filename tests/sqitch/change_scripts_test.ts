@@ -28,7 +28,7 @@ Deno.test("judgeChange() follows every include inside the project, digesting eac
       verify === undefined
         ? undefined
         : { path: "verify/x.sql", bytes: utf8(verify) },
-      { parser, created: new Set() },
+      { parser, created: new Set(), schemas: new Set() },
       project,
     );
   await t.step(

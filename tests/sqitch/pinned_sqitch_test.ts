@@ -14,7 +14,12 @@ Deno.test("pinSqitch() writes the pinned configuration and sets how the server a
       const pinned = await pinSqitch(
         projectFiles(`${dir.path}/db`),
         "/tmp/none",
-        { PGOPTIONS: "-c work_mem=64MB" },
+        {
+          PGOPTIONS: "-c work_mem=64MB",
+          PATH:
+            `${dir.path}/.chant/bin:bin:/usr/local/bin:${dir.path}:/usr/bin`,
+        },
+        dir.path,
       );
       if (typeof pinned === "string") throw new Error(pinned);
       const config = pinned.env.SQITCH_CONFIG;
@@ -22,6 +27,7 @@ Deno.test("pinSqitch() writes the pinned configuration and sets how the server a
         SQITCH_CONFIG: config,
         PGOPTIONS: "-c work_mem=64MB -c standard_conforming_strings=on",
         PGCLIENTENCODING: "UTF8",
+        PATH: "/usr/local/bin:/usr/bin",
       });
       expect(await Deno.readTextFile(config)).toBe(
         '[core]\n\tengine = pg\n\n[core]\n\trevert_dir = "/tmp/none"\n\treworked_revert_dir = "/tmp/none"\n',
@@ -36,6 +42,7 @@ Deno.test("pinSqitch() writes the pinned configuration and sets how the server a
       projectFiles(`${dir.path}/none`),
       "/tmp/none",
       {},
+      dir.path,
     ) as Exclude<Awaited<ReturnType<typeof pinSqitch>>, string>;
     expect([pinned.config, pinned.env.PGOPTIONS]).toEqual([
       null,
@@ -49,7 +56,9 @@ Deno.test("pinSqitch() refuses a sqitch.conf whose value runs onto another line"
     "db/sqitch.conf":
       '[core]\n\tengine = pg\n\tpager = "less\n[target \\"prod\\"]\n\turi = db:pg:app\n',
   });
-  expect(await pinSqitch(projectFiles(`${dir.path}/db`), "/tmp/none", {}))
+  expect(
+    await pinSqitch(projectFiles(`${dir.path}/db`), "/tmp/none", {}, dir.path),
+  )
     .toBe(
       "the project's sqitch.conf has a value that runs onto another line (line 3: a quote left open or a \\n); chant-wave reads sqitch's configuration one line a key",
     );

@@ -4,8 +4,8 @@
  * judged harmless only when its node is on the list, every condition of its
  * shape holds, and every node inside it is an expression the list knows, whose
  * function calls are of harmless built-ins (`harmless_functions.ts`) or of
- * functions created harmless earlier in the same deploy (and named with their
- * schema, as created). A qualified name `q.c` whose `q` names no relation in
+ * functions created harmless earlier in the same deploy in a schema it created
+ * (and named with their schema, as created). A qualified name `q.c` whose `q` names no relation in
  * reach (`_name_scope.ts`) and a field of a value, `(value).f`, may each be a
  * call of a function of that name, so they are judged as calls. A statement
  * that writes into sqitch's registry schema is refused. Everything else is
@@ -156,8 +156,18 @@ export const ALLOWED_SHAPES: readonly AllowedShape[] = [
 export interface JudgeContext {
   /** PostgreSQL's parser, for bodies. */
   parser: PgParser;
-  /** Functions created harmless earlier in the deploy, by their qualified name (`billing.net`); judging adds to it. */
+  /**
+   * Functions created harmless earlier in the deploy, in a schema it created,
+   * by their qualified name (`billing.net`); judging adds to it.
+   */
   created: Set<string>;
+  /**
+   * Schemas this deploy created (`CREATE SCHEMA`, not `IF NOT EXISTS`, at a
+   * script's top level): no function of theirs can come from elsewhere, so a
+   * call of one created harmless there reaches only harmless bodies. Judging
+   * adds to it.
+   */
+  schemas: Set<string>;
   /**
    * The schemas sqitch's registry may be in (writing into one is
    * destructive). Default: `sqitch`.
@@ -571,6 +581,12 @@ const SHAPES: Record<string, (fields: Fields, judge: Judge) => void> = {
   CreateSchemaStmt(fields, judge) {
     judge.registry("CREATE SCHEMA", fields.schemaname);
     judge.fields(fields);
+    // Fails when the schema exists, which stops the script: only a top-level
+    // one (a body may catch the failure) makes a schema this deploy's own.
+    const name = fields.schemaname;
+    if (
+      judge.depth === 0 && !fields.if_not_exists && typeof name === "string"
+    ) judge.context.schemas.add(name);
   },
   CreateEnumStmt(fields, judge) {
     judge.registry("CREATE TYPE", qualifierOf(fields.typeName));
@@ -616,7 +632,8 @@ function createFunction(fields: Fields, judge: Judge): void {
   judge.fields(fields, "options", "sql_body", "funcname");
   const language = stringOf(options.get("language")) ??
     (fields.sql_body === undefined ? undefined : "sql");
-  const name = namesOf(fields.funcname).join(".");
+  const parts = namesOf(fields.funcname);
+  const name = parts.join(".");
   const who = `${fields.is_procedure ? "procedure" : "function"} ${name}`;
   const reader = judge.reader();
   let refusals: string[];
@@ -639,7 +656,12 @@ function createFunction(fields: Fields, judge: Judge): void {
     ];
   }
   for (const why of refusals) judge.refuse(why);
-  if (judge.refusals.length === before && name.includes(".")) {
+  // PostgreSQL picks among a name's functions by their arguments: only in a
+  // schema this deploy created are they all its own, each judged harmless.
+  if (
+    judge.refusals.length === before && parts.length === 2 &&
+    judge.context.schemas.has(parts[0])
+  ) {
     judge.context.created.add(name);
   }
 }

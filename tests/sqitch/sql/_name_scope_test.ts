@@ -19,7 +19,7 @@ const parser = await loadPgParser();
 async function whats(sql: string): Promise<string[]> {
   const verdict = await classifyScript(
     new TextEncoder().encode(sql),
-    { parser, created: new Set() },
+    { parser, created: new Set(), schemas: new Set() },
     () => Promise.resolve(),
   );
   return verdict.findings.map((finding) => finding.what);

@@ -392,7 +392,7 @@ async function whats(
 ): Promise<string[]> {
   const verdict = await classifyScript(
     new TextEncoder().encode(sql),
-    { parser, created, registries },
+    { parser, created, schemas: new Set(), registries },
     () => Promise.resolve(),
   );
   return verdict.findings.map((finding) => finding.what);
@@ -569,11 +569,37 @@ Deno.test("statementRefusals() holds each listed shape to its conditions", async
     },
     {
       name:
-        "a function created harmless, then called by its schema-qualified name",
-      sql:
+        "a function created harmless in a schema the deploy created, then called by its schema-qualified name",
+      sql: "CREATE SCHEMA app;\n" +
         "CREATE FUNCTION app.net(x numeric) RETURNS numeric LANGUAGE sql RETURN round(x / 1.2, 2);\n" +
         "SELECT app.net(10);",
       want: [],
+    },
+    {
+      name:
+        "a function created harmless in a schema that was there: another of its name may win (overload)",
+      sql:
+        "CREATE FUNCTION public.dblink_exec(integer) RETURNS text LANGUAGE sql AS $$ SELECT 'ok' $$;\n" +
+        "SELECT public.dblink_exec('dbname=t', 'DELETE FROM accounts');",
+      want: ["a call of public.dblink_exec()"],
+    },
+    {
+      name: "an overload created in pg_catalog trusts none of its name",
+      sql:
+        "CREATE FUNCTION pg_catalog.set_config(text) RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;\n" +
+        "SELECT pg_catalog.set_config('standard_conforming_strings', 'off', false);",
+      want: ["a call of pg_catalog.set_config()"],
+    },
+    {
+      name:
+        "a schema created IF NOT EXISTS, or inside a body that may catch its failure, is not the deploy's own",
+      sql: "CREATE SCHEMA IF NOT EXISTS public;\n" +
+        "CREATE FUNCTION public.f(integer) RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;\n" +
+        "SELECT public.f(1);\n" +
+        "DO $$ BEGIN CREATE SCHEMA util; EXCEPTION WHEN others THEN NULL; END $$;\n" +
+        "CREATE FUNCTION util.g(integer) RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;\n" +
+        "SELECT util.g(1);",
+      want: ["a call of public.f()", "a call of util.g()"],
     },
     {
       name:

@@ -16,7 +16,7 @@ async function findings(
 ): Promise<string[]> {
   const verdict = await classifyScript(
     typeof script === "string" ? utf8(script) : script,
-    { parser, created },
+    { parser, created, schemas: new Set() },
     () => Promise.resolve(),
   );
   return verdict.findings.map((f) => `${f.line}: ${f.what}: ${f.statement}`);
@@ -137,7 +137,7 @@ Deno.test("classifyScript() follows includes where psql runs them, and a functio
   };
   const verdict = await classifyScript(
     utf8("SELECT 1;\n\\i deploy/net.sql\nSELECT app.net(1);\n\\ir more.sql\n"),
-    { parser, created },
+    { parser, created, schemas: new Set() },
     follow,
   );
   expect(order).toEqual(["deploy/net.sql", "more.sql"]);
@@ -149,7 +149,7 @@ Deno.test("classifyScript() reports the mark", async () => {
     utf8(
       "-- chant-wave: not destructive: nobody wrote a note yet\nDROP TABLE notes;",
     ),
-    { parser, created: new Set() },
+    { parser, created: new Set(), schemas: new Set() },
     () => Promise.resolve(),
   );
   expect(verdict).toEqual({
