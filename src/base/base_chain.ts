@@ -33,6 +33,7 @@ import {
 import { DEFAULT_SIGNERS } from "../spec/types.ts";
 import { type BaseSpec, normalisePath } from "../gate/base_spec.ts";
 import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
+import { isCiRun } from "./push_before.ts";
 import type { ChainVersion } from "./resolve_base.ts";
 
 /** What {@linkcode baseChain} needs. */
@@ -254,11 +255,7 @@ export async function chainCommits(
   // A decision record is only as trusted as the ledger's write access: in CI a
   // decision counts when the forge's default branch holds its commit (merged
   // rules), and none does when the forge names no default branch.
-  const env = options.env;
-  const inCi = Boolean(
-    env.GITLAB_CI || env.GITHUB_ACTIONS || env.FORGEJO_ACTIONS ||
-      env.GITEA_ACTIONS,
-  );
+  const inCi = isCiRun(options.env);
   const bounds = await chainBounds(
     git,
     top,
