@@ -7,9 +7,16 @@
  * chain's oldest commit. Every rule is then read at each of them and the
  * strictest wins. This module walks git; which commits carry such decisions is
  * the caller's (the ledger's) answer.
+ * A decision bounds the chain only at a strict ancestor of HEAD (one recorded
+ * at HEAD itself never bounds its own chain), found over HEAD's whole
+ * ancestry, not only the first-parent chain: the newest such decision on each
+ * line of history is always read, so a history that walks around it through
+ * another parent (a merge whose first parent is an unrelated history) still
+ * meets it.
  * The versions it reads: the commits of the chain, over the spec and every
- * signers file the spec names at any of them, and beside them the default
- * branch's tip and the last trusted decision as a base (§4.4, §12.1: the
+ * signers file the spec names at any of them, and beside them those bounding
+ * decisions, the default branch's tip and the last trusted decision as a base
+ * (§4.4, §12.1: the
  * newest commit the ledger records a trusted decision of the rollout at, read
  * before the job's first command, so that a commit pushed where no job ran
  * stays part of the change and neither loosens the rules nor changes its
@@ -18,10 +25,15 @@
  */
 
 import type { Git } from "../git/git.ts";
-import { isAncestor, isStrictAncestor } from "../git/git_plumbing.ts";
+import {
+  ancestorsAmong,
+  independentCommits,
+  isStrictAncestor,
+} from "../git/git_plumbing.ts";
 import { DEFAULT_SIGNERS } from "../spec/types.ts";
 import { type BaseSpec, normalisePath } from "../gate/base_spec.ts";
 import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
+import { isCiRun } from "./push_before.ts";
 import type { ChainVersion } from "./resolve_base.ts";
 
 /** What {@linkcode baseChain} needs. */
@@ -33,13 +45,11 @@ export interface ChainInput {
   parent: string;
   /** The files that decide the gate, from the top level (the spec, signers files). */
   paths: readonly string[];
-  /** Commits at which the ledger records a decision under a trusted base. */
-  stops: ReadonlySet<string>;
   /**
-   * Whether a stop's commit is merged (the default branch holds it); absent,
-   * every stop counts.
+   * The commits at which the ledger records a decision under a trusted base
+   * that count (see {@linkcode chainBounds}): the walk stops at the first.
    */
-  merged?: (sha: string) => Promise<boolean>;
+  stops: ReadonlySet<string>;
 }
 
 /** The commits the rules are read at. */
@@ -120,12 +130,69 @@ async function findStop(
     const page = await chainPage(input.git, input.top, input.parent, skip);
     for (const sha of page) {
       oldest = sha;
-      if (input.stops.has(sha) && (await input.merged?.(sha) ?? true)) {
-        return { stop: sha, oldest };
-      }
+      if (input.stops.has(sha)) return { stop: sha, oldest };
     }
     if (page.length < PAGE) return { oldest };
   }
+}
+
+/** Which recorded decisions count as bounds of the chain (SPEC.md §4.4). */
+export type Counted =
+  /** Those the default branch holds: its tip, full sha. */
+  | { tip: string }
+  /** Every one (a run outside CI). */
+  | "all"
+  /** None (CI names no default branch). */
+  | "none";
+
+/** The recorded trusted decisions that bound a chain. */
+export interface ChainBounds {
+  /** Every one that counts: the chain's walk stops at the first it meets. */
+  stops: Set<string>;
+  /**
+   * Those no other that counts descends from, newest recorded first: the
+   * newest on each line of HEAD's history, each always read.
+   */
+  newest: string[];
+}
+
+/**
+ * The recorded trusted decisions that bound HEAD's chain: each a strict
+ * ancestor of HEAD (a decision at HEAD itself never bounds its own chain),
+ * over HEAD's whole ancestry, that counts (in CI, one the default branch
+ * holds: a record is only as trusted as the ledger's write access). Three git
+ * walks whatever the number of decisions (the ledger keeps at most a hundred).
+ * @param git The git seam.
+ * @param top The repository's top level.
+ * @param head HEAD's full sha.
+ * @param decided The decision heads, oldest first.
+ * @param counted Which count.
+ * @returns Every one that counts, and the newest of them on each line.
+ * @throws {GitError} When git fails.
+ */
+export async function chainBounds(
+  git: Git,
+  top: string,
+  head: string,
+  decided: readonly string[],
+  counted: Counted,
+): Promise<ChainBounds> {
+  if (counted === "none") return { stops: new Set(), newest: [] };
+  const here: string[] = [];
+  for (const sha of [...decided].reverse()) {
+    const resolved = await git.resolveCommit(sha, top);
+    if (resolved !== undefined && resolved !== head) here.push(resolved);
+  }
+  const newestFirst = [...new Set(here)];
+  let stops = await ancestorsAmong(git, top, newestFirst, [`${head}^@`]);
+  if (counted !== "all") {
+    stops = await ancestorsAmong(git, top, [...stops], [counted.tip]);
+  }
+  const independent = await independentCommits(git, top, [...stops]);
+  return {
+    stops,
+    newest: newestFirst.filter((sha) => independent.has(sha)),
+  };
 }
 
 /**
@@ -173,6 +240,8 @@ export async function chainCommits(
   specAt: (sha: string) => Promise<BaseSpec>,
   options: {
     env: Record<string, string | undefined>;
+    /** HEAD's full sha. */
+    head: string;
     /** The recorded trusted decision heads of HEAD's rollout, oldest first. */
     decided: () => Promise<readonly string[]>;
   },
@@ -181,22 +250,19 @@ export async function chainCommits(
   // the walk, which asks again).
   firstChainPage(git, top, parent).catch(() => {});
   const decided = await options.decided();
-  const stops = new Set(decided);
   const beside = await besideTheChain(git, top, decided, options.env);
   const tip = beside.find((version) => version.label !== LAST_DECISION)?.sha;
   // A decision record is only as trusted as the ledger's write access: in CI a
-  // stop counts when the forge's default branch holds its commit (merged
+  // decision counts when the forge's default branch holds its commit (merged
   // rules), and none does when the forge names no default branch.
-  const env = options.env;
-  const inCi = Boolean(
-    env.GITLAB_CI || env.GITHUB_ACTIONS || env.FORGEJO_ACTIONS ||
-      env.GITEA_ACTIONS,
+  const inCi = isCiRun(options.env);
+  const bounds = await chainBounds(
+    git,
+    top,
+    options.head,
+    decided,
+    tip !== undefined ? { tip } : inCi ? "none" : "all",
   );
-  const merged = tip !== undefined
-    ? (sha: string) => isAncestor(git, top, sha, tip)
-    : inCi
-    ? () => Promise.resolve(false)
-    : undefined;
   const paths = new Set([specPath, DEFAULT_SIGNERS]);
   for (;;) {
     const chain = await baseChain({
@@ -204,8 +270,7 @@ export async function chainCommits(
       top,
       parent,
       paths: [...paths],
-      stops,
-      ...(merged ? { merged } : {}),
+      stops: bounds.stops,
     });
     const before = paths.size;
     for (const sha of chain.commits) {
@@ -216,10 +281,16 @@ export async function chainCommits(
       if (signers !== undefined) paths.add(signers);
     }
     if (paths.size === before) {
-      return [
-        ...chain.commits.map((sha) => ({ sha })),
-        ...beside.filter((v) => !chain.commits.includes(v.sha)),
-      ];
+      const read = new Set(chain.commits);
+      const more = [
+        ...bounds.newest.map((sha) => ({ sha, label: BOUND })),
+        ...beside,
+      ].filter((version) => {
+        if (read.has(version.sha)) return false;
+        read.add(version.sha);
+        return true;
+      });
+      return [...chain.commits.map((sha) => ({ sha })), ...more];
     }
   }
 }
@@ -252,3 +323,5 @@ async function besideTheChain(
 
 /** How the log names the newest trusted decision read beside the chain. */
 const LAST_DECISION = "the last trusted decision";
+/** How the log names a decision that bounds the chain, read beside it. */
+const BOUND = "a trusted decision before HEAD";

@@ -49,9 +49,7 @@ export async function pushBefore(
     }
     return checked(env.CI_COMMIT_BEFORE_SHA, "$CI_COMMIT_BEFORE_SHA");
   }
-  const actions = env.GITHUB_ACTIONS || env.FORGEJO_ACTIONS ||
-    env.GITEA_ACTIONS;
-  if (!actions) return { none: "not a CI run" };
+  if (!isCiRun(env)) return { none: "not a CI run" };
   const name = env.GITHUB_EVENT_NAME;
   if (name !== "push") {
     return { none: name ? word(name) : "no event name" };
@@ -86,6 +84,18 @@ export async function pushBefore(
     };
   }
   return checked(before, `"before" of the push event`);
+}
+
+/**
+ * Whether this is a CI run chant-wave knows (GitLab, GitHub, Forgejo, Gitea).
+ * @param env The process environment.
+ * @returns `true` in CI.
+ */
+export function isCiRun(env: Record<string, string | undefined>): boolean {
+  return Boolean(
+    env.GITLAB_CI || env.GITHUB_ACTIONS || env.FORGEJO_ACTIONS ||
+      env.GITEA_ACTIONS,
+  );
 }
 
 /** A CI word as it is (`workflow_dispatch`, `web`), anything else quoted. */

@@ -142,6 +142,7 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
     chain: async (parent) =>
       await chainCommits(git, top, parent, fromTop, reader.specAt, {
         env: options.env,
+        head,
         decided,
       }),
   });

@@ -2,17 +2,26 @@
  * Chooses the base commits (SPEC.md §4.4): `--base` (from the pipeline file);
  * else, for a push whose commit before CI names, the `base` field of the spec as
  * it was there, or that commit; else (no trusted commit before the change) every
- * commit of the chain rule. A base from the spec must be a strict ancestor of
- * HEAD, so a change can never choose its own base. It resolves revisions with
- * git and reads the spec before the change; it does not read any policy.
+ * commit of the chain rule. A base from the spec or `--base` never falls inside
+ * the change: with a commit before the push it must be that commit or an
+ * ancestor of it (else the commit before the push is read, with a warning);
+ * with none, a revision relative to HEAD (`HEAD^1`, `@~2`, …) is ignored in
+ * favour of the chain rule (`--base` outside CI excepted: it is the user's), and
+ * any other must be a strict ancestor of HEAD. It resolves revisions with git
+ * and reads the spec before the change; it does not read any policy.
  * @module
  */
 
 import { InputError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
-import { isShallow, isStrictAncestor } from "../git/git_plumbing.ts";
+import {
+  isAncestor,
+  isShallow,
+  isStrictAncestor,
+} from "../git/git_plumbing.ts";
 import type { BaseSpec } from "../gate/base_spec.ts";
-import { pushBefore } from "./push_before.ts";
+import { isRelativeRevision } from "../spec/relative_revision.ts";
+import { isCiRun, pushBefore } from "./push_before.ts";
 
 import type { BaseRule } from "../gate/base_rule.ts";
 
@@ -76,33 +85,44 @@ export const FETCH_DEPTH_HINT =
  * `base` as it was there, or that commit itself; else the chain rule: every
  * version of the rules on the first-parent chain since the last recorded
  * decision, together with the bases those versions name, so no single commit of
- * the change's own history decides what governs it.
+ * the change's own history decides what governs it. A base from `--base` or the
+ * spec that would fall inside the change is not read (a warning says so).
  * @param input The repository, HEAD, the flag, the environment, the readers.
  * @returns The base commits and the rule that chose them.
  * @throws {InputError} Exit 2 when `--base` or the spec's base names no commit
- *   here, when the spec's base is not a strict ancestor of HEAD, or when HEAD has
- *   no parent to fall back to.
+ *   here, when a fixed base the spec names with no commit before the push is
+ *   not a strict ancestor of HEAD, or when HEAD has no parent to fall back to.
  */
 export async function resolveBase(
   input: ResolveBaseInput,
 ): Promise<ResolvedBase> {
   const { git, top, flag } = input;
+  const before: string[] = [];
+  const pushed = await trustedBefore(input, before);
+  const warnings: string[] = [];
   if (flag !== undefined) {
     const sha = await git.resolveCommit(flag, top);
     if (sha === undefined) throw await missing(input, `--base "${flag}"`);
-    return one(sha, "flag", `--base ${flag}`, []);
+    const what = `--base "${flag}"`;
+    if ("sha" in pushed) {
+      if (await isAncestor(git, top, sha, pushed.sha)) {
+        return one(sha, "flag", `--base ${flag}`, []);
+      }
+      warnings.push(insideTheChange(what, sha, pushed.sha));
+    } else if (!isRelativeRevision(flag) || !isCiRun(input.env)) {
+      return one(sha, "flag", `--base ${flag}`, []);
+    } else warnings.push(relativeIgnored(what));
   }
-  const warnings: string[] = [];
-  const pushed = await trustedBefore(input, warnings);
+  warnings.push(...before);
   if ("sha" in pushed) {
-    const fromSpec = await specBase(input, pushed.sha);
+    const fromSpec = await specBase(input, pushed.sha, warnings);
     if (fromSpec) return one(fromSpec.sha, "spec", fromSpec.reason, warnings);
     return one(pushed.sha, "push", "the commit before the push", warnings);
   }
   const parent = await git.resolveCommit("HEAD^1", top);
   if (parent === undefined) throw await noParent(input);
   const chain = await input.chain(parent);
-  const named = await namedBases(input, chain.map((v) => v.sha));
+  const named = await namedBases(input, chain.map((v) => v.sha), warnings);
   const labels = new Map<string, string | undefined>();
   for (const { sha, label } of chain) {
     if (!labels.has(sha)) labels.set(sha, label);
@@ -171,28 +191,60 @@ async function trustedBefore(
 /**
  * The bases the spec names at the chain's commits: each must be a strict
  * ancestor of HEAD, as any base the spec names, and adds one more version to
- * read.
+ * read; one relative to HEAD names a commit the change chose, and is ignored.
  */
 async function namedBases(
   input: ResolveBaseInput,
   chain: readonly string[],
+  warnings: string[],
 ): Promise<string[]> {
   const named: string[] = [];
+  const ignored = new Set<string>();
   for (const at of chain) {
-    const fromSpec = await specBase(input, at);
-    if (fromSpec) named.push(fromSpec.sha);
+    const spec = await input.specAt(at);
+    const rev = spec.status === "parsed" ? spec.spec.base : undefined;
+    if (rev === undefined) continue;
+    if (isRelativeRevision(rev)) {
+      if (!ignored.has(rev)) {
+        warnings.push(relativeIgnored(`the spec's base "${rev}"`));
+      }
+      ignored.add(rev);
+      continue;
+    }
+    named.push(await strictAncestor(input, rev, at));
   }
   return named;
 }
 
-/** The base the spec names, as it was at `before`; checked to be a strict ancestor. */
+/**
+ * The base the spec names, as it was at `before`, when it is that commit or an
+ * ancestor of it; else `undefined`, with a warning (it falls inside the change,
+ * or off HEAD's history: the commit before the push is read instead).
+ */
 async function specBase(
   input: ResolveBaseInput,
   before: string,
+  warnings: string[],
 ): Promise<{ sha: string; reason: string } | undefined> {
   const spec = await input.specAt(before);
   const rev = spec.status === "parsed" ? spec.spec.base : undefined;
   if (rev === undefined) return undefined;
+  const what = `the spec's base "${rev}"`;
+  const sha = await input.git.resolveCommit(rev, input.top);
+  if (sha === undefined) throw await missing(input, what);
+  if (!await isAncestor(input.git, input.top, sha, before)) {
+    warnings.push(insideTheChange(what, sha, before));
+    return undefined;
+  }
+  return { sha, reason: `${what} (read at ${before.slice(0, 12)})` };
+}
+
+/** A fixed base a version of the spec names: a strict ancestor of HEAD, else exit 2. */
+async function strictAncestor(
+  input: ResolveBaseInput,
+  rev: string,
+  at: string,
+): Promise<string> {
   const what = `the spec's base "${rev}"`;
   const sha = await input.git.resolveCommit(rev, input.top);
   if (sha === undefined) throw await missing(input, what);
@@ -203,12 +255,26 @@ async function specBase(
       }, which is not an ancestor of HEAD; a change cannot choose its own base`,
       [
         `the spec's base is read from the spec at ${
-          before.slice(0, 12)
+          at.slice(0, 12)
         }, before the change; set --base in the pipeline file to override it`,
       ],
     );
   }
-  return { sha, reason: `${what} (read at ${before.slice(0, 12)})` };
+  return sha;
+}
+
+/** The warning for a base that is not the commit before the push nor an ancestor of it. */
+function insideTheChange(what: string, sha: string, before: string): string {
+  return `${what} is ${
+    sha.slice(0, 12)
+  }, which is neither the commit before the push (${
+    before.slice(0, 12)
+  }) nor an ancestor of it: a change cannot choose its own base; reading the rules at the commit before the push instead`;
+}
+
+/** The warning for a base relative to HEAD with no commit before the push. */
+function relativeIgnored(what: string): string {
+  return `${what} is relative to HEAD, which the change chose, and no commit before this change is trusted: ignored; reading every version of the rules since the last recorded decision instead`;
 }
 
 async function missing(input: ResolveBaseInput, what: string) {

@@ -150,6 +150,53 @@ export async function isStrictAncestor(
 }
 
 /**
+ * Which of `commits` are ancestors of (or the same as) one of `tips`, in one
+ * walk: `git rev-list <commits> --not <tips>` lists every commit reachable from
+ * them that is not from the tips, so those it does not list are. A tip may be
+ * a revision such as `<sha>^@` (its parents: the strict ancestors of `<sha>`).
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param commits Full commit shas this checkout holds.
+ * @param tips The revisions to reach them from.
+ * @returns Those of `commits` that are.
+ * @throws {GitError} When git fails.
+ */
+export async function ancestorsAmong(
+  git: Git,
+  cwd: string,
+  commits: readonly string[],
+  tips: readonly string[],
+): Promise<Set<string>> {
+  if (commits.length === 0) return new Set();
+  const out = await git.run(["rev-list", ...commits, "--not", ...tips], {
+    cwd,
+  });
+  const outside = new Set(out.split("\n"));
+  return new Set(commits.filter((sha) => !outside.has(sha)));
+}
+
+/**
+ * The commits of `commits` that no other of them descends from
+ * (`git merge-base --independent`): the newest on each line of history.
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param commits Full commit shas this checkout holds.
+ * @returns Those commits, as a set.
+ * @throws {GitError} When git fails.
+ */
+export async function independentCommits(
+  git: Git,
+  cwd: string,
+  commits: readonly string[],
+): Promise<Set<string>> {
+  if (commits.length < 2) return new Set(commits);
+  const out = await git.run(["merge-base", "--independent", ...commits], {
+    cwd,
+  });
+  return new Set(out.split("\n").filter((line) => line !== ""));
+}
+
+/**
  * Tells whether the checkout is a shallow clone (its history cut off).
  * @param git The git seam.
  * @param cwd A directory in the repository.

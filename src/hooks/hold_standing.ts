@@ -2,8 +2,11 @@
  * Whether a hold stands (SPEC.md §11), pure: from the other gate's records, the
  * newest pending fact there (after its newest revoke, expired or not: a hold on a
  * gate approved days ago still stands), whether a counting approval covers that
- * pending fact's plans, and, for `applied`, whether that gate's wave recorded an
- * `applied` outcome after it. Reading the ledger is `read_hold.ts`'s job.
+ * pending fact's plans, and, for `applied`, whether that gate's wave is complete
+ * after it (SPEC.md §4.11: every applying job of the wave recorded `applied` or
+ * `nothing-to-do` at the pending fact's head, `order/wave_completion.ts`'s
+ * `completeSince`). Reading the ledger and the held wave's shape is
+ * `read_hold.ts`'s job.
  * @module
  */
 
@@ -23,8 +26,10 @@ export interface HoldFacts {
   pending?: PendingRecord;
   /** Whether a counting approval covers the pending fact's plans, and by whom. */
   approvedBy?: string;
-  /** Whether that gate's wave recorded an `applied` outcome after the pending fact. */
+  /** Whether that gate's wave is complete after the pending fact. */
   applied: boolean;
+  /** The jobs of that wave still to apply, in words, when some did. */
+  missing?: string;
 }
 
 /**
@@ -46,31 +51,6 @@ export function newestPendingFact(
     if (record.kind === "pending") return record;
   }
   return undefined;
-}
-
-/**
- * Whether the gate's wave recorded an `applied` outcome after `pending` (after the
- * newest revoke when there is no pending fact).
- * @param records The gate's records, oldest first.
- * @param pending The newest pending fact, if any.
- * @returns True when an `applied` wave outcome comes later.
- * @example
- * ```ts
- * appliedSince([], undefined); // false
- * ```
- */
-export function appliedSince(
-  records: readonly LedgerRecord[],
-  pending: PendingRecord | undefined,
-): boolean {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i];
-    if (record === pending || record.kind === "expired") return false;
-    if (record.kind === "wave-outcome" && record.outcome === "applied") {
-      return true;
-    }
-  }
-  return false;
 }
 
 /**
@@ -99,8 +79,12 @@ export function holdStanding(
       return {
         outcome: "held",
         why: facts.pending
-          ? `approved by ${facts.approvedBy}, but that wave has not applied since`
-          : `that wave has not applied at ${gate}`,
+          ? `approved by ${facts.approvedBy}, but that wave has not applied since${
+            facts.missing ? ` (${facts.missing} not yet)` : ""
+          }`
+          : `that wave has not applied at ${gate}${
+            facts.missing ? ` (${facts.missing} not yet)` : ""
+          }`,
       };
     }
   }

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { isRelativeRevision } from "../spec/relative_revision.ts";
 import type { Environment, RunnerLabel, Spec, Wave } from "../spec/types.ts";
 
 /** The kinds of job (§6.1). */
@@ -93,7 +94,11 @@ function expandWave(
     "--wave",
     String(wave.k),
   ];
-  if (spec.base !== undefined) command.push("--base", spec.base);
+  // A base relative to HEAD would name a commit of the change itself: the
+  // job reads the spec's base at the commit before the push instead.
+  if (spec.base !== undefined && !isRelativeRevision(spec.base)) {
+    command.push("--base", spec.base);
+  }
   const common = {
     wave: wave.k,
     waveName: wave.name,

@@ -1,7 +1,8 @@
 /**
  * Whether a wave is complete for a commit (SPEC.md §4.11): its whole-wave job, or
  * every one of its share and group jobs, recorded `applied` or `nothing-to-do` for
- * that very head sha; and which revision a wave last completed. Pure: the wave's
+ * that very head sha; which revision a wave last completed; and whether it is
+ * complete since a pending fact (an `"applied": true` hold). Pure: the wave's
  * shape and its gate's records in, an answer out.
  * @module
  */
@@ -9,9 +10,13 @@
 import type {
   LedgerRecord,
   OutcomeJob,
+  PendingRecord,
   WaveOutcomeRecord,
 } from "../gate/records.ts";
 import type { Wave } from "../spec/types.ts";
+
+/** The applying jobs of a wave: its number, shares and job groups. */
+export type WaveShape = Pick<Wave, "k" | "shares" | "jobs">;
 
 /**
  * The applying jobs a wave's pipeline has: the whole-wave job, its share jobs, or
@@ -133,4 +138,65 @@ export function lastCompleted(
     }
   }
   return undefined;
+}
+
+/** Whether a wave is complete since a record, and which of its jobs are not. */
+export interface CompleteSince {
+  /** Every applying job recorded `applied` or `nothing-to-do` at one head. */
+  applied: boolean;
+  /** The jobs still to apply (`share 2`, `group "eu"`), when some did. */
+  missing?: string;
+}
+
+/**
+ * Whether the gate's wave is complete after `pending` (after the newest
+ * revoke when there is no pending fact), as the order check reads it (SPEC.md
+ * §4.11; an `"applied": true` hold, §11, asks it): every applying job of the wave recorded `applied` or `nothing-to-do`
+ * at the pending fact's head (at some one head when there is none, or it names
+ * none). A wave whose shape is unknown is complete only by a whole-wave job.
+ * @param records The gate's records, oldest first.
+ * @param pending The newest pending fact, if any.
+ * @param gate The gate (`<prefix>-wave-<k>` names the wave).
+ * @param shape The wave's number, shares and job groups, when known.
+ * @returns Whether it is complete, and what is missing.
+ * @example
+ * ```ts
+ * completeSince([], undefined, "infra-wave-2"); // { applied: false }
+ * ```
+ */
+export function completeSince(
+  records: readonly LedgerRecord[],
+  pending: PendingRecord | undefined,
+  gate: string,
+  shape?: WaveShape,
+): CompleteSince {
+  let from = 0;
+  for (let i = records.length - 1; i >= 0; i--) {
+    if (records[i] === pending || records[i].kind === "expired") {
+      from = i + 1;
+      break;
+    }
+  }
+  const after = records.slice(from);
+  const k = shape?.k ?? Number(/-wave-(\d+)$/.exec(gate)?.[1] ?? 0);
+  const wave: WaveShape = shape ?? { k, shares: 1 };
+  const heads = pending?.head !== undefined ? [pending.head] : [
+    ...new Set(after.flatMap((r) => r.kind === "wave-outcome" ? [r.head] : [])),
+  ];
+  let missing: string | undefined;
+  for (const head of heads.reverse()) {
+    const done = waveCompletion(after, wave, head);
+    if (done.complete) return { applied: true };
+    const started = after.some((r) =>
+      r.kind === "wave-outcome" && r.wave === wave.k && r.head === head
+    );
+    if (started && missing === undefined) {
+      missing = shape
+        ? done.missing.map(jobLabel).join(", ")
+        : "the whole-wave job (that wave's shares and groups cannot be read here)";
+    }
+  }
+  return missing === undefined
+    ? { applied: false }
+    : { applied: false, missing };
 }

@@ -37,7 +37,7 @@ import {
   writeHookPlans,
   writeHookRuns,
 } from "./hooks_file.ts";
-import { readHold } from "./read_hold.ts";
+import { type HoldShapeOf, readHold } from "./read_hold.ts";
 import { shellWord } from "../shell_words.ts";
 import { type RunIo, type StepSettings, throwIfInterrupted } from "./run_io.ts";
 import { runUserStep } from "../exec/run_user_step.ts";
@@ -56,6 +56,8 @@ export interface HookSetting {
   ledgerArg?: string;
   /** The judge of a hold's gate's approvals, when the job has one (`read_hold.ts`). */
   judgeOf?: (target: HoldTarget) => GateJudge | undefined;
+  /** The shape of a hold's wave, for `applied` (`read_hold.ts`). */
+  shapeOf?: HoldShapeOf;
 }
 
 /** Why hooks stopped the job: a hook failed (exit 1) or a hold is held (exit 3). */
@@ -234,6 +236,7 @@ async function runHold(
     io,
     setting.ledgerArg,
     setting.judgeOf?.(hook.after),
+    setting.shapeOf,
   );
   await setting.report.add({ point, name: hook.name, outcome: read.outcome });
   const log = lineLog(io.stderr);

@@ -12,11 +12,11 @@
 
 import { lineLog } from "../console/line_log.ts";
 import {
-  appliedSince,
   type HoldStanding,
   holdStanding,
   newestPendingFact,
 } from "../hooks/hold_standing.ts";
+import { completeSince, type WaveShape } from "../order/wave_completion.ts";
 import { decideGate } from "../gate/decide_gate.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import { approveCommand } from "../gate/gate_messages.ts";
@@ -24,6 +24,16 @@ import type { LedgerRecord, PendingRecord } from "../gate/records.ts";
 import type { HoldTarget } from "../spec/types.ts";
 import { loadPlanSets } from "../ledger/read_gate.ts";
 import type { RunIo } from "./run_io.ts";
+
+/**
+ * The shape of a held gate's wave (its number, shares and job groups), from
+ * the rollout's spec as the job or the pending fact's head has it; `undefined`
+ * when it cannot be read.
+ */
+export type HoldShapeOf = (
+  target: HoldTarget,
+  pending: PendingRecord | undefined,
+) => Promise<WaveShape | undefined>;
 
 /** A hold as read, with the command that would approve what it waits for. */
 export interface HoldRead extends HoldStanding {
@@ -39,6 +49,8 @@ export interface HoldRead extends HoldStanding {
  * @param io The ledger, the clock and the log.
  * @param ledgerArg The `--ledger` argument the approve command needs, if any.
  * @param judge Judges the gate's approvals (see the module), when the job has one.
+ * @param shapeOf The held wave's shares and job groups, for `applied` (see
+ *   {@linkcode HoldShapeOf}); unknown, only a whole-wave job completes it.
  * @returns `ok` or `held`, why, and the approve command when one is missing.
  */
 export async function readHold(
@@ -46,6 +58,7 @@ export async function readHold(
   io: Pick<RunIo, "ledger" | "clock" | "stderr" | "asOf">,
   ledgerArg?: string,
   judge?: GateJudge,
+  shapeOf?: HoldShapeOf,
 ): Promise<HoldRead> {
   const { records, problems } = await io.ledger.readGate(
     target.name,
@@ -59,10 +72,18 @@ export async function readHold(
   const approvedBy = pending
     ? await approverOf(target, records, pending, io, judge)
     : undefined;
+  const applied = target.applied
+    ? completeSince(
+      records,
+      pending,
+      target.gate,
+      await shapeOf?.(target, pending),
+    )
+    : { applied: false };
   const standing = holdStanding(target, {
     ...(pending ? { pending } : {}),
     ...(approvedBy === undefined ? {} : { approvedBy }),
-    applied: appliedSince(records, pending),
+    ...applied,
   });
   const approve = pending && approvedBy === undefined
     ? approveCommand(target.name, target.gate, pending.planDigest, {

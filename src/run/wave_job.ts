@@ -31,6 +31,11 @@ import {
   openHooksReport,
 } from "./hooks_file.ts";
 import type { RunIo } from "./run_io.ts";
+import type { HoldShapeOf } from "./read_hold.ts";
+import { readTreeFile } from "../git/tree_file.ts";
+import { GitError } from "../git/git.ts";
+import { InputError } from "../errors.ts";
+import type { Spec } from "../spec/types.ts";
 import type { PlanContext } from "./run_outcomes.ts";
 import {
   type ForgeConfirmations,
@@ -99,6 +104,7 @@ export async function openWaveJob(
       io: jobIo,
       ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
       judgeOf: holdJudges(input, base, jobIo),
+      shapeOf: holdShapes(input, base, jobIo),
     },
     hooks,
   );
@@ -166,6 +172,47 @@ function holdJudges(
     }
     const own = judgeOf(wave);
     return own.rules.mode === "ledger" ? undefined : own;
+  };
+}
+
+/**
+ * The shape of a hold's wave (`read_hold.ts`): of a gate of this rollout, the
+ * job's own spec's wave; of another rollout's, its wave in the spec the
+ * newest pending fact names at its head, when this checkout has it and it
+ * parses (the shares and groups its jobs ran as); else unknown.
+ */
+function holdShapes(
+  input: RunJobInput,
+  base: BaseRead,
+  io: RunIo,
+): HoldShapeOf {
+  const waveOf = (spec: Spec, gate: string) =>
+    spec.waves.find((w) => gateName(spec, w.k) === gate);
+  return async (target, pending) => {
+    const { spec } = input;
+    if (target.name === spec.name) return waveOf(spec, target.gate);
+    if (pending?.head === undefined || pending.spec === undefined) {
+      return undefined;
+    }
+    try {
+      const file = await readTreeFile(
+        io.git,
+        base.top,
+        pending.head,
+        pending.spec,
+      );
+      if (file.status !== "file") return undefined;
+      const there = input.parseSpec(file.text, pending.spec);
+      return there.name === target.name
+        ? waveOf(there, target.gate)
+        : undefined;
+    } catch (error) {
+      // Not in this checkout, or no spec that parses: unknown.
+      if (error instanceof GitError || error instanceof InputError) {
+        return undefined;
+      }
+      throw error;
+    }
   };
 }
 

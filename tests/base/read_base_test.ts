@@ -72,15 +72,14 @@ Deno.test("readBase() chooses the base by the rules of §4.4", async (t) => {
   const read = reader(repo.home, repo.path);
 
   await t.step(
-    "outside CI, HEAD^1's spec says base HEAD: refused (exit 2)",
+    "outside CI, HEAD^1's spec says base HEAD: ignored, the chain rule reads",
     async () => {
-      const error = await inputError(read());
-      expect(error.exitCode).toBe(2);
-      expect(error.message).toBe(
-        `the spec's base "HEAD" is ${
-          head.slice(0, 12)
-        }, which is not an ancestor of HEAD; a change cannot choose its own base`,
-      );
+      const got = await read();
+      expect(got.rule).toBe("chain");
+      expect(got.shas).toContain(second);
+      expect(got.warnings).toEqual([
+        `the spec's base "HEAD" is relative to HEAD, which the change chose, and no commit before this change is trusted: ignored; reading every version of the rules since the last recorded decision instead`,
+      ]);
     },
   );
   await t.step("--base wins over everything", async () => {

@@ -46,23 +46,25 @@ Deno.test("a change that sets its own base still waits", async (t) => {
   });
 });
 
-Deno.test("a spec base that is not a strict ancestor of HEAD is exit 2", async (t) => {
-  await t.step("set in an earlier commit to HEAD, then anything", async () => {
-    await using r = await rollout(BASE, {
-      headSpec: specOf([DEV, STAGING, { ...PROD, gate: "never" }], {
-        base: "HEAD",
-      }),
-    });
-    await r.repo.commit("anything", { "a.txt": "a" });
-    const out = await r.run(["run", ...SPEC, "--wave", "3"]);
-    expect(out.code).toBe(2);
-    expect(errorLines(out.stderr)).toEqual([
-      `error: the spec's base "HEAD" is ${
-        (await r.repo.git("rev-parse", "HEAD")).slice(0, 12)
-      }, which is not an ancestor of HEAD; a change cannot choose its own base`,
-    ]);
-    expect(await r.applied()).toEqual([]);
-  });
+Deno.test("a spec base that is not a strict ancestor of HEAD never decides", async (t) => {
+  await t.step(
+    "set in an earlier commit to HEAD, then anything: ignored, it waits",
+    async () => {
+      await using r = await rollout(BASE, {
+        headSpec: specOf([DEV, STAGING, { ...PROD, gate: "never" }], {
+          base: "HEAD",
+        }),
+      });
+      await r.repo.commit("anything", { "a.txt": "a" });
+      const out = await r.run(["run", ...SPEC, "--wave", "3"]);
+      expect(out.code).toBe(3);
+      expect(out.stderr).toContain(
+        `warning: the spec's base "HEAD" is relative to HEAD, which the change chose, and no commit before this change is trusted: ignored; reading every version of the rules since the last recorded decision instead\n`,
+      );
+      expect(out.stderr).toContain('policy of wave 3 "prod": always (');
+      expect(await r.applied()).toEqual([]);
+    },
+  );
   await t.step("...but judged as one push, it simply waits", async () => {
     await using r = await rollout(BASE, {
       headSpec: specOf([DEV, STAGING, { ...PROD, gate: "never" }], {

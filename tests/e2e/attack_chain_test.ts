@@ -204,3 +204,78 @@ Deno.test("a manual run on a branch whose history never meets the merged rules r
     expect(await r.applied()).toEqual([]);
   });
 });
+
+Deno.test("a manual run of a merge whose first parent is an unrelated history reads the decision on its other parent", async (t) => {
+  const dev = { name: "dev", gate: "never", runs: ["d1"] };
+  await using r = await rollout(specOf([dev, PROD]));
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  const event = `${r.repo.root}/event.json`;
+  const github = async (payload: Record<string, unknown>, name: string) => {
+    await Deno.writeTextFile(
+      event,
+      JSON.stringify({ ...payload, repository: { default_branch: "main" } }),
+    );
+    return {
+      GITHUB_ACTIONS: "true",
+      GITHUB_EVENT_NAME: name,
+      GITHUB_EVENT_PATH: event,
+    };
+  };
+  const pushMain = async () => {
+    await r.repo.git("push", "-q", "origin", "HEAD:refs/heads/main");
+    await r.repo.git("fetch", "-q", "origin");
+  };
+  await pushMain();
+  // The protected main's own push run: a trusted decision at r.head.
+  const first = await r.run(
+    ["run", ...SPEC, "--wave", "1"],
+    await github({ before: r.base }, "push"),
+  );
+  expect(first.code).toBe(0);
+  // An unrelated history loosens prod, merged with main as the SECOND parent,
+  // and pushed as a fast-forward of main.
+  await r.repo.git("checkout", "-q", "--orphan", "feat");
+  await r.repo.commit("a loose root", {
+    "waves.json": json(specOf([dev, { ...PROD, gate: "never" }])),
+  });
+  await r.repo.git(
+    "merge",
+    "-q",
+    "--allow-unrelated-histories",
+    "-s",
+    "ours",
+    "-m",
+    "merge main",
+    "main",
+  );
+  const merge = await r.repo.git("rev-parse", "HEAD");
+  await pushMain();
+  await t.step("the push run is judged at the commit before it", async () => {
+    const out = await r.run(
+      ["run", ...SPEC, "--wave", "2"],
+      await github({ before: r.head }, "push"),
+    );
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(
+      `base ${sha12(r.head)}: the commit before the push\n`,
+    );
+  });
+  await t.step(
+    "a manual run of the same commit reads the decision before it, not its own",
+    async () => {
+      const out = await r.run(
+        ["run", ...SPEC, "--wave", "2"],
+        await github({ inputs: {} }, "workflow_dispatch"),
+      );
+      expect(out.code).toBe(3);
+      expect(out.stderr).toContain(
+        `${sha12(r.head)} (a trusted decision before HEAD)`,
+      );
+      expect(out.stderr).toContain(`${sha12(merge)} (main)`);
+      expect(out.stderr).toContain('policy of wave 2 "prod": always (');
+    },
+  );
+  expect(await r.applied()).toEqual(["d1"]);
+});

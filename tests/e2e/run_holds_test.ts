@@ -208,3 +208,45 @@ Deno.test("a share job refuses a decision record that dropped a hold at base", a
   );
   expect(await r.applied()).toEqual([]);
 });
+
+Deno.test("a hold with applied on a wave of job groups waits until every group applied", async () => {
+  const infra = JSON.stringify({
+    name: "infra",
+    plan: ["sh", TOOL, "plan", "{target}", "{plan}"],
+    apply: ["sh", TOOL, "apply", "{target}", "{plan}"],
+    heartbeat: "0",
+    waves: [{
+      name: "net",
+      runs: ["net-eu", "net-us"],
+      jobs: [{ name: "eu", runs: ["net-eu"] }, {
+        name: "us",
+        runs: ["net-us"],
+      }],
+    }],
+  });
+  await using r = await rollout(
+    specOf([DEV], { hooks: { "after-plan": [holdOn(true)] } }),
+    { files: { "infra.json": infra } },
+  );
+  const wave = ["run", "--spec", "infra.json", "--wave", "1"];
+  expect((await r.run([...wave, "--decide"])).code).toBe(3);
+  const first = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(first.code).toBe(3);
+  expect((await r.run([...approveOfHold(first.stderr), "--by", "ann"])).code)
+    .toBe(0);
+  expect((await r.run([...wave, "--decide"])).code).toBe(0);
+  expect((await r.run([...wave, "--group", "eu"])).code).toBe(0);
+  const one = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(one.code).toBe(3);
+  expect(one.stderr).toContain(
+    'hold after-plan "infra-ready" on infra / infra-wave-1: held: approved by ann, but that wave has not applied since (group "us" not yet)\n',
+  );
+  expect(await r.applied()).toEqual(["net-eu"]);
+  expect((await r.run([...wave, "--group", "us"])).code).toBe(0);
+  const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(out.code).toBe(0);
+  expect(out.stderr).toContain(
+    'hold after-plan "infra-ready" on infra / infra-wave-1: ok: that wave applied at infra-wave-1\n',
+  );
+  expect(await r.applied()).toEqual(["net-eu", "net-us", "d1"]);
+});

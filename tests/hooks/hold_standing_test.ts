@@ -1,22 +1,32 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import {
-  appliedSince,
   holdStanding,
   newestPendingFact,
 } from "../../src/hooks/hold_standing.ts";
-import { newRecord, type WaveOutcome } from "../../src/gate/records.ts";
+import { completeSince } from "../../src/order/wave_completion.ts";
+import {
+  newRecord,
+  type OutcomeJob,
+  type WaveOutcome,
+} from "../../src/gate/records.ts";
 import { at, D, expired, GATE, NAME, pending } from "../ledger/_records.ts";
 
-function waveOutcome(id: string, minute: number, outcome: WaveOutcome) {
+function waveOutcome(
+  id: string,
+  minute: number,
+  outcome: WaveOutcome,
+  job: OutcomeJob = { kind: "wave" },
+  head = "a".repeat(40),
+) {
   return newRecord("wave-outcome", {
     name: NAME,
     gate: GATE,
     wave: 2,
-    head: "a".repeat(40),
+    head,
     digest: D,
     decisionId: "d1",
-    job: { kind: "wave" },
+    job,
     outcome,
   }, { id, now: at(minute) });
 }
@@ -36,33 +46,73 @@ Deno.test("newestPendingFact() finds the newest pending fact since the last revo
   });
 });
 
-Deno.test("appliedSince() looks for an applied wave outcome after the pending fact", async (t) => {
+Deno.test("completeSince() looks for a complete wave after the pending fact", async (t) => {
   const fact = pending("p1", 5);
+  const applied = (records: Parameters<typeof completeSince>[0]) =>
+    completeSince(records, fact, GATE).applied;
   await t.step("an applied outcome after it counts", () => {
-    expect(appliedSince([fact, waveOutcome("o1", 6, "applied")], fact))
-      .toBe(true);
+    expect(applied([fact, waveOutcome("o1", 6, "applied")])).toBe(true);
   });
   await t.step("one before it does not", () => {
-    expect(appliedSince([waveOutcome("o1", 1, "applied"), fact], fact))
-      .toBe(false);
+    expect(applied([waveOutcome("o1", 1, "applied"), fact])).toBe(false);
   });
-  await t.step("failed and nothing-to-do do not", () => {
-    const records = [
-      fact,
-      waveOutcome("o1", 6, "failed"),
-      waveOutcome("o2", 7, "nothing-to-do"),
-    ];
-    expect(appliedSince(records, fact)).toBe(false);
+  await t.step("a newest failed does not; a newest nothing-to-do does", () => {
+    const failed = waveOutcome("o1", 6, "failed");
+    expect(applied([fact, failed])).toBe(false);
+    expect(applied([fact, failed, waveOutcome("o2", 7, "nothing-to-do")]))
+      .toBe(true);
   });
   await t.step("without a pending fact: any since the last revoke", () => {
-    expect(appliedSince([waveOutcome("o1", 1, "applied")], undefined))
-      .toBe(true);
+    const outcome = waveOutcome("o1", 1, "applied");
+    expect(completeSince([outcome], undefined, GATE).applied).toBe(true);
+    expect(completeSince([outcome, expired("e", 2)], undefined, GATE).applied)
+      .toBe(false);
+  });
+});
+
+Deno.test("completeSince() needs every job of a wave with shares or groups, at one head", async (t) => {
+  const fact = { ...pending("p1", 5), head: "a".repeat(40) };
+  const grouped = {
+    k: 2,
+    shares: 1,
+    jobs: [
+      { name: "eu", runs: [], shares: 1 },
+      { name: "us", runs: [], shares: 2 },
+    ],
+  };
+  const eu = waveOutcome("o1", 6, "applied", { kind: "group", group: "eu" });
+  const us = (share: number, minute: number, head?: string) =>
+    waveOutcome(
+      `u${share}${minute}`,
+      minute,
+      "applied",
+      { kind: "group", group: "us", share },
+      head,
+    );
+  await t.step("one group of three jobs: held, and says which", () => {
+    expect(completeSince([fact, eu], fact, GATE, grouped)).toEqual({
+      applied: false,
+      missing: 'group "us" share 1, group "us" share 2',
+    });
+  });
+  await t.step("every job at the pending fact's head: complete", () => {
+    expect(completeSince([fact, eu, us(1, 7), us(2, 8)], fact, GATE, grouped))
+      .toEqual({ applied: true });
+  });
+  await t.step("a job at another head does not count", () => {
+    const other = us(2, 8, "b".repeat(40));
     expect(
-      appliedSince(
-        [waveOutcome("o1", 1, "applied"), expired("e", 2)],
-        undefined,
-      ),
+      completeSince([fact, eu, us(1, 7), other], fact, GATE, grouped).applied,
     ).toBe(false);
+  });
+  await t.step("a shape unknown: only a whole-wave job completes it", () => {
+    const shares = [1, 2].map((share) =>
+      waveOutcome(`s${share}`, 6 + share, "applied", { kind: "share", share })
+    );
+    expect(completeSince([fact, ...shares], fact, GATE).applied).toBe(false);
+    expect(
+      completeSince([fact, waveOutcome("w", 9, "applied")], fact, GATE).applied,
+    ).toBe(true);
   });
 });
 

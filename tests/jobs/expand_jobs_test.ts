@@ -149,3 +149,24 @@ Deno.test("expandJobs() renders a rest wave once, its jobs marked rest", async (
     ]);
   });
 });
+
+Deno.test("expandJobs() renders no --base for a base relative to HEAD", () => {
+  for (const base of ["HEAD^1", "@~1", "main@{1}"]) {
+    const spec = parseSpec(
+      `{ "name": "s", "base": ${
+        JSON.stringify(base)
+      }, "plan": ["p", "{plan}"], "apply": ["a"],
+         "waves": [{ "name": "w", "runs": ["t1"] }] }`,
+      "s.json",
+    );
+    const [job] = expandJobs(spec, "s.json");
+    expect(job.command).toEqual([
+      "chant-wave",
+      "run",
+      "--spec",
+      "s.json",
+      "--wave",
+      "1",
+    ]);
+  }
+});

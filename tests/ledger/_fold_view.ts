@@ -6,10 +6,7 @@
  */
 
 import { setDigest } from "../../src/digest/set_digest.ts";
-import {
-  appliedSince,
-  newestPendingFact,
-} from "../../src/hooks/hold_standing.ts";
+import { newestPendingFact } from "../../src/hooks/hold_standing.ts";
 import { claimLedgers } from "../../src/gate/claims.ts";
 import {
   decideGate,
@@ -24,6 +21,7 @@ import type {
 import type { BaseRule } from "../../src/gate/base_rule.ts";
 import { trustedDecisionHeads } from "../../src/gate/plan_fold.ts";
 import {
+  completeSince,
   lastCompleted,
   waveCompletion,
 } from "../../src/order/wave_completion.ts";
@@ -94,7 +92,7 @@ export function view(
     }),
     newest: newestPending(records, now)?.id,
     standing: DIGESTS.map((d) => standingPending(records, d, now)?.id),
-    hold: [hold?.id, appliedSince(records, hold)],
+    hold: [hold?.id, completeSince(records, hold, GATE)],
     order: [1, 2].flatMap((k) =>
       HEADS.flatMap((head) =>
         [1, 2].map((shares) =>
