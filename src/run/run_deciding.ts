@@ -63,6 +63,7 @@ export async function runDeciding(
   const { selection: { wave, kind } } = input;
   const result = emptyResult(wave.k, kind);
   const base = await readJobBase(input, io, false);
+  input.onBase?.(base.bases);
   // What reading the base (the spec there, the gate) left is freed first.
   io.pacer?.settle(wave.runs.length);
   if (await checkOrder(input, base, io) === "wait") {
