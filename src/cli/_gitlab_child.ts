@@ -22,6 +22,8 @@ import { childPipelinePath } from "../jobs/approve_job.ts";
 import { expandJobs } from "../jobs/expand_jobs.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { ChildState } from "../pipeline/render_gitlab_child.ts";
+import { childPipelineAtBase } from "../pipeline/pipeline_at_base.ts";
+import type { BaseSpec } from "../gate/base_spec.ts";
 import type { JobSelection } from "../run/select_job.ts";
 import type { Spec } from "../spec/types.ts";
 import type { CliIo } from "./io.ts";
@@ -67,6 +69,33 @@ export async function clearGitlabChild(
   await rm(resolve(io.cwd, childPipelinePath(spec.name, wave.k)), {
     force: true,
   });
+}
+
+/**
+ * Takes the lines of the child's jobs at base when the rollout is sqitch's
+ * (`childPipelineAtBase`), and notes a change that says other lines.
+ * @param job The job; its spec's `pipeline` is replaced by the one at base.
+ * @param bases The bases the job read.
+ * @param io The log.
+ * @throws {InputError} When no version at base can be trusted for them.
+ */
+export function childLinesAtBase(
+  job: ChildJob,
+  bases: readonly { sha: string; spec: BaseSpec }[],
+  io: Pick<CliIo, "stderr">,
+): void {
+  const at = childPipelineAtBase(job.spec, bases);
+  if ("why" in at) {
+    throw new InputError(
+      `cannot write the child pipeline: a sqitch rollout's child pipeline takes its jobs' lines (pipeline.install, image, setup, variables) from the spec at base, and ${at.why}; a push whose commit before holds the spec writes it`,
+    );
+  }
+  if (JSON.stringify(at.pipeline) !== JSON.stringify(job.spec.pipeline)) {
+    lineLog(io.stderr)(
+      `note: this change says other lines for the jobs ("pipeline"); the child pipeline of a sqitch rollout reads them at base, so they count once the change is merged`,
+    );
+  }
+  job.spec = { ...job.spec, pipeline: at.pipeline };
 }
 
 /**

@@ -36,7 +36,11 @@ import {
 import { loadSpec, specParser } from "./_load_spec.ts";
 import { ledgerArgument, openLedger, runLedger } from "./_open_ledger.ts";
 import { DEFAULT_LEDGER_DIR } from "../ledger/dir/dir_ledger.ts";
-import { clearGitlabChild, writeGitlabChild } from "./_gitlab_child.ts";
+import {
+  childLinesAtBase,
+  clearGitlabChild,
+  writeGitlabChild,
+} from "./_gitlab_child.ts";
 
 /** The flags of `run`, in the order its help lists them. */
 export const RUN_FLAGS: FlagTable = [
@@ -190,6 +194,9 @@ export const runCommand: Command = {
         : undefined;
       if (child) await clearGitlabChild(child, flags.booleans["dry-run"], io);
       const result = await runJob({
+        ...(child
+          ? { onBase: (bases) => childLinesAtBase(child, bases, io) }
+          : {}),
         spec,
         specFile: file,
         specText: text,

@@ -10,6 +10,7 @@
 
 import { type CommandHook, HOOK_POINTS, type Hooks } from "../spec/types.ts";
 import { isHold, sameHold } from "./wave_holds.ts";
+import { sameCommand } from "./commands_at_base.ts";
 
 function commandsAt(hooks: Hooks, point: keyof Hooks): CommandHook[] {
   return hooks[point].filter((hook): hook is CommandHook => !isHold(hook));
@@ -19,11 +20,7 @@ function sameCommands(
   a: readonly CommandHook[],
   b: readonly CommandHook[],
 ): boolean {
-  return a.length === b.length &&
-    a.every((hook, i) =>
-      hook.name === b[i].name && hook.run.length === b[i].run.length &&
-      hook.run.every((arg, j) => arg === b[i].run[j])
-    );
+  return a.length === b.length && a.every((hook, i) => sameCommand(hook, b[i]));
 }
 
 /**

@@ -23,6 +23,7 @@ import { applyPass } from "./apply_stage.ts";
 import { type Decided, decideStage, waitingNote } from "./decide_stage.ts";
 import { membersOf } from "./decide_wave.ts";
 import { afterApply, waveHooks } from "./hook_stage.ts";
+import { waveCommands } from "../hooks/commands_at_base.ts";
 import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 import { readJobBase } from "./job_base.ts";
 import {
@@ -62,6 +63,7 @@ export async function runDeciding(
   const { selection: { wave, kind } } = input;
   const result = emptyResult(wave.k, kind);
   const base = await readJobBase(input, io, false);
+  input.onBase?.(base.bases);
   // What reading the base (the spec there, the gate) left is freed first.
   io.pacer?.settle(wave.runs.length);
   if (await checkOrder(input, base, io) === "wait") {
@@ -73,7 +75,17 @@ export async function runDeciding(
     asOf: io.asOf,
   });
   const targets = wave.runs.map((run) => run.target);
-  const hooks = waveHooks(wave.hooks, wave, base.bases, targets, io);
+  const own = waveCommands(input.spec.plan, wave.hooks, base.bases, {
+    k: wave.k,
+    name: wave.name,
+    targets,
+  });
+  for (const { point, hook } of own.left) {
+    lineLog(io.stderr)(
+      `hook ${point} "${hook.name}": not in the spec at base; a sqitch rollout runs only the hook commands its base holds, so it runs once the change is merged`,
+    );
+  }
+  const hooks = waveHooks(own.hooks, wave, base.bases, targets, io);
   const job = await openWaveJob(
     input,
     { root: planRoot, jobTag: kind },

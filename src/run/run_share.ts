@@ -98,7 +98,13 @@ export async function runShare(
     { decision, path, spec, wave, base, ask: !input.dryRun },
     io,
   );
-  const hooks = verifyHooks({ decision, path, wave, bases: verified.bases });
+  const hooks = verifyHooks({
+    decision,
+    path,
+    wave,
+    plan: spec.plan,
+    bases: verified.bases,
+  });
   const log = lineLog(io.stderr);
   log(`slice: ${slice.map((run) => run.target).join(", ") || "(no runs)"}`);
   if (slice.length === 0) {

@@ -29,7 +29,7 @@ import type { Decision } from "../gate/decision.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import { sliceShare } from "../jobs/slice_shares.ts";
 import type { FailedRun, PlannedRun } from "./run_outcomes.ts";
-import type { ParseSpecFn } from "../gate/base_spec.ts";
+import type { BaseSpec, ParseSpecFn } from "../gate/base_spec.ts";
 import type { StepSettings } from "./run_io.ts";
 
 /** The job flags of `run`. */
@@ -285,4 +285,9 @@ export interface RunJobInput {
   ledgerArg?: string;
   /** Parses the spec as it was at base (`parseSpec`, loaded by the CLI). */
   parseSpec: ParseSpecFn;
+  /**
+   * Told the bases once a whole-wave or deciding job has read them, before
+   * any command of the change runs; throwing an `InputError` stops the job.
+   */
+  onBase?: (bases: readonly { sha: string; spec: BaseSpec }[]) => void;
 }

@@ -103,6 +103,8 @@ export async function readDecision(
 }
 import { recordedHooksProblem } from "../hooks/check_recorded_hooks.ts";
 import { holdsAtBase, withHolds } from "../hooks/wave_holds.ts";
+import { waveCommands } from "../hooks/commands_at_base.ts";
+import type { Command } from "../spec/command_types.ts";
 import { parseHooks } from "../spec/parse_hooks.ts";
 
 /** What a share job may do under a decision it checked. */
@@ -340,13 +342,15 @@ export function verifyHooks(input: {
   decision: Decision;
   path: string;
   wave: Wave;
+  plan: Command;
   bases: readonly PolicyBase[];
 }): Hooks {
   const { decision, path, wave, bases } = input;
   const recorded = decision.hooks ?? parseHooks();
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const ref = { k: wave.k, name: wave.name, targets: [...targets] };
-  const expected = withHolds(wave.hooks, holdsAtBase(bases, ref)).hooks;
+  const own = waveCommands(input.plan, wave.hooks, bases, ref).hooks;
+  const expected = withHolds(own, holdsAtBase(bases, ref)).hooks;
   const problem = recordedHooksProblem(recorded, expected);
   if (problem === undefined) return recorded;
   const shas = bases.map((b) => b.sha.slice(0, 12)).join(" and ");

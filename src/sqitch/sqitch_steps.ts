@@ -30,6 +30,7 @@ import {
 import { sqitchState } from "./_sqitch_output.ts";
 import {
   failedStep,
+  type Got,
   newSqitchPass,
   readConfig,
   readDeployed,
@@ -43,6 +44,7 @@ import {
 import { judgeChange } from "./change_scripts.ts";
 import { resolveClient } from "./database_client.ts";
 import { checkoutOf, insideCheckout } from "../fs/program_path.ts";
+import { projectEscape } from "./project_links.ts";
 import { pinSqitch } from "./pinned_sqitch.ts";
 import { digestOf } from "./project_files.ts";
 import type { SqitchSettings } from "./sqitch_at_base.ts";
@@ -108,6 +110,23 @@ async function withPinnedSqitch(
       } is inside the checkout, whose files the change chooses`,
       [],
     );
+  }
+  // Once a planning pass: every run of it reads the same project.
+  const project = resolve(runner.cwd, site.dir);
+  const key = `links\0${project}`;
+  let walked = pass.memo.get(key) as
+    | Promise<Got<string | undefined>>
+    | undefined;
+  if (walked === undefined) {
+    walked = projectEscape(project, checkout).then((value) => ({
+      ok: true,
+      value,
+    }));
+    pass.memo.set(key, walked);
+  }
+  const escape = ((await walked) as { value: string | undefined }).value;
+  if (escape !== undefined) {
+    return toolFailure(phase, runner.label, escape, []);
   }
   const pinning = await pinSqitch(files, pass.revertDir, runner.env, checkout);
   if (typeof pinning === "string") {
