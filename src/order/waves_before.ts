@@ -2,9 +2,14 @@
  * Which waves of the working copy must be complete before a wave runs (SPEC.md
  * §4.11): the wave before it, and, since the order is policy, every wave that at
  * a base came before a base wave governing it (§4.4), matched in the working copy
- * by name or target. So moving prod to position 1, or inserting a new first wave
- * that holds a prod target, never lets prod run before the waves the merged
- * configuration put ahead of it. Pure: the specs in, the waves to wait for out.
+ * by name (or, for a wave whose name no base wave has, by target). So moving
+ * prod to position 1, or inserting a new first wave that holds a prod target,
+ * never lets prod run before the waves the merged configuration put ahead of
+ * it. A target stands here for the first base wave
+ * that holds it: where every wave holds runs of the same names (`eu`, `us`
+ * under `live/{wave}/{target}`), the base lets them run in its first wave, and
+ * staging does not wait for prod because both hold `eu`. Pure: the specs in,
+ * the waves to wait for out.
  * @module
  */
 
@@ -52,11 +57,16 @@ export function wavesBefore(
   const ref = { k, name: wave.name, targets };
   for (const { sha, spec: at } of bases) {
     if (at.status !== "parsed") continue;
-    const governing = governingWaves(at.spec.waves, ref);
+    const first = firstHolders(at.spec.waves);
+    const names = new Set(at.spec.waves.map((w) => w.name));
+    const governing = governingWaves(at.spec.waves, ref).filter((g) =>
+      g.byName || g.byPosition ||
+      g.byTargets.some((target) => first.get(target) === g.wave.k)
+    );
     if (governing.length === 0) continue;
     const last = governing.reduce((a, b) => b.wave.k > a.wave.k ? b : a).wave;
     for (const earlier of at.spec.waves.filter((w) => w.k < last.k)) {
-      for (const match of matchingWaves(spec.waves, earlier)) {
+      for (const match of matchingWaves(spec.waves, earlier, first, names)) {
         if (match.k <= k || out.some((o) => o.wave.k === match.k)) continue;
         out.push({
           wave: match,
@@ -70,10 +80,32 @@ export function wavesBefore(
   return out;
 }
 
-/** The working copy's waves that match a base wave by name or by a target. */
-function matchingWaves(waves: readonly Wave[], base: Wave): Wave[] {
-  const targets = new Set(base.runs.map((run) => run.target));
+/** The number of the first base wave that holds each target. */
+function firstHolders(waves: readonly Wave[]): Map<string, number> {
+  const first = new Map<string, number>();
+  for (const wave of waves) {
+    for (const run of wave.runs) {
+      if (!first.has(run.target)) first.set(run.target, wave.k);
+    }
+  }
+  return first;
+}
+
+/**
+ * The working copy's waves that stand for a base wave: the one of its name,
+ * and any whose name no base wave has (new, or renamed) holding a target that
+ * base wave is the first to hold. A wave that keeps a base wave's name stands
+ * for that wave, whatever targets it shares.
+ */
+function matchingWaves(
+  waves: readonly Wave[],
+  base: Wave,
+  first: ReadonlyMap<string, number>,
+  baseNames: ReadonlySet<string>,
+): Wave[] {
   return waves.filter((wave) =>
-    wave.name === base.name || wave.runs.some((run) => targets.has(run.target))
+    wave.name === base.name ||
+    (!baseNames.has(wave.name) &&
+      wave.runs.some((run) => first.get(run.target) === base.k))
   );
 }

@@ -37,9 +37,11 @@ export interface SqitchPlace {
   /** The database: a URI or a sqitch target name. */
   target: string;
   /**
-   * The spec's target before the run's values were filled in
-   * (`db:pg:tenant_{target}`): the plan digest covers it, so databases in the
-   * same state share a digest. Default: `target`.
+   * The spec's target with every value but the run's target filled in
+   * (`db:pg:tenant_{target}`, `db:pg:prod_{target}` for `db:pg:{wave}_{target}`):
+   * the plan digest covers it, so the databases of one wave in the same state
+   * share a digest, and another wave's name or op is another plan. Default:
+   * `target`.
    */
   template?: string;
 }

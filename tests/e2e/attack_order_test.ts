@@ -100,3 +100,40 @@ Deno.test("a new wave past the base's waves keeps the base's top-level hold", as
   expect(out.stderr).not.toContain("[plan]");
   expect(await r.applied()).toEqual([]);
 });
+
+Deno.test("waves holding runs of the same names keep their own order; a renamed prod moved first meets prod's gate", async (t) => {
+  const same = (name: string, gate = "never") => ({
+    name,
+    gate,
+    runs: ["eu", "us"],
+  });
+  const SAME = specOf(
+    [same("dev"), same("staging"), same("prod", "always")],
+    { order: "strict" },
+  );
+  await t.step("unchanged: dev, staging and prod run in turn", async () => {
+    await using r = await rollout(
+      specOf([same("dev"), same("staging"), same("prod")], {
+        order: "strict",
+      }),
+    );
+    for (const k of ["1", "2", "3"]) {
+      expect((await r.run(["run", ...SPEC, "--wave", k])).code).toBe(0);
+    }
+    expect(await r.applied()).toHaveLength(6);
+  });
+  await t.step(
+    "prod renamed and moved first: its targets name no prod database, yet its gate is prod's",
+    async () => {
+      await using r = await rollout(SAME, {
+        headSpec: specOf([same("live"), same("dev"), same("staging")], {
+          order: "strict",
+        }),
+      });
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(3);
+      expect(out.stderr).toMatch(/waiting: the policy is "always"/);
+      expect(await r.applied()).toEqual([]);
+    },
+  );
+});

@@ -46,6 +46,49 @@ Deno.test("wavesBefore() waits for the wave before and what the base put ahead",
     expect(names(wavesBefore(head, 1, ["p1"], BASES)).map((w) => w[1]))
       .toEqual(["dev", "staging"]);
   });
+  await t.step(
+    "runs of the same names in every wave: no wave waits for a later one",
+    () => {
+      const same = [
+        { name: "dev", runs: ["eu", "us"] },
+        { name: "staging", runs: ["eu", "us"] },
+        { name: "prod", runs: ["eu", "us"] },
+      ];
+      const head = specOf(same);
+      const bases = [{
+        sha: SHA,
+        spec: { status: "parsed" as const, spec: specOf(same) },
+      }];
+      expect(names(wavesBefore(head, 1, ["eu", "us"], bases))).toEqual([]);
+      expect(names(wavesBefore(head, 2, ["eu", "us"], bases))).toEqual([
+        [1, "dev", ""],
+      ]);
+      expect(names(wavesBefore(head, 3, ["eu", "us"], bases))).toEqual([
+        [2, "staging", ""],
+      ]);
+      // prod moved first still waits, by name
+      const moved = specOf([same[2], same[0], same[1]]);
+      expect(names(wavesBefore(moved, 1, ["eu", "us"], bases)).map((w) => w[1]))
+        .toEqual(["dev", "staging"]);
+    },
+  );
+  await t.step(
+    "dev keeping its place but holding a prod target waits for staging",
+    () => {
+      const head = specOf([{ name: "dev", runs: ["d1", "p1"] }, STAGING, PROD]);
+      expect(names(wavesBefore(head, 1, ["d1", "p1"], BASES)).map((w) => w[1]))
+        .toEqual(["staging"]);
+    },
+  );
+  await t.step("every wave renamed and reordered: matched by target", () => {
+    const head = specOf([
+      { name: "x", runs: ["p1"] },
+      { name: "y", runs: ["d1"] },
+      { name: "z", runs: ["s1"] },
+    ]);
+    expect(names(wavesBefore(head, 1, ["p1"], BASES)).map((w) => w[1]))
+      .toEqual(["y", "z"]);
+  });
   await t.step("a spec absent at base adds nothing", () => {
     const head = specOf([PROD, DEV]);
     expect(
