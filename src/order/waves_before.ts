@@ -28,6 +28,18 @@ export interface WaveToWaitFor {
 }
 
 /**
+ * A base wave the order asks for that no wave of the working copy stands for
+ * (the change removed it, or moved its targets into a wave of another base
+ * name): the wave cannot be shown to have gone first, so the job waits.
+ */
+export interface GoneWave {
+  /** The base wave, as the base has it. */
+  gone: Wave;
+  /** `at 1a2b3c4d5e6f, wave 1 "dev" came before wave 3 "prod"`. */
+  why: string;
+}
+
+/**
  * The waves wave `k` waits for. Waves after it in the working copy are added
  * only when a base puts them first; waves before it are waited for through the
  * wave just before it, which waited for them in turn.
@@ -35,7 +47,8 @@ export interface WaveToWaitFor {
  * @param k The wave's number.
  * @param targets Every target the wave holds.
  * @param bases The base commits and the spec at each.
- * @returns The waves to wait for, the wave before first.
+ * @returns The waves to wait for, the wave before first, then the base waves
+ *   no wave of the working copy stands for.
  * @example
  * ```ts
  * // at base: dev, staging, prod; the change moved prod first
@@ -48,9 +61,10 @@ export function wavesBefore(
   k: number,
   targets: readonly string[],
   bases: readonly { sha: string; spec: BaseSpec }[],
-): WaveToWaitFor[] {
+): (WaveToWaitFor | GoneWave)[] {
   const wave = waveAt(spec, k);
   const out: WaveToWaitFor[] = [];
+  const gone: GoneWave[] = [];
   const previous = waveAt(spec, k - 1);
   if (previous) out.push({ wave: previous, why: "" });
   if (!wave) return out;
@@ -66,18 +80,23 @@ export function wavesBefore(
     if (governing.length === 0) continue;
     const last = governing.reduce((a, b) => b.wave.k > a.wave.k ? b : a).wave;
     for (const earlier of at.spec.waves.filter((w) => w.k < last.k)) {
-      for (const match of matchingWaves(spec.waves, earlier, first, names)) {
+      const why = `at ${
+        sha.slice(0, 12)
+      }, wave ${earlier.k} "${earlier.name}" came before wave ${last.k} "${last.name}"`;
+      const matches = matchingWaves(spec.waves, earlier, first, names);
+      if (matches.length === 0) {
+        if (!gone.some((g) => g.gone.name === earlier.name)) {
+          gone.push({ gone: earlier, why });
+        }
+        continue;
+      }
+      for (const match of matches) {
         if (match.k <= k || out.some((o) => o.wave.k === match.k)) continue;
-        out.push({
-          wave: match,
-          why: `at ${
-            sha.slice(0, 12)
-          }, wave ${earlier.k} "${earlier.name}" came before wave ${last.k} "${last.name}"`,
-        });
+        out.push({ wave: match, why });
       }
     }
   }
-  return out;
+  return [...out, ...gone];
 }
 
 /** The number of the first base wave that holds each target. */

@@ -18,6 +18,7 @@ import {
 import { trustedDecisionHeads } from "../gate/plan_fold.ts";
 import { gateName } from "../gate/gate_messages.ts";
 import type { RunIo } from "./run_io.ts";
+import { checkRolloutName } from "./rollout_name.ts";
 import type { PolicyBase } from "../gate/base_spec.ts";
 import type { GateRecords } from "../gate/screen_records.ts";
 import type { RunJobInput } from "./select_job.ts";
@@ -93,6 +94,11 @@ export async function readJobBase(
       : `base ${base.sha.slice(0, 12)}: ${base.reason}`,
   );
   for (const note of base.notes) log(styledLead(note));
+  await checkRolloutName(
+    { name: spec.name, specFile: base.specPath },
+    base.bases,
+    io.ledger,
+  );
   return { ...base, gateRecords };
 }
 

@@ -53,8 +53,18 @@ export async function checkOrder(
     return "go";
   }
   const head12 = base.head.slice(0, 12);
-  const notYet: string[] = [];
-  for (const { wave: before, why } of waits) {
+  // Each line, and what the user does about it.
+  const notYet: { line: string; next: string }[] = [];
+  for (const wait of waits) {
+    if ("gone" in wait) {
+      notYet.push({
+        line:
+          `the order is read at base: ${wait.why}, and no wave of this change stands for wave ${wait.gone.k} "${wait.gone.name}"`,
+        next: "it runs in order once the change is merged",
+      });
+      continue;
+    }
+    const { wave: before, why } = wait;
     const { records, problems } = await io.ledger.readGate(
       spec.name,
       gateName(spec, before.k),
@@ -68,22 +78,23 @@ export async function checkOrder(
       continue;
     }
     const missing = done.missing.map(jobLabel).join(", ");
-    notYet.push(
-      `${what} has not been applied at ${head12} (missing: ${missing})${
+    notYet.push({
+      line: `${what} has not been applied at ${head12} (missing: ${missing})${
         why ? `; the order is read at base: ${why}` : ""
       }`,
-    );
+      next: "run it first",
+    });
   }
   if (notYet.length === 0) return "go";
   if (input.outOfOrder === undefined) {
-    for (const line of notYet) log(`${line}; run it first`);
+    for (const { line, next } of notYet) log(`${line}; ${next}`);
     log(
       `  or run wave ${wave.k} anyway, and say why: --out-of-order "<reason>"`,
     );
     return "wait";
   }
   const by = await whoRuns(io) ?? "unknown";
-  for (const line of notYet) {
+  for (const { line } of notYet) {
     log(
       `warning: ${line}; running wave ${wave.k} out of order (by ${by}: ${input.outOfOrder})`,
     );

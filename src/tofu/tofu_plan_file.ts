@@ -45,7 +45,10 @@ function digestOf(value: JsonValue): string {
 }
 
 /** The value the digest is taken of. */
-function covered(document: PlanDocument): JsonObject {
+function covered(
+  document: PlanDocument,
+  place: readonly string[] | undefined,
+): JsonObject {
   const outputs: JsonObject = Object.create(null);
   for (const output of document.outputs) outputs[output.name] = output.covered;
   const value: JsonObject = Object.create(null);
@@ -58,6 +61,7 @@ function covered(document: PlanDocument): JsonObject {
     keyed.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
     value.action_invocations = keyed.map(([, invocation]) => invocation);
   }
+  if (place !== undefined) value.place = [...place];
   return value;
 }
 
@@ -73,7 +77,10 @@ function covered(document: PlanDocument): JsonObject {
  *   of its `change` the `actions`, `before`, `after`, `after_unknown`,
  *   `before_sensitive`, `after_sensitive`, `replace_paths` and `importing`,
  *   sorted by address; per output the same change fields; and
- *   `action_invocations` when there are any. Never `timestamp`,
+ *   `action_invocations` when there are any; and, given `place`, the root
+ *   module's directory and the plan's extra arguments with every value but
+ *   the run's target filled in (`live/prod/{target}`), so the same changes
+ *   planned for another wave's directory are another plan. Never `timestamp`,
  *   `terraform_version`, `prior_state`, `configuration`, `planned_values`,
  *   `variables`, `resource_drift`, `checks` or `relevant_attributes`, which
  *   change from plan to plan without changing what the apply does.
@@ -87,6 +94,9 @@ function covered(document: PlanDocument): JsonObject {
  * - `changes`: each resource change that does something, `{ address, action }`
  *   (`create`, `update`, `delete`, `replace`, `read`, …); addresses, never a value.
  * @param text The plan document's text.
+ * @param place Where the adapter planned it: the root module's directory,
+ *   then the extra plan arguments, filled in but for `{target}` (none: a plan
+ *   file of `plan-file tofu`, whose script knows where it planned).
  * @returns The plan file.
  * @throws {Error} A one-line reason without any value of the plan (they may be
  *   sensitive), e.g. `is not JSON: unexpected end of input at line 1, column
@@ -101,7 +111,10 @@ function covered(document: PlanDocument): JsonObject {
  * plan.summary; // "0 to add, 0 to change, 1 to destroy (destroy null_resource.a)"
  * ```
  */
-export function tofuPlanFile(text: string): ToolPlanFile {
+export function tofuPlanFile(
+  text: string,
+  place?: readonly string[],
+): ToolPlanFile {
   const document = readPlanDocument(text);
   const { resources, outputs, invocations } = document;
   const empty =
@@ -112,7 +125,7 @@ export function tofuPlanFile(text: string): ToolPlanFile {
     outputs.every((output) => output.actions.join() === "no-op") &&
     invocations.length === 0;
   return {
-    planDigest: digestOf(covered(document)),
+    planDigest: digestOf(covered(document, place)),
     destructive: resources.some((change) => change.actions.includes("delete")),
     empty,
     summary: summarise(document),

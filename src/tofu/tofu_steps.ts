@@ -43,6 +43,19 @@ function filled(tool: TofuTool, where: ToolRun) {
   return { dir, args };
 }
 
+/**
+ * The directory and extra arguments with every value but the run's target
+ * filled in, for the plan digest: the wave's name, number and the run's op
+ * choose the state as much as the target does, and an approval binds the run's
+ * target and the wave's number only. One pass: the `{target}` given stays.
+ */
+function placeOf(tool: TofuTool, where: ToolRun): string[] {
+  return fillForRun([tool.dir, ...tool.args], {
+    ...where,
+    run: { ...where.run, target: "{target}" },
+  });
+}
+
 /** Runs `<binary> -chdir=<dir> <words…>` as a step of the run. */
 function runTofuStep(
   tool: TofuTool,
@@ -187,6 +200,7 @@ async function showAndConvert(
       planFile: files.planFile,
       showJsonShownAs: files.showJsonShownAs,
       planFileShownAs: where.planPath,
+      place: placeOf(tool, where),
     });
     return show;
   } catch (error) {

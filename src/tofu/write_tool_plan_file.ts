@@ -99,6 +99,8 @@ export interface ToolPlanPaths {
   showJsonShownAs?: string;
   /** How messages name the plan file. @default {planFile} */
   planFileShownAs?: string;
+  /** Where the adapter planned, for the digest (`tofuPlanFile`'s `place`). */
+  place?: readonly string[];
 }
 
 /**
@@ -118,7 +120,7 @@ export async function writeToolPlanFile(
   const text = await readShowJson(paths.showJson, showName);
   let plan: ToolPlanFile;
   try {
-    plan = tofuPlanFile(text);
+    plan = tofuPlanFile(text, paths.place);
   } catch (error) {
     if (!(error instanceof ShapeError)) throw error;
     throw new ShowJsonError(`${JSON.stringify(showName)} ${error.message}`);

@@ -137,3 +137,18 @@ Deno.test("waves holding runs of the same names keep their own order; a renamed 
     },
   );
 });
+
+Deno.test("removing the waves before prod never lets prod run first", async () => {
+  await using r = await rollout(ORDERED, {
+    headSpec: specOf([PROD], { order: "strict" }),
+  });
+  const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(out.code).toBe(3);
+  expect(out.stderr).toContain(
+    `the order is read at base: at ${
+      sha12(r.base)
+    }, wave 1 "dev" came before wave 3 "prod", and no wave of this change stands for wave 1 "dev"; it runs in order once the change is merged\n`,
+  );
+  expect(out.stderr).not.toContain("[plan]");
+  expect(await r.applied()).toEqual([]);
+});

@@ -17,6 +17,9 @@ import { approveLine, rollout, SPEC } from "../_helpers/rollout.ts";
 const TAINTED = fixture("action_reason.json");
 const TAINTED_DIGEST =
   "sha256:824b2271a2357a10f3e8c0355853ab3075965b30a935761e50553cc1125d7c5a";
+/** The same, planned by the adapter: its place (`live/{target}`, `-var=env=dev-1`) is digested too. */
+const TAINTED_TOOL_DIGEST =
+  "sha256:65dd49e0c5d280e009c521c736639544032af9332280b1b1297d3d3f25b49750";
 
 /** moved_block.json without its move: one resource, ["no-op"], nothing to do. */
 function noOp(): string {
@@ -79,7 +82,7 @@ Deno.test("run with tool: a destructive plan waits on an on-destructive wave, th
     );
     expect(out.stderr).not.toContain("resource_changes");
     expect(await r.readJson(planPath)).toEqual({
-      planDigest: TAINTED_DIGEST,
+      planDigest: TAINTED_TOOL_DIGEST,
       destructive: true,
       empty: false,
       summary:
@@ -250,4 +253,33 @@ Deno.test("the three-environment tool spec of docs/opentofu-terraform.md passes 
     stdout: "",
     stderr: "ok: waves.jsonc: 3 waves, 6 runs",
   });
+});
+
+Deno.test("run with tool: an approval of staging's plan never applies in prod's directory after the wave is renamed", async () => {
+  const same = update(30);
+  const spec = (names: string[]) => ({
+    ...toolSpec(names.map((name) => ({ name, runs: ["eu"], gate: "always" }))),
+    tool: { kind: "opentofu", dir: "live/{wave}/{target}" },
+    order: "none",
+  });
+  await using r = await rollout(spec(["dev", "staging", "prod"]), {
+    files: {
+      "live/staging/eu/plan.json": same,
+      "live/prod/eu/plan.json": same,
+    },
+  });
+  const staging = await r.run(["run", ...SPEC, "--wave", "2"], ENV);
+  expect(staging.code).toBe(3);
+  expect((await r.run([...approveLine(staging.stderr), "--by", "ann"])).code)
+    .toBe(0);
+  await r.repo.commit("wave 2 renamed", {
+    "waves.json": JSON.stringify(spec(["dev", "prod"]), null, 2) + "\n",
+  });
+  await clearCalls(r.path);
+  const renamed = await r.run(["run", ...SPEC, "--wave", "2"], ENV);
+  expect(renamed.code).toBe(3);
+  expect(renamed.stderr).not.toContain("approved by ann");
+  expect((await calls(r.path)).some((call) => call.includes(" apply "))).toBe(
+    false,
+  );
 });

@@ -22,7 +22,11 @@ const BASES = [{
 
 Deno.test("wavesBefore() waits for the wave before and what the base put ahead", async (t) => {
   const names = (found: ReturnType<typeof wavesBefore>) =>
-    found.map((w) => [w.wave.k, w.wave.name, w.why]);
+    found.map((w) =>
+      "gone" in w
+        ? ["gone", w.gone.name, w.why]
+        : [w.wave.k, w.wave.name, w.why]
+    );
   await t.step("unchanged order: only the wave before", () => {
     const head = specOf([DEV, STAGING, PROD]);
     expect(names(wavesBefore(head, 3, ["p1"], BASES))).toEqual([
@@ -89,6 +93,38 @@ Deno.test("wavesBefore() waits for the wave before and what the base put ahead",
     expect(names(wavesBefore(head, 1, ["p1"], BASES)).map((w) => w[1]))
       .toEqual(["y", "z"]);
   });
+  await t.step(
+    "the waves before prod removed: they are gone, and prod waits",
+    () => {
+      const head = specOf([PROD]);
+      expect(names(wavesBefore(head, 1, ["p1"], BASES))).toEqual([
+        [
+          "gone",
+          "dev",
+          `at aaaaaaaaaaaa, wave 1 "dev" came before wave 3 "prod"`,
+        ],
+        [
+          "gone",
+          "staging",
+          `at aaaaaaaaaaaa, wave 2 "staging" came before wave 3 "prod"`,
+        ],
+      ]);
+    },
+  );
+  await t.step(
+    "staging's target moved into the prod wave: staging is gone",
+    () => {
+      const head = specOf([DEV, { name: "prod", runs: ["s1", "p1"] }]);
+      expect(names(wavesBefore(head, 2, ["s1", "p1"], BASES))).toEqual([
+        [1, "dev", ""],
+        [
+          "gone",
+          "staging",
+          `at aaaaaaaaaaaa, wave 2 "staging" came before wave 3 "prod"`,
+        ],
+      ]);
+    },
+  );
   await t.step("a spec absent at base adds nothing", () => {
     const head = specOf([PROD, DEV]);
     expect(
