@@ -42,6 +42,11 @@ export interface ApproveRun {
   triggeredBy?: ForgeActor;
   /** Who started the run first (GitHub `actor`). */
   actor?: ForgeActor;
+  /**
+   * The branch the run ran on (GitHub `head_branch`): a dispatch runs that
+   * branch's copy of the workflow file.
+   */
+  branch?: string;
 }
 
 /** A GitLab job, as the click path needs it. */
@@ -81,6 +86,7 @@ export function githubRun(body: unknown): ApproveRun {
   const path = run.get("path").string(TEXT).replace(/@.*$/, "");
   const triggeredBy = actorOf(run.get("triggering_actor"));
   const actor = actorOf(run.get("actor"));
+  const branch = run.get("head_branch").optional((r) => r.string(TEXT));
   return {
     id: idOf(run.get("id")),
     finished: status === "completed",
@@ -91,6 +97,7 @@ export function githubRun(body: unknown): ApproveRun {
     asked: { title: run.get("display_title").string(TEXT) },
     ...(triggeredBy ? { triggeredBy } : {}),
     ...(actor ? { actor } : {}),
+    ...(branch === undefined ? {} : { branch }),
   };
 }
 

@@ -126,7 +126,8 @@ export type GateDecision = GateApproved | GateWaiting;
  * Decides whether a decision's plans stand approved. An approval counts when it
  * comes after the newest `expired` record and no `expired` record names it; it
  * covers the decision when each non-empty member not yet applied under it is one
- * of the plans it was given for (the plan set of its digest), or, for an approval
+ * of the plans it was given for (the plan set of its digest, where it was not
+ * recorded as changing nothing), or, for an approval
  * of a digest with no plan set, when the decision's digest is exactly that one.
  * The newest covering approval wins. Otherwise the gate waits, with reasons: the
  * plans the newest approval does not cover, an approval that was revoked, or none.
@@ -291,8 +292,14 @@ export function newestPendingDigest(
   return newestPending(records, now)?.planDigest;
 }
 
-/** The plans each approved digest names (from the pending facts' plan sets). */
-export type PlanSets = ReadonlyMap<string, readonly PlanPair[]>;
+/**
+ * The plans each approved digest names (from the pending facts' plan sets),
+ * each marked `empty` when it was recorded as changing nothing.
+ */
+export type PlanSets = ReadonlyMap<
+  string,
+  readonly (PlanPair & { empty?: boolean })[]
+>;
 
 /**
  * The members an approval must cover (the non-empty ones not applied under
@@ -352,7 +359,13 @@ export function uncovered(
       ? []
       : "another-digest";
   }
-  const approved = new Set(set.map((p) => `${p.target}\n${p.planDigest}`));
+  // A plan recorded as changing nothing was never approved to apply, whatever
+  // its digest says now (a plan command may flip the flag, not the digest).
+  const approved = new Set(
+    set.filter((p) => p.empty !== true).map((p) =>
+      `${p.target}\n${p.planDigest}`
+    ),
+  );
   return need.filter((m) => !approved.has(`${m.target}\n${m.planDigest}`));
 }
 

@@ -38,6 +38,11 @@ export interface ClickInput {
   forge: () => ClickForge | { missing: string };
   /** Waits between asks while a run or job is still finishing. */
   sleep: (ms: number) => Promise<void>;
+  /**
+   * The repository's default branch, as this run's forge names it (none
+   * outside CI): an approve run must have run its workflow file there.
+   */
+  defaultBranch?: () => Promise<string | undefined>;
 }
 
 /** How often, and how far apart, an unfinished run or job is asked again. */
@@ -147,6 +152,16 @@ async function checkRun(
     return refused(`run ${id} is not a dispatch of ${workflow}`);
   }
   if (!run.succeeded) return refused(`run ${id} did not succeed`);
+  // A dispatch on another branch runs that branch's copy of the workflow,
+  // which may ask for any run-name.
+  const main = await input.defaultBranch?.();
+  if (run.branch !== undefined && main !== undefined && run.branch !== main) {
+    return refused(
+      `run ${id} ran on the branch ${
+        JSON.stringify(run.branch.slice(0, 120))
+      }, not ${main}: a dispatch runs its branch's copy of ${workflow}`,
+    );
+  }
   for (
     const who of [
       run.triggeredBy,

@@ -13,6 +13,7 @@
  * @module
  */
 
+import { defaultBranchName } from "../base/default_branch.ts";
 import { lineLog } from "../console/line_log.ts";
 import type { Writer } from "../console/writer.ts";
 import type { HttpDeps } from "../forge/forge_http.ts";
@@ -97,6 +98,7 @@ export function forgeConfirmations(
         ? { missing: "forge: not running in CI" }
         : clickForge(forge, io.env, io.http),
     sleep,
+    defaultBranch: () => defaultBranchName(io.env),
   });
   return {
     review,
@@ -177,6 +179,7 @@ export function approveConfirmer(
     ...(env.CI_PIPELINE_ID ? { pipelineId: env.CI_PIPELINE_ID } : {}),
     forge: () => clickForge(forge, env),
     sleep: (ms) => new Promise<void>((done) => setTimeout(done, ms)),
+    defaultBranch: () => defaultBranchName(env),
   });
   return provisionalConfirmer(recorded, forge, ask);
 }

@@ -19,6 +19,7 @@ import { trustedDecisionHeads } from "../gate/plan_fold.ts";
 import { gateName } from "../gate/gate_messages.ts";
 import type { RunIo } from "./run_io.ts";
 import { checkRolloutName } from "./rollout_name.ts";
+import { checkPlanMechanism } from "./plan_mechanism.ts";
 import type { PolicyBase } from "../gate/base_spec.ts";
 import type { GateRecords } from "../gate/screen_records.ts";
 import type { RunJobInput } from "./select_job.ts";
@@ -99,6 +100,7 @@ export async function readJobBase(
     base.bases,
     io.ledger,
   );
+  checkPlanMechanism(spec.plan, base.specPath, base.bases);
   return { ...base, gateRecords };
 }
 

@@ -11,6 +11,8 @@
  */
 
 import { open, rm } from "node:fs/promises";
+import { delimiter } from "node:path";
+import { checkoutOf, insideCheckout, trustedPath } from "../fs/program_path.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import type { StepResult } from "../exec/run_step.ts";
@@ -56,8 +58,13 @@ function placeOf(tool: TofuTool, where: ToolRun): string[] {
   });
 }
 
-/** Runs `<binary> -chdir=<dir> <words…>` as a step of the run. */
-function runTofuStep(
+/**
+ * Runs `<binary> -chdir=<dir> <words…>` as a step of the run. The program
+ * judges whether the plan is destructive (`show -json`), so it never comes
+ * from the checkout (`fs/program_path.ts`): a path into it fails the step, and
+ * a name is looked up on `PATH` without the checkout's directories.
+ */
+async function runTofuStep(
   tool: TofuTool,
   where: ToolRun,
   phase: "plan" | "apply",
@@ -66,9 +73,24 @@ function runTofuStep(
   io: ToolIo,
   captureStdout?: (chunk: Uint8Array) => Promise<void>,
 ): Promise<StepResult> {
-  return runnerFor(where, settings, io).run({
+  const checkout = checkoutOf(io.cwd);
+  if (
+    tool.binary.includes("/") &&
+    insideCheckout(resolve(io.cwd, tool.binary), checkout)
+  ) {
+    return toolFailure(
+      phase,
+      where.run.target,
+      `the program ${
+        JSON.stringify(tool.binary)
+      } is inside the checkout, whose files the change chooses`,
+      [],
+    );
+  }
+  return await runnerFor(where, settings, io).run({
     argv: [tool.binary, `-chdir=${filled(tool, where).dir}`, ...words],
     phase,
+    env: { PATH: trustedPath(io.env.PATH, checkout).join(delimiter) },
     defaultEnv: { TF_IN_AUTOMATION: "1" },
     ...(captureStdout ? { captureStdout } : {}),
   });

@@ -91,6 +91,8 @@ export interface FakeRun {
   triggeringActor?: string;
   /** Whether those logins are bots (GitHub `type: Bot`; Forgejo has no such field). */
   bot?: boolean;
+  /** The branch it ran on (GitHub `head_branch`). @default {the fixture's, "master"} */
+  branch?: string;
 }
 
 /** Everything the fake forges answer from; tests arrange and inspect it. */

@@ -54,6 +54,7 @@ export function githubRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
           ...(run.event ? { event: run.event } : {}),
           ...(run.path ? { path: run.path } : {}),
           ...(run.title ? { display_title: run.title } : {}),
+          ...(run.branch ? { head_branch: run.branch } : {}),
           actor: user(actor),
           triggering_actor: user(run.triggeringActor ?? actor),
           status: run.status,

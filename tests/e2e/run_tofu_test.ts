@@ -196,14 +196,13 @@ Deno.test("run with tool: a failing tofu fails the run with one line naming it",
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('plan of "dev" could not start "tofu"');
   });
-  await t.step("binary names the program", async () => {
-    await r.repo.write("live/dev/plan.json", TAINTED);
+  await t.step("binary (at base) names the program", async () => {
     const spec = toolSpec([{ name: "dev", runs: ["dev"], gate: "never" }]);
     (spec.tool as Record<string, unknown>).binary = `${FAKE_DIR}/tofu`;
-    await r.repo.commit("name the binary", {
-      "waves.json": JSON.stringify(spec),
+    await using named = await rollout(spec, {
+      files: { "live/dev/plan.json": TAINTED },
     });
-    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    const out = await named.run(["run", ...SPEC, "--wave", "1"]);
     expect(out.code).toBe(0);
     expect(out.stderr).toContain("[apply] dev | Apply complete!");
   });

@@ -13,7 +13,7 @@ import { ShapeError } from "../../src/input/shape_error.ts";
 import { fixture } from "../_helpers/_fake_forge_core.ts";
 import { viaTarget } from "../../src/gate/action_floor.ts";
 
-Deno.test("githubRun() reads the run's name, starter and first actor", () => {
+Deno.test("githubRun() reads the run's name, branch, starter and first actor", () => {
   const body = fixture("github", "workflow-run");
   Object.assign(body, {
     status: "completed",
@@ -29,6 +29,7 @@ Deno.test("githubRun() reads the run's name, starter and first actor", () => {
     asked: { title: "Update README.md" },
     triggeredBy: { login: "dependabot[bot]", bot: true },
     actor: { login: "octocat", bot: false },
+    branch: "master",
   });
 });
 

@@ -711,3 +711,15 @@ Deno.test("decideGate() counts only approvals not used for a plan before (§12.1
     });
   });
 });
+
+Deno.test("decideGate() never lets an approval cover a plan its set recorded as changing nothing", () => {
+  const a1 = approval("a1", 1, SET);
+  // Approved while us planned nothing; the same digests now say us changes.
+  const sets: PlanSets = new Map([[SET, [EU, { ...US, empty: true }]]]);
+  const now = decide([a1], [EU, US], sets);
+  expect(now.status).toBe("waiting");
+  expect(decide([a1], [EU, { ...US, empty: true }], sets)).toEqual({
+    status: "approved",
+    approval: "a1",
+  });
+});

@@ -25,7 +25,7 @@ function record(by: string, via?: string, digest = DIGEST) {
   }, { id: "a1", now: 0 });
 }
 
-function kind(fake: FakeForge) {
+function kind(fake: FakeForge, defaultBranch = "master") {
   const env = {
     GITHUB_ACTIONS: "true",
     GITHUB_API_URL: fake.apiUrl,
@@ -42,6 +42,7 @@ function kind(fake: FakeForge) {
         slept++;
         return Promise.resolve();
       },
+      defaultBranch: () => Promise.resolve(defaultBranch),
     }),
     slept: () => slept,
   };
@@ -109,6 +110,13 @@ Deno.test("clickAction() refuses what the forge does not vouch for", async (t) =
       run: { ...DISPATCH, event: "push" },
       by: "ann",
       why: "run 7 is not a dispatch of tf.approve.yml",
+    },
+    {
+      name: "a dispatch on another branch, whose copy of the workflow it runs",
+      run: { ...DISPATCH, branch: "mallory-branch" },
+      by: "ann",
+      why:
+        'run 7 ran on the branch "mallory-branch", not master: a dispatch runs its branch\'s copy of tf.approve.yml',
     },
     {
       name: "a failed run",
