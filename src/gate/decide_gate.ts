@@ -82,6 +82,12 @@ export interface GateQuery {
    * may repeat after applying them, and for a decision's recorded members.
    */
   liveState?: boolean;
+  /**
+   * The name of the wave judged: an approval counts only when no pending fact
+   * of its digest before it names another wave (a change that swapped two
+   * waves never hands one wave's approval to the other). Absent: not checked.
+   */
+  wave?: string;
 }
 
 /** The gate stands approved: `approval` covers the decision. */
@@ -147,7 +153,10 @@ export function decideGate(
   sets: PlanSets,
   query: GateQuery,
 ): GateDecision {
-  const approvals = countingApprovals(records);
+  const elsewhere = givenForAnotherWave(records, query.wave);
+  const approvals = countingApprovals(records).filter((a) =>
+    !elsewhere.has(a.id)
+  );
   const oldestFirst = [...approvals].reverse();
   const { rules } = query;
   const claimsOf = claimLedgers(records);
@@ -290,6 +299,32 @@ export function newestPendingDigest(
   now: number,
 ): string | undefined {
   return newestPending(records, now)?.planDigest;
+}
+
+/**
+ * The approvals given for another wave than `wave`: a pending fact of their
+ * digest before them names another wave. A forged pending fact can only add
+ * such a name, so only make an approval count less.
+ */
+function givenForAnotherWave(
+  records: readonly LedgerRecord[],
+  wave: string | undefined,
+): Set<string> {
+  const ids = new Set<string>();
+  if (wave === undefined) return ids;
+  const named = new Map<string, Set<string>>();
+  for (const record of records) {
+    if (record.kind === "pending" && record.wave !== undefined) {
+      const names = named.get(record.planDigest) ?? new Set<string>();
+      named.set(record.planDigest, names.add(record.wave));
+    } else if (record.kind === "approval") {
+      const names = named.get(record.planDigest);
+      if (names && [...names].some((name) => name !== wave)) {
+        ids.add(record.id);
+      }
+    }
+  }
+  return ids;
 }
 
 /**

@@ -94,6 +94,7 @@ function readPending(
     ...optionalText(f, "actor", MAX_PRINCIPAL_LENGTH),
     ...optionalSha(f, "head"),
     ...optionalText(f, "spec", MAX_SPEC_PATH),
+    ...optionalText(f, "wave", MAX_NAME_LENGTH),
     ...optionalLocator(f, context.name, context.problems),
     timestamp: time(f, "timestamp"),
     expiresAt: time(f, "expiresAt"),

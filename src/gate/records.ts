@@ -83,6 +83,12 @@ export interface PendingRecord extends RecordBase {
   /** The spec file, from the repository's top level, when known (`approve` reads the rules there). */
   spec?: string;
   /**
+   * The name of the wave that waited, when known: an approval given after it
+   * approves that wave, and counts for no other wave a change moves to the
+   * same position (`decideGate`).
+   */
+  wave?: string;
+  /**
    * The CI job that waited, to restart once the gate is approved (SPEC.md §13
    * `resume`); recorded in CI only.
    */
@@ -442,6 +448,7 @@ export function pendingRecord(
       "actor",
       "head",
       "spec",
+      "wave",
       "locator",
     ]),
     timestamp: isoTime(stamp.now),

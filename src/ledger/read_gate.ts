@@ -76,6 +76,7 @@ export async function readGate(
     whole?: boolean;
     records?: GateRecords;
     liveState?: boolean;
+    wave?: string;
   },
   io: ReadGateIo,
 ): Promise<GateRead> {
@@ -94,6 +95,7 @@ export async function readGate(
       now: io.clock.now(),
       ...(rules ? { rules } : {}),
       ...(query.liveState ? { liveState: true } : {}),
+      ...(query.wave === undefined ? {} : { wave: query.wave }),
     });
     return { records, problems, decision };
   };

@@ -149,6 +149,7 @@ export async function decideWave(
     members,
     judge: input.judge,
     liveState: plansLiveState(spec.plan),
+    wave: wave.name,
   }, io)).decision;
   if (gateState.status === "approved") {
     const { approval, approvedBy } = gateState;
@@ -209,6 +210,7 @@ export async function decideWave(
         ...(actor ? { actor } : {}),
         head: base.head,
         spec: base.specPath,
+        wave: wave.name,
         ...(locator ? { locator } : {}),
       },
       spec.pendingTtlMs,

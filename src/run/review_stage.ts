@@ -74,6 +74,7 @@ export async function reviewStage(
     members,
     judge: input.judge,
     liveState: plansLiveState(input.spec.plan),
+    wave: input.wave.name,
   }, io);
   if (now.decision.status === "approved") return now;
   const outcome = await reviewApproval(

@@ -244,6 +244,7 @@ async function gateOfPass(
     digest: decision.digest,
     members: decision.members,
     judge,
+    wave: job.input.selection.wave.name,
   }, job.io)).decision;
 }
 

@@ -69,6 +69,7 @@ export async function sayWhatWaits(
     digest: decision.digest,
     members: decision.members,
     judge,
+    wave: wave.name,
   }, quiet)).decision;
   if (gate.status === "approved") {
     log(

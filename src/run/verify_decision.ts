@@ -263,6 +263,7 @@ async function checkLedger(
     members: decision.members,
     judge,
     whole: true,
+    wave: input.wave.name,
     ...(recorded ? { records: recorded } : {}),
   };
   const read = await readGate(input.spec.name, gate, query, io);

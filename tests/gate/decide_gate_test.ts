@@ -723,3 +723,18 @@ Deno.test("decideGate() never lets an approval cover a plan its set recorded as 
     approval: "a1",
   });
 });
+
+Deno.test("decideGate() never counts an approval given for another wave at this gate", () => {
+  const staging = { ...pending("p1", 1, SET), wave: "staging" };
+  const a1 = approval("a1", 2, SET);
+  const judged = (wave: string) =>
+    decideGate([staging, a1], SETS, {
+      gate: GATE,
+      digest: SET,
+      members: PLANS,
+      now: NOW,
+      wave,
+    }).status;
+  expect(judged("staging")).toBe("approved");
+  expect(judged("prod")).toBe("waiting");
+});
