@@ -69,6 +69,33 @@ export function fillForRun(
   return fillTemplate(template, values);
 }
 
+/**
+ * Fills the spec's templates of a tool for the plan digest: every value but
+ * the run's target (`live/prod/{target}`). The wave's name, number and the
+ * run's op choose where a plan applies as much as the target does, and an
+ * approval binds the run's target and the wave's number only; leaving
+ * `{target}` as written keeps the digests of one wave's targets in the same
+ * state equal.
+ * @param template The elements.
+ * @param where The run.
+ * @returns The elements, `{target}` as written.
+ * @example
+ * ```ts
+ * fillButTarget(["live/{wave}/{target}"], { wave: { name: "dev", k: 1 }, run: { target: "a", op: "x" }, planPath: "p" });
+ * // ["live/dev/{target}"]
+ * ```
+ */
+export function fillButTarget(
+  template: readonly string[],
+  where: ToolRun,
+): string[] {
+  // One pass: the "{target}" given as the value stays as written.
+  return fillForRun(template, {
+    ...where,
+    run: { ...where.run, target: "{target}" },
+  });
+}
+
 /** Runs the steps of one run of a tool, and names the run in messages. */
 export interface StepRunner {
   /** The run's target, as the step console and messages name it. */

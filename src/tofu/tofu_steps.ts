@@ -18,6 +18,7 @@ import { resolve } from "@std/path";
 import type { StepResult } from "../exec/run_step.ts";
 import type { TofuTool } from "../spec/types.ts";
 import {
+  fillButTarget,
   fillForRun,
   runnerFor,
   toolFailure,
@@ -43,19 +44,6 @@ function filesOf(planPath: string, cwd: string) {
 function filled(tool: TofuTool, where: ToolRun) {
   const [dir, ...args] = fillForRun([tool.dir, ...tool.args], where);
   return { dir, args };
-}
-
-/**
- * The directory and extra arguments with every value but the run's target
- * filled in, for the plan digest: the wave's name, number and the run's op
- * choose the state as much as the target does, and an approval binds the run's
- * target and the wave's number only. One pass: the `{target}` given stays.
- */
-function placeOf(tool: TofuTool, where: ToolRun): string[] {
-  return fillForRun([tool.dir, ...tool.args], {
-    ...where,
-    run: { ...where.run, target: "{target}" },
-  });
 }
 
 /**
@@ -222,7 +210,7 @@ async function showAndConvert(
       planFile: files.planFile,
       showJsonShownAs: files.showJsonShownAs,
       planFileShownAs: where.planPath,
-      place: placeOf(tool, where),
+      place: fillButTarget([tool.dir, ...tool.args], where),
     });
     return show;
   } catch (error) {

@@ -21,6 +21,7 @@ import {
 } from "../sqitch/sqitch_steps.ts";
 import { applyWithTofu, planWithTofu } from "../tofu/tofu_steps.ts";
 import {
+  fillButTarget,
   fillForRun,
   runnerFor,
   type ToolIo,
@@ -58,17 +59,11 @@ export function toolPass(context?: ToolContext): ToolPass {
 /**
  * Where sqitch runs for one run: `dir` and `target` filled in (the program is
  * the spec's at base when planning, the plan's when applying), and the target
- * with every value but the run's own filled in, for the digest: the wave's
- * name and the run's op choose a database as much as the target does, and the
- * approval binds the run's target and the wave's number only.
+ * filled in but for the run's own, for the digest (`fillButTarget`).
  */
 function sqitchPlace(tool: SqitchTool, where: ToolRun): SqitchPlace {
   const [dir, target] = fillForRun([tool.dir, tool.target], where);
-  // One pass: the "{target}" given as the value stays as written.
-  const [template] = fillForRun([tool.target], {
-    ...where,
-    run: { ...where.run, target: "{target}" },
-  });
+  const [template] = fillButTarget([tool.target], where);
   return { dir, target, template };
 }
 
