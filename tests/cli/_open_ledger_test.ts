@@ -5,12 +5,8 @@ import {
   ledgerArgument,
   openLedger,
 } from "../../src/cli/_open_ledger.ts";
-import { realClock } from "../../src/clock.ts";
-import type { CliIo } from "../../src/cli/io.ts";
-import { memoryWriter } from "../../src/console/writer.ts";
-import { Interrupts } from "../../src/exec/interrupts.ts";
 import { isGitLedger } from "../../src/ledger/git/git_ledger.ts";
-import { ledgerWorld } from "../ledger/git_ledger_fixture.ts";
+import { ledgerWorld, worldIo } from "../ledger/git_ledger_fixture.ts";
 
 Deno.test("chooseLedger() takes the flag, the environment, the spec, the default, in that order", () => {
   const env = { CHANT_WAVE_LEDGER: "git:ci" };
@@ -38,28 +34,9 @@ Deno.test("ledgerArgument() names every ledger but the default, whatever chose i
     .toBeUndefined();
 });
 
-function cliIo(
-  world: Awaited<ReturnType<typeof ledgerWorld>>,
-  cwd: string,
-  env: Record<string, string> = {},
-) {
-  const stdout = memoryWriter();
-  const stderr = memoryWriter();
-  const io: CliIo = {
-    stdout,
-    stderr,
-    env,
-    cwd,
-    clock: realClock,
-    interrupts: new Interrupts(),
-    git: world.git,
-  };
-  return { io, stdout, stderr };
-}
-
 Deno.test("openLedger() opens the git ledger for git and git:<remote>", async (t) => {
   await using world = await ledgerWorld();
-  const { io } = cliIo(world, world.repo.path);
+  const { io } = worldIo(world, world.repo.path);
   await t.step("--ledger git", async () => {
     const ledger = await openLedger(chooseLedger("git", io.env), io);
     expect(isGitLedger(ledger)).toBe(true);
@@ -73,7 +50,9 @@ Deno.test("openLedger() opens the git ledger for git and git:<remote>", async (t
     );
   });
   await t.step("CHANT_WAVE_LEDGER=git", async () => {
-    const { io } = cliIo(world, world.repo.path, { CHANT_WAVE_LEDGER: "git" });
+    const { io } = worldIo(world, world.repo.path, {
+      CHANT_WAVE_LEDGER: "git",
+    });
     expect(isGitLedger(await openLedger(chooseLedger(undefined, io.env), io)))
       .toBe(true);
   });

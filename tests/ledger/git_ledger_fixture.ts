@@ -7,6 +7,9 @@
 
 import { join } from "node:path";
 import { realClock } from "../../src/clock.ts";
+import type { CliIo } from "../../src/cli/io.ts";
+import { type MemoryWriter, memoryWriter } from "../../src/console/writer.ts";
+import { Interrupts } from "../../src/exec/interrupts.ts";
 import { createGit, type Git } from "../../src/git/git.ts";
 import {
   type GitLedger,
@@ -87,4 +90,31 @@ export function approvalNoted(note: string): ApprovalRecord {
     },
     newStamp(realClock),
   );
+}
+
+/**
+ * The CLI's edges over a ledger world: memory writers, the real clock, the
+ * world's git.
+ * @param world The world.
+ * @param cwd The working directory.
+ * @param env The environment.
+ * @returns The edges and their writers.
+ */
+export function worldIo(
+  world: LedgerWorld,
+  cwd: string,
+  env: Record<string, string> = {},
+): { io: CliIo; stdout: MemoryWriter; stderr: MemoryWriter } {
+  const stdout = memoryWriter();
+  const stderr = memoryWriter();
+  const io: CliIo = {
+    stdout,
+    stderr,
+    env,
+    cwd,
+    clock: realClock,
+    interrupts: new Interrupts(),
+    git: world.git,
+  };
+  return { io, stdout, stderr };
 }
