@@ -16,7 +16,7 @@ import {
   realpathSync,
   statSync,
 } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, sep } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 
 /**
  * The checkout around `cwd`: the real path of the nearest directory at or
@@ -41,6 +41,30 @@ export function checkoutOf(cwd: string): string {
 export function insideCheckout(path: string, checkout: string): boolean {
   const real = realOrSelf(path);
   return real === checkout || real.startsWith(checkout + sep);
+}
+
+/**
+ * Why a program the spec names by a path may not run: the path leads into the
+ * checkout. A name is looked up with {@linkcode programOnPath}, outside it.
+ * @param what How the message names it (`the client`, `the program`).
+ * @param program The program as the spec names it.
+ * @param cwd Where a relative path resolves.
+ * @param checkout The checkout, from {@linkcode checkoutOf}.
+ * @returns `the program "./tofu" is inside the checkout, whose files the
+ *   change chooses`, or undefined when it may run.
+ */
+export function programInCheckout(
+  what: string,
+  program: string,
+  cwd: string,
+  checkout: string,
+): string | undefined {
+  if (!program.includes("/")) return undefined;
+  return insideCheckout(resolve(cwd, program), checkout)
+    ? `${what} ${
+      JSON.stringify(program)
+    } is inside the checkout, whose files the change chooses`
+    : undefined;
 }
 
 /**

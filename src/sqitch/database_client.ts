@@ -11,7 +11,7 @@
 import { constants } from "node:fs";
 import { access, readFile, realpath, stat } from "node:fs/promises";
 import { digestOf } from "./project_files.ts";
-import { insideCheckout, programOnPath } from "../fs/program_path.ts";
+import { programInCheckout, programOnPath } from "../fs/program_path.ts";
 
 /** A client found: the path sqitch is given, and the SHA-256 of the file it leads to. */
 export interface ResolvedClient {
@@ -36,6 +36,8 @@ export async function resolveClient(
   path: string | undefined,
   checkout: string,
 ): Promise<ResolvedClient | string> {
+  const inside = programInCheckout("the client", client, "/", checkout);
+  if (inside !== undefined) return inside;
   const candidate = client.startsWith("/")
     ? client
     : programOnPath(client, path, checkout);
@@ -43,11 +45,6 @@ export async function resolveClient(
     return `the client ${
       JSON.stringify(client)
     } is not on PATH (outside the checkout)`;
-  }
-  if (insideCheckout(candidate, checkout)) {
-    return `the client ${
-      JSON.stringify(client)
-    } is inside the checkout, whose files the change chooses`;
   }
   try {
     await access(candidate, constants.X_OK);

@@ -43,7 +43,7 @@ import {
 } from "./_sqitch_queries.ts";
 import { judgeChange } from "./change_scripts.ts";
 import { resolveClient } from "./database_client.ts";
-import { checkoutOf, insideCheckout } from "../fs/program_path.ts";
+import { checkoutOf, programInCheckout } from "../fs/program_path.ts";
 import { projectEscape } from "./project_links.ts";
 import { pinSqitch } from "./pinned_sqitch.ts";
 import { digestOf } from "./project_files.ts";
@@ -98,18 +98,14 @@ async function withPinnedSqitch(
   const files = pass.files(resolve(runner.cwd, site.dir));
   const checkout = checkoutOf(runner.cwd);
   // A name is looked up on the pinned PATH; a path is where it leads.
-  if (
-    site.binary.includes("/") &&
-    insideCheckout(resolve(runner.cwd, site.binary), checkout)
-  ) {
-    return toolFailure(
-      phase,
-      runner.label,
-      `the sqitch program ${
-        JSON.stringify(site.binary)
-      } is inside the checkout, whose files the change chooses`,
-      [],
-    );
+  const inside = programInCheckout(
+    "the sqitch program",
+    site.binary,
+    runner.cwd,
+    checkout,
+  );
+  if (inside !== undefined) {
+    return toolFailure(phase, runner.label, inside, []);
   }
   // Once a planning pass: every run of it reads the same project.
   const project = resolve(runner.cwd, site.dir);

@@ -12,7 +12,11 @@
 
 import { open, rm } from "node:fs/promises";
 import { delimiter } from "node:path";
-import { checkoutOf, insideCheckout, trustedPath } from "../fs/program_path.ts";
+import {
+  checkoutOf,
+  programInCheckout,
+  trustedPath,
+} from "../fs/program_path.ts";
 // @ts-types="../../types/std/path.d.ts"
 import { resolve } from "@std/path";
 import type { StepResult } from "../exec/run_step.ts";
@@ -62,18 +66,14 @@ async function runTofuStep(
   captureStdout?: (chunk: Uint8Array) => Promise<void>,
 ): Promise<StepResult> {
   const checkout = checkoutOf(io.cwd);
-  if (
-    tool.binary.includes("/") &&
-    insideCheckout(resolve(io.cwd, tool.binary), checkout)
-  ) {
-    return toolFailure(
-      phase,
-      where.run.target,
-      `the program ${
-        JSON.stringify(tool.binary)
-      } is inside the checkout, whose files the change chooses`,
-      [],
-    );
+  const inside = programInCheckout(
+    "the program",
+    tool.binary,
+    io.cwd,
+    checkout,
+  );
+  if (inside !== undefined) {
+    return toolFailure(phase, where.run.target, inside, []);
   }
   return await runnerFor(where, settings, io).run({
     argv: [tool.binary, `-chdir=${filled(tool, where).dir}`, ...words],

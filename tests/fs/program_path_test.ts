@@ -4,6 +4,7 @@ import { tempDir } from "../_helpers/binary.ts";
 import {
   checkoutOf,
   insideCheckout,
+  programInCheckout,
   programOnPath,
   trustedPath,
 } from "../../src/fs/program_path.ts";
@@ -75,4 +76,27 @@ Deno.test("trustedPath() and programOnPath() leave out the checkout's directorie
       );
     },
   );
+});
+
+Deno.test("programInCheckout() refuses a path into the checkout, never a name", async () => {
+  await using dir = await tempDir({
+    "repo/.git/HEAD": "x",
+    "repo/bin/tofu": "",
+  });
+  const checkout = checkoutOf(`${dir.path}/repo`);
+  expect(
+    programInCheckout(
+      "the program",
+      "./bin/tofu",
+      `${dir.path}/repo`,
+      checkout,
+    ),
+  )
+    .toBe(
+      'the program "./bin/tofu" is inside the checkout, whose files the change chooses',
+    );
+  expect(programInCheckout("the program", "tofu", `${dir.path}/repo`, checkout))
+    .toBe(undefined);
+  expect(programInCheckout("the client", "/usr/bin/psql", "/", checkout))
+    .toBe(undefined);
 });
