@@ -34,6 +34,7 @@ import {
   newSqitchPass,
   readConfig,
   readDeployed,
+  readDeployedFromRegistry,
   readPlan,
   readScript,
   shownTarget,
@@ -130,7 +131,7 @@ async function withPinnedSqitch(
   }
   // Not `await using`: the bundle runs on Node 20, which has none.
   try {
-    const run = { ...site, env: pinning.env };
+    const run = { ...site, env: pinning.env, scratch: pinning.dir };
     const listing = await readConfig(run, runner, pass);
     if (!listing.ok) return failedStep(phase, runner, listing);
     let connection;
@@ -180,10 +181,20 @@ export async function planWithSqitch(
         checkoutOf(runner.cwd),
       );
       if (typeof client === "string") return fail(client);
-      const deployed = await readDeployed(pinned, "plan", runner);
-      if (!deployed.ok) return failedStep("plan", runner, deployed);
       const plan = await readPlan(pinned, runner, pass);
       if (!plan.ok) return failedStep("plan", runner, plan);
+      const deployed = await readDeployedFromRegistry(
+        pinned,
+        {
+          uri: connection.uri,
+          registry: connection.registry,
+          project: plan.value[0].project,
+          client: client.path,
+        },
+        "plan",
+        runner,
+      );
+      if (!deployed.ok) return failedStep("plan", runner, deployed);
       let pending;
       try {
         pending = pendingChanges(plan.value, deployed.value);
