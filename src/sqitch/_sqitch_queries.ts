@@ -4,10 +4,11 @@
  * `plan` (the changes, in order) and `show deploy|verify <id>` (a change's
  * script, as sqitch finds it), each run in the project's directory with
  * `LC_ALL=C` and the pinned environment, its stdout captured (bounded), never
- * printed. Within one planning pass the configuration, the plan and the
- * scripts are read once for every database (chant-wave pins sqitch's layout,
- * so they do not depend on the target); the pass also holds the parser and the
- * project's files.
+ * printed; and the psql command that asks a database's registry what it has
+ * deployed instead of `status` where it can (`registry_query.ts`). Within one
+ * planning pass the configuration, the plan and the scripts are read once for
+ * every database (chant-wave pins sqitch's layout, so they do not depend on
+ * the target); the pass also holds the parser and the project's files.
  * @module
  */
 
@@ -58,8 +59,13 @@ export interface SqitchSite extends SqitchPlace {
   binary: string;
   /** Set over the run's environment for every sqitch command (the pinning). */
   env?: Record<string, string>;
-  /** A directory of the run's own, removed after it (the pinning's). */
-  scratch?: string;
+}
+
+/** A site pinned for one run: its environment, and a directory of its own. */
+export interface PinnedSite extends SqitchSite {
+  env: Record<string, string>;
+  /** The run's own directory, removed after it (the pinning's). */
+  scratch: string;
 }
 
 /** What a query gave: its value, or why not (or the interrupted step itself). */
@@ -248,19 +254,18 @@ export interface RegistryPlace {
  * @returns The id or null, or why not.
  */
 export async function readDeployedFromRegistry(
-  site: SqitchSite,
+  site: PinnedSite,
   ask: RegistryPlace,
   phase: "plan" | "apply",
   runner: StepRunner,
 ): Promise<Got<string | null>> {
   const command = registryQuery(ask.uri, ask.registry, ask.project, runner.env);
-  if (command === undefined || site.scratch === undefined) {
+  if (command === undefined) {
     return await readDeployed(site, phase, runner);
   }
   const script = join(site.scratch, "registry.sql");
   await writeFile(script, REGISTRY_SCRIPT, { mode: 0o600 });
   const capture = captureStdout(MAX_REPLY_BYTES);
-  const options = site.env?.PGOPTIONS ?? runner.env.PGOPTIONS ?? "";
   const step = await runner.run({
     argv: [ask.client, ...command.args, `--file=${script}`],
     phase,
@@ -268,7 +273,7 @@ export async function readDeployedFromRegistry(
       LC_ALL: "C",
       LANGUAGE: undefined,
       ...site.env,
-      PGOPTIONS: `${options} -c default_transaction_read_only=on`.trim(),
+      PGOPTIONS: `${site.env.PGOPTIONS} -c default_transaction_read_only=on`,
       ...(command.password === undefined
         ? {}
         : { PGPASSWORD: command.password }),

@@ -3,11 +3,11 @@
  * §17). Every sqitch command runs in the project's directory (`--chdir`),
  * pinned (`pinned_sqitch.ts`: the configuration with no revert script
  * reachable, the server's and psql's reading of text). Planning checks the
- * configuration sqitch runs with, finds the client, asks the database what it
- * has deployed (`sqitch status`), lists the plan (`sqitch plan`), reads and
- * judges each pending change's scripts and the files they include, and writes
+ * configuration sqitch runs with, finds the client, lists the plan (`sqitch
+ * plan`), asks the database what it has deployed (its registry through the
+ * client, else `sqitch status`), reads and judges each pending change's scripts and the files they include, and writes
  * the plan file made from them. Applying checks the configuration and that the
- * database is still where the plan found it, then deploys up to the last
+ * database is still where the plan found it (`sqitch status`), then deploys up to the last
  * change planned (`sqitch deploy --to <id>`), never further, with the client
  * and verify the plan was made for and `--mode change`. It decides nothing
  * about the wave.
@@ -32,6 +32,7 @@ import {
   failedStep,
   type Got,
   newSqitchPass,
+  type PinnedSite,
   readConfig,
   readDeployed,
   readDeployedFromRegistry,
@@ -91,7 +92,7 @@ async function withPinnedSqitch(
   pass: SqitchPass,
   runner: StepRunner,
   steps: (
-    pinned: SqitchSite,
+    pinned: PinnedSite,
     config: string | null,
     connection: SqitchConnection,
   ) => Promise<ToolStepResult>,
