@@ -4,8 +4,8 @@
 // lines and exit codes are those `sqitch status` gave (forced by
 // SQITCH_USERNAME, which only sqitch itself reads), for databases in every
 // state: no registry, another project's registry, partly, fully, reverted,
-// up to a tag, a reworked change, and a registry of another release (which
-// sqitch itself answers).
+// up to a tag, a reworked change, and registries of another release or
+// without their releases table (which sqitch itself answers).
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { runBinary, tempDir } from "../_helpers/binary.ts";
@@ -22,6 +22,7 @@ const TENANTS: Record<string, number> = {
   tagged: 1,
   reworked: 0,
   old: 1,
+  norelease: 2,
 };
 
 /** The head's plan: the example's, a tag, and `accounts` reworked. */
@@ -84,7 +85,9 @@ Deno.test("planning a tenant fleet asks each registry through psql and plans wha
     r.sqitch(["deploy", `--target=db:pg:tenant_${tenant}`, ...flags]);
 
   // At base: the example's two changes.
-  await deploy("part", "--to=accounts");
+  for (const tenant of ["part", "norelease"]) {
+    await deploy(tenant, "--to=accounts");
+  }
   for (const tenant of ["full", "reverted", "old"]) await deploy(tenant);
   await r.sqitch([
     "revert",
@@ -93,6 +96,7 @@ Deno.test("planning a tenant fleet asks each registry through psql and plans wha
     "--to=accounts",
   ]);
   await pg.sql("tenant_old", "UPDATE sqitch.releases SET version = 1.0");
+  await pg.sql("tenant_norelease", "DROP TABLE sqitch.releases");
   await using other = await tempDir({
     "sqitch.conf": "[core]\n\tengine = pg\n",
     "sqitch.plan":
@@ -124,7 +128,7 @@ Deno.test("planning a tenant fleet asks each registry through psql and plans wha
     ], { cwd: r.path, env: { ...pg.env, ...env } });
 
   await t.step(
-    "each database's plan file, digest and exit are those sqitch status gave; sqitch is asked only where the registry is of another release",
+    "each database's plan file, digest and exit are those sqitch status gave; sqitch is asked only where the registry is of another shape",
     async () => {
       for (const tenant of names) {
         const fast = await planFile(tenant, { PATH });
@@ -141,8 +145,11 @@ Deno.test("planning a tenant fleet asks each registry through psql and plans wha
         expect(await Deno.readTextFile(`${r.path}/out/${tenant}.json`))
           .toBe(plan);
       }
-      // The forced runs asked sqitch for every tenant, the others for "old" only.
-      expect(await statusCalls()).toEqual([...names, "old"].sort());
+      // The forced runs asked sqitch for every tenant, the others for the
+      // registries of another shape only.
+      expect(await statusCalls()).toEqual(
+        [...names, "norelease", "old"].sort(),
+      );
       // One psql a tenant, read-only, after the deploy's own setting.
       expect(await logged("psql")).toEqual(
         names.map(() =>
@@ -159,7 +166,7 @@ Deno.test("planning a tenant fleet asks each registry through psql and plans wha
       const record = `${r.path}/.chant/waves/tenants/wave-1.json`;
       const fast = await r.run(decide, { PATH });
       const decided = JSON.parse(await Deno.readTextFile(record)).members;
-      expect(await statusCalls()).toEqual(["old"]);
+      expect(await statusCalls()).toEqual(["norelease", "old"]);
       await Deno.remove(`${r.path}/.chant`, { recursive: true });
       const slow = await r.run(decide, viaSqitch);
       expect(await statusCalls()).toEqual(names.toSorted());
@@ -175,9 +182,9 @@ Deno.test("planning a tenant fleet asks each registry through psql and plans wha
         const line of [
           "  2 runs (fresh, other): 3 changes to deploy\n",
           "  3 runs (full, old, tagged): 1 change to deploy\n",
-          "  2 runs (part, reverted): 2 changes to deploy\n",
+          "  3 runs (norelease, part, reverted): 2 changes to deploy\n",
           "  reworked: 0 changes to deploy (empty)\n",
-          "  2 runs (part, reverted): + invoices (deploy), + accounts (deploy)\n",
+          "  3 runs (norelease, part, reverted): + invoices (deploy), + accounts (deploy)\n",
         ]
       ) {
         expect(fast.stderr).toContain(line);
