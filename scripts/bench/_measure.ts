@@ -112,6 +112,45 @@ export async function runTimed(
   }
 }
 
+/**
+ * Runs a command (output discarded, stderr kept when it fails) and returns its
+ * wall time and the CPU time of its whole process tree, to the millisecond:
+ * bash's `times` after it, which counts every descendant that was waited for
+ * (GNU `time` prints only hundredths of a second).
+ * @throws {Error} When the command exits with a code not in `okCodes`.
+ */
+export async function runTreeCpu(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; okCodes?: number[] } =
+    {},
+): Promise<Timed> {
+  const script = '"$@" >/dev/null 2>"$ERR"; code=$?; times; exit $code';
+  const err = await Deno.makeTempFile();
+  try {
+    const start = performance.now();
+    const { code, stdout } = await new Deno.Command("bash", {
+      args: ["-c", script, "bash", cmd, ...args],
+      cwd: options.cwd,
+      env: { ...options.env, ERR: err },
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const ms = performance.now() - start;
+    if (!(options.okCodes ?? [0]).includes(code)) {
+      const text = (await Deno.readTextFile(err)).slice(-2000);
+      throw new Error(`${cmd} ${args.join(" ")} exited ${code}: ${text}`);
+    }
+    // The second line: the children's user and system time, "0m1.234s 0m0.056s".
+    const line = new TextDecoder().decode(stdout).trim().split("\n").at(-1);
+    const cpuMs = [...(line ?? "").matchAll(/(\d+)m([\d.]+)s/g)]
+      .reduce((sum, [, m, s]) => sum + (Number(m) * 60 + Number(s)) * 1000, 0);
+    return { ms, cpuMs };
+  } finally {
+    await Deno.remove(err);
+  }
+}
+
 /** Paired runs of a command and its baseline. */
 export interface Paired {
   mine: Timed[];

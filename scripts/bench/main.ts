@@ -19,6 +19,7 @@ import {
   type Row,
   withLoad,
 } from "./_measure.ts";
+import { fleetBench } from "./fleet_bench.ts";
 import { gateBench } from "./gate_bench.ts";
 import { slowPipeBench } from "./slow_pipe_bench.ts";
 import { historyBench } from "./history_bench.ts";
@@ -87,6 +88,10 @@ await measure(
         ? { large: 100, small: 20, memory: 1000, memoryBase: 100, rounds: 1 }
         : {},
     ),
+);
+await measure(
+  "planning a tenant fleet against xargs -P 2 sqitch status",
+  () => fleetBench(quick ? { sizes: [5, 20], rounds: 1 } : {}),
 );
 await measure(
   "streaming through the step console",

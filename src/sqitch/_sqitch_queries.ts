@@ -4,10 +4,11 @@
  * `plan` (the changes, in order) and `show deploy|verify <id>` (a change's
  * script, as sqitch finds it), each run in the project's directory with
  * `LC_ALL=C` and the pinned environment, its stdout captured (bounded), never
- * printed. Within one planning pass the configuration, the plan and the
- * scripts are read once for every database (chant-wave pins sqitch's layout,
- * so they do not depend on the target); the pass also holds the parser and the
- * project's files.
+ * printed; and the psql command that asks a database's registry what it has
+ * deployed instead of `status` where it can (`registry_query.ts`). Within one
+ * planning pass the configuration, the plan and the scripts are read once for
+ * every database (chant-wave pins sqitch's layout, so they do not depend on
+ * the target); the pass also holds the parser and the project's files.
  * @module
  */
 
@@ -20,6 +21,7 @@ import {
   toolFailure,
 } from "../exec/run_tool_step.ts";
 import { randomUUID } from "node:crypto";
+import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -28,6 +30,12 @@ import {
   planListing,
 } from "./_sqitch_output.ts";
 import { type ProjectFiles, projectFiles } from "./project_files.ts";
+import {
+  MAX_REPLY_BYTES,
+  REGISTRY_SCRIPT,
+  registryAnswer,
+  registryQuery,
+} from "./registry_query.ts";
 import { loadPgParser, type PgParser } from "./sql/classify_script.ts";
 
 /** Where sqitch runs: the project's directory and the database. */
@@ -51,6 +59,13 @@ export interface SqitchSite extends SqitchPlace {
   binary: string;
   /** Set over the run's environment for every sqitch command (the pinning). */
   env?: Record<string, string>;
+}
+
+/** A site pinned for one run: its environment, and a directory of its own. */
+export interface PinnedSite extends SqitchSite {
+  env: Record<string, string>;
+  /** The run's own directory, removed after it (the pinning's). */
+  scratch: string;
 }
 
 /** What a query gave: its value, or why not (or the interrupted step itself). */
@@ -212,6 +227,89 @@ export async function readDeployed(
     if (!(error instanceof ShapeError)) throw error;
     return { ok: false, why: `${what} ${error.message}`, tail: [] };
   }
+}
+
+/** Where a database's registry is asked: the connection, the registry, the project, the client. */
+export interface RegistryPlace {
+  /** The URI the deploy connects with (checked). */
+  uri: string;
+  /** The target's registry schema. */
+  registry: string;
+  /** The plan's project. */
+  project: string;
+  /** The client's absolute path (psql). */
+  client: string;
+}
+
+/**
+ * What the database has deployed, as `sqitch status` would say it, asked of
+ * sqitch's registry in one read-only psql command (`registry_query.ts`);
+ * `sqitch status` itself answers where that command cannot (a URI or registry
+ * of another shape, a registry of another release, psql failing: then the
+ * failure reported is sqitch's own).
+ * @param site The site, pinned, with its scratch directory.
+ * @param ask The connection, registry, project and client.
+ * @param phase `plan` or `apply`.
+ * @param runner The run.
+ * @returns The id or null, or why not.
+ */
+export async function readDeployedFromRegistry(
+  site: PinnedSite,
+  ask: RegistryPlace,
+  phase: "plan" | "apply",
+  runner: StepRunner,
+): Promise<Got<string | null>> {
+  const command = registryQuery(ask.uri, ask.registry, ask.project, runner.env);
+  if (command === undefined) {
+    return await readDeployed(site, phase, runner);
+  }
+  const script = join(site.scratch, "registry.sql");
+  await writeFile(script, REGISTRY_SCRIPT, { mode: 0o600 });
+  const capture = captureStdout(MAX_REPLY_BYTES);
+  const step = await runner.run({
+    argv: [ask.client, ...command.args, `--file=${script}`],
+    phase,
+    env: {
+      LC_ALL: "C",
+      LANGUAGE: undefined,
+      ...site.env,
+      PGOPTIONS: `${site.env.PGOPTIONS} -c default_transaction_read_only=on`,
+      ...(command.password === undefined
+        ? {}
+        : { PGPASSWORD: command.password }),
+    },
+    captureStdout: capture.write,
+  });
+  if (step.interrupted) {
+    return { ok: false, why: "", tail: [], interrupted: step };
+  }
+  const what = `cannot read what ${
+    shownTarget(site)
+  } has deployed: "${ask.client}"`;
+  if (step.timedOut) {
+    return {
+      ok: false,
+      why: `${what} ${step.failure!.replace(/^.*? timed out/, "timed out")}`,
+      tail: step.tail,
+    };
+  }
+  const bytes = capture.bytes();
+  if (step.exitCode !== 0) return await readDeployed(site, phase, runner);
+  if (bytes === undefined) {
+    return { ok: false, why: `${what} printed too much`, tail: [] };
+  }
+  let answer;
+  try {
+    answer = registryAnswer(new TextDecoder().decode(bytes));
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    return { ok: false, why: `${what} ${error.message}`, tail: [] };
+  }
+  if (answer.registry === "none") return { ok: true, value: null };
+  if (answer.registry === "unknown") {
+    return await readDeployed(site, phase, runner);
+  }
+  return { ok: true, value: answer.change };
 }
 
 /** The key under which runs of a pass share what they read: the program and the project. */

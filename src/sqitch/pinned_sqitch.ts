@@ -29,6 +29,8 @@ export interface PinnedSqitch extends AsyncDisposable {
   env: Record<string, string>;
   /** `sha256:` of the project's `sqitch.conf`, or null when it has none. */
   config: string | null;
+  /** The run's temporary directory (the configuration's), removed on disposal. */
+  dir: string;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function pinSqitch(
       PATH: trustedPath(inherited.PATH, checkout).join(delimiter),
     },
     config: project === undefined ? null : digestOf(project),
+    dir,
     [Symbol.asyncDispose]: () => rm(dir, { recursive: true, force: true }),
   };
 }

@@ -149,13 +149,22 @@ function refuse(what: string): never {
 
 /** What the deploy connects with, as the configuration says. */
 export interface SqitchConnection {
-  /** The URI the deploy connects with (the spec's, or the named target's), checked. */
+  /**
+   * The URI the deploy connects with (the spec's, or the named target's),
+   * checked, as written: with its password (never show it).
+   */
   uri: string;
   /**
    * The schemas sqitch's registry may be in: `sqitch` and every `registry`
    * the configuration names (writing into one is destructive).
    */
   registries: string[];
+  /**
+   * The registry schema sqitch uses for the target: the first set of
+   * `target.<name>.registry`, `engine.pg.registry`, `core.registry`, else
+   * `sqitch`.
+   */
+  registry: string;
 }
 
 /**
@@ -164,7 +173,8 @@ export interface SqitchConnection {
  * @param target The spec's target: a URI (anything with a `:`, as sqitch
  *   reads it) or a name in the configuration.
  * @param revertDir The pinned revert directory.
- * @returns The URI the deploy connects with and the registry schemas.
+ * @returns The URI the deploy connects with, the registry schemas, and the
+ *   target's registry.
  * @throws {ShapeError} On anything chant-wave does not run sqitch with:
  *   `sqitch's configuration sets "core.deploy_dir"; chant-wave runs sqitch
  *   with its default layout (sqitch.plan, deploy/ and verify/ in the
@@ -172,7 +182,7 @@ export interface SqitchConnection {
  * @example
  * ```ts
  * checkedConfig("core.engine=pg\ncore.revert_dir=/t/none\ncore.reworked_revert_dir=/t/none\n", "db:pg:app", "/t/none");
- * // { uri: "db:pg:app", registries: ["sqitch"] }
+ * // { uri: "db:pg:app", registries: ["sqitch"], registry: "sqitch" }
  * ```
  */
 export function checkedConfig(
@@ -203,10 +213,19 @@ export function checkedConfig(
   for (const { section, name, value } of entries) {
     if (name === "registry" && section in ALLOWED_KEYS) registries.add(value);
   }
+  const setting = (section: string, subsection: string) =>
+    entries.find((e) =>
+      e.section === section && e.subsection === subsection &&
+      e.name === "registry" && e.value !== ""
+    )?.value;
+  const registry = setting("target", target) ?? setting("engine", "pg") ??
+    setting("core", "") ?? "sqitch";
   if (target.includes(":")) {
+    checkedTargetUri(target);
     return {
-      uri: checkedTargetUri(target),
+      uri: target,
       registries: [...registries],
+      registry,
     };
   }
   const uri = entries.find((e) =>
@@ -215,9 +234,11 @@ export function checkedConfig(
   if (uri === undefined) {
     refuse(`names no URI for the target ${quote(target)}`);
   }
+  checkedTargetUri(uri, target);
   return {
-    uri: checkedTargetUri(uri, target),
+    uri,
     registries: [...registries],
+    registry,
   };
 }
 

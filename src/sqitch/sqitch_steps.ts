@@ -3,11 +3,11 @@
  * §17). Every sqitch command runs in the project's directory (`--chdir`),
  * pinned (`pinned_sqitch.ts`: the configuration with no revert script
  * reachable, the server's and psql's reading of text). Planning checks the
- * configuration sqitch runs with, finds the client, asks the database what it
- * has deployed (`sqitch status`), lists the plan (`sqitch plan`), reads and
- * judges each pending change's scripts and the files they include, and writes
+ * configuration sqitch runs with, finds the client, lists the plan (`sqitch
+ * plan`), asks the database what it has deployed (its registry through the
+ * client, else `sqitch status`), reads and judges each pending change's scripts and the files they include, and writes
  * the plan file made from them. Applying checks the configuration and that the
- * database is still where the plan found it, then deploys up to the last
+ * database is still where the plan found it (`sqitch status`), then deploys up to the last
  * change planned (`sqitch deploy --to <id>`), never further, with the client
  * and verify the plan was made for and `--mode change`. It decides nothing
  * about the wave.
@@ -32,8 +32,10 @@ import {
   failedStep,
   type Got,
   newSqitchPass,
+  type PinnedSite,
   readConfig,
   readDeployed,
+  readDeployedFromRegistry,
   readPlan,
   readScript,
   shownTarget,
@@ -90,7 +92,7 @@ async function withPinnedSqitch(
   pass: SqitchPass,
   runner: StepRunner,
   steps: (
-    pinned: SqitchSite,
+    pinned: PinnedSite,
     config: string | null,
     connection: SqitchConnection,
   ) => Promise<ToolStepResult>,
@@ -130,7 +132,7 @@ async function withPinnedSqitch(
   }
   // Not `await using`: the bundle runs on Node 20, which has none.
   try {
-    const run = { ...site, env: pinning.env };
+    const run = { ...site, env: pinning.env, scratch: pinning.dir };
     const listing = await readConfig(run, runner, pass);
     if (!listing.ok) return failedStep(phase, runner, listing);
     let connection;
@@ -180,10 +182,20 @@ export async function planWithSqitch(
         checkoutOf(runner.cwd),
       );
       if (typeof client === "string") return fail(client);
-      const deployed = await readDeployed(pinned, "plan", runner);
-      if (!deployed.ok) return failedStep("plan", runner, deployed);
       const plan = await readPlan(pinned, runner, pass);
       if (!plan.ok) return failedStep("plan", runner, plan);
+      const deployed = await readDeployedFromRegistry(
+        pinned,
+        {
+          uri: connection.uri,
+          registry: connection.registry,
+          project: plan.value[0].project,
+          client: client.path,
+        },
+        "plan",
+        runner,
+      );
+      if (!deployed.ok) return failedStep("plan", runner, deployed);
       let pending;
       try {
         pending = pendingChanges(plan.value, deployed.value);

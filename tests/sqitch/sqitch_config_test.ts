@@ -33,8 +33,9 @@ Deno.test("checkedConfig() lets through what the deploy may take from sqitch's c
         NONE,
       )).toEqual({
         uri:
-          "db:pg://app@db.internal/tenant_1?sslmode=require&connect_timeout=5",
+          "db:pg://app:s3cret@db.internal/tenant_1?sslmode=require&connect_timeout=5",
         registries: ["sqitch", "meta", "Audit"],
+        registry: "meta",
       });
     },
   );
@@ -43,8 +44,32 @@ Deno.test("checkedConfig() lets through what the deploy may take from sqitch's c
       `target.prod.uri=db:pg://db.internal/app\n${PINNED}`,
       "prod",
       NONE,
-    )).toEqual({ uri: "db:pg://db.internal/app", registries: ["sqitch"] });
+    )).toEqual({
+      uri: "db:pg://db.internal/app",
+      registries: ["sqitch"],
+      registry: "sqitch",
+    });
   });
+  await t.step(
+    "the target's registry: the target's, else the engine's, else core's",
+    () => {
+      const registry = (listing: string, target = "prod") =>
+        checkedConfig(
+          `target.prod.uri=db:pg:app\n${listing}${PINNED}`,
+          target,
+          NONE,
+        ).registry;
+      expect(registry(
+        "core.registry=c\nengine.pg.registry=e\ntarget.prod.registry=t\n",
+      )).toBe("t");
+      expect(registry("core.registry=c\nengine.pg.registry=e\n")).toBe("e");
+      expect(registry("core.registry=c\ntarget.qa.registry=q\n")).toBe("c");
+      expect(registry("target.prod.registry=\n")).toBe("sqitch");
+      expect(registry("target.prod.registry=t\n", "db:pg:app")).toBe(
+        "sqitch",
+      );
+    },
+  );
 });
 
 Deno.test("checkedConfig() refuses what would make the deploy run what chant-wave did not read", async (t) => {
