@@ -65,6 +65,8 @@ export async function spawnGit(
   }
   const abort = () => child.kill("SIGTERM");
   options.signal?.addEventListener("abort", abort, { once: true });
+  // Aborted while git was starting: no event comes any more.
+  if (options.signal?.aborted) abort();
   try {
     if (options.input !== undefined) {
       child.write(options.input);
