@@ -138,13 +138,19 @@ export function startCatFile(
         if (!spent && !take(chunk)) git.kill("SIGTERM");
       }
     };
-    const [exit, , stderr] = await Promise.all([
-      git.exited,
-      answer(),
-      readAll(git.stderr),
-    ]);
-    const said = decoder.decode(stderr);
-    fail(new GitError(args, exit.code, said || "it ended"));
+    try {
+      const [exit, , stderr] = await Promise.all([
+        git.exited,
+        answer(),
+        readAll(git.stderr),
+      ]);
+      const said = decoder.decode(stderr);
+      fail(new GitError(args, exit.code, said || "it ended"));
+    } catch (error) {
+      // A pipe that failed to read: the answers are lost, so git is too.
+      git.kill("SIGKILL");
+      fail(new GitError(args, undefined, "", error));
+    }
   };
   const ended = started.then(serve, (error) => {
     fail(new GitError(args, undefined, "", error));

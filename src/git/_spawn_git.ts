@@ -76,7 +76,11 @@ export async function spawnGit(
       child.exited,
       readAll(child.stdout),
       readAll(child.stderr),
-    ]);
+    ]).catch((error) => {
+      // A pipe that failed to read: git's answer is lost, so git is too.
+      child.kill("SIGKILL");
+      throw new GitError(args, undefined, "", error);
+    });
     const said = decoder.decode(stderr);
     if (options.signal?.aborted) {
       throw new GitError(args, undefined, said, options.signal.reason);
