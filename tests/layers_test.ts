@@ -15,7 +15,7 @@ const SRC = new URL("../src/", import.meta.url);
 const LAYERS: readonly (readonly string[])[] = [
   ["console", "digest", "help", "completion"],
   ["input", "http"],
-  ["fs"],
+  ["fs", "proc"],
   ["git"],
   ["spec", "ci", "seal"],
   ["exec", "plan"],

@@ -1,6 +1,6 @@
 /**
- * Shared measuring helpers for the benchmarks: the wall time (and, through GNU
- * `time`, the peak memory) of a command, paired runs of a command and its
+ * Shared measuring helpers for the benchmarks: the wall time (and the CPU time
+ * of its process tree and its peak memory, through `wait4`) of a command, paired runs of a command and its
  * baseline in alternating order, medians, the machine's load, and the row every
  * benchmark reports for the table `main.ts` prints.
  * @module
@@ -57,8 +57,10 @@ export interface RunOptions {
   /** Exit codes that count as success. @default {[0]} */
   okCodes?: number[];
   /**
-   * Also measure the CPU time and the peak resident memory, through GNU `time`
-   * (which adds its own start to the wall time: about a millisecond).
+   * Also measure the CPU time of the process tree and the peak resident
+   * memory, through {@linkcode USAGE_SCRIPT} (the wall time is then its own,
+   * taken around GNU `time` and the command only, so Python's start costs the
+   * figure nothing).
    */
   usage?: boolean;
 }
@@ -67,13 +69,42 @@ export interface RunOptions {
 export interface Timed {
   /** Wall time in milliseconds. */
   ms: number;
-  /** User and system CPU time in milliseconds, its children's included (with `usage`). */
+  /**
+   * User and system CPU time in milliseconds (microsecond resolution), of the
+   * command and every descendant it waited for (with `usage`).
+   */
   cpuMs?: number;
   /** Peak resident memory in MB (10^6 bytes) of the largest process (with `usage`). */
   peakMb?: number;
 }
 
 const GNU_TIME = "/usr/bin/time";
+
+/**
+ * Starts the command under GNU `time` (which writes its peak resident memory
+ * in KiB to the file named first), waits for it with `wait4`, and appends to
+ * that file its wall time and the user and system CPU time of the process tree
+ * in milliseconds, exiting with the command's exit code. GNU `time`'s own
+ * `%U %S` have 10 ms resolution, too coarse for a command of a few tens of
+ * milliseconds; `wait4` gives them to the microsecond. The CPU time includes
+ * GNU `time`'s own start, under a millisecond, on both sides of a pair alike.
+ * (The memory comes from GNU `time`, not from this script's `wait4`: a
+ * child keeps the peak of the process it was forked from, here Python's.)
+ */
+const USAGE_SCRIPT = `
+import os, sys, time
+out, argv = sys.argv[1], sys.argv[2:]
+argv = ["${GNU_TIME}", "-f", "%M", "-o", out, *argv]
+start = time.perf_counter_ns()
+pid = os.posix_spawn(argv[0], argv, os.environ)
+_, status, usage = os.wait4(pid, 0)
+wall = (time.perf_counter_ns() - start) / 1e6
+cpu = (usage.ru_utime + usage.ru_stime) * 1000
+with open(out, "a") as f:
+    f.write(f"{wall} {cpu}\\n")
+code = os.waitstatus_to_exitcode(status)
+sys.exit(code if code >= 0 else 128 - code)
+`;
 
 /**
  * Runs a command with stdout and stderr sent to /dev/null (stderr is kept when
@@ -89,7 +120,7 @@ export async function runTimed(
   const usageFile = options.usage ? await Deno.makeTempFile() : undefined;
   try {
     const [command, argv] = usageFile
-      ? [GNU_TIME, ["-f", "%U %S %M", "-o", usageFile, cmd, ...args]]
+      ? ["python3", ["-c", USAGE_SCRIPT, usageFile, cmd, ...args]]
       : [cmd, args];
     const start = performance.now();
     const { code, stderr } = await new Deno.Command(command, {
@@ -104,50 +135,13 @@ export async function runTimed(
       throw new Error(`${cmd} ${args.join(" ")} exited ${code}: ${text}`);
     }
     if (!usageFile) return { ms };
+    // GNU time's line (after any "Command exited with non-zero status"), then ours.
     const lines = (await Deno.readTextFile(usageFile)).trim().split("\n");
-    const [user, system, peakKb] = (lines.at(-1) ?? "").split(" ").map(Number);
-    return { ms, cpuMs: (user + system) * 1000, peakMb: peakKb * 1024 / 1e6 };
+    const [wall, cpu] = (lines.at(-1) ?? "").split(" ").map(Number);
+    const peakKb = Number(lines.at(-2));
+    return { ms: wall, cpuMs: cpu, peakMb: peakKb * 1024 / 1e6 };
   } finally {
     if (usageFile) await Deno.remove(usageFile);
-  }
-}
-
-/**
- * Runs a command (output discarded, stderr kept when it fails) and returns its
- * wall time and the CPU time of its whole process tree, to the millisecond:
- * bash's `times` after it, which counts every descendant that was waited for
- * (GNU `time` prints only hundredths of a second).
- * @throws {Error} When the command exits with a code not in `okCodes`.
- */
-export async function runTreeCpu(
-  cmd: string,
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string>; okCodes?: number[] } =
-    {},
-): Promise<Timed> {
-  const script = '"$@" >/dev/null 2>"$ERR"; code=$?; times; exit $code';
-  const err = await Deno.makeTempFile();
-  try {
-    const start = performance.now();
-    const { code, stdout } = await new Deno.Command("bash", {
-      args: ["-c", script, "bash", cmd, ...args],
-      cwd: options.cwd,
-      env: { ...options.env, ERR: err },
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    const ms = performance.now() - start;
-    if (!(options.okCodes ?? [0]).includes(code)) {
-      const text = (await Deno.readTextFile(err)).slice(-2000);
-      throw new Error(`${cmd} ${args.join(" ")} exited ${code}: ${text}`);
-    }
-    // The second line: the children's user and system time, "0m1.234s 0m0.056s".
-    const line = new TextDecoder().decode(stdout).trim().split("\n").at(-1);
-    const cpuMs = [...(line ?? "").matchAll(/(\d+)m([\d.]+)s/g)]
-      .reduce((sum, [, m, s]) => sum + (Number(m) * 60 + Number(s)) * 1000, 0);
-    return { ms, cpuMs };
-  } finally {
-    await Deno.remove(err);
   }
 }
 
@@ -157,6 +151,8 @@ export interface Paired {
   base: Timed[];
   /** `mine[i].ms / base[i].ms` for each pair. */
   ratios: number[];
+  /** `mine[i].cpuMs / base[i].cpuMs` for each pair where both sides have it. */
+  cpuRatios: number[];
 }
 
 /**
@@ -170,7 +166,7 @@ export async function paired(
   base: () => Promise<Timed>,
   before: () => Promise<void> = () => Promise.resolve(),
 ): Promise<Paired> {
-  const out: Paired = { mine: [], base: [], ratios: [] };
+  const out: Paired = { mine: [], base: [], ratios: [], cpuRatios: [] };
   for (let i = 0; i < rounds; i++) {
     const order = i % 2 === 0 ? [mine, base] : [base, mine];
     const times: Timed[] = [];
@@ -182,6 +178,7 @@ export async function paired(
     out.mine.push(m);
     out.base.push(b);
     out.ratios.push(m.ms / b.ms);
+    if (m.cpuMs !== undefined && b.cpuMs) out.cpuRatios.push(m.cpuMs / b.cpuMs);
   }
   return out;
 }

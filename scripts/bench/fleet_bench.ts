@@ -19,7 +19,7 @@ import {
   median,
   printTable,
   type Row,
-  runTreeCpu,
+  runTimed,
   type Timed,
   withLoad,
 } from "./_measure.ts";
@@ -101,14 +101,18 @@ export async function fleetBench(
   // One database deployed by sqitch, copied for every tenant.
   const template = await setUp([]);
   const env = { PATH: "/usr/bin:/bin", ...pg.env };
+  const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   try {
     await pg.createDatabases(["fleet_template"]);
-    await runTreeCpu("sqitch", [
+    await runTimed("env", [
+      "-i",
+      ...envArgs,
+      "sqitch",
       "--chdir=db",
       "deploy",
       "--target=db:pg:fleet_template",
       "--to=accounts",
-    ], { cwd: template, env });
+    ], { cwd: template });
     for (const name of all) {
       await pg.sql(
         "postgres",
@@ -118,13 +122,12 @@ export async function fleetBench(
   } finally {
     await Deno.remove(template, { recursive: true });
   }
-  const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   const rows: Row[] = [];
   for (const size of sizes) {
     const dir = await setUp(all.slice(0, size));
     try {
       const mine = () =>
-        runTreeCpu("env", [
+        runTimed("env", [
           "-i",
           ...envArgs,
           BINARY,
@@ -134,15 +137,15 @@ export async function fleetBench(
           "--wave",
           "1",
           "--decide",
-        ], { cwd: dir, okCodes: [3] });
+        ], { cwd: dir, okCodes: [3], usage: true });
       const base = () =>
-        runTreeCpu("env", [
+        runTimed("env", [
           "-i",
           ...envArgs,
           "sh",
           "-c",
           "xargs -P 2 -L 1 sqitch --chdir=db status < targets.txt",
-        ], { cwd: dir });
+        ], { cwd: dir, usage: true });
       const clean = () =>
         Deno.remove(`${dir}/.chant`, { recursive: true }).catch(() => {});
       const n = size >= 200 ? 1 : rounds;
@@ -198,16 +201,19 @@ async function oneConnection(
       ).join(""),
     );
     const each = () =>
-      runTreeCpu("env", ["-i", ...envArgs, "sh", "each.sh"], { cwd: dir });
+      runTimed("env", ["-i", ...envArgs, "sh", "each.sh"], {
+        cwd: dir,
+        usage: true,
+      });
     const once = () =>
-      runTreeCpu("env", [
+      runTimed("env", [
         "-i",
         ...envArgs,
         "psql",
         "--dbname=dbname=postgres",
         ...flags,
         "--file=all.sql",
-      ], { cwd: dir });
+      ], { cwd: dir, usage: true });
     const { value, load } = await withLoad(async () => {
       const m: Timed[] = [];
       const b: Timed[] = [];

@@ -47,23 +47,28 @@ export interface CliIo {
 
 /**
  * How often the real process collects garbage fully (see
- * `pace_collections.ts`): a collection costs about 10 ms of CPU, 256 steps a
- * second or more and 32 MiB of output through the step console 0.2 s or more;
- * it keeps a long wave's spent streams and pipes, and a loud step's spent
- * buffers, from piling up. Bun frees the strings a synchronous stretch made
+ * `pace_collections.ts`): a collection costs 10 to 20 ms of CPU, 1,024 steps
+ * a few seconds and 32 MiB of output through the step console 0.2 s or more;
+ * it keeps a long wave's spent processes and pipes, and a loud step's spent
+ * buffers, from piling up. (A step started through `Bun.spawn` leaves far
+ * less behind than one through `node:child_process` did: collecting every
+ * 256 steps, as then, cost a 1,000-run wave some 80 ms of CPU and left a
+ * 30,000-run wave's peak memory where every 1,024 steps leaves it.)
+ * Bun frees the strings a synchronous stretch made
  * only at a collection, and collects by itself only after some 30 MB: a
  * million characters of text built (a log line counting `LINE_CHARS` more)
  * leave 1 to 2 MB behind, and a wave of 30,000 runs builds about 36 million
  * (its member lines, progress lines and summary, its digest and decision
- * record), some 35 collections. A stage of fewer than 1,000 runs leaves less
- * than a megabyte behind, not worth a collection at its end (a 100-run wave
- * makes none).
+ * record), some 35 collections. A stage of fewer than 2,048 runs leaves a
+ * megabyte or two behind, not worth a collection at its end (some 50 ms of
+ * CPU in a 1,000-run wave, whose two stages made half of its collections'
+ * cost); a 30,000-run wave's stages each make one.
  */
 const COLLECT_EVERY = {
-  steps: 256,
+  steps: 1024,
   bytes: 32 * 1024 * 1024,
   chars: 1024 * 1024,
-  stageRuns: 1000,
+  stageRuns: 2048,
 };
 
 /**

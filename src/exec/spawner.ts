@@ -2,22 +2,26 @@
  * The narrow spawn seam: start one command (never through a shell) in its own
  * process group, read its stdout and stderr as byte streams, signal the whole
  * group, and wait for its exit code. Prefixing, heartbeats, tails and timeouts
- * are built on top (`run_step.ts`). The real implementation uses
- * `node:child_process`, so it runs on Deno, Node 20+ and bun.
+ * are built on top (`run_step.ts`). The real implementation starts processes
+ * through `src/proc/` (`Bun.spawn` under bun, `node:child_process` on Deno and
+ * Node 20+).
  * The one way chant-wave stops a running step is here too: TERM to its process
  * group, a grace period, then KILL (a step's timeout and interrupts use it).
  * @module
  */
 
-import { spawn } from "node:child_process";
-import { type Readable, setDefaultHighWaterMark } from "node:stream";
-import { constants } from "node:os";
-import process from "node:process";
+import { setDefaultHighWaterMark } from "node:stream";
+import {
+  exitCodeOf,
+  type ProcessSignal,
+  type StartedProcess,
+  startProcess,
+} from "../proc/start_process.ts";
 import { type CollectionPacer, paceCollections } from "./pace_collections.ts";
 import type { Clock } from "../clock.ts";
 
 /** The signals chant-wave sends to a step. */
-export type StopSignal = "SIGTERM" | "SIGKILL" | "SIGINT";
+export type StopSignal = ProcessSignal;
 
 /** What to start. */
 export interface SpawnOptions {
@@ -114,23 +118,6 @@ export function toSpawnError(command: string, error: unknown): SpawnError {
   );
 }
 
-/**
- * Maps a Node exit to one exit code.
- * @param code The exit code, or `null` when a signal ended the process.
- * @param signal The signal's name, or `null`.
- * @returns `code`, else 128 + the signal's number, else 1.
- */
-export function exitCodeOf(
-  code: number | null,
-  signal: string | null,
-): number {
-  if (code !== null) return code;
-  const number = signal
-    ? (constants.signals as Record<string, number | undefined>)[signal]
-    : undefined;
-  return number === undefined ? 1 : 128 + number;
-}
-
 /** Options of {@linkcode nodeSpawner}. */
 export interface NodeSpawnerOptions {
   /**
@@ -142,10 +129,11 @@ export interface NodeSpawnerOptions {
 }
 
 /**
- * The real spawner, on `node:child_process.spawn` with `detached: true` (each
- * command leads its own process group and session, so a terminal's Ctrl-C reaches
- * chant-wave only, which then stops the groups itself) and
- * `stdio: ["ignore", "pipe", "pipe"]`. `shell` is never used.
+ * The real spawner, on `startProcess` (`Bun.spawn` under bun, else
+ * `node:child_process.spawn`), detached (each command leads its own process
+ * group and session, so a terminal's Ctrl-C reaches chant-wave only, which
+ * then stops the groups itself), stdin `/dev/null`, stdout and stderr piped.
+ * A shell is never used.
  * @param options The pacer of garbage collections between commands.
  * @returns The spawner.
  */
@@ -159,45 +147,44 @@ export function nodeSpawner(options: NodeSpawnerOptions = {}): Spawner {
   };
 }
 
-function spawnDetached(
+async function spawnDetached(
   options: SpawnOptions,
   pacer: CollectionPacer,
 ): Promise<SpawnedProcess> {
   const command = options.argv[0] ?? "";
-  if (command === "") {
-    return Promise.reject(new SpawnError(command, "the command is empty"));
+  if (command === "") throw new SpawnError(command, "the command is empty");
+  let child: StartedProcess;
+  try {
+    child = await startProcess({
+      command,
+      args: options.argv.slice(1),
+      cwd: options.cwd,
+      env: options.env,
+      stdin: "ignore",
+      detached: true,
+    });
+  } catch (error) {
+    throw toSpawnError(command, error);
   }
-  return new Promise((resolve, reject) => {
-    let child: ReturnType<typeof spawn>;
-    try {
-      child = spawn(command, options.argv.slice(1), {
-        cwd: options.cwd,
-        env: options.env,
-        detached: true,
-        shell: false,
-        stdio: ["ignore", "pipe", "pipe"],
-        windowsHide: true,
-      });
-    } catch (error) {
-      reject(toSpawnError(command, error));
-      return;
-    }
-    const exited = new Promise<number>((done) => {
-      child.once("exit", (code, signal) => done(exitCodeOf(code, signal)));
-    });
-    // `on`, not `once`: a later error event must not go unhandled (reject is then a no-op).
-    child.on("error", (error) => reject(toSpawnError(command, error)));
-    child.once("spawn", () => {
-      const pid = child.pid as number;
-      resolve({
-        pid,
-        stdout: () => chunksOf(child.stdout!, pacer),
-        stderr: () => chunksOf(child.stderr!, pacer),
-        kill: (signal) => killGroup(pid, signal),
-        waitExitCode: () => exited,
-      });
-    });
-  });
+  const exited = child.exited.then(exitCodeOf);
+  return {
+    pid: child.pid,
+    stdout: () => paced(child.stdout, pacer),
+    stderr: () => paced(child.stderr, pacer),
+    kill: (signal) => child.kill(signal),
+    waitExitCode: () => exited,
+  };
+}
+
+/** Tells the pacer the size of each chunk read. */
+async function* paced(
+  chunks: AsyncIterable<Uint8Array>,
+  pacer: CollectionPacer,
+): AsyncIterable<Uint8Array> {
+  for await (const chunk of chunks) {
+    pacer.read(chunk.length);
+    yield chunk;
+  }
 }
 
 /** The default high-water mark set by {@linkcode useSmallPipeBuffers}, in bytes. */
@@ -205,84 +192,15 @@ const SMALL_HIGH_WATER_MARK = 1024;
 
 /**
  * Lowers the runtime's default high-water mark of byte streams to 1 KiB, so
- * that each child pipe starts with a small buffer: bun allocates a zeroed
- * buffer of that size (64 KiB by default) for every pipe it starts reading,
- * two per step, even for a step that prints nothing, which made up about a
- * tenth of a wave's own CPU time and most of its peak memory. Reads of a busy
- * pipe still come in large chunks. Call it once at start-up (`cli.ts`): it
- * changes the default of every stream created afterwards, and only how much a
- * stream buffers ahead, never what it delivers.
+ * that each child pipe read as a node stream (the `node:child_process` path of
+ * `src/proc/`, on Node and Deno) starts with a small buffer rather than 64 KiB,
+ * even for a step that prints nothing. Reads of a busy pipe still come in
+ * large chunks. Call it once at start-up (`cli.ts`): it changes the default of
+ * every stream created afterwards, and only how much a stream buffers ahead,
+ * never what it delivers.
  */
 export function useSmallPipeBuffers(): void {
   setDefaultHighWaterMark(false, SMALL_HIGH_WATER_MARK);
-}
-
-/** Chunks queued before the stream is paused, and the level it resumes at. */
-const HIGH_WATER = 8;
-const LOW_WATER = 2;
-
-/**
- * Reads a stream as an async iterable of chunks through `data` events, with a
- * small queue that pauses the stream when it fills, so memory stays bounded.
- * Bun's built-in async iterator of child streams is several times slower than
- * its `data` events; this keeps one fast path for every runtime. Each chunk's
- * size goes to the pacer.
- */
-function chunksOf(
-  stream: Readable,
-  pacer: CollectionPacer,
-): AsyncIterable<Uint8Array> {
-  const queue: Uint8Array[] = [];
-  let ended = false;
-  let failure: { error: unknown } | undefined;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const waiting = wake;
-    wake = undefined;
-    waiting?.();
-  };
-  stream.on("data", (chunk: Uint8Array) => {
-    pacer.read(chunk.length);
-    queue.push(chunk);
-    if (queue.length >= HIGH_WATER) stream.pause();
-    notify();
-  });
-  const end = () => {
-    ended = true;
-    notify();
-  };
-  stream.once("end", end);
-  stream.once("close", end);
-  stream.on("error", (error) => {
-    failure ??= { error };
-    notify();
-  });
-  const next = async (): Promise<IteratorResult<Uint8Array>> => {
-    while (queue.length === 0 && !ended && failure === undefined) {
-      await new Promise<void>((resolve) => wake = resolve);
-    }
-    const chunk = queue.shift();
-    if (chunk !== undefined) {
-      if (queue.length <= LOW_WATER && stream.isPaused()) stream.resume();
-      return { value: chunk, done: false };
-    }
-    if (failure !== undefined) throw failure.error;
-    return { value: undefined, done: true };
-  };
-  return { [Symbol.asyncIterator]: () => ({ next }) };
-}
-
-/**
- * Signals a process group, ignoring a group that is already gone (`ESRCH`, or
- * `EPERM`, which some systems report for a group of zombies).
- */
-function killGroup(pid: number, signal: StopSignal): void {
-  try {
-    process.kill(-pid, signal);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== "ESRCH" && code !== "EPERM") throw error;
-  }
 }
 
 /** How long a stopped step gets between TERM and KILL by default. */

@@ -12,8 +12,12 @@
  * @module
  */
 
-import { spawn } from "node:child_process";
-import { Buffer } from "node:buffer";
+import {
+  joinBytes,
+  readAll,
+  type StartedProcess,
+  startProcess,
+} from "../proc/start_process.ts";
 import { GitError } from "./git_error.ts";
 
 /** Which `cat-file` mode a server speaks. */
@@ -71,16 +75,16 @@ export function startCatFile(
 ): CatFileServer {
   const args = ["cat-file", `--${kind}`];
   const queue: Waiting[] = [];
-  const stderr: Buffer[] = [];
   let spent = false;
   let header: Uint8Array = new Uint8Array(0);
   let body = 0;
-  const child = spawn(options.gitPath, args, {
+  const started = startProcess({
+    command: options.gitPath,
+    args,
     cwd: options.cwd,
     env: options.env,
-    shell: false,
-    windowsHide: true,
-    stdio: ["pipe", "pipe", "pipe"],
+    stdin: "pipe",
+    detached: false,
   });
   const fail = (error: GitError) => {
     spent = true;
@@ -90,15 +94,16 @@ export function startCatFile(
     waiting.left--;
     if (waiting.left > 0) return;
     queue.shift();
-    waiting.resolve(new Uint8Array(Buffer.concat(waiting.parts)));
+    waiting.resolve(joinBytes(waiting.parts));
   };
-  const take = (chunk: Uint8Array) => {
+  /** Hands the bytes of a chunk to the calls they answer; false on a stray byte. */
+  const take = (chunk: Uint8Array): boolean => {
     let at = 0;
     while (at < chunk.length) {
       const waiting = queue[0];
       if (waiting === undefined) {
-        child.kill();
-        return fail(new GitError(args, 0, "it printed what nobody asked"));
+        fail(new GitError(args, 0, "it printed what nobody asked"));
+        return false;
       }
       if (body > 0) {
         const end = Math.min(chunk.length, at + body);
@@ -112,9 +117,9 @@ export function startCatFile(
       const end = newline < 0 ? chunk.length : newline + 1;
       header = header.length === 0
         ? chunk.subarray(at, end)
-        : new Uint8Array(Buffer.concat([header, chunk.subarray(at, end)]));
+        : joinBytes([header, chunk.subarray(at, end)]);
       at = end;
-      if (newline < 0) return;
+      if (newline < 0) return true;
       const line = header;
       header = new Uint8Array(0);
       waiting.parts.push(line);
@@ -125,25 +130,38 @@ export function startCatFile(
       if (size !== undefined) body = Number(size) + 1;
       else answered(waiting);
     }
+    return true;
   };
-  child.stdout.on("data", (chunk: Buffer) => take(new Uint8Array(chunk)));
-  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-  child.stdin.on("error", () => {});
-  child.on("error", (error) => fail(new GitError(args, undefined, "", error)));
-  const ended = new Promise<void>((resolve) =>
-    child.on("close", (code) => {
-      const said = Buffer.concat(stderr).toString("utf8");
-      fail(new GitError(args, code ?? undefined, said || "it ended"));
-      resolve();
-    })
-  );
+  const serve = async (git: StartedProcess): Promise<void> => {
+    const answer = async () => {
+      for await (const chunk of git.stdout) {
+        if (!spent && !take(chunk)) git.kill("SIGTERM");
+      }
+    };
+    try {
+      const [exit, , stderr] = await Promise.all([
+        git.exited,
+        answer(),
+        readAll(git.stderr),
+      ]);
+      const said = decoder.decode(stderr);
+      fail(new GitError(args, exit.code, said || "it ended"));
+    } catch (error) {
+      // A pipe that failed to read: the answers are lost, so git is too.
+      git.kill("SIGKILL");
+      fail(new GitError(args, undefined, "", error));
+    }
+  };
+  const ended = started.then(serve, (error) => {
+    fail(new GitError(args, undefined, "", error));
+  });
   return {
     get spent() {
       return spent;
     },
     end() {
       spent = true;
-      child.stdin.end();
+      void started.then((git) => git.end(), () => {});
       return ended;
     },
     ask(names) {
@@ -158,7 +176,8 @@ export function startCatFile(
       }
       return new Promise((resolve, reject) => {
         queue.push({ left: names.length, parts: [], resolve, reject });
-        child.stdin.write(names.join("\n") + "\n");
+        const lines = names.join("\n") + "\n";
+        void started.then((git) => git.write(lines), () => {});
       });
     },
   };

@@ -1,12 +1,15 @@
 /**
- * The one place chant-wave starts git: `node:child_process.spawn` with an argv
- * array (never a shell), an explicit environment, optional stdin, and the whole of
- * stdout and stderr collected. Private to `src/git/`.
+ * The one place chant-wave runs git to its end: through `src/proc/` (an argv
+ * array, never a shell), an explicit environment, optional stdin, and the whole
+ * of stdout and stderr collected. Private to `src/git/`.
  * @module
  */
 
-import { spawn } from "node:child_process";
-import { Buffer } from "node:buffer";
+import {
+  readAll,
+  type StartedProcess,
+  startProcess,
+} from "../proc/start_process.ts";
 import { GitError } from "./git_error.ts";
 
 /** How to start one git command. */
@@ -41,47 +44,51 @@ export interface GitOutput {
  * @returns The exit code and the collected output.
  * @throws {GitError} When git cannot be started (not installed, missing `cwd`).
  */
-export function spawnGit(
+export async function spawnGit(
   args: readonly string[],
   options: SpawnGitOptions,
 ): Promise<GitOutput> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(options.gitPath, [...args], {
+  let child: StartedProcess;
+  try {
+    options.signal?.throwIfAborted();
+    child = await startProcess({
+      command: options.gitPath,
+      args,
       cwd: options.cwd,
       env: options.env,
-      shell: false,
-      windowsHide: true,
-      // Without input, stdin is /dev/null: no pipe to make and close (a third
-      // of what starting git costs a bun process).
-      stdio: [
-        options.input === undefined ? "ignore" : "pipe",
-        "pipe",
-        "pipe",
-      ] as const,
-      signal: options.signal,
+      // Without input, stdin is /dev/null: no pipe to make and close.
+      stdin: options.input === undefined ? "ignore" : "pipe",
+      detached: false,
     });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let failed = false;
-    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
-    // git may exit before reading all of its input; that is not our error.
-    child.stdin?.on("error", () => {});
-    child.on("error", (error) => {
-      if (failed) return;
-      failed = true;
-      reject(
-        new GitError(args, undefined, Buffer.concat(stderr).toString(), error),
-      );
+  } catch (error) {
+    throw new GitError(args, undefined, "", error);
+  }
+  const abort = () => child.kill("SIGTERM");
+  options.signal?.addEventListener("abort", abort, { once: true });
+  // Aborted while git was starting: no event comes any more.
+  if (options.signal?.aborted) abort();
+  try {
+    if (options.input !== undefined) {
+      child.write(options.input);
+      child.end();
+    }
+    const [exit, stdout, stderr] = await Promise.all([
+      child.exited,
+      readAll(child.stdout),
+      readAll(child.stderr),
+    ]).catch((error) => {
+      // A pipe that failed to read: git's answer is lost, so git is too.
+      child.kill("SIGKILL");
+      throw new GitError(args, undefined, "", error);
     });
-    child.on("close", (code) => {
-      if (failed) return;
-      resolve({
-        exitCode: code ?? undefined,
-        stdout: new Uint8Array(Buffer.concat(stdout)),
-        stderr: Buffer.concat(stderr).toString("utf8"),
-      });
-    });
-    if (options.input !== undefined) child.stdin?.end(options.input);
-  });
+    const said = decoder.decode(stderr);
+    if (options.signal?.aborted) {
+      throw new GitError(args, undefined, said, options.signal.reason);
+    }
+    return { exitCode: exit.code, stdout, stderr: said };
+  } finally {
+    options.signal?.removeEventListener("abort", abort);
+  }
 }
+
+const decoder = new TextDecoder();

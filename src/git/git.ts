@@ -1,6 +1,6 @@
 /**
- * The git seam: a small `Git` interface and `createGit`, its implementation on
- * `node:child_process`. Every command runs without a shell, in an explicit
+ * The git seam: a small `Git` interface and `createGit`, its implementation,
+ * which starts git through `src/proc/`. Every command runs without a shell, in an explicit
  * environment that ignores the user's global and system configuration (see
  * `git_env.ts`), and a failure keeps git's stderr (`GitError`). It deliberately
  * knows nothing of specs, policies or ledgers.

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { spawn } from "node:child_process";
+import { type StartedProcess, startProcess } from "../proc/start_process.ts";
 import { mkdtemp, open, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 // @ts-types="../../types/std/path.d.ts"
@@ -116,48 +116,52 @@ function literalKey(line: string): SshPublicKey {
 }
 
 /** Runs ssh-keygen; fails with a one-line input error unless it exits 0. */
-function runSshKeygen(
+async function runSshKeygen(
   command: string,
   args: readonly string[],
   env: Env,
   keyName: string,
 ): Promise<void> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, {
+  let child: StartedProcess;
+  try {
+    child = await startProcess({
+      command,
+      args,
       env: definedOnly(env),
-      shell: false,
-      stdio: ["inherit", "ignore", "pipe"],
-      windowsHide: true,
+      stdin: "inherit",
+      detached: false,
     });
-    let stderr = "";
-    child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (chunk: string) => {
-      if (stderr.length < 64 * 1024) stderr += chunk;
-    });
-    child.once("error", (error: Error & { code?: string }) => {
-      fail(
-        new InputError(
-          error.code === "ENOENT"
-            ? `cannot sign: "${command}" was not found (install OpenSSH's ssh-keygen, or check PATH)`
-            : `cannot sign: could not start "${command}": ${error.message}`,
-        ),
-      );
-    });
-    child.once("close", (code, signal) => {
-      if (code === 0) return done();
-      const last = stderr.trim().split("\n").filter((line) =>
-        line.trim() !== "" && !/^Signing (file|data)/.test(line)
-      ).pop();
-      const status = code === null ? `signal ${signal}` : `exit code ${code}`;
-      fail(
-        new InputError(
-          `ssh-keygen could not sign with "${keyName}": ${
-            last?.trim() ?? status
-          }`,
-        ),
-      );
-    });
-  });
+  } catch (error) {
+    const { code, message } = error as Error & { code?: string };
+    throw new InputError(
+      code === "ENOENT"
+        ? `cannot sign: "${command}" was not found (install OpenSSH's ssh-keygen, or check PATH)`
+        : `cannot sign: could not start "${command}": ${message}`,
+    );
+  }
+  const decoder = new TextDecoder();
+  let stderr = "";
+  const complaints = async () => {
+    for await (const chunk of child.stderr) {
+      if (stderr.length < 64 * 1024) {
+        stderr += decoder.decode(chunk, { stream: true });
+      }
+    }
+  };
+  const ignored = async () => {
+    for await (const _ of child.stdout) continue;
+  };
+  const [exit] = await Promise.all([child.exited, complaints(), ignored()]);
+  if (exit.code === 0) return;
+  const last = stderr.trim().split("\n").filter((line) =>
+    line.trim() !== "" && !/^Signing (file|data)/.test(line)
+  ).pop();
+  const status = exit.code === undefined
+    ? `signal ${exit.signal}`
+    : `exit code ${exit.code}`;
+  throw new InputError(
+    `ssh-keygen could not sign with "${keyName}": ${last?.trim() ?? status}`,
+  );
 }
 
 function definedOnly(env: Env): Record<string, string> {

@@ -1,7 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import {
-  exitCodeOf,
   nodeSpawner,
   type SpawnedProcess,
   SpawnError,
@@ -157,12 +156,4 @@ Deno.test("toSpawnError() keeps the system's message for unknown codes", () => {
   );
   expect(error.message).toBe('could not start "x": spawn x E2BIG');
   expect(toSpawnError("y", "odd").message).toBe('could not start "y": odd');
-});
-
-Deno.test("exitCodeOf() prefers the code, else 128 + the signal's number", () => {
-  expect(exitCodeOf(0, null)).toBe(0);
-  expect(exitCodeOf(2, null)).toBe(2);
-  expect(exitCodeOf(null, "SIGKILL")).toBe(137);
-  expect(exitCodeOf(null, "SIGTERM")).toBe(143);
-  expect(exitCodeOf(null, null)).toBe(1);
 });

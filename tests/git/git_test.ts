@@ -3,6 +3,7 @@ import { expect } from "@std/expect";
 import { join } from "node:path";
 import { createGit, type Git, GitError } from "../../src/git/git.ts";
 import { tempRepo, TEST_USER } from "../_helpers/temp_repo.ts";
+import { fileText, processGone } from "../_helpers/poll.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
 
@@ -331,5 +332,38 @@ Deno.test("Git.run() with memo runs a walk of named commits once", async (t) => 
         .toThrow(GitError);
     }
     expect(await calls()).toBe(4);
+  });
+});
+
+Deno.test("Git.run() with an abort signal stops git and fails with a GitError", async (t) => {
+  await using repo = await tempRepo();
+  const started = join(repo.path, "started");
+  const slowGit = join(repo.path, "slow-git.sh");
+  await Deno.writeTextFile(
+    slowGit,
+    `#!/bin/sh\necho $$ > '${started}'\nexec sleep 300\n`,
+  );
+  await Deno.chmod(slowGit, 0o755);
+  const git = createGit({ env: { PATH, HOME: repo.home }, gitPath: slowGit });
+
+  await t.step("aborted while git runs", async () => {
+    const abort = new AbortController();
+    const running = git.run(["status"], {
+      cwd: repo.path,
+      signal: abort.signal,
+    });
+    const pid = Number(await fileText(started));
+    abort.abort();
+    await expect(running).rejects.toBeInstanceOf(GitError);
+    await processGone(pid);
+  });
+
+  await t.step("aborted before it starts: git never runs", async () => {
+    await Deno.remove(started);
+    const abort = new AbortController();
+    abort.abort();
+    await expect(git.run(["status"], { cwd: repo.path, signal: abort.signal }))
+      .rejects.toBeInstanceOf(GitError);
+    expect(await Deno.stat(started).catch(() => undefined)).toBe(undefined);
   });
 });

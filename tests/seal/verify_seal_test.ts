@@ -12,6 +12,7 @@ import {
   testKeys,
 } from "./_ssh_keygen.ts";
 import { runFuzz } from "./_fuzz.ts";
+import { bunOfCompileScript } from "../_helpers/bun.ts";
 import { join } from "node:path";
 
 const APPROVAL = {
@@ -408,12 +409,6 @@ const RUNTIME_APPROVAL = {
   by: "ann@example.com",
   timestamp: "2026-11-30T11:00:00.000Z",
 };
-
-/** The bun that `scripts/compile.ts` builds the shipped binary with. */
-async function bunOfCompileScript(): Promise<string> {
-  const script = await Deno.readTextFile(join(root, "scripts/compile.ts"));
-  return /const BUN = "(bun@[^"]+)"/.exec(script)![1];
-}
 
 async function run(
   command: string,
