@@ -1,6 +1,7 @@
 /**
- * Shared measuring helpers for the benchmarks: the wall time (and, through GNU
- * `time`, the peak memory) of a command, paired runs of a command and its
+ * Shared measuring helpers for the benchmarks: the wall time (and, through
+ * `python3`'s `os.wait4`, the CPU time and peak memory of its process tree, to
+ * the millisecond) of a command, paired runs of a command and its
  * baseline in alternating order, medians, the machine's load, and the row every
  * benchmark reports for the table `main.ts` prints.
  * @module
@@ -57,8 +58,8 @@ export interface RunOptions {
   /** Exit codes that count as success. @default {[0]} */
   okCodes?: number[];
   /**
-   * Also measure the CPU time and the peak resident memory, through GNU `time`
-   * (which adds its own start to the wall time: about a millisecond).
+   * Also measure the CPU time and the peak resident memory of the command's
+   * process tree (`os.wait4` in a `python3` wrapper; wall time measured there).
    */
   usage?: boolean;
 }
@@ -73,12 +74,28 @@ export interface Timed {
   peakMb?: number;
 }
 
-const GNU_TIME = "/usr/bin/time";
+/**
+ * Runs a command (argv after the script's name) and prints its wall time, and
+ * the CPU time and peak memory of its whole tree (`wait4`'s rusage: the child
+ * and every descendant it waited for), in milliseconds with microsecond
+ * resolution (GNU `time` prints hundredths of a second), and kilobytes.
+ */
+const USAGE_PY = `
+import os, sys, time
+start = time.perf_counter()
+pid = os.spawnvp(os.P_NOWAIT, sys.argv[1], sys.argv[1:])
+_, status, ru = os.wait4(pid, 0)
+wall = (time.perf_counter() - start) * 1000
+sys.stderr.write("\\nchant-wave-usage %f %f %d %d\\n" % (
+    wall, (ru.ru_utime + ru.ru_stime) * 1000, ru.ru_maxrss,
+    os.waitstatus_to_exitcode(status)))
+`;
 
 /**
  * Runs a command with stdout and stderr sent to /dev/null (stderr is kept when
  * it fails) and returns its wall time, and its CPU time and peak memory when
- * asked.
+ * asked (through `python3`'s `os.wait4`, the wall time then measured there too,
+ * so the wrapper's own start is not counted).
  * @throws {Error} When the command exits with a code not in `okCodes`.
  */
 export async function runTimed(
@@ -86,30 +103,33 @@ export async function runTimed(
   args: string[],
   options: RunOptions = {},
 ): Promise<Timed> {
-  const usageFile = options.usage ? await Deno.makeTempFile() : undefined;
-  try {
-    const [command, argv] = usageFile
-      ? [GNU_TIME, ["-f", "%U %S %M", "-o", usageFile, cmd, ...args]]
-      : [cmd, args];
-    const start = performance.now();
-    const { code, stderr } = await new Deno.Command(command, {
-      args: argv,
-      cwd: options.cwd,
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    const ms = performance.now() - start;
-    if (!(options.okCodes ?? [0]).includes(code)) {
-      const text = new TextDecoder().decode(stderr).slice(-2000);
-      throw new Error(`${cmd} ${args.join(" ")} exited ${code}: ${text}`);
-    }
-    if (!usageFile) return { ms };
-    const lines = (await Deno.readTextFile(usageFile)).trim().split("\n");
-    const [user, system, peakKb] = (lines.at(-1) ?? "").split(" ").map(Number);
-    return { ms, cpuMs: (user + system) * 1000, peakMb: peakKb * 1024 / 1e6 };
-  } finally {
-    if (usageFile) await Deno.remove(usageFile);
+  const [command, argv] = options.usage
+    ? ["python3", ["-c", USAGE_PY, cmd, ...args]]
+    : [cmd, args];
+  const start = performance.now();
+  const { code, stderr } = await new Deno.Command(command, {
+    args: argv,
+    cwd: options.cwd,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - start;
+  const text = new TextDecoder().decode(stderr);
+  const usage = options.usage
+    ? /\nchant-wave-usage (\S+) (\S+) (\d+) (-?\d+)\n$/.exec(text)
+    : null;
+  const exit = usage ? Number(usage[4]) : code;
+  if (!(options.okCodes ?? [0]).includes(exit) || (options.usage && !usage)) {
+    throw new Error(
+      `${cmd} ${args.join(" ")} exited ${exit}: ${text.slice(-2000)}`,
+    );
   }
+  if (!usage) return { ms };
+  return {
+    ms: Number(usage[1]),
+    cpuMs: Number(usage[2]),
+    peakMb: Number(usage[3]) * 1024 / 1e6,
+  };
 }
 
 /** Paired runs of a command and its baseline. */
