@@ -19,7 +19,6 @@ import {
   type StepRunner,
   toolFailure,
 } from "../exec/run_tool_step.ts";
-import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -78,7 +77,7 @@ export function newSqitchPass(): SqitchPass {
   const projects = new Map<string, ProjectFiles>();
   return {
     memo: new Map(),
-    revertDir: join(tmpdir(), `chant-wave-no-revert-${randomUUID()}`),
+    revertDir: join(tmpdir(), `chant-wave-no-revert-${crypto.randomUUID()}`),
     parser: () => parser ??= loadPgParser(),
     files(root) {
       let files = projects.get(root);
