@@ -3,24 +3,29 @@
  * and `fast-import` leave a small pack or a few loose objects each time, and
  * with automatic `gc` off (every fetch runs `--no-auto-gc`) a clone that lives
  * for hundreds of commands ends with hundreds of packs, every object lookup
- * asking each of them. The clutter is counted without running git (the pack
- * files, and the loose objects of one of the 256 fan-out folders times 256, as
- * `git gc --auto` estimates them); past a threshold one `git repack -d -l
- * --geometric=2` rolls the small packs and the loose objects into one pack,
+ * asking each of them. The clutter is counted without running git (the small
+ * pack files, and the loose objects of one of the 256 fan-out folders times
+ * 256, as `git gc --auto` estimates them); past a threshold one `git repack -d
+ * -l --geometric=2` rolls the small packs and the loose objects into one pack,
  * leaving a large pack alone (so the cost follows the clutter, not the
- * repository's size). A repack only ever copies objects and then removes the
+ * repository's size). Only packs under {@linkcode SMALL_PACK_BYTES} count: a
+ * geometric repack may leave a pack for every doubling of size, and a large
+ * repository's dozen of those is not clutter to repack again at every call. A repack only ever copies objects and then removes the
  * packs and loose objects it copied: nothing, reachable or not, is lost, and
  * no ref moves. It knows nothing of ledgers, and nothing of who else writes
  * the repository (its caller holds the lock that keeps its own writers out).
  * @module
  */
 
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Git } from "./git.ts";
 
-/** Packs past which the store is tidied (git's own `gc.autoPackLimit` is 50). */
+/** Small packs past which the store is tidied (git's own `gc.autoPackLimit` is 50). */
 export const PACK_LIMIT = 16;
+
+/** A pack file smaller than this (2 MiB) counts as clutter. */
+export const SMALL_PACK_BYTES = 2 * 1024 * 1024;
 
 /**
  * Estimated loose objects past which the store is tidied (git's own
@@ -30,7 +35,7 @@ export const LOOSE_LIMIT = 512;
 
 /** How cluttered an object store is. */
 export interface Clutter {
-  /** The `pack-*.pack` files of `objects/pack`. */
+  /** The `pack-*.pack` files of `objects/pack` under {@linkcode SMALL_PACK_BYTES}. */
   packs: number;
   /** The loose objects, estimated from one fan-out folder (as git does). */
   loose: number;
@@ -44,10 +49,17 @@ async function names(dir: string): Promise<string[]> {
   return await readdir(dir).catch(() => []);
 }
 
+/** Whether a file is smaller than {@linkcode SMALL_PACK_BYTES} (a missing one is not). */
+async function small(path: string): Promise<boolean> {
+  const found = await stat(path).catch(() => undefined);
+  return found !== undefined && found.size < SMALL_PACK_BYTES;
+}
+
 /**
- * Counts the clutter of the object store of a git folder (two folder reads).
+ * Counts the clutter of the object store of a git folder (two folder reads
+ * and a look at each pack's size).
  * @param gitDir The repository's common git folder (`.git`).
- * @returns The packs and the estimated loose objects.
+ * @returns The small packs and the estimated loose objects.
  */
 export async function countClutter(gitDir: string): Promise<Clutter> {
   const objects = join(gitDir, "objects");
@@ -55,8 +67,12 @@ export async function countClutter(gitDir: string): Promise<Clutter> {
     names(join(objects, "pack")),
     names(join(objects, SAMPLE)),
   ]);
+  const sizes = await Promise.all(
+    packs.filter((n) => /^pack-[0-9a-f]+\.pack$/.test(n))
+      .map((n) => small(join(objects, "pack", n))),
+  );
   return {
-    packs: packs.filter((n) => /^pack-[0-9a-f]+\.pack$/.test(n)).length,
+    packs: sizes.filter(Boolean).length,
     loose: sample.filter((n) => /^[0-9a-f]{38,62}$/.test(n)).length * 256,
   };
 }

@@ -6,6 +6,7 @@ import {
   countClutter,
   LOOSE_LIMIT,
   PACK_LIMIT,
+  SMALL_PACK_BYTES,
   tidyObjects,
 } from "../../src/git/tidy_objects.ts";
 import { type TempRepo, tempRepo } from "../_helpers/temp_repo.ts";
@@ -135,4 +136,24 @@ Deno.test("tidyObjects() leaves a tidy store alone: no git runs", async () => {
     [...Deno.readDirSync(join(gitDir, "objects", "pack"))].map((e) => e.name)
       .sort(),
   ).toEqual(packs);
+});
+
+Deno.test("countClutter() does not count a large pack: it is no clutter to repack", async () => {
+  await using repo = await tempRepo({ "README.md": "hello\n" });
+  await repo.commit("base");
+  // Random bytes do not compress: the pack holding them is large.
+  const big = new Uint8Array(SMALL_PACK_BYTES + 65_536);
+  for (let at = 0; at < big.length; at += 65_536) {
+    crypto.getRandomValues(big.subarray(at, at + 65_536));
+  }
+  await Deno.writeFile(join(repo.path, "big.bin"), big);
+  await repo.commit("big");
+  await repo.git("repack", "-q");
+  await commitsInPacks(repo, 2);
+  const gitDir = join(repo.path, ".git");
+  const packs = [...Deno.readDirSync(join(gitDir, "objects", "pack"))]
+    .filter((e) => e.name.endsWith(".pack"));
+
+  expect(packs).toHaveLength(3);
+  expect((await countClutter(gitDir)).packs).toBe(2);
 });
