@@ -1,10 +1,10 @@
 /**
  * Synchronous SHA-1 and SHA-256 of bytes and text (git's object ids,
  * chant-wave's `sha256:` digests): under Bun its native hasher
- * (`Bun.CryptoHasher`), elsewhere `node:crypto`'s `createHash`, loaded on first
- * use (`process.getBuiltinModule`), so that a command pays for `node:crypto`
- * only when it hashes and never under Bun, where loading it costs a few
- * milliseconds of CPU at every start. The same bytes give the same digest on
+ * (`Bun.CryptoHasher`), elsewhere `node:crypto`'s `createHash` (through
+ * `process.getBuiltinModule`), either looked up on first use, so that a
+ * command that hashes nothing pays for neither (even touching
+ * `Bun.CryptoHasher` costs the compiled binary's start about 2 ms of CPU). The same bytes give the same digest on
  * every runtime; text is hashed as UTF-8. It knows nothing of what it hashes.
  * @module
  */
@@ -36,10 +36,16 @@ interface NodeCrypto {
 
 type BunHasherClass = new (name: HashName) => BunHasher;
 
-const bunHasher = (globalThis as { Bun?: { CryptoHasher?: BunHasherClass } })
-  .Bun?.CryptoHasher;
-
+/** Bun's hasher, looked up on first use (`null`: not under Bun). */
+let bunHasher: BunHasherClass | null | undefined;
 let nodeCrypto: NodeCrypto | undefined;
+
+/** Bun's hasher, when running under Bun. */
+function bunHasherClass(): BunHasherClass | null {
+  return bunHasher ??=
+    (globalThis as { Bun?: { CryptoHasher?: BunHasherClass } }).Bun
+      ?.CryptoHasher ?? null;
+}
 
 /** `node:crypto`, loaded once, on first use. */
 function loadNodeCrypto(): NodeCrypto {
@@ -63,8 +69,9 @@ function loadNodeCrypto(): NodeCrypto {
  * ```
  */
 export function createDigest(name: HashName): Hash {
-  if (bunHasher !== undefined) {
-    const hasher = new bunHasher(name);
+  const Hasher = bunHasherClass();
+  if (Hasher !== null) {
+    const hasher = new Hasher(name);
     const hash: Hash = {
       update: (data) => (hasher.update(data), hash),
       hex: () => hasher.digest("hex"),
