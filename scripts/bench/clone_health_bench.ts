@@ -6,12 +6,15 @@
  * writes a record to first (an approval by `job`, written in this process
  * through the git ledger, as a job writes its records: it opens the gate and
  * brings the approver's fetch new objects) and the approver's clone then
- * approves through the binary, as the approver would. After 25 rollouts and after 250 (in the same run), the
- * approver approves `rounds` more rollouts, timed: the median CPU of the
- * process tree and wall time at 250 against those at 25, with the clone's packs
- * and loose objects (`git count-objects -v`) printed beside, and the mean of
- * every approval between the two (the tidying a cluttered clone gets is
- * counted there, in the approvals that ran it). Runnable alone (`deno run
+ * approves through the binary, as the approver would. The approver's clone
+ * is copied after 25 rollouts and goes on to 250; the copy then fetches the
+ * branch once (untimed), and the two approve `rounds` more rollouts each in
+ * alternating order (so a change of the machine's load hits both alike),
+ * timed: the median CPU of the process tree and wall time of the clone of 250
+ * rollouts against the copy of 25, with each one's packs and loose objects
+ * (`git count-objects -v`) beside, and the mean of every approval of rollouts
+ * 26 to 250 (the tidying a cluttered clone gets is counted there, in the
+ * approvals that ran it). Runnable alone (`deno run
  * --allow-all scripts/bench/clone_health_bench.ts [--quick]`).
  * @module
  */
@@ -40,7 +43,7 @@ export interface CloneHealthBenchOptions {
   early?: number;
   /** Rollouts before the second figure. @default {250} */
   late?: number;
-  /** Approvals timed at each figure. @default {5} */
+  /** Approvals timed in each clone. @default {7} */
   rounds?: number;
 }
 
@@ -83,6 +86,13 @@ function approve(cwd: string, rollout: number): Promise<Timed> {
   ], { cwd, usage: true });
 }
 
+/** Copies a folder, as `cp -a` does. */
+async function copy(from: string, to: string): Promise<void> {
+  const { success } = await new Deno.Command("cp", { args: ["-a", from, to] })
+    .output();
+  if (!success) throw new Error(`cannot copy ${from} to ${to}`);
+}
+
 /** The clone's packs and loose objects, as `git count-objects -v` says. */
 async function clutter(cwd: string): Promise<string> {
   const { stdout } = await new Deno.Command("git", {
@@ -95,14 +105,6 @@ async function clutter(cwd: string): Promise<string> {
       .map((line) => line.split(": ") as [string, string]),
   );
   return `${fields.get("packs")} packs, ${fields.get("count")} loose objects`;
-}
-
-/** What one figure measured. */
-interface Figure {
-  /** The timed approvals. */
-  runs: Timed[];
-  /** The clone's clutter after them. */
-  clutter: string;
 }
 
 const cpu = (runs: readonly Timed[]) => median(runs.map((t) => t.cpuMs ?? 0));
@@ -122,32 +124,40 @@ export async function cloneHealthBench(
 ): Promise<Row[]> {
   const early = options.early ?? 25;
   const late = options.late ?? 250;
-  const rounds = options.rounds ?? 5;
+  const rounds = options.rounds ?? 7;
   const { value, load } = await withLoad(async () => {
     const { root, work } = await setUp(100);
     try {
       const job = `${root}/job`;
       await git(root, "clone", "-q", "-b", "main", `${root}/remote.git`, job);
       let rollout = 0;
+      /** The next rollout: the job writes it, `clone` approves it. */
+      const next = async (clone: string) => {
+        rollout++;
+        await jobWrites(job, rollout);
+        return await approve(clone, rollout);
+      };
+      for (let i = 0; i < early; i++) await next(work);
+      const young = `${root}/young`;
+      await copy(work, young);
       const between: Timed[] = [];
-      const rollouts = async (count: number, into?: Timed[]) => {
-        for (let i = 0; i < count; i++) {
-          rollout++;
-          await jobWrites(job, rollout);
-          const timed = await approve(work, rollout);
-          into?.push(timed);
+      for (let i = early; i < late; i++) between.push(await next(work));
+      // The copy catches up with the branch (one fetch, not timed): both
+      // clones then approve the same rollouts' gates at the same tip.
+      await next(young);
+      const first: Timed[] = [];
+      const second: Timed[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const pair: [string, Timed[]][] = [[work, second], [young, first]];
+        for (const [clone, runs] of i % 2 ? pair.reverse() : pair) {
+          runs.push(await next(clone));
         }
+      }
+      return {
+        first: { runs: first, clutter: await clutter(young) },
+        second: { runs: second, clutter: await clutter(work) },
+        between,
       };
-      const figure = async (): Promise<Figure> => {
-        const runs: Timed[] = [];
-        await rollouts(rounds, runs);
-        return { runs, clutter: await clutter(work) };
-      };
-      await rollouts(early - rounds);
-      const first = await figure();
-      await rollouts(late - early - rounds, between);
-      const second = await figure();
-      return { first, second, between };
     } finally {
       await Deno.remove(root, { recursive: true });
     }
@@ -168,7 +178,7 @@ export async function cloneHealthBench(
     {
       what: `an approver's clone: mean \`approve\` cpu of rollouts ${
         early + 1
-      }–${late - rounds} (tidying included)`,
+      }–${late} (tidying included)`,
       measured: `cpu ${formatMs(mean(between))}`,
       baseline: `after ${early} (median): cpu ${formatMs(cpu(first.runs))}`,
       ratio: formatRatio(mean(between) / cpu(first.runs)),
