@@ -12,7 +12,7 @@
  * what it left at the tip reported beside), each against the cost
  * before compaction at 100 records, and `run --decide` against plain git's `fetch --depth 1` + `ls-tree`
  * of the gate in the same clone. Wall time and CPU time (the whole process
- * tree, through GNU time), paired runs in alternating order. Runnable alone
+ * tree, through `os.wait4`), paired runs in alternating order. Runnable alone
  * (`deno run --allow-all scripts/bench/ledger_size_bench.ts [--quick]`).
  * @module
  */
