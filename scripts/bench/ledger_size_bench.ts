@@ -12,7 +12,7 @@
  * what it left at the tip reported beside), each against the cost
  * before compaction at 100 records, and `run --decide` against plain git's `fetch --depth 1` + `ls-tree`
  * of the gate in the same clone. Wall time and CPU time (the whole process
- * tree, through GNU time), paired runs in alternating order. Runnable alone
+ * tree, through `os.wait4`), paired runs in alternating order. Runnable alone
  * (`deno run --allow-all scripts/bench/ledger_size_bench.ts [--quick]`).
  * @module
  */
@@ -129,8 +129,14 @@ export async function buildBranch(
   if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
 }
 
-/** A project with a one-run gated spec, its bare remote holding `count` ledger records. */
-async function setUp(
+/**
+ * A project with a one-run gated spec (`waves.json`, its plan command
+ * `plan.sh`) committed on `main` in `<root>/work`, its bare remote
+ * `<root>/remote.git` holding `count` ledger records.
+ * @param count How many records the remote's branch holds.
+ * @returns The temporary folder and the checkout in it.
+ */
+export async function setUp(
   count: number,
 ): Promise<{ root: string; work: string }> {
   const root = await Deno.makeTempDir({ prefix: "chant-wave-ledger-bench-" });
@@ -156,7 +162,8 @@ async function setUp(
   return { root, work };
 }
 
-const DECIDE = [
+/** The decide the rows time: `run --wave 1 --decide --dry-run` on the git ledger. */
+export const DECIDE = [
   "run",
   "--spec",
   "waves.json",
@@ -191,7 +198,8 @@ async function tipRecords(remote: string): Promise<number> {
     .filter((name) => name.endsWith(".json")).length;
 }
 
-const PLAIN =
+/** Plain git's baseline: `fetch --depth 1` + `ls-tree` of the gate (sh). */
+export const PLAIN =
   `git fetch -q --depth 1 origin +refs/heads/chant/ledger:refs/remotes/origin/chant/ledger && git ls-tree -r origin/chant/ledger -- gates/${NAME}/${GATE}/ > /dev/null`;
 
 /** What one state of a branch measured: each command's runs. */
@@ -256,6 +264,30 @@ async function measureState(
   };
 }
 
+/**
+ * Copies the bare remote of {@linkcode setUp} to `<root>/settled.git`, with a
+ * checkout of `main` in `<root>/settled` whose `origin` it is.
+ * @param root The folder {@linkcode setUp} made.
+ * @returns The copy's path.
+ */
+export async function settledCopy(root: string): Promise<string> {
+  const settled = `${root}/settled.git`;
+  await git(root, "clone", "-q", "--bare", `${root}/remote.git`, settled);
+  await git(root, "clone", "-q", "-b", "main", settled, `${root}/settled`);
+  return settled;
+}
+
+/**
+ * Runs `ledger compact` once in `<root>/settled` ({@linkcode settledCopy}),
+ * as a user would: every approval since the last revoke being applied, it
+ * settles the gate.
+ * @param root The folder {@linkcode setUp} made.
+ * @returns What it took.
+ */
+export function compactSettled(root: string): Promise<Timed> {
+  return runTimed(BINARY, COMPACT, { cwd: `${root}/settled`, usage: true });
+}
+
 async function measureSize(
   records: number,
   rounds: number,
@@ -264,9 +296,7 @@ async function measureSize(
   try {
     // Compacted on a copy taken now: the approvals the measurements add are
     // never applied, and would keep the gate from settling.
-    const settled = `${root}/settled.git`;
-    await git(root, "clone", "-q", "--bare", `${root}/remote.git`, settled);
-    await git(root, "clone", "-q", "-b", "main", settled, `${root}/settled`);
+    const settled = await settledCopy(root);
     const before = await measureState(
       root,
       work,
@@ -274,10 +304,7 @@ async function measureSize(
       "before",
       `${root}/remote.git`,
     );
-    const compact = await runTimed(BINARY, COMPACT, {
-      cwd: `${root}/settled`,
-      usage: true,
-    });
+    const compact = await compactSettled(root);
     const tip = await tipRecords(settled);
     const after = await measureState(
       root,

@@ -23,6 +23,8 @@ import { fleetBench } from "./fleet_bench.ts";
 import { gateBench } from "./gate_bench.ts";
 import { slowPipeBench } from "./slow_pipe_bench.ts";
 import { historyBench } from "./history_bench.ts";
+import { cloneHealthBench } from "./clone_health_bench.ts";
+import { decideCostBench } from "./decide_cost_bench.ts";
 import { ledgerSizeBench } from "./ledger_size_bench.ts";
 import { startupBench } from "./startup_bench.ts";
 import { streamBench } from "./stream_bench.ts";
@@ -108,6 +110,14 @@ await measure(
   "the git ledger as its branch grows",
   () =>
     ledgerSizeBench(quick ? { sizes: [100, 1_000], rounds: 2 } : { rounds: 3 }),
+);
+await measure(
+  "one `run --decide` on a settled git ledger, part by part",
+  () => decideCostBench(quick ? { rounds: 3 } : {}),
+);
+await measure(
+  "an approver's clone as rollouts go by",
+  () => cloneHealthBench(quick ? { early: 10, late: 40, rounds: 3 } : {}),
 );
 await measure(
   "a claim's history check on the git ledger",

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { createDigest } from "./hash.ts";
 
 /** A digest as chant-wave writes it: `sha256:` and 64 lowercase hex digits. */
 export const DIGEST_PATTERN: RegExp = /^sha256:[0-9a-f]{64}$/;
@@ -57,7 +57,7 @@ export function setDigest(
   // The text is hashed a batch of members at a time, through one buffer,
   // never held whole: a wave of 30,000 runs would otherwise build, copy and
   // encode megabytes at once (and bun's hash of a string allocates per call).
-  const hash = createHash("sha256");
+  const hash = createDigest("sha256");
   let buffer = new Uint8Array(64 * 1024);
   const update = (text: string, from = 0, cut = 0) => {
     // UTF-16 to UTF-8 takes at most 3 bytes per code unit.
@@ -78,7 +78,7 @@ export function setDigest(
     update(JSON.stringify(subject), 1, 1);
   }
   update("]}");
-  return "sha256:" + hash.digest("hex");
+  return "sha256:" + hash.hex();
 }
 
 const encoder = new TextEncoder();

@@ -9,7 +9,6 @@
 
 import { JsonReader, parseJson } from "../input/json_reader.ts";
 import { ShapeError } from "../input/shape_error.ts";
-import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { link, open, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -70,7 +69,7 @@ export async function tryPidLock(options: PidLockOptions): Promise<PidLockTry> {
   const mine: LockHolder = {
     ...self,
     since: new Date(clock.now()).toISOString(),
-    nonce: randomBytes(8).toString("hex"),
+    nonce: crypto.randomUUID(),
   };
   for (let tries = 0; tries < 3; tries++) {
     if (await createExclusive(path, `${JSON.stringify(mine)}\n`)) {
@@ -92,7 +91,9 @@ export async function tryPidLock(options: PidLockOptions): Promise<PidLockTry> {
 
 /** Publishes `text` at `path` only if nothing is there, never half-written. */
 async function createExclusive(path: string, text: string): Promise<boolean> {
-  const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+  const temp = `${path}.${
+    crypto.randomUUID().replaceAll("-", "").slice(0, 12)
+  }.tmp`;
   await writeFile(temp, text, { flag: "wx" });
   try {
     await link(temp, path);

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { randomBytes } from "node:crypto";
 import { type FileHandle, mkdir, open, rename, rm } from "node:fs/promises";
 // @ts-types="../../types/std/path.d.ts"
 import { basename, dirname, join } from "@std/path";
@@ -27,7 +26,9 @@ export async function writeFileAtomic(
   await mkdir(dir, { recursive: true });
   const temp = join(
     dir,
-    `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`,
+    `.${basename(path)}.${
+      crypto.randomUUID().replaceAll("-", "").slice(0, 12)
+    }.tmp`,
   );
   try {
     const handle = await open(temp, "wx");

@@ -6,7 +6,8 @@
  * An approval whose authority carries its own time or action (a seal signs
  * its time; a click names its run or job) is judged against the strictest of
  * all revokes read: the latest time, the highest ids. Also which approvals a
- * revoke or summary names by id. Pure.
+ * revoke or summary names by id, and whether a gate's records from its newest
+ * revoke on leave a decision nothing to approve with. Pure.
  * @module
  */
 
@@ -107,4 +108,18 @@ export function countingApprovals(
       !(r.seal !== undefined && Date.parse(r.timestamp) <= revokedAt)
     )
     .reverse();
+}
+
+/**
+ * Whether a gate's records from its newest revoke on hold a revoke and no
+ * approval: a decision on them waits, and reads what came before the revoke
+ * too, so its reasons can say which approval was revoked.
+ * @param live The records from the newest revoke on.
+ * @returns `true` when the whole gate is read for the reasons.
+ */
+export function revokedWithoutApproval(
+  live: readonly LedgerRecord[],
+): boolean {
+  return live.some((record) => record.kind === "expired") &&
+    !live.some((record) => record.kind === "approval");
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { createDigest } from "../digest/hash.ts";
 import { InputError } from "../errors.ts";
 
 const decoder = new TextDecoder();
@@ -42,10 +42,10 @@ export function objectId(
   bytes: Uint8Array,
   hexLength: number,
 ): string {
-  return createHash(hexLength === 64 ? "sha256" : "sha1")
+  return createDigest(hexLength === 64 ? "sha256" : "sha1")
     .update(encoder.encode(`${type} ${bytes.length}\0`))
     .update(bytes)
-    .digest("hex");
+    .hex();
 }
 
 /** Where one raw entry of a tree lies: `<mode> <name>\0<id>`. */

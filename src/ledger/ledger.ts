@@ -40,7 +40,10 @@ import {
   newRecord,
   newStamp,
 } from "../gate/records.ts";
-import { countingApprovals } from "../gate/revoke_floor.ts";
+import {
+  countingApprovals,
+  revokedWithoutApproval,
+} from "../gate/revoke_floor.ts";
 import { cutRevoke, settlingDigests, spentCut } from "../gate/spent_cut.ts";
 import type {
   FoldedGate,
@@ -123,7 +126,8 @@ export interface Ledger {
   /**
    * Reads ahead what a decision of one gate reads: its records from the
    * newest revoke on and the plan sets of the approvals that count among
-   * them. Called before the change's first command, so a store that keeps
+   * them, and the whole gate when those hold a revoke and no approval (the
+   * decision then waits and names the revoked approval). Called before the change's first command, so a store that keeps
    * what it read (the git ledger, by tip) serves the decision after it from
    * what the change's code never had a chance at.
    * @param name The spec's `name`.
@@ -371,6 +375,8 @@ export function ledgerOver(
         ...options,
         live: true,
       });
+      // The decision then waits, and reads the whole gate for its reasons.
+      if (revokedWithoutApproval(records)) await readGate(name, gate, options);
       const digests = new Set(
         countingApprovals(records).map((a) => a.planDigest),
       );

@@ -16,7 +16,10 @@ import type { GateJudge } from "../base/gate_rules.ts";
 import type { Clock } from "../clock.ts";
 import type { Writer } from "../console/writer.ts";
 import type { GateRecords } from "../gate/screen_records.ts";
-import { countingApprovals } from "../gate/revoke_floor.ts";
+import {
+  countingApprovals,
+  revokedWithoutApproval,
+} from "../gate/revoke_floor.ts";
 
 /** What reading a gate takes: the ledger, the job's mark, the clock, the log. */
 export interface ReadGateIo {
@@ -104,9 +107,7 @@ export async function readGate(
   // the reasons can say which approval was revoked.
   if (
     read.decision.status === "waiting" && query.whole !== true &&
-    query.records === undefined &&
-    read.records.some((record) => record.kind === "expired") &&
-    !read.records.some((record) => record.kind === "approval")
+    query.records === undefined && revokedWithoutApproval(read.records)
   ) read = await decide(true);
   const log = lineLog(io.stderr);
   for (const problem of read.problems) log(`warning: ledger: ${problem}`);

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { hashHex } from "../digest/hash.ts";
 import { mkdir } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 // @ts-types="../../types/std/path.d.ts"
@@ -29,10 +29,7 @@ import type { PlannedRun } from "./run_outcomes.ts";
  */
 export function planFileName(target: string): string {
   const readable = target.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 48);
-  const hash = createHash("sha256").update(target, "utf8").digest("hex").slice(
-    0,
-    12,
-  );
+  const hash = hashHex("sha256", target).slice(0, 12);
   return `${readable}-${hash}.plan.json`;
 }
 

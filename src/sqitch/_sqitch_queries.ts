@@ -20,7 +20,6 @@ import {
   type StepRunner,
   toolFailure,
 } from "../exec/run_tool_step.ts";
-import { randomUUID } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -93,7 +92,7 @@ export function newSqitchPass(): SqitchPass {
   const projects = new Map<string, ProjectFiles>();
   return {
     memo: new Map(),
-    revertDir: join(tmpdir(), `chant-wave-no-revert-${randomUUID()}`),
+    revertDir: join(tmpdir(), `chant-wave-no-revert-${crypto.randomUUID()}`),
     parser: () => parser ??= loadPgParser(),
     files(root) {
       let files = projects.get(root);

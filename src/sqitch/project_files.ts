@@ -8,7 +8,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { hashHex } from "../digest/hash.ts";
 import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
 import { posix } from "node:path";
@@ -62,7 +62,7 @@ export function projectFiles(root: string): ProjectFiles {
  * ```
  */
 export function digestOf(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+  return `sha256:${hashHex("sha256", bytes)}`;
 }
 
 /**

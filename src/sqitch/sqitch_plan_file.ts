@@ -11,7 +11,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { hashHex } from "../digest/hash.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import type { PlanChange } from "../plan/plan_file.ts";
 import type { FileFinding, JudgedChange } from "./change_scripts.ts";
@@ -171,9 +171,7 @@ export function sqitchPlanFile(input: SqitchPlanInput): SqitchPlanFile {
       files: judged.files.map(({ path, sha256 }) => ({ path, sha256 })),
     })),
   };
-  const planDigest = `sha256:${
-    createHash("sha256").update(JSON.stringify(covered), "utf8").digest("hex")
-  }`;
+  const planDigest = `sha256:${hashHex("sha256", JSON.stringify(covered))}`;
   const flagged = input.pending.filter((c) => c.judged.findings.length > 0);
   const cleared = flagged.filter((c) => c.judged.marked && input.honourMarks);
   const destructive = flagged.filter((c) => !cleared.includes(c));

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { createDigest } from "../digest/hash.ts";
 import type { JsonObject, JsonValue } from "./_exact_json.ts";
 import { canonicalJson, writeCanonical } from "./_canonical_json.ts";
 import { type PlanDocument, readPlanDocument } from "./_plan_document.ts";
@@ -31,17 +31,17 @@ const NOTHING_TO_DO = new Set(["no-op", "read", "open"]);
 
 /** Feeds canonical JSON to a SHA-256 hash in pieces of about 64 KiB. */
 function digestOf(value: JsonValue): string {
-  const hash = createHash("sha256");
+  const hash = createDigest("sha256");
   let buffer = "";
   writeCanonical(value, (piece) => {
     buffer += piece;
     if (buffer.length >= 65_536) {
-      hash.update(buffer, "utf8");
+      hash.update(buffer);
       buffer = "";
     }
   });
-  hash.update(buffer, "utf8");
-  return `sha256:${hash.digest("hex")}`;
+  hash.update(buffer);
+  return `sha256:${hash.hex()}`;
 }
 
 /** The value the digest is taken of. */

@@ -6,7 +6,8 @@
 // approval of its own plan. The jobs are GitLab push pipelines. A job reads the
 // gate's records before its first command (the last trusted decision, SPEC.md
 // §4.4), and reads ahead what its decision reads (the gate from its newest
-// revoke on, the plan sets of its approvals), each checked against its name
+// revoke on, the plan sets of its approvals, and the whole gate when no
+// approval came since that revoke), each checked against its name
 // and kept: an object overwritten after that is never read again, so the
 // forged approval counts for nothing. (An object first read after a command
 // is checked there:
@@ -41,11 +42,17 @@ const swap = (dir: string, pick: string) =>
   'chmod u+w "$yp"; cp -f "$zp" "$yp"; fi; ';
 
 /**
- * Runs the job once to wait (and, with `approved`, approves its plans), leaves
+ * Runs the job once to wait (and, with `approved`, approves its plans; with
+ * `revoked`, then revokes the gate), leaves
  * the ledger's objects loose (as a fresh fetch does), then runs it again with
  * the plan command overwriting one.
  */
-async function swapped(dir: string, pick: string, approved = false) {
+async function swapped(
+  dir: string,
+  pick: string,
+  approved = false,
+  revoked = false,
+) {
   const r = await rollout(
     specOf([{ name: "prod", gate: "always", runs: ["eu"] }], {
       plan: [
@@ -73,6 +80,9 @@ async function swapped(dir: string, pick: string, approved = false) {
   const approve = approveLine(waiting.stderr);
   if (approved) {
     expect((await r.run([...approve, "--by", "ann"], env)).code).toBe(0);
+  }
+  if (revoked) {
+    expect((await r.run(["revoke", "tf", "tf-wave-1"], env)).code).toBe(0);
   }
   const packs = `${r.repo.root}/packs`;
   await Deno.mkdir(packs);
@@ -131,4 +141,25 @@ Deno.test("a ledger object the plan command overwrites after the job read it ahe
   expect(result.stderr).not.toContain("mallory");
   expect(result.code).toBe(0);
   expect(await r.applied()).toEqual(["eu"]);
+});
+
+Deno.test("a revoked approval the plan command overwrites after the job read the gate ahead changes nothing: the job waits and names it", async () => {
+  // The gate since its newest revoke holds no approval: the decision waits
+  // and reads the gate whole to say which approval was revoked. That whole
+  // read is read ahead too, before the plan command runs, so the object it
+  // overwrites (ann's revoked approval) is never read again.
+  const { r, result } = await swapped(
+    "gates/tf/tf-wave-1",
+    "-approval-",
+    true,
+    true,
+  );
+  await using _ = r;
+  expect(errorLines(result.stderr)).toEqual([]);
+  expect(result.stderr).toMatch(
+    /^ {2}the approval of sha256:\S+ by ann was revoked at \S+; approve again$/m,
+  );
+  expect(result.stderr).not.toContain("mallory");
+  expect(result.code).toBe(3);
+  expect(await r.applied()).toEqual([]);
 });

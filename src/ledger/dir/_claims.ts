@@ -7,7 +7,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { hashHex } from "../../digest/hash.ts";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
@@ -33,7 +33,7 @@ import {
 
 /** The file of one claimed plan and attempt. */
 function markerName(run: ClaimRecord["runs"][number]): string {
-  const hash = createHash("sha256").update(planKey(run), "utf8").digest("hex");
+  const hash = hashHex("sha256", planKey(run));
   return `${run.attempt}-${hash.slice(0, 32)}.json`;
 }
 

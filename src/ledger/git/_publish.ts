@@ -11,7 +11,7 @@
 import { InputError } from "../../errors.ts";
 import { isAncestor, readRefs, updateRef } from "../../git/git_plumbing.ts";
 import { pushRef } from "../../git/git_transport.ts";
-import { needRemote, withCloneLock } from "./_remote.ts";
+import { needRemote, tidyClone, withCloneLock } from "./_remote.ts";
 import { buildCommit, type CommitFile } from "./_commit.ts";
 import { numberFiles, ORDER_DIR } from "./_order.ts";
 import {
@@ -279,7 +279,7 @@ export interface WritesOf {
 /**
  * Makes the publishing of one git ledger (`LedgerStore.publish`): each record
  * and plan set queued for the next group commit, published under the clone's
- * lock. A plan set published on its own is left out when the tip last read has
+ * lock, the clone's object store tidied after when it is cluttered. A plan set published on its own is left out when the tip last read has
  * it already; one published with records goes with them, added unless the tip
  * has it.
  * @param ctx The ledger.
@@ -295,7 +295,8 @@ export function ledgerWrites(
       await of.open();
       const files = items.map(({ what: _, ...file }) => file);
       const what = items[0].what;
-      await withCloneLock(ctx, await of.gitDir(), () =>
+      const gitDir = await of.gitDir();
+      await withCloneLock(ctx, gitDir, () =>
         publish(
           ctx,
           files,
@@ -304,6 +305,7 @@ export function ledgerWrites(
               ? `chant-wave: ${what}`
               : `chant-wave: ${what} and ${all.length - 1} more records`,
         ));
+      await tidyClone(ctx, gitDir);
     },
   );
   return async (items) => {

@@ -6,7 +6,8 @@
  * clone's refs nor race each other to the remote. The lock is only a
  * speed-up: correctness comes from the push, so a clone whose git folder
  * cannot be found or written, or a holder that stays past the budget, is not
- * waited for. Private to the git ledger.
+ * waited for. After a write, the clone's object store is tidied under the same
+ * lock when it is cluttered (`tidyClone`). Private to the git ledger.
  * @module
  */
 
@@ -22,6 +23,11 @@ import { readFile, stat } from "node:fs/promises";
 // @ts-types="../../../types/std/path.d.ts"
 import { dirname, join, resolve } from "@std/path";
 import { tryPidLock } from "../../fs/pid_lock.ts";
+import {
+  cluttered,
+  countClutter,
+  tidyObjects,
+} from "../../git/tidy_objects.ts";
 
 const POLL_MS = 25;
 /**
@@ -66,6 +72,32 @@ export async function withCloneLock<T>(
     }
     if (ctx.clock.now() >= deadline) return await work();
     await sleep(ctx.clock, POLL_MS + Math.floor(Math.random() * POLL_MS));
+  }
+}
+
+/**
+ * Tidies the clone's object store when it is cluttered (see `tidy_objects.ts`),
+ * holding the clone's writer lock, so no other chant-wave process writes the
+ * clone meanwhile; when another holds it, does nothing (that writer tidies
+ * after its own write). Costs two folder reads when the store is tidy. Best
+ * effort: nothing it meets is an error.
+ * @param ctx The ledger (its git seam and clock).
+ * @param gitDir The clone's common git folder, if known.
+ */
+export async function tidyClone(
+  ctx: LedgerContext,
+  gitDir: string | undefined,
+): Promise<void> {
+  if (gitDir === undefined || !cluttered(await countClutter(gitDir))) return;
+  const got = await tryPidLock({
+    path: join(gitDir, "chant-ledger.lock"),
+    clock: ctx.clock,
+  }).catch(() => undefined);
+  if (!got?.ok) return;
+  try {
+    await tidyObjects(ctx.git, gitDir);
+  } finally {
+    await got.release();
   }
 }
 
