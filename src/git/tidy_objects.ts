@@ -10,9 +10,9 @@
  * leaving a large pack alone (so the cost follows the clutter, not the
  * repository's size). Only packs under {@linkcode SMALL_PACK_BYTES} count: a
  * geometric repack may leave a pack for every doubling of size, and a large
- * repository's dozen of those is not clutter to repack again at every call. A repack only ever copies objects and then removes the
- * packs and loose objects it copied: nothing, reachable or not, is lost, and
- * no ref moves. It knows nothing of ledgers, and nothing of who else writes
+ * repository's dozen of those is not clutter to repack again at every call.
+ * A repack only ever copies objects and then removes the packs and loose
+ * objects it copied: nothing, reachable or not, is lost, and no ref moves. It knows nothing of ledgers, and nothing of who else writes
  * the repository (its caller holds the lock that keeps its own writers out).
  * @module
  */
