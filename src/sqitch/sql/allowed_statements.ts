@@ -175,6 +175,9 @@ export interface JudgeContext {
   registries?: ReadonlySet<string>;
 }
 
+/** Schemas PostgreSQL makes or reserves itself: never this deploy's own. */
+const SYSTEM_SCHEMA = /^(?:pg_.*|information_schema)$/s;
+
 /** Expression and clause nodes that do nothing but hold other nodes. */
 const EXPRESSIONS = new Set([
   "A_ArrayExpr",
@@ -583,9 +586,12 @@ const SHAPES: Record<string, (fields: Fields, judge: Judge) => void> = {
     judge.fields(fields);
     // Fails when the schema exists, which stops the script: only a top-level
     // one (a body may catch the failure) makes a schema this deploy's own.
+    // A name PostgreSQL keeps for itself (`pg_…`, information_schema) never
+    // does, whatever runs between.
     const name = fields.schemaname;
     if (
-      judge.depth === 0 && !fields.if_not_exists && typeof name === "string"
+      judge.depth === 0 && !fields.if_not_exists && typeof name === "string" &&
+      !SYSTEM_SCHEMA.test(name)
     ) judge.context.schemas.add(name);
   },
   CreateEnumStmt(fields, judge) {

@@ -10,10 +10,15 @@
  * `:"name"`, `:{?name}`): what psql pastes in is its value, which chant-wave
  * does not see (psql sets some itself, sqitch sets `registry`), so judging the
  * name would judge the wrong text. Everything else found is destructive too.
- * It returns the text the server is sent (the meta-command lines and the
- * colons of quoted variables blanked, so byte offsets stay the script's and
- * the rest is still judged) for the statement rules (`allowed_statements.ts`).
- * Pure.
+ * A meta-command runs when psql reads it, before the statement psql is still
+ * gathering is sent; so one is harmless only where psql's buffer holds no
+ * statement, which is judged by psql's own rule for where a statement ends
+ * (`PsqlBuffer`: a `;` outside parentheses, and outside what psql takes for a
+ * `BEGIN … END` block of a `CREATE FUNCTION` or `CREATE PROCEDURE`), never by
+ * the server's. It returns the text the server is sent (the meta-command lines
+ * and the colons of quoted variables blanked, so byte offsets stay the
+ * script's and the rest is still judged) for the statement rules
+ * (`allowed_statements.ts`). Pure.
  * @module
  */
 
@@ -98,6 +103,7 @@ export function readPsqlScript(text: ScriptText, parser: PgParser): PsqlScript {
   };
   let pos = 0;
   let metaCommands = 0;
+  const buffer = new PsqlBuffer();
   while (pos < blank.length) {
     const segment = blank.subarray(pos);
     const lexed = lexToBackslash(decodeUtf8(segment), segment, parser);
@@ -111,6 +117,7 @@ export function readPsqlScript(text: ScriptText, parser: PgParser): PsqlScript {
       break;
     }
     readTokens(lexed.tokens, pos, text, blank, script);
+    for (const token of lexed.tokens) buffer.take(token);
     if (lexed.backslash === undefined) break;
     const at = pos + lexed.backslash;
     const end = text.lineEnd(at);
@@ -121,9 +128,12 @@ export function readPsqlScript(text: ScriptText, parser: PgParser): PsqlScript {
       script.readable = false;
       break;
     }
-    if (!atStatementBoundary(lexed.tokens, blank.subarray(pos, at), parser)) {
+    if (
+      buffer.holdsStatement ||
+      !atStatementBoundary(lexed.tokens, blank.subarray(pos, at), parser)
+    ) {
       script.findings.push(text.findingAt(
-        "a psql meta-command inside a statement (psql runs it, then goes on with the statement)",
+        "a psql meta-command inside a statement (psql runs it before it sends the statement around it)",
         at,
       ));
     }
@@ -238,6 +248,79 @@ function atStatementBoundary(
   if (code.length === 0) return true;
   return code[code.length - 1].text === ";" &&
     parser.parse(decodeUtf8(before)).ok;
+}
+
+/** A word psql's lexer takes for an identifier (a keyword too): unquoted. */
+const PSQL_IDENTIFIER = /^[A-Za-z_\u0080-\uffff][A-Za-z_0-9$\u0080-\uffff]*$/;
+/** The words psql notes at a statement's start, by their first letter. */
+const NOTED_WORDS = new Set([
+  "create",
+  "function",
+  "procedure",
+  "or",
+  "replace",
+]);
+
+/**
+ * What psql's buffer holds, token by token, by psql's own rule for where a
+ * statement ends (its lexer, `psqlscan.l`): a `;` ends one only outside
+ * parentheses and outside a `BEGIN … END` block, and psql counts such blocks
+ * only in a statement that starts `CREATE [OR REPLACE] FUNCTION` or
+ * `PROCEDURE`, by the words `begin`, `case` (within a block) and `end` written
+ * unquoted outside parentheses, whatever they mean there (a parameter named
+ * `begin` opens a block for psql). Comments never make a statement.
+ */
+export class PsqlBuffer {
+  #parens = 0;
+  #blocks = 0;
+  #words = 0;
+  #noted: string[] = [];
+  #statement = false;
+
+  /** Whether psql holds part of a statement it has not sent yet. */
+  get holdsStatement(): boolean {
+    return this.#statement;
+  }
+
+  /**
+   * Takes the next token of the script, as PostgreSQL's lexer gave it.
+   * @param token The token.
+   */
+  take(token: ScanToken): void {
+    if (token.tokenName === "SQL_COMMENT" || token.tokenName === "C_COMMENT") {
+      return;
+    }
+    const text = token.text;
+    if (text === ";" && this.#parens === 0 && this.#blocks === 0) {
+      this.#statement = false;
+      this.#words = 0;
+      return;
+    }
+    this.#statement = true;
+    if (text === "(") this.#parens++;
+    else if (text === ")") this.#parens = Math.max(0, this.#parens - 1);
+    else if (PSQL_IDENTIFIER.test(text)) {
+      // As psql compares them: ASCII letters only, whatever their case.
+      this.#word(text.replace(/[A-Z]/g, (c) => c.toLowerCase()));
+    }
+  }
+
+  #word(word: string): void {
+    if (this.#words === 0) this.#noted = [];
+    if (NOTED_WORDS.has(word) && this.#words < 4) {
+      this.#noted[this.#words] = word[0];
+    }
+    this.#words++;
+    const [first, second, third, fourth] = this.#noted;
+    const routine = first === "c" &&
+      (second === "f" || second === "p" ||
+        (second === "o" && third === "r" &&
+          (fourth === "f" || fourth === "p")));
+    if (!routine || this.#parens > 0) return;
+    if (word === "begin") this.#blocks++;
+    else if (word === "case" && this.#blocks > 0) this.#blocks++;
+    else if (word === "end" && this.#blocks > 0) this.#blocks--;
+  }
 }
 
 /** Judges the meta-command from `at` to `end` (its line): harmless, an include, or a finding. */

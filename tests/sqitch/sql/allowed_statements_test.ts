@@ -603,6 +603,20 @@ Deno.test("statementRefusals() holds each listed shape to its conditions", async
     },
     {
       name:
+        "a schema PostgreSQL keeps for itself is never the deploy's own, though CREATE SCHEMA names it",
+      sql: "CREATE SCHEMA pg_catalog;\n" +
+        "CREATE FUNCTION pg_catalog.setval(a text, b bigint) RETURNS int LANGUAGE sql RETURN 0;\n" +
+        "SELECT pg_catalog.setval('accounts_id_seq', 1);\n" +
+        "CREATE SCHEMA information_schema;\n" +
+        "CREATE FUNCTION information_schema.f(integer) RETURNS int LANGUAGE sql RETURN 1;\n" +
+        "SELECT information_schema.f(1);",
+      want: [
+        "a call of pg_catalog.setval()",
+        "a call of information_schema.f()",
+      ],
+    },
+    {
+      name:
         "a function created harmless, called unqualified (a built-in of that name could run)",
       sql:
         "CREATE FUNCTION app.net(x numeric) RETURNS numeric LANGUAGE sql RETURN x;\nSELECT net(10);",

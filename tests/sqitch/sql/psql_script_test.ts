@@ -122,19 +122,48 @@ Deno.test("readPsqlScript() allows only printing meta-commands with plain argume
 Deno.test("readPsqlScript() refuses a meta-command inside a statement", async (t) => {
   await t.step("between the parts of a DELETE", () => {
     expect(findings("DELETE FROM accounts\n\\echo x\nWHERE false;")).toEqual([
-      "2: a psql meta-command inside a statement (psql runs it, then goes on with the statement): \\echo x",
+      "2: a psql meta-command inside a statement (psql runs it before it sends the statement around it): \\echo x",
     ]);
   });
   await t.step("after a ; inside a BEGIN ATOMIC body", () => {
     expect(findings(
       "CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1;\n\\i x.sql\nEND;",
     )).toEqual([
-      "2: a psql meta-command inside a statement (psql runs it, then goes on with the statement): \\i x.sql",
+      "2: a psql meta-command inside a statement (psql runs it before it sends the statement around it): \\i x.sql",
     ]);
   });
+  await t.step(
+    "after a ; psql holds because a parameter named begin opened a block for it",
+    () => {
+      expect(findings(
+        "CREATE FUNCTION public.id(begin int) RETURNS int LANGUAGE sql RETURN begin;\n" +
+          "CREATE SCHEMA app;\n\\i check.sql\nSELECT 1 AS end;\n",
+      )).toEqual([
+        "3: a psql meta-command inside a statement (psql runs it before it sends the statement around it): \\i check.sql",
+      ]);
+    },
+  );
+  await t.step(
+    "psql's block words count only in CREATE FUNCTION or PROCEDURE, outside parentheses",
+    () => {
+      for (
+        const script of [
+          "SELECT 1 AS begin;\n\\i a.sql\n",
+          "CREATE TABLE begin (id int);\n\\i a.sql\n",
+          "CREATE OR REPLACE FUNCTION f(int) RETURNS int LANGUAGE sql RETURN (SELECT CASE WHEN true THEN 1 END);\n\\i a.sql\n",
+          "CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;\n\\i a.sql\n",
+          "create or replace procedure p() language sql begin atomic select case when true then 1 end; end;\n\\i a.sql\n",
+          'CREATE FUNCTION f("begin" int) RETURNS int LANGUAGE sql RETURN 1;\n\\i a.sql\n',
+        ]
+      ) expect(findings(script)).toEqual([]);
+      expect(findings(
+        "CREATE PROCEDURE p(begin int) LANGUAGE sql BEGIN ATOMIC SELECT begin; END;\n\\i a.sql\n",
+      )).toHaveLength(1);
+    },
+  );
   await t.step("\\g ending a statement", () => {
     expect(findings("SELECT 1 \\g")).toEqual([
-      "1: a psql meta-command inside a statement (psql runs it, then goes on with the statement): \\g",
+      "1: a psql meta-command inside a statement (psql runs it before it sends the statement around it): \\g",
       '1: psql "\\\\g" (not on the list of harmless meta-commands): \\g',
     ]);
   });
