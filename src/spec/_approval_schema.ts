@@ -9,6 +9,7 @@
  */
 
 import * as z from "zod";
+import "./_zod_config.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import {
   MAX_PRINCIPAL_LENGTH,

@@ -10,6 +10,7 @@
  */
 
 import * as z from "zod";
+import "./_zod_config.ts";
 import { argvSchema, nameSchema } from "./_schema_parts.ts";
 
 /** What a hold waits for. */

@@ -12,6 +12,7 @@
  */
 
 import * as z from "zod";
+import "./_zod_config.ts";
 import { targetFormProblem } from "./target_form.ts";
 import { DURATION_HINT, DURATION_PATTERN } from "./duration.ts";
 import { hasControlCharacter, maskCredentials } from "../console/visible.ts";
