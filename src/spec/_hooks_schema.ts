@@ -4,10 +4,13 @@
  * both fields optional, so an unknown or misspelt key gets a "did you mean"; that
  * a hook has exactly one of `run` and `after`, unique names and placeholders are
  * checked in `_hook_checks.ts`.
+ * Descriptions are registered in place, not cloned with `.meta()` (see
+ * `spec_schema.ts`).
  * @module
  */
 
 import * as z from "zod";
+import "./_zod_config.ts";
 import { argvSchema, nameSchema } from "./_schema_parts.ts";
 
 /** What a hold waits for. */
@@ -19,11 +22,11 @@ export const holdSchema = z.strictObject({
     description:
       'The gate there, "<gate>-wave-<k>": ok once its newest pending plans have a counting approval',
   }),
-  applied: z.boolean().optional().meta({
+  applied: z.boolean().optional().register(z.globalRegistry, {
     description:
       "true: ok only once that wave also recorded an applied outcome after its newest pending plans",
   }),
-}).meta({
+}).register(z.globalRegistry, {
   id: "Hold",
   description: "Another rollout's gate this wave waits on",
 });
@@ -34,22 +37,22 @@ export const hookSchema = z.strictObject({
     description:
       "The hook's name, unique at its point; it labels the hook's output lines",
   }),
-  run: argvSchema.optional().meta({
+  run: argvSchema.optional().register(z.globalRegistry, {
     description:
       "A command hook: an argv template ({op}, {wave}, {k}, {runs}, and {plans} from after-plan on); exit 0 is ok",
   }),
-  after: holdSchema.optional().meta({
+  after: holdSchema.optional().register(z.globalRegistry, {
     description:
       "A hold: the wave waits (exit 3) until that gate stands approved (or applied); read at base too, so a change cannot remove it",
   }),
-}).meta({
+}).register(z.globalRegistry, {
   id: "Hook",
   description: 'A command hook { "name", "run" } or a hold { "name", "after" }',
   oneOf: [{ required: ["run"] }, { required: ["after"] }],
 });
 
 const hookList = (description: string) =>
-  z.array(hookSchema).optional().meta({ description });
+  z.array(hookSchema).optional().register(z.globalRegistry, { description });
 
 /** `hooks`: the lists of hooks at each point of a wave. */
 export const hooksSchema = z.strictObject({
@@ -65,7 +68,7 @@ export const hooksSchema = z.strictObject({
   "after-apply": hookList(
     "After applying (commands only); a failed one fails the job (exit 1)",
   ),
-}).meta({
+}).register(z.globalRegistry, {
   id: "Hooks",
   description:
     "Commands and holds around planning and applying; a wave's hooks replace the spec's",

@@ -6,10 +6,13 @@
  * directory, written as `--ledger` takes it; which value a command uses is the
  * command line's business) and its `resume` block (§13: the cron schedule the
  * rendered pipelines run `chant-wave resume` on).
+ * Descriptions are registered in place, not cloned with `.meta()` (see
+ * `spec_schema.ts`).
  * @module
  */
 
 import * as z from "zod";
+import "./_zod_config.ts";
 import { targetFormProblem } from "./target_form.ts";
 import { DURATION_HINT, DURATION_PATTERN } from "./duration.ts";
 import { hasControlCharacter, maskCredentials } from "../console/visible.ts";
@@ -101,7 +104,7 @@ export const durationSchema = z.union([
 ], {
   error: (issue) =>
     `invalid duration ${showValue(issue.input)}: ${DURATION_HINT}`,
-}).meta({
+}).register(z.globalRegistry, {
   id: "Duration",
   description: 'A duration: "90s", "15m", "2h", "1h30m", or 0 (off)',
 });
@@ -109,7 +112,7 @@ export const durationSchema = z.union([
 /** An argv template (§3.4): at least the program, no shell. */
 export const argvSchema = z.array(z.string()).min(1, {
   error: "a command needs at least the program to run",
-}).meta({
+}).register(z.globalRegistry, {
   id: "ArgvTemplate",
   description:
     "An argv template: {op}, {target}, {wave}, {k}, {plan} (and {runs}, {plans} for wave commands)",
@@ -122,49 +125,50 @@ export const argvSchema = z.array(z.string()).min(1, {
  * `target` for the others) is `_template_checks.ts`'s.
  */
 export const toolSchema = z.strictObject({
-  kind: z.enum(TOOL_KINDS).meta({
+  kind: z.enum(TOOL_KINDS).register(z.globalRegistry, {
     description:
       'The tool: opentofu (program "tofu"), terraform, or sqitch (database migrations)',
   }),
-  dir: nonEmpty("a directory").meta({
+  dir: nonEmpty("a directory").register(z.globalRegistry, {
     description:
       "The root module's or sqitch project's directory, relative to the working directory: {op}, {target}, {wave}, {k}",
   }),
-  target: nonEmpty("a database target").optional().meta({
+  target: nonEmpty("a database target").optional().register(z.globalRegistry, {
     description:
       'sqitch only, and required: the database, a URI or a sqitch target name ("db:pg://db.internal/tenant_{target}"): {op}, {target}, {wave}, {k}',
   }),
-  binary: nonEmpty("a program").optional().meta({
+  binary: nonEmpty("a program").optional().register(z.globalRegistry, {
     description:
       'The program (default "tofu" for opentofu, "terraform" for terraform, "sqitch" for sqitch)',
   }),
-  args: z.array(z.string()).optional().meta({
+  args: z.array(z.string()).optional().register(z.globalRegistry, {
     description:
       "OpenTofu and Terraform only: extra arguments of plan: {op}, {target}, {wave}, {k}",
   }),
   client: nonEmpty("a program").refine(
     (client) => !client.includes("/") || client.startsWith("/"),
     { error: "must be a program name (looked up on PATH) or an absolute path" },
-  ).optional().meta({
+  ).optional().register(z.globalRegistry, {
     description:
       'sqitch only: the database client the deploy runs (default "psql" on PATH): a program name or an absolute path; read at the base commit',
   }),
-  verify: z.boolean().optional().meta({
+  verify: z.boolean().optional().register(z.globalRegistry, {
     description:
       "sqitch only: run each change's verify script after deploying it (default false); read at the base commit",
   }),
-}).meta({
+}).register(z.globalRegistry, {
   id: "Tool",
   description:
     "OpenTofu or Terraform (plan -out, show -json, the plan file, apply of the saved plan) or sqitch (the changes a database has not deployed, deployed up to the last one planned) in place of plan and apply",
 });
 
 /** Whether not-destructive marks in deploy scripts count (read at base). */
-export const destructiveOverridesSchema = z.enum(DESTRUCTIVE_OVERRIDES).meta({
-  id: "DestructiveOverrides",
-  description:
-    'Whether a "-- chant-wave: not destructive" line in a sqitch deploy script clears its destructive statements: "ignore" (default) or "honour"; read at the base commit, "ignore" winning',
-});
+export const destructiveOverridesSchema = z.enum(DESTRUCTIVE_OVERRIDES)
+  .register(z.globalRegistry, {
+    id: "DestructiveOverrides",
+    description:
+      'Whether a "-- chant-wave: not destructive" line in a sqitch deploy script clears its destructive statements: "ignore" (default) or "honour"; read at the base commit, "ignore" winning',
+  });
 
 /** A runner label (§3.5). */
 export const runnerSchema = z.union([
@@ -173,38 +177,47 @@ export const runnerSchema = z.union([
     error: "a list of runner labels must not be empty",
   }),
   z.strictObject({
-    group: nonEmpty("a runner group").meta({
+    group: nonEmpty("a runner group").register(z.globalRegistry, {
       description: "The runner group (GitHub only)",
     }),
-    labels: z.array(nonEmpty("a runner label")).optional().meta({
-      description: "Labels a runner of the group must have",
-    }),
+    labels: z.array(nonEmpty("a runner label")).optional().register(
+      z.globalRegistry,
+      {
+        description: "Labels a runner of the group must have",
+      },
+    ),
   }),
 ], {
   error: (issue) =>
     `invalid runner ${
       showValue(issue.input)
     }: expected a label, a list of labels or { "group": … }`,
-}).meta({
+}).register(z.globalRegistry, {
   id: "RunnerLabel",
   description: "A runner label, a list of labels, or a runner group",
 });
 
 /** A forge deployment environment. */
 export const environmentSchema = z.strictObject({
-  name: nonEmpty("an environment name").meta({
+  name: nonEmpty("an environment name").register(z.globalRegistry, {
     description: "The environment's name on the forge",
   }),
-  url: z.string().optional().meta({
+  url: z.string().optional().register(z.globalRegistry, {
     description: "A link shown with the deployment",
   }),
-}).meta({ id: "Environment", description: "A forge deployment environment" });
+}).register(z.globalRegistry, {
+  id: "Environment",
+  description: "A forge deployment environment",
+});
 
 /** `{ NAME: audience }`: OIDC tokens; the entry count is a semantic check. */
 export const idTokensSchema = z.record(
   envNameSchema,
   nonEmpty("an audience"),
-).meta({ id: "IdTokens", description: "OIDC tokens: { NAME: audience }" });
+).register(z.globalRegistry, {
+  id: "IdTokens",
+  description: "OIDC tokens: { NAME: audience }",
+});
 
 /** Environment variables of generated jobs. */
 export const variablesSchema = z.record(envNameSchema, z.string());
@@ -222,14 +235,18 @@ export const notifySchema = z.strictObject({
 /** A setup step of a generated job (§3.6). */
 export const setupStepSchema = z.union([
   z.strictObject({
-    run: z.string().meta({ description: "A shell line the job runs" }),
+    run: z.string().register(z.globalRegistry, {
+      description: "A shell line the job runs",
+    }),
   }),
   z.strictObject({
-    uses: nonEmpty("an action").meta({
+    uses: nonEmpty("an action").register(z.globalRegistry, {
       description: "An action the job uses (GitHub and Forgejo only)",
     }),
     with: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-      .optional().meta({ description: "The action's inputs" }),
+      .optional().register(z.globalRegistry, {
+        description: "The action's inputs",
+      }),
   }),
 ], {
   error:
@@ -238,21 +255,24 @@ export const setupStepSchema = z.union([
 
 /** `pipeline` (§3.6), also read from the compatibility wrapper's `options`. */
 export const pipelineSchema = z.strictObject({
-  image: nonEmpty("an image").optional().meta({
+  image: nonEmpty("an image").optional().register(z.globalRegistry, {
     description:
       "The container image of the jobs (GitLab image, GitHub and Forgejo container)",
   }),
-  setup: z.array(setupStepSchema).default([]).meta({
+  setup: z.array(setupStepSchema).default([]).register(z.globalRegistry, {
     description: 'Steps every job runs first: { "run" } or { "uses", "with"? }',
   }),
-  variables: variablesSchema.default({}).meta({
+  variables: variablesSchema.default({}).register(z.globalRegistry, {
     description: "Environment variables of every generated job",
   }),
-  install: z.string().meta({
+  install: z.string().register(z.globalRegistry, {
     description:
       "The shell line that puts chant-wave on PATH, run right before it in every job; without it the jobs cannot find chant-wave",
   }).optional(),
-}).meta({ id: "Pipeline", description: "How generated jobs get chant-wave" });
+}).register(z.globalRegistry, {
+  id: "Pipeline",
+  description: "How generated jobs get chant-wave",
+});
 
 /** `resume`: `{ "schedule": "<cron>" }`. */
 export const resumeSchema = z.strictObject({
@@ -261,11 +281,11 @@ export const resumeSchema = z.strictObject({
     if (problem !== undefined) {
       ctx.addIssue({ code: "custom", message: problem });
     }
-  }).meta({
+  }).register(z.globalRegistry, {
     description:
       'When the scheduled job runs chant-wave resume: a 5-field cron schedule in UTC ("*/10 * * * *")',
   }),
-}).meta({
+}).register(z.globalRegistry, {
   id: "Resume",
   description:
     "A scheduled pipeline job that restarts the CI jobs of waiting gates once they are approved",
@@ -304,7 +324,7 @@ function ledgerProblem(value: string): string | undefined {
 export const ledgerSchema = z.string().superRefine((value, ctx) => {
   const problem = ledgerProblem(value);
   if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
-}).meta({
+}).register(z.globalRegistry, {
   description:
     'Where the gate ledger is, as --ledger takes it: "git" (the branch chant/ledger on origin), "git:<remote>", or a directory (default .chant/ledger); --ledger and CHANT_WAVE_LEDGER override it, and run reads it at the base commit',
 });
