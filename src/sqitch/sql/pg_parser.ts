@@ -101,7 +101,7 @@ export async function loadPgParser(): Promise<PgParser> {
     scan(text) {
       const answer = stringAnswer(text, (p) => module._wasm_scan(p));
       if (!answer.startsWith("{")) return { ok: false, error: answer };
-      const tokens = (JSON.parse(answer) as { tokens?: ScanToken[] }).tokens ??
+      const tokens = (jsonAnswer(answer) as { tokens?: ScanToken[] }).tokens ??
         [];
       return {
         ok: true,
@@ -128,7 +128,7 @@ export async function loadPgParser(): Promise<PgParser> {
               position: cursor > 0 ? cursor - 1 : 0,
             };
           }
-          const parsed = JSON.parse(module.UTF8ToString(tree)) as {
+          const parsed = jsonAnswer(module.UTF8ToString(tree)) as {
             stmts?: {
               stmt: PgNode;
               stmt_location?: number;
@@ -151,8 +151,30 @@ export async function loadPgParser(): Promise<PgParser> {
     parsePlpgsql(text) {
       const answer = stringAnswer(text, (p) => module._wasm_parse_plpgsql(p));
       if (!answer.startsWith("{")) return { ok: false, error: answer };
-      const parsed = JSON.parse(answer) as { plpgsql_funcs?: PgNode[] };
+      const parsed = jsonAnswer(answer) as { plpgsql_funcs?: PgNode[] };
       return { ok: true, value: parsed.plpgsql_funcs ?? [] };
     },
   };
+}
+
+/**
+ * Reads the JSON the module answers. Its writer leaves some control
+ * characters of the text (a vertical tab, a form feed) raw inside strings,
+ * where JSON allows none: an answer JSON refuses is read again with every
+ * control character but JSON's own spaces (tab, line feed, carriage return,
+ * which it writes between tokens) escaped.
+ * @throws {SyntaxError} When that is not JSON either.
+ */
+function jsonAnswer(answer: string): unknown {
+  try {
+    return JSON.parse(answer);
+  } catch {
+    return JSON.parse(
+      answer.replace(
+        // deno-lint-ignore no-control-regex -- escaping them is the point
+        /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+      ),
+    );
+  }
 }

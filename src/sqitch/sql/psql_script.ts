@@ -67,6 +67,8 @@ export const RELATIVE_INCLUDE_META_COMMANDS = [
   "include_relative",
 ] as const;
 
+/** A vertical tab: a space to PostgreSQL 16 and later, text to psql and servers before. */
+const VERTICAL_TAB = 0x0b;
 /** The most meta-commands one script may hold. */
 const MAX_META_COMMANDS = 256;
 /** How many backslashes are tried when the lexer fails on the rest of a script. */
@@ -101,6 +103,13 @@ export function readPsqlScript(text: ScriptText, parser: PgParser): PsqlScript {
     marked: false,
     readable: true,
   };
+  const tab = text.bytes.indexOf(VERTICAL_TAB);
+  if (tab >= 0) {
+    script.findings.push(text.findingAt(
+      "a vertical tab (PostgreSQL 16 and later read it as a space, psql and servers before as text)",
+      tab,
+    ));
+  }
   let pos = 0;
   let metaCommands = 0;
   const buffer = new PsqlBuffer();
@@ -334,11 +343,16 @@ function readMetaCommand(
     /[ \t\r]+$/,
     "",
   );
-  const [, name, rest] = /^\\([^\s\\]*)(.*)$/s.exec(line)!;
+  // psql's slash lexer parts words at ASCII spaces only: a character a
+  // Unicode-aware reading takes for a space is part of psql's word.
+  const [, name, rest] = /^\\([^ \t\n\r\f\v\\]*)(.*)$/s.exec(line)!;
   const shown = JSON.stringify(`\\${name}`.slice(0, 40));
   const find = (why: string): void => {
     script.findings.push(text.findingAt(`psql ${shown} ${why}`, at, end));
   };
+  if (/[\u0080-\uffff]/.test(line)) {
+    return find("with a character that is not ASCII");
+  }
   if (rest.includes("\\")) {
     return find("followed by another backslash command on its line");
   }
@@ -353,7 +367,7 @@ function readMetaCommand(
   const relative = (RELATIVE_INCLUDE_META_COMMANDS as readonly string[])
     .includes(name);
   if (relative || (INCLUDE_META_COMMANDS as readonly string[]).includes(name)) {
-    const path = rest.trim();
+    const path = rest.replace(/^[ \t]+/, "");
     if (!PLAIN_PATH.test(path)) {
       return find("with a path that is not plain (letters, digits, _ . / -)");
     }

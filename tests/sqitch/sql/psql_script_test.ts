@@ -241,3 +241,38 @@ Deno.test("readPsqlScript() finds a backtick outside strings", () => {
     "1: a backtick outside strings: ` 2;",
   ]);
 });
+
+Deno.test("readPsqlScript() reads a meta-command's words as psql does: parted at ASCII spaces only", async (t) => {
+  for (
+    const line of [
+      "\\ir x.sql\u00a0",
+      "\\ir \u3000x.sql",
+      "\\ir x.sql\ufeff",
+      "\\i\u2002x.sql",
+      "\\echo caf\u00e9",
+    ]
+  ) {
+    await t.step(JSON.stringify(line), () => {
+      const script = read(`${line}\n`);
+      expect(script.includes).toEqual([]);
+      expect(findings(`${line}\n`)).toHaveLength(1);
+      expect(findings(`${line}\n`)[0]).toContain(
+        "with a character that is not ASCII",
+      );
+    });
+  }
+  await t.step("ASCII spaces and tabs around a plain path", () => {
+    expect(read("\\ir \t x.sql \t\r\n").includes.map((i) => i.path)).toEqual([
+      "x.sql",
+    ]);
+  });
+});
+
+Deno.test("readPsqlScript() finds a vertical tab, which PostgreSQL's versions read differently, and goes on", () => {
+  expect(findings("SELECT 'a\vb';\n")).toEqual([
+    "1: a vertical tab (PostgreSQL 16 and later read it as a space, psql and servers before as text): b';",
+  ]);
+  expect(findings("SELECT E'a'\v'\\'\\ir p.sql\n';\n").at(0)).toContain(
+    "a vertical tab",
+  );
+});
