@@ -4,14 +4,17 @@
  * so a project directory, or a script or directory in it, that is a link
  * leading out of the checkout would let a file the gate never weighed (or one
  * another process rewrites between the judgement and the deploy) run. Every
- * link in the project must lead to a file or directory inside the project.
+ * link in the project must lead to a file or directory inside the project,
+ * and the project directory must be named by the path it is at (no link on
+ * the way from the checkout): sqitch runs in where the links lead, and a
+ * `..` after a link, undone by name, would name another place.
  * A link to a directory inside the project is not followed (what it leads to
  * is walked where it is). An edge over the file system.
  * @module
  */
 
 import { readdir, readlink, realpath } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { insideCheckout } from "../fs/program_path.ts";
 
 /** The most entries of a project walked for links. */
@@ -19,7 +22,8 @@ const MAX_ENTRIES = 100_000;
 
 /**
  * Why the project may not be deployed from, or undefined when it may.
- * @param dir The project directory (absolute).
+ * @param dir The project directory as sqitch is given it, made absolute but
+ *   not normalized (`/repo/db/s/..`: the system follows `s` before `..`).
  * @param checkout The checkout chant-wave runs in (`checkoutOf`).
  * @returns `the project directory "/tmp/x" leads outside the checkout`, or
  *   `the project holds deploy/evil.sql, a link leading out of it (to /tmp/e.sql)`.
@@ -38,6 +42,19 @@ export async function projectEscape(
     return `the project directory ${
       JSON.stringify(dir)
     } leads outside the checkout`;
+  }
+  // sqitch's --chdir, and so psql's directory, is where the links lead; a path
+  // through one, read as text (`..` undone by name), would be another place.
+  const named = join(
+    await realpath(checkout).catch(() => checkout),
+    relative(checkout, resolve(dir)),
+  );
+  if (root !== named) {
+    return `the project directory ${
+      JSON.stringify(dir)
+    } is reached through a link (it is ${
+      JSON.stringify(relative(checkout, root) || ".")
+    }): name it by the path it is at`;
   }
   const pending = [root];
   let seen = 0;

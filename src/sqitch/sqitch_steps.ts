@@ -15,7 +15,7 @@
  */
 
 // @ts-types="../../types/std/path.d.ts"
-import { resolve } from "@std/path";
+import { isAbsolute, resolve } from "@std/path";
 import type { StepResult } from "../exec/run_step.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
@@ -47,6 +47,7 @@ import { judgeChange } from "./change_scripts.ts";
 import { resolveClient } from "./database_client.ts";
 import { checkoutOf, programInCheckout } from "../fs/program_path.ts";
 import { projectEscape } from "./project_links.ts";
+import { quote } from "../quote.ts";
 import { pinSqitch } from "./pinned_sqitch.ts";
 import { digestOf } from "./project_files.ts";
 import type { SqitchSettings } from "./sqitch_at_base.ts";
@@ -109,14 +110,16 @@ async function withPinnedSqitch(
   if (inside !== undefined) {
     return toolFailure(phase, runner.label, inside, []);
   }
-  // Once a planning pass: every run of it reads the same project.
-  const project = resolve(runner.cwd, site.dir);
-  const key = `links\0${project}`;
+  // Once a planning pass: every run of it reads the same project. It is
+  // named as sqitch's --chdir reaches it: the system follows a link before a
+  // `..`, which `resolve` would undo by name.
+  const given = isAbsolute(site.dir) ? site.dir : `${runner.cwd}/${site.dir}`;
+  const key = `links\0${given}`;
   let walked = pass.memo.get(key) as
     | Promise<Got<string | undefined>>
     | undefined;
   if (walked === undefined) {
-    walked = projectEscape(project, checkout).then((value) => ({
+    walked = projectEscape(given, checkout).then((value) => ({
       ok: true,
       value,
     }));
@@ -223,6 +226,13 @@ export async function planWithSqitch(
       };
       const judged: PendingChange[] = [];
       for (const change of pending) {
+        if (change.name.split("/").some((part) => part === "..")) {
+          return fail(
+            `change ${
+              quote(change.name)
+            }: its scripts' paths hold "..", which sqitch follows through links and psql undoes by name: two files`,
+          );
+        }
         const path = (script: string) => `${script}/${change.name}.sql`;
         const deploy = await readScript(pinned, change, "deploy", runner, pass);
         if (!deploy.ok) return failedStep("plan", runner, deploy);
