@@ -1,12 +1,15 @@
 /**
- * One long-lived `git cat-file --batch` (or `--batch-check`) process that answers
- * many calls in turn, so a command that reads objects a dozen times starts git
- * once for them: each call writes its names, one per line, and gets back exactly
- * the bytes a one-off `cat-file` given the same lines would print (git flushes
- * after every object). Calls are answered in the order they were asked. When the
- * process fails, every waiting call is rejected and the server is spent. A pool
- * keeps one server per directory and kind until it is ended (before the
- * change's own code runs). Private to `src/git/`.
+ * One long-lived `git cat-file --batch-command` process that answers many
+ * calls in turn, of both kinds, so a command that reads objects a dozen times
+ * starts git once for them: each call writes one `contents <name>` (as
+ * `--batch` reads a name) or `info <name>` (as `--batch-check`) line per name,
+ * and gets back exactly the bytes a one-off `cat-file --batch` (or
+ * `--batch-check`) given the same names would print (without `--buffer`, git
+ * flushes after every command). Calls are answered in the order they were
+ * asked. When the process fails (a git older than 2.36 has no
+ * `--batch-command`), every waiting call is rejected and the server is spent.
+ * A pool keeps one server per directory until it is ended (before the change's
+ * own code runs). Private to `src/git/`.
  * The answer is split into objects here too: one entry per name asked, in
  * order, `undefined` for a name git does not have.
  * @module
@@ -23,14 +26,22 @@ import { GitError } from "./git_error.ts";
 /** Which `cat-file` mode a server speaks. */
 export type CatFileKind = "batch" | "batch-check";
 
-/** A running `cat-file` process. */
+/** The command of `cat-file --batch-command` that answers as each mode does. */
+const COMMAND: Readonly<Record<CatFileKind, string>> = {
+  batch: "contents",
+  "batch-check": "info",
+};
+
+/** A running `cat-file --batch-command` process. */
 export interface CatFileServer {
   /**
-   * The answer to `names`, as a one-off `cat-file` prints it.
-   * @param names Object names, none holding a newline; at least one.
-   * @throws {GitError} When the process failed before answering them all.
+   * The answer to `names`, as a one-off `cat-file --<kind>` prints it.
+   * @param kind `batch` (headers and contents) or `batch-check` (headers).
+   * @param names Object names, none empty or holding a newline; at least one.
+   * @throws {GitError} When the process failed before answering them all, or
+   *   a name is empty or holds a newline (the process goes on).
    */
-  ask(names: readonly string[]): Promise<Uint8Array>;
+  ask(kind: CatFileKind, names: readonly string[]): Promise<Uint8Array>;
   /** Whether the process has failed or ended: a spent server answers nothing. */
   readonly spent: boolean;
   /**
@@ -51,6 +62,8 @@ export interface CatFileServerOptions {
 }
 
 interface Waiting {
+  /** Whether the answers carry contents. */
+  kind: CatFileKind;
   /** Answers still to come. */
   left: number;
   parts: Uint8Array[];
@@ -63,17 +76,14 @@ const decoder = new TextDecoder();
 const OBJECT_HEADER = /^[0-9a-f]{40,64} [a-z]+ (\d+)\n$/;
 
 /**
- * Starts `git cat-file --<kind>` in `options.cwd`, answering calls until the
- * process ends (when chant-wave exits, its stdin closes and git ends).
- * @param kind `batch` (headers and contents) or `batch-check` (headers).
+ * Starts `git cat-file --batch-command` in `options.cwd`, answering calls
+ * until the process ends (when chant-wave exits, its stdin closes and git
+ * ends).
  * @param options The executable, directory and environment.
  * @returns The server.
  */
-export function startCatFile(
-  kind: CatFileKind,
-  options: CatFileServerOptions,
-): CatFileServer {
-  const args = ["cat-file", `--${kind}`];
+export function startCatFile(options: CatFileServerOptions): CatFileServer {
+  const args = ["cat-file", "--batch-command"];
   const queue: Waiting[] = [];
   let spent = false;
   let header: Uint8Array = new Uint8Array(0);
@@ -123,7 +133,7 @@ export function startCatFile(
       const line = header;
       header = new Uint8Array(0);
       waiting.parts.push(line);
-      const size = kind === "batch"
+      const size = waiting.kind === "batch"
         ? OBJECT_HEADER.exec(decoder.decode(line))?.[1]
         : undefined;
       // The content and the newline after it.
@@ -164,32 +174,34 @@ export function startCatFile(
       void started.then((git) => git.end(), () => {});
       return ended;
     },
-    ask(names) {
+    ask(kind, names) {
       if (names.length === 0) return Promise.resolve(new Uint8Array(0));
-      if (names.some((name) => name.includes("\n"))) {
+      // `--batch` answers an empty line; `--batch-command` would end.
+      if (names.some((name) => name === "" || name.includes("\n"))) {
         return Promise.reject(
-          new GitError(args, undefined, "a name holds a newline"),
+          new GitError(args, undefined, "a name is empty or holds a newline"),
         );
       }
       if (spent) {
         return Promise.reject(new GitError(args, undefined, "it has ended"));
       }
       return new Promise((resolve, reject) => {
-        queue.push({ left: names.length, parts: [], resolve, reject });
-        const lines = names.join("\n") + "\n";
+        queue.push({ kind, left: names.length, parts: [], resolve, reject });
+        const lines = names.map((name) => `${COMMAND[kind]} ${name}\n`)
+          .join("");
         void started.then((git) => git.write(lines), () => {});
       });
     },
   };
 }
 
-/** The long-lived servers of one `Git`: one per directory and kind. */
+/** The long-lived servers of one `Git`: one per directory. */
 export interface CatFilePool {
   /**
-   * The server of `cwd` and `kind`, started on first use; none once it failed
-   * or the pool ended (the caller then runs a process of its own).
+   * The server of `cwd`, started on first use; none once it failed or the
+   * pool ended (the caller then runs a process of its own).
    */
-  server(kind: CatFileKind, cwd: string): CatFileServer | undefined;
+  server(cwd: string): CatFileServer | undefined;
   /**
    * Ends every server and starts no more.
    * @returns When every server's git has ended.
@@ -205,18 +217,17 @@ export interface CatFilePool {
  */
 export function catFilePool(
   enabled: boolean,
-  start: (kind: CatFileKind, cwd: string) => CatFileServer,
+  start: (cwd: string) => CatFileServer,
 ): CatFilePool {
   const servers = new Map<string, CatFileServer>();
   let open = enabled;
   return {
-    server(kind, cwd) {
+    server(cwd) {
       if (!open) return undefined;
-      const key = `${kind}\0${cwd}`;
-      const known = servers.get(key);
+      const known = servers.get(cwd);
       if (known !== undefined) return known.spent ? undefined : known;
-      const started = start(kind, cwd);
-      servers.set(key, started);
+      const started = start(cwd);
+      servers.set(cwd, started);
       return started;
     },
     async end() {

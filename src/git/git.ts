@@ -111,8 +111,8 @@ export interface Git {
   /**
    * The answer of `git cat-file --batch` (or `--batch-check`) to `names`, one
    * per line, exactly as a one-off process prints it. With
-   * {@linkcode CreateGitOptions.longLived} one process per directory and kind
-   * answers every call.
+   * {@linkcode CreateGitOptions.longLived} one `cat-file --batch-command`
+   * process per directory answers every call of both kinds.
    * @param kind `batch` (headers and contents) or `batch-check` (headers).
    * @param names Object names (`<rev>:<path>`, ids, refs), none holding a newline.
    * @param cwd A directory inside the repository.
@@ -167,9 +167,9 @@ export interface CreateGitOptions {
    */
   cwd?: string;
   /**
-   * Keep each `cat-file` process {@linkcode Git.catFile} starts for the life of
-   * this process (until {@linkcode Git.endLongLived}), instead of one per
-   * call. For a program that ends with `process.exit` (the CLI): the processes
+   * Keep the `cat-file --batch-command` process {@linkcode Git.catFile}
+   * starts in a directory for the life of this process (until
+   * {@linkcode Git.endLongLived}), instead of one per call. For a program that ends with `process.exit` (the CLI): the processes
    * end when their stdin closes.
    * @default {false}
    */
@@ -246,8 +246,8 @@ export function createGit(options: CreateGitOptions): Git {
   let ended = false;
   const pool = catFilePool(
     options.longLived ?? false,
-    (kind, cwd) =>
-      startCatFile(kind, {
+    (cwd) =>
+      startCatFile({
         gitPath,
         cwd,
         env: isolatedGitEnv(env, { ...trusted }),
@@ -261,7 +261,7 @@ export function createGit(options: CreateGitOptions): Git {
     if (names.length === 0) return new Uint8Array(0);
     // A failed server (git refused the directory, an old git) leaves the
     // call to a one-off process, which reports why.
-    const answer = await pool.server(kind, cwd)?.ask(names)
+    const answer = await pool.server(cwd)?.ask(kind, names)
       .catch(() => undefined);
     if (answer !== undefined) return answer;
     return await runBytes(["cat-file", `--${kind}`], {
