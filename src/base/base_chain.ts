@@ -134,7 +134,8 @@ const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * (`--full-history --sparse`), each with its raw diff against its first parent
  * limited to the paths (`-m` for a merge, `--root` for the root), which is
  * empty exactly where `git log --first-parent -- <paths>` leaves the commit
- * out. The options the clone's settings could change are given explicitly.
+ * out. The options the clone's settings could change are given explicitly
+ * (`diff.relative` changes nothing at the top level, where it runs).
  */
 async function chainPage(
   git: Git,
@@ -153,7 +154,6 @@ async function chainPage(
     "--root",
     "--no-renames",
     "--ignore-submodules=none",
-    "--no-relative",
     "--no-color",
     "--no-show-signature",
     "--no-abbrev",
