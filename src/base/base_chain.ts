@@ -24,7 +24,7 @@
  * @module
  */
 
-import type { Git } from "../git/git.ts";
+import { type Git, GitError } from "../git/git.ts";
 import {
   ancestorsAmong,
   independentCommits,
@@ -63,27 +63,39 @@ export interface Chain {
 const PAGE = 1000;
 
 /**
- * Finds the commits of the chain rule.
+ * Finds the commits of the chain rule: one walk of the first-parent chain
+ * from `parent`, a page at a time, to the first stop or the root, keeping the
+ * commits before the stop where a path changed (against the first parent;
+ * the root against nothing), then the stop, or the root when there is none.
  * @param input The repository, `HEAD^1`, the paths and the recorded decisions.
  * @returns The commits to read every rule at, newest first.
- * @throws {GitError} When git fails.
+ * @throws {GitError} When git fails, or prints what no walk does.
  */
 export async function baseChain(input: ChainInput): Promise<Chain> {
-  const { stop, oldest } = await findStop(input);
-  const range = stop === undefined
-    ? [input.parent]
-    : [input.parent, `^${stop}`];
-  const changed = (await input.git.run([
-    "--literal-pathspecs",
-    "log",
-    "--first-parent",
-    "--format=%H",
-    ...range,
-    "--",
-    ...input.paths,
-  ], { cwd: input.top, memo: true })).split("\n").filter((line) => line !== "");
-  const commits = [...new Set([...changed, stop ?? oldest])];
-  return stop === undefined ? { commits } : { commits, stop };
+  const changed: string[] = [];
+  let oldest = input.parent;
+  for (let skip = 0;; skip += PAGE) {
+    const page = await chainPage(
+      input.git,
+      input.top,
+      input.parent,
+      input.paths,
+      skip,
+    );
+    for (const step of page) {
+      oldest = step.sha;
+      if (input.stops.has(step.sha)) {
+        return {
+          commits: [...new Set([...changed, step.sha])],
+          stop: step.sha,
+        };
+      }
+      if (step.changed) changed.push(step.sha);
+    }
+    if (page.length < PAGE) {
+      return { commits: [...new Set([...changed, oldest])] };
+    }
+  }
 }
 
 /**
@@ -93,6 +105,7 @@ export async function baseChain(input: ChainInput): Promise<Chain> {
  * @param git The git seam.
  * @param top The repository's top level.
  * @param parent `HEAD^1`, full sha.
+ * @param paths The files that decide the gate, as the walk is given them.
  * @returns The page's commits, newest first.
  * @throws {GitError} When git fails.
  */
@@ -100,40 +113,69 @@ export async function firstChainPage(
   git: Git,
   top: string,
   parent: string,
-): Promise<string[]> {
-  return await chainPage(git, top, parent, 0);
+  paths: readonly string[],
+): Promise<ChainStep[]> {
+  return await chainPage(git, top, parent, paths, 0);
 }
 
-/** One page of the first-parent chain from `parent`, newest first. */
+/** One commit of the first-parent chain. */
+export interface ChainStep {
+  /** Its full sha. */
+  sha: string;
+  /** Whether one of the paths differs from its first parent (the root: exists). */
+  changed: boolean;
+}
+
+const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * One page of the first-parent chain from `parent`, newest first, each commit
+ * with whether it changed one of `paths`: every commit of the walk is listed
+ * (`--full-history --sparse`), each with its raw diff against its first parent
+ * limited to the paths (`-m` for a merge, `--root` for the root), which is
+ * empty exactly where `git log --first-parent -- <paths>` leaves the commit
+ * out. The options the clone's settings could change are given explicitly
+ * (`diff.relative` changes nothing at the top level, where it runs).
+ */
 async function chainPage(
   git: Git,
   top: string,
   parent: string,
+  paths: readonly string[],
   skip: number,
-): Promise<string[]> {
-  const out = await git.run([
-    "rev-list",
+): Promise<ChainStep[]> {
+  const args = [
+    "--literal-pathspecs",
+    "log",
     "--first-parent",
+    "--full-history",
+    "--sparse",
+    "-m",
+    "--root",
+    "--no-renames",
+    "--ignore-submodules=none",
+    "--no-color",
+    "--no-show-signature",
+    "--no-abbrev",
+    "--raw",
+    "--format=%H",
     `--max-count=${PAGE}`,
     `--skip=${skip}`,
     parent,
-  ], { cwd: top, memo: true });
-  return out.split("\n").filter((line) => line !== "");
-}
-
-/** Walks the first-parent chain from `parent` to the first stop, or the root. */
-async function findStop(
-  input: ChainInput,
-): Promise<{ stop?: string; oldest: string }> {
-  let oldest = input.parent;
-  for (let skip = 0;; skip += PAGE) {
-    const page = await chainPage(input.git, input.top, input.parent, skip);
-    for (const sha of page) {
-      oldest = sha;
-      if (input.stops.has(sha)) return { stop: sha, oldest };
+    "--",
+    ...paths,
+  ];
+  const out = await git.run(args, { cwd: top, memo: true });
+  const page: ChainStep[] = [];
+  for (const line of out.split("\n")) {
+    if (FULL_SHA.test(line)) page.push({ sha: line, changed: false });
+    else if (line.startsWith(":") && page.length > 0) {
+      page[page.length - 1].changed = true;
+    } else if (line !== "") {
+      throw new GitError(args, 0, `it printed an unexpected line: ${line}`);
     }
-    if (page.length < PAGE) return { oldest };
   }
+  return page;
 }
 
 /** Which recorded decisions count as bounds of the chain (SPEC.md §4.4). */
@@ -248,7 +290,8 @@ export async function chainCommits(
 ): Promise<ChainVersion[]> {
   // The chain's first page is read while the ledger is (its failure reaches
   // the walk, which asks again).
-  firstChainPage(git, top, parent).catch(() => {});
+  const paths = new Set([specPath, DEFAULT_SIGNERS]);
+  firstChainPage(git, top, parent, [...paths]).catch(() => {});
   const decided = await options.decided();
   const beside = await besideTheChain(git, top, decided, options.env);
   const tip = beside.find((version) => version.label !== LAST_DECISION)?.sha;
@@ -263,7 +306,6 @@ export async function chainCommits(
     decided,
     tip !== undefined ? { tip } : inCi ? "none" : "all",
   );
-  const paths = new Set([specPath, DEFAULT_SIGNERS]);
   for (;;) {
     const chain = await baseChain({
       git,

@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { createGit } from "../../src/git/git.ts";
-import { chainBounds } from "../../src/base/base_chain.ts";
+import { baseChain, chainBounds } from "../../src/base/base_chain.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
@@ -95,4 +95,64 @@ Deno.test("chainBounds() counts only what the default branch holds, in CI", asyn
   const none = createGit({ env: { PATH, HOME: repo.root } });
   const counted = await chainBounds(none, repo.path, head, [b], "none");
   expect(counted).toEqual({ stops: new Set(), newest: [] });
+});
+
+Deno.test("baseChain() keeps what git log --first-parent -- <paths> keeps, in one walk", async (t) => {
+  await using repo = await tempRepo({ "waves.json": "1", "f.txt": "a" });
+  const root = await repo.commit("root");
+  const unrelated = await repo.commit("f", { "f.txt": "b" });
+  await repo.git("checkout", "-q", "-b", "side");
+  await repo.commit("side", { "waves.json": "2" });
+  await repo.git("checkout", "-q", "main");
+  await repo.git("merge", "-q", "--no-ff", "-m", "brings waves", "side");
+  const brings = await repo.git("rev-parse", "HEAD");
+  await repo.git("checkout", "-q", "-b", "other");
+  await repo.commit("other", { "waves.json": "3" });
+  await repo.git("checkout", "-q", "main");
+  await repo.git("merge", "-q", "-s", "ours", "-m", "keeps main", "other");
+  const signers = await repo.commit("signers", { "s/allowed": "k" });
+  await Deno.chmod(`${repo.path}/waves.json`, 0o755);
+  const mode = await repo.commit("mode");
+  const parent = await repo.commit("last", { "f.txt": "c" });
+  // Settings of the clone that change what `git log` prints, set only now:
+  // the plain log below is read without them.
+  const paths = ["waves.json", "s/allowed"];
+  const log = async (...range: string[]) =>
+    (await repo.git(
+      "log",
+      "--first-parent",
+      "--format=%H",
+      ...range,
+      "--",
+      ...paths,
+    )).split("\n").filter(Boolean);
+  const all = await log(parent);
+  expect(all).toEqual([mode, signers, brings, root]);
+  const before = await log(parent, `^${brings}`);
+  for (
+    const [key, value] of [
+      ["log.showRoot", "false"],
+      ["log.diffMerges", "separate"],
+      ["diff.renames", "copies"],
+      ["diff.ignoreSubmodules", "all"],
+      ["diff.relative", "true"],
+      ["color.ui", "always"],
+      ["core.abbrev", "7"],
+    ]
+  ) await repo.git("config", key, value);
+  const git = createGit({ env: { PATH, HOME: repo.root } });
+  const chain = (stops: string[]) =>
+    baseChain({ git, top: repo.path, parent, paths, stops: new Set(stops) });
+  await t.step(
+    "to the root: the commits that changed a path, and the root",
+    async () => {
+      expect(await chain([])).toEqual({ commits: all });
+    },
+  );
+  await t.step("to a stop: those before it, and the stop", async () => {
+    expect(await chain([brings, unrelated])).toEqual({
+      commits: [...before, brings],
+      stop: brings,
+    });
+  });
 });
