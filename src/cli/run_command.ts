@@ -36,6 +36,7 @@ import {
 import { loadSpec, specParser } from "./_load_spec.ts";
 import { ledgerArgument, openLedger, runLedger } from "./_open_ledger.ts";
 import { DEFAULT_LEDGER_DIR } from "../ledger/dir/dir_ledger.ts";
+import { keepChantIgnored } from "../run/chant_ignore.ts";
 import {
   childLinesAtBase,
   clearGitlabChild,
@@ -150,7 +151,6 @@ export const runCommand: Command = {
     try {
       const file = requireFlag("run", flags, "spec");
       // What git answers whatever the spec says runs while its parser loads.
-      const warnUnignored = checkUnignored(io);
       io.git.topLevel(io.cwd).catch(() => {});
       const { spec, text } = await loadSpec(file, io.cwd);
       // What parsing a spec of many runs left is freed before the job starts.
@@ -158,7 +158,7 @@ export const runCommand: Command = {
         spec.waves.reduce((runs, wave) => runs + wave.runs.length, 0),
       );
       if (flags.booleans["record-plans"]) {
-        return await runRecordPlans(spec, flags, io, warnUnignored);
+        return await runRecordPlans(spec, flags, io);
       }
       const selection = selectJob(spec, file, {
         wave: requireFlag("run", flags, "wave"),
@@ -188,7 +188,7 @@ export const runCommand: Command = {
       }, io);
       const ledger = await openLedger(choice, io);
       const ledgerArg = ledgerArgument(choice);
-      await warnUnignored();
+      if (!flags.booleans["dry-run"]) await keepChantIgnored(io.cwd);
       const child = flags.booleans["gitlab-child"]
         ? { spec, specFile: file, selection }
         : undefined;
@@ -271,7 +271,6 @@ async function runRecordPlans(
   spec: Spec,
   flags: ParsedFlags,
   io: CliIo,
-  warnUnignored: () => Promise<void>,
 ): Promise<number> {
   const taken = [
     ...WAVE_FLAGS.filter((name) => flags.strings[name] !== undefined),
@@ -284,7 +283,7 @@ async function runRecordPlans(
       `"--record-plans" plans every wave and takes no "--${taken[0]}"`,
     );
   }
-  await warnUnignored();
+  await keepChantIgnored(io.cwd);
   const result = await recordPlans({
     spec,
     settings: {
@@ -362,30 +361,4 @@ function durationFlag(flags: ParsedFlags, name: string): number | undefined {
   } catch (error) {
     throw new InputError(`flag "--${name}": ${(error as Error).message}`);
   }
-}
-
-/**
- * Asks git now whether `.chant/` is git-ignored (the answer comes while the
- * command goes on), and returns what prints the warning on stderr once it is
- * in, when it is not. Silent outside a repository or when git cannot tell.
- */
-function checkUnignored(
-  io: Pick<CliIo, "git" | "cwd" | "stderr">,
-): () => Promise<void> {
-  const asked = io.git.exec([
-    "check-ignore",
-    "--quiet",
-    "--",
-    ".chant/waves",
-  ], { cwd: io.cwd });
-  // Awaited by the caller, or not at all when the command stops before.
-  asked.catch(() => {});
-  return async () => {
-    const { exitCode } = await asked;
-    if (exitCode === 1) {
-      io.stderr.write(
-        'warning: ".chant/" is not git-ignored here; add ".chant/" to .gitignore\n',
-      );
-    }
-  };
 }

@@ -2,6 +2,7 @@
 // applies and `onFailure` (§4.7), and the `.chant/` hygiene warning (§9).
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { join } from "node:path";
 import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const RESULT_KEYS = [
@@ -173,20 +174,39 @@ Deno.test("run with onFailure stop leaves the rest untried; continue goes on; ex
   });
 });
 
-Deno.test("run warns when .chant/ is not git-ignored", async (t) => {
-  const warning =
-    'warning: ".chant/" is not git-ignored here; add ".chant/" to .gitignore\n';
+Deno.test("run keeps .chant/ out of git with its own .gitignore", async (t) => {
   const spec = specOf([{ name: "dev", gate: "never", runs: ["a"] }]);
-  await t.step("not ignored: the warning", async () => {
+  await t.step(
+    "not ignored by the repository: .chant/.gitignore ignores it",
+    async () => {
+      await using r = await rollout(spec, { ignoreChant: false });
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(0);
+      expect(out.stderr).not.toContain("warning:");
+      expect(await Deno.readTextFile(join(r.path, ".chant", ".gitignore")))
+        .toBe("# written by chant-wave: nothing here is committed\n*\n");
+      // Nothing under .chant/ is untracked: git ignores it all.
+      expect(await r.repo.git("status", "--porcelain", "--", ".chant"))
+        .toBe("");
+    },
+  );
+  await t.step(
+    "a .chant/.gitignore already there is left as it is",
+    async () => {
+      await using r = await rollout(spec, { ignoreChant: false });
+      await Deno.mkdir(join(r.path, ".chant"));
+      await Deno.writeTextFile(join(r.path, ".chant", ".gitignore"), "mine\n");
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(0);
+      expect(await Deno.readTextFile(join(r.path, ".chant", ".gitignore")))
+        .toBe("mine\n");
+    },
+  );
+  await t.step("a dry run writes nothing", async () => {
     await using r = await rollout(spec, { ignoreChant: false });
-    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    const out = await r.run(["run", ...SPEC, "--wave", "1", "--dry-run"]);
     expect(out.code).toBe(0);
-    expect(out.stderr).toContain(warning);
-  });
-  await t.step("ignored: no warning", async () => {
-    await using r = await rollout(spec);
-    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
-    expect(out.code).toBe(0);
-    expect(out.stderr).not.toContain("warning:");
+    await expect(Deno.lstat(join(r.path, ".chant", ".gitignore"))).rejects
+      .toThrow();
   });
 });
