@@ -244,6 +244,6 @@ Deno.test("attack: the rendered pull-request pipelines hold no credential that c
     expect(out.code).toBe(0);
     expect(
       (await listTree(`${r.path}/.chant`)).map((line) => line.split(" ")[0]),
-    ).toEqual(["recorded-plans/", "recorded-plans/tf.json"]);
+    ).toEqual([".gitignore", "recorded-plans/", "recorded-plans/tf.json"]);
   });
 });
