@@ -26,6 +26,7 @@ import type { GateDecision } from "../gate/decide_gate.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import { wavePolicy, wavePolicyLines } from "../gate/policy_at_base.ts";
 import { reviewStage } from "./review_stage.ts";
+import { rulesStage } from "./rules_stage.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 
@@ -60,8 +61,16 @@ export async function decideStage(
   const { planned, members } = plans;
   // Planning's leftovers are freed before deciding builds its own per run.
   io.pacer?.settle(planned.length);
-  const policy = wavePolicy(base.bases, wave, targets);
-  for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
+  const atBase = wavePolicy(base.bases, wave, targets);
+  for (const line of wavePolicyLines(atBase, wave)) lineLog(io.stderr)(line);
+  const { policy, approvers } = rulesStage(
+    base.bases,
+    wave,
+    targets,
+    atBase,
+    members,
+    io.stderr,
+  );
   const { judge, forge } = jobGateJudge({
     name: input.spec.name,
     gate: gateName(input.spec, wave.k),
@@ -71,6 +80,7 @@ export async function decideStage(
     base,
     ask: !input.dryRun,
     policySaid: true,
+    rules: approvers,
   }, io);
   const read = await reviewStage({
     spec: input.spec,
