@@ -76,6 +76,12 @@ export interface Decision {
   approve?: string;
   /** Who counted and who did not, when waiting and anyone approved (never read back). */
   tally?: string;
+  /**
+   * The rules over the plans' changes that decided the gate (SPEC.md §18),
+   * one line each, for the log and the job summary (never read back: a share
+   * job judges them itself).
+   */
+  rules?: string[];
   createdAt: string;
   /**
    * The wave's hooks (SPEC.md §11), with the holds at base: share and group jobs

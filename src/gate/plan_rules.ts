@@ -26,7 +26,11 @@ import type {
 } from "../spec/types.ts";
 import { governingWaves, type PolicyBase } from "./base_spec.ts";
 import { strictestPolicy } from "./policy_at_base.ts";
-import { type ApprovalRules, strictestRules } from "./approval_at_base.ts";
+import {
+  approvalAtBase,
+  type ApprovalRules,
+  strictestRules,
+} from "./approval_at_base.ts";
 import { matchesGlob, resourceType } from "./change_glob.ts";
 import { countOf } from "../count_of.ts";
 
@@ -380,6 +384,38 @@ export function gateByRules(input: GateByRulesInput): RulesVerdict {
     decided,
     unmet,
   };
+}
+
+/**
+ * Reads the rules and the approver rules at every base and judges them on the
+ * members' changes: {@linkcode gateByRules} over {@linkcode rulesAtBase} and
+ * the strictest `approvalAtBase`, as a job reads them.
+ * @param bases The commits and the spec at each (the job's base first).
+ * @param wave The wave (its number and name).
+ * @param targets Every target it holds (declared and planned).
+ * @param policy The wave's policy at base.
+ * @param members The wave's planned members.
+ * @returns The verdict.
+ * @example
+ * ```ts
+ * rulesVerdictAtBase([{ sha, spec: { status: "absent" } }], wave, ["eu"], "always", []).gate;
+ * // "always"
+ * ```
+ */
+export function rulesVerdictAtBase(
+  bases: readonly PolicyBase[],
+  wave: Pick<Wave, "k" | "name">,
+  targets: readonly string[],
+  policy: GatePolicy,
+  members: readonly RuleMember[],
+): RulesVerdict {
+  const ref = { k: wave.k, name: wave.name, targets };
+  return gateByRules({
+    policy,
+    approvers: strictestRules(bases.map((base) => approvalAtBase(base, ref))),
+    rules: rulesAtBase(bases, wave, targets),
+    members,
+  });
 }
 
 /**

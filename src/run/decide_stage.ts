@@ -63,7 +63,7 @@ export async function decideStage(
   io.pacer?.settle(planned.length);
   const atBase = wavePolicy(base.bases, wave, targets);
   for (const line of wavePolicyLines(atBase, wave)) lineLog(io.stderr)(line);
-  const { policy, approvers } = rulesStage(
+  const { policy, approvers, verdict } = rulesStage(
     base.bases,
     wave,
     targets,
@@ -107,9 +107,12 @@ export async function decideStage(
   );
   throwIfInterrupted(io);
   const hooks = job.hooks.hooks();
-  const decision: Decision = Object.values(hooks).some((list) => list.length)
-    ? { ...decided.decision, hooks }
-    : decided.decision;
+  const rules = verdict.decided.map((rule) => rule.description);
+  const decision: Decision = {
+    ...decided.decision,
+    ...(rules.length > 0 ? { rules } : {}),
+    ...(Object.values(hooks).some((list) => list.length) ? { hooks } : {}),
+  };
   if (!input.dryRun) await writeDecision(decision, io);
   await job.report.approved(decision.status === "approved");
   return { decision, judge, ...(decided.gate ? { gate: decided.gate } : {}) };

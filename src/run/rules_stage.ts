@@ -12,18 +12,13 @@
 import { lineLog } from "../console/line_log.ts";
 import type { Writer } from "../console/writer.ts";
 import type { PolicyAtBase } from "../gate/policy_at_base.ts";
-import {
-  approvalAtBase,
-  type ApprovalRules,
-  strictestRules,
-} from "../gate/approval_at_base.ts";
+import type { ApprovalRules } from "../gate/approval_at_base.ts";
 import type { PolicyBase } from "../gate/base_spec.ts";
 import {
-  gateByRules,
   type RuleMember,
-  rulesAtBase,
   rulesLines,
   type RulesVerdict,
+  rulesVerdictAtBase,
 } from "../gate/plan_rules.ts";
 import type { Wave } from "../spec/types.ts";
 
@@ -56,14 +51,13 @@ export function rulesStage(
   members: readonly RuleMember[],
   stderr: Writer,
 ): RuledGate {
-  const ref = { k: wave.k, name: wave.name, targets };
-  const atBase = strictestRules(bases.map((base) => approvalAtBase(base, ref)));
-  const verdict = gateByRules({
-    policy: policy.policy,
-    approvers: atBase,
-    rules: rulesAtBase(bases, wave, targets),
+  const verdict = rulesVerdictAtBase(
+    bases,
+    wave,
+    targets,
+    policy.policy,
     members,
-  });
+  );
   const log = lineLog(stderr);
   for (const line of rulesLines(verdict, policy.policy, wave)) log(line);
   const decided = verdict.decided.map((rule) => rule.description);

@@ -62,23 +62,41 @@ Deno.test("run with rules: an IAM change on a never wave waits for 2 approvers",
     { files: { "live/eu/plan.json": IAM } },
   );
   let approve: string[] = [];
-  await t.step("waits, naming the rule", async () => {
-    const out = await r.run(["run", ...SPEC, "--wave", "1"], ENV);
-    expect(out.code).toBe(3);
-    const at = r.base.slice(0, 12);
-    expect(out.stderr).toContain(
-      `rules of wave 1 "prod": rules[0] of wave 1 "prod" at ${at} (when type "aws_iam_*": gate "always", 2 approvers) matched eu: aws_iam_role.deploy (update)\n`,
-    );
-    expect(out.stderr).toContain(
-      `rules of wave 1 "prod": the gate is "always" (the policy at base is "never")\n`,
-    );
-    expect(out.stderr).toMatch(
-      /approvers of wave 1 "prod": 2 distinct approvers/,
-    );
-    approve = approveLine(out.stderr);
-  });
-  await t.step("one approval is not enough", async () => {
+  const at = r.base.slice(0, 12);
+  const rule =
+    `rules[0] of wave 1 "prod" at ${at} (when type "aws_iam_*": gate "always", 2 approvers) matched eu: aws_iam_role.deploy (update)`;
+  await t.step(
+    "waits, naming the rule in the log and the job summary",
+    async () => {
+      const summary = `${r.path}/ctl/summary.md`;
+      const out = await r.run(["run", ...SPEC, "--wave", "1"], {
+        ...ENV,
+        GITHUB_ACTIONS: "true",
+        GITHUB_STEP_SUMMARY: summary,
+      });
+      expect(out.code).toBe(3);
+      const text = await Deno.readTextFile(summary);
+      expect(text).toContain(
+        "Decided by the rules at base:\n\n- rules\\[0\\] of wave 1",
+      );
+      expect(text).toMatch(
+        /Approval rules at base: ledger, 2 distinct approvers/,
+      );
+      expect(out.stderr).toContain(`rules of wave 1 "prod": ${rule}\n`);
+      expect(out.stderr).toContain(
+        `rules of wave 1 "prod": the gate is "always" (the policy at base is "never")\n`,
+      );
+      expect(out.stderr).toMatch(
+        /approvers of wave 1 "prod": 2 distinct approvers/,
+      );
+      approve = approveLine(out.stderr);
+    },
+  );
+  await t.step("one approval is not enough, and show says so", async () => {
     expect((await r.run([...approve, "--by", "ann"])).code).toBe(0);
+    const shown = await r.run(["show", "tf", "tf-wave-1"]);
+    expect(shown.stdout).toContain(`rule: ${rule}\n`);
+    expect(shown.stdout).toMatch(/not approved yet: 1 of 2 approvals/);
     const out = await r.run(["run", ...SPEC, "--wave", "1"], ENV);
     expect(out.code).toBe(3);
     expect(out.stderr).toContain("1 of 2 approvals");
