@@ -7,7 +7,9 @@
  * Every rule whose `when` matches some change tightens (its gate and its
  * approvers, the strictest winning); a `gate: "never"` rule under `when.only`
  * loosens a governing wave's gate to `never` when every change of every run
- * matches it and no rule of that wave tightened; across governing waves and
+ * matches it, no rule of that wave tightened, and the spec at that base plans
+ * with a tool (`tool`: the changes are then the tool's, never what commands
+ * of the change wrote into a plan file); across governing waves and
  * bases the strictest gate wins, so a rule the change itself adds, or one that
  * a single governing wave or base lacks, changes nothing. Fail closed: a
  * member that is not empty but lists no changes, or whose list was cut, meets
@@ -61,6 +63,13 @@ export interface GoverningRules {
   at: string;
   /** The governing wave at that base: its number, name, gate and rules. */
   wave: Pick<Wave, "k" | "name" | "gate" | "rules">;
+  /**
+   * The spec at that base plans with a tool chant-wave runs and reads
+   * (`tool`: OpenTofu, Terraform, sqitch), so the changes a plan lists are
+   * the tool's, not what commands of the change wrote: only then may an
+   * `only` rule loosen. Absent: it plans with commands of its own.
+   */
+  toolPlans?: boolean;
 }
 
 /** The rules a wave's gate is decided under, read at base. */
@@ -100,7 +109,11 @@ export function rulesAtBase(
       ? governingWaves(base.spec.spec.waves, ref)
       : [];
     if (found.length === 0) fallback = true;
-    for (const g of found) governing.push({ at, wave: g.wave });
+    const toolPlans = base.spec.status === "parsed" &&
+      base.spec.spec.plan.kind === "tool";
+    for (const g of found) {
+      governing.push({ at, wave: g.wave, ...(toolPlans ? { toolPlans } : {}) });
+    }
   }
   return { governing, fallback };
 }
@@ -331,8 +344,10 @@ export function gateByRules(input: GateByRulesInput): RulesVerdict {
         });
         return;
       }
-      let broken: string | undefined;
-      for (const { member, listed } of lists) {
+      let broken: string | undefined = g.toolPlans === true
+        ? undefined
+        : "the spec there plans with commands of its own, whose plan files the change writes; an only rule loosens only a wave planned by a tool";
+      for (const { member, listed } of broken ? [] : lists) {
         if (!listed.known) {
           broken = listed.why;
           break;

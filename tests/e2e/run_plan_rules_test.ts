@@ -4,7 +4,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { ENV, planFixture, toolSpec } from "../_helpers/tofu.ts";
-import { approveLine, rollout, SPEC } from "../_helpers/rollout.ts";
+import { approveLine, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -200,4 +200,34 @@ Deno.test("run with rules: share jobs judge the decided changes, and refuse a sl
   expect(moved.code).toBe(4);
   expect(moved.stderr).toMatch(/us: its plan moved since wave 1 was decided/);
   expect(moved.stderr).not.toContain("Apply complete!");
+});
+
+Deno.test("run with rules: a plan file that commands of the change write never loosens", async () => {
+  await using r = await rollout(
+    specOf([{
+      name: "prod",
+      runs: ["eu"],
+      gate: "always",
+      rules: [TAGS_RULE],
+    }]),
+  );
+  // The change's own plan command claims a tags-only update.
+  await r.control(
+    "eu",
+    "plan-raw",
+    JSON.stringify({
+      planDigest: `sha256:${"a".repeat(64)}`,
+      changes: [{
+        address: "aws_instance.web",
+        action: "update",
+        attributes: ["tags.Name"],
+      }],
+    }),
+  );
+  const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(out.code).toBe(3);
+  expect(out.stderr).toMatch(
+    /^rules of wave 1 "prod": rules\[0\] .* does not hold: the spec there plans with commands of its own, whose plan files the change writes; an only rule loosens only a wave planned by a tool$/m,
+  );
+  expect(await r.applied()).toEqual([]);
 });

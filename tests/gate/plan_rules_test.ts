@@ -34,7 +34,7 @@ const TAGS_ONLY: PlanRule = {
 };
 
 function prod(gate: GatePolicy, rules: PlanRule[], at = AT): GoverningRules {
-  return { at, wave: { k: 3, name: "prod", gate, rules } };
+  return { at, wave: { k: 3, name: "prod", gate, rules }, toolPlans: true };
 }
 
 function verdict(
@@ -176,6 +176,17 @@ Deno.test("gateByRules() loosens only when every change of every run matches", a
       }]).gate,
     ).toBe("always");
   });
+  await t.step(
+    "a spec at base that plans with its own commands never loosens",
+    () => {
+      const { toolPlans: _, ...commands } = prod("always", [TAGS_ONLY]);
+      const v = verdict([commands], [tagsUpdate("eu")]);
+      expect(v.gate).toBe("always");
+      expect(v.unmet[0].description).toMatch(
+        /does not hold: the spec there plans with commands of its own/,
+      );
+    },
+  );
   await t.step("a tightening rule of the same wave stops it", () => {
     const v = verdict([prod("always", [TAGS_ONLY, {
       kind: "when",
@@ -232,6 +243,9 @@ Deno.test("rulesAtBase() reads the rules of the governing waves only", () => {
     ["b"],
   );
   expect(read.fallback).toBe(true);
-  expect(read.governing.map((g) => [g.at, g.wave.name, g.wave.rules.length]))
-    .toEqual([["aaaaaaaaaaaa", "prod", 1]]);
+  expect(
+    read.governing.map((
+      g,
+    ) => [g.at, g.wave.name, g.wave.rules.length, g.toolPlans]),
+  ).toEqual([["aaaaaaaaaaaa", "prod", 1, undefined]]);
 });
