@@ -119,6 +119,13 @@ const ruleSchema = z.strictObject({
     rule.when.only !== undefined || rule.gate !== undefined ||
     rule.approvers !== undefined,
   { error: 'a rule must set "gate" or "approvers"', when: clean },
+).refine(
+  (rule) => rule.when.only !== undefined || rule.gate !== "never",
+  {
+    error:
+      'gate "never" loosens only under "when": { "only": … }; a rule on some change only tightens',
+    when: clean,
+  },
 );
 
 /** `rules` of a wave (§18). */

@@ -35,6 +35,13 @@ Deno.test("rulesSchema refuses malformed rules with located messages", async (t)
       ],
     },
     {
+      name: "gate never on a rule that only tightens",
+      text: wave('[{ "when": { "action": "update" }, "gate": "never" }]'),
+      want: [
+        'w.jsonc:7:48: wave 2 "prod" rules[0]: gate "never" loosens only under "when": { "only": … }; a rule on some change only tightens',
+      ],
+    },
+    {
       name: "only beside other fields",
       text: wave(
         '[{ "when": { "type": "x", "only": { "action": "update" } }, "gate": "never" }]',
