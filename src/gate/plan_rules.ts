@@ -12,9 +12,10 @@
  * of the change wrote into a plan file); across governing waves and
  * bases the strictest gate wins, so a rule the change itself adds, or one that
  * a single governing wave or base lacks, changes nothing. Fail closed: a
- * member that is not empty but lists no changes, or whose list was cut, meets
- * every `when` rule and no `only` rule; a change without attribute paths
- * meets no `only.attributes`. Matching is `change_glob.ts`'s; reading git is
+ * member whose list was cut meets every `when` rule and no `only` rule; one
+ * that is not empty but lists no changes meets no `only` rule, and every
+ * `when` rule unless a tool planned it (a tool's list is whole); a change
+ * without attribute paths meets no `only.attributes`. Matching is `change_glob.ts`'s; reading git is
  * the caller's.
  * @module
  */
@@ -173,7 +174,15 @@ export interface GateByRulesInput {
 /** What a member offers the rules: its changes, or that they are unknown. */
 type Listed =
   | { known: true; changes: readonly RuleChange[] }
-  | { known: false; why: string };
+  | {
+    known: false;
+    why: string;
+    /**
+     * It lists none at all: a tool's list is whole (what it leaves out, an
+     * output, is no resource), so no `when` rule matches it then.
+     */
+    none?: true;
+  };
 
 function listed(member: RuleMember): Listed {
   const changes = member.changes ?? [];
@@ -189,6 +198,7 @@ function listed(member: RuleMember): Listed {
     return {
       known: false,
       why: `${member.target}: its plan changes something but lists no change`,
+      none: true,
     };
   }
   return { known: true, changes };
@@ -318,8 +328,11 @@ export function gateByRules(input: GateByRulesInput): RulesVerdict {
       if (rule.kind === "when") {
         const hits: string[] = [];
         for (const { member, listed } of lists) {
-          if (!listed.known) hits.push(listed.why);
-          else {
+          if (!listed.known) {
+            if (listed.none !== true || g.toolPlans !== true) {
+              hits.push(listed.why);
+            }
+          } else {
             for (const change of listed.changes) {
               if (matchesChange(rule.match, change)) {
                 hits.push(sayChange(member.target, change));

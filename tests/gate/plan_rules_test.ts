@@ -98,13 +98,27 @@ Deno.test("gateByRules() tightens when a change matches", async (t) => {
     expect(v.approvers.selfApproval).toBe(false);
     expect(v.decided.length).toBe(3);
   });
-  await t.step("a plan that lists no change meets every when rule", () => {
-    const v = verdict([prod("never", [IAM])], [{ target: "eu" }]);
-    expect(v.gate).toBe("always");
-    expect(v.decided[0].description).toMatch(
-      /matched eu: its plan changes something but lists no change$/,
-    );
-  });
+  await t.step(
+    "a plan of commands that lists no change meets every when rule",
+    () => {
+      const { toolPlans: _, ...commands } = prod("never", [IAM]);
+      const v = verdict([commands], [{ target: "eu" }]);
+      expect(v.gate).toBe("always");
+      expect(v.decided[0].description).toMatch(
+        /matched eu: its plan changes something but lists no change$/,
+      );
+    },
+  );
+  await t.step(
+    "a tool's plan that lists no change (outputs only) meets none",
+    () => {
+      const v = verdict([prod("never", [IAM])], [{
+        target: "eu",
+        changes: [],
+      }]);
+      expect(v.gate).toBe("never");
+    },
+  );
   await t.step("a cut list meets every when rule", () => {
     const v = verdict([prod("never", [IAM])], [{
       target: "eu",
@@ -248,4 +262,38 @@ Deno.test("rulesAtBase() reads the rules of the governing waves only", () => {
       g,
     ) => [g.at, g.wave.name, g.wave.rules.length, g.toolPlans]),
   ).toEqual([["aaaaaaaaaaaa", "prod", 1, undefined]]);
+});
+
+Deno.test("gateByRules() matches sqitch changes by name and action, never by type", () => {
+  const deploys: RuleMember[] = [{
+    target: "tenant-1",
+    changes: [
+      { address: "add_orders", action: "deploy" },
+      { address: "drop_note", action: "deploy" },
+    ],
+  }];
+  const byName = verdict([prod("on-destructive", [{
+    kind: "when",
+    match: { address: "drop_*", action: "deploy" },
+    gate: "always",
+  }])], deploys);
+  expect(byName.gate).toBe("always");
+  expect(byName.decided[0].description).toMatch(
+    /matched tenant-1: drop_note \(deploy\)$/,
+  );
+  const byType = verdict([prod("never", [{
+    kind: "when",
+    match: { type: "*" },
+    gate: "always",
+  }])], deploys);
+  expect(byType.gate).toBe("never");
+  const onlyAdds = verdict([prod("always", [{
+    kind: "only",
+    match: { address: "add_*", action: "deploy" },
+    gate: "never",
+  }])], deploys);
+  expect(onlyAdds.gate).toBe("always");
+  expect(onlyAdds.unmet[0].description).toMatch(
+    /does not hold: tenant-1: drop_note \(deploy\) does not match$/,
+  );
 });
