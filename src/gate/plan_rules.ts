@@ -404,8 +404,22 @@ export function gateByRules(input: GateByRulesInput): RulesVerdict {
     gates.push(gate);
   }
   if (gates.length === 0) gates.push(input.policy);
+  const gate = strictestPolicy(gates);
+  if (gate !== "never") {
+    // A stricter governing wave or base kept the gate: no loosening decided.
+    for (const rule of decided.filter((r) => r.effect === "loosened")) {
+      decided.splice(decided.indexOf(rule), 1);
+      unmet.push({
+        at: rule.at,
+        wave: rule.wave,
+        index: rule.index,
+        description:
+          `${rule.description}, but another governing wave or base is stricter, so it loosens nothing`,
+      });
+    }
+  }
   return {
-    gate: strictestPolicy(gates),
+    gate,
     approvers: added.length === 0
       ? input.approvers
       : strictestRules([input.approvers, ...added]),

@@ -214,12 +214,15 @@ Deno.test("gateByRules() loosens only when every change of every run matches", a
   await t.step(
     "another governing wave or base without it keeps its gate",
     () => {
-      expect(
-        verdict([
-          prod("always", [TAGS_ONLY]),
-          prod("always", [], "0a1b2c3d4e5f"),
-        ], [tagsUpdate("eu")]).gate,
-      ).toBe("always");
+      const kept = verdict([
+        prod("always", [TAGS_ONLY]),
+        prod("always", [], "0a1b2c3d4e5f"),
+      ], [tagsUpdate("eu")]);
+      expect(kept.gate).toBe("always");
+      expect(kept.decided).toEqual([]);
+      expect(kept.unmet[0].description).toMatch(
+        /holds: every change of 1 run matches, but another governing wave or base is stricter, so it loosens nothing$/,
+      );
       expect(
         verdict([prod("always", [TAGS_ONLY])], [tagsUpdate("eu")], true).gate,
       ).toBe("always");
