@@ -84,6 +84,12 @@ export interface RulesContext {
    * targets: the rules lines then refer to it rather than say it again.
    */
   policySaid?: boolean;
+  /**
+   * The approver rules to judge under, when the job decided them already: the
+   * rules at base tightened by the rules over the plan's changes (SPEC.md §18,
+   * `gate/plan_rules.ts`). Absent: the rules at base.
+   */
+  rules?: ApprovalRules;
 }
 
 /**
@@ -133,7 +139,8 @@ export function gateRules(
   confirmer?: ApprovalConfirmer,
 ): GateJudge {
   const ref = { k: wave.k, name: wave.name, targets: [...targets] };
-  const rules = strictestRules(bases.map((base) => approvalAtBase(base, ref)));
+  const rules = context.rules ??
+    strictestRules(bases.map((base) => approvalAtBase(base, ref)));
   let read:
     | Promise<{ signers: SignersAtBase[]; people: ChangePeople }>
     | undefined;

@@ -19,6 +19,7 @@ import {
   type ParseSpecFn,
 } from "../gate/base_spec.ts";
 import type { ApprovalRules } from "../gate/approval_at_base.ts";
+import { type RuleMember, rulesVerdictAtBase } from "../gate/plan_rules.ts";
 import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
 import {
   decideGate,
@@ -67,6 +68,8 @@ export type PendingRules =
     base: string;
     /** The plans the pending fact waits for (empty without a plan set). */
     set: PlanPair[];
+    /** The rules over the plans' changes that tightened the approvers (§18). */
+    decided: string[];
   }
   | { status: "unread"; why: string };
 
@@ -142,15 +145,26 @@ export async function pendingRules(
     if ("why" in at) return unread(at.why);
     specs.push(at);
   }
+  const ref = wave ?? { k, name: "" };
+  // The rules over the plans' changes (§18), judged on the plan set's: a
+  // rule that matched tightened the approvers the job counted.
+  const verdict = rulesVerdictAtBase(
+    specs,
+    ref,
+    targets,
+    "always",
+    set as readonly RuleMember[],
+  );
   const judge = gateRules(
     specs,
-    wave ?? { k, name: "" },
+    ref,
     targets,
-    { top, head },
+    { top, head, rules: verdict.approvers },
     { git: io.git, clock: io.clock, stderr: { write() {} } },
     confirmer,
   );
-  return { status: "read", judge, base: shas[0], set };
+  const decided = verdict.decided.map((rule) => rule.description);
+  return { status: "read", judge, base: shas[0], set, decided };
 }
 
 /**
@@ -190,6 +204,8 @@ export interface PendingDecision {
   set: PlanPair[];
   /** The gate decided for those plans (with `sets` and the pending fact's own). */
   decision: GateDecision;
+  /** The rules over the plans' changes that tightened the approvers (§18). */
+  decided: string[];
 }
 
 /** A pending fact's plans decided, or why the rules could not be read here. */
@@ -236,6 +252,7 @@ export async function decidePending(
     judged,
     set: read.set,
     decision,
+    decided: read.decided,
   };
 }
 

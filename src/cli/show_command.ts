@@ -154,6 +154,9 @@ export const showCommand: Command = {
       ...(ledgerArg === undefined ? {} : { ledger: ledgerArg }),
       sign: read.status === "read" && read.rules.mode === "sealed",
     });
+    if (read.status === "read") {
+      for (const rule of read.decided) out(`rule: ${rule}`);
+    }
     verdictLines(read, state, digest, approve).forEach(out);
     return OK;
   },

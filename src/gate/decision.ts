@@ -13,7 +13,13 @@ import { quote } from "../quote.ts";
 import { GATE_POLICIES, type GatePolicy, type Hooks } from "../spec/types.ts";
 import type { PolicySource } from "./policy_at_base.ts";
 import { BASE_RULES, type BaseRule } from "./base_rule.ts";
-import type { PlanChange } from "../plan/plan_file.ts";
+import {
+  MAX_ATTRIBUTE_PATH,
+  MAX_CHANGE_ADDRESS,
+  MAX_CHANGE_ATTRIBUTES,
+  type PlanChange,
+} from "../plan/plan_file.ts";
+import { MAX_KEPT_CHANGES } from "../plan/plan_changes.ts";
 
 /** One decided run. */
 export interface DecisionMember {
@@ -25,7 +31,10 @@ export interface DecisionMember {
   summary?: string;
   /**
    * What the plan changes, the first 200 (SPEC.md §13.1), for the job's log,
-   * summary and `--json`; never read back from a record.
+   * summary and `--json`, and for the rules over them (§18): a share job
+   * reads back each change's address, action and attribute paths (never its
+   * statements), judges the rules on them, and refuses a run of its slice
+   * whose fresh plan lists other changes.
    */
   changes?: PlanChange[];
   /** How many changes were left out of `changes`. */
@@ -67,6 +76,12 @@ export interface Decision {
   approve?: string;
   /** Who counted and who did not, when waiting and anyone approved (never read back). */
   tally?: string;
+  /**
+   * The rules over the plans' changes that decided the gate (SPEC.md §18),
+   * one line each, for the log and the job summary (never read back: a share
+   * job judges them itself).
+   */
+  rules?: string[];
   createdAt: string;
   /**
    * The wave's hooks (SPEC.md §11), with the holds at base: share and group jobs
@@ -88,6 +103,8 @@ function member(m: JsonReader): DecisionMember {
   const empty = flag("empty");
   const summary = m.get("summary").optional((r) => r.string());
   const op = m.get("op").value;
+  const changes = m.get("changes").optional(readChanges);
+  const more = m.get("moreChanges").optional((r) => r.integer({ min: 1 }));
   return {
     target,
     planDigest,
@@ -95,7 +112,29 @@ function member(m: JsonReader): DecisionMember {
     ...(destructive ? { destructive: true } : {}),
     ...(empty ? { empty: true } : {}),
     ...(summary === undefined ? {} : { summary }),
+    ...(changes === undefined ? {} : { changes }),
+    ...(more === undefined ? {} : { moreChanges: more }),
   };
+}
+
+/** A member's kept changes: address, action and attribute paths, bounded. */
+function readChanges(list: JsonReader): PlanChange[] {
+  return list.list(MAX_KEPT_CHANGES).map((entry) => {
+    entry.object();
+    const attributes = entry.get("attributes").optional((paths) =>
+      paths.list(MAX_CHANGE_ATTRIBUTES).map((path) =>
+        path.string({ nonEmpty: true, max: MAX_ATTRIBUTE_PATH })
+      )
+    );
+    return {
+      address: entry.get("address").string({
+        nonEmpty: true,
+        max: MAX_CHANGE_ADDRESS,
+      }),
+      action: entry.get("action").string({ nonEmpty: true, max: 32 }),
+      ...(attributes === undefined ? {} : { attributes }),
+    };
+  });
 }
 
 /**

@@ -39,6 +39,9 @@ export interface PlanSetMember extends PlanPair, KeptChanges {
 const MAX_SUMMARY = 1000;
 
 function member(m: PlanSetMember): PlanSetMember {
+  const kept = keepChanges(m.changes, m.moreChanges);
+  // Attribute paths judge plan rules in the job; a plan set does not keep them.
+  kept.changes = kept.changes?.map(({ attributes: _, ...change }) => change);
   return {
     target: m.target,
     planDigest: m.planDigest,
@@ -47,7 +50,10 @@ function member(m: PlanSetMember): PlanSetMember {
     ...(m.summary === undefined
       ? {}
       : { summary: m.summary.slice(0, MAX_SUMMARY) }),
-    ...keepChanges(m.changes, m.moreChanges),
+    ...(kept.changes === undefined ? {} : { changes: kept.changes }),
+    ...(kept.moreChanges === undefined
+      ? {}
+      : { moreChanges: kept.moreChanges }),
   };
 }
 

@@ -22,7 +22,8 @@ export interface KeptChanges {
 
 /**
  * Keeps the first {@linkcode MAX_KEPT_CHANGES} changes (each with the
- * statements it quotes) and counts the rest.
+ * statements it quotes and the attribute paths it changes) and counts the
+ * rest.
  * @param changes A plan's changes, if it lists any.
  * @param more Changes already left out before (a plan set read back).
  * @returns The kept changes; nothing for a plan that lists none.
@@ -43,6 +44,9 @@ export function keepChanges(
     ...(change.statements?.length
       ? { statements: [...change.statements] }
       : {}),
+    ...(change.attributes === undefined
+      ? {}
+      : { attributes: [...change.attributes] }),
   }));
   const left = changes.length - kept.length + more;
   return { changes: kept, ...(left > 0 ? { moreChanges: left } : {}) };

@@ -28,6 +28,13 @@ export interface PlanChange {
    * trusted.
    */
   statements?: string[];
+  /**
+   * For an update, the attribute paths it changes (`tags.Name`,
+   * `ingress[0].cidr_blocks`), at most {@linkcode MAX_CHANGE_ATTRIBUTES},
+   * each at most {@linkcode MAX_ATTRIBUTE_PATH} characters; absent when the
+   * tool does not say (a plan rule's `only.attributes` then never holds).
+   */
+  attributes?: string[];
 }
 
 /** What a plan command reports about one run. */
@@ -52,6 +59,10 @@ export const MAX_CHANGE_ADDRESS = 1024;
 export const MAX_CHANGE_STATEMENTS = 20;
 /** The longest statement kept, in characters (a longer one is cut). */
 export const MAX_STATEMENT_LENGTH = 400;
+/** The most attribute paths one change lists. */
+export const MAX_CHANGE_ATTRIBUTES = 64;
+/** The longest attribute path, in characters. */
+export const MAX_ATTRIBUTE_PATH = 256;
 /** An action: a lowercase word of at most 32 characters (`create`, `deploy`). */
 const ACTION = /^[a-z][a-z0-9_-]{0,31}$/;
 
@@ -96,7 +107,10 @@ function readPlan(plan: JsonReader): PlanFile {
  * objects, each with a non-empty `address` of at most
  * {@linkcode MAX_CHANGE_ADDRESS} characters, an `action` word, and optionally
  * `statements`, at most {@linkcode MAX_CHANGE_STATEMENTS} strings (each cut to
- * {@linkcode MAX_STATEMENT_LENGTH} characters).
+ * {@linkcode MAX_STATEMENT_LENGTH} characters), and `attributes`, at most
+ * {@linkcode MAX_CHANGE_ATTRIBUTES} non-empty paths of at most
+ * {@linkcode MAX_ATTRIBUTE_PATH} characters (a longer list or path fails: a
+ * path cut short could match a rule it should not).
  */
 function readChanges(changes: JsonReader): PlanChange[] {
   return changes.list(MAX_PLAN_CHANGES).map((entry) => {
@@ -104,6 +118,11 @@ function readChanges(changes: JsonReader): PlanChange[] {
     const statements = entry.get("statements").optional((list) =>
       list.list(MAX_CHANGE_STATEMENTS).map((statement) =>
         statement.string().slice(0, MAX_STATEMENT_LENGTH)
+      )
+    );
+    const attributes = entry.get("attributes").optional((list) =>
+      list.list(MAX_CHANGE_ATTRIBUTES).map((path) =>
+        path.string({ nonEmpty: true, max: MAX_ATTRIBUTE_PATH })
       )
     );
     return {
@@ -116,6 +135,7 @@ function readChanges(changes: JsonReader): PlanChange[] {
         "a lowercase word of at most 32 characters",
       ),
       ...(statements?.length ? { statements } : {}),
+      ...(attributes === undefined ? {} : { attributes }),
     };
   });
 }

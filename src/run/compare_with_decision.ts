@@ -1,6 +1,7 @@
 /**
  * A share or group job applies only what was decided (SPEC.md §4.7): each run
- * planned again must have the decided plan (same digest, same flags), or it is
+ * planned again must have the decided plan (same digest, same flags, and the
+ * changes the rules over them judged, §18), or it is
  * refused as moved; but a run whose fresh plan is empty because its decided
  * plan was applied already (§10, `already_applied.ts`) is kept, to be skipped
  * as `already applied`. For plans of live state (sqitch, §17), a run whose
@@ -15,6 +16,7 @@ import type { GateDecision } from "../gate/decide_gate.ts";
 import type { Decision, DecisionMember } from "../gate/decision.ts";
 import { movedBackMessage } from "../gate/gate_messages.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
+import { keepChanges, type KeptChanges } from "../plan/plan_changes.ts";
 
 /** The plan's digest and flags, as a refusal names them. */
 function describePlan(
@@ -29,9 +31,24 @@ function describePlan(
     : plan.planDigest;
 }
 
+/** What the rules over a plan read of its kept changes (SPEC.md §18). */
+function changesKey(kept: KeptChanges): string {
+  return JSON.stringify([
+    (kept.changes ?? []).map((
+      c,
+    ) => [c.address, c.action, c.attributes ?? null]),
+    kept.moreChanges ?? 0,
+  ]);
+}
+
+function sameChanges(decided: KeptChanges, now: KeptChanges): boolean {
+  return changesKey(decided) === changesKey(now);
+}
+
 /**
  * Splits the re-planned runs into those whose plan is the decided one (same
- * digest, same destructive and empty flags) and those whose plan moved; logs a
+ * digest, same destructive and empty flags, the same changes as the rules
+ * over them read: address, action and attribute paths) and those whose plan moved; logs a
  * refusal for each moved one, naming the decided and the fresh plan. A run
  * named in `already` whose fresh plan is empty counts as unmoved: nothing of
  * it applies.
@@ -59,7 +76,8 @@ export function compareWithDecision(
       (now.empty && already.has(run.target)) ||
       (before?.planDigest === now.planDigest &&
         (before.destructive ?? false) === now.destructive &&
-        (before.empty ?? false) === now.empty)
+        (before.empty ?? false) === now.empty &&
+        sameChanges(before, keepChanges(now.changes)))
     ) {
       unmoved.push(run);
       continue;

@@ -26,6 +26,7 @@ import type { GateDecision } from "../gate/decide_gate.ts";
 import type { GateJudge } from "../base/gate_rules.ts";
 import { wavePolicy, wavePolicyLines } from "../gate/policy_at_base.ts";
 import { reviewStage } from "./review_stage.ts";
+import { rulesStage } from "./rules_stage.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 
@@ -60,8 +61,16 @@ export async function decideStage(
   const { planned, members } = plans;
   // Planning's leftovers are freed before deciding builds its own per run.
   io.pacer?.settle(planned.length);
-  const policy = wavePolicy(base.bases, wave, targets);
-  for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
+  const atBase = wavePolicy(base.bases, wave, targets);
+  for (const line of wavePolicyLines(atBase, wave)) lineLog(io.stderr)(line);
+  const { policy, approvers, verdict } = rulesStage(
+    base.bases,
+    wave,
+    targets,
+    atBase,
+    members,
+    io.stderr,
+  );
   const { judge, forge } = jobGateJudge({
     name: input.spec.name,
     gate: gateName(input.spec, wave.k),
@@ -71,6 +80,7 @@ export async function decideStage(
     base,
     ask: !input.dryRun,
     policySaid: true,
+    rules: approvers,
   }, io);
   const read = await reviewStage({
     spec: input.spec,
@@ -97,9 +107,12 @@ export async function decideStage(
   );
   throwIfInterrupted(io);
   const hooks = job.hooks.hooks();
-  const decision: Decision = Object.values(hooks).some((list) => list.length)
-    ? { ...decided.decision, hooks }
-    : decided.decision;
+  const rules = verdict.decided.map((rule) => rule.description);
+  const decision: Decision = {
+    ...decided.decision,
+    ...(rules.length > 0 ? { rules } : {}),
+    ...(Object.values(hooks).some((list) => list.length) ? { hooks } : {}),
+  };
   if (!input.dryRun) await writeDecision(decision, io);
   await job.report.approved(decision.status === "approved");
   return { decision, judge, ...(decided.gate ? { gate: decided.gate } : {}) };

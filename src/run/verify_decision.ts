@@ -23,6 +23,7 @@
  * @module
  */
 
+import { rulesStage } from "./rules_stage.ts";
 import { lineLog } from "../console/line_log.ts";
 import { setDigest } from "../digest/set_digest.ts";
 import { InputError } from "../errors.ts";
@@ -167,8 +168,16 @@ export async function verifyDecision(
   const gate = gateName(input.spec, wave.k);
   const bases = await checkRecord(input, gate, io);
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
-  const policy = wavePolicy(bases, wave, targets);
-  for (const line of wavePolicyLines(policy, wave)) lineLog(io.stderr)(line);
+  const atBase = wavePolicy(bases, wave, targets);
+  for (const line of wavePolicyLines(atBase, wave)) lineLog(io.stderr)(line);
+  const { policy, approvers } = rulesStage(
+    bases,
+    wave,
+    targets,
+    atBase,
+    decision.members,
+    io.stderr,
+  );
   const need = needsApproval(policy.policy, decision.members);
   const { judge } = jobGateJudge({
     name: input.spec.name,
@@ -179,6 +188,7 @@ export async function verifyDecision(
     base,
     ask: input.ask ?? true,
     policySaid: true,
+    rules: approvers,
   }, io);
   if (!need.needed) return { bases, policy, need, judge };
   if (decision.status !== "approved") {

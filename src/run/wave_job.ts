@@ -42,6 +42,7 @@ import {
   forgeConfirmations,
 } from "../review/forge_confirmer.ts";
 import type { PolicyBase } from "../gate/base_spec.ts";
+import type { ApprovalRules } from "../gate/approval_at_base.ts";
 import type { RunJobInput } from "./select_job.ts";
 
 /** One wave of a job, as its stages see it. */
@@ -234,6 +235,8 @@ export interface JobGateInput {
   ask: boolean;
   /** The job logged the wave's policy line for these bases and targets. */
   policySaid?: boolean;
+  /** The approver rules the rules over the plan's changes decided (§18). */
+  rules?: ApprovalRules;
 }
 
 /**
@@ -260,6 +263,7 @@ export function jobGateJudge(
     {
       ...jobRulesContext(input.base, io.env),
       ...(input.policySaid ? { policySaid: true } : {}),
+      ...(input.rules ? { rules: input.rules } : {}),
     },
     io,
     forge.confirmer,

@@ -16,6 +16,7 @@ import {
   type Hooks,
   type JobGroup,
   type Pipeline,
+  type PlanRule,
   type Run,
   type SetupStep,
   type Spec,
@@ -97,6 +98,25 @@ function normaliseHooks(hooks: HooksOutput | undefined): Hooks {
   return Object.fromEntries(entries) as Hooks;
 }
 
+type RuleOutput = NonNullable<WaveOutput["rules"]>[number];
+
+/**
+ * A rule as the runner reads it: `only` rules apart (the schema let them set
+ * `gate: "never"` and nothing else), approvers as written (each field tightens
+ * the wave's; none is defaulted).
+ */
+function normaliseRule(rule: RuleOutput): PlanRule {
+  const { only, ...fields } = rule.when;
+  if (only !== undefined) {
+    return { kind: "only", match: { ...only }, gate: "never" };
+  }
+  return {
+    kind: "when",
+    match: fields,
+    ...defined({ gate: rule.gate, approvers: rule.approvers }),
+  };
+}
+
 function normaliseWave(
   wave: WaveOutput,
   index: number,
@@ -122,6 +142,7 @@ function normaliseWave(
     approvers: approverRules(wave.approvers, spec.approvers),
     destructiveOverrides: wave.destructiveOverrides ??
       spec.destructiveOverrides ?? "ignore",
+    rules: (wave.rules ?? []).map(normaliseRule),
     rest: wave.rest,
     hooks: normaliseHooks(wave.hooks ?? spec.hooks),
     ...defined({

@@ -42,6 +42,7 @@ import {
   approversSchema,
   signersSchema,
 } from "./_approval_schema.ts";
+import { rulesSchema } from "./_rules_schema.ts";
 import { hooksSchema } from "./_hooks_schema.ts";
 
 const countSchema = z.int().min(1);
@@ -153,6 +154,7 @@ export const waveSchema = z.strictObject({
     description:
       "This wave's approver rules, each field over the spec's; read at the base commit",
   }),
+  rules: rulesSchema.optional(),
   destructiveOverrides: destructiveOverridesSchema.optional().register(
     z.globalRegistry,
     {

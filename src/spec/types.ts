@@ -57,6 +57,57 @@ export interface ApproverRules {
   selfApproval: boolean;
 }
 
+/**
+ * The actions a plan rule may name (SPEC.md §13.1, §18): what the adapters
+ * report for a change (OpenTofu/Terraform and sqitch).
+ */
+export const CHANGE_ACTIONS = [
+  "create",
+  "update",
+  "delete",
+  "replace",
+  "read",
+  "forget",
+  "move",
+  "import",
+  "deploy",
+  "revert",
+] as const;
+/** An action a plan rule names. */
+export type ChangeAction = typeof CHANGE_ACTIONS[number];
+
+/** What a rule's `when` (or `when.only`) matches of one change (§18). */
+export interface ChangeMatch {
+  /** A glob over the change's address (`*` within a segment, `**` across). */
+  address?: string;
+  /** A glob over the resource type (one segment). */
+  type?: string;
+  /** The change's action. */
+  action?: ChangeAction;
+  /** `only` rules: globs every changed attribute path must match. */
+  attributes?: string[];
+}
+
+/**
+ * A rule over what a plan changes (SPEC.md §18), read at base: `when` some
+ * change matches, the rule tightens the gate and the approvers; `only`, when
+ * every change of every run matches, the gate becomes `never`.
+ */
+export type PlanRule =
+  | {
+    /** Tightens when some change matches. */
+    kind: "when";
+    match: ChangeMatch;
+    gate?: GatePolicy;
+    approvers?: Partial<ApproverRules>;
+  }
+  | {
+    /** Loosens to `never` when every change of every run matches. */
+    kind: "only";
+    match: ChangeMatch;
+    gate: "never";
+  };
+
 /** Whether wave k runs only after wave k-1 applied this revision (§4.11). */
 export const ORDERS = ["strict", "none"] as const;
 /** `strict` or `none`. */
@@ -191,6 +242,8 @@ export interface Wave {
   approvers: ApproverRules;
   /** Whether deploy scripts' not-destructive marks count: the wave's, else the top level's (read at base). */
   destructiveOverrides: DestructiveOverrides;
+  /** Rules over what the plans change (§18; read at base), in spec order. */
+  rules: PlanRule[];
   /** The last wave only: it stands for every further wave (§11). */
   rest: boolean;
   /** Its hooks: the wave's own, else the spec's (§11), as written in this spec. */

@@ -62,6 +62,14 @@ function gateLines(result: JobResult, click?: ApproveClick): string[] {
     `Gate \`${decision.gate}\`: **${decision.status}**${by}, policy \`${decision.policy}\`, set digest \`${decision.digest}\``,
     "",
   ];
+  if (decision.rules?.length) {
+    lines.push(
+      "Decided by the rules at base:",
+      "",
+      ...decision.rules.map((rule) => `- ${markdownText(rule)}`),
+      "",
+    );
+  }
   if (result.exitCode !== WAITING || !waiting) return lines;
   lines.push(`Approval rules at base: ${markdownText(waiting.rules)}`, "");
   if (waiting.tally) {

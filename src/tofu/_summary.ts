@@ -5,12 +5,15 @@
  * addresses, counts and reasons only, never a value, and shows control characters
  * of addresses as `\xHH` so the line is safe to print. Pure.
  * And what the plan changes, resource by resource, for the approver (§13.1):
- * each `resource_changes` entry that does something, as `{ address, action }`.
+ * each `resource_changes` entry that does something, as `{ address, action }`,
+ * an update with the attribute paths it changes.
  * @module
  */
 
 import { visible } from "../console/visible.ts";
 import type { PlanDocument, ResourceChange } from "./_plan_document.ts";
+import type { JsonObject } from "./_exact_json.ts";
+import { changedAttributes } from "./_attribute_paths.ts";
 import {
   MAX_CHANGE_ADDRESS,
   MAX_PLAN_CHANGES,
@@ -139,7 +142,14 @@ export function changesOf(document: PlanDocument): PlanChange[] {
     const address = change.deposed === undefined
       ? change.address
       : `${change.address} (deposed ${change.deposed})`;
-    out.push({ address: address.slice(0, MAX_CHANGE_ADDRESS), action });
+    const attributes = action === "update"
+      ? changedAttributes(change.covered.change as JsonObject)
+      : undefined;
+    out.push({
+      address: address.slice(0, MAX_CHANGE_ADDRESS),
+      action,
+      ...(attributes === undefined ? {} : { attributes }),
+    });
   }
   return out;
 }

@@ -65,7 +65,13 @@ Deno.test("run with tool: what 3 changed resources will do shows in the log, sho
   });
   await t.step("--json gives each member's changes", () => {
     const result = JSON.parse(out.stdout);
-    expect(result.decision.members[0].changes).toEqual(changes);
+    // The decision keeps the attribute paths the update changes (for the
+    // rules over them, SPEC.md §18), the sensitive one named, never its value.
+    expect(result.decision.members[0].changes).toEqual([
+      changes[0],
+      { ...changes[1], attributes: ["id", "password", "triggers"] },
+      changes[2],
+    ]);
   });
   await t.step("the job summary lists them, escaped", async () => {
     const summary = await Deno.readTextFile(file);

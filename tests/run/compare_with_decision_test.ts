@@ -93,3 +93,41 @@ Deno.test("compareWithDecision() keeps unmoved runs and refuses moved ones", asy
     );
   });
 });
+
+Deno.test("compareWithDecision() refuses a run whose changes differ from the decided ones", async (t) => {
+  const tags = {
+    address: "aws_instance.web",
+    action: "update",
+    attributes: ["tags.Name"],
+  };
+  const withChanges = (changes: typeof tags[]) => ({
+    ...planned("eu", digest("a")),
+    plan: {
+      planDigest: digest("a"),
+      destructive: false,
+      empty: false,
+      changes,
+    },
+  });
+  const decided: Decision = {
+    ...decision,
+    members: [{
+      target: "eu",
+      planDigest: digest("a"),
+      op: "",
+      changes: [tags],
+    }],
+  };
+  await t.step("the same changes: unmoved", () => {
+    const out = compareWithDecision([withChanges([tags])], decided, () => {});
+    expect(out.moved).toEqual([]);
+  });
+  await t.step("a record that names other attributes: moved", () => {
+    const out = compareWithDecision(
+      [withChanges([{ ...tags, attributes: ["tags.Name", "ami"] }])],
+      decided,
+      () => {},
+    );
+    expect(out.moved).toEqual(["eu"]);
+  });
+});

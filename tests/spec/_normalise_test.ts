@@ -51,6 +51,7 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
       approval: "ledger",
       approvers: { required: 1, selfApproval: true },
       destructiveOverrides: "ignore",
+      rules: [],
       rest: false,
       hooks: {
         "before-plan": [],

@@ -602,7 +602,11 @@ Deno.test("tofuPlanFile() lists what each resource change does, never a value", 
     },
     {
       file: "identity.json",
-      changes: [{ address: "corner_user_identity.user", action: "update" }],
+      changes: [{
+        address: "corner_user_identity.user",
+        action: "update",
+        attributes: ["age", "name"],
+      }],
     },
     {
       file: "moved_block.json",
