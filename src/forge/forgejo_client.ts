@@ -27,6 +27,12 @@ import {
   type RecordedPlans,
 } from "./plans_handoff.ts";
 import { apiPath, parseApiUrl } from "./forge_env.ts";
+import {
+  keepComment,
+  ownLogin,
+  statusBody,
+  type WaveStatus,
+} from "./plan_comment.ts";
 import { forgeHttp } from "./forge_http.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
 import type { JsonReader } from "../input/json_reader.ts";
@@ -140,6 +146,31 @@ export function forgejoClient(config: ForgeClientConfig): ForgeClient {
     handPlans(plans: RecordedPlans, targetUrl?: string) {
       const path = repo + apiPath`/statuses/${checkedSha(plans.head)}`;
       return postPlanStatuses(http, path, plans, targetUrl);
+    },
+    async keepPlanComment(request: number, marker: string, body: string) {
+      const own = await ownLogin(http, "login");
+      // Forgejo lists an issue's comments whole (only `since`/`before`).
+      return await keepComment(
+        http,
+        {
+          list: repo + apiPath`/issues/${request}/comments`,
+          query: {},
+          create: repo + apiPath`/issues/${request}/comments`,
+          edit: (id) => ["PATCH", repo + apiPath`/issues/comments/${id}`],
+          authorKey: "user",
+          loginKey: "login",
+        },
+        own,
+        marker,
+        body,
+      );
+    },
+    async postWaveStatus(sha: string, status: WaveStatus) {
+      await http.request(
+        "POST",
+        repo + apiPath`/statuses/${checkedSha(sha)}`,
+        { body: statusBody(status, "forgejo") },
+      );
     },
   };
 }

@@ -27,6 +27,12 @@ import {
   type RecordedPlans,
 } from "./plans_handoff.ts";
 import { apiPath, parseApiUrl } from "./forge_env.ts";
+import {
+  keepComment,
+  ownLogin,
+  statusBody,
+  type WaveStatus,
+} from "./plan_comment.ts";
 import { forgeHttp } from "./forge_http.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
 import type { JsonReader } from "../input/json_reader.ts";
@@ -161,6 +167,31 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
     handPlans(plans: RecordedPlans, targetUrl?: string) {
       const path = repo + apiPath`/statuses/${checkedSha(plans.head)}`;
       return postPlanStatuses(http, path, plans, targetUrl);
+    },
+    async keepPlanComment(request: number, marker: string, body: string) {
+      // Actions' own token may not read /user; it comments as this bot.
+      const own = await ownLogin(http, "login", "github-actions[bot]");
+      return await keepComment(
+        http,
+        {
+          list: repo + apiPath`/issues/${request}/comments`,
+          query: { per_page: "100" },
+          create: repo + apiPath`/issues/${request}/comments`,
+          edit: (id) => ["PATCH", repo + apiPath`/issues/comments/${id}`],
+          authorKey: "user",
+          loginKey: "login",
+        },
+        own,
+        marker,
+        body,
+      );
+    },
+    async postWaveStatus(sha: string, status: WaveStatus) {
+      await http.request(
+        "POST",
+        repo + apiPath`/statuses/${checkedSha(sha)}`,
+        { body: statusBody(status, "github") },
+      );
     },
   };
 }
