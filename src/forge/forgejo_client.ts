@@ -28,8 +28,10 @@ import {
 } from "./plans_handoff.ts";
 import { apiPath, parseApiUrl } from "./forge_env.ts";
 import {
+  issueComments,
   keepComment,
   ownLogin,
+  postStatus,
   statusBody,
   type WaveStatus,
 } from "./plan_comment.ts";
@@ -150,28 +152,11 @@ export function forgejoClient(config: ForgeClientConfig): ForgeClient {
     async keepPlanComment(request: number, marker: string, body: string) {
       const own = await ownLogin(http, "login");
       // Forgejo lists an issue's comments whole (only `since`/`before`).
-      return await keepComment(
-        http,
-        {
-          list: repo + apiPath`/issues/${request}/comments`,
-          query: {},
-          create: repo + apiPath`/issues/${request}/comments`,
-          edit: (id) => ["PATCH", repo + apiPath`/issues/comments/${id}`],
-          authorKey: "user",
-          loginKey: "login",
-        },
-        own,
-        marker,
-        body,
-      );
+      const place = issueComments(repo, request, {});
+      return await keepComment(http, place, own, marker, body);
     },
-    async postWaveStatus(sha: string, status: WaveStatus) {
-      await http.request(
-        "POST",
-        repo + apiPath`/statuses/${checkedSha(sha)}`,
-        { body: statusBody(status, "forgejo") },
-      );
-    },
+    postWaveStatus: (sha: string, status: WaveStatus) =>
+      postStatus(http, repo, checkedSha(sha), statusBody(status, "forgejo")),
   };
 }
 

@@ -28,8 +28,10 @@ import {
 } from "./plans_handoff.ts";
 import { apiPath, parseApiUrl } from "./forge_env.ts";
 import {
+  issueComments,
   keepComment,
   ownLogin,
+  postStatus,
   statusBody,
   type WaveStatus,
 } from "./plan_comment.ts";
@@ -171,28 +173,11 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
     async keepPlanComment(request: number, marker: string, body: string) {
       // Actions' own token may not read /user; it comments as this bot.
       const own = await ownLogin(http, "login", "github-actions[bot]");
-      return await keepComment(
-        http,
-        {
-          list: repo + apiPath`/issues/${request}/comments`,
-          query: { per_page: "100" },
-          create: repo + apiPath`/issues/${request}/comments`,
-          edit: (id) => ["PATCH", repo + apiPath`/issues/comments/${id}`],
-          authorKey: "user",
-          loginKey: "login",
-        },
-        own,
-        marker,
-        body,
-      );
+      const place = issueComments(repo, request, { per_page: "100" });
+      return await keepComment(http, place, own, marker, body);
     },
-    async postWaveStatus(sha: string, status: WaveStatus) {
-      await http.request(
-        "POST",
-        repo + apiPath`/statuses/${checkedSha(sha)}`,
-        { body: statusBody(status, "github") },
-      );
-    },
+    postWaveStatus: (sha: string, status: WaveStatus) =>
+      postStatus(http, repo, checkedSha(sha), statusBody(status, "github")),
   };
 }
 

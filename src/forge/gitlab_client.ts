@@ -33,6 +33,7 @@ import { apiPath, parseApiUrl } from "./forge_env.ts";
 import {
   keepComment,
   ownLogin,
+  postStatus,
   statusBody,
   type WaveStatus,
 } from "./plan_comment.ts";
@@ -210,13 +211,8 @@ export function gitlabClient(config: ForgeClientConfig): ForgeClient {
         body,
       );
     },
-    async postWaveStatus(sha: string, status: WaveStatus) {
-      await http.request(
-        "POST",
-        project + apiPath`/statuses/${checkedSha(sha)}`,
-        { body: statusBody(status, "gitlab") },
-      );
-    },
+    postWaveStatus: (sha: string, status: WaveStatus) =>
+      postStatus(http, project, checkedSha(sha), statusBody(status, "gitlab")),
   };
 }
 

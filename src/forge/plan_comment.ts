@@ -12,6 +12,7 @@
 import type { JsonReader } from "../input/json_reader.ts";
 import { NAME } from "./_answer_reader.ts";
 import type { ForgeHttp, HttpMethod } from "./forge_http.ts";
+import { apiPath } from "./forge_env.ts";
 
 /** What keeping the comment did. */
 export interface CommentKept {
@@ -66,6 +67,48 @@ export interface CommentPlace {
   authorKey: "user" | "author";
   /** The login field in it: `login`, GitLab `username`. */
   loginKey: "login" | "username";
+}
+
+/**
+ * Where GitHub and Forgejo keep a pull request's comments: its issue's.
+ * @param repo The repository's API path (`/repos/<owner>/<name>`).
+ * @param request The pull request's number.
+ * @param query The list's first-page query.
+ * @returns The place.
+ */
+export function issueComments(
+  repo: string,
+  request: number,
+  query: Readonly<Record<string, string>>,
+): CommentPlace {
+  const list = repo + apiPath`/issues/${request}/comments`;
+  return {
+    list,
+    query,
+    create: list,
+    edit: (id) => ["PATCH", repo + apiPath`/issues/comments/${id}`],
+    authorKey: "user",
+    loginKey: "login",
+  };
+}
+
+/**
+ * Posts a status on a commit: `<repo or project>/statuses/<sha>` on every forge.
+ * @param http The forge's HTTP edge.
+ * @param owner The repository's (GitLab: project's) API path.
+ * @param sha The commit, checked (`checkedSha`).
+ * @param body The status in the forge's words (`statusBody`).
+ * @throws {ForgeError} When the forge refuses.
+ */
+export async function postStatus(
+  http: ForgeHttp,
+  owner: string,
+  sha: string,
+  body: Record<string, string>,
+): Promise<void> {
+  await http.request("POST", owner + apiPath`/statuses/${sha}`, {
+    body,
+  });
 }
 
 /** One comment as listed (untrusted). */
