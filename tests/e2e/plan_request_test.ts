@@ -1,0 +1,252 @@
+// End to end through the binary under `env -i`: `run --pull-request` (SPEC.md
+// §18), the plan job of a pull request, against the fake GitHub: the first push
+// creates one comment, the second edits it, a third with no changes says so; a
+// comment with the marker by someone else is left alone; a status per wave on
+// the head; a fork's request gets the job summary only and says why; hostile
+// names, addresses and summaries stay inert; nothing is applied or recorded.
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { micromark } from "micromark";
+import { gfm, gfmHtml } from "micromark-extension-gfm";
+import { fakeForge } from "../_helpers/fake_forge.ts";
+import { errorLines, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
+
+const HOSTILE_TARGET = "eu_[x](https:--evil.example)";
+const WAVES = [
+  { name: "one", gate: "always", runs: ["eu"] },
+  { name: "two", gate: "never", runs: ["us", HOSTILE_TARGET] },
+];
+const MARKER = "<!-- chant-wave plan: tf -->";
+
+function html(markdown: string): string {
+  return micromark(markdown, {
+    allowDangerousHtml: true,
+    extensions: [gfm()],
+    htmlExtensions: [gfmHtml()],
+  });
+}
+
+Deno.test("run --pull-request keeps one plan comment and a status per wave on the pull request", async (t) => {
+  await using r = await rollout(specOf(WAVES));
+  await using fake = fakeForge("github");
+  fake.state.comments.set(7, [
+    { id: 1, author: "mallory", body: `${MARKER}\nall approved`, edits: 0 },
+  ]);
+  const event = `${r.path}/.chant-event.json`;
+  const summary = `${r.path}/.chant-summary.md`;
+  const pullEvent = (repo: string) =>
+    Deno.writeTextFile(
+      event,
+      JSON.stringify({
+        pull_request: { number: 7, head: { repo: { full_name: repo } } },
+      }),
+    );
+  await pullEvent("octo/hello");
+  const env = {
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_EVENT_PATH: event,
+    GITHUB_STEP_SUMMARY: summary,
+    GITHUB_RUN_ID: "88",
+    GITHUB_SERVER_URL: "https://github.example",
+    GITHUB_REPOSITORY: "octo/hello",
+    GITHUB_API_URL: fake.apiUrl,
+    GITHUB_TOKEN: fake.token,
+  };
+  const ours = () =>
+    fake.state.comments.get(7)!.filter((c) => c.author !== "mallory");
+
+  await t.step(
+    "the first push creates the comment and the statuses",
+    async () => {
+      await r.desire("eu", "v1");
+      await r.desire("us", "v1 destroy");
+      const out = await r.run(["run", ...SPEC, "--pull-request"], env);
+      expect(errorLines(out.stderr)).toEqual([]);
+      expect(out.code).toBe(0);
+      expect(out.stdout).toBe("");
+      expect(out.stderr).toContain(
+        `chant-wave: planning every wave of tf at ${r.head.slice(0, 12)}\n`,
+      );
+      expect(out.stderr).toContain(
+        'wave 1 "one": 1 to change, waits for 1 approval\n',
+      );
+      expect(out.stderr).toContain(
+        'wave 2 "two": 2 to change, applies without approval\n',
+      );
+      expect(out.stderr).toMatch(
+        new RegExp(
+          `created the plan comment \\d+ on request 7, and 2 statuses of ${
+            r.head.slice(0, 12)
+          }\n`,
+        ),
+      );
+      const [comment] = ours();
+      expect(comment.author).toBe("github-actions[bot]");
+      expect(comment.body.split("\n")[0]).toBe(MARKER);
+      expect(comment.body).toContain(
+        "#### Wave 1 (one): 1 of 1 run change, waits for 1 approval",
+      );
+      expect(comment.body).toContain("Gate at base: **always**");
+      expect(comment.body).toContain("- us: us: v1 destroy (destructive)");
+      expect(fake.state.statuses.get(r.head)).toEqual([
+        {
+          id: 1,
+          state: "success",
+          context: "chant-wave/tf/plan/one",
+          description: "1 to change, waits for 1 approval",
+          targetUrl: "https://github.example/octo/hello/actions/runs/88",
+        },
+        {
+          id: 2,
+          state: "success",
+          context: "chant-wave/tf/plan/two",
+          description: "2 to change, applies without approval",
+          targetUrl: "https://github.example/octo/hello/actions/runs/88",
+        },
+      ]);
+      expect(await Deno.readTextFile(summary)).toContain(comment.body);
+      expect(fake.protocolErrors).toEqual([]);
+    },
+  );
+
+  await t.step("the second push edits it, never a second comment", async () => {
+    await r.desire("eu", "v2");
+    const out = await r.run(["run", ...SPEC, "--pull-request"], env);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toMatch(/edited the plan comment \d+ on request 7/);
+    expect(ours().length).toBe(1);
+    expect(ours()[0].edits).toBe(1);
+    expect(ours()[0].body).toContain("eu: v2");
+  });
+
+  await t.step("a third push with no changes says so", async () => {
+    for (const target of ["eu", "us", HOSTILE_TARGET]) {
+      await r.desire(target, "empty");
+    }
+    const out = await r.run(["run", ...SPEC, "--pull-request"], env);
+    expect(out.code).toBe(0);
+    expect(ours().length).toBe(1);
+    expect(ours()[0].body).toContain(
+      "No wave changes anything at this commit.",
+    );
+    expect(out.stderr).toContain('wave 1 "one": no changes\n');
+  });
+
+  await t.step(
+    "the comment with the marker by someone else is left alone",
+    () => {
+      expect(fake.state.comments.get(7)![0]).toEqual({
+        id: 1,
+        author: "mallory",
+        body: `${MARKER}\nall approved`,
+        edits: 0,
+      });
+    },
+  );
+
+  await t.step("hostile names, addresses and summaries are inert", async () => {
+    const hostile =
+      "x\\n### Approved\\n| a | b |\\n[click](https://evil.example) <img src=x> @org/team";
+    await r.control(
+      "eu",
+      "plan-raw",
+      JSON.stringify({
+        planDigest: `sha256:${"e".repeat(64)}`,
+        destructive: true,
+        summary: hostile.replaceAll("\\n", "\n"),
+        changes: [{
+          address: hostile.replaceAll("\\n", "\n"),
+          action: "delete",
+        }],
+      }),
+    );
+    await r.desire(HOSTILE_TARGET, "v3");
+    const out = await r.run(["run", ...SPEC, "--pull-request"], env);
+    expect(out.code).toBe(0);
+    const rendered = html(ours()[0].body);
+    expect(rendered).not.toContain("<a ");
+    expect(rendered).not.toContain("<img");
+    expect(rendered).not.toContain("<table");
+    expect(rendered.match(/<h[1-6]>/g)).toEqual(["<h3>", "<h4>", "<h4>"]);
+    expect(ours()[0].body).toContain("**delete** (-)");
+    await r.uncontrol("eu", "plan-raw");
+  });
+
+  await t.step("a fork's request writes no comment and says why", async () => {
+    await pullEvent("mallory/hello");
+    const before = JSON.stringify(fake.state.comments.get(7));
+    const statuses = fake.state.statuses.get(r.head)!.length;
+    await Deno.writeTextFile(summary, "");
+    const out = await r.run(["run", ...SPEC, "--pull-request"], env);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(
+      "request 7 comes from a fork, whose token cannot write here: the plan is in the job summary only\n",
+    );
+    expect(JSON.stringify(fake.state.comments.get(7))).toBe(before);
+    expect(fake.state.statuses.get(r.head)!.length).toBe(statuses);
+    expect(await Deno.readTextFile(summary)).toContain(MARKER);
+  });
+
+  await t.step(
+    "a read-only token gets the job summary only, and says why",
+    async () => {
+      await pullEvent("octo/hello");
+      fake.state.readOnly = true;
+      const out = await r.run(["run", ...SPEC, "--pull-request"], env);
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        "the forge refused the token (HTTP 403; a request from a fork gets a read-only token): the plan is in the job summary only\n",
+      );
+      fake.state.readOnly = false;
+    },
+  );
+
+  await t.step("nothing was applied or recorded", async () => {
+    expect(await r.applied()).toEqual([]);
+    await expect(Deno.stat(`${r.path}/.chant/ledger`)).rejects.toThrow(
+      Deno.errors.NotFound,
+    );
+  });
+});
+
+Deno.test("run --pull-request outside a request's job prints the comment", async () => {
+  await using r = await rollout(specOf(WAVES));
+  await r.desire("eu", "v1");
+  const out = await r.run(["run", ...SPEC, "--pull-request"]);
+  expect(out.code).toBe(0);
+  expect(out.stdout.split("\n")[0]).toBe(MARKER);
+  expect(out.stdout).toContain("#### Wave 1 (one): 1 of 1 run change");
+  expect(out.stderr).toContain(
+    "not a request's job (not in a CI job): the plan is printed only\n",
+  );
+});
+
+Deno.test("run --pull-request --record-plans plans once and records the plans too", async () => {
+  await using r = await rollout(specOf(WAVES));
+  const out = await r.run([
+    "run",
+    ...SPEC,
+    "--pull-request",
+    "--record-plans",
+    "--json",
+  ]);
+  expect(out.code).toBe(0);
+  const result = JSON.parse(out.stdout);
+  expect(result.recorded.file).toBe(".chant/recorded-plans/tf.json");
+  expect(result.recorded.waves.map((w: { wave: number }) => w.wave)).toEqual([
+    1,
+    2,
+  ]);
+  // One planning pass: each run planned once.
+  expect(out.stderr.match(/planning eu\b/g)?.length).toBe(1);
+});
+
+Deno.test("run --pull-request refuses the flags of a wave's job", async () => {
+  await using r = await rollout(specOf(WAVES));
+  const out = await r.run(["run", ...SPEC, "--pull-request", "--wave", "1"]);
+  expect(out.code).toBe(2);
+  expect(errorLines(out.stderr)).toEqual([
+    'error: "--pull-request" plans every wave and takes no "--wave"',
+  ]);
+});
