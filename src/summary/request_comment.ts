@@ -178,9 +178,9 @@ function waveLines(wave: RequestWave): Entry[] {
   const title = `#### Wave ${wave.k} (${markdownText(wave.name)}): ${
     wave.failed.length > 0
       ? `${countOf(wave.failed.length, "run")} failed to plan`
-      : `${moving.length} of ${countOf(wave.runs.length, "run")} change${
-        moving.length === 0 ? "" : `, ${gateWords(wave.gate)}`
-      }`
+      : `${moving.length} of ${countOf(wave.runs.length, "run")} ${
+        moving.length === 1 ? "changes" : "change"
+      }${moving.length === 0 ? "" : `, ${gateWords(wave.gate)}`}`
   }`;
   const entries: Entry[] = [said(title, "", ...gateLine(wave), "")];
   if (wave.failed.length > 0) {
@@ -308,8 +308,8 @@ class Bounded {
     );
   }
 
-  /** The text, with a final newline. */
+  /** The text, with one final newline. */
   text(): string {
-    return this.#lines.join("\n") + "\n";
+    return this.#lines.join("\n").trimEnd() + "\n";
   }
 }

@@ -85,7 +85,7 @@ Deno.test("run --pull-request keeps one plan comment and a status per wave on th
       expect(comment.author).toBe("github-actions[bot]");
       expect(comment.body.split("\n")[0]).toBe(MARKER);
       expect(comment.body).toContain(
-        "#### Wave 1 (one): 1 of 1 run change, waits for 1 approval",
+        "#### Wave 1 (one): 1 of 1 run changes, waits for 1 approval",
       );
       expect(comment.body).toContain("Gate at base: **always**");
       expect(comment.body).toContain("- us: us: v1 destroy (destructive)");
@@ -216,7 +216,7 @@ Deno.test("run --pull-request outside a request's job prints the comment", async
   const out = await r.run(["run", ...SPEC, "--pull-request"]);
   expect(out.code).toBe(0);
   expect(out.stdout.split("\n")[0]).toBe(MARKER);
-  expect(out.stdout).toContain("#### Wave 1 (one): 1 of 1 run change");
+  expect(out.stdout).toContain("#### Wave 1 (one): 1 of 1 run changes");
   expect(out.stderr).toContain(
     "not a request's job (not in a CI job): the plan is printed only\n",
   );
@@ -250,3 +250,75 @@ Deno.test("run --pull-request refuses the flags of a wave's job", async () => {
     'error: "--pull-request" plans every wave and takes no "--wave"',
   ]);
 });
+
+for (const forge of ["gitlab", "forgejo"] as const) {
+  Deno.test(`run --pull-request on ${forge}: one comment, edited on the next push, and a status per wave`, async () => {
+    await using r = await rollout(specOf(WAVES));
+    await using fake = fakeForge(forge);
+    const event = `${r.path}/.chant-event.json`;
+    await Deno.writeTextFile(
+      event,
+      JSON.stringify({
+        pull_request: {
+          number: 7,
+          head: { repo: { full_name: "octo/hello" } },
+        },
+      }),
+    );
+    const env: Record<string, string> = forge === "gitlab"
+      ? {
+        GITLAB_CI: "true",
+        CI_API_V4_URL: fake.apiUrl,
+        CI_PROJECT_ID: "42",
+        CI_MERGE_REQUEST_IID: "7",
+        CI_MERGE_REQUEST_PROJECT_ID: "42",
+        CI_MERGE_REQUEST_SOURCE_PROJECT_ID: "42",
+        GITLAB_TOKEN: fake.token,
+      }
+      : {
+        FORGEJO_ACTIONS: "true",
+        GITHUB_EVENT_PATH: event,
+        GITHUB_REPOSITORY: "octo/hello",
+        GITHUB_API_URL: fake.apiUrl,
+        GITHUB_TOKEN: fake.token,
+      };
+    if (forge === "gitlab") fake.state.tokenUser = "project_42_bot";
+    await r.desire("eu", "v1");
+    const first = await r.run(["run", ...SPEC, "--pull-request"], env);
+    expect(errorLines(first.stderr)).toEqual([]);
+    expect(first.code).toBe(0);
+    await r.desire("eu", "v2");
+    const second = await r.run(["run", ...SPEC, "--pull-request"], env);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(/edited the plan comment \d+ on request 7/);
+    const comments = fake.state.comments.get(7)!;
+    expect(comments.length).toBe(1);
+    expect(comments[0].body).toContain("eu: v2");
+    const statuses = forge === "gitlab"
+      ? fake.state.gitlabStatuses.get(r.head)!
+      : fake.state.statuses.get(r.head)!;
+    expect(statuses.map((s) => [s.context, s.state, s.description])).toEqual([
+      [
+        "chant-wave/tf/plan/one",
+        "success",
+        "1 to change, waits for 1 approval",
+      ],
+      [
+        "chant-wave/tf/plan/two",
+        "success",
+        "2 to change, applies without approval",
+      ],
+      [
+        "chant-wave/tf/plan/one",
+        "success",
+        "1 to change, waits for 1 approval",
+      ],
+      [
+        "chant-wave/tf/plan/two",
+        "success",
+        "2 to change, applies without approval",
+      ],
+    ]);
+    expect(fake.protocolErrors).toEqual([]);
+  });
+}

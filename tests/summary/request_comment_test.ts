@@ -10,6 +10,8 @@ import {
   type RequestWave,
   statusDescription,
 } from "../../src/summary/request_comment.ts";
+import { fencedBlocks } from "../_helpers/markdown.ts";
+import { examplePlan } from "./_docs_example.ts";
 
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const P = (c: string) => `sha256:${c.repeat(64)}`;
@@ -240,4 +242,27 @@ Deno.test("statusDescription() says how much changes and what the gate does, nev
 Deno.test("commentMarker() is one hidden HTML comment naming the spec", () => {
   expect(commentMarker("tf")).toBe("<!-- chant-wave plan: tf -->");
   expect(html(commentMarker("tf")).trim()).toBe("<!-- chant-wave plan: tf -->");
+});
+
+Deno.test("requestComment() writes the worked example of docs/pull-requests.md", async () => {
+  const page = await Deno.readTextFile(
+    new URL("../../docs/pull-requests.md", import.meta.url),
+  );
+  const [block] = fencedBlocks("docs/pull-requests.md", page).filter((b) =>
+    b.text.startsWith(commentMarker("infra"))
+  );
+  const plan = await examplePlan();
+  expect(block.text).toBe(requestComment(plan));
+  for (const wave of plan.waves) {
+    expect(page).toContain(
+      `| \`chant-wave/infra/plan/${wave.name}\``,
+    );
+    expect(page).toMatch(
+      new RegExp(
+        `\\| \`chant-wave/infra/plan/${wave.name}\` +\\| \`success\` \\| \`${
+          statusDescription(wave)
+        }\` +\\|`,
+      ),
+    );
+  }
 });
