@@ -297,27 +297,22 @@ for (const forge of ["gitlab", "forgejo"] as const) {
     const statuses = forge === "gitlab"
       ? fake.state.gitlabStatuses.get(r.head)!
       : fake.state.statuses.get(r.head)!;
+    const pushed = [
+      [
+        "chant-wave/tf/plan/one",
+        "success",
+        "1 to change, waits for 1 approval",
+      ],
+      [
+        "chant-wave/tf/plan/two",
+        "success",
+        "2 to change, applies without approval",
+      ],
+    ];
+    // One status per wave on each push.
     expect(statuses.map((s) => [s.context, s.state, s.description])).toEqual([
-      [
-        "chant-wave/tf/plan/one",
-        "success",
-        "1 to change, waits for 1 approval",
-      ],
-      [
-        "chant-wave/tf/plan/two",
-        "success",
-        "2 to change, applies without approval",
-      ],
-      [
-        "chant-wave/tf/plan/one",
-        "success",
-        "1 to change, waits for 1 approval",
-      ],
-      [
-        "chant-wave/tf/plan/two",
-        "success",
-        "2 to change, applies without approval",
-      ],
+      ...pushed,
+      ...pushed,
     ]);
     expect(fake.protocolErrors).toEqual([]);
   });

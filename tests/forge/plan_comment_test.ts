@@ -8,6 +8,7 @@ import { planStatusContext, statusBody } from "../../src/forge/plan_comment.ts";
 import type { ForgeClient } from "../../src/forge/forge_client.ts";
 import { type FakeForge, fakeForge } from "../_helpers/fake_forge.ts";
 import { testDeps } from "./_forge_test_deps.ts";
+import { claimOfStatus } from "../../src/forge/plans_handoff.ts";
 
 const HEAD = "6dcb09b5b57875f334f61aebed695e2e4193db5e";
 const MARKER = "<!-- chant-wave plan: tf -->";
@@ -145,4 +146,21 @@ Deno.test("statusBody() cuts the description to what GitHub keeps", () => {
   );
   expect(body.description.length).toBe(140);
   expect(body.description.endsWith("…")).toBe(true);
+});
+
+Deno.test("planStatusContext() is never read as a hand-off of recorded plans, whatever the wave's name", () => {
+  for (const wave of ["prod", "wave-2", "wave-"]) {
+    expect(
+      claimOfStatus(
+        {
+          id: 1,
+          context: planStatusContext("tf", wave),
+          state: "success",
+          description: "1 to change, applies without approval",
+        },
+        "state",
+        "tf",
+      ),
+    ).toBeUndefined();
+  }
 });
