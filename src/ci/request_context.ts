@@ -8,13 +8,19 @@
  */
 
 import { ciContext } from "./ci_context.ts";
+import { isFullSha } from "../input/full_sha.ts";
 
 /** The request a job runs for. */
 export type RequestContext =
-  /** A request of this repository: its number (GitLab: iid). */
-  | { kind: "request"; number: number }
+  /**
+   * A request of this repository: its number (GitLab: iid), and the commit
+   * of its target the forge names (GitHub and Forgejo: the target's tip,
+   * `pull_request.base.sha`; GitLab: the merge base,
+   * `CI_MERGE_REQUEST_DIFF_BASE_SHA`), when it names one.
+   */
+  | { kind: "request"; number: number; target?: string }
   /** A request from a fork: its token cannot write here. */
-  | { kind: "fork"; number: number }
+  | { kind: "fork"; number: number; target?: string }
   /** Not a request's job (a push, a run outside CI): why, in words. */
   | { kind: "none"; why: string };
 
@@ -50,7 +56,11 @@ export function requestContext(
     const source = env.CI_MERGE_REQUEST_SOURCE_PROJECT_ID;
     const fork = source !== undefined &&
       source !== env.CI_MERGE_REQUEST_PROJECT_ID;
-    return { kind: fork ? "fork" : "request", number: Number(iid) };
+    return {
+      kind: fork ? "fork" : "request",
+      number: Number(iid),
+      ...sha(env.CI_MERGE_REQUEST_DIFF_BASE_SHA),
+    };
   }
   const pull = field(event, "pull_request");
   const number = field(pull, "number");
@@ -60,7 +70,15 @@ export function requestContext(
   const from = field(field(field(pull, "head"), "repo"), "full_name");
   const fork = typeof from !== "string" ||
     from.toLowerCase() !== (env.GITHUB_REPOSITORY ?? "").toLowerCase();
-  return { kind: fork ? "fork" : "request", number };
+  return {
+    kind: fork ? "fork" : "request",
+    number,
+    ...sha(field(field(pull, "base"), "sha")),
+  };
+}
+
+function sha(value: unknown): { target?: string } {
+  return isFullSha(value) ? { target: value } : {};
 }
 
 function field(value: unknown, key: string): unknown {

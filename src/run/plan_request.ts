@@ -17,7 +17,8 @@ import { readBase } from "../base/read_base.ts";
 import { lineLog } from "../console/line_log.ts";
 import { maskCredentials } from "../console/visible.ts";
 import { ciContext } from "../ci/ci_context.ts";
-import { requestContext } from "../ci/request_context.ts";
+import { type RequestContext, requestContext } from "../ci/request_context.ts";
+import { mergeBase } from "../git/git_plumbing.ts";
 import { OK, RUN_FAILED } from "../exit_codes.ts";
 import { forgeClientFromEnv } from "../forge/create_forge_client.ts";
 import { TOKEN_VARIABLES } from "../forge/forge_env.ts";
@@ -91,19 +92,25 @@ export async function planRequest(
 ): Promise<PlanRequestResult> {
   const { spec } = input;
   const log = lineLog(io.stderr);
-  const { head } = await requestHead(io);
+  const { head, checkedOut } = await requestHead(io);
   log(
     `chant-wave: planning every wave of ${spec.name} at ${head.slice(0, 12)}`,
   );
+  const request = requestContext(io.env, await readEvent(io.env));
+  const flag = input.baseFlag ?? await requestBase(request, checkedOut, io);
   const base = await readBase({
     git: io.git,
     cwd: io.cwd,
     specPath: input.specFile,
-    ...(input.baseFlag === undefined ? {} : { flag: input.baseFlag }),
+    ...(flag === undefined ? {} : { flag }),
     env: io.env,
     parse: input.parseSpec,
   });
-  log(`base: ${base.reason}`);
+  log(
+    flag !== undefined && input.baseFlag === undefined
+      ? `base: ${flag.slice(0, 12)}, where the request leaves its target`
+      : `base: ${base.reason}`,
+  );
   const planned = await planEveryWave(input, io, {
     stopAtFailure: false,
   });
@@ -126,7 +133,7 @@ export async function planRequest(
   }
   const text = requestComment({ name: spec.name, head, waves });
   await writeSummary(text, io);
-  const said = await sayOnForge(text, waves, input, head, io);
+  const said = await sayOnForge(text, waves, input, { head, request }, io);
   if (said.failed) result.exitCode = RUN_FAILED;
   Object.assign(result, {
     said: said.line,
@@ -172,6 +179,23 @@ async function writeSummary(text: string, io: RunIo): Promise<void> {
   if (file) await appendFile(file, maskCredentials(text) + "\n");
 }
 
+/**
+ * The base of a request's job: where its head leaves the target the forge
+ * names (their merge base), when this checkout holds both and it is not the
+ * head itself; else none, and the base rule of every job decides (§4.4). The
+ * request's own commits never decide it: the merge base is on the target.
+ */
+async function requestBase(
+  request: RequestContext,
+  checkedOut: string,
+  io: RunIo,
+): Promise<string | undefined> {
+  if (request.kind === "none" || request.target === undefined) return;
+  if (await io.git.resolveCommit(request.target, io.cwd) === undefined) return;
+  const base = await mergeBase(io.git, io.cwd, request.target, checkedOut);
+  return base === checkedOut ? undefined : base;
+}
+
 /** Reads the event payload of a GitHub or Forgejo job, if any. */
 async function readEvent(
   env: Record<string, string | undefined>,
@@ -195,10 +219,9 @@ async function sayOnForge(
   text: string,
   waves: RequestWave[],
   input: PlanRequestInput,
-  head: string,
+  { head, request }: { head: string; request: RequestContext },
   io: RunIo,
 ): Promise<{ line: string; request: boolean; failed?: boolean }> {
-  const request = requestContext(io.env, await readEvent(io.env));
   const { forge, runUrl } = ciContext(io.env);
   if (request.kind === "none") {
     return {

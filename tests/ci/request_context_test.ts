@@ -60,6 +60,33 @@ Deno.test("requestContext() finds the request and tells a fork's", () => {
       { kind: "fork", number: 12 },
     ],
   ];
+  const sha = "0123456789abcdef0123456789abcdef01234567";
+  cases.push(
+    ["a GitHub pull request naming its target's tip", GH, {
+      pull_request: {
+        number: 7,
+        head: { repo: { full_name: "octo/hello" } },
+        base: { sha },
+      },
+    }, { kind: "request", number: 7, target: sha }],
+    ["a target that is no sha", GH, {
+      pull_request: {
+        number: 7,
+        head: { repo: { full_name: "octo/hello" } },
+        base: { sha: "main" },
+      },
+    }, { kind: "request", number: 7 }],
+    [
+      "a GitLab merge request naming its merge base",
+      {
+        GITLAB_CI: "true",
+        CI_MERGE_REQUEST_IID: "12",
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: sha,
+      },
+      undefined,
+      { kind: "request", number: 12, target: sha },
+    ],
+  );
   for (const [, env, payload, expected] of cases) {
     expect(requestContext(env, payload)).toEqual(expected);
   }

@@ -9,7 +9,13 @@ import { expect } from "@std/expect";
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
 import { fakeForge } from "../_helpers/fake_forge.ts";
-import { errorLines, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
+import {
+  errorLines,
+  type Rollout,
+  rollout,
+  SPEC,
+  specOf,
+} from "../_helpers/rollout.ts";
 
 const HOSTILE_TARGET = "eu_[x](https:--evil.example)";
 const WAVES = [
@@ -17,6 +23,26 @@ const WAVES = [
   { name: "two", gate: "never", runs: ["us", HOSTILE_TARGET] },
 ];
 const MARKER = "<!-- chant-wave plan: tf -->";
+
+/**
+ * Writes the event of pull request 7 from `repo` whose target's tip is the
+ * rollout's base commit.
+ * @returns The event file's path.
+ */
+async function pullEvent(r: Rollout, repo: string): Promise<string> {
+  const event = `${r.path}/.chant-event.json`;
+  await Deno.writeTextFile(
+    event,
+    JSON.stringify({
+      pull_request: {
+        number: 7,
+        head: { repo: { full_name: repo } },
+        base: { sha: r.base },
+      },
+    }),
+  );
+  return event;
+}
 
 function html(markdown: string): string {
   return micromark(markdown, {
@@ -32,16 +58,8 @@ Deno.test("run --pull-request keeps one plan comment and a status per wave on th
   fake.state.comments.set(7, [
     { id: 1, author: "mallory", body: `${MARKER}\nall approved`, edits: 0 },
   ]);
-  const event = `${r.path}/.chant-event.json`;
   const summary = `${r.path}/.chant-summary.md`;
-  const pullEvent = (repo: string) =>
-    Deno.writeTextFile(
-      event,
-      JSON.stringify({
-        pull_request: { number: 7, head: { repo: { full_name: repo } } },
-      }),
-    );
-  await pullEvent("octo/hello");
+  const event = await pullEvent(r, "octo/hello");
   const env = {
     GITHUB_ACTIONS: "true",
     GITHUB_EVENT_NAME: "pull_request",
@@ -174,7 +192,7 @@ Deno.test("run --pull-request keeps one plan comment and a status per wave on th
   });
 
   await t.step("a fork's request writes no comment and says why", async () => {
-    await pullEvent("mallory/hello");
+    await pullEvent(r, "mallory/hello");
     const before = JSON.stringify(fake.state.comments.get(7));
     const statuses = fake.state.statuses.get(r.head)!.length;
     await Deno.writeTextFile(summary, "");
@@ -191,7 +209,7 @@ Deno.test("run --pull-request keeps one plan comment and a status per wave on th
   await t.step(
     "a read-only token gets the job summary only, and says why",
     async () => {
-      await pullEvent("octo/hello");
+      await pullEvent(r, "octo/hello");
       fake.state.readOnly = true;
       const out = await r.run(["run", ...SPEC, "--pull-request"], env);
       expect(out.code).toBe(0);
@@ -255,16 +273,7 @@ for (const forge of ["gitlab", "forgejo"] as const) {
   Deno.test(`run --pull-request on ${forge}: one comment, edited on the next push, and a status per wave`, async () => {
     await using r = await rollout(specOf(WAVES));
     await using fake = fakeForge(forge);
-    const event = `${r.path}/.chant-event.json`;
-    await Deno.writeTextFile(
-      event,
-      JSON.stringify({
-        pull_request: {
-          number: 7,
-          head: { repo: { full_name: "octo/hello" } },
-        },
-      }),
-    );
+    const event = await pullEvent(r, "octo/hello");
     const env: Record<string, string> = forge === "gitlab"
       ? {
         GITLAB_CI: "true",
@@ -317,3 +326,32 @@ for (const forge of ["gitlab", "forgejo"] as const) {
     expect(fake.protocolErrors).toEqual([]);
   });
 }
+
+Deno.test("run --pull-request states the gate at the request's base, never the one its own spec says", async () => {
+  const loosened = WAVES.map((wave) => ({ ...wave, gate: "never" }));
+  await using r = await rollout(specOf(WAVES), {
+    headSpec: specOf(loosened),
+  });
+  await using fake = fakeForge("github");
+  const event = await pullEvent(r, "octo/hello");
+  await r.desire("eu", "v1");
+  const out = await r.run(["run", ...SPEC, "--pull-request"], {
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_PATH: event,
+    GITHUB_REPOSITORY: "octo/hello",
+    GITHUB_API_URL: fake.apiUrl,
+    GITHUB_TOKEN: fake.token,
+  });
+  expect(out.code).toBe(0);
+  expect(out.stderr).toContain(
+    'wave 1 "one": 1 to change, waits for 1 approval\n',
+  );
+  const [comment] = fake.state.comments.get(7)!;
+  expect(comment.body).toContain(
+    `Gate at base: **always**, 1 approver, anyone, self-approval allowed; rule: the policy is "always" (read at ${await r
+      .readAt()}: wave 1 "one" by name and position)`,
+  );
+  expect(fake.state.statuses.get(r.head)![0].description).toBe(
+    "1 to change, waits for 1 approval",
+  );
+});
