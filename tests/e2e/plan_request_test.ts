@@ -355,3 +355,63 @@ Deno.test("run --pull-request states the gate at the request's base, never the o
     "1 to change, waits for 1 approval",
   );
 });
+
+Deno.test("run --pull-request with no token says so; a run that fails to plan ends 1 with a failure status", async (t) => {
+  await using r = await rollout(specOf(WAVES));
+  await using fake = fakeForge("github");
+  const event = await pullEvent(r, "octo/hello");
+  const env = {
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_PATH: event,
+    GITHUB_REPOSITORY: "octo/hello",
+    GITHUB_API_URL: fake.apiUrl,
+  };
+  await t.step("no token: the job summary only, exit 0", async () => {
+    const out = await r.run(["run", ...SPEC, "--pull-request"], env);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(
+      "no forge token (set CHANT_WAVE_FORGE_TOKEN or GITHUB_TOKEN or GH_TOKEN): the plan is in the job summary only\n",
+    );
+    expect(fake.requests).toEqual([]);
+  });
+  await t.step(
+    "a run that fails to plan: exit 1, its wave's status a failure",
+    async () => {
+      await r.control("us", "plan-exit", "7");
+      const out = await r.run(["run", ...SPEC, "--pull-request"], {
+        ...env,
+        GITHUB_TOKEN: fake.token,
+      });
+      expect(out.code).toBe(1);
+      expect(out.stderr).toContain('wave 2 "two": 1 run failed to plan\n');
+      expect(fake.state.comments.get(7)![0].body).toContain(
+        "#### Wave 2 (two): 1 run failed to plan",
+      );
+      expect(
+        fake.state.statuses.get(r.head)!.map((s) => [s.context, s.state]),
+      ).toEqual([
+        ["chant-wave/tf/plan/one", "success"],
+        ["chant-wave/tf/plan/two", "failure"],
+      ]);
+      expect(await r.applied()).toEqual([]);
+    },
+  );
+  await t.step(
+    "any other refusal by the forge: exit 1, saying so",
+    async () => {
+      await r.uncontrol("us", "plan-exit");
+      fake.fail({ status: 422, body: { message: "Validation Failed" } });
+      const out = await r.run(["run", ...SPEC, "--pull-request"], {
+        ...env,
+        GITHUB_TOKEN: fake.token,
+      });
+      expect(out.code).toBe(1);
+      const errors = errorLines(out.stderr);
+      expect(errors.length).toBe(1);
+      expect(errors[0]).toMatch(
+        /^error: cannot say the plan on github: GET .*\/user: HTTP 422/,
+      );
+      expect(out.stderr).not.toContain(fake.token);
+    },
+  );
+});
