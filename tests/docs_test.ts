@@ -58,7 +58,7 @@ const POSITIONALS: Record<string, (words: string[]) => boolean> = {
 
 /** The flags a command cannot do without (one of each inner list). */
 const REQUIRED: Record<string, string[][]> = {
-  run: [["spec"], ["wave", "record-plans"]],
+  run: [["spec"], ["wave", "record-plans", "pull-request"]],
   status: [["spec"]],
   check: [["spec"]],
   jobs: [["spec"]],
@@ -143,7 +143,10 @@ Deno.test("parseProblem() refuses what the command line refuses", () => {
       "run --spec w.jsonc --wav 1",
       'unknown flag "--wav" for "run"; did you mean "--wave"?',
     ],
-    ["run --spec w.jsonc", '"run" needs --wave or --record-plans'],
+    [
+      "run --spec w.jsonc",
+      '"run" needs --wave or --record-plans or --pull-request',
+    ],
     ["pipeline gitlub --spec w.jsonc", '"pipeline" does not take "gitlub"'],
     ["approve demo", '"approve" does not take "demo"'],
     ["ledger log a b c", '"ledger" does not take "log a b c"'],

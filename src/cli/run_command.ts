@@ -1,7 +1,8 @@
 /**
  * `chant-wave run` (SPEC.md §4): plans, gates and applies one wave, as a whole-wave,
  * deciding, share or group job; with `--record-plans` (§13), plans every wave at
- * HEAD and records the digests. Its flag table (usage, help, parser and
+ * HEAD and records the digests; with `--pull-request` (§18), says on the
+ * request what each wave will meet. Its flag table (usage, help, parser and
  * completions come from it), and the `.chant/` hygiene check (§9: a warning
  * when the repository does not ignore `.chant/`, where plan files and decisions
  * could be committed by accident). This file turns flags into a job;
@@ -16,7 +17,8 @@ import type { JobResult } from "../jobs/job_result.ts";
 import { jobSummary } from "../summary/job_summary.ts";
 import { approveClick } from "../summary/approve_link.ts";
 import { rememberingParser } from "../gate/base_spec.ts";
-import { recordPlans } from "../run/record_plans.ts";
+import { recordPlans, type RecordPlansResult } from "../run/record_plans.ts";
+import { planRequest } from "../run/plan_request.ts";
 import { runJob } from "../run/run_job.ts";
 import { selectJob } from "../run/select_job.ts";
 import { parseDuration } from "../spec/duration.ts";
@@ -107,6 +109,15 @@ export const RUN_FLAGS: FlagTable = [
       "status, or GitLab's artifact); write no ledger, apply nothing",
   },
   {
+    name: "pull-request",
+    description:
+      "the plan job of pull and merge requests: plan every wave at HEAD,\n" +
+      "state the gate each meets as read at base, and keep one comment\n" +
+      "on the request and a commit status per wave up to date (the job\n" +
+      "summary only for a fork); with --record-plans, record them too;\n" +
+      "write no ledger, apply nothing, approve nothing",
+  },
+  {
     name: "gitlab-child",
     description:
       "the deciding job of the rendered GitLab pipeline: write the wave's\n" +
@@ -126,6 +137,7 @@ export const runCommand: Command = {
     "[--base] [--parallel] [--ledger] [--dry-run]\n" +
     "[--heartbeat] [--timeout] [--out-of-order] [--gitlab-child] [--json]",
     "--spec --record-plans [--parallel] [--json]",
+    "--spec --pull-request [--record-plans] [--base] [--parallel] [--json]",
   ],
   about: [
     "Plans every run of wave K, binds the gate to the set digest of the plans, reads",
@@ -142,7 +154,7 @@ export const runCommand: Command = {
     "chant-wave run --spec waves.jsonc --wave 1   # whole wave: plan, gate, apply",
     "chant-wave run --spec waves.jsonc --wave 2 --decide --ledger git   # deciding job",
     "chant-wave run --spec waves.jsonc --wave prod --decide --dry-run   # would it wait?",
-    "chant-wave run --spec waves.jsonc --record-plans   # pull-request job",
+    "chant-wave run --spec waves.jsonc --pull-request --record-plans   # pull-request job",
   ],
   flags: RUN_FLAGS,
   async run(argv, io) {
@@ -157,6 +169,9 @@ export const runCommand: Command = {
       io.pacer?.settle(
         spec.waves.reduce((runs, wave) => runs + wave.runs.length, 0),
       );
+      if (flags.booleans["pull-request"]) {
+        return await runPlanRequest(spec, file, flags, io);
+      }
       if (flags.booleans["record-plans"]) {
         return await runRecordPlans(spec, flags, io);
       }
@@ -266,50 +281,113 @@ const WAVE_FLAGS = [
   "ledger",
 ] as const;
 
-/** `run --record-plans`: plans every wave at HEAD and records the digests. */
-async function runRecordPlans(
-  spec: Spec,
+/**
+ * Refuses the flags of a wave's job on a job that plans every wave.
+ * @throws {InputError} Naming the first such flag.
+ */
+function refuseWaveFlags(
   flags: ParsedFlags,
-  io: CliIo,
-): Promise<number> {
+  lead: string,
+  allowed: readonly string[] = [],
+): void {
   const taken = [
-    ...WAVE_FLAGS.filter((name) => flags.strings[name] !== undefined),
+    ...WAVE_FLAGS.filter((name) =>
+      flags.strings[name] !== undefined && !allowed.includes(name)
+    ),
     ...(["decide", "dry-run", "gitlab-child"] as const).filter((name) =>
       flags.booleans[name]
     ),
   ];
   if (taken.length > 0) {
     throw new InputError(
-      `"--record-plans" plans every wave and takes no "--${taken[0]}"`,
+      `"--${lead}" plans every wave and takes no "--${taken[0]}"`,
     );
   }
-  await keepChantIgnored(io.cwd);
-  const result = await recordPlans({
-    spec,
-    settings: {
-      parallel: positiveIntFlag(flags, "parallel") ?? spec.parallel,
-      timeoutMs: durationFlag(flags, "timeout") ?? spec.timeoutMs,
-      heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
-    },
-  }, {
+}
+
+/** How every wave's runs plan in a job that plans them all. */
+function everyWaveSettings(spec: Spec, flags: ParsedFlags) {
+  return {
+    parallel: positiveIntFlag(flags, "parallel") ?? spec.parallel,
+    timeoutMs: durationFlag(flags, "timeout") ?? spec.timeoutMs,
+    heartbeatMs: durationFlag(flags, "heartbeat") ?? spec.heartbeatMs,
+  };
+}
+
+/** The edges of a job that plans every wave: a ledger it never writes. */
+async function everyWaveIo(io: CliIo) {
+  return {
     ...io,
     // Never written: the pull request's code runs here (SPEC.md §13).
     ledger: await openLedger(
       { where: DEFAULT_LEDGER_DIR, from: "default" },
       io,
     ),
-  });
+  };
+}
+
+/**
+ * `run --pull-request`: the plan job of a request (SPEC.md §18); with
+ * `--record-plans`, the same pass records the plans too.
+ */
+async function runPlanRequest(
+  spec: Spec,
+  file: string,
+  flags: ParsedFlags,
+  io: CliIo,
+): Promise<number> {
+  refuseWaveFlags(flags, "pull-request", ["base"]);
+  await keepChantIgnored(io.cwd);
+  const result = await planRequest({
+    spec,
+    specFile: file,
+    ...(flags.strings.base === undefined
+      ? {}
+      : { baseFlag: flags.strings.base }),
+    parseSpec: await specParser(),
+    record: flags.booleans["record-plans"],
+    settings: everyWaveSettings(spec, flags),
+  }, await everyWaveIo(io));
   if (flags.booleans.json) {
-    const { exitCode, name, head, waves, file, handed } = result;
+    const { exitCode, name, head, waves, said, recorded } = result;
     io.stdout.write(
       JSON.stringify({
         exitCode,
         name,
         head,
         waves,
-        ...(file ? { file } : {}),
-        ...(handed ? { handed } : {}),
+        said,
+        ...(recorded ? { recorded: recordedJson(recorded) } : {}),
       }) + "\n",
+    );
+  } else if (!result.request) {
+    io.stdout.write(result.comment);
+  }
+  return result.exitCode;
+}
+
+/** What `--json` says of recorded plans: the waves, the file, what was handed. */
+function recordedJson(result: RecordPlansResult) {
+  const { waves, file, handed } = result;
+  return { waves, ...(file ? { file } : {}), ...(handed ? { handed } : {}) };
+}
+
+/** `run --record-plans`: plans every wave at HEAD and records the digests. */
+async function runRecordPlans(
+  spec: Spec,
+  flags: ParsedFlags,
+  io: CliIo,
+): Promise<number> {
+  refuseWaveFlags(flags, "record-plans");
+  await keepChantIgnored(io.cwd);
+  const result = await recordPlans({
+    spec,
+    settings: everyWaveSettings(spec, flags),
+  }, await everyWaveIo(io));
+  if (flags.booleans.json) {
+    const { exitCode, name, head } = result;
+    io.stdout.write(
+      JSON.stringify({ exitCode, name, head, ...recordedJson(result) }) + "\n",
     );
   }
   return result.exitCode;

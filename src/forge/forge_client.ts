@@ -12,6 +12,7 @@
 import type { HttpDeps } from "./forge_http.ts";
 import type { Forge } from "../ci/forges.ts";
 import type { PlanClaim, RecordedPlans } from "./plans_handoff.ts";
+import type { CommentKept, WaveStatus } from "./plan_comment.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
 import { quote } from "../quote.ts";
 import { InputError } from "../errors.ts";
@@ -175,6 +176,29 @@ export interface ForgeClient {
    * @throws {ForgeError} When the forge refuses (a read-only token of a fork).
    */
   handPlans?(plans: RecordedPlans, targetUrl?: string): Promise<string>;
+  /**
+   * Keeps the plan comment of a pull request (GitLab: merge request note)
+   * up to date (SPEC.md §18, `plan_comment.ts`): edits the token's own user's
+   * comment that starts with `marker`, or creates it.
+   * @param request The pull request's number (GitLab: iid).
+   * @param marker The comment's hidden first line.
+   * @param body The comment, starting with `marker`.
+   * @returns Whether it was created or edited.
+   * @throws {ForgeError} When the forge refuses (a read-only token: 403).
+   */
+  keepPlanComment(
+    request: number,
+    marker: string,
+    body: string,
+  ): Promise<CommentKept>;
+  /**
+   * Posts a wave's plan status on a commit (GitLab `POST
+   * /projects/:id/statuses/:sha`, whose state for a failure is `failed`).
+   * @param sha The head commit.
+   * @param status The status.
+   * @throws {ForgeError} When the forge refuses.
+   */
+  postWaveStatus(sha: string, status: WaveStatus): Promise<void>;
 }
 
 /** What every client is made from. */

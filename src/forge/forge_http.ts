@@ -103,6 +103,9 @@ export interface HttpDeps {
   maxPages?: number;
 }
 
+/** The methods the forge clients use. */
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT";
+
 /** How to reach one forge's API. */
 export interface HttpTarget {
   /** The API's base URL (`https://api.github.com`, `https://gitlab.example/api/v4`). */
@@ -119,14 +122,14 @@ export interface HttpTarget {
 export interface ForgeHttp {
   /**
    * Sends one request (retried as `decideRetry` says).
-   * @param method `GET` or `POST`.
+   * @param method `GET`, `POST`, or `PATCH`/`PUT` (editing a comment).
    * @param path The path under the API URL, from `apiPath` (`forge_env.ts`).
    * @param options Query, body and statuses to return rather than throw.
    * @returns The answer.
    * @throws {ForgeError} On any failure.
    */
   request(
-    method: "GET" | "POST",
+    method: HttpMethod,
     path: string,
     options?: RequestOptions,
   ): Promise<ForgeAnswer>;
@@ -196,7 +199,7 @@ export function forgeHttp(target: HttpTarget, deps: HttpDeps = {}): ForgeHttp {
    * oversized body or a body that is not JSON ends it at once.
    */
   const send = (
-    method: "GET" | "POST",
+    method: HttpMethod,
     url: URL,
     options: RequestOptions,
   ): Promise<ForgeAnswer> => {

@@ -27,6 +27,14 @@ import {
   type RecordedPlans,
 } from "./plans_handoff.ts";
 import { apiPath, parseApiUrl } from "./forge_env.ts";
+import {
+  issueComments,
+  keepComment,
+  ownLogin,
+  postStatus,
+  statusBody,
+  type WaveStatus,
+} from "./plan_comment.ts";
 import { forgeHttp } from "./forge_http.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
 import type { JsonReader } from "../input/json_reader.ts";
@@ -141,6 +149,14 @@ export function forgejoClient(config: ForgeClientConfig): ForgeClient {
       const path = repo + apiPath`/statuses/${checkedSha(plans.head)}`;
       return postPlanStatuses(http, path, plans, targetUrl);
     },
+    async keepPlanComment(request: number, marker: string, body: string) {
+      const own = await ownLogin(http, "login");
+      // Forgejo lists an issue's comments whole (only `since`/`before`).
+      const place = issueComments(repo, request, {});
+      return await keepComment(http, place, own, marker, body);
+    },
+    postWaveStatus: (sha: string, status: WaveStatus) =>
+      postStatus(http, repo, checkedSha(sha), statusBody(status, "forgejo")),
   };
 }
 

@@ -27,6 +27,14 @@ import {
   type RecordedPlans,
 } from "./plans_handoff.ts";
 import { apiPath, parseApiUrl } from "./forge_env.ts";
+import {
+  issueComments,
+  keepComment,
+  ownLogin,
+  postStatus,
+  statusBody,
+  type WaveStatus,
+} from "./plan_comment.ts";
 import { forgeHttp } from "./forge_http.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
 import type { JsonReader } from "../input/json_reader.ts";
@@ -162,6 +170,14 @@ export function githubClient(config: ForgeClientConfig): ForgeClient {
       const path = repo + apiPath`/statuses/${checkedSha(plans.head)}`;
       return postPlanStatuses(http, path, plans, targetUrl);
     },
+    async keepPlanComment(request: number, marker: string, body: string) {
+      // Actions' own token may not read /user; it comments as this bot.
+      const own = await ownLogin(http, "login", "github-actions[bot]");
+      const place = issueComments(repo, request, { per_page: "100" });
+      return await keepComment(http, place, own, marker, body);
+    },
+    postWaveStatus: (sha: string, status: WaveStatus) =>
+      postStatus(http, repo, checkedSha(sha), statusBody(status, "github")),
   };
 }
 

@@ -30,6 +30,13 @@ import {
   type Review,
 } from "./forge_client.ts";
 import { apiPath, parseApiUrl } from "./forge_env.ts";
+import {
+  keepComment,
+  ownLogin,
+  postStatus,
+  statusBody,
+  type WaveStatus,
+} from "./plan_comment.ts";
 import { type ForgeHttp, forgeHttp } from "./forge_http.ts";
 import type { PlanClaim } from "./plans_handoff.ts";
 import type { RunLocator } from "../ci/run_locator.ts";
@@ -186,6 +193,26 @@ export function gitlabClient(config: ForgeClientConfig): ForgeClient {
     },
     handedPlans: (query: HandoffQuery): Promise<PlanClaim[]> =>
       handedPlans(http, project, query),
+    async keepPlanComment(iid: number, marker: string, body: string) {
+      const own = await ownLogin(http, "username");
+      const notes = project + apiPath`/merge_requests/${iid}/notes`;
+      return await keepComment(
+        http,
+        {
+          list: notes,
+          query: { per_page: "100", sort: "asc", order_by: "created_at" },
+          create: notes,
+          edit: (id) => ["PUT", notes + apiPath`/${id}`],
+          authorKey: "author",
+          loginKey: "username",
+        },
+        own,
+        marker,
+        body,
+      );
+    },
+    postWaveStatus: (sha: string, status: WaveStatus) =>
+      postStatus(http, project, checkedSha(sha), statusBody(status, "gitlab")),
   };
 }
 

@@ -130,6 +130,28 @@ export async function isAncestor(
 }
 
 /**
+ * The best common ancestor of two commits (`git merge-base a b`).
+ * @param git The git seam.
+ * @param cwd A directory inside the repository.
+ * @param a A commit.
+ * @param b Another commit.
+ * @returns Its full sha; `undefined` when they share no history.
+ * @throws {GitError} When git fails (e.g. an unknown commit).
+ */
+export async function mergeBase(
+  git: Git,
+  cwd: string,
+  a: string,
+  b: string,
+): Promise<string | undefined> {
+  const args = ["merge-base", a, b];
+  const out = await git.exec(args, { cwd });
+  if (out.exitCode === 1) return undefined;
+  if (out.exitCode !== 0) throw new GitError(args, out.exitCode, out.stderr);
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/**
  * Tells whether `ancestor` is a strict ancestor of `descendant`: an ancestor, and
  * not the same commit.
  * @param git The git seam.

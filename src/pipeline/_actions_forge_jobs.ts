@@ -14,11 +14,7 @@ import type { Spec } from "../spec/types.ts";
 import type { ActionsFlavour } from "./_actions_flavour.ts";
 import { runsOnValue, setupSteps } from "./_actions_job.ts";
 import { commandLine, headerLines, installLine } from "./_common.ts";
-import {
-  forgeJobs,
-  type RecordPlansJob,
-  type ResumeJob,
-} from "./_forge_jobs.ts";
+import { forgeJobs, type RequestJob, type ResumeJob } from "./_forge_jobs.ts";
 import { toYaml } from "./_yaml.ts";
 import { approveWorkflow } from "./_actions_approve_workflow.ts";
 import type { RenderedFile } from "./rendered_file.ts";
@@ -44,9 +40,9 @@ export function actionsForgeWorkflows(
   if (jobs.resume) {
     files.push(resumeWorkflow(spec, specFile, jobs.resume, flavour, problems));
   }
-  if (jobs.recordPlans) {
+  if (jobs.request) {
     files.push(
-      plansWorkflow(spec, specFile, jobs.recordPlans, flavour, problems),
+      requestWorkflow(spec, specFile, jobs.request, flavour, problems),
     );
   }
   files.push(...approveWorkflow(spec, specFile, flavour, problems));
@@ -111,19 +107,38 @@ function resumeWorkflow(
   };
 }
 
-function plansWorkflow(
+function requestWorkflow(
   spec: Spec,
   specFile: string,
-  job: RecordPlansJob,
+  job: RequestJob,
   flavour: ActionsFlavour,
   problems: string[],
 ): RenderedFile {
   const notes = [
-    "On pull requests: plans every wave at the pull request's head and posts each",
-    "wave's digest as a commit status of the head (chant-wave/<name>/wave-<k>), so a",
-    "review of that head can approve the merge's forge gates (chant-wave run",
-    "--record-plans). It runs the pull request's code: it can read the repository and",
-    "post statuses, never push the ledger. Pull requests from forks cannot post.",
+    ...job.comment
+      ? [
+        "On pull requests: plans every wave at the pull request's head, applies nothing and",
+        "writes no ledger. It keeps one comment on the pull request with each wave's changes",
+        "and the gate it will meet, read at base, and a commit status per wave",
+        `(chant-wave/${spec.name}/plan/<wave>); they approve nothing (chant-wave run --pull-request).`,
+        ...job.file
+          ? [
+            "The same pass posts each wave's digest as a commit status of the head",
+            "(chant-wave/<name>/wave-<k>), so a review of that head can approve the merge's",
+            "forge gates (--record-plans).",
+          ]
+          : [],
+        "It runs the pull request's code: it can read the repository and post statuses and",
+        "comments, never push the ledger. Pull requests from forks cannot post: the plan is",
+        "then in the job summary only.",
+      ]
+      : [
+        "On pull requests: plans every wave at the pull request's head and posts each",
+        "wave's digest as a commit status of the head (chant-wave/<name>/wave-<k>), so a",
+        "review of that head can approve the merge's forge gates (chant-wave run",
+        "--record-plans). It runs the pull request's code: it can read the repository and",
+        "post statuses, never push the ledger. Pull requests from forks cannot post.",
+      ],
     ...flavour.forge === "forgejo"
       ? [
         "Forgejo gives a same-repository pull request's token write access whatever",
@@ -134,10 +149,13 @@ function plansWorkflow(
   const workflow = {
     name: `chant-wave ${spec.name} plans`,
     on: { pull_request: { branches: [...job.branches] } },
-    permissions: { ...PLANS_PERMISSIONS },
+    permissions: {
+      ...PLANS_PERMISSIONS,
+      ...(job.comment ? { "pull-requests": "write" } : {}),
+    },
     ...workflowEnv(spec),
     jobs: {
-      "record-plans": {
+      [job.name]: {
         ...jobBase(spec, flavour, problems),
         steps: [
           {

@@ -1,13 +1,16 @@
 /**
- * The two pipeline jobs that are not waves (SPEC.md §13): the scheduled job
- * that runs `chant-wave resume` (with `resume.schedule`) and the pull-request
- * job that runs `chant-wave run --record-plans` (when some wave's gate is a
- * `forge` gate, which a review can approve). What they run and when; each
- * renderer writes them its own way. Pure.
+ * The two pipeline jobs that are not waves: the scheduled job that runs
+ * `chant-wave resume` (SPEC.md §13, with `resume.schedule`) and the job of
+ * pull and merge requests, one planning pass with up to two outputs: the plan
+ * comment and a status per wave (§18, `run --pull-request`, unless
+ * `pullRequests.comment` is false) and the recorded plans (§13,
+ * `--record-plans`, when some wave's gate is a `forge` gate, which a review
+ * can approve). What they run and when; each renderer writes them its own
+ * way. Pure.
  * @module
  */
 
-import { plansFile } from "../forge/plans_handoff.ts";
+import { PLANS_JOB, plansFile } from "../forge/plans_handoff.ts";
 import type { Spec } from "../spec/types.ts";
 
 /** The scheduled resume job. */
@@ -19,25 +22,47 @@ export interface ResumeJob {
 }
 
 /**
- * The pull-request job that records every wave's plans. It runs the pull
- * request's own code, so it gets no credential that can write the ledger, and
- * its command takes no `--ledger`.
+ * The job of pull and merge requests: it plans every wave once, and keeps the
+ * plan comment and statuses, records the plans for review approvals, or both.
+ * It runs the request's own code, so it gets no credential that can write the
+ * ledger, and its command takes no `--ledger`.
  */
-export interface RecordPlansJob {
-  /** The branches pull requests target (the spec's `branches`). */
+export interface RequestJob {
+  /**
+   * Its name: `record-plans` when it records plans (GitLab's wave jobs find
+   * the artifact by it), else `plan`.
+   */
+  name: string;
+  /** The branches requests target (the spec's `branches`). */
   branches: string[];
-  /** `chant-wave run --spec <file> --record-plans`. */
+  /** `chant-wave run --spec <file> [--pull-request] [--record-plans]`. */
   command: string[];
-  /** The plans file it writes: GitLab keeps it as the job's artifact. */
-  file: string;
+  /** Whether it keeps the plan comment and a status per wave (§18). */
+  comment: boolean;
+  /** The plans file it writes when it records plans: GitLab keeps it as the job's artifact. */
+  file?: string;
 }
 
 /** The jobs beside the waves a spec's pipelines get. */
 export interface ForgeJobs {
   /** With `resume.schedule`. */
   resume?: ResumeJob;
-  /** When some wave can be approved by review. */
-  recordPlans?: RecordPlansJob;
+  /** Unless `pullRequests.comment` is false and no wave can be approved by review. */
+  request?: RequestJob;
+}
+
+/**
+ * Whether the spec's pipelines get the plan job of requests (SPEC.md §18):
+ * unless `pullRequests.comment` is false.
+ * @param spec The spec.
+ * @returns `true` by default.
+ * @example
+ * ```ts
+ * commentsOnRequests({ ...spec, pullRequests: { comment: false } }); // false
+ * ```
+ */
+export function commentsOnRequests(spec: Spec): boolean {
+  return spec.pullRequests?.comment !== false;
 }
 
 /**
@@ -57,7 +82,9 @@ export function reviewsApprove(spec: Spec): boolean {
 
 /**
  * The jobs beside the waves: the scheduled resume job when the spec sets
- * `resume.schedule`, the record-plans job when a wave can be approved by review.
+ * `resume.schedule`; the request job when it comments on requests (the
+ * default) or a wave can be approved by review, with both outputs when both
+ * are wanted.
  * @param spec The spec.
  * @param specFile The spec's path as the jobs name it.
  * @returns The jobs; none for a spec that asks for neither.
@@ -68,6 +95,8 @@ export function reviewsApprove(spec: Spec): boolean {
  * ```
  */
 export function forgeJobs(spec: Spec, specFile: string): ForgeJobs {
+  const comment = commentsOnRequests(spec);
+  const record = reviewsApprove(spec);
   return {
     ...(spec.resume
       ? {
@@ -77,12 +106,18 @@ export function forgeJobs(spec: Spec, specFile: string): ForgeJobs {
         },
       }
       : {}),
-    ...(reviewsApprove(spec)
+    ...(comment || record
       ? {
-        recordPlans: {
+        request: {
+          name: record ? PLANS_JOB : "plan",
           branches: [...spec.branches],
-          command: ["chant-wave", "run", "--spec", specFile, "--record-plans"],
-          file: plansFile(spec.name),
+          command: [
+            ...["chant-wave", "run", "--spec", specFile],
+            ...(comment ? ["--pull-request"] : []),
+            ...(record ? ["--record-plans"] : []),
+          ],
+          comment,
+          ...(record ? { file: plansFile(spec.name) } : {}),
         },
       }
       : {}),

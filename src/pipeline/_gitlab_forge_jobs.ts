@@ -1,13 +1,14 @@
 /**
  * The GitLab CI jobs that are not waves (SPEC.md §13), in the rollout's file:
  * `resume`, which runs only in scheduled pipelines (the schedule itself is made
- * in GitLab), and `record-plans`, which runs only in merge request pipelines,
- * writes no ledger (no `--ledger`) and hands its plans over as its artifact.
+ * in GitLab), and the request job (`plan`, or `record-plans` when it also
+ * records plans), which runs only in merge request pipelines, writes no ledger
+ * (no `--ledger`), keeps the plan note and statuses (SPEC.md §18) and hands
+ * recorded plans over as its artifact.
  * The wave jobs' rules keep them out of both. Pure.
  * @module
  */
 
-import { PLANS_JOB } from "../forge/plans_handoff.ts";
 import { shellLine } from "../shell_words.ts";
 import { commandLine, installLine } from "./_common.ts";
 import { forgeJobs } from "./_forge_jobs.ts";
@@ -23,7 +24,7 @@ export interface GitlabForgeJobs {
 }
 
 /**
- * The resume and record-plans jobs a spec asks for.
+ * The resume and request jobs a spec asks for.
  * @param context The file-wide settings.
  * @param problems Where to add what GitLab cannot express.
  * @returns The jobs (possibly none) and their header notes.
@@ -62,19 +63,40 @@ export function gitlabForgeJobs(
       "(Build > Pipeline schedules, or the API) on a branch; it needs GITLAB_TOKEN, a token with the api scope.",
     );
   }
-  if (wanted.recordPlans) {
-    out.jobs[PLANS_JOB] = {
+  const request = wanted.request;
+  if (request) {
+    out.jobs[request.name] = {
       ...base({ GIT_DEPTH: "0" }),
-      rules: mergeRequestRules(wanted.recordPlans.branches, problems),
-      ...scripts(shellLine(wanted.recordPlans.command)),
-      artifacts: { paths: [wanted.recordPlans.file] },
+      rules: mergeRequestRules(request.branches, problems),
+      ...scripts(shellLine(request.command)),
+      ...(request.file ? { artifacts: { paths: [request.file] } } : {}),
     };
     out.notes.push(
-      "The record-plans job runs in merge request pipelines only: it plans every wave at the",
-      "merge request's head and keeps the digests as its artifact, which the wave jobs read",
-      "with GITLAB_TOKEN (read_api) when a review approves the merge's forge gates. It runs",
-      "the merge request's code: keep the ledger's push token a protected variable, and do",
-      "not let the job token push, so this job cannot write the ledger.",
+      ...request.comment
+        ? [
+          `The ${request.name} job runs in merge request pipelines only: it plans every wave at the`,
+          "merge request's head, applies nothing and writes no ledger. It keeps one note on the",
+          "merge request and a commit status per wave with GITLAB_TOKEN: a project access token,",
+          "role Developer, scope api, as a masked variable that is not protected (pipelines of",
+          "unprotected branches get no protected variable), so anyone who can run a merge request",
+          "pipeline can use it: protect chant/ledger (Maintainers push). Its notes and statuses",
+          "approve nothing.",
+          ...request.file
+            ? [
+              "The same pass keeps the digests as its artifact, which the wave jobs read with",
+              "GITLAB_TOKEN (read_api) when a review approves the merge's forge gates.",
+            ]
+            : [],
+          "It runs the merge request's code: keep the ledger's push token a protected variable,",
+          "and do not let the job token push, so this job cannot write the ledger.",
+        ]
+        : [
+          "The record-plans job runs in merge request pipelines only: it plans every wave at the",
+          "merge request's head and keeps the digests as its artifact, which the wave jobs read",
+          "with GITLAB_TOKEN (read_api) when a review approves the merge's forge gates. It runs",
+          "the merge request's code: keep the ledger's push token a protected variable, and do",
+          "not let the job token push, so this job cannot write the ledger.",
+        ],
     );
   }
   return out;

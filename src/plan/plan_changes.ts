@@ -63,6 +63,19 @@ const SYMBOLS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The tool's symbol of an action.
+ * @param action An action (`delete`).
+ * @returns `-`, `+`, `~`, `-/+`, `<=`; `undefined` for an action of the tool's own.
+ * @example
+ * ```ts
+ * changeSymbol("replace"); // "-/+"
+ * ```
+ */
+export function changeSymbol(action: string): string | undefined {
+  return Object.hasOwn(SYMBOLS, action) ? SYMBOLS[action] : undefined;
+}
+
+/**
  * One change as the approver reads it: the tool's symbol, the address, the action.
  * @param change The change.
  * @returns `~ aws_instance.web (update)`; an action of the tool's own gets `*`.
@@ -73,7 +86,7 @@ const SYMBOLS: Readonly<Record<string, string>> = {
  * ```
  */
 export function describeChange(change: PlanChange): string {
-  const symbol = SYMBOLS[change.action] ?? "*";
+  const symbol = changeSymbol(change.action) ?? "*";
   return `${symbol} ${change.address} (${change.action})`;
 }
 

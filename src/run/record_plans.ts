@@ -32,9 +32,13 @@ import {
 } from "../forge/plans_handoff.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { formatBytes } from "../limits.ts";
-import type { Spec } from "../spec/types.ts";
+import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "../ci/ci_context.ts";
-import { logFailures } from "./run_outcomes.ts";
+import {
+  type FailedRun,
+  logFailures,
+  type PlannedRun,
+} from "./run_outcomes.ts";
 import { planRuns } from "./plan_runs.ts";
 import { type RunIo, type StepSettings, throwIfInterrupted } from "./run_io.ts";
 
@@ -86,6 +90,8 @@ export interface RecordPlansResult {
  * @param input The spec and step settings.
  * @param io The edges (the ledger is never written: the pull request's code
  *   runs here).
+ * @param planned The waves as `planEveryWave` planned them already (the plan
+ *   job of a request records from its own pass); planned here when absent.
  * @returns What was planned, written and handed over; exit 1 when the forge
  *   refused the statuses (a fork's read-only token) or no token is set.
  * @throws {InputError} When HEAD is not a commit, or the plans file would be
@@ -95,18 +101,14 @@ export interface RecordPlansResult {
 export async function recordPlans(
   input: RecordPlansInput,
   io: RunIo,
+  planned?: PlannedWave[],
 ): Promise<RecordPlansResult> {
   const { spec } = input;
   const log = lineLog(io.stderr);
-  const checkedOut = await io.git.resolveCommit("HEAD", io.cwd);
-  if (checkedOut === undefined) {
-    throw new InputError("--record-plans needs a commit at HEAD to plan");
-  }
-  const source = mergedResultHead(io.env);
-  const head = source ?? checkedOut;
+  const { head, checkedOut } = await requestHead(io);
   log(
     `chant-wave: recording the plans of ${spec.name} at ${head.slice(0, 12)}` +
-      (source
+      (head !== checkedOut
         ? ` (planned at its merged result ${checkedOut.slice(0, 12)})`
         : ""),
   );
@@ -116,7 +118,10 @@ export async function recordPlans(
     head,
     waves: [],
   };
-  const waves = await planEveryWave(input, io);
+  const waves = recordedWaves(
+    planned ?? await planEveryWave(input, io, { stopAtFailure: true }),
+    io,
+  );
   if (waves === undefined) return { ...result, exitCode: RUN_FAILED };
   const plans: RecordedPlans = { name: spec.name, head, waves };
   const text = formatPlansFile(plans);
@@ -146,14 +151,76 @@ export async function recordPlans(
   };
 }
 
-/** Plans each wave in a temporary directory; `undefined` when one failed to plan. */
-async function planEveryWave(
-  input: RecordPlansInput,
+/**
+ * The head a request's plans are for, and the commit checked out (they differ
+ * in a GitLab merged results pipeline).
+ * @param io The edges.
+ * @returns Both full shas.
+ * @throws {InputError} When HEAD is not a commit.
+ */
+export async function requestHead(
+  io: Pick<RunIo, "git" | "cwd" | "env">,
+): Promise<{ head: string; checkedOut: string }> {
+  const checkedOut = await io.git.resolveCommit("HEAD", io.cwd);
+  if (checkedOut === undefined) {
+    throw new InputError("--record-plans needs a commit at HEAD to plan");
+  }
+  return { head: mergedResultHead(io.env) ?? checkedOut, checkedOut };
+}
+
+/** One wave as planned at a request's head. */
+export interface PlannedWave {
+  wave: Wave;
+  /** Its runs that planned, sorted by target. */
+  planned: PlannedRun[];
+  /** Its runs that failed to plan. */
+  failed: FailedRun[];
+}
+
+/** Each wave's set digest; `undefined` (and an error logged) when one failed to plan. */
+function recordedWaves(
+  planned: PlannedWave[],
   io: RunIo,
-): Promise<RecordedWave[] | undefined> {
-  const { spec, settings } = input;
+): RecordedWave[] | undefined {
   const log = lineLog(io.stderr);
   const waves: RecordedWave[] = [];
+  for (const { wave, planned: runs, failed } of planned) {
+    if (failed.length > 0) {
+      log(
+        `error: wave ${wave.k} "${wave.name}" did not plan; no plans recorded`,
+      );
+      return undefined;
+    }
+    const digest = setDigest(
+      runs.map(({ target, plan }) => ({
+        target,
+        planDigest: plan.planDigest,
+      })),
+    );
+    log(`wave ${wave.k} "${wave.name}": ${digest}`);
+    waves.push({ wave: wave.k, name: wave.name, digest });
+  }
+  return waves;
+}
+
+/**
+ * Plans each wave of the spec at HEAD as a dry run would, in a temporary
+ * directory it removes, logging each failed run's tail.
+ * @param input The spec and step settings.
+ * @param io The edges.
+ * @param options `stopAtFailure`: plan no wave after one that failed (the
+ *   record-plans job records nothing then); else plan them all (the plan
+ *   comment shows every wave).
+ * @returns The waves planned, in order.
+ * @throws {OutcomeError} When interrupted (130/143).
+ */
+export async function planEveryWave(
+  input: RecordPlansInput,
+  io: RunIo,
+  options: { stopAtFailure: boolean },
+): Promise<PlannedWave[]> {
+  const { spec, settings } = input;
+  const waves: PlannedWave[] = [];
   const root = await mkdtemp(join(tmpdir(), "chant-wave-record-plans-"));
   try {
     for (const wave of spec.waves) {
@@ -164,21 +231,9 @@ async function planEveryWave(
         settings,
       }, io);
       throwIfInterrupted(io);
-      if (failed.length > 0) {
-        logFailures(failed, io.stderr);
-        log(
-          `error: wave ${wave.k} "${wave.name}" did not plan; no plans recorded`,
-        );
-        return undefined;
-      }
-      const digest = setDigest(
-        planned.map(({ target, plan }) => ({
-          target,
-          planDigest: plan.planDigest,
-        })),
-      );
-      log(`wave ${wave.k} "${wave.name}": ${digest}`);
-      waves.push({ wave: wave.k, name: wave.name, digest });
+      if (failed.length > 0) logFailures(failed, io.stderr);
+      waves.push({ wave, planned, failed });
+      if (failed.length > 0 && options.stopAtFailure) break;
     }
   } finally {
     await rm(root, { recursive: true, force: true });

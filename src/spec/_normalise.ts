@@ -257,6 +257,9 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
       notify: spec.notify,
       pipeline: pipeline && normalisePipeline(pipeline),
       resume: spec.resume && { schedule: spec.resume.schedule.trim() },
+      pullRequests: spec.pullRequests && {
+        comment: spec.pullRequests.comment ?? true,
+      },
     }),
   };
 }

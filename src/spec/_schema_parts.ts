@@ -291,6 +291,17 @@ export const resumeSchema = z.strictObject({
     "A scheduled pipeline job that restarts the CI jobs of waiting gates once they are approved",
 });
 
+/** `pullRequests`: `{ "comment"?: boolean }` (SPEC.md §18). */
+export const pullRequestsSchema = z.strictObject({
+  comment: z.boolean().optional().register(z.globalRegistry, {
+    description:
+      "Whether pipeline renders the plan job of pull and merge requests, which keeps one plan comment and a status per wave on the request (default true)",
+  }),
+}).register(z.globalRegistry, {
+  id: "PullRequests",
+  description: "What the rendered pipeline does on pull and merge requests",
+});
+
 /**
  * The remote names a `git:<remote>` ledger may name: the pattern the git ledger
  * itself checks (a test keeps the two equal), so a URL is never taken for one.

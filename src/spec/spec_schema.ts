@@ -31,6 +31,7 @@ import {
   nonEmpty,
   notifySchema,
   pipelineSchema,
+  pullRequestsSchema,
   resumeSchema,
   runnerSchema,
   targetSchema,
@@ -276,6 +277,10 @@ const specShape = {
   resume: resumeSchema.optional().register(z.globalRegistry, {
     description:
       "A scheduled job running chant-wave resume: { schedule: <cron> }",
+  }),
+  pullRequests: pullRequestsSchema.optional().register(z.globalRegistry, {
+    description:
+      'The plan job on pull and merge requests: { "comment": false } renders none',
   }),
   hooks: hooksSchema.optional().register(z.globalRegistry, {
     description:

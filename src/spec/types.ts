@@ -281,6 +281,12 @@ export interface Resume {
   schedule: string;
 }
 
+/** What the rendered pipeline does on pull and merge requests (§18). */
+export interface PullRequests {
+  /** Whether the plan job is rendered (default true). */
+  comment: boolean;
+}
+
 /** A whole, valid spec (§3.1). */
 export interface Spec {
   /** The rollout's name; gates are recorded under it. */
@@ -331,6 +337,8 @@ export interface Spec {
   destructiveOverrides: DestructiveOverrides;
   /** The scheduled job that restarts approved gates' jobs. */
   resume?: Resume;
+  /** As written; absent: the plan job is rendered (§18). */
+  pullRequests?: PullRequests;
   /**
    * The top-level hooks (§11), as written: each wave's `hooks` already hold
    * them unless it sets its own; read at base for a wave no base wave governs.

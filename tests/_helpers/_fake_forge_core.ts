@@ -148,6 +148,30 @@ export interface FakeState {
   mergeRequestPipelines: Map<number, FakePipeline[]>;
   /** GitLab job artifacts: job id → path in the archive → the file's text. */
   artifacts: Map<number, Map<string, string>>;
+  /**
+   * Comments (GitHub and Forgejo issue comments, GitLab merge request notes)
+   * per pull request number (GitLab: iid), oldest first.
+   */
+  comments: Map<number, FakeComment[]>;
+  /** GitLab commit statuses per commit, oldest first. */
+  gitlabStatuses: Map<string, FakeStatus[]>;
+  /**
+   * The token may read but not write (a pull request from a fork): every
+   * request that would write answers 403.
+   */
+  readOnly?: boolean;
+}
+
+/** A comment on a pull request (GitLab: a note on a merge request). */
+export interface FakeComment {
+  /** Its id (unique over the fake). */
+  id: number;
+  /** Its author's login. */
+  author: string;
+  /** Its text. */
+  body: string;
+  /** How many times it was edited. */
+  edits: number;
 }
 
 /**
@@ -174,6 +198,8 @@ export function emptyState(repository: string): FakeState {
     statuses: new Map(),
     mergeRequestPipelines: new Map(),
     artifacts: new Map(),
+    comments: new Map(),
+    gitlabStatuses: new Map(),
   };
 }
 
@@ -205,7 +231,7 @@ export class ProtocolViolation extends Error {}
 /** One documented endpoint of a fake forge. */
 export interface FakeRoute {
   /** `GET` or `POST`. */
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH" | "PUT";
   /** The path under the API prefix; groups capture one encoded segment each. */
   path: RegExp;
   /** The query parameters the endpoint documents; any other is a protocol error. */

@@ -19,6 +19,7 @@ import {
   SEGMENT,
 } from "./_fake_forge_core.ts";
 import { statusRoutes } from "./_fake_statuses.ts";
+import { commentRoutes } from "./_fake_comments.ts";
 
 const S = SEGMENT;
 
@@ -173,6 +174,7 @@ export function forgejoRoutes(
       },
     },
     ...statusRoutes("forgejo", state, style, notFound),
+    ...commentRoutes("forgejo", state, style, notFound),
   ];
 }
 

@@ -17,6 +17,7 @@ import {
   SEGMENT,
 } from "./_fake_forge_core.ts";
 import { statusRoutes } from "./_fake_statuses.ts";
+import { commentRoutes } from "./_fake_comments.ts";
 
 const S = SEGMENT;
 
@@ -210,5 +211,6 @@ export function githubRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
       },
     },
     ...statusRoutes("github", state, style, notFound),
+    ...commentRoutes("github", state, style, notFound),
   ];
 }

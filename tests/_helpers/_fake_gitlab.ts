@@ -15,6 +15,7 @@ import {
   type PageStyle,
   SEGMENT,
 } from "./_fake_forge_core.ts";
+import { commentRoutes } from "./_fake_comments.ts";
 
 const S = SEGMENT;
 const FINISHED = ["success", "failed", "canceled", "skipped"];
@@ -276,5 +277,6 @@ export function gitlabRoutes(state: FakeState, style: PageStyle): FakeRoute[] {
         };
       },
     },
+    ...commentRoutes("gitlab", state, style, () => notFound()),
   ];
 }

@@ -24,6 +24,7 @@ import { gitlabRoutes } from "./_fake_gitlab.ts";
 
 export type { ForgejoRunShape } from "./_fake_forgejo.ts";
 export type {
+  FakeComment,
   FakePipeline,
   FakePull,
   FakeReview,
@@ -113,6 +114,13 @@ export interface FakeForgeOptions {
   forgejoRuns?: ForgejoRunShape;
 }
 
+/** What each forge answers a read-only token that tries to write (403). */
+const READ_ONLY: Record<Forge, string> = {
+  github: "Resource not accessible by integration",
+  gitlab: "403 Forbidden",
+  forgejo: "token does not have at least one of required scope(s)",
+};
+
 const PREFIX: Record<Forge, string> = {
   github: "",
   gitlab: "/api/v4",
@@ -183,6 +191,9 @@ export function fakeForge(
     );
     if (unknown.length > 0) {
       return refuse(400, `undocumented query parameters ${unknown}`);
+    }
+    if (state.readOnly && request.method !== "GET") {
+      return json({ status: 403, body: { message: READ_ONLY[forge] } });
     }
     try {
       const parsed = parseBody(route, request.headers, body);

@@ -13,7 +13,12 @@
  * @module
  */
 
+import { join } from "node:path";
 import { gitlabCiLocal } from "../pipeline/_oracles.ts";
+import { BINARY } from "./binary.ts";
+import { type TempRepo, tempRepo } from "./temp_repo.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** What one gitlab-ci-local run showed. */
 export interface GitlabRun {
@@ -121,4 +126,39 @@ export async function runGitlab(
   const blocked = BLOCKED.exec(log);
   if (blocked) run.blocked = blocked[1];
   return run;
+}
+
+/** A repository holding the demo's plan and apply tools, with the binary on a PATH of its own. */
+export interface DemoRepo {
+  /** The repository (removed with it). */
+  repo: TempRepo;
+  /** A directory holding only `chant-wave` (a link to the compiled binary). */
+  bin: string;
+  /** Where the demo's apply writes (`DEMO_WORLD`); absent until something applies. */
+  world: string;
+}
+
+/**
+ * Makes a repository with `examples/tools/plan.sh` and `apply.sh`, ignoring
+ * `.chant/` and gitlab-ci-local's own directory, plus `files`.
+ * @param files More files of the first commit.
+ * @returns The repository, the binary's directory and the demo's world.
+ */
+export async function demoRepo(
+  files: Record<string, string> = {},
+): Promise<DemoRepo> {
+  const all: Record<string, string> = {
+    ".gitignore": ".chant/\n.gitlab-ci-local/\n",
+    ...files,
+  };
+  for (const tool of ["plan.sh", "apply.sh"]) {
+    all[`examples/tools/${tool}`] = await Deno.readTextFile(
+      join(ROOT, "examples/tools", tool),
+    );
+  }
+  const repo = await tempRepo(all);
+  const bin = join(repo.root, "bin");
+  await Deno.mkdir(bin);
+  await Deno.symlink(BINARY, join(bin, "chant-wave"));
+  return { repo, bin, world: join(repo.root, "world") };
 }

@@ -188,62 +188,81 @@ Deno.test("attack: on GitLab, an artifact of another pipeline of the merge reque
   expect(await m.r.applied()).toEqual([]);
 });
 
-Deno.test("attack: the rendered pull-request pipelines hold no credential that can write the ledger", async (t) => {
-  await using r = await rollout(specOf(REVIEWED, {
-    pipeline: { install: "true" },
-  }));
-  for (const forge of ["github", "forgejo"] as const) {
-    await t.step(forge, async () => {
-      const out = await r.run(["pipeline", forge, "--spec", "waves.json"]);
-      expect(out.code).toBe(0);
-      const dir = forge === "github" ? ".github" : ".forgejo";
-      const plans = parse(
-        await Deno.readTextFile(`${r.path}/${dir}/workflows/tf.plans.yml`),
-      ) as {
-        permissions: Record<string, string>;
-        jobs: Record<string, {
-          permissions?: unknown;
-          steps: {
-            uses?: string;
-            with?: Record<string, unknown>;
-            run?: string;
-          }[];
-        }>;
-      };
-      expect(plans.permissions).toEqual({
-        contents: "read",
-        statuses: "write",
-      });
-      for (const job of Object.values(plans.jobs)) {
-        expect(job.permissions).toBeUndefined();
-        const checkout = job.steps.find((step) =>
-          step.uses?.includes("checkout")
-        );
-        expect(checkout?.with?.["persist-credentials"]).toBe(false);
-        for (const step of job.steps) {
-          expect(step.run ?? "").not.toContain("--ledger");
-        }
+for (const comment of [false, true]) {
+  Deno.test(
+    `attack: the rendered pull-request pipelines hold no credential that can write the ledger${
+      comment ? ", with the plan comment" : ""
+    }`,
+    async (t) => {
+      await using r = await rollout(specOf(REVIEWED, {
+        pipeline: { install: "true" },
+        pullRequests: { comment },
+      }));
+      for (const forge of ["github", "forgejo"] as const) {
+        await t.step(forge, async () => {
+          const out = await r.run(["pipeline", forge, "--spec", "waves.json"]);
+          expect(out.code).toBe(0);
+          const dir = forge === "github" ? ".github" : ".forgejo";
+          const plans = parse(
+            await Deno.readTextFile(`${r.path}/${dir}/workflows/tf.plans.yml`),
+          ) as {
+            permissions: Record<string, string>;
+            jobs: Record<string, {
+              permissions?: unknown;
+              steps: {
+                uses?: string;
+                with?: Record<string, unknown>;
+                run?: string;
+              }[];
+            }>;
+          };
+          expect(plans.permissions).toEqual({
+            contents: "read",
+            statuses: "write",
+            // The comment: a pull request's issue comments, nothing else.
+            ...(comment ? { "pull-requests": "write" } : {}),
+          });
+          for (const job of Object.values(plans.jobs)) {
+            expect(job.permissions).toBeUndefined();
+            const checkout = job.steps.find((step) =>
+              step.uses?.includes("checkout")
+            );
+            expect(checkout?.with?.["persist-credentials"]).toBe(false);
+            for (const step of job.steps) {
+              expect(step.run ?? "").not.toContain("--ledger");
+            }
+          }
+        });
       }
-    });
-  }
-  await t.step("gitlab", async () => {
-    const out = await r.run(["pipeline", "gitlab", "--spec", "waves.json"]);
-    expect(out.code).toBe(0);
-    const file = parse(
-      await Deno.readTextFile(`${r.path}/tf.gitlab-ci.yml`),
-    ) as Record<string, { script?: string[]; artifacts?: unknown }>;
-    expect(file["record-plans"].script).toEqual([
-      "chant-wave run --spec waves.json --record-plans",
-    ]);
-    expect(file["record-plans"].artifacts).toEqual({
-      paths: [".chant/recorded-plans/tf.json"],
-    });
-  });
-  await t.step("the pull-request job writes no ledger", async () => {
-    const out = await r.run(["run", ...SPEC, "--record-plans"]);
-    expect(out.code).toBe(0);
-    expect(
-      (await listTree(`${r.path}/.chant`)).map((line) => line.split(" ")[0]),
-    ).toEqual([".gitignore", "recorded-plans/", "recorded-plans/tf.json"]);
-  });
-});
+      await t.step("gitlab", async () => {
+        const out = await r.run(["pipeline", "gitlab", "--spec", "waves.json"]);
+        expect(out.code).toBe(0);
+        const file = parse(
+          await Deno.readTextFile(`${r.path}/tf.gitlab-ci.yml`),
+        ) as Record<string, { script?: string[]; artifacts?: unknown }>;
+        expect(file["record-plans"].script).toEqual([
+          `chant-wave run --spec waves.json${
+            comment ? " --pull-request" : ""
+          } --record-plans`,
+        ]);
+        expect(file["record-plans"].artifacts).toEqual({
+          paths: [".chant/recorded-plans/tf.json"],
+        });
+      });
+      await t.step("the pull-request job writes no ledger", async () => {
+        const out = await r.run([
+          "run",
+          ...SPEC,
+          ...(comment ? ["--pull-request"] : []),
+          "--record-plans",
+        ]);
+        expect(out.code).toBe(0);
+        expect(
+          (await listTree(`${r.path}/.chant`)).map((line) =>
+            line.split(" ")[0]
+          ),
+        ).toEqual([".gitignore", "recorded-plans/", "recorded-plans/tf.json"]);
+      });
+    },
+  );
+}

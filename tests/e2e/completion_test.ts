@@ -21,6 +21,7 @@ const RUN_FLAGS = [
   "--ledger",
   "--out-of-order",
   "--parallel",
+  "--pull-request",
   "--record-plans",
   "--share",
   "--spec",

@@ -54,6 +54,15 @@ export function reviewed(f: Fixture): Fixture {
 }
 
 /**
+ * The fixture with `pullRequests.comment` false: no plan job of requests
+ * (the record-plans job alone, when a wave is approved by review).
+ * @param f The fixture.
+ */
+export function quiet(f: Fixture): Fixture {
+  return { ...f, spec: { ...f.spec, pullRequests: { comment: false } } };
+}
+
+/**
  * Parses a spec given as an object, as the renderers' input.
  * @param value The spec.
  */

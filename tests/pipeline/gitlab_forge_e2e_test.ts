@@ -14,12 +14,9 @@ import { join } from "node:path";
 import { expandJobs } from "../../src/jobs/expand_jobs.ts";
 import { renderGitlab } from "../../src/pipeline/render_gitlab.ts";
 import { parseSpec } from "../../src/spec/parse_spec.ts";
-import { BINARY } from "../_helpers/binary.ts";
 import { fakeForge } from "../_helpers/fake_forge.ts";
-import { runGitlab } from "../_helpers/gitlab_runner.ts";
-import { tempRepo } from "../_helpers/temp_repo.ts";
+import { demoRepo, runGitlab } from "../_helpers/gitlab_runner.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
 const PIPELINE = 77;
 const JOB_URL = "https://gitlab.example/octo/hello/-/jobs";
 const CHILD = ".chant/waves/e2e/wave-1.gitlab-ci.yml";
@@ -54,20 +51,9 @@ Deno.test({
   sanitizeOps: false,
 }, async (t) => {
   await using gitlab = fakeForge("gitlab", { repository: "42" });
-  const files: Record<string, string> = {
-    ".gitignore": ".chant/\n.gitlab-ci-local/\n",
-    "examples/desired/eu": "eu v2\n",
-  };
-  for (const tool of ["plan.sh", "apply.sh"]) {
-    files[`examples/tools/${tool}`] = await Deno.readTextFile(
-      join(ROOT, "examples/tools", tool),
-    );
-  }
-  await using repo = await tempRepo(files);
-  const bin = join(repo.root, "bin");
-  const world = join(repo.root, "world");
-  await Deno.mkdir(bin);
-  await Deno.symlink(BINARY, join(bin, "chant-wave"));
+  const demo = await demoRepo({ "examples/desired/eu": "eu v2\n" });
+  await using repo = demo.repo;
+  const { bin, world } = demo;
   const spec = specText(bin, world);
   const parsed = parseSpec(spec, "waves.json");
   const [file] = renderGitlab(

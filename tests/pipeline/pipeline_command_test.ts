@@ -11,8 +11,10 @@ const BARE = {
   name: "demo",
   plan: ["p", "{plan}"],
   apply: ["a", "{plan}"],
-  // Ungated, so each forge gets one file (gated waves add the approve
-  // workflow, which the last test here checks).
+  // Ungated and without the plan job of pull requests, so each forge gets one
+  // file (gated waves add the approve workflow, and the plan job its own
+  // workflow, which tests below check).
+  pullRequests: { comment: false },
   waves: [
     { name: "dev", gate: "never", runs: ["x"] },
     { name: "prod", gate: "never", runs: ["y"] },
@@ -303,6 +305,26 @@ Deno.test("pipeline refuses a --spec that is absolute or outside the repository 
   await t.step("nothing was written", async () => {
     await expect(Deno.stat(`${repo.path}/.github`)).rejects.toThrow();
   });
+});
+
+Deno.test("pipeline writes the plans workflow of pull requests beside the rollout's by default", async () => {
+  const { pullRequests: _, ...spec } = BARE;
+  await using dir = await tempDir({
+    "waves.json": JSON.stringify({ ...spec, pipeline: { install: INSTALL } }),
+  });
+  const out = await runBinary(["pipeline", "github", "--spec", "waves.json"], {
+    cwd: dir.path,
+  });
+  expect(out).toEqual({
+    code: 0,
+    stdout: "",
+    stderr:
+      "wrote .github/workflows/demo.yml\nwrote .github/workflows/demo.plans.yml\n",
+  });
+  const text = await Deno.readTextFile(
+    `${dir.path}/.github/workflows/demo.plans.yml`,
+  );
+  expect(text).toContain("chant-wave run --spec waves.json --pull-request\n");
 });
 
 Deno.test("pipeline writes the approve workflow beside the rollout's when a wave is gated", async () => {

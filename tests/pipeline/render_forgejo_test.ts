@@ -6,6 +6,7 @@ import {
   assertGolden,
   assertValidWorkflow,
   fixture,
+  quiet,
   reviewed,
   specOf,
 } from "./_fixtures.ts";
@@ -20,7 +21,7 @@ for (const name of ["example", "portable"] as const) {
 }
 
 Deno.test("renderForgejo() writes the resume and record-plans workflows as golden files, valid for actionlint and GitHub's parser", async () => {
-  const f = reviewed(await fixture("forge_jobs"));
+  const f = quiet(reviewed(await fixture("forge_jobs")));
   const [, resume, plans] = renderForgejo(f.spec, f.jobs, f.specFile);
   expect([resume.path, plans.path]).toEqual([
     ".forgejo/workflows/rollout.resume.yml",
@@ -36,6 +37,22 @@ Deno.test("renderForgejo() writes the resume and record-plans workflows as golde
   expect(doc.jobs.resume.env).toEqual({
     CHANT_WAVE_FORGE_TOKEN: "${{ secrets.CHANT_WAVE_FORGE_TOKEN }}",
   });
+});
+
+Deno.test("renderForgejo() writes the plan job of pull requests with the recorded plans, as one golden file, valid for actionlint and GitHub's parser", async () => {
+  const f = reviewed(await fixture("example"));
+  const plans = renderForgejo(f.spec, f.jobs, f.specFile).find((file) =>
+    file.path === ".forgejo/workflows/demo.plans.yml"
+  )!;
+  await assertGolden("example/forgejo.plans-recorded.yml", plans.text);
+  await assertValidWorkflow(f, plans, 1);
+  const doc = parse(plans.text) as {
+    jobs: Record<string, { steps: { run?: string }[] }>;
+  };
+  expect(Object.keys(doc.jobs)).toEqual(["record-plans"]);
+  expect(doc.jobs["record-plans"].steps.at(-1)?.run?.split("\n").at(-1)).toBe(
+    "chant-wave run --spec examples/waves.jsonc --pull-request --record-plans",
+  );
 });
 
 Deno.test("renderForgejo() drops environments with a header note and uses Forgejo's artifact actions", async () => {

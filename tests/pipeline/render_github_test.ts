@@ -9,6 +9,7 @@ import {
   assertValidWorkflow,
   type Fixture,
   fixture,
+  quiet,
   reviewed,
   specOf,
   SPECS,
@@ -167,7 +168,7 @@ Deno.test("renderGithub() and renderForgejo() agree on every job's commands and 
 });
 
 Deno.test("renderGithub() writes the resume and record-plans workflows beside the rollout's, as golden files, valid for actionlint and GitHub's parser", async () => {
-  const f = reviewed(await fixture("forge_jobs"));
+  const f = quiet(reviewed(await fixture("forge_jobs")));
   const files = renderGithub(f.spec, f.jobs, f.specFile);
   expect(files.map((file) => file.path)).toEqual([
     ".github/workflows/rollout.yml",
@@ -251,14 +252,24 @@ Deno.test("renderGithub() writes the resume and record-plans workflows beside th
   }
 });
 
-Deno.test("renderGithub() writes the approve workflow for gated waves, no other without resume or review approvals", async () => {
-  const f = await fixture("example");
+Deno.test("renderGithub() writes the approve workflow for gated waves, the plans workflow of pull requests unless pullRequests.comment is false, no other without resume or review approvals", async () => {
+  const f = quiet(await fixture("example"));
   expect(renderGithub(f.spec, f.jobs, f.specFile).map((file) => file.path))
     .toEqual([
       ".github/workflows/demo.yml",
       ".github/workflows/demo.approve.yml",
     ]);
-  const resumeOnly = await fixture("forge_jobs");
+  const plain = await fixture("example");
+  expect(
+    renderGithub(plain.spec, plain.jobs, plain.specFile).map((file) =>
+      file.path
+    ),
+  ).toEqual([
+    ".github/workflows/demo.yml",
+    ".github/workflows/demo.plans.yml",
+    ".github/workflows/demo.approve.yml",
+  ]);
+  const resumeOnly = quiet(await fixture("forge_jobs"));
   expect(
     renderGithub(resumeOnly.spec, resumeOnly.jobs, resumeOnly.specFile).map((
       file,
@@ -274,6 +285,44 @@ Deno.test("renderGithub() writes the approve workflow for gated waves, no other 
   };
   expect(renderGithub(ungated, f.jobs, f.specFile)).toHaveLength(1);
 });
+
+for (
+  const [name, review] of [["the plan job", false], [
+    "the plan job that records the plans too",
+    true,
+  ]] as const
+) {
+  Deno.test(`renderGithub() writes ${name} of pull requests, as a golden file, valid for actionlint and GitHub's parser`, async () => {
+    const example = await fixture("example");
+    const f = review ? reviewed(example) : example;
+    const plans = renderGithub(f.spec, f.jobs, f.specFile).find((file) =>
+      file.path === ".github/workflows/demo.plans.yml"
+    )!;
+    await assertGolden(
+      `example/github.${review ? "plans-recorded" : "plans"}.yml`,
+      plans.text,
+    );
+    await assertValidWorkflow(f, plans, 1);
+    const p = parse(plans.text) as Workflow;
+    expect(p.on).toEqual({ pull_request: { branches: ["main"] } });
+    // Reading, the statuses and the comment: nothing that can push the ledger.
+    expect(p.permissions).toEqual({
+      contents: "read",
+      statuses: "write",
+      "pull-requests": "write",
+    });
+    const id = review ? "record-plans" : "plan";
+    expect(Object.keys(p.jobs)).toEqual([id]);
+    const step = p.jobs[id].steps.at(-1);
+    expect(step?.env).toEqual({ GITHUB_TOKEN: "${{ github.token }}" });
+    expect(step?.run?.split("\n").at(-1)).toBe(
+      `chant-wave run --spec examples/waves.jsonc --pull-request${
+        review ? " --record-plans" : ""
+      }`,
+    );
+    expect(step?.run).not.toContain("--ledger");
+  });
+}
 
 const SMALL = {
   name: "s",

@@ -4,7 +4,7 @@ import { parse } from "yaml";
 import { renderGitlab } from "../../src/pipeline/render_gitlab.ts";
 import { renderGitlabChild } from "../../src/pipeline/render_gitlab_child.ts";
 import { tempRepo } from "../_helpers/temp_repo.ts";
-import { assertGolden, fixture, reviewed, specOf } from "./_fixtures.ts";
+import { assertGolden, fixture, quiet, reviewed, specOf } from "./_fixtures.ts";
 import { gitlabCiLocal } from "./_oracles.ts";
 
 type GitlabJob = Record<string, unknown> & {
@@ -66,7 +66,7 @@ for (const name of ["example", "portable"] as const) {
       needs: { job: string }[];
     }[];
     expect(listed.map((job) => [job.name, job.needs.map((need) => need.job)]))
-      .toEqual(parentJobs(f));
+      .toEqual([...parentJobs(f), ["plan", []]]);
   });
 }
 
@@ -75,7 +75,7 @@ Deno.test({
     "renderGitlab() adds the resume and record-plans jobs, each run by gitlab-ci-local only in its own kind of pipeline",
   sanitizeResources: false,
 }, async (t) => {
-  const f = reviewed(await fixture("forge_jobs"));
+  const f = quiet(reviewed(await fixture("forge_jobs")));
   const files = renderGitlab(f.spec, f.jobs, f.specFile);
   expect(files).toHaveLength(1);
   const [file] = files;
@@ -150,6 +150,64 @@ Deno.test({
   expect(doc["record-plans"].artifacts).toEqual({
     paths: [".chant/recorded-plans/rollout.json"],
   });
+});
+
+Deno.test({
+  name:
+    "renderGitlab() adds the plan job that a merge request pipeline runs alone, as gitlab-ci-local lists it; one job with the recorded plans too",
+  sanitizeResources: false,
+}, async (t) => {
+  for (const review of [false, true]) {
+    await t.step(review ? "with review approvals" : "by default", async () => {
+      const example = await fixture("example");
+      const f = review ? reviewed(example) : example;
+      const [file] = renderGitlab(f.spec, f.jobs, f.specFile);
+      const name = review ? "record-plans" : "plan";
+      if (review) await assertGolden("example/gitlab.recorded.yml", file.text);
+      await using repo = await tempRepo({ [file.path]: file.text });
+      await repo.commit("pipeline");
+      const waves = parentJobs(f).map(([job]) => job);
+      for (
+        const [source, runs] of [
+          ["push", waves],
+          ["merge_request_event", [name]],
+        ] as const
+      ) {
+        const out = await gitlabCiLocal(
+          [
+            "--file",
+            file.path,
+            "--list-json",
+            "--ignore-predefined-vars",
+            "CI_PIPELINE_SOURCE",
+            "--variable",
+            `CI_PIPELINE_SOURCE=${source}`,
+            "--variable",
+            "CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main",
+          ],
+          repo.path,
+          { ...repo.env },
+        );
+        expect(out.code).toBe(0);
+        const listed = JSON.parse(out.stdout) as {
+          name: string;
+          when: string;
+        }[];
+        expect(
+          listed.filter((job) => job.when !== "never").map((job) => job.name),
+        ).toEqual(runs);
+      }
+      const doc = parse(file.text) as Record<string, GitlabJob>;
+      expect(doc[name].script).toEqual([
+        `chant-wave run --spec examples/waves.jsonc --pull-request${
+          review ? " --record-plans" : ""
+        }`,
+      ]);
+      expect(doc[name].artifacts).toEqual(
+        review ? { paths: [".chant/recorded-plans/demo.json"] } : undefined,
+      );
+    });
+  }
 });
 
 Deno.test("renderGitlab() writes the §6.2 settings for the example", async () => {

@@ -297,7 +297,7 @@ Deno.test("specSchema checks durations", async (t) => {
   ]);
 });
 
-Deno.test("specSchema checks notify, resume, idTokens, variables and runners", async (t) => {
+Deno.test("specSchema checks notify, resume, pullRequests, idTokens, variables and runners", async (t) => {
   const env = 'use letters, digits and "_", not starting with a digit';
   await runProblemCases(t, [
     {
@@ -331,6 +331,25 @@ Deno.test("specSchema checks notify, resume, idTokens, variables and runners", a
     {
       name: "a resume schedule",
       text: topSpec('  "resume": { "schedule": "*/10 8-18 * * MON-FRI" },'),
+      want: [],
+    },
+    {
+      name: "pullRequests with a misspelt field",
+      text: topSpec('  "pullRequests": { "coment": false },'),
+      want: [
+        'w.jsonc:3:21: pullRequests: unknown field "coment"; did you mean "comment"?',
+      ],
+    },
+    {
+      name: "pullRequests.comment that is not a boolean",
+      text: topSpec('  "pullRequests": { "comment": "no" },'),
+      want: [
+        'w.jsonc:3:32: pullRequests.comment: expected true or false, got "no"',
+      ],
+    },
+    {
+      name: "pullRequests that turns the plan job off",
+      text: topSpec('  "pullRequests": { "comment": false },'),
       want: [],
     },
     {

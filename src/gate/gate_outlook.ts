@@ -1,0 +1,76 @@
+/**
+ * The gate a wave will meet, stated before it runs (SPEC.md §18): for the plan
+ * job on a pull or merge request, the policy and approver rules read at the
+ * request's base (§4.4, never the request's own spec), whether the planned
+ * runs then need an approval, and which rule decided. It composes the gate
+ * core's own readers (`wavePolicy`, `needsApproval`, `approvalAtBase`), so
+ * whatever decides a wave's gate decides what this says. It decides nothing
+ * itself and reads no ledger: what it returns is information, never an
+ * approval. Pure.
+ * @module
+ */
+
+import type { Wave } from "../spec/types.ts";
+import type { GatePolicy } from "../spec/types.ts";
+import {
+  approvalAtBase,
+  describeApprovers,
+  strictestRules,
+} from "./approval_at_base.ts";
+import type { PolicyBase } from "./base_spec.ts";
+import {
+  needsApproval,
+  type PlannedMember,
+  wavePolicy,
+} from "./policy_at_base.ts";
+
+/** The gate a wave will meet with the plans it has now. */
+export interface GateOutlook {
+  /** The policy read at base (the strictest over every base). */
+  policy: GatePolicy;
+  /** Whether the planned runs need a person's approval under it. */
+  needed: boolean;
+  /** How many distinct approvers the rules at base require. */
+  required: number;
+  /** The approver rules in words (`2 distinct approvers, anyone, no self-approval`). */
+  approvers: string;
+  /**
+   * Which rule decided, for people: why an approval is or is not needed, and
+   * where the policy was read (`the policy is "always" (read at <sha12>: …)`).
+   */
+  rule: string;
+}
+
+/**
+ * States the gate a wave will meet given its planned runs, as the wave's job
+ * would decide it (its ledger aside): the policy and approver rules at base,
+ * then `needsApproval`. The seam for rules over a plan's content: the rule
+ * that decides is whatever this returns in `rule`.
+ * @param bases The commits the rules are read at and the spec at each.
+ * @param wave The wave (number and name).
+ * @param members The wave's planned runs.
+ * @returns The outlook.
+ * @example
+ * ```ts
+ * gateOutlook([{ sha, spec: { status: "absent" } }], { k: 1, name: "dev" }, []);
+ * // { policy: "always", needed: false, required: 1, … }
+ * ```
+ */
+export function gateOutlook(
+  bases: readonly PolicyBase[],
+  wave: Pick<Wave, "k" | "name">,
+  members: readonly (PlannedMember & { target: string })[],
+): GateOutlook {
+  const targets = members.map((m) => m.target);
+  const policy = wavePolicy(bases, wave, targets);
+  const ref = { k: wave.k, name: wave.name, targets };
+  const rules = strictestRules(bases.map((base) => approvalAtBase(base, ref)));
+  const need = needsApproval(policy.policy, members);
+  return {
+    policy: policy.policy,
+    needed: need.needed,
+    required: rules.required,
+    approvers: describeApprovers(rules),
+    rule: `${need.why} (${policy.reason})`,
+  };
+}
