@@ -1,10 +1,11 @@
 /**
  * The gate a wave will meet, stated before it runs (SPEC.md §18): for the plan
  * job on a pull or merge request, the policy and approver rules read at the
- * request's base (§4.4, never the request's own spec), whether the planned
- * runs then need an approval, and which rule decided. It composes the gate
- * core's own readers (`wavePolicy`, `needsApproval`, `approvalAtBase`), so
- * whatever decides a wave's gate decides what this says. It decides nothing
+ * request's base (§4.4, never the request's own spec), tightened or loosened
+ * by the wave's rules over what its plans change (`plan_rules.ts`), whether
+ * the planned runs then need an approval, and which rule decided. It composes
+ * the gate core's own readers (`wavePolicy`, `rulesVerdictAtBase`,
+ * `needsApproval`), so whatever decides a wave's gate decides what this says. It decides nothing
  * itself and reads no ledger: what it returns is information, never an
  * approval. Pure.
  * @module
@@ -12,31 +13,30 @@
 
 import type { Wave } from "../spec/types.ts";
 import type { GatePolicy } from "../spec/types.ts";
-import {
-  approvalAtBase,
-  describeApprovers,
-  strictestRules,
-} from "./approval_at_base.ts";
+import { describeApprovers } from "./approval_at_base.ts";
 import type { PolicyBase } from "./base_spec.ts";
 import {
   needsApproval,
   type PlannedMember,
   wavePolicy,
 } from "./policy_at_base.ts";
+import { type RuleMember, rulesVerdictAtBase } from "./plan_rules.ts";
 
 /** The gate a wave will meet with the plans it has now. */
 export interface GateOutlook {
-  /** The policy read at base (the strictest over every base). */
+  /** The gate read at base (the strictest over every base), after its rules. */
   policy: GatePolicy;
   /** Whether the planned runs need a person's approval under it. */
   needed: boolean;
-  /** How many distinct approvers the rules at base require. */
+  /** How many distinct approvers the rules at base require (rules included). */
   required: number;
   /** The approver rules in words (`2 distinct approvers, anyone, no self-approval`). */
   approvers: string;
   /**
-   * Which rule decided, for people: why an approval is or is not needed, and
-   * where the policy was read (`the policy is "always" (read at <sha12>: …)`).
+   * Which rule decided, for people: why an approval is or is not needed,
+   * where the policy was read (`the policy is "always" (read at <sha12>: …)`)
+   * and each rule over the plans that tightened or loosened it, in the words
+   * `run`'s log and `show` use.
    */
   rule: string;
 }
@@ -44,8 +44,7 @@ export interface GateOutlook {
 /**
  * States the gate a wave will meet given its planned runs, as the wave's job
  * would decide it (its ledger aside): the policy and approver rules at base,
- * then `needsApproval`. The seam for rules over a plan's content: the rule
- * that decides is whatever this returns in `rule`.
+ * the rules over the plans' changes, then `needsApproval`.
  * @param bases The commits the rules are read at and the spec at each.
  * @param wave The wave (number and name).
  * @param members The wave's planned runs.
@@ -59,18 +58,26 @@ export interface GateOutlook {
 export function gateOutlook(
   bases: readonly PolicyBase[],
   wave: Pick<Wave, "k" | "name">,
-  members: readonly (PlannedMember & { target: string })[],
+  members: readonly (PlannedMember & RuleMember)[],
 ): GateOutlook {
   const targets = members.map((m) => m.target);
   const policy = wavePolicy(bases, wave, targets);
-  const ref = { k: wave.k, name: wave.name, targets };
-  const rules = strictestRules(bases.map((base) => approvalAtBase(base, ref)));
-  const need = needsApproval(policy.policy, members);
+  const verdict = rulesVerdictAtBase(
+    bases,
+    wave,
+    targets,
+    policy.policy,
+    members,
+  );
+  const need = needsApproval(verdict.gate, members);
+  const decided = [...verdict.decided, ...verdict.unmet].map((rule) =>
+    `; and ${rule.description}`
+  );
   return {
-    policy: policy.policy,
+    policy: verdict.gate,
     needed: need.needed,
-    required: rules.required,
-    approvers: describeApprovers(rules),
-    rule: `${need.why} (${policy.reason})`,
+    required: verdict.approvers.required,
+    approvers: describeApprovers(verdict.approvers),
+    rule: `${need.why} (${policy.reason}${decided.join("")})`,
   };
 }

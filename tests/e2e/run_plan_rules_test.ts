@@ -231,3 +231,23 @@ Deno.test("run with rules: a plan file that commands of the change write never l
   );
   expect(await r.applied()).toEqual([]);
 });
+
+Deno.test("run --pull-request: the plan comment says which rule decided, as the job will", async () => {
+  await using r = await rollout(
+    toolSpec([{
+      name: "prod",
+      runs: ["eu"],
+      gate: "never",
+      rules: [IAM_RULE],
+    }]),
+    { files: { "live/eu/plan.json": IAM } },
+  );
+  const out = await r.run(["run", ...SPEC, "--pull-request"], ENV);
+  expect(out.code).toBe(0);
+  expect(out.stdout).toContain(
+    `Gate at base: **always**, 2 distinct approvers, anyone, self-approval allowed; rule: the policy is "always" (read at ${await r
+      .readAt()}: wave 1 "prod" by name and position; and rules\\[0\\] of wave 1 "prod" at ${
+      r.base.slice(0, 12)
+    } (when type "aws\\_iam\\_\\*": gate "always", 2 approvers) matched eu: aws\\_iam\\_role.deploy (update))`,
+  );
+});

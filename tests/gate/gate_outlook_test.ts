@@ -63,4 +63,38 @@ Deno.test("gateOutlook() states the gate at base and whether the plans need an a
       'the policy is "always" (the spec is not in 0123456789ab)',
     );
   });
+  await t.step(
+    "a rule at base over the plan's changes tightens the gate and says so",
+    () => {
+      const ruled = JSON.stringify({
+        ...JSON.parse(BASE),
+        waves: [
+          { name: "dev", gate: "never", runs: [{ target: "dev" }] },
+          {
+            name: "prod",
+            gate: "never",
+            rules: [{
+              when: { type: "aws_iam_*" },
+              gate: "always",
+              approvers: { required: 2 },
+            }],
+            runs: [{ target: "eu" }, { target: "us" }],
+          },
+        ],
+      });
+      const outlook = gateOutlook(at(ruled), { k: 2, name: "prod" }, [
+        {
+          target: "eu",
+          changes: [{ address: "aws_iam_role.deploy", action: "update" }],
+        },
+        { target: "us", empty: true },
+      ]);
+      expect(outlook.policy).toBe("always");
+      expect(outlook.needed).toBe(true);
+      expect(outlook.required).toBe(2);
+      expect(outlook.rule).toContain(
+        'rules[0] of wave 2 "prod" at 0123456789ab (when type "aws_iam_*": gate "always", 2 approvers) matched eu: aws_iam_role.deploy (update)',
+      );
+    },
+  );
 });
