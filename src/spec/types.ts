@@ -70,6 +70,7 @@ export const CHANGE_ACTIONS = [
   "forget",
   "move",
   "import",
+  "invoke",
   "deploy",
   "revert",
 ] as const;

@@ -14,6 +14,7 @@ import { visible } from "../console/visible.ts";
 import type { PlanDocument, ResourceChange } from "./_plan_document.ts";
 import type { JsonObject } from "./_exact_json.ts";
 import { changedAttributes } from "./_attribute_paths.ts";
+import { ShapeError } from "../input/shape_error.ts";
 import {
   MAX_CHANGE_ADDRESS,
   MAX_PLAN_CHANGES,
@@ -118,14 +119,24 @@ function actionOf(change: ResourceChange): string | undefined {
 }
 
 /**
- * The changes of a checked plan document: at most
- * {@linkcode MAX_PLAN_CHANGES}, addresses cut to
- * {@linkcode MAX_CHANGE_ADDRESS} characters (a deposed object's address is
- * followed by ` (deposed <key>)`).
+ * The changes of a checked plan document, for the approver and for the rules
+ * over what a plan changes (SPEC.md §13.1, §18): every effect on an object is
+ * listed, so that a rule over any of them sees it. A resource change is
+ * listed under its address with its action (an update with the attribute
+ * paths it changes); a moved object is listed again under its previous
+ * address with the same action, and, when it also does something else, as a
+ * `move` under its address; an import beside another action as an `import`;
+ * an action a change triggers (Terraform's `action_invocations`) as an
+ * `invoke` of the action's address. A deposed object is listed under its
+ * resource's address (the summary names it deposed).
  * @param document A checked plan document.
  * @returns The changes, in the plan's order: `create`, `update`, `delete`,
  *   `replace` (a delete and a create, in either order), `read`, `forget`,
- *   `move` (moved without changes), `import` (imported without changes).
+ *   `move`, `import`, `invoke`.
+ * @throws {ShapeError} When the plan changes more than
+ *   {@linkcode MAX_PLAN_CHANGES} objects, or an address is longer than
+ *   {@linkcode MAX_CHANGE_ADDRESS}: a list cut short would hide a change
+ *   from the rules.
  * @example
  * ```ts
  * // resource_changes: web ["update"], old ["delete"], same ["no-op"]
@@ -135,20 +146,44 @@ function actionOf(change: ResourceChange): string | undefined {
  */
 export function changesOf(document: PlanDocument): PlanChange[] {
   const out: PlanChange[] = [];
+  const add = (change: PlanChange) => {
+    if (change.address.length > MAX_CHANGE_ADDRESS) {
+      throw new ShapeError(
+        "",
+        `an address is longer than ${MAX_CHANGE_ADDRESS} characters: ${
+          shown(change.address, 64)
+        }`,
+      );
+    }
+    if (out.length >= MAX_PLAN_CHANGES) {
+      throw new ShapeError(
+        "",
+        `the plan changes more than ${MAX_PLAN_CHANGES} objects; chant-wave reads at most that many in one run`,
+      );
+    }
+    out.push(change);
+  };
   for (const change of document.resources) {
-    if (out.length >= MAX_PLAN_CHANGES) break;
     const action = actionOf(change);
     if (action === undefined) continue;
-    const address = change.deposed === undefined
-      ? change.address
-      : `${change.address} (deposed ${change.deposed})`;
     const attributes = action === "update"
       ? changedAttributes(change.covered.change as JsonObject)
       : undefined;
-    out.push({
-      address: address.slice(0, MAX_CHANGE_ADDRESS),
-      action,
-      ...(attributes === undefined ? {} : { attributes }),
+    const paths = attributes === undefined ? {} : { attributes };
+    add({ address: change.address, action, ...paths });
+    if (change.previousAddress !== undefined) {
+      add({ address: change.previousAddress, action, ...paths });
+      if (action !== "move") add({ address: change.address, action: "move" });
+    }
+    if (change.importing && action !== "import") {
+      add({ address: change.address, action: "import" });
+    }
+  }
+  for (const invocation of document.invocations) {
+    const address = invocation.address;
+    add({
+      address: typeof address === "string" ? address : "action",
+      action: "invoke",
     });
   }
   return out;

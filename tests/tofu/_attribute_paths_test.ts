@@ -25,7 +25,7 @@ Deno.test("tofuPlanFile() lists the attributes a real update changes", () => {
     address: "corner_user_identity.user",
     action: "update",
     attributes: ["age", "name"],
-  }]);
+  }, { address: "corner_user_identity.user", action: "import" }]);
 });
 
 Deno.test("tofuPlanFile() names tag paths, and the digest binds them", () => {

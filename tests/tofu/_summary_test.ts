@@ -1,6 +1,6 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { summarise } from "../../src/tofu/_summary.ts";
+import { changesOf, summarise } from "../../src/tofu/_summary.ts";
 import type {
   PlanDocument,
   ResourceChange,
@@ -74,4 +74,79 @@ Deno.test("summarise() counts as tofu does and names what is destroyed", async (
   for (const [name, document, want] of cases) {
     await t.step(name, () => expect(summarise(document)).toBe(want));
   }
+});
+
+Deno.test("changesOf() lists every effect on an object, so a rule over any of them sees it", async (t) => {
+  const update = {
+    covered: {
+      change: { before: { tags: { a: "1" } }, after: { tags: { a: "2" } } },
+    },
+  };
+  await t.step("a move beside an update: both addresses, and the move", () => {
+    expect(changesOf(doc(
+      change("terraform_data.vpc", ["update"], {
+        previousAddress: "module.network.terraform_data.vpc",
+        ...update,
+      }),
+    ))).toEqual([
+      {
+        address: "terraform_data.vpc",
+        action: "update",
+        attributes: ["tags.a"],
+      },
+      {
+        address: "module.network.terraform_data.vpc",
+        action: "update",
+        attributes: ["tags.a"],
+      },
+      { address: "terraform_data.vpc", action: "move" },
+    ]);
+  });
+  await t.step("a move beside a replace; a move alone", () => {
+    expect(changesOf(doc(
+      change("b.x", ["delete", "create"], { previousAddress: "module.m.b.x" }),
+      change("c.y", ["no-op"], { previousAddress: "module.m.c.y" }),
+    ))).toEqual([
+      { address: "b.x", action: "replace" },
+      { address: "module.m.b.x", action: "replace" },
+      { address: "b.x", action: "move" },
+      { address: "c.y", action: "move" },
+      { address: "module.m.c.y", action: "move" },
+    ]);
+  });
+  await t.step("an import beside an update, and alone", () => {
+    expect(changesOf(doc(
+      change("d.adopted", ["update"], { importing: true, ...update }),
+      change("d.plain", ["no-op"], { importing: true }),
+    ))).toEqual([
+      { address: "d.adopted", action: "update", attributes: ["tags.a"] },
+      { address: "d.adopted", action: "import" },
+      { address: "d.plain", action: "import" },
+    ]);
+  });
+  await t.step("a deposed object under its resource's address", () => {
+    expect(changesOf(doc(
+      change('e.x["a"]', ["delete"], { deposed: "00000001" }),
+    ))).toEqual([{ address: 'e.x["a"]', action: "delete" }]);
+  });
+  await t.step("an action a change triggers, as an invoke", () => {
+    expect(changesOf({
+      resources: [],
+      outputs: [],
+      invocations: [{ address: "action.aws_lambda_invoke.notify" }],
+    })).toEqual([
+      { address: "action.aws_lambda_invoke.notify", action: "invoke" },
+    ]);
+  });
+  await t.step("too many changes, or a too long address, fail the plan", () => {
+    const many = Array.from(
+      { length: 10_001 },
+      (_, i) => change(`f.x[${i}]`, ["create"]),
+    );
+    expect(() => changesOf(doc(...many))).toThrow(
+      "the plan changes more than 10000 objects",
+    );
+    expect(() => changesOf(doc(change(`g.${"y".repeat(1030)}`, ["create"]))))
+      .toThrow("an address is longer than 1024 characters");
+  });
 });

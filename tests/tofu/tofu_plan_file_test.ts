@@ -606,14 +606,21 @@ Deno.test("tofuPlanFile() lists what each resource change does, never a value", 
         address: "corner_user_identity.user",
         action: "update",
         attributes: ["age", "name"],
-      }],
+      }, { address: "corner_user_identity.user", action: "import" }],
     },
     {
       file: "moved_block.json",
-      changes: [{ address: "random_id.test2", action: "move" }],
+      // The object, under its address and under the one it moved from.
+      changes: [
+        { address: "random_id.test2", action: "move" },
+        { address: "random_id.test", action: "move" },
+      ],
     },
     { file: "no_changes.json", changes: [] },
-    { file: "actions.json", changes: [] },
+    {
+      file: "actions.json",
+      changes: [{ address: "action.bufo_print.success", action: "invoke" }],
+    },
   ];
   for (const c of cases) {
     await t.step(c.file, () => {
@@ -644,7 +651,7 @@ Deno.test("tofuPlanFile() lists what each resource change does, never a value", 
     const plan = tofuPlanFile(JSON.stringify(doc));
     expect(plan.changes).toEqual([
       { address: "aws_db_instance.old", action: "delete" },
-      { address: "aws_instance.web (deposed 00000001)", action: "delete" },
+      { address: "aws_instance.web", action: "delete" },
     ]);
     expect(JSON.stringify(plan.changes)).not.toContain(
       JSON.stringify(entry.change.before).slice(1, 20),
