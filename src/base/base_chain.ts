@@ -178,6 +178,44 @@ async function chainPage(
   return page;
 }
 
+/**
+ * The commits, over every parent of `head` and all their history, where one
+ * of `paths` differs from a parent (a root holding one of them included),
+ * newest first: what the chain rule reads beside the first-parent chain when
+ * no trusted decision bounds it.
+ * @param git The git seam.
+ * @param top The repository's top level.
+ * @param head HEAD's full sha.
+ * @param paths The files that decide the gate, from the top level.
+ * @returns The commits.
+ * @throws {GitError} When git fails, or prints what no walk does.
+ */
+async function everyParentsVersions(
+  git: Git,
+  top: string,
+  head: string,
+  paths: readonly string[],
+): Promise<string[]> {
+  const args = [
+    "--literal-pathspecs",
+    "log",
+    "--full-history",
+    "--no-color",
+    "--no-show-signature",
+    "--format=%H",
+    `${head}^@`,
+    "--",
+    ...paths,
+  ];
+  const out = await git.run(args, { cwd: top, memo: true });
+  const commits = out.split("\n").filter((line) => line !== "");
+  const odd = commits.find((line) => !FULL_SHA.test(line));
+  if (odd !== undefined) {
+    throw new GitError(args, 0, `it printed an unexpected line: ${odd}`);
+  }
+  return commits;
+}
+
 /** Which recorded decisions count as bounds of the chain (SPEC.md §4.4). */
 export type Counted =
   /** Those the default branch holds: its tip, full sha. */
@@ -314,8 +352,20 @@ export async function chainCommits(
       paths: [...paths],
       stops: bounds.stops,
     });
+    // No trusted decision bounds the first-parent chain: the versions over
+    // every parent of HEAD are read too, so a change whose first parent leads
+    // to a history of its own (an orphan root, a rollout renamed there) still
+    // meets every version it merged, and their names.
+    const commits = chain.stop === undefined
+      ? [
+        ...new Set([
+          ...chain.commits,
+          ...await everyParentsVersions(git, top, options.head, [...paths]),
+        ]),
+      ]
+      : chain.commits;
     const before = paths.size;
-    for (const sha of chain.commits) {
+    for (const sha of commits) {
       const spec = await specAt(sha);
       const signers = spec.status === "parsed"
         ? normalisePath(spec.spec.signers)
@@ -323,7 +373,7 @@ export async function chainCommits(
       if (signers !== undefined) paths.add(signers);
     }
     if (paths.size === before) {
-      const read = new Set(chain.commits);
+      const read = new Set(commits);
       const more = [
         ...bounds.newest.map((sha) => ({ sha, label: BOUND })),
         ...beside,
@@ -332,7 +382,7 @@ export async function chainCommits(
         read.add(version.sha);
         return true;
       });
-      return [...chain.commits.map((sha) => ({ sha })), ...more];
+      return [...commits.map((sha) => ({ sha })), ...more];
     }
   }
 }

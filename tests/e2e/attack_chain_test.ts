@@ -279,3 +279,44 @@ Deno.test("a manual run of a merge whose first parent is an unrelated history re
   );
   expect(await r.applied()).toEqual(["d1"]);
 });
+
+Deno.test("a manual run of a merge whose first parent is an unrelated history that renames the rollout reads the merged history, and stops", async () => {
+  const dev = { name: "dev", gate: "never", runs: ["d1"] };
+  await using r = await rollout(specOf([dev, PROD]));
+  // The protected main's own push run: a trusted decision of "tf" at r.head.
+  const first = await r.run(["run", ...SPEC, "--wave", "1"], {
+    GITLAB_CI: "true",
+    CI_PIPELINE_SOURCE: "push",
+    CI_COMMIT_BEFORE_SHA: r.base,
+  });
+  expect(first.code).toBe(0);
+  // An unrelated history names the rollout anew (no decision of that name)
+  // and loosens prod, merged with main as the SECOND parent.
+  await r.repo.git("checkout", "-q", "--orphan", "feat");
+  await r.repo.commit("a loose root of another name", {
+    "waves.json": json({
+      ...specOf([dev, { ...PROD, gate: "never" }]),
+      name: "tf2",
+    }),
+  });
+  await r.repo.git(
+    "merge",
+    "-q",
+    "--allow-unrelated-histories",
+    "-s",
+    "ours",
+    "-m",
+    "merge main",
+    "main",
+  );
+  const out = await r.run(["run", ...SPEC, "--wave", "2"], {
+    GITLAB_CI: "true",
+    CI_PIPELINE_SOURCE: "web",
+    CI_COMMIT_BEFORE_SHA: ZEROS,
+  });
+  expect(out.stderr).toMatch(
+    /^error: waves\.json names the rollout "tf2", the version at [0-9a-f]{12} "tf": /m,
+  );
+  expect(out.code).toBe(2);
+  expect(await r.applied()).toEqual(["d1"]);
+});
