@@ -97,24 +97,39 @@ export async function planRequest(
     `chant-wave: planning every wave of ${spec.name} at ${head.slice(0, 12)}`,
   );
   const request = requestContext(io.env, await readEvent(io.env));
-  const flag = input.baseFlag ?? await requestBase(request, checkedOut, io);
-  const base = await readBase({
-    git: io.git,
-    cwd: io.cwd,
-    specPath: input.specFile,
-    ...(flag === undefined ? {} : { flag }),
-    env: io.env,
-    parse: input.parseSpec,
-  });
+  const found = input.baseFlag === undefined
+    ? await requestBase(request, checkedOut, io)
+    : undefined;
+  const flag = input.baseFlag ?? found?.leaves;
+  const read = (at: string | undefined) =>
+    readBase({
+      git: io.git,
+      cwd: io.cwd,
+      specPath: input.specFile,
+      ...(at === undefined ? {} : { flag: at }),
+      env: io.env,
+      parse: input.parseSpec,
+    });
+  const base = await read(flag);
+  // The target may have moved on since the request left it: its tip is read
+  // too, and the strictest wins, as the merged commit's job will meet both.
+  const tip = found?.tip !== undefined && found.tip !== found.leaves
+    ? await read(found.tip)
+    : undefined;
+  const bases = [...base.bases, ...(tip?.bases ?? [])];
   log(
-    flag !== undefined && input.baseFlag === undefined
-      ? `base: ${flag.slice(0, 12)}, where the request leaves its target`
+    found !== undefined
+      ? `base: ${
+        found.leaves.slice(0, 12)
+      }, where the request leaves its target${
+        tip ? `, and ${found.tip.slice(0, 12)}, the target's tip` : ""
+      }`
       : `base: ${base.reason}`,
   );
   const planned = await planEveryWave(input, io, {
     stopAtFailure: false,
   });
-  const waves = planned.map((wave) => requestWave(wave, base.bases));
+  const waves = planned.map((wave) => requestWave(wave, bases));
   const result: PlanRequestResult = {
     exitCode: waves.some((w) => w.failed.length > 0) ? RUN_FAILED : OK,
     name: spec.name,
@@ -180,20 +195,24 @@ async function writeSummary(text: string, io: RunIo): Promise<void> {
 }
 
 /**
- * The base of a request's job: where its head leaves the target the forge
- * names (their merge base), when this checkout holds both and it is not the
- * head itself; else none, and the base rule of every job decides (§4.4). The
- * request's own commits never decide it: the merge base is on the target.
+ * The bases of a request's job: where its head leaves the target the forge
+ * names (their merge base), and the target commit itself, when this checkout
+ * holds both and the merge base is not the head itself; else none, and the
+ * base rule of every job decides (§4.4). The request's own commits never
+ * decide it: both are on the target.
  */
 async function requestBase(
   request: RequestContext,
   checkedOut: string,
   io: RunIo,
-): Promise<string | undefined> {
+): Promise<{ leaves: string; tip: string } | undefined> {
   if (request.kind === "none" || request.target === undefined) return;
-  if (await io.git.resolveCommit(request.target, io.cwd) === undefined) return;
-  const base = await mergeBase(io.git, io.cwd, request.target, checkedOut);
-  return base === checkedOut ? undefined : base;
+  const tip = await io.git.resolveCommit(request.target, io.cwd);
+  if (tip === undefined) return;
+  const leaves = await mergeBase(io.git, io.cwd, request.target, checkedOut);
+  return leaves === undefined || leaves === checkedOut
+    ? undefined
+    : { leaves, tip };
 }
 
 /** Reads the event payload of a GitHub or Forgejo job, if any. */

@@ -415,3 +415,43 @@ Deno.test("run --pull-request with no token says so; a run that fails to plan en
     },
   );
 });
+
+Deno.test("run --pull-request states the gate the target's tip holds when the request left the target earlier", async () => {
+  const loose = WAVES.map((wave) => ({ ...wave, gate: "never" }));
+  await using r = await rollout(specOf(loose));
+  // The target moved on after the request left it: its tip tightens wave 1.
+  await r.repo.git("checkout", "-q", "-b", "target", r.base);
+  const tip = await r.repo.commit("tighten wave one", {
+    "waves.json": JSON.stringify(specOf(WAVES), null, 2) + "\n",
+  });
+  await r.repo.git("checkout", "-q", "-");
+  const event = `${r.path}/.chant-event.json`;
+  await Deno.writeTextFile(
+    event,
+    JSON.stringify({
+      pull_request: {
+        number: 7,
+        head: { repo: { full_name: "octo/hello" } },
+        base: { sha: tip },
+      },
+    }),
+  );
+  await using fake = fakeForge("github");
+  await r.desire("eu", "v1");
+  const out = await r.run(["run", ...SPEC, "--pull-request"], {
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_PATH: event,
+    GITHUB_REPOSITORY: "octo/hello",
+    GITHUB_API_URL: fake.apiUrl,
+    GITHUB_TOKEN: fake.token,
+  });
+  expect(out.code).toBe(0);
+  expect(out.stderr).toContain(
+    `base: ${r.base.slice(0, 12)}, where the request leaves its target, and ${
+      tip.slice(0, 12)
+    }, the target's tip\n`,
+  );
+  expect(out.stderr).toContain(
+    'wave 1 "one": 1 to change, waits for 1 approval\n',
+  );
+});
