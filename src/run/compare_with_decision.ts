@@ -88,7 +88,11 @@ export function compareWithDecision(
       ` ${run.target}: its plan moved since wave ${decision.wave} was decided; ` +
       `decided ${
         before ? describePlan(before) : "nothing (the decision lacks this run)"
-      }, planned now ${describePlan(now)}`,
+      }, planned now ${describePlan(now)}${
+        before?.planDigest === now.planDigest
+          ? "; the same digest, with other changes or flags than the decision lists"
+          : ""
+      }`,
     ]);
   }
   return { unmoved, moved };

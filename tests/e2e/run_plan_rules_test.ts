@@ -158,6 +158,69 @@ Deno.test("run with rules: one non-tag change in any run makes the whole wave wa
   expect(out.stderr).not.toContain("Apply complete!");
 });
 
+Deno.test("run with rules: a move or an import beside another action is a change the rules see", async (t) => {
+  const waits = async (
+    rules: Record<string, unknown>[],
+    gate: string,
+    plan: string,
+    seen: RegExp,
+  ) => {
+    await using r = await rollout(
+      toolSpec([{ name: "prod", runs: ["eu"], gate, rules }]),
+      { files: { "live/eu/plan.json": plan } },
+    );
+    const out = await r.run(["run", ...SPEC, "--wave", "1"], ENV);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toMatch(seen);
+    expect(out.stderr).not.toContain("Apply complete!");
+  };
+  await t.step(
+    "a replace moved out of a module meets a rule over the module's replaces",
+    async () => {
+      const plan = update((rc) => {
+        rc.address = "aws_vpc.main";
+        rc.previous_address = "module.network.aws_vpc.main";
+        rc.change.actions = ["delete", "create"];
+      });
+      await waits(
+        [{
+          when: { address: "module.network.**", action: "replace" },
+          gate: "always",
+        }],
+        "never",
+        plan,
+        /matched eu: module\.network\.aws_vpc\.main \(replace\)/,
+      );
+    },
+  );
+  await t.step(
+    "a tags update that also moves the resource does not hold a tags-only rule",
+    async () => {
+      const plan = update((rc) => {
+        rc.address = "aws_instance.web";
+        rc.previous_address = "module.old.aws_instance.web";
+        rc.change.before = { ...rc.change.after, tags: { Name: "a" } };
+        rc.change.after = { ...rc.change.after, tags: { Name: "b" } };
+      });
+      await waits(
+        [TAGS_RULE],
+        "always",
+        plan,
+        /does not hold: eu: aws_instance\.web \(move\) does not match/,
+      );
+    },
+  );
+  await t.step("an import beside an update meets an import rule", async () => {
+    const plan = JSON.stringify(JSON.parse(planFixture("identity.json")));
+    await waits(
+      [{ when: { action: "import" }, gate: "always" }],
+      "never",
+      plan,
+      /matched eu: corner_user_identity\.user \(import\)/,
+    );
+  });
+});
+
 Deno.test("run with rules: a rule the change adds itself changes nothing", async () => {
   const wave = { name: "prod", runs: ["eu"], gate: "always" };
   await using r = await rollout(toolSpec([wave]), {

@@ -65,7 +65,9 @@ Deno.test("compareWithDecision() keeps unmoved runs and refuses moved ones", asy
       }, planned now ${digest("c")}\n` +
         `refused: us: its plan moved since wave 2 was decided; decided ${
           digest("b")
-        }, planned now ${digest("b")} (destructive)\n`,
+        }, planned now ${
+          digest("b")
+        } (destructive); the same digest, with other changes or flags than the decision lists\n`,
     );
   });
   await t.step("a run the decision lacks: refused", () => {
