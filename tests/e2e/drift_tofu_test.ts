@@ -71,6 +71,20 @@ Deno.test("drift: no drift exits 0; a target changed by hand exits 5 naming it, 
     expect(result.waves.map((w: { drifted: unknown[] }) => w.drifted))
       .toEqual([[], []]);
   });
+  await t.step(
+    "in CI, the tip of the default branch the forge names",
+    async () => {
+      const out = await r.run(["drift", ...SPEC], {
+        ...ENV,
+        GITLAB_CI: "true",
+        CI_DEFAULT_BRANCH: "main",
+      });
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        `drift: planning tf at ${head12} (the tip of the default branch "main")\n`,
+      );
+    },
+  );
   await t.step("b changed by hand: exit 5, b named", async () => {
     await r.repo.write("live/b/plan.json", update(1000));
     const out = await r.run(["drift", ...SPEC, "--json"], ENV);
@@ -181,6 +195,22 @@ Deno.test("drift: a revision some wave has not applied, or a checkout elsewhere,
       }: wave 1 "dev" (missing: the whole-wave job), wave 2 "prod" (missing: the whole-wave job)\n`,
     );
     expect(JSON.parse(out.stdout).exitCode).toBe(2);
+  });
+  await t.step("the default branch the forge names is elsewhere", async () => {
+    await r.repo.git("branch", "trunk", applied);
+    const out = await r.run(["drift", ...SPEC], {
+      ...ENV,
+      GITLAB_CI: "true",
+      CI_DEFAULT_BRANCH: "trunk",
+    });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(
+      `error: drift plans the checkout, which is at ${
+        (await r.repo.git("rev-parse", "HEAD")).slice(0, 12)
+      }, not at ${
+        applied.slice(0, 12)
+      } (the tip of the default branch "trunk")\n`,
+    );
   });
   await t.step("--rev names another commit than HEAD", async () => {
     const out = await r.run(["drift", ...SPEC, "--rev", applied], ENV);
