@@ -236,6 +236,10 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
       notify: spec.notify,
       pipeline: pipeline && normalisePipeline(pipeline),
       resume: spec.resume && { schedule: spec.resume.schedule.trim() },
+      drift: spec.drift && {
+        schedule: spec.drift.schedule.trim(),
+        record: spec.drift.record === true,
+      },
     }),
   };
 }

@@ -23,6 +23,7 @@ import { GATE_POLICIES, ON_FAILURE, ORDERS } from "./types.ts";
 import {
   argvSchema,
   destructiveOverridesSchema,
+  driftSchema,
   durationSchema,
   environmentSchema,
   idTokensSchema,
@@ -274,6 +275,10 @@ const specShape = {
   resume: resumeSchema.optional().register(z.globalRegistry, {
     description:
       "A scheduled job running chant-wave resume: { schedule: <cron> }",
+  }),
+  drift: driftSchema.optional().register(z.globalRegistry, {
+    description:
+      "A scheduled job running chant-wave drift: { schedule: <cron>, record?: boolean }",
   }),
   hooks: hooksSchema.optional().register(z.globalRegistry, {
     description:
