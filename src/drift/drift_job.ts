@@ -96,6 +96,8 @@ export async function driftJob(
         heartbeatMs: spec.heartbeatMs,
       },
       dryRun: !input.record,
+      // Re-running the drift job applies nothing: `resume` restarts none.
+      noResume: true,
       ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
       parseSpec: input.parseSpec,
     }, io);

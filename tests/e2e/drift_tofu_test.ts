@@ -242,6 +242,8 @@ Deno.test("drift in GitHub Actions appends a job summary, and with notify sends 
     ...ENV,
     GITHUB_ACTIONS: "true",
     GITHUB_STEP_SUMMARY: file,
+    GITHUB_REPOSITORY: "octo/hello",
+    GITHUB_RUN_ID: "91",
     CHANT_HOOK_URL: server.url,
   };
   await r.repo.write("live/c/plan.json", update(7));
@@ -283,6 +285,22 @@ Deno.test("drift in GitHub Actions appends a job summary, and with notify sends 
         "waiting",
         "drift",
       ]);
+      // Its pending fact names no job for resume: re-running drift applies nothing.
+      const pending = () =>
+        r.records("tf-wave-2").then((records) =>
+          records.filter((rec) => rec.kind === "pending")
+        );
+      expect((await pending()).map((rec) => rec.locator)).toEqual([undefined]);
+      // The rollout's own job, waiting on those plans, names itself.
+      const run = await r.run(["run", ...SPEC, "--wave", "2"], {
+        ...env,
+        GITHUB_RUN_ID: "92",
+      });
+      expect(run.code).toBe(3);
+      expect((await pending()).at(-1)?.locator).toMatchObject({
+        forge: "github",
+        runId: "92",
+      });
     },
   );
 });
