@@ -57,8 +57,8 @@ export const driftCommand: Command = {
     {
       name: "rev",
       value: { name: "REV" },
-      description: "the revision to plan: the checkout must be at it",
-      default: "the default branch's tip the forge names, else HEAD",
+      description: "the revision to plan; the checkout must be at it",
+      default: "the tip of the\ndefault branch the forge names, else HEAD",
     },
     {
       name: "record",
@@ -71,7 +71,9 @@ export const driftCommand: Command = {
       default:
         '$CHANT_WAVE_LEDGER, else the\nspec\'s "ledger" at base, else .chant/ledger',
     },
-    jsonFlag("print { exitCode, name, revision, waves, failed } on stdout"),
+    jsonFlag(
+      "print { exitCode, name, revision, recorded, waves, failed }\non stdout",
+    ),
   ],
   async run(argv, io) {
     const flags = parseFlags("drift", argv, driftCommand.flags);
