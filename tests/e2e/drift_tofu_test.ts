@@ -304,3 +304,26 @@ Deno.test("drift in GitHub Actions appends a job summary, and with notify sends 
     },
   );
 });
+
+Deno.test("drift --record reads the gate at base: a revision that loosened it still waits for an approval", async () => {
+  const files = Object.fromEntries(
+    ["dev", "a", "b", "c"].map((t) => [`live/${t}/plan.json`, noOpPlan()]),
+  );
+  // The revision every wave applied says "never" for prod; its base, "always".
+  const loose = WAVES.map((w) => ({ ...w, gate: "never" }));
+  await using r = await rollout(toolSpec(WAVES), {
+    files,
+    headSpec: toolSpec(loose),
+  });
+  for (const k of ["1", "2"]) {
+    expect((await r.run(["run", ...SPEC, "--wave", k], ENV)).code).toBe(0);
+  }
+  await r.repo.write("live/b/plan.json", update(1000));
+  const out = await r.run(["drift", ...SPEC, "--record", "--json"], ENV);
+  expect(out.code).toBe(5);
+  expect(JSON.parse(out.stdout).waves[1].status).toBe("waiting");
+  expect(out.stderr).toContain('policy of wave 2 "prod": always');
+  const run = await r.run(["run", ...SPEC, "--wave", "2"], ENV);
+  expect(run.code).toBe(3);
+  expect(await applies(r.path)).toEqual([]);
+});
