@@ -327,3 +327,23 @@ Deno.test("drift --record reads the gate at base: a revision that loosened it st
   expect(run.code).toBe(3);
   expect(await applies(r.path)).toEqual([]);
 });
+
+Deno.test("drift --record on a wave whose gate needs no approval records nothing, and says a run applies it", async () => {
+  await using r = await appliedRollout();
+  await r.repo.write("live/dev/plan.json", update(5));
+  const out = await r.run(["drift", ...SPEC, "--record", "--json"], ENV);
+  expect(out.code).toBe(5);
+  expect(out.stderr).toMatch(
+    /^drift: wave 1 "dev": 1 run of 1 drifted \(dev\), set digest sha256:[0-9a-f]{64}; its gate needs no approval for these plans: run wave 1 to apply them$/m,
+  );
+  expect(JSON.parse(out.stdout).waves[0]).toMatchObject({
+    status: "not-required",
+    drifted: [{ target: "dev", changes: true }],
+  });
+  expect((await r.records("tf-wave-1")).map((rec) => rec.kind))
+    .not.toContain("pending");
+  expect(await applies(r.path)).toEqual([]);
+  const run = await r.run(["run", ...SPEC, "--wave", "1"], ENV);
+  expect(run.code).toBe(0);
+  expect(await applies(r.path)).toEqual(["-chdir=live/dev"]);
+});
