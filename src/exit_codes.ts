@@ -17,6 +17,8 @@ export const INVALID_INPUT = 2;
 export const WAITING = 3;
 /** A share or group job refused runs whose plan moved since the decision. */
 export const PLAN_MOVED = 4;
+/** `drift` only: at least one run that applied has a non-empty plan now (SPEC.md §19). */
+export const DRIFT = 5;
 /** Interrupted by SIGINT. */
 export const INTERRUPTED = 130;
 /** Stopped by SIGTERM. */
@@ -29,5 +31,6 @@ export type ExitCode =
   | typeof INVALID_INPUT
   | typeof WAITING
   | typeof PLAN_MOVED
+  | typeof DRIFT
   | typeof INTERRUPTED
   | typeof TERMINATED;

@@ -45,6 +45,7 @@ const POSITIONALS: Record<string, (words: string[]) => boolean> = {
   revoke: (p) => p.length === 0 || p.length === 2,
   resume: (p) => p.length === 0,
   status: (p) => p.length === 0,
+  drift: (p) => p.length === 0,
   check: (p) => p.length === 0,
   jobs: (p) => p.length === 0,
   schema: (p) => p.length === 0,
@@ -60,6 +61,7 @@ const POSITIONALS: Record<string, (words: string[]) => boolean> = {
 const REQUIRED: Record<string, string[][]> = {
   run: [["spec"], ["wave", "record-plans", "pull-request"]],
   status: [["spec"]],
+  drift: [["spec"]],
   check: [["spec"]],
   jobs: [["spec"]],
   pipeline: [["spec"]],

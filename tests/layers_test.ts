@@ -24,6 +24,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["ledger", "tofu", "sqitch", "summary", "pipeline", "notify"],
   ["review", "resume", "tool"],
   ["run"],
+  ["drift"],
   ["cli"],
 ];
 

@@ -18,6 +18,7 @@ import { approveCommand } from "./approve_command.ts";
 import { checkCommand } from "./check_command.ts";
 import type { CliIo, Command } from "./io.ts";
 import { completionCommand } from "./completion_command.ts";
+import { driftCommand } from "./drift_command.ts";
 import { helpCommand } from "./help_command.ts";
 import { jobsCommand } from "./jobs_command.ts";
 import { ledgerCommand } from "./ledger_command.ts";
@@ -40,6 +41,7 @@ export const COMMANDS: readonly Command[] = [
   resumeCommand,
   revokeCommand,
   statusCommand,
+  driftCommand,
   checkCommand,
   jobsCommand,
   pipelineCommand,

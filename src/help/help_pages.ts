@@ -25,6 +25,7 @@ const COMMAND_PAGES: Readonly<Record<string, string>> = {
   revoke: "docs/approvals.md#approve-from-a-laptop",
   resume: "docs/pipelines.md#resume-restart-the-jobs-that-waited",
   status: "docs/commands.md#status",
+  drift: "docs/drift.md",
   check: "docs/spec.md#validation",
   jobs: "docs/spec.md#job-groups",
   pipeline: "docs/pipelines.md",

@@ -1,8 +1,8 @@
 /**
- * The webhook events of one job's outcome (SPEC.md §8): which of `waiting`,
- * `applied`, `failed` and `refused` a `JobResult` calls for, their bodies and their
- * one-sentence summaries. Pure: values in, values out; sending them is
- * `deliverEvent`'s job.
+ * The webhook events (SPEC.md §8): which of `waiting`, `applied`, `failed`
+ * and `refused` a job's `JobResult` calls for, and the `drift` events of a
+ * `drift` run (§19); their bodies and their one-sentence summaries. Pure:
+ * values in, values out; sending them is `deliverEvent`'s job.
  * @module
  */
 
@@ -11,13 +11,15 @@ import { type Spec, waveAt } from "../spec/types.ts";
 import { WAITING } from "../exit_codes.ts";
 import { approveCommand, gateName } from "../gate/gate_messages.ts";
 import type { JobResult } from "../jobs/job_result.ts";
+import type { DriftResult } from "../jobs/drift_result.ts";
 
-/** The events of §8, in the order a job sends them. */
+/** The events of §8, in the order a job sends them (`drift` by `drift`, §19). */
 export const NOTIFY_EVENTS = [
   "waiting",
   "applied",
   "refused",
   "failed",
+  "drift",
 ] as const;
 /** One of {@linkcode NOTIFY_EVENTS}. */
 export type NotifyEventName = typeof NOTIFY_EVENTS[number];
@@ -34,14 +36,18 @@ export interface NotifyBody {
   gate: string;
   /** The set digest; absent when the wave failed before it was decided. */
   digest?: string;
-  job: { kind: JobResult["job"]["kind"]; share?: number; group?: string };
+  job: {
+    kind: JobResult["job"]["kind"] | "drift";
+    share?: number;
+    group?: string;
+  };
   /** One sentence, e.g. `wave 2 (apply) of tf, applied 3 runs`. */
   summary: string;
   /** The runs the event is about (applied, refused, failed). */
   targets?: string[];
   /** Why: the policy that asks for an approval, or what went wrong. */
   reason?: string;
-  /** `waiting` only: the command that approves this digest. */
+  /** `waiting` (and `drift` once recorded): the command that approves this digest. */
   approve?: string;
   /** The CI run, when known. */
   runUrl?: string;
@@ -91,6 +97,8 @@ function outcomePhrase(
     case "failed":
       return `${countOf(count, "run")} failed` +
         (untried ? `, ${untried} left untried` : "");
+    case "drift":
+      return `${countOf(count, "run")} drifted`;
   }
 }
 
@@ -183,4 +191,60 @@ export function notifyEvents(input: NotifyEventsInput): NotifyBody[] {
     );
   }
   return events;
+}
+
+/** What {@linkcode driftEvents} derives events from. */
+export interface DriftEventsInput {
+  spec: Spec;
+  result: DriftResult;
+  /** The CI run's URL, when known. */
+  runUrl?: string;
+  /** Milliseconds since the Unix epoch. */
+  now: number;
+}
+
+/**
+ * Derives the `drift` events of a drift run: one per wave with a drifted run,
+ * naming its targets; information only, so a recorded wave's event carries
+ * the command that approves its plans, and nothing approves them by itself.
+ * @param input The spec, the findings, the run URL and the time.
+ * @returns The bodies, in the spec's order of waves; none when nothing drifted.
+ * @example
+ * ```ts
+ * driftEvents({ spec, result, now: 0 })[0].summary;
+ * // "wave 2 (prod) of tf, drift at 1a2b3c4d5e6f, 1 run drifted"
+ * ```
+ */
+export function driftEvents(input: DriftEventsInput): NotifyBody[] {
+  const { spec, result } = input;
+  const at = `drift at ${result.revision.slice(0, 12)}`;
+  return result.waves.filter((wave) => wave.drifted.length > 0).map((
+    wave,
+  ) => {
+    const waiting = result.recorded && wave.status === "waiting";
+    return {
+      event: "drift",
+      name: spec.name,
+      wave: wave.k,
+      waveName: wave.name,
+      gate: wave.gate,
+      digest: wave.digest,
+      job: { kind: "drift" },
+      summary: summarize(
+        spec.name,
+        wave,
+        at,
+        outcomePhrase("drift", wave.drifted.length),
+      ),
+      targets: wave.drifted.map((run) => run.target),
+      reason: waiting
+        ? "its plans are recorded as a pending fact: approve them, then run the wave"
+        : result.recorded
+        ? `its gate is ${wave.status} for these plans: run the wave`
+        : "information only: nothing was recorded or applied",
+      ...(waiting && wave.approve ? { approve: wave.approve } : {}),
+      ...(input.runUrl ? { runUrl: input.runUrl } : {}),
+      timestamp: new Date(input.now).toISOString(),
+    };
+  });
 }

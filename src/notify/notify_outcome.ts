@@ -1,9 +1,10 @@
 /**
- * Announces a job's outcome by webhook (SPEC.md §8): reads the URL and key from
- * the variables `notify` names, derives the events (`notifyEvents`) and delivers
- * each (`deliverEvent`), logging one line per event. The runner calls it once per
- * job; it never throws and never fails the job, and neither the URL nor the key
- * reaches the log.
+ * Announces a job's outcome, and a drift run's findings (§19), by webhook
+ * (SPEC.md §8): reads the URL and key from the variables `notify` names, derives
+ * the events (`notifyEvents`, `driftEvents`) and delivers each
+ * (`deliverEvent`), logging one line per event. The runner calls it once per
+ * job, `drift` once per run; it never throws and never fails the job, and
+ * neither the URL nor the key reaches the log.
  * @module
  */
 
@@ -13,14 +14,25 @@ import { countOf } from "../count_of.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { Spec } from "../spec/types.ts";
 import { deliverEvent, type Delivery, scrub } from "./deliver_event.ts";
-import { type NotifyBody, notifyEvents } from "./notify_events.ts";
+import { driftEvents, type NotifyBody, notifyEvents } from "./notify_events.ts";
+import type { DriftResult } from "../jobs/drift_result.ts";
 
 /** What {@linkcode notifyOutcome} needs. */
-export interface NotifyOutcomeInput {
-  /** The spec; nothing is sent without `spec.notify`. */
-  spec: Spec;
+export interface NotifyOutcomeInput extends NotifySettings {
   /** The job's result, as `runJob` returned it. */
   result: JobResult;
+}
+
+/** What {@linkcode notifyDrift} needs. */
+export interface NotifyDriftInput extends NotifySettings {
+  /** What `drift` found. */
+  result: DriftResult;
+}
+
+/** Where and how events are sent. */
+export interface NotifySettings {
+  /** The spec; nothing is sent without `spec.notify`. */
+  spec: Spec;
   /** The process environment: the webhook URL, the key and the CI run's URL. */
   env: Record<string, string | undefined>;
   /** The time of the events, the timeouts and the backoff. */
@@ -53,7 +65,7 @@ export interface NotifyReport {
 
 /** Reads the URL and key; logs and returns `undefined` when they do not serve. */
 function endpoint(
-  input: NotifyOutcomeInput,
+  input: NotifySettings,
 ): { url: string; key?: string } | undefined {
   const notify = input.spec.notify!;
   const url = input.env[notify.webhook];
@@ -104,6 +116,38 @@ function endpoint(
 export async function notifyOutcome(
   input: NotifyOutcomeInput,
 ): Promise<NotifyReport[]> {
+  return await sendEvents(input, (runUrl, now) =>
+    notifyEvents({
+      spec: input.spec,
+      result: input.result,
+      ...(runUrl ? { runUrl } : {}),
+      now,
+    }));
+}
+
+/**
+ * Sends the `drift` events of a drift run (SPEC.md §19), one per drifted wave,
+ * as {@linkcode notifyOutcome} sends a job's: retried, logged, never thrown.
+ * @param input The spec, the findings, the environment, the clock and the log.
+ * @returns One report per event (none without `notify` or drift).
+ */
+export async function notifyDrift(
+  input: NotifyDriftInput,
+): Promise<NotifyReport[]> {
+  return await sendEvents(input, (runUrl, now) =>
+    driftEvents({
+      spec: input.spec,
+      result: input.result,
+      ...(runUrl ? { runUrl } : {}),
+      now,
+    }));
+}
+
+/** Derives the bodies and delivers each, one after another. */
+async function sendEvents(
+  input: NotifySettings,
+  bodiesOf: (runUrl: string | undefined, now: number) => NotifyBody[],
+): Promise<NotifyReport[]> {
   if (input.spec.notify === undefined) return [];
   const reports: NotifyReport[] = [];
   let secrets: string[] = [];
@@ -111,12 +155,7 @@ export async function notifyOutcome(
     const target = endpoint(input);
     if (target === undefined) return [];
     secrets = [target.url, target.key ?? ""];
-    const bodies = notifyEvents({
-      spec: input.spec,
-      result: input.result,
-      runUrl: ciContext(input.env).runUrl,
-      now: input.clock.now(),
-    });
+    const bodies = bodiesOf(ciContext(input.env).runUrl, input.clock.now());
     for (const body of bodies) {
       const delivery = await deliverEvent({
         ...target,

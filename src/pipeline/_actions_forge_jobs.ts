@@ -85,7 +85,7 @@ function resumeWorkflow(
     ...workflowEnv(spec),
     jobs: {
       resume: {
-        ...jobBase(spec, flavour, problems),
+        ...actionsJobBase(spec, flavour, problems),
         env: { ...RESUME_TOKEN[flavour.forge] },
         steps: [
           { name: "Check out", uses: flavour.checkout },
@@ -156,7 +156,7 @@ function requestWorkflow(
     ...workflowEnv(spec),
     jobs: {
       [job.name]: {
-        ...jobBase(spec, flavour, problems),
+        ...actionsJobBase(spec, flavour, problems),
         steps: [
           {
             name: "Check out the pull request's head with full history",
@@ -186,14 +186,24 @@ function requestWorkflow(
   };
 }
 
-/** The workflow's `env`: the pipeline variables, when there are any. */
-function workflowEnv(spec: Spec): { env?: Record<string, string> } {
+/**
+ * A workflow's `env`: the pipeline variables, when there are any.
+ * @param spec The spec.
+ * @returns `{ env }`, or nothing without variables.
+ */
+export function workflowEnv(spec: Spec): { env?: Record<string, string> } {
   const variables = spec.pipeline?.variables ?? {};
   return Object.keys(variables).length > 0 ? { env: { ...variables } } : {};
 }
 
-/** `runs-on` (the spec's runner) and the container image. */
-function jobBase(
+/**
+ * A job's `runs-on` (the spec's runner) and container image.
+ * @param spec The spec.
+ * @param flavour The forge.
+ * @param problems Where to add what the forge cannot express.
+ * @returns The job's first keys.
+ */
+export function actionsJobBase(
   spec: Spec,
   flavour: ActionsFlavour,
   problems: string[],

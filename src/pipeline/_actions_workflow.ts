@@ -3,7 +3,7 @@
  * one rollout at a time (`concurrency`, never cancelled), the ledger permission
  * (and reading reviews and statuses for forge gates),
  * the pipeline variables and one job per chant-wave job; and beside it the
- * resume and record-plans workflows when the spec asks for them. Pure.
+ * resume, record-plans and drift workflows when the spec asks for them. Pure.
  * @module
  */
 
@@ -11,6 +11,7 @@ import type { Job } from "../jobs/expand_jobs.ts";
 import type { Spec } from "../spec/types.ts";
 import type { ActionsFlavour } from "./_actions_flavour.ts";
 import { actionsForgeWorkflows } from "./_actions_forge_jobs.ts";
+import { actionsDriftWorkflow } from "./_actions_drift_workflow.ts";
 import { actionsJob, rolloutPermissions } from "./_actions_job.ts";
 import { headerLines, restNote, throwProblems } from "./_common.ts";
 import { toYaml } from "./_yaml.ts";
@@ -41,7 +42,10 @@ export function renderActions(
   for (const job of jobs) {
     workflowJobs[job.name] = actionsJob(spec, job, specFile, flavour, problems);
   }
-  const extra = actionsForgeWorkflows(spec, specFile, flavour, problems);
+  const extra = [
+    ...actionsForgeWorkflows(spec, specFile, flavour, problems),
+    ...actionsDriftWorkflow(spec, specFile, flavour, problems),
+  ];
   throwProblems(flavour.forge, problems);
   const workflow: Record<string, unknown> = {
     name: `chant-wave ${spec.name}`,

@@ -12,6 +12,7 @@
 import { shellLine } from "../shell_words.ts";
 import { commandLine, installLine } from "./_common.ts";
 import { forgeJobs } from "./_forge_jobs.ts";
+import { scheduleRule } from "./_drift_job.ts";
 import { type GitlabContext, tagsOf } from "./_gitlab_job.ts";
 import { mergeRequestRules } from "./_gitlab_rules.ts";
 
@@ -21,6 +22,51 @@ export interface GitlabForgeJobs {
   jobs: Record<string, unknown>;
   /** Header comment lines. */
   notes: string[];
+}
+
+/**
+ * The first keys of a job beside the waves: no `needs`, the spec's image, its
+ * runner's tags and the variables (the job's own, then the pipeline's).
+ * @param context The file-wide settings.
+ * @param own The job's own variables.
+ * @param problems Where to add what GitLab cannot express.
+ * @returns The keys.
+ */
+export function gitlabJobBase(
+  context: GitlabContext,
+  own: Record<string, string>,
+  problems: string[],
+): Record<string, unknown> {
+  const { spec } = context;
+  const tags = tagsOf(spec.runner, "the spec", problems);
+  const variables = { ...own, ...spec.pipeline?.variables };
+  return {
+    needs: [],
+    ...(spec.pipeline?.image === undefined
+      ? {}
+      : { image: spec.pipeline.image }),
+    ...(tags === undefined ? {} : { tags }),
+    ...(Object.keys(variables).length > 0 ? { variables } : {}),
+  };
+}
+
+/**
+ * A job's `before_script` (the setup, then the install line) and `script`.
+ * @param context The file-wide settings.
+ * @param line The job's command line.
+ * @returns The keys.
+ */
+export function gitlabScripts(
+  context: GitlabContext,
+  line: string,
+): { before_script: string[]; script: string[] } {
+  return {
+    before_script: [
+      ...context.setup,
+      installLine(context.spec, context.specFile),
+    ],
+    script: [line],
+  };
 }
 
 /**
@@ -36,26 +82,13 @@ export function gitlabForgeJobs(
   const { spec, specFile } = context;
   const wanted = forgeJobs(spec, specFile);
   const out: GitlabForgeJobs = { jobs: {}, notes: [] };
-  const base = (own: Record<string, string>) => {
-    const tags = tagsOf(spec.runner, "the spec", problems);
-    const variables = { ...own, ...spec.pipeline?.variables };
-    return {
-      needs: [],
-      ...(spec.pipeline?.image === undefined
-        ? {}
-        : { image: spec.pipeline.image }),
-      ...(tags === undefined ? {} : { tags }),
-      ...(Object.keys(variables).length > 0 ? { variables } : {}),
-    };
-  };
-  const scripts = (line: string) => ({
-    before_script: [...context.setup, installLine(spec, specFile)],
-    script: [line],
-  });
+  const base = (own: Record<string, string>) =>
+    gitlabJobBase(context, own, problems);
+  const scripts = (line: string) => gitlabScripts(context, line);
   if (wanted.resume) {
     out.jobs.resume = {
       ...base({}),
-      rules: [{ if: '$CI_PIPELINE_SOURCE == "schedule"' }],
+      rules: [{ if: scheduleRule("resume", spec) }],
       ...scripts(commandLine(wanted.resume, spec)),
     };
     out.notes.push(

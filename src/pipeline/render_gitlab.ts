@@ -11,6 +11,7 @@ import type { Spec } from "../spec/types.ts";
 import { clickNeeds } from "../jobs/approve_job.ts";
 import { headerLines, restNote, throwProblems } from "./_common.ts";
 import { gitlabForgeJobs } from "./_gitlab_forge_jobs.ts";
+import { gitlabDriftJob } from "./_gitlab_drift_job.ts";
 import { gitlabContext, gitlabJob } from "./_gitlab_job.ts";
 import { withGates } from "./_gitlab_gates.ts";
 import { toYaml } from "./_yaml.ts";
@@ -30,7 +31,8 @@ import type { RenderedFile } from "./rendered_file.ts";
  * @param specFile The spec's path, relative to the repository root.
  * @returns One file, `<name>.gitlab-ci.yml`; with `resume.schedule` it holds a
  *   `resume` job for scheduled pipelines, and when a wave can be approved by
- *   review a `record-plans` job for merge request pipelines (SPEC.md §13).
+ *   review a `record-plans` job for merge request pipelines (SPEC.md §13);
+ *   with `drift.schedule` a `drift` job for its own scheduled pipelines (§19).
  * @throws {InputError} For what GitLab cannot express: a `uses:` setup step, a
  *   branch name no `rules:` expression can hold, a runner group, more than 50
  *   needs, a group named like an approve job of its wave.
@@ -56,7 +58,8 @@ export function renderGitlab(
     problems,
   );
   const extra = gitlabForgeJobs(context, problems);
-  Object.assign(file, extra.jobs);
+  const drift = gitlabDriftJob(context, problems);
+  Object.assign(file, extra.jobs, drift.jobs);
   throwProblems("gitlab", problems);
   const path = `${spec.name}.gitlab-ci.yml`;
   const click = clickNeeds("gitlab", spec);
@@ -71,6 +74,7 @@ export function renderGitlab(
         `manual job wave-<k>-<name>-approve-<i>: ${click.token}.`,
     ),
     ...extra.notes,
+    ...drift.notes,
     ...restNote(jobs),
   ]);
   return [{ path, text: toYaml(file, header, { spacedMap: [] }) }];

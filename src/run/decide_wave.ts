@@ -59,6 +59,11 @@ export interface DecideInput {
   /** The `--ledger` argument the printed approve command needs, if any. */
   ledgerArg?: string;
   /**
+   * Whether a pending fact it records names no CI job for `resume` to
+   * restart (`drift --record`: re-running the drift job applies nothing).
+   */
+  noResume?: boolean;
+  /**
    * The gate as the review stage read it for these plans, when it recorded
    * nothing since: it is decided on that read instead of reading again.
    */
@@ -178,7 +183,7 @@ export async function decideWave(
   log([`gate ${gate}: `, styled("waiting", "waiting:"), ` ${need.why}`]);
   for (const reason of gateState.reasons) log(`  ${reason}`);
   const { runId, actor } = ciContext(io.env);
-  const locator = runLocatorFromEnv(io.env, {
+  const locator = input.noResume ? undefined : runLocatorFromEnv(io.env, {
     workflowFile: `${spec.name}.yml`,
   });
   // A standing fact of another actor does not record this job's (SPEC.md

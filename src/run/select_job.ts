@@ -283,6 +283,11 @@ export interface RunJobInput {
   outOfOrder?: string;
   /** The `--ledger` argument that reaches this job's ledger, when not the default. */
   ledgerArg?: string;
+  /**
+   * A pending fact the job records names no CI job for `resume` to restart
+   * (`drift --record`, whose own job applies nothing when re-run).
+   */
+  noResume?: boolean;
   /** Parses the spec as it was at base (`parseSpec`, loaded by the CLI). */
   parseSpec: ParseSpecFn;
   /**

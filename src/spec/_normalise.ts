@@ -260,6 +260,10 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
       pullRequests: spec.pullRequests && {
         comment: spec.pullRequests.comment ?? true,
       },
+      drift: spec.drift && {
+        schedule: spec.drift.schedule.trim(),
+        record: spec.drift.record === true,
+      },
     }),
   };
 }

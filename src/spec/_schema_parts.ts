@@ -274,17 +274,21 @@ export const pipelineSchema = z.strictObject({
   description: "How generated jobs get chant-wave",
 });
 
-/** `resume`: `{ "schedule": "<cron>" }`. */
-export const resumeSchema = z.strictObject({
-  schedule: z.string().superRefine((schedule, ctx) => {
+/** A scheduled job's `schedule`: a 5-field cron schedule in UTC. */
+function cronSchedule(description: string) {
+  return z.string().superRefine((schedule, ctx) => {
     const problem = cronProblem(schedule);
     if (problem !== undefined) {
       ctx.addIssue({ code: "custom", message: problem });
     }
-  }).register(z.globalRegistry, {
-    description:
-      'When the scheduled job runs chant-wave resume: a 5-field cron schedule in UTC ("*/10 * * * *")',
-  }),
+  }).register(z.globalRegistry, { description });
+}
+
+/** `resume`: `{ "schedule": "<cron>" }`. */
+export const resumeSchema = z.strictObject({
+  schedule: cronSchedule(
+    'When the scheduled job runs chant-wave resume: a 5-field cron schedule in UTC ("*/10 * * * *")',
+  ),
 }).register(z.globalRegistry, {
   id: "Resume",
   description:
@@ -300,6 +304,21 @@ export const pullRequestsSchema = z.strictObject({
 }).register(z.globalRegistry, {
   id: "PullRequests",
   description: "What the rendered pipeline does on pull and merge requests",
+});
+
+/** `drift`: `{ "schedule": "<cron>", "record"?: boolean }` (SPEC.md §19). */
+export const driftSchema = z.strictObject({
+  schedule: cronSchedule(
+    'When the scheduled job runs chant-wave drift: a 5-field cron schedule in UTC ("0 6 * * *")',
+  ),
+  record: z.boolean().optional().register(z.globalRegistry, {
+    description:
+      "Whether the scheduled job records each drifted wave's plans as a pending fact (drift --record), which it pushes to the ledger; default false: it only reports",
+  }),
+}).register(z.globalRegistry, {
+  id: "Drift",
+  description:
+    "A scheduled pipeline job that plans every wave again and reports the runs that drifted (exit 5)",
 });
 
 /**

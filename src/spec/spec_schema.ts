@@ -23,6 +23,7 @@ import { GATE_POLICIES, ON_FAILURE, ORDERS } from "./types.ts";
 import {
   argvSchema,
   destructiveOverridesSchema,
+  driftSchema,
   durationSchema,
   environmentSchema,
   idTokensSchema,
@@ -281,6 +282,10 @@ const specShape = {
   pullRequests: pullRequestsSchema.optional().register(z.globalRegistry, {
     description:
       'The plan job on pull and merge requests: { "comment": false } renders none',
+  }),
+  drift: driftSchema.optional().register(z.globalRegistry, {
+    description:
+      "A scheduled job running chant-wave drift: { schedule: <cron>, record?: boolean }",
   }),
   hooks: hooksSchema.optional().register(z.globalRegistry, {
     description:

@@ -288,6 +288,14 @@ export interface PullRequests {
   comment: boolean;
 }
 
+/** The scheduled `drift` job (§19). */
+export interface Drift {
+  /** A 5-field cron schedule (UTC). */
+  schedule: string;
+  /** Whether it records drifted waves' plans as pending facts (`--record`). */
+  record: boolean;
+}
+
 /** A whole, valid spec (§3.1). */
 export interface Spec {
   /** The rollout's name; gates are recorded under it. */
@@ -340,6 +348,8 @@ export interface Spec {
   resume?: Resume;
   /** As written; absent: the plan job is rendered (§18). */
   pullRequests?: PullRequests;
+  /** The scheduled job that plans every wave again and reports drift. */
+  drift?: Drift;
   /**
    * The top-level hooks (§11), as written: each wave's `hooks` already hold
    * them unless it sets its own; read at base for a wave no base wave governs.

@@ -25,6 +25,16 @@ export function planFixture(name: string): string {
 }
 
 /**
+ * moved_block.json without its move: one resource, ["no-op"], nothing to do.
+ * @returns The plan document's text.
+ */
+export function noOpPlan(): string {
+  const doc = JSON.parse(planFixture("moved_block.json"));
+  delete doc.resource_changes[0].previous_address;
+  return JSON.stringify(doc);
+}
+
+/**
  * A spec `tf` whose waves plan and apply with `tofu -chdir=live/<target>`.
  * @param waves The waves.
  * @returns The spec.

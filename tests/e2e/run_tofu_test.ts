@@ -8,6 +8,7 @@ import { runBinary, tempDir } from "../_helpers/binary.ts";
 import {
   ENV,
   FAKE_DIR,
+  noOpPlan,
   planFixture as fixture,
   toolSpec,
 } from "../_helpers/tofu.ts";
@@ -20,13 +21,6 @@ const TAINTED_DIGEST =
 /** The same, planned by the adapter: its place (`live/{target}`, `-var=env=dev-1`) is digested too. */
 const TAINTED_TOOL_DIGEST =
   "sha256:65dd49e0c5d280e009c521c736639544032af9332280b1b1297d3d3f25b49750";
-
-/** moved_block.json without its move: one resource, ["no-op"], nothing to do. */
-function noOp(): string {
-  const doc = JSON.parse(fixture("moved_block.json"));
-  delete doc.resource_changes[0].previous_address;
-  return JSON.stringify(doc);
-}
 
 /** identity.json (an update) with `age` set to `age` and a sensitive name. */
 function update(age: number): string {
@@ -111,7 +105,9 @@ Deno.test("run with tool: a destructive plan waits on an on-destructive wave, th
 Deno.test("run with tool: an all-no-op wave never waits, even under always, and applies nothing", async () => {
   await using r = await rollout(
     toolSpec([{ name: "dev", runs: ["a", "b"], gate: "always" }]),
-    { files: { "live/a/plan.json": noOp(), "live/b/plan.json": noOp() } },
+    {
+      files: { "live/a/plan.json": noOpPlan(), "live/b/plan.json": noOpPlan() },
+    },
   );
   const out = await r.run(["run", ...SPEC, "--wave", "1"], ENV);
   expect(out.code).toBe(0);

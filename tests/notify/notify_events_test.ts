@@ -1,7 +1,7 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { PLAN_MOVED, RUN_FAILED, WAITING } from "../../src/exit_codes.ts";
-import { notifyEvents } from "../../src/notify/notify_events.ts";
+import { driftEvents, notifyEvents } from "../../src/notify/notify_events.ts";
 import type { JobResult } from "../../src/jobs/job_result.ts";
 import { decision, DIGEST, result, SPEC } from "./_spec.ts";
 
@@ -166,4 +166,65 @@ Deno.test("notifyEvents() fills the body of §8", () => {
   ]);
   expect(refused.targets).toEqual(["prod-eu"]);
   expect(refused.job).toEqual({ kind: "group", share: 1, group: "prod" });
+});
+
+Deno.test("driftEvents() sends one drift event per drifted wave, information only unless recorded", async (t) => {
+  const wave = {
+    k: 2,
+    name: "apply",
+    gate: "tf-apply-wave-2",
+    digest: DIGEST,
+    runs: 3,
+    drifted: [{ target: "eu", planDigest: DIGEST, changes: true }],
+    status: "waiting" as const,
+    approve: `chant-wave approve tf-apply tf-apply-wave-2 --plan ${DIGEST}`,
+  };
+  const still = { ...wave, k: 1, name: "dev", drifted: [] };
+  const found = {
+    exitCode: 5 as const,
+    name: "tf-apply",
+    revision: "a".repeat(40),
+    recorded: false,
+    waves: [still, wave],
+    failed: [],
+  };
+  await t.step("not recorded", () => {
+    expect(driftEvents({ spec: SPEC, result: found, now: NOW })).toEqual([{
+      event: "drift",
+      name: "tf-apply",
+      wave: 2,
+      waveName: "apply",
+      gate: "tf-apply-wave-2",
+      digest: DIGEST,
+      job: { kind: "drift" },
+      summary:
+        "wave 2 (apply) of tf-apply, drift at aaaaaaaaaaaa, 1 run drifted",
+      targets: ["eu"],
+      reason: "information only: nothing was recorded or applied",
+      timestamp: "2026-11-30T09:15:02.123Z",
+    }]);
+  });
+  await t.step("recorded, waiting: the approve command", () => {
+    const [event] = driftEvents({
+      spec: SPEC,
+      result: { ...found, recorded: true },
+      runUrl: "https://ci.example/runs/7",
+      now: NOW,
+    });
+    expect(event).toMatchObject({
+      reason:
+        "its plans are recorded as a pending fact: approve them, then run the wave",
+      approve: wave.approve,
+      runUrl: "https://ci.example/runs/7",
+    });
+  });
+  await t.step("nothing drifted: no event", () => {
+    expect(
+      driftEvents({
+        spec: SPEC,
+        result: { ...found, exitCode: 0, waves: [still] },
+        now: NOW,
+      }),
+    ).toEqual([]);
+  });
 });

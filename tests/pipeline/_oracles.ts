@@ -212,3 +212,42 @@ export async function gitlabCiLocal(
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+/**
+ * The jobs gitlab-ci-local lists for a pipeline of one source, and those it
+ * would run (every job whose `when` is not `never`).
+ * @param file The pipeline file, relative to `repo.path`.
+ * @param repo A git repository holding it, and the environment to run in.
+ * @param source `CI_PIPELINE_SOURCE` (`push`, `schedule`, …).
+ * @param variables Further `NAME=value` variables of the pipeline.
+ * @returns Every job's name, and the names of those that run, in file order.
+ */
+export async function gitlabJobsRun(
+  file: string,
+  repo: { path: string; env: Record<string, string> },
+  source: string,
+  variables: readonly string[] = [],
+): Promise<{ listed: string[]; runs: string[] }> {
+  const out = await gitlabCiLocal(
+    [
+      "--file",
+      file,
+      "--list-json",
+      "--ignore-predefined-vars",
+      "CI_PIPELINE_SOURCE",
+      "--variable",
+      `CI_PIPELINE_SOURCE=${source}`,
+      ...variables.flatMap((variable) => ["--variable", variable]),
+    ],
+    repo.path,
+    { ...repo.env },
+  );
+  if (out.code !== 0) {
+    throw new Error(`gitlab-ci-local exited ${out.code}: ${out.stderr}`);
+  }
+  const jobs = JSON.parse(out.stdout) as { name: string; when: string }[];
+  return {
+    listed: jobs.map((job) => job.name),
+    runs: jobs.filter((job) => job.when !== "never").map((job) => job.name),
+  };
+}

@@ -353,6 +353,21 @@ Deno.test("specSchema checks notify, resume, pullRequests, idTokens, variables a
       want: [],
     },
     {
+      name: "a drift schedule out of range, and a record that is no boolean",
+      text: topSpec(
+        '  "drift": { "schedule": "61 6 * * *", "record": "yes" },',
+      ),
+      want: [
+        'w.jsonc:3:26: drift.schedule: minute "61" is not from 0 to 59',
+        'w.jsonc:3:50: drift.record: expected true or false, got "yes"',
+      ],
+    },
+    {
+      name: "a drift schedule that records",
+      text: topSpec('  "drift": { "schedule": "0 6 * * *", "record": true },'),
+      want: [],
+    },
+    {
       name: "variable names as notify values",
       text: topSpec('  "notify": { "webhook": "CHANT_HOOK", "key": "_key1" },'),
       want: [],
