@@ -25,6 +25,7 @@
  */
 
 import { type Git, GitError } from "../git/git.ts";
+import { InputError } from "../errors.ts";
 import {
   ancestorsAmong,
   independentCommits,
@@ -58,6 +59,8 @@ export interface Chain {
   commits: string[];
   /** Where the chain stopped: the newest commit with a trusted decision. */
   stop?: string;
+  /** A commit of the walked chain is a merge: its other parents bring history. */
+  merges?: true;
 }
 
 const PAGE = 1000;
@@ -74,6 +77,7 @@ const PAGE = 1000;
 export async function baseChain(input: ChainInput): Promise<Chain> {
   const changed: string[] = [];
   let oldest = input.parent;
+  let merges = false;
   for (let skip = 0;; skip += PAGE) {
     const page = await chainPage(
       input.git,
@@ -91,9 +95,11 @@ export async function baseChain(input: ChainInput): Promise<Chain> {
         };
       }
       if (step.changed) changed.push(step.sha);
+      if (step.merge) merges = true;
     }
     if (page.length < PAGE) {
-      return { commits: [...new Set([...changed, oldest])] };
+      const commits = [...new Set([...changed, oldest])];
+      return merges ? { commits, merges } : { commits };
     }
   }
 }
@@ -124,6 +130,8 @@ export interface ChainStep {
   sha: string;
   /** Whether one of the paths differs from its first parent (the root: exists). */
   changed: boolean;
+  /** Whether it has more than one parent. */
+  merge: boolean;
 }
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -158,7 +166,7 @@ async function chainPage(
     "--no-show-signature",
     "--no-abbrev",
     "--raw",
-    "--format=%H",
+    "--format=%H %P",
     `--max-count=${PAGE}`,
     `--skip=${skip}`,
     parent,
@@ -168,8 +176,12 @@ async function chainPage(
   const out = await git.run(args, { cwd: top, memo: true });
   const page: ChainStep[] = [];
   for (const line of out.split("\n")) {
-    if (FULL_SHA.test(line)) page.push({ sha: line, changed: false });
-    else if (line.startsWith(":") && page.length > 0) {
+    // `<sha> <parents…>`; a root has none (`<sha> `).
+    const [sha, ...rest] = line.split(" ");
+    const parents = rest.filter((p) => p !== "");
+    if (FULL_SHA.test(sha) && parents.every((p) => FULL_SHA.test(p))) {
+      page.push({ sha, changed: false, merge: parents.length > 1 });
+    } else if (line.startsWith(":") && page.length > 0) {
       page[page.length - 1].changed = true;
     } else if (line !== "") {
       throw new GitError(args, 0, `it printed an unexpected line: ${line}`);
@@ -214,6 +226,48 @@ async function everyParentsVersions(
     throw new GitError(args, 0, `it printed an unexpected line: ${odd}`);
   }
   return commits;
+}
+
+/**
+ * With no trusted decision bounding the first-parent chain, and other history
+ * merged into it (HEAD or a commit of the chain is a merge), the rollout's
+ * name must be the same at every version of the spec over every parent of
+ * HEAD: the ledger's decisions are found by that name, so a first-parent
+ * history of the change's own (an unrelated root that renames the rollout)
+ * would otherwise escape every decision of the history it merged. Only the
+ * names are compared: the rules stay those of the chain and the versions
+ * beside it, since versions on a merged branch are the change's as often as
+ * not.
+ * @throws {InputError} Exit 2 naming two versions that name it otherwise.
+ */
+async function checkMergedNames(
+  git: Git,
+  top: string,
+  head: string,
+  paths: readonly string[],
+  specAt: (sha: string) => Promise<BaseSpec>,
+  read: readonly string[],
+): Promise<void> {
+  let first: { sha: string; name: string } | undefined;
+  const shas = new Set([
+    ...read,
+    ...await everyParentsVersions(git, top, head, paths),
+  ]);
+  for (const sha of shas) {
+    const spec = await specAt(sha);
+    if (spec.status !== "parsed") continue;
+    const { name } = spec.spec;
+    if (first === undefined) first = { sha, name };
+    else if (name !== first.name) {
+      throw new InputError(
+        `the spec names the rollout "${first.name}" at ${
+          first.sha.slice(0, 12)
+        } and "${name}" at ${
+          sha.slice(0, 12)
+        }, both in HEAD's history, and no trusted decision bounds the chain: a rollout's name is read at base (its decisions are recorded under it), so a rename counts once a push job has run it`,
+      );
+    }
+  }
 }
 
 /** Which recorded decisions count as bounds of the chain (SPEC.md §4.4). */
@@ -352,18 +406,7 @@ export async function chainCommits(
       paths: [...paths],
       stops: bounds.stops,
     });
-    // No trusted decision bounds the first-parent chain: the versions over
-    // every parent of HEAD are read too, so a change whose first parent leads
-    // to a history of its own (an orphan root, a rollout renamed there) still
-    // meets every version it merged, and their names.
-    const commits = chain.stop === undefined
-      ? [
-        ...new Set([
-          ...chain.commits,
-          ...await everyParentsVersions(git, top, options.head, [...paths]),
-        ]),
-      ]
-      : chain.commits;
+    const commits = chain.commits;
     const before = paths.size;
     for (const sha of commits) {
       const spec = await specAt(sha);
@@ -382,6 +425,16 @@ export async function chainCommits(
         read.add(version.sha);
         return true;
       });
+      if (
+        chain.stop === undefined &&
+        (chain.merges === true ||
+          await git.resolveCommit(`${options.head}^2`, top) !== undefined)
+      ) {
+        await checkMergedNames(git, top, options.head, [...paths], specAt, [
+          ...commits,
+          ...more.map((version) => version.sha),
+        ]);
+      }
       return [...commits.map((sha) => ({ sha })), ...more];
     }
   }

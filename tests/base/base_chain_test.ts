@@ -144,9 +144,9 @@ Deno.test("baseChain() keeps what git log --first-parent -- <paths> keeps, in on
   const chain = (stops: string[]) =>
     baseChain({ git, top: repo.path, parent, paths, stops: new Set(stops) });
   await t.step(
-    "to the root: the commits that changed a path, and the root",
+    "to the root: the commits that changed a path, and the root, and that the chain merges",
     async () => {
-      expect(await chain([])).toEqual({ commits: all });
+      expect(await chain([])).toEqual({ commits: all, merges: true });
     },
   );
   await t.step("to a stop: those before it, and the stop", async () => {

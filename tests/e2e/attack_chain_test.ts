@@ -280,7 +280,7 @@ Deno.test("a manual run of a merge whose first parent is an unrelated history re
   expect(await r.applied()).toEqual(["d1"]);
 });
 
-Deno.test("a manual run of a merge whose first parent is an unrelated history that renames the rollout reads the merged history, and stops", async () => {
+Deno.test("a manual run of a merge whose first parent is an unrelated history that renames the rollout stops: every version it merged names the rollout", async () => {
   const dev = { name: "dev", gate: "never", runs: ["d1"] };
   await using r = await rollout(specOf([dev, PROD]));
   // The protected main's own push run: a trusted decision of "tf" at r.head.
@@ -315,7 +315,7 @@ Deno.test("a manual run of a merge whose first parent is an unrelated history th
     CI_COMMIT_BEFORE_SHA: ZEROS,
   });
   expect(out.stderr).toMatch(
-    /^error: waves\.json names the rollout "tf2", the version at [0-9a-f]{12} "tf": /m,
+    /^error: the spec names the rollout "tf2" at [0-9a-f]{12} and "tf" at [0-9a-f]{12}, both in HEAD's history, and no trusted decision bounds the chain: /m,
   );
   expect(out.code).toBe(2);
   expect(await r.applied()).toEqual(["d1"]);
