@@ -61,7 +61,7 @@ Deno.test("rulesSchema refuses malformed rules with located messages", async (t)
       name: "an unknown action",
       text: wave('[{ "when": { "action": "delet" }, "gate": "always" }]'),
       want: [
-        'w.jsonc:7:70: wave 2 "prod" rules[0].when.action: invalid value "delet": expected "create", "update", "delete", "replace", "read", "forget", "move", "import", "deploy" or "revert"; did you mean "delete"?',
+        'w.jsonc:7:70: wave 2 "prod" rules[0].when.action: invalid value "delet": expected "create", "update", "delete", "replace", "read", "forget", "move", "import", "invoke", "deploy" or "revert"; did you mean "delete"?',
       ],
     },
   ]);
