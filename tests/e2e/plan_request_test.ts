@@ -25,11 +25,15 @@ const WAVES = [
 const MARKER = "<!-- chant-wave plan: tf -->";
 
 /**
- * Writes the event of pull request 7 from `repo` whose target's tip is the
- * rollout's base commit.
+ * Writes the event of pull request 7 from `repo` whose target's tip is
+ * `target` (default: the rollout's base commit).
  * @returns The event file's path.
  */
-async function pullEvent(r: Rollout, repo: string): Promise<string> {
+async function pullEvent(
+  r: Rollout,
+  repo: string,
+  target = r.base,
+): Promise<string> {
   const event = `${r.path}/.chant-event.json`;
   await Deno.writeTextFile(
     event,
@@ -37,7 +41,7 @@ async function pullEvent(r: Rollout, repo: string): Promise<string> {
       pull_request: {
         number: 7,
         head: { repo: { full_name: repo } },
-        base: { sha: r.base },
+        base: { sha: target },
       },
     }),
   );
@@ -425,17 +429,7 @@ Deno.test("run --pull-request states the gate the target's tip holds when the re
     "waves.json": JSON.stringify(specOf(WAVES), null, 2) + "\n",
   });
   await r.repo.git("checkout", "-q", "-");
-  const event = `${r.path}/.chant-event.json`;
-  await Deno.writeTextFile(
-    event,
-    JSON.stringify({
-      pull_request: {
-        number: 7,
-        head: { repo: { full_name: "octo/hello" } },
-        base: { sha: tip },
-      },
-    }),
-  );
+  const event = await pullEvent(r, "octo/hello", tip);
   await using fake = fakeForge("github");
   await r.desire("eu", "v1");
   const out = await r.run(["run", ...SPEC, "--pull-request"], {
