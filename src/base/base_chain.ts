@@ -191,83 +191,33 @@ async function chainPage(
 }
 
 /**
- * The commits, over every parent of `head` and all their history, where one
- * of `paths` differs from a parent (a root holding one of them included),
- * newest first: what the chain rule reads beside the first-parent chain when
- * no trusted decision bounds it.
- * @param git The git seam.
- * @param top The repository's top level.
- * @param head HEAD's full sha.
- * @param paths The files that decide the gate, from the top level.
- * @returns The commits.
- * @throws {GitError} When git fails, or prints what no walk does.
+ * With no trusted decision anywhere in HEAD's history and other history merged
+ * into the first-parent chain, HEAD's history must grow from one root: a first-parent
+ * history of the change's own (an unrelated root merged with the real one as
+ * another parent) would otherwise be the whole chain, its rules and its
+ * rollout name the change's. Which side of such a merge holds the merged
+ * rules cannot be told without a decision, so the job stops.
+ * @throws {InputError} Exit 2 naming the roots.
  */
-async function everyParentsVersions(
+async function refuseUnrelatedHistories(
   git: Git,
   top: string,
   head: string,
-  paths: readonly string[],
-): Promise<string[]> {
-  const args = [
-    "--literal-pathspecs",
-    "log",
-    "--full-history",
-    "--no-color",
-    "--no-show-signature",
-    "--format=%H",
-    `${head}^@`,
-    "--",
-    ...paths,
-  ];
-  const out = await git.run(args, { cwd: top, memo: true });
-  const commits = out.split("\n").filter((line) => line !== "");
-  const odd = commits.find((line) => !FULL_SHA.test(line));
-  if (odd !== undefined) {
-    throw new GitError(args, 0, `it printed an unexpected line: ${odd}`);
-  }
-  return commits;
-}
-
-/**
- * With no trusted decision bounding the first-parent chain, and other history
- * merged into it (HEAD or a commit of the chain is a merge), the rollout's
- * name must be the same at every version of the spec over every parent of
- * HEAD: the ledger's decisions are found by that name, so a first-parent
- * history of the change's own (an unrelated root that renames the rollout)
- * would otherwise escape every decision of the history it merged. Only the
- * names are compared: the rules stay those of the chain and the versions
- * beside it, since versions on a merged branch are the change's as often as
- * not.
- * @throws {InputError} Exit 2 naming two versions that name it otherwise.
- */
-async function checkMergedNames(
-  git: Git,
-  top: string,
-  head: string,
-  paths: readonly string[],
-  specAt: (sha: string) => Promise<BaseSpec>,
-  read: readonly string[],
 ): Promise<void> {
-  let first: { sha: string; name: string } | undefined;
-  const shas = new Set([
-    ...read,
-    ...await everyParentsVersions(git, top, head, paths),
-  ]);
-  for (const sha of shas) {
-    const spec = await specAt(sha);
-    if (spec.status !== "parsed") continue;
-    const { name } = spec.spec;
-    if (first === undefined) first = { sha, name };
-    else if (name !== first.name) {
-      throw new InputError(
-        `the spec names the rollout "${first.name}" at ${
-          first.sha.slice(0, 12)
-        } and "${name}" at ${
-          sha.slice(0, 12)
-        }, both in HEAD's history, and no trusted decision bounds the chain: a rollout's name is read at base (its decisions are recorded under it), so a rename counts once a push job has run it`,
-      );
-    }
-  }
+  const args = ["rev-list", "--max-parents=0", head];
+  const roots = (await git.run(args, { cwd: top, memo: true })).split("\n")
+    .filter((line) => line !== "");
+  if (roots.length <= 1) return;
+  throw new InputError(
+    `HEAD's history joins ${roots.length} unrelated histories (roots ${
+      roots.slice(0, 3).map((sha) => sha.slice(0, 12)).join(", ")
+    }${
+      roots.length > 3 ? ", …" : ""
+    }) and the ledger records no trusted decision in it, so which of them holds the merged rules cannot be told`,
+    [
+      "run the wave's push job first (it reads the commit before the push), then run this job again",
+    ],
+  );
 }
 
 /** Which recorded decisions count as bounds of the chain (SPEC.md §4.4). */
@@ -378,6 +328,11 @@ export async function chainCommits(
     head: string;
     /** The recorded trusted decision heads of HEAD's rollout, oldest first. */
     decided: () => Promise<readonly string[]>;
+    /**
+     * Whether `decided` read the ledger (a read of the base before the
+     * ledger is chosen has none: it refuses nothing for want of one).
+     */
+    ledgerRead?: boolean;
   },
 ): Promise<ChainVersion[]> {
   // The chain's first page is read while the ledger is (its failure reaches
@@ -426,14 +381,11 @@ export async function chainCommits(
         return true;
       });
       if (
-        chain.stop === undefined &&
+        options.ledgerRead === true && bounds.stops.size === 0 &&
         (chain.merges === true ||
           await git.resolveCommit(`${options.head}^2`, top) !== undefined)
       ) {
-        await checkMergedNames(git, top, options.head, [...paths], specAt, [
-          ...commits,
-          ...more.map((version) => version.sha),
-        ]);
+        await refuseUnrelatedHistories(git, top, options.head);
       }
       return [...commits.map((sha) => ({ sha })), ...more];
     }

@@ -144,6 +144,7 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
         env: options.env,
         head,
         decided,
+        ledgerRead: options.decisions !== undefined,
       }),
   });
   const bases: PolicyBase[] = [];

@@ -126,8 +126,9 @@ function actionOf(change: ResourceChange): string | undefined {
  * paths it changes); a moved object is listed again under its previous
  * address with the same action, and, when it also does something else, as a
  * `move` under its address; an import beside another action as an `import`;
- * an action a change triggers (Terraform's `action_invocations`) as an
- * `invoke` of the action's address. A deposed object is listed under its
+ * a root module output that changes as `output.<name>` with its action; an
+ * action a change triggers (Terraform's `action_invocations`) as an `invoke`
+ * of the action's address. A deposed object is listed under its
  * resource's address (the summary names it deposed).
  * @param document A checked plan document.
  * @returns The changes, in the plan's order: `create`, `update`, `delete`,
@@ -178,6 +179,17 @@ export function changesOf(document: PlanDocument): PlanChange[] {
     if (change.importing && action !== "import") {
       add({ address: change.address, action: "import" });
     }
+  }
+  for (const output of document.outputs) {
+    const words = output.actions.filter((action) => action !== "no-op");
+    if (words.length === 0) continue;
+    add({
+      address: `output.${output.name}`,
+      action: output.actions.includes("delete") &&
+          output.actions.includes("create")
+        ? "replace"
+        : words.join("-").slice(0, 32),
+    });
   }
   for (const invocation of document.invocations) {
     const address = invocation.address;

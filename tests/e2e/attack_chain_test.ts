@@ -280,7 +280,7 @@ Deno.test("a manual run of a merge whose first parent is an unrelated history re
   expect(await r.applied()).toEqual(["d1"]);
 });
 
-Deno.test("a manual run of a merge whose first parent is an unrelated history that renames the rollout stops: every version it merged names the rollout", async () => {
+Deno.test("a manual run of a merge whose first parent is an unrelated history that renames the rollout away from its decisions stops", async () => {
   const dev = { name: "dev", gate: "never", runs: ["d1"] };
   await using r = await rollout(specOf([dev, PROD]));
   // The protected main's own push run: a trusted decision of "tf" at r.head.
@@ -315,8 +315,37 @@ Deno.test("a manual run of a merge whose first parent is an unrelated history th
     CI_COMMIT_BEFORE_SHA: ZEROS,
   });
   expect(out.stderr).toMatch(
-    /^error: the spec names the rollout "tf2" at [0-9a-f]{12} and "tf" at [0-9a-f]{12}, both in HEAD's history, and no trusted decision bounds the chain: /m,
+    /^error: HEAD's history joins 2 unrelated histories \(roots [0-9a-f]{12}, [0-9a-f]{12}\) and the ledger records no trusted decision in it, /m,
   );
   expect(out.code).toBe(2);
   expect(await r.applied()).toEqual(["d1"]);
+});
+
+Deno.test("a manual run of a merge whose first parent is an unrelated history stops when no decision was ever recorded", async () => {
+  await using r = await rollout(STRICT);
+  await r.repo.git("checkout", "-q", "--orphan", "feat");
+  await r.repo.commit("a loose root of the same name", {
+    "waves.json": json(LOOSE),
+  });
+  await r.repo.git(
+    "merge",
+    "-q",
+    "--allow-unrelated-histories",
+    "-s",
+    "ours",
+    "-m",
+    "merge main",
+    "main",
+  );
+  const out = await r.run(["run", ...SPEC, "--wave", "1"], {
+    GITLAB_CI: "true",
+    CI_PIPELINE_SOURCE: "web",
+    CI_COMMIT_BEFORE_SHA: ZEROS,
+  });
+  expect(out.stderr).toContain("HEAD's history joins 2 unrelated histories");
+  expect(out.stderr).toContain(
+    "run the wave's push job first (it reads the commit before the push), then run this job again",
+  );
+  expect(out.code).toBe(2);
+  expect(await r.applied()).toEqual([]);
 });

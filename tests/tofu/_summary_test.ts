@@ -129,6 +129,20 @@ Deno.test("changesOf() lists every effect on an object, so a rule over any of th
       change('e.x["a"]', ["delete"], { deposed: "00000001" }),
     ))).toEqual([{ address: 'e.x["a"]', action: "delete" }]);
   });
+  await t.step("a root output that changes, under output.<name>", () => {
+    expect(changesOf({
+      resources: [],
+      outputs: [
+        { name: "cidr", actions: ["update"], covered: {} },
+        { name: "same", actions: ["no-op"], covered: {} },
+        { name: "admin", actions: ["create"], covered: {} },
+      ],
+      invocations: [],
+    })).toEqual([
+      { address: "output.cidr", action: "update" },
+      { address: "output.admin", action: "create" },
+    ]);
+  });
   await t.step("an action a change triggers, as an invoke", () => {
     expect(changesOf({
       resources: [],

@@ -616,7 +616,20 @@ Deno.test("tofuPlanFile() lists what each resource change does, never a value", 
         { address: "random_id.test", action: "move" },
       ],
     },
-    { file: "no_changes.json", changes: [] },
+    {
+      // Terraform 0.12 lists every root output as created in every plan.
+      file: "no_changes.json",
+      changes: [
+        "foo",
+        "interpolated",
+        "interpolated_deep",
+        "list",
+        "map",
+        "referenced",
+        "referenced_deep",
+        "string",
+      ].map((name) => ({ address: `output.${name}`, action: "create" })),
+    },
     {
       file: "actions.json",
       changes: [{ address: "action.bufo_print.success", action: "invoke" }],
