@@ -62,6 +62,8 @@ export async function readJobBase(
   const log = terminalLog(io.stderr, io.env);
   const { spec, selection: { wave } } = input;
   const gateRecords = new Map<string, GateRecords>();
+  // How many trusted decisions of the rollout's name the chain rule found.
+  let trusted = 0;
   const base = await readBase({
     git: io.git,
     cwd: io.cwd,
@@ -85,7 +87,9 @@ export async function readJobBase(
       }
       // Oldest first across both gates, so the last is the newest decision.
       records.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
-      return [...trustedDecisionHeads(records)];
+      const heads = [...trustedDecisionHeads(records)];
+      trusted = heads.length;
+      return heads;
     },
   });
   for (const warning of base.warnings) log(styledLead(`warning: ${warning}`));
@@ -96,7 +100,11 @@ export async function readJobBase(
   );
   for (const note of base.notes) log(styledLead(note));
   await checkRolloutName(
-    { name: spec.name, specFile: base.specPath },
+    {
+      name: spec.name,
+      specFile: base.specPath,
+      unbounded: base.rule === "chain" && trusted === 0,
+    },
     base.bases,
     io.ledger,
   );

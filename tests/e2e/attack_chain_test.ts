@@ -349,3 +349,21 @@ Deno.test("a manual run of a merge whose first parent is an unrelated history st
   expect(out.code).toBe(2);
   expect(await r.applied()).toEqual([]);
 });
+
+Deno.test("a run outside CI of an unrelated branch that renames the rollout stops: the ledger records its spec file under the old name", async () => {
+  await using r = await rollout(STRICT);
+  // The rollout waits at base, so the ledger holds a pending fact of "tf" for
+  // waves.json.
+  expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(3);
+  await r.repo.git("checkout", "-q", "--orphan", "evil");
+  await r.repo.commit("a loose root of another name", {
+    "waves.json": json({ ...LOOSE, name: "tf2" }),
+  });
+  await r.repo.commit("anything", { "a.txt": "a" });
+  const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(out.stderr).toMatch(
+    /^error: waves\.json is recorded in directory ledger \S+\/\.chant\/ledger under the rollout "tf", and "tf2" has no trusted decision: /m,
+  );
+  expect(out.code).toBe(2);
+  expect(await r.applied()).toEqual([]);
+});
