@@ -112,7 +112,7 @@ async function foldsAt(
 ): Promise<FoundFold[]> {
   const refs = scope.gate !== undefined && scope.name !== undefined
     ? [{ name: scope.name, gate: scope.gate }]
-    : await listGatesAt(ctx.git, ctx.cwd, base, scope.name);
+    : await listGatesAt(ctx.objects, base, scope.name);
   const folds: FoundFold[] = [];
   for (const ref of refs) {
     const read = await readGateAt(ctx.objects, base, ref.name, ref.gate, {

@@ -12,8 +12,7 @@ import {
   type GateRecords,
   loosens,
 } from "../../gate/screen_records.ts";
-import type { Git } from "../../git/git.ts";
-import { blobText, type ObjectReader } from "./_objects.ts";
+import { type BatchObject, blobText, type ObjectReader } from "./_objects.ts";
 import {
   beforeTheCut,
   type GateListing,
@@ -211,43 +210,44 @@ async function readListed(
 
 /**
  * Lists the gates `tip` holds records for (`gates/<name>/<gate>` directories),
- * sorted by name then gate.
- * @param git The git seam.
- * @param cwd A directory inside the repository.
+ * sorted by name then gate, reading the trees through the object reader (no
+ * process of its own).
+ * @param objects The ledger's object reader.
  * @param tip The branch tip (`undefined`: no ledger yet).
  * @param name Only this spec name's gates, when given.
  * @returns The gates.
  * @throws {GitError} When git fails.
+ * @throws {InputError} When an object does not hash to its id.
  */
 export async function listGatesAt(
-  git: Git,
-  cwd: string,
+  objects: ObjectReader,
   tip: string | undefined,
   name?: string,
 ): Promise<GateRef[]> {
   if (tip === undefined) return [];
-  const under = name === undefined ? "gates/" : `gates/${name}/`;
-  const stdout = await git.run([
-    "--literal-pathspecs",
-    "ls-tree",
-    "--full-tree",
-    "-r",
-    "-d",
-    "-z",
-    "--name-only",
-    tip,
-    "--",
-    under,
-  ], { cwd });
+  const ok = (segment: string) =>
+    LEDGER_SEGMENT.test(segment) && !isTemporaryName(segment);
+  const subtrees = (tree: BatchObject | undefined) =>
+    tree?.type === "tree"
+      ? [...objects.entries(tree)].filter(([segment, entry]) =>
+        entry.mode === "40000" && ok(segment)
+      )
+      : [];
+  const [found] = await objects.at(tip, [
+    name === undefined ? "gates" : `gates/${name}`,
+  ]);
+  const names = name === undefined
+    ? subtrees(found)
+    : ok(name) && found !== undefined
+    ? [[name, undefined] as const]
+    : [];
+  const trees = await objects.byId(
+    names.flatMap(([, entry]) => entry === undefined ? [] : [entry.oid]),
+  );
   const gates: GateRef[] = [];
-  for (const path of stdout.split("\0")) {
-    const parts = path.split("/");
-    if (parts.length !== 3 || parts[0] !== "gates") continue;
-    const [, each, gate] = parts;
-    const ok = [each, gate].every((s) =>
-      LEDGER_SEGMENT.test(s) && !isTemporaryName(s)
-    );
-    if (ok) gates.push({ name: each, gate });
+  for (const [each, entry] of names) {
+    const tree = entry === undefined ? found : trees.get(entry.oid);
+    for (const [gate] of subtrees(tree)) gates.push({ name: each, gate });
   }
   const key = (ref: GateRef) => [ref.name, ref.gate] as const;
   return gates.sort((a, b) => {

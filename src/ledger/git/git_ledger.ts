@@ -262,7 +262,7 @@ function gitStore(options: GitLedgerOptions): {
       if (options === undefined) {
         if (scope.name !== undefined) checkLedgerSegment("name", scope.name);
         return fetchTip().then((tip) =>
-          listGatesAt(ctx.git, ctx.cwd, tip, scope.name)
+          listGatesAt(ctx.objects, tip, scope.name)
         );
       }
       const ref = scope as GateRef;
