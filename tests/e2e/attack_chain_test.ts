@@ -6,7 +6,7 @@
 // made under a trusted base, and the strictest wins (SPEC.md §4.4).
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
+import { type Rollout, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const PROD = { name: "prod", gate: "always", runs: ["eu"] };
 const STRICT = specOf([PROD]);
@@ -18,6 +18,29 @@ function json(spec: Record<string, unknown>): string {
 }
 
 const sha12 = (sha: string) => sha.slice(0, 12);
+
+/**
+ * Commits `files` as the root of an unrelated history (branch `feat`), then
+ * merges main into it as the SECOND parent, keeping the new root's tree.
+ */
+async function mergedUnrelated(
+  r: Rollout,
+  message: string,
+  files: Record<string, string>,
+): Promise<void> {
+  await r.repo.git("checkout", "-q", "--orphan", "feat");
+  await r.repo.commit(message, files);
+  await r.repo.git(
+    "merge",
+    "-q",
+    "--allow-unrelated-histories",
+    "-s",
+    "ours",
+    "-m",
+    "merge main",
+    "main",
+  );
+}
 
 /** A repository at STRICT, then the loosening commit, then a harmless one. */
 async function loosenedTwice() {
@@ -236,20 +259,9 @@ Deno.test("a manual run of a merge whose first parent is an unrelated history re
   expect(first.code).toBe(0);
   // An unrelated history loosens prod, merged with main as the SECOND parent,
   // and pushed as a fast-forward of main.
-  await r.repo.git("checkout", "-q", "--orphan", "feat");
-  await r.repo.commit("a loose root", {
+  await mergedUnrelated(r, "a loose root", {
     "waves.json": json(specOf([dev, { ...PROD, gate: "never" }])),
   });
-  await r.repo.git(
-    "merge",
-    "-q",
-    "--allow-unrelated-histories",
-    "-s",
-    "ours",
-    "-m",
-    "merge main",
-    "main",
-  );
   const merge = await r.repo.git("rev-parse", "HEAD");
   await pushMain();
   await t.step("the push run is judged at the commit before it", async () => {
@@ -292,23 +304,12 @@ Deno.test("a manual run of a merge whose first parent is an unrelated history th
   expect(first.code).toBe(0);
   // An unrelated history names the rollout anew (no decision of that name)
   // and loosens prod, merged with main as the SECOND parent.
-  await r.repo.git("checkout", "-q", "--orphan", "feat");
-  await r.repo.commit("a loose root of another name", {
+  await mergedUnrelated(r, "a loose root of another name", {
     "waves.json": json({
       ...specOf([dev, { ...PROD, gate: "never" }]),
       name: "tf2",
     }),
   });
-  await r.repo.git(
-    "merge",
-    "-q",
-    "--allow-unrelated-histories",
-    "-s",
-    "ours",
-    "-m",
-    "merge main",
-    "main",
-  );
   const out = await r.run(["run", ...SPEC, "--wave", "2"], {
     GITLAB_CI: "true",
     CI_PIPELINE_SOURCE: "web",
@@ -323,20 +324,9 @@ Deno.test("a manual run of a merge whose first parent is an unrelated history th
 
 Deno.test("a manual run of a merge whose first parent is an unrelated history stops when no decision was ever recorded", async () => {
   await using r = await rollout(STRICT);
-  await r.repo.git("checkout", "-q", "--orphan", "feat");
-  await r.repo.commit("a loose root of the same name", {
+  await mergedUnrelated(r, "a loose root of the same name", {
     "waves.json": json(LOOSE),
   });
-  await r.repo.git(
-    "merge",
-    "-q",
-    "--allow-unrelated-histories",
-    "-s",
-    "ours",
-    "-m",
-    "merge main",
-    "main",
-  );
   const out = await r.run(["run", ...SPEC, "--wave", "1"], {
     GITLAB_CI: "true",
     CI_PIPELINE_SOURCE: "web",
