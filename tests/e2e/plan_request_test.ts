@@ -48,6 +48,20 @@ async function pullEvent(
   return event;
 }
 
+/** The environment of a GitHub pull request job of `event`, with a token. */
+function githubRequest(
+  event: string,
+  fake: { apiUrl: string; token: string },
+): Record<string, string> {
+  return {
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_PATH: event,
+    GITHUB_REPOSITORY: "octo/hello",
+    GITHUB_API_URL: fake.apiUrl,
+    GITHUB_TOKEN: fake.token,
+  };
+}
+
 function html(markdown: string): string {
   return micromark(markdown, {
     allowDangerousHtml: true,
@@ -339,13 +353,10 @@ Deno.test("run --pull-request states the gate at the request's base, never the o
   await using fake = fakeForge("github");
   const event = await pullEvent(r, "octo/hello");
   await r.desire("eu", "v1");
-  const out = await r.run(["run", ...SPEC, "--pull-request"], {
-    GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_PATH: event,
-    GITHUB_REPOSITORY: "octo/hello",
-    GITHUB_API_URL: fake.apiUrl,
-    GITHUB_TOKEN: fake.token,
-  });
+  const out = await r.run(
+    ["run", ...SPEC, "--pull-request"],
+    githubRequest(event, fake),
+  );
   expect(out.code).toBe(0);
   expect(out.stderr).toContain(
     'wave 1 "one": 1 to change, waits for 1 approval\n',
@@ -432,13 +443,10 @@ Deno.test("run --pull-request states the gate the target's tip holds when the re
   const event = await pullEvent(r, "octo/hello", tip);
   await using fake = fakeForge("github");
   await r.desire("eu", "v1");
-  const out = await r.run(["run", ...SPEC, "--pull-request"], {
-    GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_PATH: event,
-    GITHUB_REPOSITORY: "octo/hello",
-    GITHUB_API_URL: fake.apiUrl,
-    GITHUB_TOKEN: fake.token,
-  });
+  const out = await r.run(
+    ["run", ...SPEC, "--pull-request"],
+    githubRequest(event, fake),
+  );
   expect(out.code).toBe(0);
   expect(out.stderr).toContain(
     `base: ${r.base.slice(0, 12)}, where the request leaves its target, and ${
