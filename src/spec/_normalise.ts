@@ -6,11 +6,13 @@
  */
 
 import { parseDuration } from "./duration.ts";
+import { hoursRange } from "./_timing_schema.ts";
 import type { PipelineOutput, SpecOutput } from "./spec_schema.ts";
 import {
   type ApproverRules,
   type Command,
   DEFAULT_SIGNERS,
+  type FreezeWindow,
   type Hook,
   HOOK_POINTS,
   type Hooks,
@@ -143,6 +145,8 @@ function normaliseWave(
     destructiveOverrides: wave.destructiveOverrides ??
       spec.destructiveOverrides ?? "ignore",
     rules: (wave.rules ?? []).map(normaliseRule),
+    soakMs: ms(wave.soak ?? spec.soak, 0),
+    freeze: [...wave.freeze ?? [], ...spec.freeze ?? []].map(normaliseWindow),
     rest: wave.rest,
     hooks: normaliseHooks(wave.hooks ?? spec.hooks),
     ...defined({
@@ -151,8 +155,28 @@ function normaliseWave(
       variables: wave.variables,
       runner: wave.runner,
       idTokens: wave.idTokens,
+      canary: wave.canary ?? spec.canary,
     }),
   };
+}
+
+type WindowOutput = NonNullable<SpecOutput["freeze"]>[number];
+
+/** A freeze window as the runner reads it (the schema made sure of its form). */
+function normaliseWindow(window: WindowOutput): FreezeWindow {
+  const common = {
+    timezone: window.timezone ?? "UTC",
+    ...defined({ reason: window.reason }),
+  };
+  if (window.days !== undefined) {
+    return {
+      kind: "weekly",
+      days: [...window.days],
+      hours: hoursRange(window.hours ?? "00:00-24:00")!,
+      ...common,
+    };
+  }
+  return { kind: "dated", from: window.from!, to: window.to!, ...common };
 }
 
 /** The program of each tool when the spec names none. */

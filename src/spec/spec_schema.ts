@@ -45,6 +45,7 @@ import {
   signersSchema,
 } from "./_approval_schema.ts";
 import { rulesSchema } from "./_rules_schema.ts";
+import { freezeSchema } from "./_timing_schema.ts";
 import { hooksSchema } from "./_hooks_schema.ts";
 
 const countSchema = z.int().min(1);
@@ -157,6 +158,18 @@ export const waveSchema = z.strictObject({
       "This wave's approver rules, each field over the spec's; read at the base commit",
   }),
   rules: rulesSchema.optional(),
+  soak: durationSchema.optional().register(z.globalRegistry, {
+    description:
+      "How long ago the wave before must have applied this revision before this wave applies it (default: the spec's); read at the base commit",
+  }),
+  freeze: freezeSchema.optional().register(z.globalRegistry, {
+    description:
+      "Windows in which this wave applies nothing without an approval given with --during-freeze, beside the spec's; read at the base commit",
+  }),
+  canary: countSchema.optional().register(z.globalRegistry, {
+    description:
+      "Apply the wave's first N runs (spec order) first, and the rest only when all N applied (default: the spec's); read at the base commit",
+  }),
   destructiveOverrides: destructiveOverridesSchema.optional().register(
     z.globalRegistry,
     {
@@ -275,6 +288,18 @@ const specShape = {
         'Whether deploy scripts may clear their destructive statements with a "-- chant-wave: not destructive" line: "ignore" (default) or "honour"; read at the base commit',
     },
   ),
+  soak: durationSchema.optional().register(z.globalRegistry, {
+    description:
+      'How long ago wave k-1 must have applied a revision before wave k applies it, for every wave that sets none ("2h"; default 0); read at the base commit',
+  }),
+  freeze: freezeSchema.optional().register(z.globalRegistry, {
+    description:
+      "Windows in which no wave applies without an approval given with --during-freeze; read at the base commit",
+  }),
+  canary: countSchema.optional().register(z.globalRegistry, {
+    description:
+      "For every wave that sets none: apply its first N runs first, the rest only when all N applied; read at the base commit",
+  }),
   resume: resumeSchema.optional().register(z.globalRegistry, {
     description:
       "A scheduled job running chant-wave resume: { schedule: <cron> }",

@@ -207,6 +207,22 @@ export interface JobGroup {
   idTokens?: Record<string, string>;
 }
 
+/** A day of a weekly freeze window. */
+export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+
+/**
+ * A freeze window (§19), its times local to `timezone`: dated (`from` up to
+ * `to`, local date-times `2026-12-24T18:00`) or weekly (on each of `days`, from
+ * `hours.from` to `hours.to` minutes after midnight; `to` ≤ `from` goes on into
+ * the next day).
+ */
+export type FreezeWindow =
+  & { timezone: string; reason?: string }
+  & (
+    | { kind: "dated"; from: string; to: string }
+    | { kind: "weekly"; days: Weekday[]; hours: { from: number; to: number } }
+  );
+
 /** A wave (§3.2), numbered from 1 in spec order. */
 export interface Wave {
   /** 1-based position in the spec. */
@@ -245,6 +261,12 @@ export interface Wave {
   destructiveOverrides: DestructiveOverrides;
   /** Rules over what the plans change (§18; read at base), in spec order. */
   rules: PlanRule[];
+  /** Milliseconds the wave before must have applied a revision first: the wave's, else the top level's; 0 none (§19; read at base). */
+  soakMs: number;
+  /** Its freeze windows, then the top level's (§19; read at base). */
+  freeze: FreezeWindow[];
+  /** Runs applied first: the wave's, else the top level's (§19; read at base). */
+  canary?: number;
   /** The last wave only: it stands for every further wave (§11). */
   rest: boolean;
   /** Its hooks: the wave's own, else the spec's (§11), as written in this spec. */

@@ -52,6 +52,8 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
       approvers: { required: 1, selfApproval: true },
       destructiveOverrides: "ignore",
       rules: [],
+      soakMs: 0,
+      freeze: [],
       rest: false,
       hooks: {
         "before-plan": [],
@@ -369,4 +371,54 @@ Deno.test("normalise() gives each wave destructiveOverrides: its own, else the s
     "w.json",
   );
   expect(plain.waves[0].destructiveOverrides).toBe("ignore");
+});
+
+Deno.test("normalise() reads soak, freeze and canary: a wave's own, else the top level's; windows of both", () => {
+  const spec = parseSpec(
+    JSON.stringify({
+      name: "timed",
+      plan: ["plan", "{plan}"],
+      apply: ["apply", "{plan}"],
+      soak: "2h",
+      canary: 2,
+      freeze: [{
+        days: ["fri"],
+        hours: "16:00-24:00",
+        timezone: "Europe/Berlin",
+      }],
+      waves: [
+        { name: "dev", runs: ["a"] },
+        {
+          name: "prod",
+          runs: ["b"],
+          soak: "30m",
+          canary: 1,
+          freeze: [{
+            from: "2026-12-24",
+            to: "2026-12-27T08:00",
+            reason: "holidays",
+          }],
+        },
+      ],
+    }),
+    "waves.json",
+  );
+  expect(spec.waves[0].soakMs).toBe(7_200_000);
+  expect(spec.waves[0].canary).toBe(2);
+  expect(spec.waves[0].freeze).toEqual([{
+    kind: "weekly",
+    days: ["fri"],
+    hours: { from: 960, to: 1440 },
+    timezone: "Europe/Berlin",
+  }]);
+  expect(spec.waves[1].soakMs).toBe(1_800_000);
+  expect(spec.waves[1].canary).toBe(1);
+  expect(spec.waves[1].freeze.map((w) => w.kind)).toEqual(["dated", "weekly"]);
+  expect(spec.waves[1].freeze[0]).toEqual({
+    kind: "dated",
+    from: "2026-12-24",
+    to: "2026-12-27T08:00",
+    timezone: "UTC",
+    reason: "holidays",
+  });
 });
