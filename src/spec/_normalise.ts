@@ -269,6 +269,8 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     approvers: approverRules(spec.approvers),
     destructiveOverrides: spec.destructiveOverrides ?? "ignore",
     order: spec.order,
+    soakMs: ms(spec.soak, 0),
+    freeze: (spec.freeze ?? []).map(normaliseWindow),
     hooks: normaliseHooks(spec.hooks),
     waves: spec.waves.map((wave, i) =>
       normaliseWave(wave, i, spec, { op, timeoutMs })
@@ -276,6 +278,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     ...commandsOf(spec),
     ...defined({
       base: spec.base,
+      canary: spec.canary,
       ledger: spec.ledger,
       runner: spec.runner,
       notify: spec.notify,

@@ -366,6 +366,12 @@ export interface Spec {
   approvers: ApproverRules;
   /** Whether not-destructive marks count unless a wave says otherwise (read at base). */
   destructiveOverrides: DestructiveOverrides;
+  /** The top level's soak in milliseconds, 0 none (§19; read at base for a wave no base wave governs). */
+  soakMs: number;
+  /** The top level's freeze windows (§19; read at base likewise). */
+  freeze: FreezeWindow[];
+  /** The top level's canary (§19; read at base likewise). */
+  canary?: number;
   /** The scheduled job that restarts approved gates' jobs. */
   resume?: Resume;
   /** As written; absent: the plan job is rendered (§18). */

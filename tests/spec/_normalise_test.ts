@@ -38,6 +38,8 @@ Deno.test("normalise() fills in the defaults of SPEC.md §3", () => {
       "after-apply": [],
     },
     destructiveOverrides: "ignore",
+    soakMs: 0,
+    freeze: [],
     waves: [{
       k: 1,
       name: "dev",
