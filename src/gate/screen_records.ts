@@ -120,6 +120,11 @@ export interface GateRecords {
    * not count (and are in `problems`), but `revoke` ends them by id.
    */
   future?: LedgerRecord[];
+  /**
+   * When the store keeps one: the time each record reached the ledger at the
+   * earliest (read with `arrival`).
+   */
+  arrived?: ReadonlyMap<LedgerRecord, number>;
 }
 
 /**

@@ -299,9 +299,12 @@ export function ledgerOver(
     const screened = dropApprovalCopies(
       screenRecords({ records, problems }, clock.now()),
     );
-    return options.asOf === undefined
+    const read = options.asOf === undefined
       ? screened
       : dropArrivedAfter(screened, listing.late ?? new Set(), written);
+    return listing.arrived === undefined
+      ? read
+      : { ...read, arrived: listing.arrived };
   };
 
   /** Publishes records (as claims, `claim`), each with the plan set this ledger wrote for its digest. */

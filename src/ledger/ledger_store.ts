@@ -65,6 +65,11 @@ export interface ListOptions {
   kinds?: readonly RecordKind[];
   /** Also every record compaction folded out of the gate (`ledger log`). */
   history?: boolean;
+  /**
+   * Also when each record reached the ledger, where the store keeps a time
+   * of that no process can set back (`arrived`).
+   */
+  arrival?: boolean;
 }
 
 /** A gate as a store lists it: unscreened, in ledger order. */
@@ -77,6 +82,12 @@ export interface GateListing {
   late?: ReadonlySet<LedgerRecord>;
   /** With `history`: which of `records` compaction folded out of the tip. */
   folded?: ReadonlySet<LedgerRecord>;
+  /**
+   * With `arrival`, in a store that keeps one: the time each record reached
+   * the ledger at the earliest, milliseconds since the Unix epoch (the
+   * directory ledger: the file's kernel change time).
+   */
+  arrived?: ReadonlyMap<LedgerRecord, number>;
 }
 
 /** A plan set as a store read it. */

@@ -1,11 +1,15 @@
 /**
- * The order check before a job plans anything (SPEC.md §4.11): with `order:
- * "strict"` read at base (strict when any base says so), wave k runs only once
- * wave k-1 is complete for HEAD (every applying job of it recorded `applied` or
- * `nothing-to-do` at this very commit; past the spec's waves, the rest wave
- * again as wave k-1), and every wave the order at base puts ahead of it too;
- * otherwise the job waits (exit 3) naming what is missing, or, with
- * `--out-of-order REASON`, runs anyway and records who did it and why.
+ * The order check before a job plans anything (SPEC.md §4.11, §19): with
+ * `order: "strict"` read at base (strict when any base says so), or a soak at
+ * base, wave k runs only once wave k-1 is complete for HEAD (every applying
+ * job of it recorded `applied` or `nothing-to-do` at this very commit; past
+ * the spec's waves, the rest wave again as wave k-1), and every wave the order
+ * at base puts ahead of it too; with a soak, only once each completed at least
+ * that long ago by the ledger's order and the job's clock
+ * (`order/soak_wait.ts`). Otherwise the job waits (exit 3) naming what is
+ * missing and, for a soak, when it may go; or, with `--out-of-order REASON`,
+ * runs anyway and records who did it and why. It runs before the change's
+ * first command, so the clock it reads is the job's own.
  * @module
  */
 
@@ -14,6 +18,10 @@ import { newRecord, newStamp } from "../gate/records.ts";
 import { jobLabel, waveCompletion } from "../order/wave_completion.ts";
 import { wavesBefore } from "../order/waves_before.ts";
 import { orderAtBase } from "../gate/policy_at_base.ts";
+import { timingAtBase } from "../gate/timing_at_base.ts";
+import { completedAt, soakLeft } from "../order/soak_wait.ts";
+import { formatDuration } from "../spec/duration.ts";
+import { sayAge, sayMoment } from "../say_time.ts";
 import type { BaseRead } from "../base/read_base.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import { gateName } from "../gate/gate_messages.ts";
@@ -38,14 +46,18 @@ export async function checkOrder(
   const log = lineLog(io.stderr);
   const reads = base.bases.map(orderAtBase);
   const strict = reads.find((read) => read.order === "strict");
-  const waits = wavesBefore(
-    spec,
-    wave.k,
-    wave.runs.map((run) => run.target),
-    base.bases,
-  );
+  const targets = wave.runs.map((run) => run.target);
+  const waits = wavesBefore(spec, wave.k, targets, base.bases);
   if (waits.length === 0) return "go";
-  if (strict === undefined) {
+  const { soakMs, soakFrom } = timingAtBase(base.bases, {
+    k: wave.k,
+    name: wave.name,
+    targets,
+  });
+  const soak = soakMs > 0
+    ? `soak ${formatDuration(soakMs)} (read ${soakFrom})`
+    : "";
+  if (strict === undefined && soak === "") {
     const unchecked = wave.k > 1
       ? `wave ${wave.k - 1} is`
       : "the waves before it are";
@@ -53,6 +65,7 @@ export async function checkOrder(
     return "go";
   }
   const head12 = base.head.slice(0, 12);
+  const now = io.clock.now();
   // Each line, and what the user does about it.
   const notYet: { line: string; next: string }[] = [];
   for (const wait of waits) {
@@ -65,23 +78,40 @@ export async function checkOrder(
       continue;
     }
     const { wave: before, why } = wait;
-    const { records, problems } = await io.ledger.readGate(
+    const { records, problems, arrived } = await io.ledger.readGate(
       spec.name,
       gateName(spec, before.k),
-      { asOf: io.asOf },
+      { asOf: io.asOf, ...(soak ? { arrival: true } : {}) },
     );
     for (const problem of problems) log(`warning: ledger: ${problem}`);
     const done = waveCompletion(records, before, base.head);
     const what = `wave ${before.k} "${before.name}"`;
-    if (done.complete) {
+    if (done.complete && soak === "") {
       log(`order: ${what} was applied at ${head12}`);
+      continue;
+    }
+    if (done.complete) {
+      const at = completedAt(records, before, base.head, arrived)!;
+      const left = soakLeft(at, soakMs, now);
+      const applied = `${what} applied ${head12} ${sayAge(left.ago)} ago`;
+      if (left.passed) {
+        log(`order: ${applied}; ${soak} has passed`);
+        continue;
+      }
+      notYet.push({
+        line:
+          `wave ${wave.k} "${wave.name}" waits: ${applied}, ${soak}: may go at ${
+            sayMoment(left.mayGoAt, now)
+          }`,
+        next: "run it again then (chant-wave resume restarts it)",
+      });
       continue;
     }
     const missing = done.missing.map(jobLabel).join(", ");
     notYet.push({
       line: `${what} has not been applied at ${head12} (missing: ${missing})${
         why ? `; the order is read at base: ${why}` : ""
-      }`,
+      }${strict === undefined ? `; ${soak} needs it applied first` : ""}`,
       next: "run it first",
     });
   }

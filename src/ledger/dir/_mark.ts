@@ -49,6 +49,21 @@ function changeTimeNs(path: string): bigint {
   return lstatSync(path, { bigint: true }).ctimeNs;
 }
 
+/**
+ * A file's kernel change time, which no process can set back (SPEC.md §19:
+ * when a record reached the ledger at the earliest); a file that cannot be
+ * looked at counts as changed now.
+ * @param path The file.
+ * @returns Milliseconds since the Unix epoch.
+ */
+export function changeTimeMs(path: string): number {
+  try {
+    return lstatSync(path).ctimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
 /** Makes a new empty file in `dir` and removes it; returns its change time. */
 async function markerTime(dir: string, random: RandomBytes): Promise<bigint> {
   const path = join(dir, temporaryName("mark", randomHex(8, random)));

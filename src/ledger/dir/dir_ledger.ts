@@ -49,6 +49,7 @@ import { foldDir, readArchive } from "./_fold.ts";
 import {
   asDirMark,
   changedSince,
+  changeTimeMs,
   type DirMark,
   heldAtMark,
   takeDirMark,
@@ -283,6 +284,7 @@ async function listGate(
   const records: LedgerRecord[] = [];
   const problems: string[] = [];
   const late = new Set<LedgerRecord>();
+  const arrived = options.arrival ? new Map<LedgerRecord, number>() : undefined;
   const mark = options.asOf && asDirMark(options.asOf);
   const held = mark && heldAtMark(mark, name, gate, dir);
   const arrivedLate = (file: string, path: string) =>
@@ -302,6 +304,7 @@ async function listGate(
     if (typeof item === "string") problems.push(item);
     else {
       records.push(item);
+      if (arrived) arrived.set(item, changeTimeMs(path));
       if (mark && !onlyTightens(item) && arrivedLate(files[i], path)) {
         late.add(item);
       }
@@ -321,7 +324,12 @@ async function listGate(
       folded,
     };
   }
-  return { records: sortRecords(records), problems, ...(mark ? { late } : {}) };
+  return {
+    records: sortRecords(records),
+    problems,
+    ...(mark ? { late } : {}),
+    ...(arrived ? { arrived } : {}),
+  };
 }
 
 /**
