@@ -30,14 +30,16 @@ export const resumeCommand: Command = {
     "For each gate whose standing pending fact now has an approval covering its",
     "plans, restarts the CI job that waited: GitHub re-runs the run's failed jobs,",
     "GitLab retries the job, Forgejo dispatches the workflow again. A run not",
-    "completed, re-run since, or with a newer job of the name is skipped. Resuming",
-    "approves nothing: the restarted job decides its gate again.",
+    "completed, re-run since, or with a newer job of the name is skipped. A job",
+    "that waited for its soak or for a freeze window to end is restarted once",
+    "that time has come. Resuming approves nothing: the restarted job decides its",
+    "gate again.",
   ].join("\n"),
   notes: [
     "Token: CHANT_WAVE_FORGE_TOKEN, else GITHUB_TOKEN or GH_TOKEN (GitHub, Forgejo),",
     "else GITLAB_TOKEN. GitHub: actions: write; GitLab: a token with the api scope",
     "(a job token cannot retry jobs); Forgejo: write:repository.",
-    "statuses: resumed, skipped, not-approved, no-job, no-token, failed;",
+    "statuses: resumed, skipped, not-approved, not-yet, no-job, no-token, failed;",
     "exit 1 on failed or no-token, else 0",
   ].join("\n"),
   examples: [
@@ -56,7 +58,9 @@ export const resumeCommand: Command = {
       name: "dry-run",
       description: "say what would be restarted; ask the forge nothing",
     },
-    jsonFlag("print { exitCode, resumed, waiting, gates: [...] } on stdout"),
+    jsonFlag(
+      "print { exitCode, resumed, waiting, later, gates: [...] } on stdout",
+    ),
   ],
   async run(argv, io) {
     const flags = parseFlags("resume", argv, resumeCommand.flags);

@@ -95,6 +95,10 @@ function details(record: LedgerRecord, extras: RecordExtras): string {
         record.head.slice(0, 12)
       } by ${record.by}: ${firstLine(record.reason)}` +
         (record.runId ? `, run ${record.runId}` : "");
+    case "waiting":
+      return `wave ${record.wave} waits for its ${record.why} at ${
+        record.head.slice(0, 12)
+      } until ${record.until}` + (record.runId ? `, run ${record.runId}` : "");
     case "recorded-plans":
       return `plans at ${record.head.slice(0, 12)}: ${
         record.waves.map((w) => `wave ${w.wave} ${shortDigest(w.digest)}`)

@@ -47,6 +47,8 @@ import {
   type RecordedWave,
   type RecordKind,
   type RunOutcomeRecord,
+  WAIT_REASONS,
+  type WaitingRecord,
   WAVE_OUTCOMES,
   type WaveOutcomeRecord,
 } from "./records.ts";
@@ -185,6 +187,32 @@ function readWaveOutcome(f: JsonReader, head: Head): WaveOutcomeRecord {
   };
 }
 
+function readWaiting(
+  f: JsonReader,
+  head: Head,
+  context: { name: string; problems: string[] },
+): WaitingRecord {
+  const why = f.get("why").required();
+  if (!WAIT_REASONS.includes(why.value as WaitingRecord["why"])) {
+    f.fail(
+      `"why" is ${quoteValue(why.value)}; expected ${
+        WAIT_REASONS.map((r) => `"${r}"`).join(" or ")
+      }`,
+    );
+  }
+  return {
+    ...head,
+    kind: "waiting",
+    wave: count(f, "wave"),
+    head: f.get("head").fullSha(),
+    why: why.value as WaitingRecord["why"],
+    until: time(f, "until"),
+    ...optionalText(f, "runId"),
+    ...optionalLocator(f, context.name, context.problems),
+    timestamp: time(f, "timestamp"),
+  };
+}
+
 function readOutOfOrder(f: JsonReader, head: Head): OutOfOrderRecord {
   return {
     ...head,
@@ -302,6 +330,8 @@ export function parseRecord(
       return readWaveOutcome(f, head);
     case "out-of-order":
       return readOutOfOrder(f, head);
+    case "waiting":
+      return readWaiting(f, head, { name, problems });
     case "recorded-plans":
       return readRecordedPlans(f, head);
     case "folded":

@@ -175,6 +175,7 @@ export function planFold(
   const superseded = new Set<string>();
   const recent = recentHeads(records);
   const newestOverride = records.findLast((r) => r.kind === "out-of-order");
+  const newestWait = records.findLast((r) => r.kind === "waiting");
   for (let i = records.length - 1; i >= 0; i--) {
     const record = records[i];
     const key = outcomeKey(record);
@@ -186,6 +187,7 @@ export function planFold(
     if (
       record.kind === "pending" || record.kind === "folded" || gone ||
       (record.kind === "out-of-order" && record !== newestOverride) ||
+      (record.kind === "waiting" && record !== newestWait) ||
       (record.kind === "expired" && dominated(record) &&
         !(record.approvals ?? []).some((id) => live.has(id)))
     ) fold.add(record);

@@ -31,6 +31,7 @@ export const RECORD_KINDS = [
   "run-outcome",
   "wave-outcome",
   "out-of-order",
+  "waiting",
   "recorded-plans",
   "folded",
 ] as const;
@@ -279,6 +280,36 @@ export interface OutOfOrderRecord extends RecordBase {
   runId?: string;
 }
 
+/** What a `waiting` job waits for until a time. */
+export const WAIT_REASONS = ["soak", "freeze"] as const;
+
+/** One of {@linkcode WAIT_REASONS}. */
+export type WaitReason = typeof WAIT_REASONS[number];
+
+/**
+ * A job of wave `wave` at `head` stopped (exit 3) until a time: its soak
+ * after the wave before (SPEC.md §19), or the end of a freeze window. Only a
+ * hint for `resume`, which restarts the job it names once the time has come;
+ * the restarted job judges the time again itself, so the record decides
+ * nothing.
+ */
+export interface WaitingRecord extends RecordBase {
+  /** Always `waiting`. */
+  kind: "waiting";
+  /** The wave's number. */
+  wave: number;
+  /** The commit the job ran at (full sha). */
+  head: string;
+  /** What it waits for. */
+  why: WaitReason;
+  /** When it may go, as the job saw it (ISO 8601). */
+  until: string;
+  /** The CI run, when known. */
+  runId?: string;
+  /** The CI job to restart then, when it ran in CI. */
+  locator?: RunLocator;
+}
+
 /**
  * The gate `recorded-plans` records are kept under, beside a spec's wave gates
  * (which always end in `-wave-<k>`, so never collide with it).
@@ -355,6 +386,7 @@ export type LedgerRecord =
   | RunOutcomeRecord
   | WaveOutcomeRecord
   | OutOfOrderRecord
+  | WaitingRecord
   | RecordedPlansRecord
   | FoldedRecord;
 

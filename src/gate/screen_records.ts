@@ -58,6 +58,7 @@ export function loosens(record: LedgerRecord): boolean {
     case "expired":
     case "claim":
     case "out-of-order":
+    case "waiting":
     case "folded":
       return false;
   }

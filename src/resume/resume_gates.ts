@@ -1,7 +1,9 @@
 /**
- * `resume` below the command line (SPEC.md §13): for each gate, reads it from
- * the ledger, decides with `decideResume` whether its waiting CI job should go
- * on, and restarts that job through the forge's client, one status per gate.
+ * `resume` below the command line (SPEC.md §13, §19): for each gate, reads it
+ * from the ledger, decides with `decideResume` whether its waiting CI job
+ * should go on (or with `decideTimedResume`, whether the time its job waits
+ * for has come), and restarts that job through the forge's client, one status
+ * per gate.
  * Resuming approves nothing: the restarted job decides its gate again itself.
  * @module
  */
@@ -22,9 +24,14 @@ import { newestPending } from "../gate/decide_gate.ts";
 import type { GateRules } from "../gate/gate_tally.ts";
 import type { GateRef } from "../ledger/ledger_store.ts";
 import type { Ledger } from "../ledger/ledger.ts";
-import type { LedgerRecord, PendingRecord } from "../gate/records.ts";
+import type {
+  LedgerRecord,
+  PendingRecord,
+  WaitReason,
+} from "../gate/records.ts";
 import { loadPlanSets } from "../ledger/read_gate.ts";
 import { decideResume, type ResumeStep } from "./decide_resume.ts";
+import { decideTimedResume, type TimedStep } from "./timed_resume.ts";
 
 /** The statuses of SPEC.md §13, and `would-resume` for dry runs. */
 export const RESUME_STATUSES = [
@@ -32,6 +39,7 @@ export const RESUME_STATUSES = [
   "would-resume",
   "skipped",
   "not-approved",
+  "not-yet",
   "no-job",
   "no-token",
   "failed",
@@ -48,8 +56,10 @@ export interface GateResume {
   gate: string;
   /** What happened. */
   status: ResumeStatus;
-  /** The digest the gate waits on. */
-  planDigest: string;
+  /** The digest the gate waits on (absent for a wait until a time). */
+  planDigest?: string;
+  /** A wait until a time: what for (`soak`, `freeze`) and until when (ISO 8601). */
+  waits?: { for: WaitReason; until: string };
   /** Who approved it, when an approval covers it. */
   approvedBy?: string;
   /** The CI job, in words, when the pending fact names one. */
@@ -64,6 +74,8 @@ export interface ResumeResult {
   resumed: number;
   /** Gates still waiting for an approval. */
   waiting: number;
+  /** Gates whose job waits until a time still to come (a soak, a freeze). */
+  later: number;
   /** Every gate with a standing pending fact, in the order given. */
   gates: GateResume[];
 }
@@ -95,11 +107,14 @@ export interface ResumeIo {
  * Resumes gates: each gate whose standing pending fact now has a counting
  * approval gets its CI job restarted (GitHub: the run's failed jobs re-run;
  * GitLab: the job retried; Forgejo: the workflow dispatched on its ref), unless
- * the forge says it is unfinished or was re-run since. Logs one line per gate
- * with a standing pending fact, `<gate> of <name>: <status>: <detail>`, then
- * `N resumed, M still waiting for an approval`. A gate with no standing pending
- * fact is left out. With `dryRun`, nothing is restarted and the forge is not
- * asked (a missing token is still reported).
+ * the forge says it is unfinished or was re-run since; so does each gate
+ * whose job waits until a time that has come (its soak, a freeze window's
+ * end: `timed_resume.ts`), when no approval restarts it. Logs one line per
+ * gate with a standing pending fact or wait, `<gate> of <name>: <status>:
+ * <detail>`, then `N resumed, M still waiting for an approval` (and `, K
+ * waiting for a time to come` when some do). Other gates are left out. With
+ * `dryRun`, nothing is restarted and the forge is not asked (a missing token
+ * is still reported).
  * @param gates The gates, in order.
  * @param options Whether to restart nothing.
  * @param io The ledger, environment, clock and log.
@@ -113,45 +128,93 @@ export async function resumeGates(
 ): Promise<ResumeResult> {
   const log = lineLog(io.stderr);
   const clients = new Map<string, ClientFromEnv>();
-  const result: ResumeResult = { resumed: 0, waiting: 0, gates: [] };
+  const result: ResumeResult = {
+    resumed: 0,
+    waiting: 0,
+    later: 0,
+    gates: [],
+  };
   for (const { name, gate } of gates) {
-    const step = await gateStep(name, gate, io);
-    if (step === undefined) continue;
-    const outcome = await act(step, options.dryRun, clients, io);
-    const done: GateResume = {
-      name,
-      gate,
-      status: outcome.status,
-      planDigest: step.pending.planDigest,
-      ...(step.status === "not-approved"
-        ? {}
-        : { approvedBy: step.approval.by }),
-      ...(step.pending.locator
-        ? { job: describeLocator(step.pending.locator) }
-        : {}),
-      detail: outcome.detail,
-    };
+    const { step, records } = await gateStep(name, gate, io);
+    const timed = step === undefined || step.status === "not-approved"
+      ? decideTimedResume(records, io.clock.now())
+      : undefined;
+    const done = timed
+      ? await timedResume(name, gate, timed, options.dryRun, clients, io)
+      : step && await approvedResume(name, gate, step, options, clients, io);
+    if (done === undefined) continue;
     if (done.status === "resumed" || done.status === "would-resume") {
       result.resumed++;
     }
     if (done.status === "not-approved") result.waiting++;
+    if (done.status === "not-yet") result.later++;
     result.gates.push(done);
     log(`${gate} of ${name}: ${done.status}: ${done.detail}`);
   }
   log(
     `${result.resumed} ${
       options.dryRun ? "would be resumed (dry run)" : "resumed"
-    }, ${result.waiting} still waiting for an approval`,
+    }, ${result.waiting} still waiting for an approval${
+      result.later > 0 ? `, ${result.later} waiting for a time to come` : ""
+    }`,
   );
   return result;
 }
 
-/** Reads one gate and decides what to do about it. */
+/** What became of a gate whose pending fact stands. */
+async function approvedResume(
+  name: string,
+  gate: string,
+  step: ResumeStep,
+  options: { dryRun: boolean },
+  clients: Map<string, ClientFromEnv>,
+  io: ResumeIo,
+): Promise<GateResume> {
+  const outcome = step.status === "restart"
+    ? await restart(step.locator, options.dryRun, clients, io)
+    : { status: step.status, detail: step.reason };
+  return {
+    name,
+    gate,
+    status: outcome.status,
+    planDigest: step.pending.planDigest,
+    ...(step.status === "not-approved" ? {} : { approvedBy: step.approval.by }),
+    ...(step.pending.locator
+      ? { job: describeLocator(step.pending.locator) }
+      : {}),
+    detail: outcome.detail,
+  };
+}
+
+/** What became of a gate whose job waits until a time. */
+async function timedResume(
+  name: string,
+  gate: string,
+  step: TimedStep,
+  dryRun: boolean,
+  clients: Map<string, ClientFromEnv>,
+  io: ResumeIo,
+): Promise<GateResume> {
+  const { waiting } = step;
+  const outcome = step.status === "restart"
+    ? await restart(step.locator, dryRun, clients, io)
+    : { status: step.status, detail: step.reason };
+  return {
+    name,
+    gate,
+    status: outcome.status,
+    waits: { for: waiting.why, until: waiting.until },
+    ...(waiting.locator ? { job: describeLocator(waiting.locator) } : {}),
+    detail: outcome.detail,
+  };
+}
+
+/** Reads one gate and decides what to do about its pending fact. */
 async function gateStep(
   name: string,
   gate: string,
   io: ResumeIo,
-): Promise<ResumeStep | undefined> {
+): Promise<{ step?: ResumeStep; records: readonly LedgerRecord[] }> {
   const { records, problems } = await io.ledger.readGate(name, gate);
   for (const problem of problems) {
     lineLog(io.stderr)(`warning: ledger: ${problem}`);
@@ -163,7 +226,7 @@ async function gateStep(
     ? await io.ledger.readPlanSet(name, gate, standing.planDigest)
     : undefined;
   const rules = standing && await io.rulesOf?.(standing, records);
-  return decideResume({
+  const step = decideResume({
     gate,
     records,
     sets,
@@ -171,19 +234,16 @@ async function gateStep(
     now,
     ...(rules ? { rules } : {}),
   });
+  return { records, ...(step ? { step } : {}) };
 }
 
-/** Restarts the job of an approved gate, or says why not. */
-async function act(
-  step: ResumeStep,
+/** Restarts the job a locator names, or says why not. */
+async function restart(
+  locator: RunLocator,
   dryRun: boolean,
   clients: Map<string, ClientFromEnv>,
   io: ResumeIo,
 ): Promise<{ status: ResumeStatus; detail: string }> {
-  if (step.status !== "restart") {
-    return { status: step.status, detail: step.reason };
-  }
-  const { locator } = step;
   const made = clientFor(locator, clients, io);
   if (!made.ok) return missing(made, locator);
   const job = describeLocator(locator);

@@ -22,6 +22,7 @@ import { timingAtBase } from "../gate/timing_at_base.ts";
 import { completedAt, soakLeft } from "../order/soak_wait.ts";
 import { formatDuration } from "../spec/duration.ts";
 import { sayAge, sayMoment } from "../say_time.ts";
+import { recordWait } from "./record_wait.ts";
 import type { BaseRead } from "../base/read_base.ts";
 import { ciContext } from "../ci/ci_context.ts";
 import { gateName } from "../gate/gate_messages.ts";
@@ -67,7 +68,7 @@ export async function checkOrder(
   const head12 = base.head.slice(0, 12);
   const now = io.clock.now();
   // Each line, and what the user does about it.
-  const notYet: { line: string; next: string }[] = [];
+  const notYet: { line: string; next: string; until?: number }[] = [];
   for (const wait of waits) {
     if ("gone" in wait) {
       notYet.push({
@@ -104,6 +105,7 @@ export async function checkOrder(
             sayMoment(left.mayGoAt, now)
           }`,
         next: "run it again then (chant-wave resume restarts it)",
+        until: left.mayGoAt,
       });
       continue;
     }
@@ -118,6 +120,20 @@ export async function checkOrder(
   if (notYet.length === 0) return "go";
   if (input.outOfOrder === undefined) {
     for (const { line, next } of notYet) log(`${line}; ${next}`);
+    const times = notYet.map((wait) => wait.until);
+    if (times.every((until) => until !== undefined)) {
+      await recordWait(
+        spec,
+        {
+          k: wave.k,
+          head: base.head,
+          why: "soak",
+          until: Math.max(...times),
+        },
+        input,
+        io,
+      );
+    }
     log(
       `  or run wave ${wave.k} anyway, and say why: --out-of-order "<reason>"`,
     );

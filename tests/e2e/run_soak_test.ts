@@ -1,0 +1,179 @@
+// End to end through the binary: soak between waves (SPEC.md §19). Wave 2 waits
+// until wave 1 applied this revision at least its soak (read at base) ago, by
+// the ledger's order and the job's clock; a record claiming an earlier apply
+// does not shorten it. A machine with a later clock is libfaketime's.
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { join } from "@std/path";
+import { fakeForge } from "../_helpers/fake_forge.ts";
+import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
+
+const DEV = { name: "dev", gate: "never", runs: ["d1"] };
+const PROD = { name: "prod", gate: "never", runs: ["p1"], soak: "2h" };
+
+/** The binary's clock moved on by `offset` (libfaketime, installed by .ci/run). */
+function later(offset: string) {
+  return {
+    LD_PRELOAD: "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+    FAKETIME: offset,
+  };
+}
+
+const MAY_GO = /may go at (\d{2}:\d{2} UTC|\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)/;
+
+Deno.test("a soak at base: wave 2 waits after wave 1 applied, then goes", async (t) => {
+  await Deno.stat(later("").LD_PRELOAD).catch(() => {
+    throw new Error("install libfaketime (apt-get install faketime)");
+  });
+  await using r = await rollout(specOf([DEV, PROD]));
+  const head12 = r.head.slice(0, 12);
+  const base12 = r.base.slice(0, 12);
+  await t.step("before wave 1 applied: wave 2 waits for it", async () => {
+    const out = await r.run(["run", ...SPEC, "--wave", "2"]);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(
+      `wave 1 "dev" has not been applied at ${head12} (missing: the whole-wave job); soak 2h (read at ${base12}, wave 2 "prod") needs it applied first; run it first\n`,
+    );
+  });
+  await t.step("just after: wave 2 waits, saying when it may go", async () => {
+    expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+    const out = await r.run(["run", ...SPEC, "--wave", "2"]);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toMatch(
+      new RegExp(
+        `wave 2 "prod" waits: wave 1 "dev" applied ${head12} \\d+s ago, soak 2h \\(read at ${base12}, wave 2 "prod"\\): may go at `,
+      ),
+    );
+    expect(out.stderr).not.toContain("[plan]");
+    expect(await r.applied()).toEqual(["d1"]);
+  });
+  await t.step(
+    "a record claiming wave 1 applied hours earlier shortens nothing",
+    async () => {
+      const dir = join(r.path, ".chant/ledger/gates/tf/tf-wave-1");
+      const outcome = [...Deno.readDirSync(dir)].find((e) =>
+        e.name.includes("wave-outcome")
+      )!;
+      const record = JSON.parse(
+        await Deno.readTextFile(join(dir, outcome.name)),
+      );
+      const stamp = "2020-01-01T00:00:00.000Z";
+      await Deno.writeTextFile(
+        join(dir, `20200101T000000000Z-wave-outcome-forged01.json`),
+        JSON.stringify({ ...record, id: "forged01", timestamp: stamp }),
+      );
+      const out = await r.run(["run", ...SPEC, "--wave", "2"], later("+1h"));
+      expect(out.code).toBe(3);
+      expect(out.stderr).toMatch(/applied [0-9a-f]{12} 1h ago/);
+      expect(out.stderr).toMatch(MAY_GO);
+      expect(await r.applied()).toEqual(["d1"]);
+    },
+  );
+  await t.step(
+    "once the soak has passed on the job's clock, wave 2 goes",
+    async () => {
+      const out = await r.run(["run", ...SPEC, "--wave", "2"], later("+121m"));
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        `soak 2h (read at ${base12}, wave 2 "prod") has passed\n`,
+      );
+      expect(await r.applied()).toEqual(["d1", "p1"]);
+    },
+  );
+});
+
+Deno.test("a change cannot shorten its own soak: the spec at base decides", async () => {
+  await using r = await rollout(specOf([DEV, PROD]), {
+    headSpec: specOf([DEV, { ...PROD, soak: "0" }]),
+  });
+  expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+  const out = await r.run(["run", ...SPEC, "--wave", "2"]);
+  expect(out.code).toBe(3);
+  expect(out.stderr).toContain(`wave 2 "prod" waits: wave 1 "dev" applied`);
+});
+
+Deno.test("--out-of-order runs past a soak and records who and why", async () => {
+  await using r = await rollout(specOf([DEV, PROD]));
+  expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+  const out = await r.run([
+    "run",
+    ...SPEC,
+    "--wave",
+    "2",
+    "--out-of-order",
+    "hotfix for the outage",
+  ]);
+  expect(out.code).toBe(0);
+  expect(out.stderr).toMatch(
+    /warning: wave 2 "prod" waits: .*; running wave 2 out of order \(by .*: hotfix for the outage\)/,
+  );
+  expect(await r.applied()).toEqual(["d1", "p1"]);
+});
+
+Deno.test("resume restarts a job that waited for its soak once the soak has passed, and not before", async (t) => {
+  await using fake = fakeForge("github");
+  await using r = await rollout(specOf([DEV, PROD]));
+  const ci = {
+    GITHUB_ACTIONS: "true",
+    GITHUB_REPOSITORY: "octo/hello",
+    GITHUB_RUN_ID: "702",
+    GITHUB_RUN_ATTEMPT: "1",
+    GITHUB_API_URL: fake.apiUrl,
+  };
+  const forge = { GITHUB_API_URL: fake.apiUrl, GITHUB_TOKEN: fake.token };
+  expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+  const waits = await r.run(["run", ...SPEC, "--wave", "2"], ci);
+  expect(waits.code).toBe(3);
+  fake.state.runs.set("702", { status: "completed", attempt: 1 });
+
+  await t.step("the wait is recorded once, naming the job", async () => {
+    expect((await r.run(["run", ...SPEC, "--wave", "2"], ci)).code).toBe(3);
+    const waiting = (await r.records("tf-wave-2")).filter((x) =>
+      x.kind === "waiting"
+    );
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]).toMatchObject({
+      why: "soak",
+      wave: 2,
+      head: r.head,
+      locator: { forge: "github", runId: "702" },
+    });
+  });
+  await t.step(
+    "before the soak has passed: not-yet, nothing restarted",
+    async () => {
+      const out = await r.run(["resume", ...SPEC], forge);
+      expect(out.code).toBe(0);
+      expect(out.stderr).toMatch(
+        /^tf-wave-2 of tf: not-yet: wave 2 waits for its soak: it may go at /m,
+      );
+      expect(out.stderr.trimEnd().split("\n").at(-1)).toBe(
+        "0 resumed, 0 still waiting for an approval, 1 waiting for a time to come",
+      );
+      expect(fake.state.reruns).toEqual([]);
+    },
+  );
+  await t.step("after it: the job is restarted", async () => {
+    const out = await r.run(["resume", ...SPEC], {
+      ...forge,
+      ...later("+121m"),
+    });
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(
+      "tf-wave-2 of tf: resumed: re-ran the failed jobs of run 702 (attempt 2)\n",
+    );
+    expect(fake.state.reruns).toEqual(["702"]);
+  });
+  await t.step("once the wave went on, the wait is over", async () => {
+    const out = await r.run(["run", ...SPEC, "--wave", "2"], {
+      ...ci,
+      ...later("+121m"),
+    });
+    expect(out.code).toBe(0);
+    const again = await r.run(["resume", ...SPEC], {
+      ...forge,
+      ...later("+121m"),
+    });
+    expect(again.stderr).not.toContain("tf-wave-2");
+  });
+});
