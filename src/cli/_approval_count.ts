@@ -69,6 +69,8 @@ export async function countApprovals(
  * @param digest The digest approved (their approval of it is named first).
  * @param count The gate before the new approval.
  * @param records The gate's records, oldest first.
+ * @param duringFreeze The new one is given with `--during-freeze`: theirs
+ *   stands only when it was too.
  * @returns The approval and the tally, or `undefined`.
  */
 export function standingApproval(
@@ -76,6 +78,7 @@ export function standingApproval(
   digest: string,
   count: ApprovalCount,
   records: readonly LedgerRecord[],
+  duringFreeze?: true,
 ): { approval: ApprovalRecord; tally: Tally } | undefined {
   if (count.status !== "judged") return undefined;
   const { decision, judged } = count.pending;
@@ -98,6 +101,8 @@ export function standingApproval(
   });
   const approval = mine.filter((a) => a.planDigest === digest).pop() ??
     mine.pop();
+  // One given during a freeze is a new approval unless theirs was too.
+  if (duringFreeze && approval?.duringFreeze !== true) return undefined;
   return approval === undefined ? undefined : { approval, tally };
 }
 

@@ -135,6 +135,12 @@ export const approveCommand: Command = {
         "is optional (git's user.signingkey when gpg.format is ssh);\n" +
         "write --sign=KEY, or put --sign KEY after NAME GATE",
     },
+    {
+      name: "during-freeze",
+      description:
+        "let this digest through a freeze window of the wave (SPEC §19);\n" +
+        "on a forge gate only a sealed approval does (with --sign)",
+    },
     LEDGER_FLAG,
     {
       name: "resume",
@@ -239,6 +245,7 @@ export const approveCommand: Command = {
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
       ...(via === undefined ? {} : { via }),
+      ...(flags.booleans["during-freeze"] ? { duringFreeze: true as const } : {}),
     };
     // The forge confirms an approve run or job only once it finished: this
     // one counts as recorded, the gate's others as the forge says (§13.1).
@@ -258,7 +265,7 @@ export const approveCommand: Command = {
     // is a new record.
     const standing = allTheSame || used !== undefined
       ? undefined
-      : standingApproval(by, digest, before, records);
+      : standingApproval(by, digest, before, records, fields.duringFreeze);
     let count = before;
     let record: ApprovalRecord;
     if (standing) {
@@ -360,6 +367,7 @@ async function recordApproval(
       by,
       timestamp: new Date(stamp.now).toISOString(),
       ...(counter === undefined ? {} : { ledger: counter }),
+      ...(fields.duringFreeze ? { duringFreeze: true } : {}),
     },
     principal: by,
     key: await resolveSigningKey(sign.value, io),

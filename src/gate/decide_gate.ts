@@ -88,6 +88,13 @@ export interface GateQuery {
    * waves never hands one wave's approval to the other). Absent: not checked.
    */
   wave?: string;
+  /**
+   * A freeze window holds (SPEC.md §19): the gate stands approved only when
+   * one of the approvals that cover the plans and count was given with
+   * `--during-freeze` (its verdict `passesFreeze`); `reason`
+   * says so when none was.
+   */
+  freeze?: { reason: string };
 }
 
 /** The gate stands approved: `approval` covers the decision. */
@@ -161,6 +168,13 @@ export function decideGate(
   const { rules } = query;
   const claimsOf = claimLedgers(records);
   const used = usedApprovals(records, claimsOf);
+  // During a freeze, one of the approvals that count must let it through.
+  const letThrough = (covering: readonly ApprovalRecord[]) =>
+    query.freeze === undefined ||
+    covering.some((a) => {
+      const verdict = verdictOf(a, rules);
+      return verdict.counts && verdict.passesFreeze === true;
+    });
   let short: Tally | undefined;
   for (const approval of approvals) {
     const verdict = verdictOf(approval, rules);
@@ -176,6 +190,11 @@ export function decideGate(
       covers(a, sets, need, query.digest)
     );
     const tally = freshTally(covering, claimable, used, query);
+    // Plans that all applied under it already apply nothing new.
+    if (
+      tally.counted.length >= tally.required && need.length > 0 &&
+      !letThrough(covering)
+    ) continue;
     if (tally.counted.length >= tally.required) {
       const approvedBy = tally.counted.join(", ");
       const stuck = unsettled.length
@@ -198,6 +217,7 @@ export function decideGate(
   const spent = spentApprovals(records, sets);
   const bearing = approvals.find((a) => !spent.has(a.id));
   const reasons = [
+    ...query.freeze ? [query.freeze.reason] : [],
     ...query.liveState
       ? movedBackReasons(approvals, claimsOf, query.members)
       : [],

@@ -165,6 +165,8 @@ export interface ApproveCommandOptions {
   ledger?: string;
   /** The gate is sealed (SPEC.md §12): only a signed approval counts. */
   sign?: boolean;
+  /** A freeze window holds (SPEC.md §19): only `--during-freeze` lets it through. */
+  duringFreeze?: boolean;
 }
 
 /**
@@ -192,6 +194,7 @@ export function approveCommand(
     words.push(`--ledger ${shellWord(options.ledger)}`);
   }
   if (options.sign) words.push("--sign");
+  if (options.duringFreeze) words.push("--during-freeze");
   return words.join(" ");
 }
 

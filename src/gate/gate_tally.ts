@@ -30,6 +30,11 @@ export interface ApprovalVerdict {
    * absent: the principal.
    */
   identity?: string;
+  /**
+   * It was given with `--during-freeze` and may let its digest through a
+   * freeze window (SPEC.md §19): on a forge gate only a sealed one may.
+   */
+  passesFreeze?: boolean;
 }
 
 /** The rules a gate is decided under: how many, and each approval's verdict. */
@@ -73,6 +78,7 @@ export function verdictOf(
       principal: normalisePrincipal(approval.by),
       display: approval.by,
       counts: true,
+      ...(approval.duringFreeze ? { passesFreeze: true } : {}),
     };
   }
   return rules.verdicts.get(approval.id) ?? {

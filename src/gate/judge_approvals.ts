@@ -263,9 +263,13 @@ export async function judgeApprovals(
     const identity = key === undefined
       ? listedIdentity(verdict.principal, byPrincipal)
       : identities.get(key);
-    const judgedVerdict = identity
-      ? { ...verdict, identity: identity.id }
-      : verdict;
+    const passesFreeze = approval.duringFreeze === true &&
+      (input.rules.mode !== "forge" || verdict.sealedBy !== undefined);
+    const judgedVerdict = {
+      ...verdict,
+      ...(identity ? { identity: identity.id } : {}),
+      ...(passesFreeze ? { passesFreeze } : {}),
+    };
     const why = !verdict.counts
       ? undefined
       : verdict.principal === ""

@@ -113,8 +113,17 @@ function readApproval(f: JsonReader, head: Head): ApprovalRecord {
     ...optionalText(f, "url"),
     ...optionalText(f, "via"),
     ...optionalSeal(f),
+    ...duringFreeze(f),
     timestamp: time(f, "timestamp"),
   };
+}
+
+/** `duringFreeze`: absent, or `true` (`false` would say nothing, so it is refused). */
+function duringFreeze(f: JsonReader): { duringFreeze?: true } {
+  const field = f.get("duringFreeze");
+  if (field.absent) return {};
+  if (field.boolean() !== true) field.fail("is false; leave it out instead");
+  return { duringFreeze: true };
 }
 
 function readExpired(f: JsonReader, head: Head): ExpiredRecord {

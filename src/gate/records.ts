@@ -122,6 +122,11 @@ export interface ApprovalRecord extends RecordBase {
    * counts the approval only when it verifies against the signers file at base.
    */
   seal?: Seal;
+  /**
+   * Given with `approve --during-freeze` (SPEC.md §19): it lets its digest
+   * through a freeze window (a sealed one signs it).
+   */
+  duringFreeze?: true;
 }
 
 /** Clears a standing gate (`chant-wave revoke`): earlier approvals and pending facts stop counting. */
@@ -507,7 +512,7 @@ export function approvalRecord(
     ...head("approval", stamp, fields),
     planDigest: fields.planDigest,
     by: fields.by,
-    ...optional(fields, ["note", "url", "via", "seal"]),
+    ...optional(fields, ["note", "url", "via", "seal", "duringFreeze"]),
     timestamp: isoTime(stamp.now),
   };
 }

@@ -65,7 +65,8 @@ export async function loadPlanSets(
  *   newest revoke on, all a decision can need); with `records`, every record
  *   of the gate as the caller read it already (as of the job's mark, when it
  *   has one): the gate is decided on those, not read again; and whether the
- *   members are fresh plans of live state (`GateQuery.liveState`).
+ *   members are fresh plans of live state (`GateQuery.liveState`); and a
+ *   freeze holding now (`GateQuery.freeze`).
  * @param io The ledger, the clock and the log.
  * @returns The records and the gate decision.
  */
@@ -80,6 +81,7 @@ export async function readGate(
     records?: GateRecords;
     liveState?: boolean;
     wave?: string;
+    freeze?: { reason: string };
   },
   io: ReadGateIo,
 ): Promise<GateRead> {
@@ -99,6 +101,7 @@ export async function readGate(
       ...(rules ? { rules } : {}),
       ...(query.liveState ? { liveState: true } : {}),
       ...(query.wave === undefined ? {} : { wave: query.wave }),
+      ...(query.freeze ? { freeze: query.freeze } : {}),
     });
     return { records, problems, decision };
   };

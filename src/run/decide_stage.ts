@@ -1,6 +1,8 @@
 /**
- * The decide stage of a whole-wave or deciding job (SPEC.md §4.4–§4.6, §11, §12):
- * the policy and the approval rules at base for every target the wave holds, a
+ * The decide stage of a whole-wave or deciding job (SPEC.md §4.4–§4.6, §11, §12,
+ * §19): the policy, the approval rules and the freeze windows at base for every
+ * target the wave holds (a window holding now makes plans that change anything
+ * wait for an approval given with `--during-freeze`), a
  * `forge` gate's review approval (§13) and its approvals confirmed through the
  * forge, the gate decision under those rules (the gate read once, and handed
  * on to the claim stage), the hooks share and group jobs will run, and the
@@ -27,6 +29,8 @@ import type { GateJudge } from "../base/gate_rules.ts";
 import { wavePolicy, wavePolicyLines } from "../gate/policy_at_base.ts";
 import { reviewStage } from "./review_stage.ts";
 import { rulesStage } from "./rules_stage.ts";
+import { timingAtBase } from "../gate/timing_at_base.ts";
+import { freezeHold } from "../gate/freeze_hold.ts";
 import type { PlannedRun } from "./run_outcomes.ts";
 import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 
@@ -92,6 +96,10 @@ export async function decideStage(
     dryRun: input.dryRun,
   }, io);
   throwIfInterrupted(io);
+  const freeze = freezeHold(
+    timingAtBase(base.bases, { k: wave.k, name: wave.name, targets }).freeze,
+    io.clock.now(),
+  );
   const decided = await decideWave(
     {
       ...input,
@@ -102,6 +110,7 @@ export async function decideStage(
       base,
       judge,
       ...(read ? { read } : {}),
+      ...(freeze ? { freeze } : {}),
     },
     io,
   );

@@ -20,7 +20,13 @@ import { tallyLine } from "../gate/gate_tally.ts";
 import { newStamp, pendingRecord } from "../gate/records.ts";
 import { compactTime } from "../gate/record_name.ts";
 import { randomHex } from "../gate/random_hex.ts";
-import { needsApproval, type PolicyAtBase } from "../gate/policy_at_base.ts";
+import {
+  type ApprovalNeed,
+  needsApproval,
+  type PolicyAtBase,
+} from "../gate/policy_at_base.ts";
+import { type FreezeHold, freezeReason } from "../gate/freeze_hold.ts";
+import { recordWait } from "./record_wait.ts";
 import type { BaseRead } from "../base/read_base.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 import { ciContext } from "../ci/ci_context.ts";
@@ -68,6 +74,11 @@ export interface DecideInput {
    * nothing since: it is decided on that read instead of reading again.
    */
   read?: GateRead;
+  /**
+   * A freeze window of the wave at base holds now (SPEC.md §19): plans that
+   * change anything need an approval given with `--during-freeze`.
+   */
+  freeze?: FreezeHold;
 }
 
 /** A decision, and the gate as read and decided for it. */
@@ -126,7 +137,11 @@ export async function decideWave(
       log(`    ${quoted}`);
     }
   }
-  const need = needsApproval(policy.policy, members);
+  const need = frozenNeed(
+    needsApproval(policy.policy, members),
+    members,
+    input.freeze,
+  );
   const decision: Decision = {
     version: 1,
     decisionId: `${compactTime(io.clock.now())}-${randomHex(6)}`,
@@ -149,12 +164,15 @@ export async function decideWave(
     log(`gate ${gate}: no approval needed: ${need.why}`);
     return { decision };
   }
-  const gateState = (input.read ?? await readGate(spec.name, gate, {
+  const { freeze } = input;
+  const read = freeze === undefined ? input.read : undefined;
+  const gateState = (read ?? await readGate(spec.name, gate, {
     digest,
     members,
     judge: input.judge,
     liveState: plansLiveState(spec.plan),
     wave: wave.name,
+    ...(freeze ? { freeze: { reason: freezeReason(freeze) } } : {}),
   }, io)).decision;
   if (gateState.status === "approved") {
     const { approval, approvedBy } = gateState;
@@ -179,6 +197,7 @@ export async function decideWave(
   const approve = approveCommand(spec.name, gate, digest, {
     ...(input.ledgerArg === undefined ? {} : { ledger: input.ledgerArg }),
     sign: sealed,
+    duringFreeze: freeze !== undefined,
   });
   log([`gate ${gate}: `, styled("waiting", "waiting:"), ` ${need.why}`]);
   for (const reason of gateState.reasons) log(`  ${reason}`);
@@ -232,6 +251,14 @@ export async function decideWave(
     approveLine(click, spec.name, wave.k, digest, sealed);
   if (forgeWay) log(forgeWay);
   log(styledLead(`then approve: ${approve}`));
+  if (freeze?.until !== undefined) {
+    await recordWait(spec, {
+      k: wave.k,
+      head: base.head,
+      why: "freeze",
+      until: freeze.until,
+    }, input, io);
+  }
   return {
     decision: {
       ...decision,
@@ -240,6 +267,24 @@ export async function decideWave(
       ...(gateState.tally ? { tally: tallyLine(gateState.tally, digest) } : {}),
     },
     gate: gateState,
+  };
+}
+
+/**
+ * The need for an approval with a freeze holding: plans that change anything
+ * need one, whatever the policy says.
+ */
+function frozenNeed(
+  need: ApprovalNeed,
+  members: readonly DecisionMember[],
+  freeze: FreezeHold | undefined,
+): ApprovalNeed {
+  if (freeze === undefined || members.every((m) => m.empty === true)) {
+    return need;
+  }
+  return {
+    needed: true,
+    why: need.needed ? `${need.why}, and ${freeze.line}` : freeze.line,
   };
 }
 

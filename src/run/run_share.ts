@@ -2,7 +2,8 @@
  * Share and group jobs (SPEC.md §4.7), as their stages in order: read the
  * wave's decision, the base, the order of waves; a waiting decision says what
  * it waits for, unless approvals count for it now; check the decision against the spec at base and the ledger
- * (the job's one read of the gate before it claims) and its hooks; take the
+ * (the job's one read of the gate before it claims) and its hooks; a freeze
+ * window holding now, unless an approval lets the plans through it; take the
  * slice; then in passes (§11: an apply may ask for a new plan) the before-plan
  * hooks, re-plan the slice, the after-plan hooks, refuse every run whose plan
  * moved since the decision (unless it plans empty because it was applied
@@ -31,6 +32,7 @@ import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 import { readJobBase } from "./job_base.ts";
 import { logFailures, type PlannedRun } from "./run_outcomes.ts";
 import { checkOrder } from "./order_stage.ts";
+import { checkFreeze } from "./freeze_stage.ts";
 import { planRuns } from "./plan_runs.ts";
 import { previewApply } from "./preview_apply.ts";
 import {
@@ -106,6 +108,13 @@ export async function runShare(
     bases: verified.bases,
   });
   const log = lineLog(io.stderr);
+  const frozen = await checkFreeze(input, decision, {
+    bases: verified.bases,
+    judge: verified.judge,
+    head: base.head,
+    slice,
+  }, io);
+  if (frozen === "wait") return { ...result, exitCode: WAITING };
   log(`slice: ${slice.map((run) => run.target).join(", ") || "(no runs)"}`);
   if (slice.length === 0) {
     log("nothing to apply: this job's slice is empty");

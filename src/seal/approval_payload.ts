@@ -1,6 +1,8 @@
 /**
  * The payload a sealed approval signs (SPEC.md §12): seven lines joined with LF,
- * no final LF. Pure; it neither signs nor checks the fields' formats (the
+ * no final LF, and an eighth, `during-freeze`, for an approval given with
+ * `--during-freeze` (§19), so the flag is signed and an approval signed
+ * without it never verifies with it. Pure; it neither signs nor checks the fields' formats (the
  * approval record's parser does).
  * @module
  */
@@ -24,12 +26,15 @@ export interface ApprovalPayloadFields {
   readonly timestamp: string;
   /** The git ledger's counter when it was signed (`Seal.ledger`); absent: none. */
   readonly ledger?: number;
+  /** Given with `--during-freeze`. */
+  readonly duringFreeze?: boolean;
 }
 
 /**
  * Builds the approval payload: `chant-wave approval v2`, name, gate, planDigest,
- * by, timestamp and `ledger <counter>` (`ledger -` without one), joined with
- * `\n`, with no final newline.
+ * by, timestamp and `ledger <counter>` (`ledger -` without one), and
+ * `during-freeze` when it was given so, joined with `\n`, with no final
+ * newline.
  * @param fields The approval's fields.
  * @returns The payload text (signed as its UTF-8 bytes).
  * @throws {SealFormatError} When a field contains a line break, which would
@@ -69,5 +74,6 @@ export function approvalPayload(fields: ApprovalPayloadFields): string {
     by,
     timestamp,
     `ledger ${ledger ?? "-"}`,
+    ...fields.duringFreeze === true ? ["during-freeze"] : [],
   ].join("\n");
 }
