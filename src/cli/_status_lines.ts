@@ -58,6 +58,13 @@ export interface WaveStatus extends Omit<GateStatus, "approvals"> {
   atHead?: { head: string; complete: boolean; missing: string[] };
   /** The newest run of the wave out of order (`--out-of-order`). */
   outOfOrder?: { head: string; by: string; reason: string; at: string };
+  /**
+   * Its job waits until a time still to come (SPEC.md §19): its soak or a
+   * freeze window's end, as the newest wait recorded says.
+   */
+  waitsUntil?: { for: "soak" | "freeze"; head: string; until: string };
+  /** The freeze window of this spec holding now, in words. */
+  freeze?: string;
 }
 
 /** How the commands a next-step line prints are completed. */
@@ -143,6 +150,15 @@ function details(wave: WaveStatus): string[] {
       } by ${o.by}: ${o.reason} (${o.at})`,
     );
   }
+  if (wave.waitsUntil) {
+    const w = wave.waitsUntil;
+    lines.push(
+      `  waits for its ${w.for} at ${
+        w.head.slice(0, 12)
+      } until ${w.until} (chant-wave resume restarts its job then)`,
+    );
+  }
+  if (wave.freeze) lines.push(`  freeze: ${wave.freeze}`);
   if (wave.revokedAt) lines.push(`  revoked: ${wave.revokedAt}`);
   if (wave.settledAt) {
     lines.push(

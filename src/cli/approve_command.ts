@@ -245,7 +245,9 @@ export const approveCommand: Command = {
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
       ...(via === undefined ? {} : { via }),
-      ...(flags.booleans["during-freeze"] ? { duringFreeze: true as const } : {}),
+      ...(flags.booleans["during-freeze"]
+        ? { duringFreeze: true as const }
+        : {}),
     };
     // The forge confirms an approve run or job only once it finished: this
     // one counts as recorded, the gate's others as the forge says (§13.1).

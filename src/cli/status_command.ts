@@ -49,6 +49,8 @@ import {
   type WaveStatus,
 } from "./_status_lines.ts";
 import { newestPending } from "../gate/decide_gate.ts";
+import { decideTimedResume } from "../resume/timed_resume.ts";
+import { freezeHold } from "../gate/freeze_hold.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 import type { LedgerRecord, PendingRecord, PlanPair } from "../gate/records.ts";
 import { type Spec, type Wave, waveAt } from "../spec/types.ts";
@@ -108,6 +110,8 @@ export const statusCommand: Command = {
         unjudged(newest, rules);
       const completed = lastCompleted(records, wave);
       const override = records.findLast((r) => r.kind === "out-of-order");
+      const timed = decideTimedResume(records, now);
+      const hold = freezeHold(wave.freeze, now);
       waves.push({
         wave: wave.k,
         name: wave.name,
@@ -123,6 +127,21 @@ export const statusCommand: Command = {
               reason: override.reason,
               at: override.timestamp,
             },
+          }
+          : {}),
+        ...(timed?.status === "not-yet"
+          ? {
+            waitsUntil: {
+              for: timed.waiting.why,
+              head: timed.waiting.head,
+              until: timed.waiting.until,
+            },
+          }
+          : {}),
+        ...(hold
+          ? {
+            freeze:
+              `${hold.line} (this spec's windows; a job reads them at base)`,
           }
           : {}),
         ...standing,

@@ -252,12 +252,17 @@ export async function decideWave(
   if (forgeWay) log(forgeWay);
   log(styledLead(`then approve: ${approve}`));
   if (freeze?.until !== undefined) {
-    await recordWait(spec, {
-      k: wave.k,
-      head: base.head,
-      why: "freeze",
-      until: freeze.until,
-    }, input, io);
+    await recordWait(
+      spec,
+      {
+        k: wave.k,
+        head: base.head,
+        why: "freeze",
+        until: freeze.until,
+      },
+      input,
+      io,
+    );
   }
   return {
     decision: {

@@ -82,12 +82,17 @@ export async function checkFreeze(
   });
   log(styledLead(`then approve: ${approve}`));
   if (hold.until !== undefined) {
-    await recordWait(spec, {
-      k: wave.k,
-      head: checked.head,
-      why: "freeze",
-      until: hold.until,
-    }, input, io);
+    await recordWait(
+      spec,
+      {
+        k: wave.k,
+        head: checked.head,
+        why: "freeze",
+        until: hold.until,
+      },
+      input,
+      io,
+    );
   }
   return "wait";
 }

@@ -43,6 +43,12 @@ Deno.test("a freeze window at base: the wave waits, and --during-freeze lets one
     expect(await r.applied()).toEqual([]);
     waiting = out.stderr;
   });
+  await t.step("status names the window holding now", async () => {
+    const out = await r.run(["status", ...SPEC], DURING);
+    expect(out.stdout).toContain(
+      `  freeze: ${HOLDS} (this spec's windows; a job reads them at base)\n`,
+    );
+  });
   await t.step("an ordinary approval does not let it through", async () => {
     const words = approveLine(waiting).filter((w) => w !== "--during-freeze");
     expect((await r.run([...words, "--by", "bob"], DURING)).code).toBe(0);
@@ -54,7 +60,10 @@ Deno.test("a freeze window at base: the wave waits, and --during-freeze lets one
     expect(await r.applied()).toEqual([]);
   });
   await t.step("an approval given with --during-freeze does", async () => {
-    const approve = await r.run([...approveLine(waiting), "--by", "ann"], DURING);
+    const approve = await r.run(
+      [...approveLine(waiting), "--by", "ann"],
+      DURING,
+    );
     expect(approve.code).toBe(0);
     const out = await r.run(["run", ...SPEC, "--wave", "1"], DURING);
     expect(out.code).toBe(0);
@@ -131,7 +140,9 @@ Deno.test("a share job meeting a freeze waits until an approval lets its plans t
       DURING,
     );
     expect(out.code).toBe(0);
-    expect(out.stderr).toContain(`${HOLDS}; let through by ann (--during-freeze)`);
+    expect(out.stderr).toContain(
+      `${HOLDS}; let through by ann (--during-freeze)`,
+    );
     expect(await r.applied()).toEqual(["p1"]);
   });
 });

@@ -153,6 +153,16 @@ Deno.test("resume restarts a job that waited for its soak once the soak has pass
       expect(fake.state.reruns).toEqual([]);
     },
   );
+  await t.step("status says the wave waits for its soak", async () => {
+    const out = await r.run(["status", ...SPEC, "--wave", "2"]);
+    expect(out.stdout).toMatch(
+      new RegExp(
+        `  waits for its soak at ${
+          r.head.slice(0, 12)
+        } until \\S+ \\(chant-wave resume restarts its job then\\)`,
+      ),
+    );
+  });
   await t.step("after it: the job is restarted", async () => {
     const out = await r.run(["resume", ...SPEC], {
       ...forge,

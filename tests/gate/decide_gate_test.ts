@@ -740,7 +740,9 @@ Deno.test("decideGate() never counts an approval given for another wave at this 
 });
 
 Deno.test("decideGate() during a freeze: only an approval given with --during-freeze lets the plans through", async (t) => {
-  const freeze = { reason: "a freeze window holds until 18:00 UTC: fri 16:00-18:00 UTC" };
+  const freeze = {
+    reason: "a freeze window holds until 18:00 UTC: fri 16:00-18:00 UTC",
+  };
   const frozen = (records: LedgerRecord[], rules?: GateRules) =>
     decideGate(records, SETS, {
       gate: GATE,
@@ -763,30 +765,42 @@ Deno.test("decideGate() during a freeze: only an approval given with --during-fr
     const result = frozen([ordinary, during]);
     expect(result.status).toBe("approved");
   });
-  await t.step("on a forge gate the judge lets only a sealed one through", () => {
-    const verdict = (passesFreeze: boolean): ApprovalVerdict => ({
-      principal: "ann",
-      display: "ann",
-      counts: true,
-      ...(passesFreeze ? { passesFreeze } : {}),
-    });
-    const unsealed: GateRules = {
-      required: 1,
-      verdicts: new Map([[during.id, verdict(false)]]),
-    };
-    expect(frozen([during], unsealed).status).toBe("waiting");
-    const sealedOne: GateRules = {
-      required: 1,
-      verdicts: new Map([[during.id, verdict(true)]]),
-    };
-    expect(frozen([during], sealedOne).status).toBe("approved");
-  });
-  await t.step("plans that all applied under an approval apply nothing new: no wait", () => {
-    const records = [
-      ordinary,
-      claim("c1", 3, "a1", "d1", PLANS),
-      outcome("o1", 4, "a1", "d1", PLANS.map((p) => ({ ...p, outcome: "ok" as const }))),
-    ];
-    expect(frozen(records).status).toBe("approved");
-  });
+  await t.step(
+    "on a forge gate the judge lets only a sealed one through",
+    () => {
+      const verdict = (passesFreeze: boolean): ApprovalVerdict => ({
+        principal: "ann",
+        display: "ann",
+        counts: true,
+        ...(passesFreeze ? { passesFreeze } : {}),
+      });
+      const unsealed: GateRules = {
+        required: 1,
+        verdicts: new Map([[during.id, verdict(false)]]),
+      };
+      expect(frozen([during], unsealed).status).toBe("waiting");
+      const sealedOne: GateRules = {
+        required: 1,
+        verdicts: new Map([[during.id, verdict(true)]]),
+      };
+      expect(frozen([during], sealedOne).status).toBe("approved");
+    },
+  );
+  await t.step(
+    "plans that all applied under an approval apply nothing new: no wait",
+    () => {
+      const records = [
+        ordinary,
+        claim("c1", 3, "a1", "d1", PLANS),
+        outcome(
+          "o1",
+          4,
+          "a1",
+          "d1",
+          PLANS.map((p) => ({ ...p, outcome: "ok" as const })),
+        ),
+      ];
+      expect(frozen(records).status).toBe("approved");
+    },
+  );
 });

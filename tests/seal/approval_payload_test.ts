@@ -28,14 +28,18 @@ Deno.test("approvalPayload() joins seven lines with LF, no final LF: the ledger'
   await t.step("none (the directory ledger)", () => {
     expect(approvalPayload(FIELDS)).toBe([...lines, "ledger -"].join("\n"));
   });
-  await t.step("an approval given with --during-freeze signs an eighth line", () => {
-    expect(approvalPayload({ ...FIELDS, ledger: 42, duringFreeze: true })).toBe(
-      [...lines, "ledger 42", "during-freeze"].join("\n"),
-    );
-    expect(approvalPayload({ ...FIELDS, duringFreeze: false })).toBe(
-      approvalPayload(FIELDS),
-    );
-  });
+  await t.step(
+    "an approval given with --during-freeze signs an eighth line",
+    () => {
+      expect(approvalPayload({ ...FIELDS, ledger: 42, duringFreeze: true }))
+        .toBe(
+          [...lines, "ledger 42", "during-freeze"].join("\n"),
+        );
+      expect(approvalPayload({ ...FIELDS, duringFreeze: false })).toBe(
+        approvalPayload(FIELDS),
+      );
+    },
+  );
   await t.step("a counter that is not a count is refused", () => {
     expect(() => approvalPayload({ ...FIELDS, ledger: -1 })).toThrow(
       SealFormatError,
