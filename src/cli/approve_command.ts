@@ -167,6 +167,7 @@ export const approveCommand: Command = {
       ? undefined
       : viaUrl(flags.strings.via);
     let need = positiveIntFlag(flags, "need");
+    let duringFreeze = flags.booleans["during-freeze"] === true;
     // Set when the play records all the same though nothing waits.
     let allTheSame = false;
     if (need !== undefined && !flags.booleans.decided) {
@@ -195,6 +196,13 @@ export const approveCommand: Command = {
         allTheSame = true;
       }
       plan = "nothing" in decided ? decided.decided : decided.digest;
+      if ("freeze" in decided && decided.freeze !== undefined) {
+        // Played during a freeze, the click is what lets the plans through.
+        lineLog(io.stderr)(
+          `decided while ${decided.freeze}: this approval is given --during-freeze`,
+        );
+        duringFreeze = true;
+      }
     }
     if (plan !== undefined && !isDigest(plan)) {
       throw new InputError(
@@ -245,9 +253,7 @@ export const approveCommand: Command = {
       ...(note === undefined ? {} : { note }),
       ...(url === undefined ? {} : { url }),
       ...(via === undefined ? {} : { via }),
-      ...(flags.booleans["during-freeze"]
-        ? { duringFreeze: true as const }
-        : {}),
+      ...(duringFreeze ? { duringFreeze: true as const } : {}),
     };
     // The forge confirms an approve run or job only once it finished: this
     // one counts as recorded, the gate's others as the forge says (§13.1).
@@ -429,7 +435,8 @@ function waveOf(
 
 /** The digest the decision waits for, or why nothing waits. */
 export type DecidedPlan =
-  | { digest: string }
+  /** It waits: the digest, and the freeze window that held, if one did. */
+  | { digest: string; freeze?: string }
   /** Nothing waits: why, and the digest the decision holds all the same. */
   | { nothing: string; decided: string };
 
@@ -467,7 +474,10 @@ export async function decidedPlan(
       decided: decision.digest,
     };
   }
-  return { digest: decision.digest };
+  return {
+    digest: decision.digest,
+    ...(decision.freeze ? { freeze: decision.freeze } : {}),
+  };
 }
 
 /** The longest `--via` URL, in characters. */

@@ -406,6 +406,7 @@ function orderedResult(result: JobResult): JobResult {
     untried,
     skipped,
     rest,
+    waitsFor,
   } = result;
   return {
     exitCode,
@@ -418,6 +419,7 @@ function orderedResult(result: JobResult): JobResult {
     untried,
     skipped,
     ...(rest ? { rest } : {}),
+    ...(waitsFor ? { waitsFor } : {}),
   };
 }
 

@@ -82,6 +82,12 @@ export interface Decision {
    * job judges them itself).
    */
   rules?: string[];
+  /**
+   * The freeze window that held when it was decided (SPEC.md §19), in words:
+   * `approve --decided` (GitLab's manual approve job) then approves with
+   * `--during-freeze`, since that click is what lets the plans through.
+   */
+  freeze?: string;
   createdAt: string;
   /**
    * The wave's hooks (SPEC.md §11), with the holds at base: share and group jobs
@@ -204,6 +210,9 @@ export function parseDecision(text: string): Decision {
       : {}),
     ...(typeof raw.approvalId === "string" && DECISION_ID.test(raw.approvalId)
       ? { approvalId: raw.approvalId }
+      : {}),
+    ...(typeof raw.freeze === "string" && raw.freeze !== ""
+      ? { freeze: raw.freeze }
       : {}),
     createdAt: shown("createdAt"),
     hooks,

@@ -150,8 +150,9 @@ export function childPipelinePath(name: string, k: number): string {
 
 /**
  * The waves a click can approve: those whose gate (in the working copy) is not
- * `never`. A wave the base still gates but the working copy does not is
- * approved with `chant-wave approve`.
+ * `never`, and those with freeze windows (SPEC.md §19: during a window any
+ * wave that changes something waits for an approval). A wave the base still
+ * gates but the working copy does not is approved with `chant-wave approve`.
  * @param spec The spec.
  * @returns The waves' numbers and names, in order.
  * @example
@@ -160,7 +161,9 @@ export function childPipelinePath(name: string, k: number): string {
  * ```
  */
 export function gatedWaves(spec: Spec): { k: number; name: string }[] {
-  return spec.waves.filter((wave) => wave.gate !== "never").map((wave) => ({
+  return spec.waves.filter((wave) =>
+    wave.gate !== "never" || wave.freeze.length > 0
+  ).map((wave) => ({
     k: wave.k,
     name: wave.name,
   }));

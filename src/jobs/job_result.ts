@@ -38,6 +38,11 @@ export interface JobResult {
   failures?: { target: string; message: string }[];
   /** What a waiting job waits for (for the job summary). */
   waiting?: WaitingNote;
+  /**
+   * What a job waits for before its gate, one line each (the wave before, a
+   * soak, a freeze window; for the job summary).
+   */
+  waitsFor?: string[];
   /** How many waves the wave's `planWave` reported (`"waves": N`, §11); never printed. */
   wavesFound?: number;
   /** The further waves a whole-wave job of a rest wave went on to (§11). */

@@ -163,7 +163,7 @@ function waitingIsNotFailing(job: Job, spec: Spec): string {
     "set -e",
     'if [ "$code" -eq 3 ]; then',
     '  echo "waiting=true" >> "$GITHUB_OUTPUT"',
-    `  echo "::notice title=chant-wave::${what} waits: nothing after it runs until it is approved (see the job summary)"`,
+    `  echo "::notice title=chant-wave::${what} waits: nothing after it runs until it may go on (see the job summary)"`,
     "  exit 0",
     "fi",
     'exit "$code"',

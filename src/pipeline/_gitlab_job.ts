@@ -11,7 +11,7 @@
 
 import { approveJobName } from "../jobs/approve_job.ts";
 import type { Job } from "../jobs/expand_jobs.ts";
-import type { RunnerLabel, Spec } from "../spec/types.ts";
+import { type RunnerLabel, type Spec, waveAt } from "../spec/types.ts";
 import { gitlabRules } from "./_gitlab_rules.ts";
 import { commandLine, installLine, jobWhere } from "./_common.ts";
 
@@ -116,7 +116,10 @@ export function gitlabJob(
     ...spec.pipeline?.variables,
     ...job.variables,
   };
-  if (context.rules) out.rules = context.rules.map((rule) => ({ ...rule }));
+  if (context.rules) {
+    const delay = soakDelay(spec, job);
+    out.rules = context.rules.map((rule) => ({ ...rule, ...delay }));
+  }
   out.before_script = [
     ...context.setup,
     installLine(spec, context.specFile),
@@ -178,6 +181,26 @@ export function gitlabApproveJob(
       } --by "$GITLAB_USER_LOGIN" --via "$CI_JOB_URL"`,
     ],
   }];
+}
+
+/** GitLab's longest `start_in`, in minutes (one week). */
+const LONGEST_START_IN = 7 * 24 * 60;
+
+/**
+ * The delay of the first job of a wave with a soak (SPEC.md §19): GitLab
+ * starts it that long after the wave before finished (`when: delayed`), so
+ * it meets a soak that has passed rather than waiting (exit 3); the job still
+ * measures the soak at base itself. At most a week, GitLab's limit.
+ */
+function soakDelay(
+  spec: Spec,
+  job: Job,
+): { when: "delayed"; start_in: string } | Record<never, never> {
+  const soakMs = waveAt(spec, job.wave)?.soakMs ?? 0;
+  if (soakMs === 0 || job.wave === 1) return {};
+  if (job.kind !== "wave" && job.kind !== "decide") return {};
+  const minutes = Math.min(Math.ceil(soakMs / 60_000), LONGEST_START_IN);
+  return { when: "delayed", start_in: `${minutes} minutes` };
 }
 
 function runnerTags(job: Job, problems: string[]): string[] | undefined {

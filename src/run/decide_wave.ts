@@ -158,6 +158,7 @@ export async function decideWave(
     digest,
     members,
     status: "not-required",
+    ...(input.freeze ? { freeze: input.freeze.line } : {}),
     createdAt: new Date(io.clock.now()).toISOString(),
   };
   if (!need.needed) {

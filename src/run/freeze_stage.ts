@@ -30,7 +30,8 @@ import type { RunJobInput } from "./select_job.ts";
  * @param checked The bases its rules were read at, the judge of approvals,
  *   HEAD and the job's slice.
  * @param io The edges.
- * @returns `go`, or `wait` when the job must stop with exit 3.
+ * @returns `undefined` to go on, or what the job waits for and the command
+ *   that approves its plans through the freeze, when it must stop (exit 3).
  */
 export async function checkFreeze(
   input: RunJobInput,
@@ -42,7 +43,7 @@ export async function checkFreeze(
     slice: readonly { target: string }[];
   },
   io: RunIo,
-): Promise<"go" | "wait"> {
+): Promise<string[] | undefined> {
   const { spec, selection: { wave } } = input;
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const hold = freezeHold(
@@ -50,7 +51,7 @@ export async function checkFreeze(
       .freeze,
     io.clock.now(),
   );
-  if (hold === undefined) return "go";
+  if (hold === undefined) return undefined;
   const log = terminalLog(io.stderr, io.env);
   const mine = new Set(checked.slice.map((run) => run.target));
   if (
@@ -59,7 +60,7 @@ export async function checkFreeze(
     )
   ) {
     log(`${hold.line}; this job's plans change nothing`);
-    return "go";
+    return undefined;
   }
   const gate = (await readGate(spec.name, decision.gate, {
     digest: decision.digest,
@@ -71,7 +72,7 @@ export async function checkFreeze(
   }, io)).decision;
   if (gate.status === "approved") {
     log(`${hold.line}; let through by ${gate.approvedBy} (--during-freeze)`);
-    return "go";
+    return undefined;
   }
   log(`wave ${wave.k} "${wave.name}" waits: ${hold.line}`);
   for (const reason of gate.reasons.slice(1)) log(`  ${reason}`);
@@ -94,5 +95,5 @@ export async function checkFreeze(
       io,
     );
   }
-  return "wait";
+  return [`wave ${wave.k} "${wave.name}" waits: ${hold.line}`, approve];
 }

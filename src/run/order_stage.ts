@@ -36,20 +36,21 @@ import type { RunJobInput } from "./select_job.ts";
  * @param input The job (its spec, wave, `--out-of-order` and dry-run flags).
  * @param base The job's base (the spec at each base commit, and HEAD).
  * @param io The edges.
- * @returns `go`, or `wait` when the job must stop with exit 3.
+ * @returns `undefined` to go on, or what the job waits for (one line each)
+ *   when it must stop with exit 3.
  */
 export async function checkOrder(
   input: RunJobInput,
   base: BaseRead,
   io: RunIo,
-): Promise<"go" | "wait"> {
+): Promise<string[] | undefined> {
   const { spec, selection: { wave } } = input;
   const log = lineLog(io.stderr);
   const reads = base.bases.map(orderAtBase);
   const strict = reads.find((read) => read.order === "strict");
   const targets = wave.runs.map((run) => run.target);
   const waits = wavesBefore(spec, wave.k, targets, base.bases);
-  if (waits.length === 0) return "go";
+  if (waits.length === 0) return undefined;
   const { soakMs, soakFrom } = timingAtBase(base.bases, {
     k: wave.k,
     name: wave.name,
@@ -63,7 +64,7 @@ export async function checkOrder(
       ? `wave ${wave.k - 1} is`
       : "the waves before it are";
     log(`order: none (${reads[0].reason}): ${unchecked} not checked`);
-    return "go";
+    return undefined;
   }
   const head12 = base.head.slice(0, 12);
   const now = io.clock.now();
@@ -117,7 +118,7 @@ export async function checkOrder(
       next: "run it first",
     });
   }
-  if (notYet.length === 0) return "go";
+  if (notYet.length === 0) return undefined;
   if (input.outOfOrder === undefined) {
     for (const { line, next } of notYet) log(`${line}; ${next}`);
     const times = notYet.map((wait) => wait.until);
@@ -137,7 +138,7 @@ export async function checkOrder(
     log(
       `  or run wave ${wave.k} anyway, and say why: --out-of-order "<reason>"`,
     );
-    return "wait";
+    return notYet.map(({ line }) => line);
   }
   const by = await whoRuns(io) ?? "unknown";
   for (const { line } of notYet) {
@@ -157,5 +158,5 @@ export async function checkOrder(
       ...(runId ? { runId } : {}),
     }, newStamp(io.clock)));
   }
-  return "go";
+  return undefined;
 }

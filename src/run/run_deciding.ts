@@ -66,9 +66,8 @@ export async function runDeciding(
   input.onBase?.(base.bases);
   // What reading the base (the spec there, the gate) left is freed first.
   io.pacer?.settle(wave.runs.length);
-  if (await checkOrder(input, base, io) === "wait") {
-    return { ...result, exitCode: WAITING };
-  }
+  const waits = await checkOrder(input, base, io);
+  if (waits) return { ...result, exitCode: WAITING, waitsFor: waits };
   // What the decision reads of the gate is read before the change's first
   // command (a hook, a plan): after it, nothing of the ledger is read again.
   await io.ledger.readAhead(input.spec.name, gateName(input.spec, wave.k), {

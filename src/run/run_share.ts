@@ -84,9 +84,8 @@ export async function runShare(
   const slice = shareSlice(input, decision);
   let result = shareResult(input, decision, slice);
   const base = await readJobBase(input, io, true);
-  if (await checkOrder(input, base, io) === "wait") {
-    return { ...result, exitCode: WAITING };
-  }
+  const waits = await checkOrder(input, base, io);
+  if (waits) return { ...result, exitCode: WAITING, waitsFor: waits };
   if (decision.status === "waiting") {
     // Approved since it was decided: checked below as any approved decision.
     const now = await sayWhatWaits(decision, input, base, io);
@@ -114,7 +113,7 @@ export async function runShare(
     head: base.head,
     slice,
   }, io);
-  if (frozen === "wait") return { ...result, exitCode: WAITING };
+  if (frozen) return { ...result, exitCode: WAITING, waitsFor: frozen };
   log(`slice: ${slice.map((run) => run.target).join(", ") || "(no runs)"}`);
   if (slice.length === 0) {
     log("nothing to apply: this job's slice is empty");

@@ -43,6 +43,10 @@ export function jobSummary(
       part ? `, ${part}` : ""
     }: exit ${result.exitCode}`,
     "",
+    ...(result.waitsFor ?? []).flatMap((line) => [
+      `Waits: ${markdownText(line)}`,
+      "",
+    ]),
     ...gateLines(result, click),
     ...changeLines(result),
     ...runLines(result),

@@ -383,3 +383,27 @@ Deno.test("renderGitlab() refuses what GitLab cannot express", async (t) => {
     });
   }
 });
+
+Deno.test("renderGitlab() delays the first job of a wave with a soak, at most a week", () => {
+  const f = specOf({
+    ...BASE,
+    waves: [
+      { name: "dev", gate: "never", runs: ["x"], soak: "1h" },
+      { name: "staging", gate: "never", runs: ["y"], soak: "1h30m" },
+      { name: "prod", runs: ["z", "w"], soak: "400h", shares: 2 },
+    ],
+  });
+  const doc = parse(renderGitlab(f.spec, f.jobs, f.specFile)[0].text) as Record<
+    string,
+    GitlabJob
+  >;
+  const when = (job: string) =>
+    (doc[job].rules as Record<string, unknown>[]).map((rule) => [
+      rule.when,
+      rule.start_in,
+    ]);
+  expect(when("wave-1-dev")).toEqual([[undefined, undefined]]);
+  expect(when("wave-2-staging")).toEqual([["delayed", "90 minutes"]]);
+  expect(when("wave-3-prod-decide")).toEqual([["delayed", "10080 minutes"]]);
+  expect(doc["wave-3-prod-gate"].when).toBeUndefined();
+});
