@@ -72,7 +72,7 @@ export const approveCommand: Command = {
   summary: "approve a gate for one set of plans",
   usage: [
     "NAME GATE | --spec --wave [--plan | --decided [--need]] [--by] [--note]\n" +
-    "[--via] [--sign] [--ledger] [--resume] [--json]",
+    "[--via] [--sign] [--during-freeze] [--ledger] [--resume] [--json]",
   ],
   about: [
     "Records an approval of gate GATE of rollout NAME for exactly one set digest:",

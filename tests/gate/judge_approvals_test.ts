@@ -538,3 +538,30 @@ Deno.test("principalAllowed() needs a match in every list", () => {
   expect(principalAllowed("bob@a.example", [["*@a.example"], ["ann@*"]]))
     .toBe(false);
 });
+
+Deno.test("judgeApprovals() lets a --during-freeze approval through a freeze on a ledger gate, and on a forge gate only a sealed one", async (t) => {
+  const during = { ...approvalBy("a1", "ann"), duringFreeze: true as const };
+  await t.step("a ledger gate: it passes", async () => {
+    const rules = await judgeApprovals([during], input(LEDGER));
+    expect(rules.verdicts.get("a1")?.passesFreeze).toBe(true);
+  });
+  await t.step("an ordinary approval never does", async () => {
+    const rules = await judgeApprovals(
+      [approvalBy("a2", "ann")],
+      input(LEDGER),
+    );
+    expect(rules.verdicts.get("a2")?.passesFreeze).toBeUndefined();
+  });
+  await t.step(
+    "a forge gate: an unsigned one the forge confirmed counts, but does not pass",
+    async () => {
+      const FORGE: ApprovalRules = { ...LEDGER, mode: "forge", signers: [REF] };
+      const rules = await judgeApprovals([during], {
+        ...input(FORGE),
+        confirmed: new Map([["a1", { confirmed: true, login: "ann" }]]),
+      });
+      expect(rules.verdicts.get("a1")?.counts).toBe(true);
+      expect(rules.verdicts.get("a1")?.passesFreeze).toBeUndefined();
+    },
+  );
+});

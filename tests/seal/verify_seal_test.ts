@@ -308,6 +308,11 @@ Deno.test("verifySeal() says why it refuses", async (t) => {
       want: "signature does not verify",
     },
     {
+      name: "an approval signed without --during-freeze, marked so afterwards",
+      approval: { ...APPROVAL, duringFreeze: true } as typeof APPROVAL,
+      want: "signature does not verify",
+    },
+    {
       name: "an unlisted principal",
       seal: { ...seal, principal: "Eve@Example.com" },
       want: "key not listed for eve@example.com",
