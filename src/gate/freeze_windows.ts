@@ -357,7 +357,7 @@ function furthestEnd(
  * spec schema rejects both).
  * @example
  * ```ts
- * const friday = { kind: "weekly", days: ["fri"], hours: { from: 960, to: 1440 }, timezone: "Europe/Berlin" } as const;
+ * const friday: FreezeWindow = { kind: "weekly", days: ["fri"], hours: { from: 960, to: 1440 }, timezone: "Europe/Berlin" };
  * frozenAt([friday], Date.UTC(2026, 0, 9, 15)); // { holding: [friday], until: Date.UTC(2026, 0, 9, 23) }
  * frozenAt([friday], Date.UTC(2026, 0, 9, 14)); // undefined
  * ```
