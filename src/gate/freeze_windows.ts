@@ -12,7 +12,12 @@
  */
 
 import { visible } from "../console/visible.ts";
-import type { FreezeWindow, Weekday } from "../spec/types.ts";
+import {
+  type FreezeWindow,
+  LOCAL_TIME_PATTERN,
+  type Weekday,
+  WEEKDAYS,
+} from "../spec/types.ts";
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -27,21 +32,6 @@ const SAMPLE_STEP = 3 * DAY;
 
 /** The longest freeze {@linkcode frozenAt} follows before it says it goes on. */
 const LONGEST_FREEZE = 366 * DAY;
-
-/** The days of the week, Monday first: how lines list a window's days. */
-const WEEK: readonly Weekday[] = [
-  "mon",
-  "tue",
-  "wed",
-  "thu",
-  "fri",
-  "sat",
-  "sun",
-];
-
-/** A local date and time, as a spec writes it (seconds optional). */
-const LOCAL_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /**
  * A wall time as milliseconds on a clock that counts from 1970-01-01 00:00
@@ -238,8 +228,9 @@ export interface LocalTime {
  * time that does not exist on any calendar.
  */
 function parseLocal(text: string): number {
-  const [year, month, day, hour, minute, second] = (LOCAL_TIME.exec(text) ?? [])
-    .slice(1).map((part) => Number(part ?? 0));
+  const [year, month, day, hour, minute, second] =
+    (LOCAL_TIME_PATTERN.exec(text) ?? [])
+      .slice(1).map((part) => Number(part ?? 0));
   const wall = wallClock(year, month, day, 0);
   const date = new Date(wall);
   if (
@@ -290,7 +281,7 @@ export function localInstant(
 
 /** The weekday of a day counted on the wall clock from 1970-01-01, a Thursday. */
 function weekdayOf(day: number): Weekday {
-  return WEEK[(((day + 3) % 7) + 7) % 7];
+  return WEEKDAYS[(((day + 3) % 7) + 7) % 7];
 }
 
 /**
@@ -400,7 +391,7 @@ function clock(minutes: number): string {
 export function describeWindow(window: FreezeWindow): string {
   const when = window.kind === "dated"
     ? `${window.from} to ${window.to}`
-    : `${WEEK.filter((day) => window.days.includes(day)).join(", ")} ${
+    : `${WEEKDAYS.filter((day) => window.days.includes(day)).join(", ")} ${
       clock(window.hours.from)
     }-${clock(window.hours.to)}`;
   const reason = window.reason === undefined ? "" : ` (${window.reason})`;

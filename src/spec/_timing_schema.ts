@@ -13,26 +13,12 @@ import * as z from "zod";
 import "./_zod_config.ts";
 import { hasControlCharacter } from "../console/visible.ts";
 import { showValue } from "./_schema_parts.ts";
+import { LOCAL_TIME_PATTERN, WEEKDAYS } from "./types.ts";
 
 /** The most freeze windows of a wave or of the top level. */
 export const MAX_FREEZE_WINDOWS = 64;
 /** The longest `reason` of a freeze window, in characters. */
 export const MAX_FREEZE_REASON = 200;
-
-/** The days a weekly window names, Monday first. */
-export const WEEKDAYS = [
-  "mon",
-  "tue",
-  "wed",
-  "thu",
-  "fri",
-  "sat",
-  "sun",
-] as const;
-
-/** A local date and time without an offset: `2026-12-24T18:00` or `2026-12-24`. */
-export const LOCAL_TIME_PATTERN: RegExp =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** `HH:MM-HH:MM`, from 00:00 to 24:00. */
 export const HOURS_PATTERN: RegExp = /^(\d{2}):(\d{2})-(\d{2}):(\d{2})$/;

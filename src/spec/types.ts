@@ -207,8 +207,26 @@ export interface JobGroup {
   idTokens?: Record<string, string>;
 }
 
+/** The days a weekly freeze window names, Monday first (§19). */
+export const WEEKDAYS = [
+  "mon",
+  "tue",
+  "wed",
+  "thu",
+  "fri",
+  "sat",
+  "sun",
+] as const;
+
 /** A day of a weekly freeze window. */
-export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+export type Weekday = typeof WEEKDAYS[number];
+
+/**
+ * A freeze window's local date and time, without an offset (§19):
+ * `2026-12-24T18:00`, `2026-12-24T18:00:30` or a bare date, `2026-12-24`.
+ */
+export const LOCAL_TIME_PATTERN: RegExp =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /**
  * A freeze window (§19), its times local to `timezone`: dated (`from` up to

@@ -252,6 +252,7 @@ Deno.test("resume without a token says no-token and exits 1; --dry-run asks the 
       exitCode: 0,
       resumed: 1,
       waiting: 0,
+      later: 0,
       gates: [{
         name: "tf",
         gate: "tf-wave-1",
