@@ -138,7 +138,7 @@ export const approveCommand: Command = {
     {
       name: "during-freeze",
       description:
-        "let this digest through a freeze window of the wave (SPEC §19);\n" +
+        "let this digest through a freeze window of the wave (docs/timing.md);\n" +
         "on a forge gate only a sealed approval does (with --sign)",
     },
     LEDGER_FLAG,
