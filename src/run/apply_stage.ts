@@ -14,7 +14,8 @@ import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
 import type { Decision, DecisionMember } from "../gate/decision.ts";
 import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
-import type { Spec, Wave } from "../spec/types.ts";
+import type { OnFailure, Spec, Wave } from "../spec/types.ts";
+import { failureMode } from "./failure_mode.ts";
 import { tableLines } from "../table.ts";
 import { applyRuns, applyWholeWave } from "./apply_runs.ts";
 import {
@@ -154,9 +155,14 @@ async function applyStage(
   // summary, 32 bytes a run under bun instead of 113.
   const took: Record<string, number> = Object.create(null);
   let settled = 0;
+  const mode = failureMode(input.wave.onFailure, runs.map((run) => run.plan));
+  if (mode.because && input.spec.apply.kind !== "whole-wave") {
+    log(`onFailure: ${mode.onFailure} (${mode.because})`);
+  }
   const applied = await applyCommands(
     input,
     runs,
+    mode.onFailure,
     io,
     (target, ok, durationMs) => {
       outcomes?.settle(target, ok);
@@ -196,19 +202,29 @@ async function applyStage(
 
 /**
  * Runs the spec's apply command over the runs: one `applyWave` for all, or
- * one per run (a tool's apply, with `tool`); tells `onSettled` each run's
- * outcome as soon as its command ended.
+ * one per run (a tool's apply, with `tool`, stopping after a failure when
+ * `onFailure` says so); tells `onSettled` each run's outcome as soon as its
+ * command ended.
  */
 async function applyCommands(
   input: ApplyStageInput,
   runs: readonly PlannedRun[],
+  onFailure: OnFailure,
   io: RunIo,
   onSettled: (target: string, ok: boolean, durationMs?: number) => void,
 ): Promise<ApplyOutcome> {
   const { spec, wave, context } = input;
   const command = spec.apply;
   if (command.kind !== "whole-wave") {
-    return await applyRuns(command, wave, runs, context, io, onSettled);
+    return await applyRuns(
+      command,
+      wave,
+      onFailure,
+      runs,
+      context,
+      io,
+      onSettled,
+    );
   }
   const outcome = await applyWholeWave(spec, command, wave, runs, context, io);
   for (const target of outcome.applied) onSettled(target, true);
