@@ -78,6 +78,10 @@ export interface CanaryQuery {
   wave: number;
   /** The decision whose canary it is. */
   decisionId: string;
+  /** Its set digest. */
+  digest: string;
+  /** The commit the job runs at (full sha). */
+  head: string;
   /** The approval the decision applies under, when it needs one. */
   approvalId?: string;
   /** The canary runs' decided plans. */
@@ -89,13 +93,14 @@ export interface CanaryQuery {
  * its claims and outcomes say (SPEC.md §10: applied, failed on its newest
  * attempt, claimed with no outcome, never claimed); a decision that needs no
  * approval claims nothing, so the wave outcome its deciding job recorded
- * after applying them says it for all of them.
+ * after applying them (for this decision, digest and commit) says it for all
+ * of them.
  * @param records The gate's records, oldest first (ledger order).
  * @param query The wave, the decision, its approval and the canary plans.
  * @returns Applied, failed (which), or waiting (for which).
  * @example
  * ```ts
- * canaryStanding([], { wave: 3, decisionId: "d1", canaries: [{ target: "eu-1", planDigest: d }] });
+ * canaryStanding([], { wave: 3, decisionId: "d1", digest, head, canaries: [{ target: "eu-1", planDigest: d }] });
  * // { kind: "waiting", waiting: ["eu-1"], claimed: [] }
  * ```
  */
@@ -107,7 +112,8 @@ export function canaryStanding(
   if (query.approvalId === undefined) {
     const outcome = records.findLast((r) =>
       r.kind === "wave-outcome" && r.wave === query.wave &&
-      r.job.kind === "decide" && r.decisionId === query.decisionId
+      r.job.kind === "decide" && r.decisionId === query.decisionId &&
+      r.digest === query.digest && r.head === query.head
     );
     if (outcome?.kind !== "wave-outcome") {
       return { kind: "waiting", waiting: targets, claimed: [] };

@@ -49,7 +49,7 @@ export async function checkCanary(
     input: RunJobInput;
     decision: Decision;
     verified: Pick<VerifiedDecision, "bases" | "gate">;
-    base: Pick<JobBase, "gateRecords">;
+    base: Pick<JobBase, "gateRecords" | "head">;
     slice: readonly Run[];
   },
   io: Pick<RunIo, "ledger" | "asOf" | "stderr">,
@@ -68,6 +68,8 @@ export async function checkCanary(
   const standing = canaryStanding(await gateRecords(job, io), {
     wave: wave.k,
     decisionId: decision.decisionId,
+    digest: decision.digest,
+    head: job.base.head,
     ...(decision.approvalId ? { approvalId: decision.approvalId } : {}),
     canaries: canary.targets.map((target) => ({
       target,

@@ -63,17 +63,20 @@ Deno.test("waveCanary() takes the first N runs in spec order whose plan is not e
 const EU = { target: "eu-3", planDigest: digest("1") };
 const US = { target: "us-1", planDigest: digest("2") };
 
+const HEAD = "a".repeat(40);
+
 function waveOutcome(
   minute: number,
   decisionId: string,
   kind: "decide" | "wave" | "share",
   result: WaveOutcome,
+  head = HEAD,
 ): LedgerRecord {
   return newRecord("wave-outcome", {
     name: "tf",
     gate: "tf-wave-3",
     wave: 3,
-    head: "a".repeat(40),
+    head,
     digest: digest("d"),
     decisionId,
     job: kind === "share" ? { kind, share: 1 } : { kind },
@@ -82,7 +85,13 @@ function waveOutcome(
 }
 
 Deno.test("canaryStanding() says whether the canary runs applied under a decision", async (t) => {
-  const gated = { wave: 3, decisionId: "dec-1", approvalId: "a1" };
+  const ungated = {
+    wave: 3,
+    decisionId: "dec-1",
+    digest: digest("d"),
+    head: HEAD,
+  };
+  const gated = { ...ungated, approvalId: "a1" };
   const cases: {
     name: string;
     records: LedgerRecord[];
@@ -155,7 +164,7 @@ Deno.test("canaryStanding() says whether the canary runs applied under a decisio
     {
       name: "no approval, the deciding job recorded applied: applied",
       records: [waveOutcome(1, "dec-1", "decide", "applied")],
-      query: { wave: 3, decisionId: "dec-1", canaries: [EU] },
+      query: { ...ungated, canaries: [EU] },
       want: { kind: "applied" },
     },
     {
@@ -165,18 +174,19 @@ Deno.test("canaryStanding() says whether the canary runs applied under a decisio
         waveOutcome(1, "dec-1", "decide", "applied"),
         waveOutcome(2, "dec-1", "decide", "failed"),
       ],
-      query: { wave: 3, decisionId: "dec-1", canaries: [EU, US] },
+      query: { ...ungated, canaries: [EU, US] },
       want: { kind: "failed", failed: ["eu-3", "us-1"] },
     },
     {
       name:
-        "no approval, only another decision's or another job's outcomes: waiting",
+        "no approval, only another decision's, commit's or job's outcomes: waiting",
       records: [
         waveOutcome(1, "dec-0", "decide", "applied"),
+        waveOutcome(1, "dec-1", "decide", "applied", "b".repeat(40)),
         waveOutcome(2, "dec-1", "share", "applied"),
         waveOutcome(3, "dec-1", "wave", "applied"),
       ],
-      query: { wave: 3, decisionId: "dec-1", canaries: [EU] },
+      query: { ...ungated, canaries: [EU] },
       want: { kind: "waiting", waiting: ["eu-3"], claimed: [] },
     },
   ];
