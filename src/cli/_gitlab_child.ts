@@ -2,9 +2,11 @@
  * `run --gitlab-child` (SPEC.md §6.2, §13.1): the job that decides a gated
  * wave in the rendered GitLab pipeline writes the wave's child pipeline beside
  * its decision record, for the wave's gate job to run. Which child follows
- * from the job's result alone: done (exit 0), the wave goes on; waiting for an
+ * from the job's result: done (exit 0), the wave goes on; waiting for an
  * approval of this wave (exit 3 with a waiting decision), the approve jobs of
- * the approvals still to come first. Any other end writes none, and an earlier
+ * the approvals still to come first (and, for a wave with a canary at the
+ * bases the job read, its deciding job again, SPEC.md §19). Any other end
+ * writes none, and an earlier
  * file is removed before the job runs, so the file exists only when this run
  * wrote it (the rendered job turns exit 3 green only then). What the child's
  * jobs run comes from the spec and the renderer, never from the plans.
@@ -23,7 +25,9 @@ import { expandJobs } from "../jobs/expand_jobs.ts";
 import type { JobResult } from "../jobs/job_result.ts";
 import type { ChildState } from "../pipeline/render_gitlab_child.ts";
 import { childPipelineAtBase } from "../pipeline/pipeline_at_base.ts";
-import type { BaseSpec } from "../gate/base_spec.ts";
+import type { PolicyBase } from "../gate/base_spec.ts";
+import { waveCanary } from "../gate/canary_runs.ts";
+import { timingAtBase } from "../gate/timing_at_base.ts";
 import type { JobSelection } from "../run/select_job.ts";
 import type { Spec } from "../spec/types.ts";
 import type { CliIo } from "./io.ts";
@@ -34,6 +38,8 @@ export interface ChildJob {
   /** The spec's path as the job names it (`--spec`). */
   specFile: string;
   selection: JobSelection;
+  /** The bases the job read the rules at, once it read them (its canary's, SPEC.md §19). */
+  bases?: readonly PolicyBase[];
 }
 
 /**
@@ -72,8 +78,9 @@ export async function clearGitlabChild(
 }
 
 /**
- * Takes the lines of the child's jobs at base when the rollout is sqitch's
- * (`childPipelineAtBase`), and notes a change that says other lines.
+ * Keeps the bases the job read, and takes the lines of the child's jobs at
+ * base when the rollout is sqitch's (`childPipelineAtBase`), noting a change
+ * that says other lines.
  * @param job The job; its spec's `pipeline` is replaced by the one at base.
  * @param bases The bases the job read.
  * @param io The log.
@@ -81,9 +88,10 @@ export async function clearGitlabChild(
  */
 export function childLinesAtBase(
   job: ChildJob,
-  bases: readonly { sha: string; spec: BaseSpec }[],
+  bases: readonly PolicyBase[],
   io: Pick<CliIo, "stderr">,
 ): void {
+  job.bases = bases;
   const at = childPipelineAtBase(job.spec, bases);
   if ("why" in at) {
     throw new InputError(
@@ -101,6 +109,8 @@ export function childLinesAtBase(
 /**
  * The child a job's result asks for.
  * @param result The job's result.
+ * @param canary Whether the wave has a canary at base: a waiting wave of share
+ *   or group jobs is then decided again in its child (SPEC.md §19).
  * @returns `{ waits: false }` when it ended 0; the approvals still to come when
  *   it waits for an approval of its own wave; `undefined` otherwise.
  * @example
@@ -108,7 +118,10 @@ export function childLinesAtBase(
  * childStateOf({ exitCode: 0 } as JobResult); // { waits: false }
  * ```
  */
-export function childStateOf(result: JobResult): ChildState | undefined {
+export function childStateOf(
+  result: JobResult,
+  canary = false,
+): ChildState | undefined {
   if (result.exitCode === OK) return { waits: false };
   const { decision, waiting } = result;
   if (
@@ -122,6 +135,7 @@ export function childStateOf(result: JobResult): ChildState | undefined {
     waits: true,
     first: Math.min(counted + 1, required),
     required,
+    ...(canary ? { canary: true } : {}),
   };
 }
 
@@ -137,7 +151,7 @@ export async function writeGitlabChild(
   result: JobResult,
   io: Pick<CliIo, "cwd" | "stderr">,
 ): Promise<void> {
-  const state = childStateOf(result);
+  const state = childStateOf(result, hasCanary(job, result));
   const { spec, specFile, selection: { wave } } = job;
   const log = lineLog(io.stderr);
   if (state === undefined) {
@@ -163,4 +177,16 @@ export async function writeGitlabChild(
       ? `child pipeline ${file.path}: approve jobs ${state.first} to ${state.required}, then the wave's jobs`
       : `child pipeline ${file.path}: the wave goes on`,
   );
+}
+
+/** Whether the job's wave has a canary at the bases it read, for its decided plans. */
+function hasCanary(job: ChildJob, result: JobResult): boolean {
+  const { wave } = job.selection;
+  const members = result.decision?.members ?? [];
+  const targets = [...wave.runs, ...members].map((run) => run.target);
+  return waveCanary(
+    timingAtBase(job.bases ?? [], { k: wave.k, name: wave.name, targets }),
+    wave.runs.map((run) => run.target),
+    members,
+  ) !== undefined;
 }

@@ -81,10 +81,14 @@ function details(record: LedgerRecord, extras: RecordExtras): string {
     case "wave-outcome": {
       // One job's outcome: a wave with several jobs is applied only once
       // every job of it is, so the line names the job first.
-      const job = record.job.kind === "wave" ? "whole-wave job" : [
-        record.job.group ? `group "${record.job.group}"` : "",
-        record.job.share ? `share ${record.job.share}` : "",
-      ].filter(Boolean).join(" ") + " job";
+      const job = record.job.kind === "wave"
+        ? "whole-wave job"
+        : record.job.kind === "decide"
+        ? "deciding job (the canary runs)"
+        : [
+          record.job.group ? `group "${record.job.group}"` : "",
+          record.job.share ? `share ${record.job.share}` : "",
+        ].filter(Boolean).join(" ") + " job";
       return `${job} of wave ${record.wave}: ${record.outcome} at ${
         record.head.slice(0, 12)
       }, decision ${record.decisionId}` +

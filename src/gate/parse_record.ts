@@ -166,7 +166,7 @@ function readRunOutcome(f: JsonReader, head: Head): RunOutcomeRecord {
 
 function readJob(f: JsonReader): OutcomeJob {
   const job = f.get("job").object();
-  const kind = job.get("kind").oneOf(["wave", "share", "group"]);
+  const kind = job.get("kind").oneOf(["wave", "share", "group", "decide"]);
   const share = job.get("share").optional((r) => r.integer());
   const group = job.get("group").optional((r) =>
     r.matching(RECORD_ID, "a group name")

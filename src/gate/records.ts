@@ -231,8 +231,12 @@ export type WaveOutcome = typeof WAVE_OUTCOMES[number];
 
 /** A job of a wave, as wave outcomes name it. */
 export interface OutcomeJob {
-  /** `wave` (whole wave), `share` or `group`. */
-  kind: "wave" | "share" | "group";
+  /**
+   * `wave` (whole wave), `share` or `group`; `decide`: the deciding job, which
+   * applies a wave's canary runs before its share and group jobs apply the
+   * rest (SPEC.md §19), and never completes the wave by itself.
+   */
+  kind: "wave" | "share" | "group" | "decide";
   /** The share, from 1. */
   share?: number;
   /** The job group's name. */

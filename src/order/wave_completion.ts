@@ -57,6 +57,7 @@ function applyingJobs(
  */
 export function jobLabel(job: OutcomeJob): string {
   if (job.kind === "wave") return "the whole-wave job";
+  if (job.kind === "decide") return "the deciding job";
   const group = job.group === undefined ? "" : `group "${job.group}"`;
   const share = job.share === undefined ? "" : `share ${job.share}`;
   return [group, share].filter(Boolean).join(" ");

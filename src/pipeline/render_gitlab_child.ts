@@ -1,14 +1,17 @@
 /**
  * The child pipeline of a gated wave on GitLab (SPEC.md §6.2, §13.1), which
  * the job that decides the wave writes (`run --gitlab-child`) and the wave's
- * gate job runs. What it holds follows from the decision alone: when the wave
- * does not wait, its share and group jobs (for a whole wave, which applied
- * already, one job saying so: a child pipeline holds at least one job); when
- * it waits, one manual approve job per approval still needed, chained, and
- * after the last of them the share and group jobs (for a whole wave, its job
- * again). Every job is shaped by the rollout file's own code from the spec
- * the job runs (HEAD's), never from anything a plan wrote; the jobs fetch the
- * decision from the parent pipeline's deciding job. Pure.
+ * gate job runs. What it holds follows from the decision (and whether the
+ * wave has a canary at base) alone: when the wave does not wait, its share
+ * and group jobs (for a whole wave, which applied already, one job saying
+ * so: a child pipeline holds at least one job); when it waits, one manual
+ * approve job per approval still needed, chained, and after the last of them
+ * the share and group jobs (for a whole wave, its job again; for a wave with
+ * a canary, its deciding job again, which applies the canary runs first,
+ * SPEC.md §19). Every job is shaped by the rollout file's own code from the
+ * spec the job runs (HEAD's), never from anything a plan wrote; the jobs
+ * fetch the decision from the parent pipeline's deciding job, or from the
+ * child's when it decides again. Pure.
  * @module
  */
 
@@ -35,9 +38,12 @@ export type ChildState =
   | { waits: false }
   /**
    * The wave waits: approvals `first` to `required` are still to come (those
-   * before `first` count already).
+   * before `first` count already). With `canary` (the wave's canary, read at
+   * base, SPEC.md §19), a wave of share or group jobs is decided again after
+   * the approvals: that job applies the canary runs, and the share and group
+   * jobs take its decision.
    */
-  | { waits: true; first: number; required: number };
+  | { waits: true; first: number; required: number; canary?: boolean };
 
 /**
  * Renders the child pipeline of wave `k`.
@@ -85,16 +91,20 @@ export function renderGitlabChild(
       after = [{ job: name, artifacts: false }];
     }
   }
+  let shares: GitlabNeed[] = [decision, ...after];
   if (decider.kind === "wave") {
     if (state.waits) {
       file[decider.name] = gitlabJob(context, decider, problems, after);
     } else {
       file[appliedJobName(k, decider.waveName)] = appliedJob(spec, decider);
     }
+  } else if (state.waits && state.canary) {
+    file[decider.name] = gitlabJob(context, decider, problems, after);
+    shares = [{ job: decider.name, artifacts: true }];
   }
   for (const job of jobs.filter((job) => job.wave === k)) {
     if (job.kind !== "share" && job.kind !== "group") continue;
-    file[job.name] = gitlabJob(context, job, problems, [decision, ...after]);
+    file[job.name] = gitlabJob(context, job, problems, shares);
   }
   throwProblems("gitlab", problems);
   const wave = `wave ${k} "${decider.waveName}"`;

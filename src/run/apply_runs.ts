@@ -11,6 +11,7 @@
 import { runLimited } from "../exec/run_limited.ts";
 import { runUserStep } from "../exec/run_user_step.ts";
 import type {
+  OnFailure,
   PerRunCommand,
   Spec,
   ToolCommand,
@@ -91,7 +92,8 @@ export async function applyWholeWave(
  * Terraform's apply of the saved plan (§15), or sqitch's deploy of the planned
  * changes (which refuses, as moved, a database that moved since the plan).
  * @param command The spec's per-run apply command, or its tool.
- * @param wave The wave (its `onFailure`).
+ * @param wave The wave.
+ * @param onFailure After a failed apply: start the rest, or stop (`failure_mode.ts`).
  * @param planned The runs to apply, in order.
  * @param context Where the job's files go, the job, the settings.
  * @param io The edges.
@@ -102,6 +104,7 @@ export async function applyWholeWave(
 export async function applyRuns(
   command: PerRunCommand | ToolCommand,
   wave: Wave,
+  onFailure: OnFailure,
   planned: readonly PlannedRun[],
   context: Omit<PlanContext, "discover">,
   io: RunIo,
@@ -126,7 +129,7 @@ export async function applyRuns(
         );
       const moved = "moved" in step && step.moved === true;
       if (
-        !step.ok && !moved && !asksReplan(step) && wave.onFailure === "stop"
+        !step.ok && !moved && !asksReplan(step) && onFailure === "stop"
       ) {
         control.stop();
       }

@@ -14,7 +14,9 @@ import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
 import type { Decision, DecisionMember } from "../gate/decision.ts";
 import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
-import type { Spec, Wave } from "../spec/types.ts";
+import type { OnFailure, Spec, Wave } from "../spec/types.ts";
+import { failureMode } from "./failure_mode.ts";
+import { applyCanaryFirst, type CanaryFirst } from "./canary_first.ts";
 import { tableLines } from "../table.ts";
 import { applyRuns, applyWholeWave } from "./apply_runs.ts";
 import {
@@ -72,6 +74,8 @@ export interface ApplyStageInput {
   sealed: boolean;
   /** The job's runs refused (plan moved) and failed to plan, for the summary. */
   notApplied?: Pick<SummaryInput, "moved" | "unplanned">;
+  /** The wave's canary, when one is read at base and some run is to apply (SPEC.md §19). */
+  canary?: CanaryFirst;
 }
 
 /** What the end of one pass applies (see {@linkcode applyPass}). */
@@ -91,6 +95,8 @@ export interface PassApply {
   gate(): Promise<GateDecision | undefined> | GateDecision | undefined;
   /** The job's runs refused (plan moved) and failed to plan, for the summary. */
   notApplied?: ApplyStageInput["notApplied"];
+  /** The wave's canary: its runs apply first. */
+  canary?: CanaryFirst;
 }
 
 /**
@@ -126,6 +132,7 @@ export async function applyPass(
     ...(input.ledgerArg === undefined ? {} : { ledgerArg: input.ledgerArg }),
     sealed: pass.sealed,
     ...(pass.notApplied ? { notApplied: pass.notApplied } : {}),
+    ...(pass.canary ? { canary: pass.canary } : {}),
   }, io);
   return passApplied(
     pass.result,
@@ -154,21 +161,38 @@ async function applyStage(
   // summary, 32 bytes a run under bun instead of 113.
   const took: Record<string, number> = Object.create(null);
   let settled = 0;
-  const applied = await applyCommands(
-    input,
-    runs,
-    io,
-    (target, ok, durationMs) => {
-      outcomes?.settle(target, ok);
-      took[target] = durationMs ?? 0;
-      settled++;
-      if (runs.length >= PROGRESS_FROM) {
-        log(
-          `[${settled}/${runs.length}] ${target}: ${ok ? "applied" : "failed"}`,
-        );
-      }
-    },
-  );
+  const mode = failureMode(input.wave.onFailure, runs.map((run) => run.plan));
+  if (mode.because && input.spec.apply.kind !== "whole-wave") {
+    log(`onFailure: ${mode.onFailure} (${mode.because})`);
+  }
+  const applyThese = (these: readonly PlannedRun[]) =>
+    applyCommands(
+      input,
+      these,
+      mode.onFailure,
+      io,
+      (target, ok, durationMs) => {
+        outcomes?.settle(target, ok);
+        took[target] = durationMs ?? 0;
+        settled++;
+        if (runs.length >= PROGRESS_FROM) {
+          log(
+            `[${settled}/${runs.length}] ${target}: ${
+              ok ? "applied" : "failed"
+            }`,
+          );
+        }
+      },
+    );
+  const { heldBack, ...applied } = input.canary
+    ? await applyCanaryFirst(
+      input.canary,
+      runs,
+      claim.refused,
+      applyThese,
+      log,
+    )
+    : { ...await applyThese(runs), heldBack: [] };
   if (outcomes) {
     for (const target of applied.untried) outcomes.settle(target, false);
     await outcomes.drain();
@@ -190,25 +214,35 @@ async function applyStage(
   };
   // The steps' leftovers are freed before the summary builds a row per run.
   io.pacer?.settle(input.planned.length);
-  logEnd(input, done, { get: (target) => took[target] }, io);
+  logEnd(input, done, heldBack, { get: (target) => took[target] }, io);
   return done;
 }
 
 /**
  * Runs the spec's apply command over the runs: one `applyWave` for all, or
- * one per run (a tool's apply, with `tool`); tells `onSettled` each run's
- * outcome as soon as its command ended.
+ * one per run (a tool's apply, with `tool`, stopping after a failure when
+ * `onFailure` says so); tells `onSettled` each run's outcome as soon as its
+ * command ended.
  */
 async function applyCommands(
   input: ApplyStageInput,
   runs: readonly PlannedRun[],
+  onFailure: OnFailure,
   io: RunIo,
   onSettled: (target: string, ok: boolean, durationMs?: number) => void,
 ): Promise<ApplyOutcome> {
   const { spec, wave, context } = input;
   const command = spec.apply;
   if (command.kind !== "whole-wave") {
-    return await applyRuns(command, wave, runs, context, io, onSettled);
+    return await applyRuns(
+      command,
+      wave,
+      onFailure,
+      runs,
+      context,
+      io,
+      onSettled,
+    );
   }
   const outcome = await applyWholeWave(spec, command, wave, runs, context, io);
   for (const target of outcome.applied) onSettled(target, true);
@@ -217,19 +251,23 @@ async function applyCommands(
   return outcome;
 }
 
-/** The end of the stage's log: untried and skipped runs, the summary table. */
+/**
+ * The end of the stage's log: untried runs (those the canary held back it
+ * named already), skipped runs, the summary table.
+ */
 function logEnd(
   input: ApplyStageInput,
   done: ApplyStageOutcome,
+  heldBack: readonly string[],
   durations: RunDurations,
   io: RunIo,
 ): void {
   const { wave } = input;
   const log = lineLog(io.stderr);
-  if (done.untried.length) {
-    log(
-      `untried after a failure (onFailure: stop): ${done.untried.join(", ")}`,
-    );
+  const held = new Set(heldBack);
+  const untried = done.untried.filter((target) => !held.has(target));
+  if (untried.length) {
+    log(`untried after a failure (onFailure: stop): ${untried.join(", ")}`);
   }
   for (const { target, reason } of done.skipped) {
     log(`skipped: ${target}: ${reason}`);

@@ -3,7 +3,8 @@
  * apply stages, recording nothing: the holds at before-apply are checked (a
  * real run would wait on them) but no command runs; the runs it would apply
  * and those it would skip (empty, or applied already under the approval, as
- * the gate the job decided says) are logged, then its last line.
+ * the gate the job decided says) are logged, and the wave's canary runs,
+ * which would apply first (§19), then its last line.
  * @module
  */
 
@@ -11,6 +12,7 @@ import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
 import type { GateDecision } from "../gate/decide_gate.ts";
 import type { Decision } from "../gate/decision.ts";
+import type { Canary } from "../gate/canary_runs.ts";
 import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
 import { membersOf } from "./decide_wave.ts";
 import { passRuns } from "./replan_loop.ts";
@@ -26,6 +28,8 @@ export interface PreviewInput {
   planned: readonly PlannedRun[];
   /** The targets whose empty plan an earlier job applied (SPEC.md §10). */
   alreadyApplied: ReadonlySet<string>;
+  /** The wave's canary, whose runs would apply first (SPEC.md §19). */
+  canary?: Canary;
 }
 
 /**
@@ -51,6 +55,12 @@ export async function previewApply(
   const log = lineLog(job.io.stderr);
   for (const { target, reason } of preview.skipped) {
     log(`would skip: ${target}: ${reason}`);
+  }
+  const { canary } = input;
+  if (canary) {
+    log(
+      `canary: ${canary.targets.join(", ")} would apply first (${canary.rule})`,
+    );
   }
   log(dryRunLine(decision, preview.apply));
   return { ...result, skipped: preview.skipped };

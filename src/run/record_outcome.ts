@@ -74,8 +74,9 @@ export async function recordWaveOutcome(
 }
 
 /**
- * Names a job as its wave outcome does: its share and group; a whole-wave
- * (or deciding) job as `wave`.
+ * Names a job as its wave outcome does: its share and group; a whole-wave job
+ * as `wave`, a deciding job (which applies only a wave's canary runs) as
+ * `decide`.
  * @param job The job, as its result names it.
  * @returns The job, as wave outcomes name it.
  * @example
@@ -93,7 +94,7 @@ export function outcomeJobOf(job: JobResult["job"]): OutcomeJob {
       ...(group ? { group } : {}),
       ...(share ? { share } : {}),
     }
-    : { kind: "wave" };
+    : { kind };
 }
 
 /**
@@ -141,7 +142,8 @@ export function shareOutcome(
 
 /**
  * The next step after a failed apply (SPEC.md §10): fix what failed and run
- * the same job again; under an approval, it still covers the failed runs while
+ * the same job again (a deciding job's is a canary run's, §19); under an
+ * approval, it still covers the failed runs while
  * their plans stay the same, and a run that applied under it never applies
  * again, so no new approval is needed.
  * @param input The job (its spec file, wave, share, group, `--base`, ledger).
@@ -156,9 +158,10 @@ export function shareOutcome(
  */
 export function failedNextSteps(
   input: Pick<RunJobInput, "specFile" | "baseFlag" | "ledgerArg"> & {
-    selection: Pick<RunJobInput["selection"], "share" | "group"> & {
-      wave: { k: number };
-    };
+    selection:
+      & Pick<RunJobInput["selection"], "share" | "group">
+      & Partial<Pick<RunJobInput["selection"], "kind">>
+      & { wave: { k: number } };
   },
   result: Pick<JobResult, "failed" | "decision">,
 ): string[] {
@@ -171,6 +174,7 @@ export function failedNextSteps(
     "--wave",
     String(selection.wave.k),
   ];
+  if (selection.kind === "decide") words.push("--decide");
   if (selection.group) words.push("--group", selection.group.name);
   if (selection.share !== undefined) {
     words.push("--share", String(selection.share));

@@ -3,10 +3,11 @@
  * order: the base, the order of waves, the hooks with the holds at base; then in
  * passes (§11: an apply may ask for a new plan) the before-plan hooks,
  * planning, the after-plan hooks, the decision and its record (the pass's one
- * read of the gate before it claims), and (whole wave only) the before-apply
- * hooks, the claim under that gate and applying; then the after-apply hooks
- * and the wave outcome. Dry runs plan under a temporary directory and record
- * nothing.
+ * read of the gate before it claims), and for a whole wave the before-apply
+ * hooks, the claim under that gate and applying, its canary runs first
+ * (§19); a deciding job applies the canary runs only, the same way; then the
+ * after-apply hooks and the wave outcome. Dry runs plan under a temporary
+ * directory and record nothing.
  * @module
  */
 
@@ -44,6 +45,9 @@ import {
   stopWith,
 } from "./replan_loop.ts";
 import { type RunJobInput, ungroupedRuns } from "./select_job.ts";
+import { waveCanary } from "../gate/canary_runs.ts";
+import { timingAtBase } from "../gate/timing_at_base.ts";
+import type { CanaryFirst } from "./canary_first.ts";
 import { openWaveJob, type WaveJob } from "./wave_job.ts";
 
 /**
@@ -145,9 +149,16 @@ async function wavePass(
     );
     return stopWith({ ...now, waiting }, WAITING);
   }
+  const canary = waveCanary(
+    timingAtBase(job.base.bases, { k: wave.k, name: wave.name, targets }),
+    wave.runs.map((run) => run.target),
+    decision.members,
+  );
   if (kind === "decide" && !dryRun) {
     lineLog(io.stderr)(`decided: ${decisionRecordPath(spec.name, wave.k)}`);
-    return stopWith(now);
+    // The deciding job applies the canary runs, before the share and group
+    // jobs apply the rest (SPEC.md §19).
+    if (canary === undefined) return stopWith(now);
   }
   const already = await findAlreadyApplied({
     name: spec.name,
@@ -165,13 +176,28 @@ async function wavePass(
         gate: decided.gate,
         planned: plan.planned,
         alreadyApplied: already,
+        ...(canary ? { canary } : {}),
       }, now),
     );
   }
+  // A deciding job applies the canary runs only.
+  const deciding = kind === "decide";
+  const toApply = deciding
+    ? plan.planned.filter((run) => canary!.targets.includes(run.target))
+    : plan.planned;
   return await claimAndApply(job, decided, pass, {
-    planned: plan.planned,
+    planned: toApply,
     already,
     result: now,
+    ...(canary
+      ? {
+        canary: {
+          canary,
+          wave,
+          ...(deciding ? { othersElsewhere: true } : {}),
+        },
+      }
+      : {}),
   });
 }
 
@@ -234,7 +260,10 @@ function undeclared(
   return planned.map((run) => run.target).filter((t) => !known.has(t));
 }
 
-/** The end of a whole wave's pass: the before-apply hooks, claim under the gate, apply. */
+/**
+ * The end of a whole wave's pass, or of a deciding job's that applies the
+ * wave's canary runs: the before-apply hooks, claim under the gate, apply.
+ */
 async function claimAndApply(
   job: WaveJob,
   decided: Decided,
@@ -243,6 +272,7 @@ async function claimAndApply(
     planned: PlannedRun[];
     already: ReadonlySet<string>;
     result: JobResult;
+    canary?: CanaryFirst;
   },
 ): Promise<PassEnd> {
   const { decision, judge } = decided;
@@ -256,6 +286,7 @@ async function claimAndApply(
     decision,
     sealed: judge.rules.mode === "sealed",
     gate: () => decided.gate,
+    ...(now.canary ? { canary: now.canary } : {}),
   });
 }
 

@@ -4,7 +4,9 @@
  * it waits for, unless approvals count for it now; check the decision against the spec at base and the ledger
  * (the job's one read of the gate before it claims) and its hooks; a freeze
  * window holding now, unless an approval lets the plans through it; take the
- * slice; then in passes (§11: an apply may ask for a new plan) the before-plan
+ * slice; check the wave's canary (§19: nothing applies before every canary
+ * run applied, and the slice's canary runs are left out); then in passes
+ * (§11: an apply may ask for a new plan) the before-plan
  * hooks, re-plan the slice, the after-plan hooks, refuse every run whose plan
  * moved since the decision (unless it plans empty because it was applied
  * already, §10), the before-apply hooks, claim under the gate, apply; then the
@@ -16,7 +18,8 @@ import { lineLog, terminalLog } from "../console/line_log.ts";
 import { WAITING } from "../exit_codes.ts";
 import { readGate } from "../ledger/read_gate.ts";
 import type { Decision } from "../gate/decision.ts";
-import type { JobResult } from "../jobs/job_result.ts";
+import type { JobResult, SkippedRun } from "../jobs/job_result.ts";
+import { checkCanary } from "./canary_check.ts";
 import type { GateDecision } from "../gate/decide_gate.ts";
 import type { Run } from "../spec/types.ts";
 import { emptyRunsOf, findAlreadyApplied } from "./already_applied.ts";
@@ -120,6 +123,17 @@ export async function runShare(
     if (!input.dryRun) await recordWaveOutcome(decision, base, result, io);
     return result;
   }
+  const canary = await checkCanary(
+    { input, decision, verified, base, slice },
+    io,
+  );
+  if ("exitCode" in canary) return { ...result, exitCode: canary.exitCode };
+  if (canary.slice.length === 0) {
+    log("nothing to apply: this job's runs are the canary's, applied already");
+    const done = { ...result, skipped: canary.skipped };
+    if (!input.dryRun) await recordWaveOutcome(decision, base, done, io);
+    return done;
+  }
   const jobTag = shareJobTag(input);
   const job = await openWaveJob(
     input,
@@ -128,7 +142,13 @@ export async function runShare(
     hooks,
     io,
   );
-  const of = { slice, verified, result, decision };
+  const of = {
+    slice: canary.slice,
+    canaryApplied: canary.skipped,
+    verified,
+    result,
+    decision,
+  };
   const end = await runPasses(job, (pass) => sharePass(job, of, pass));
   if (end.end === "stop") return end.result;
   const done = await afterApply(
@@ -142,7 +162,10 @@ export async function runShare(
 
 /** What every pass of a share job works from. */
 interface ShareJob {
+  /** The runs it plans and applies: its slice, but the canary runs. */
   slice: readonly Run[];
+  /** The canary runs of its slice, which the deciding job applied (SPEC.md §19). */
+  canaryApplied: readonly SkippedRun[];
   decision: Decision;
   /** The decision as checked: whether it needs an approval, the judge, the gate as read. */
   verified: VerifiedDecision;
@@ -217,6 +240,7 @@ async function claimAndApply(
   notApplied: { moved: PlannedRun[]; unplanned: string[] },
 ): Promise<PassEnd> {
   const todo = passRuns(pass, now.unmoved, now.already);
+  todo.earlier.unshift(...of.canaryApplied);
   return await applyPass(job, {
     todo,
     planned: now.unmoved,

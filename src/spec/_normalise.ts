@@ -137,7 +137,6 @@ function normaliseWave(
     gate: wave.gate,
     shares: wave.shares ?? 1,
     parallel: wave.parallel ?? spec.parallel,
-    onFailure: wave.onFailure ?? spec.onFailure,
     timeoutMs: ms(wave.timeout, defaults.timeoutMs),
     discover: wave.discover,
     approval: wave.approval ?? spec.approval ?? "ledger",
@@ -156,6 +155,7 @@ function normaliseWave(
       runner: wave.runner,
       idTokens: wave.idTokens,
       canary: wave.canary ?? spec.canary,
+      onFailure: wave.onFailure ?? spec.onFailure,
     }),
   };
 }
@@ -241,7 +241,9 @@ function normalisePipeline(pipeline: PipelineOutput): Pipeline {
  * @param options The compatibility wrapper's `options`, read as `pipeline`.
  * @returns The normalised spec. `op` and `gate` default to `name`; each wave's
  *   `parallel`, `onFailure`, `timeout` and `hooks` inherit the top level (a
- *   wave's `hooks` replace the spec's); `timeoutMs` 0 means none. `tool` gets
+ *   wave's `hooks` replace the spec's); `timeoutMs` 0 means none; `onFailure`
+ *   stays absent when neither sets it (a destructive plan then stops the job
+ *   at its first failed apply, SPEC.md §19). `tool` gets
  *   its default `binary` (and `args`); `plan` and `apply` say which command
  *   runs (the tool, else the whole-wave one, else the per-run one). A wave's
  *   `approval` is its own, else the top level's, else `ledger`; its
@@ -259,7 +261,6 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     op,
     gate: spec.gate ?? spec.name,
     parallel: spec.parallel,
-    onFailure: spec.onFailure,
     timeoutMs,
     heartbeatMs: ms(spec.heartbeat, 60_000),
     pendingTtlMs: ms(spec.pendingTtl, 48 * 3_600_000),
@@ -279,6 +280,7 @@ export function normalise(spec: SpecOutput, options?: PipelineOutput): Spec {
     ...defined({
       base: spec.base,
       canary: spec.canary,
+      onFailure: spec.onFailure,
       ledger: spec.ledger,
       runner: spec.runner,
       notify: spec.notify,

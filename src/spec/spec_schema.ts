@@ -127,7 +127,7 @@ export const waveSchema = z.strictObject({
   }),
   onFailure: z.enum(ON_FAILURE).optional().register(z.globalRegistry, {
     description:
-      "After a failed apply: continue with the job's other runs, or stop (default: the spec's)",
+      "After a failed apply: continue with the job's other runs, or stop (default: the spec's, else stop when a run the job applies has a destructive plan, else continue)",
   }),
   timeout: durationSchema.optional().register(z.globalRegistry, {
     description:
@@ -235,9 +235,9 @@ const specShape = {
   parallel: countSchema.default(1).register(z.globalRegistry, {
     description: "Runs planned or applied at once in one job (default 1)",
   }),
-  onFailure: z.enum(ON_FAILURE).default("continue").register(z.globalRegistry, {
+  onFailure: z.enum(ON_FAILURE).optional().register(z.globalRegistry, {
     description:
-      "After a failed apply: continue with the job's other runs, or stop and leave them untried (default continue); the job exits 1 either way",
+      "After a failed apply: continue with the job's other runs, or stop and leave them untried (default: stop when a run the job applies has a destructive plan, else continue); the job exits 1 either way",
   }),
   timeout: durationSchema.optional().register(z.globalRegistry, {
     description:

@@ -257,8 +257,12 @@ export interface Wave {
   jobs?: JobGroup[];
   /** Runs planned or applied at once in one job. */
   parallel: number;
-  /** After a failed apply: go on with the job's other runs, or stop. */
-  onFailure: OnFailure;
+  /**
+   * After a failed apply: go on with the job's other runs, or stop; the wave's,
+   * else the top level's. Absent when neither sets it: a job then stops when a
+   * run it applies has a destructive plan, else goes on (§19).
+   */
+  onFailure?: OnFailure;
   /** Milliseconds; 0 means no timeout. */
   timeoutMs: number;
   /** The forge's deployment environment of the wave's applying jobs. */
@@ -358,8 +362,8 @@ export interface Spec {
   apply: Command;
   /** Runs planned or applied at once in one job. */
   parallel: number;
-  /** After a failed apply: go on, or stop. */
-  onFailure: OnFailure;
+  /** After a failed apply: go on, or stop; absent when the spec does not say (§19). */
+  onFailure?: OnFailure;
   /** Milliseconds; 0 means no timeout. */
   timeoutMs: number;
   /** Milliseconds; 0 turns the heartbeat off. */

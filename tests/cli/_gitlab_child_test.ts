@@ -49,6 +49,21 @@ Deno.test("childStateOf() writes a child when the wave goes on or waits for an a
       expect(childStateOf(result(fields))).toEqual(state);
     });
   }
+  await t.step(
+    "waiting, with a canary at base: decided again in the child",
+    () => {
+      expect(childStateOf(result({ exitCode: 3, decision, waiting }), true))
+        .toEqual({ waits: true, first: 2, required: 3, canary: true });
+    },
+  );
+  await t.step(
+    "done, with a canary at base: the deciding job applied it",
+    () => {
+      expect(childStateOf(result({ exitCode: 0 }), true)).toEqual({
+        waits: false,
+      });
+    },
+  );
 });
 
 Deno.test("clearGitlabChild() removes an earlier child, and refuses a job that decides nothing", async (t) => {

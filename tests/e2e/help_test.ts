@@ -81,7 +81,10 @@ Deno.test("help TOPIC prints the topic", async (t) => {
   });
   await t.step("spec explains onFailure and pendingTtl", async () => {
     const out = await runBinary(["help", "spec"], { cwd: dir.path });
-    expect(out.stdout).toMatch(/^ {2}onFailure {3}"continue" \(default\)/m);
+    expect(out.stdout).toMatch(/^ {2}onFailure {3}"continue": after a failed/m);
+    expect(out.stdout).toMatch(
+      /^ {14}Default: stop when a run the job applies has a destructive$/m,
+    );
     expect(out.stdout).toMatch(/^ {2}pendingTtl {2}how long/m);
   });
 });

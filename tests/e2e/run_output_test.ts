@@ -174,6 +174,60 @@ Deno.test("run with onFailure stop leaves the rest untried; continue goes on; ex
   });
 });
 
+Deno.test("run without onFailure stops at a failed apply when a plan it applies is destructive; else, or when the spec says continue, goes on", async (t) => {
+  const cases = [
+    {
+      name: "unset, a destructive plan: stop, saying why",
+      onFailure: undefined,
+      destroys: true,
+      stops: true,
+    },
+    {
+      name: "unset, no destructive plan: continue",
+      onFailure: undefined,
+      destroys: false,
+      stops: false,
+    },
+    {
+      name: 'an explicit "continue" with a destructive plan: continue',
+      onFailure: "continue",
+      destroys: true,
+      stops: false,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      await using r = await rollout(specOf([{
+        name: "dev",
+        gate: "never",
+        runs: ["c", "a", "b"],
+        ...(c.onFailure ? { onFailure: c.onFailure } : {}),
+      }], { parallel: 1 }));
+      if (c.destroys) await r.desire("a", "destroy the old table");
+      await r.control("b", "apply-exit", "7");
+      const out = await r.run(["run", ...SPEC, "--wave", "1", "--json"]);
+      expect(out.code).toBe(1);
+      expect(onlyObject(out.stdout)).toMatchObject({
+        exitCode: 1,
+        applied: c.stops ? ["a"] : ["a", "c"],
+        failed: ["b"],
+        untried: c.stops ? ["c"] : [],
+      });
+      expect(await r.applied()).toEqual(c.stops ? ["a"] : ["a", "c"]);
+      const why = "onFailure: stop (the default for a destructive plan)\n";
+      if (c.stops) {
+        expect(out.stderr).toContain(why);
+        expect(out.stderr).toContain(
+          "untried after a failure (onFailure: stop): c\n",
+        );
+      } else {
+        expect(out.stderr).not.toContain(why);
+        expect(out.stderr).not.toContain("untried after a failure");
+      }
+    });
+  }
+});
+
 Deno.test("run keeps .chant/ out of git with its own .gitignore", async (t) => {
   const spec = specOf([{ name: "dev", gate: "never", runs: ["a"] }]);
   await t.step(

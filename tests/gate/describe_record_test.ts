@@ -114,6 +114,12 @@ Deno.test("describeRecord() prints one ledger log line per kind", async (t) => {
         "wave 3: applied at 555555555555, decision dec-1",
     },
     {
+      name: "a deciding job's outcome: its canary runs",
+      record: waveOutcome({ kind: "decide" }, "failed"),
+      want: "2026-11-30T09:02:00.000Z wave-outcome o1 deciding job (the " +
+        "canary runs) of wave 3: failed at 555555555555, decision dec-1",
+    },
+    {
       name: "a share job of a group that failed, with its run",
       record: {
         ...waveOutcome({ kind: "group", group: "us", share: 2 }, "failed"),

@@ -92,6 +92,16 @@ Deno.test("parseRecord() reads back every kind as written", async (t) => {
       runId: "7",
       actor: "dana",
     }, { id: "w8", now: 0 }),
+    newRecord("wave-outcome", {
+      name: "tf",
+      gate: "tf-wave-2",
+      wave: 2,
+      head: "f".repeat(40),
+      digest: D,
+      decisionId: "20261130T090000.000Z-0123",
+      job: { kind: "decide" },
+      outcome: "failed",
+    }, { id: "w7", now: 0 }),
     newRecord("out-of-order", {
       name: "tf",
       gate: "tf-wave-2",

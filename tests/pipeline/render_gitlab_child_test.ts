@@ -22,6 +22,19 @@ const CASES = [
     ],
   },
   {
+    name:
+      "a waiting wave of shares with a canary: the approvals, the deciding job again, then the shares",
+    golden: "example/gitlab-child-2-canary.yml",
+    k: 2,
+    state: { waits: true, first: 2, required: 2, canary: true },
+    jobs: [
+      ["wave-2-staging-approve-2", "manual", []],
+      ["wave-2-staging-decide", "on_success", ["wave-2-staging-approve-2"]],
+      ["wave-2-staging-share-1", "on_success", ["wave-2-staging-decide"]],
+      ["wave-2-staging-share-2", "on_success", ["wave-2-staging-decide"]],
+    ],
+  },
+  {
     name: "a wave of shares that goes on: the shares alone",
     golden: "example/gitlab-child-2-goes.yml",
     k: 2,

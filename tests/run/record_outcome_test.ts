@@ -2,7 +2,11 @@
 import { expect } from "@std/expect";
 import { memoryWriter } from "../../src/console/writer.ts";
 import type { JobResult } from "../../src/jobs/job_result.ts";
-import { shareOutcome } from "../../src/run/record_outcome.ts";
+import {
+  failedNextSteps,
+  outcomeJobOf,
+  shareOutcome,
+} from "../../src/run/record_outcome.ts";
 import type { RunJobInput } from "../../src/run/select_job.ts";
 
 const INPUT = {
@@ -74,4 +78,24 @@ Deno.test("shareOutcome() is 1 when a run failed, else 4 when a plan moved, else
     expect(shareOutcome(RESULT, INPUT, { stderr, env: {} }).exitCode).toBe(0);
     expect(stderr.lines()).toEqual([]);
   });
+});
+
+Deno.test("outcomeJobOf() names a deciding job apart from a whole-wave job", () => {
+  expect(outcomeJobOf({ kind: "wave" })).toEqual({ kind: "wave" });
+  expect(outcomeJobOf({ kind: "decide" })).toEqual({ kind: "decide" });
+  expect(outcomeJobOf({ kind: "share", share: 2 })).toEqual({
+    kind: "share",
+    share: 2,
+  });
+});
+
+Deno.test("failedNextSteps() runs a deciding job again with --decide", () => {
+  expect(
+    failedNextSteps(
+      { specFile: "waves.json", selection: { wave: { k: 3 }, kind: "decide" } },
+      { failed: ["eu-3"] },
+    ),
+  ).toEqual([
+    "then fix what failed and run this job again (in CI, retry it): chant-wave run --spec waves.json --wave 3 --decide",
+  ]);
 });
