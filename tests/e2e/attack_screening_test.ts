@@ -6,6 +6,7 @@
 // plan, and a backdated approval does not outlive a revoke.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import { fakeClock, needFakeClock } from "../_helpers/fake_clock.ts";
 import { runBinary } from "../_helpers/binary.ts";
 import {
   approveLine,
@@ -98,14 +99,8 @@ Deno.test("a revoke from a clock five minutes fast still ends the approval", asy
   );
 });
 
-/**
- * A machine whose clock is 6 minutes fast, for the binary: libfaketime
- * (Debian's libfaketime, installed by .ci/run) shifts the clock it reads.
- */
-const FAST_CLOCK = {
-  LD_PRELOAD: "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
-  FAKETIME: "+6m",
-};
+/** A machine whose clock is 6 minutes fast, for the binary. */
+const FAST_CLOCK = fakeClock("+6m");
 
 /** A rollout sharing its git ledger through a bare remote. */
 async function sharedLedger() {
@@ -117,9 +112,7 @@ async function sharedLedger() {
 }
 
 Deno.test("a revoke pushed to the git ledger from a fast clock still ends the approval", async (t) => {
-  await Deno.stat(FAST_CLOCK.LD_PRELOAD).catch(() => {
-    throw new Error("install libfaketime (apt-get install faketime)");
-  });
+  await needFakeClock();
   const { r, remote } = await sharedLedger();
   await using _ = r;
   const git = ["--ledger", "git"];

@@ -5,15 +5,10 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import { approveLine, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
+import { fakeClock, needFakeClock } from "../_helpers/fake_clock.ts";
 
-/** The binary's clock set to `at` (UTC), libfaketime (installed by .ci/run). */
-function at(when: string): Record<string, string> {
-  return {
-    LD_PRELOAD: "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
-    FAKETIME: `@${when}`,
-    TZ: "UTC",
-  };
-}
+/** The binary's clock set to `when` (UTC). */
+const at = (when: string) => fakeClock(`@${when}`);
 
 const NEW_YEAR = {
   from: "2030-01-01T00:00",
@@ -28,9 +23,7 @@ const HOLDS =
   "a freeze window holds until 2030-01-02 23:00 UTC: 2030-01-01T00:00 to 2030-01-03T00:00 Europe/Berlin (new year)";
 
 Deno.test("a freeze window at base: the wave waits, and --during-freeze lets one digest through", async (t) => {
-  await Deno.stat(DURING.LD_PRELOAD).catch(() => {
-    throw new Error("install libfaketime (apt-get install faketime)");
-  });
+  await needFakeClock();
   await using r = await rollout(specOf([PROD]));
   let waiting = "";
   await t.step("during the window a gate-never wave waits", async () => {

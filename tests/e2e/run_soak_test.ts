@@ -6,25 +6,19 @@
 import { expect } from "@std/expect";
 import { join } from "@std/path";
 import { fakeForge } from "../_helpers/fake_forge.ts";
+import { fakeClock, needFakeClock } from "../_helpers/fake_clock.ts";
 import { rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 
 const DEV = { name: "dev", gate: "never", runs: ["d1"] };
 const PROD = { name: "prod", gate: "never", runs: ["p1"], soak: "2h" };
 
-/** The binary's clock moved on by `offset` (libfaketime, installed by .ci/run). */
-function later(offset: string) {
-  return {
-    LD_PRELOAD: "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
-    FAKETIME: offset,
-  };
-}
+/** The binary's clock moved on by `offset`. */
+const later = (offset: string) => fakeClock(offset);
 
 const MAY_GO = /may go at (\d{2}:\d{2} UTC|\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)/;
 
 Deno.test("a soak at base: wave 2 waits after wave 1 applied, then goes", async (t) => {
-  await Deno.stat(later("").LD_PRELOAD).catch(() => {
-    throw new Error("install libfaketime (apt-get install faketime)");
-  });
+  await needFakeClock();
   await using r = await rollout(specOf([DEV, PROD]));
   const head12 = r.head.slice(0, 12);
   const base12 = r.base.slice(0, 12);
