@@ -17,7 +17,7 @@
  * approval of another digest, the plans it does not cover, a revoke, or none.
  * Reading and writing records is the ledger's business; waiting, claiming and
  * applying are the runner's. A new condition on the decision (SPEC.md §18's
- * rules over a plan's changes, §19's soak and freeze) is one more member of
+ * rules over a plan's changes, §19's freeze windows) is one more member of
  * `GateQuery`, judged by a module of its own beside this one.
  * @module
  */
