@@ -5,7 +5,8 @@
  * by the wave's rules over what its plans change (`plan_rules.ts`), whether
  * the planned runs then need an approval, and which rule decided. It composes
  * the gate core's own readers (`wavePolicy`, `rulesVerdictAtBase`,
- * `needsApproval`), so whatever decides a wave's gate decides what this says. It decides nothing
+ * `needsApproval`), so whatever decides a wave's gate decides what this says,
+ * and the wave's soak, freeze windows and canary at base (`timingAtBase`). It decides nothing
  * itself and reads no ledger: what it returns is information, never an
  * approval. Pure.
  * @module
@@ -21,6 +22,9 @@ import {
   wavePolicy,
 } from "./policy_at_base.ts";
 import { type RuleMember, rulesVerdictAtBase } from "./plan_rules.ts";
+import { type TimingAtBase, timingAtBase } from "./timing_at_base.ts";
+import { describeWindow } from "./freeze_windows.ts";
+import { formatDuration } from "../spec/duration.ts";
 
 /** The gate a wave will meet with the plans it has now. */
 export interface GateOutlook {
@@ -39,6 +43,12 @@ export interface GateOutlook {
    * `run`'s log and `show` use.
    */
   rule: string;
+  /**
+   * The wave's soak, freeze windows and canary at base (SPEC.md §19), in
+   * words, when it has any: `soak 2h after the wave before (read at …);
+   * freeze windows: fri 14:00-24:00 Europe/Berlin; canary 1 (read at …)`.
+   */
+  timing?: string;
 }
 
 /**
@@ -70,6 +80,9 @@ export function gateOutlook(
     members,
   );
   const need = needsApproval(verdict.gate, members);
+  const timing = timingWords(
+    timingAtBase(bases, { k: wave.k, name: wave.name, targets }),
+  );
   const decided = [...verdict.decided, ...verdict.unmet].map((rule) =>
     `; and ${rule.description}`
   );
@@ -79,5 +92,31 @@ export function gateOutlook(
     required: verdict.approvers.required,
     approvers: describeApprovers(verdict.approvers),
     rule: `${need.why} (${policy.reason}${decided.join("")})`,
+    ...(timing ? { timing } : {}),
   };
+}
+
+/** How many freeze windows the words name. */
+const NAMED_WINDOWS = 3;
+
+/** A wave's timing at base in words, or `undefined` when it has none. */
+function timingWords(timing: TimingAtBase): string | undefined {
+  const parts: string[] = [];
+  if (timing.soakMs > 0) {
+    parts.push(
+      `soak ${
+        formatDuration(timing.soakMs)
+      } after the wave before (read ${timing.soakFrom})`,
+    );
+  }
+  if (timing.freeze.length > 0) {
+    const named = timing.freeze.slice(0, NAMED_WINDOWS).map(describeWindow);
+    const more = timing.freeze.length - named.length;
+    if (more > 0) named.push(`and ${more} more`);
+    parts.push(`freeze windows: ${named.join(", ")}`);
+  }
+  if (timing.canary !== undefined) {
+    parts.push(`canary ${timing.canary} (read ${timing.canaryFrom})`);
+  }
+  return parts.length > 0 ? parts.join("; ") : undefined;
 }

@@ -247,6 +247,9 @@ function gateLine(wave: RequestWave): string[] {
     `Gate at base: **${gate.policy}**, ${markdownText(gate.approvers)}; rule: ${
       markdownText(gate.rule)
     }`,
+    ...(gate.timing
+      ? ["", `Timing at base: ${markdownText(gate.timing)}`]
+      : []),
   ];
 }
 

@@ -98,3 +98,22 @@ Deno.test("gateOutlook() states the gate at base and whether the plans need an a
     },
   );
 });
+
+Deno.test("gateOutlook() states the wave's soak, freeze windows and canary at base", () => {
+  const timed = JSON.stringify({
+    ...JSON.parse(BASE),
+    freeze: [{ days: ["fri"], hours: "14:00-24:00", timezone: "Europe/Berlin" }],
+    waves: [
+      { name: "dev", gate: "never", runs: ["dev"] },
+      { name: "prod", runs: ["eu", "us"], soak: "2h", canary: 1 },
+    ],
+  });
+  const outlook = gateOutlook(at(timed), { k: 2, name: "prod" }, [
+    { target: "eu" },
+  ]);
+  expect(outlook.timing).toBe(
+    'soak 2h after the wave before (read at 0123456789ab, wave 2 "prod"); freeze windows: fri 14:00-24:00 Europe/Berlin; canary 1 (read at 0123456789ab, wave 2 "prod")',
+  );
+  expect(gateOutlook(at(BASE), { k: 2, name: "prod" }, []).timing)
+    .toBeUndefined();
+});
