@@ -1,8 +1,8 @@
 /**
  * A small scheduler: runs async tasks with at most N at once and reports their
  * results in input order. New starts can be stopped (by a task, for
- * `onFailure: stop`, or by an abort signal, on an interrupt); tasks never started
- * are reported as untried. It knows nothing about steps or waves.
+ * `onFailure: stop`, by an abort signal, on an interrupt, or by a check asked
+ * before each start); tasks never started are reported as untried. It knows nothing about steps or waves.
  * @module
  */
 
@@ -23,6 +23,11 @@ export interface TaskControl {
 export interface RunLimitedOptions {
   /** When aborted, no further task starts (running ones finish). @default {none} */
   signal?: AbortSignal;
+  /**
+   * Asked before each start: `false` starts no further task, as `stop()`
+   * does (running ones finish). @default {always true}
+   */
+  mayStart?: () => boolean;
 }
 
 const UNTRIED: Settled<never> = Object.freeze({ status: "untried" });
@@ -79,6 +84,10 @@ export async function runLimited<I, T>(
   let next = 0;
   const worker = async () => {
     while (next < items.length && !control.stopped) {
+      if (options.mayStart && !options.mayStart()) {
+        stopped = true;
+        break;
+      }
       const index = next++;
       try {
         values[index] = await task(items[index], index, control);

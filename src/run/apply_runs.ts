@@ -99,6 +99,8 @@ export async function applyWholeWave(
  * @param io The edges.
  * @param onSettled Told each run's outcome and how long it took, as soon as its
  *   command ended (a run that asks for a new plan did not apply).
+ * @param mayStart Asked before each run starts: `false` starts no further run
+ *   (a freeze window began, SPEC.md §19); those are left untried.
  * @returns What applied, failed, asked for a new plan, moved and was left untried.
  */
 export async function applyRuns(
@@ -109,6 +111,7 @@ export async function applyRuns(
   context: Omit<PlanContext, "discover">,
   io: RunIo,
   onSettled: (target: string, ok: boolean, durationMs?: number) => void,
+  mayStart?: () => boolean,
 ): Promise<ApplyOutcome> {
   const { settings } = context;
   const settled = await runLimited(
@@ -143,7 +146,7 @@ export async function applyRuns(
         moved,
       };
     },
-    { signal: io.interrupts.signal },
+    { signal: io.interrupts.signal, ...(mayStart ? { mayStart } : {}) },
   );
   const outcome: ApplyOutcome = {
     applied: [],

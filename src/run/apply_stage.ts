@@ -6,10 +6,13 @@
  * run may be claimed again under the same approval and an applied one never
  * is, and ends with what failed, moved, was left untried and skipped, and the
  * summary table. `applyPass` is the end of every pass: the before-apply hooks,
- * the claim, the applies.
+ * the claim, the applies; a freeze window that began since the job decided
+ * (SPEC.md §19) starts no further run, and the pass waits (exit 3) for it.
  * @module
  */
 
+import type { FreezeHold } from "../gate/freeze_hold.ts";
+import { recordWait } from "./record_wait.ts";
 import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
 import type { Decision, DecisionMember } from "../gate/decision.ts";
@@ -54,6 +57,8 @@ import { ciContext } from "../ci/ci_context.ts";
 export interface ApplyStageOutcome extends ApplyOutcome {
   /** Runs not applied on purpose: empty plans, plans applied already. */
   skipped: SkippedRun[];
+  /** The freeze window that began since the decision and left runs untried. */
+  held?: FreezeHold;
 }
 
 /** The apply stage's input. */
@@ -76,6 +81,12 @@ export interface ApplyStageInput {
   notApplied?: Pick<SummaryInput, "moved" | "unplanned">;
   /** The wave's canary, when one is read at base and some run is to apply (SPEC.md §19). */
   canary?: CanaryFirst;
+  /**
+   * Asked before each run's apply starts (SPEC.md §19): a freeze window that
+   * began since the job decided, when nothing let the plans through it. Runs
+   * not started then are left untried, and the pass waits.
+   */
+  holdStarts?: () => FreezeHold | undefined;
 }
 
 /** What the end of one pass applies (see {@linkcode applyPass}). */
@@ -97,6 +108,8 @@ export interface PassApply {
   notApplied?: ApplyStageInput["notApplied"];
   /** The wave's canary: its runs apply first. */
   canary?: CanaryFirst;
+  /** Asked before each run's apply starts (see {@linkcode ApplyStageInput.holdStarts}). */
+  holdStarts?: () => FreezeHold | undefined;
 }
 
 /**
@@ -133,13 +146,33 @@ export async function applyPass(
     sealed: pass.sealed,
     ...(pass.notApplied ? { notApplied: pass.notApplied } : {}),
     ...(pass.canary ? { canary: pass.canary } : {}),
+    ...(pass.holdStarts ? { holdStarts: pass.holdStarts } : {}),
   }, io);
-  return passApplied(
+  const ended = passApplied(
     pass.result,
     applied,
     { earlier: todo.earlier, members },
     io.stderr,
   );
+  if (applied.held === undefined) return ended;
+  const waits = `wave ${wave.k} "${wave.name}" waits: ${applied.held.line}`;
+  lineLog(io.stderr)(
+    `${waits}; not started: ${applied.untried.join(", ")}`,
+  );
+  if (applied.held.until !== undefined) {
+    await recordWait(
+      input.spec,
+      {
+        k: wave.k,
+        head: job.base.head,
+        why: "freeze",
+        until: applied.held.until,
+      },
+      input,
+      io,
+    );
+  }
+  return stopWith({ ...ended.result, waitsFor: [waits] }, WAITING);
 }
 
 /**
@@ -165,11 +198,16 @@ async function applyStage(
   if (mode.because && input.spec.apply.kind !== "whole-wave") {
     log(`onFailure: ${mode.onFailure} (${mode.because})`);
   }
+  // A freeze window that began since the decision starts no further run.
+  let held: FreezeHold | undefined;
+  const mayStart = input.holdStarts &&
+    (() => (held ??= input.holdStarts!()) === undefined);
   const applyThese = (these: readonly PlannedRun[]) =>
     applyCommands(
       input,
       these,
       mode.onFailure,
+      mayStart,
       io,
       (target, ok, durationMs) => {
         outcomes?.settle(target, ok);
@@ -211,6 +249,7 @@ async function applyStage(
     ...applied,
     failed,
     skipped: [...input.empty, ...claim.skipped],
+    ...(held && applied.untried.length > 0 ? { held } : {}),
   };
   // The steps' leftovers are freed before the summary builds a row per run.
   io.pacer?.settle(input.planned.length);
@@ -228,6 +267,7 @@ async function applyCommands(
   input: ApplyStageInput,
   runs: readonly PlannedRun[],
   onFailure: OnFailure,
+  mayStart: (() => boolean) | undefined,
   io: RunIo,
   onSettled: (target: string, ok: boolean, durationMs?: number) => void,
 ): Promise<ApplyOutcome> {
@@ -242,7 +282,17 @@ async function applyCommands(
       context,
       io,
       onSettled,
+      mayStart,
     );
+  }
+  if (mayStart && !mayStart()) {
+    return {
+      applied: [],
+      failed: [],
+      untried: runs.map((run) => run.target),
+      replan: [],
+      moved: [],
+    };
   }
   const outcome = await applyWholeWave(spec, command, wave, runs, context, io);
   for (const target of outcome.applied) onSettled(target, true);
@@ -266,7 +316,7 @@ function logEnd(
   const log = lineLog(io.stderr);
   const held = new Set(heldBack);
   const untried = done.untried.filter((target) => !held.has(target));
-  if (untried.length) {
+  if (untried.length && done.held === undefined) {
     log(`untried after a failure (onFailure: stop): ${untried.join(", ")}`);
   }
   for (const { target, reason } of done.skipped) {

@@ -6,14 +6,21 @@
  * would (the rules at base, the plans it covers); else it waits (exit 3),
  * names the window and until when, prints the command that approves the
  * decided plans during the freeze, and records the wait for `resume`. The
- * deciding job meets the freeze in its decision (`decide_wave.ts`).
+ * deciding job meets the freeze in its decision (`decide_wave.ts`). And what
+ * every applying job asks before each run starts (`startsHold`): a window
+ * that began since it decided starts no further run.
  * @module
  */
 
 import { styledLead } from "../console/colour.ts";
 import { terminalLog } from "../console/line_log.ts";
 import { approveCommand } from "../gate/gate_messages.ts";
-import { freezeHold, freezeReason } from "../gate/freeze_hold.ts";
+import {
+  type FreezeHold,
+  freezeHold,
+  freezeReason,
+} from "../gate/freeze_hold.ts";
+import type { Wave } from "../spec/types.ts";
 import { timingAtBase } from "../gate/timing_at_base.ts";
 import type { Decision } from "../gate/decision.ts";
 import type { PolicyBase } from "../gate/base_spec.ts";
@@ -23,6 +30,14 @@ import type { RunIo } from "./run_io.ts";
 import { recordWait } from "./record_wait.ts";
 import type { RunJobInput } from "./select_job.ts";
 
+/** What {@linkcode checkFreeze} found. */
+export interface FreezeCheck {
+  /** The job must stop (exit 3): what it waits for, and the approve command. */
+  waits?: string[];
+  /** A window holds, and an approval given with `--during-freeze` let it through. */
+  letThrough?: true;
+}
+
 /**
  * Checks the freeze for a share or group job's decided plans.
  * @param input The job (its spec, wave, ledger argument, dry run).
@@ -30,8 +45,9 @@ import type { RunJobInput } from "./select_job.ts";
  * @param checked The bases its rules were read at, the judge of approvals,
  *   HEAD and the job's slice.
  * @param io The edges.
- * @returns `undefined` to go on, or what the job waits for and the command
- *   that approves its plans through the freeze, when it must stop (exit 3).
+ * @returns What the job waits for and the command that approves its plans
+ *   through the freeze, when it must stop (exit 3); else whether an approval
+ *   let it through a window holding now.
  */
 export async function checkFreeze(
   input: RunJobInput,
@@ -43,7 +59,7 @@ export async function checkFreeze(
     slice: readonly { target: string }[];
   },
   io: RunIo,
-): Promise<string[] | undefined> {
+): Promise<FreezeCheck> {
   const { spec, selection: { wave } } = input;
   const targets = [...wave.runs, ...decision.members].map((run) => run.target);
   const hold = freezeHold(
@@ -51,7 +67,7 @@ export async function checkFreeze(
       .freeze,
     io.clock.now(),
   );
-  if (hold === undefined) return undefined;
+  if (hold === undefined) return {};
   const log = terminalLog(io.stderr, io.env);
   const mine = new Set(checked.slice.map((run) => run.target));
   if (
@@ -60,7 +76,7 @@ export async function checkFreeze(
     )
   ) {
     log(`${hold.line}; this job's plans change nothing`);
-    return undefined;
+    return {};
   }
   const gate = (await readGate(spec.name, decision.gate, {
     digest: decision.digest,
@@ -72,7 +88,7 @@ export async function checkFreeze(
   }, io)).decision;
   if (gate.status === "approved") {
     log(`${hold.line}; let through by ${gate.approvedBy} (--during-freeze)`);
-    return undefined;
+    return { letThrough: true };
   }
   log(`wave ${wave.k} "${wave.name}" waits: ${hold.line}`);
   for (const reason of gate.reasons.slice(1)) log(`  ${reason}`);
@@ -95,5 +111,36 @@ export async function checkFreeze(
       io,
     );
   }
-  return [`wave ${wave.k} "${wave.name}" waits: ${hold.line}`, approve];
+  return {
+    waits: [`wave ${wave.k} "${wave.name}" waits: ${hold.line}`, approve],
+  };
+}
+
+/**
+ * What a job asks before each run's apply starts (SPEC.md §19): whether a
+ * freeze window of the wave at base holds now, when it did not hold as the
+ * job decided (or checked) its plans: a window that begins mid-job starts no
+ * further run. A decision made during a window was let through it by an
+ * approval, and is not asked.
+ * @param bases The bases the job read its rules at.
+ * @param wave The wave (its number, name and runs).
+ * @param decision The decision the job applies.
+ * @param io The clock.
+ * @returns The check, or `undefined` when there is nothing to check.
+ */
+export function startsHold(
+  bases: readonly PolicyBase[],
+  wave: Pick<Wave, "k" | "name" | "runs">,
+  decision: Pick<Decision, "members" | "freeze">,
+  io: Pick<RunIo, "clock">,
+): (() => FreezeHold | undefined) | undefined {
+  if (decision.freeze !== undefined) return undefined;
+  const targets = [...wave.runs, ...decision.members].map((run) => run.target);
+  const { freeze } = timingAtBase(bases, {
+    k: wave.k,
+    name: wave.name,
+    targets,
+  });
+  if (freeze.length === 0) return undefined;
+  return () => freezeHold(freeze, io.clock.now());
 }

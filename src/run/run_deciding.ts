@@ -34,6 +34,7 @@ import {
   type PlanOutcome,
 } from "./run_outcomes.ts";
 import { checkOrder } from "./order_stage.ts";
+import { startsHold } from "./freeze_stage.ts";
 import { planRuns } from "./plan_runs.ts";
 import { previewApply } from "./preview_apply.ts";
 import { failedNextSteps, recordWaveOutcome } from "./record_outcome.ts";
@@ -278,6 +279,7 @@ async function claimAndApply(
   const { decision, judge } = decided;
   // The decision's members are the pass's plans: not built again, since they
   // are kept until the wave ends.
+  const holdStarts = startsHold(job.base.bases, job.wave, decision, job.io);
   return await applyPass(job, {
     todo: passRuns(pass, now.planned, now.already),
     planned: now.planned,
@@ -287,6 +289,7 @@ async function claimAndApply(
     sealed: judge.rules.mode === "sealed",
     gate: () => decided.gate,
     ...(now.canary ? { canary: now.canary } : {}),
+    ...(holdStarts ? { holdStarts } : {}),
   });
 }
 

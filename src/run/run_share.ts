@@ -35,7 +35,8 @@ import { type RunIo, throwIfInterrupted } from "./run_io.ts";
 import { readJobBase } from "./job_base.ts";
 import { logFailures, type PlannedRun } from "./run_outcomes.ts";
 import { checkOrder } from "./order_stage.ts";
-import { checkFreeze } from "./freeze_stage.ts";
+import { checkFreeze, startsHold } from "./freeze_stage.ts";
+import type { FreezeHold } from "../gate/freeze_hold.ts";
 import { planRuns } from "./plan_runs.ts";
 import { previewApply } from "./preview_apply.ts";
 import {
@@ -116,7 +117,9 @@ export async function runShare(
     head: base.head,
     slice,
   }, io);
-  if (frozen) return { ...result, exitCode: WAITING, waitsFor: frozen };
+  if (frozen.waits) {
+    return { ...result, exitCode: WAITING, waitsFor: frozen.waits };
+  }
   log(`slice: ${slice.map((run) => run.target).join(", ") || "(no runs)"}`);
   if (slice.length === 0) {
     log("nothing to apply: this job's slice is empty");
@@ -148,6 +151,9 @@ export async function runShare(
     verified,
     result,
     decision,
+    holdStarts: frozen.letThrough
+      ? undefined
+      : startsHold(verified.bases, wave, { members: decision.members }, io),
   };
   const end = await runPasses(job, (pass) => sharePass(job, of, pass));
   if (end.end === "stop") return end.result;
@@ -171,6 +177,8 @@ interface ShareJob {
   verified: VerifiedDecision;
   /** The job's result before its first pass. */
   result: JobResult;
+  /** Asked before each run's apply starts: a freeze window begun since (§19). */
+  holdStarts: (() => FreezeHold | undefined) | undefined;
 }
 
 /** One pass: hooks, re-plan the slice, hooks, refuse moved plans, then apply. */
@@ -250,6 +258,7 @@ async function claimAndApply(
     sealed: of.verified.judge.rules.mode === "sealed",
     gate: () => gateOfPass(job, of, pass, todo.runs),
     notApplied,
+    ...(of.holdStarts ? { holdStarts: of.holdStarts } : {}),
   });
 }
 

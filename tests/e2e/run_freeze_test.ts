@@ -6,6 +6,7 @@
 import { expect } from "@std/expect";
 import { approveLine, rollout, SPEC, specOf } from "../_helpers/rollout.ts";
 import { fakeClock, needFakeClock } from "../_helpers/fake_clock.ts";
+import { pollUntil } from "../_helpers/poll.ts";
 
 /** The binary's clock set to `when` (UTC). */
 const at = (when: string) => fakeClock(`@${when}`);
@@ -139,3 +140,45 @@ Deno.test("a share job meeting a freeze waits until an approval lets its plans t
     expect(await r.applied()).toEqual(["p1"]);
   });
 });
+
+Deno.test("a window that begins while a whole-wave job applies starts no further run: they wait", async () => {
+  await needFakeClock();
+  const FRIDAY = {
+    days: ["fri"],
+    hours: "14:00-24:00",
+    timezone: "Europe/Berlin",
+  };
+  await using r = await rollout(
+    specOf([{ name: "prod", gate: "never", runs: ["a", "b", "c"] }], {
+      freeze: [FRIDAY],
+    }),
+  );
+  // Friday 2030-01-04, ten seconds before 14:00 in Berlin (13:00 UTC): the job
+  // decides before the window, and its clock passes 13:00 while a applies.
+  const start = Date.now();
+  await r.control("a", "apply-wait-for", `${r.path}/release`);
+  const job = r.run(
+    ["run", ...SPEC, "--wave", "1"],
+    at("2030-01-04 12:59:50"),
+  );
+  await pollUntil("a's apply", () => exists(`${r.path}/ctl/a.applying`));
+  await pollUntil("the window to open", () => Date.now() - start > 11_000);
+  await Deno.writeTextFile(`${r.path}/release`, "");
+  const out = await job;
+  expect(out.code).toBe(3);
+  expect(out.stderr).toContain(
+    'wave 1 "prod" waits: a freeze window holds until 23:00 UTC: fri 14:00-24:00 Europe/Berlin; not started: b, c\n',
+  );
+  expect(await r.applied()).toEqual(["a"]);
+  const waits = (await r.records("tf-wave-1")).filter((x) =>
+    x.kind === "waiting"
+  );
+  expect(waits).toMatchObject([{
+    why: "freeze",
+    until: "2030-01-04T23:00:00.000Z",
+  }]);
+});
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}

@@ -132,3 +132,16 @@ Deno.test("runLimited() handles no items and rejects a bad limit", async () => {
     "Cannot run tasks: limit must be an integer of at least 1, got 0",
   );
 });
+
+Deno.test("runLimited() asks mayStart before each start, and starts nothing more once it says no", async () => {
+  let open = 2;
+  const out = await runLimited([1, 2, 3, 4], 1, (n) => Promise.resolve(n), {
+    mayStart: () => open-- > 0,
+  });
+  expect(out).toEqual([
+    { status: "done", value: 1 },
+    { status: "done", value: 2 },
+    { status: "untried" },
+    { status: "untried" },
+  ]);
+});

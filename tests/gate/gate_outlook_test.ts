@@ -102,7 +102,11 @@ Deno.test("gateOutlook() states the gate at base and whether the plans need an a
 Deno.test("gateOutlook() states the wave's soak, freeze windows and canary at base", () => {
   const timed = JSON.stringify({
     ...JSON.parse(BASE),
-    freeze: [{ days: ["fri"], hours: "14:00-24:00", timezone: "Europe/Berlin" }],
+    freeze: [{
+      days: ["fri"],
+      hours: "14:00-24:00",
+      timezone: "Europe/Berlin",
+    }],
     waves: [
       { name: "dev", gate: "never", runs: ["dev"] },
       { name: "prod", runs: ["eu", "us"], soak: "2h", canary: 1 },
