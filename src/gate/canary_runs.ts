@@ -23,11 +23,15 @@ export interface Canary {
 }
 
 /**
- * The canary runs of a wave: its first `canary` runs, in spec order, whose
- * plan is not empty. A run the spec does not list (a discovering wave's)
- * comes after those it lists, in the order of `plans`.
- * @param timing The canary count read at base, and where it was read.
- * @param order The wave's targets in spec order.
+ * The canary runs of a wave: its first `canary` runs whose plan is not empty,
+ * in the order of the governing waves at base (`timing.order`), so a change
+ * that reorders its runs or puts a new one first cannot choose its own
+ * canary; runs the base does not hold come after, in the change's spec order,
+ * and a run no spec lists (a discovering wave's) after those, in the order of
+ * `plans`.
+ * @param timing The canary count read at base, where it was read, and the
+ *   order of the governing waves' runs there.
+ * @param order The wave's targets in the change's spec order.
  * @param plans The decided plans (a decision's members).
  * @returns The canary, or `undefined` when no base sets a count or no plan
  *   is to apply.
@@ -39,14 +43,17 @@ export interface Canary {
  * ```
  */
 export function waveCanary(
-  timing: Pick<TimingAtBase, "canary" | "canaryFrom">,
+  timing: Pick<TimingAtBase, "canary" | "canaryFrom"> & { order?: string[] },
   order: readonly string[],
   plans: readonly { target: string; empty?: boolean }[],
 ): Canary | undefined {
   const n = timing.canary;
   if (n === undefined) return undefined;
-  const position = new Map(order.map((target, i) => [target, i]));
-  const at = (target: string) => position.get(target) ?? order.length;
+  const position = new Map<string, number>();
+  for (const target of [...timing.order ?? [], ...order]) {
+    if (!position.has(target)) position.set(target, position.size);
+  }
+  const at = (target: string) => position.get(target) ?? position.size;
   const toApply = plans
     .map((plan, i) => ({ target: plan.target, empty: plan.empty, i }))
     .filter((plan) => plan.empty !== true)

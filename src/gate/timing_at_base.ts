@@ -2,7 +2,8 @@
  * A wave's timing at base (SPEC.md §19, §4.4), pure: its soak, freeze windows
  * and canary, each the strictest over every base a job reads the rules at and
  * every base wave that governs it (the longest soak, every window, the
- * smallest canary). A base whose spec parses but where no wave governs the
+ * smallest canary), and the order of the governing waves' runs at base, which
+ * decides which runs are a canary. A base whose spec parses but where no wave governs the
  * wave gives the top level's timing there; an absent or broken spec gives
  * none (the first rollout has no rules to keep). The working copy's timing is
  * never read, so a change can neither shorten its own soak nor lift its own
@@ -25,6 +26,12 @@ export interface TimingAtBase {
   canary?: number;
   /** Where the smallest canary was read, like `soakFrom`. */
   canaryFrom?: string;
+  /**
+   * The targets of the governing base waves, in base order (the job's base
+   * first, then each wave's runs in its order), each once: which runs are a
+   * canary is read here, not in the change's own run list.
+   */
+  order: string[];
 }
 
 /** One read's timing and where it was read. */
@@ -33,6 +40,8 @@ interface TimingRead {
   freeze: readonly FreezeWindow[];
   canary?: number;
   from: string;
+  /** The governing wave's targets, in its order (none for the top level). */
+  runs: readonly string[];
 }
 
 /** The timing each governing wave at one base gives, or the top level's. */
@@ -49,6 +58,7 @@ function readsAt(
       freeze,
       ...(canary === undefined ? {} : { canary }),
       from: `${at}, the top level`,
+      runs: [],
     }];
   }
   return governing.map(({ wave }) => ({
@@ -56,6 +66,7 @@ function readsAt(
     freeze: wave.freeze,
     ...(wave.canary === undefined ? {} : { canary: wave.canary }),
     from: `${at}, wave ${wave.k} "${wave.name}"`,
+    runs: wave.runs.map((run) => run.target),
   }));
 }
 
@@ -68,15 +79,16 @@ function readsAt(
  * @example
  * ```ts
  * timingAtBase([{ sha, spec: { status: "absent" } }], { k: 2, name: "prod", targets: [] });
- * // { soakMs: 0, freeze: [] }
+ * // { soakMs: 0, freeze: [], order: [] }
  * ```
  */
 export function timingAtBase(
   bases: readonly PolicyBase[],
   wave: WaveRef,
 ): TimingAtBase {
-  const timing: TimingAtBase = { soakMs: 0, freeze: [] };
+  const timing: TimingAtBase = { soakMs: 0, freeze: [], order: [] };
   const seen = new Set<string>();
+  const ordered = new Set<string>();
   for (const base of bases) {
     if (base.spec.status !== "parsed") continue;
     for (const read of readsAt({ sha: base.sha, spec: base.spec.spec }, wave)) {
@@ -90,6 +102,11 @@ export function timingAtBase(
       ) {
         timing.canary = read.canary;
         timing.canaryFrom = read.from;
+      }
+      for (const target of read.runs) {
+        if (ordered.has(target)) continue;
+        ordered.add(target);
+        timing.order.push(target);
       }
       for (const window of read.freeze) {
         const key = JSON.stringify(window);

@@ -99,6 +99,29 @@ Deno.test("run applies a whole wave's canary first, the rest only after it succe
   );
 
   await t.step(
+    "a change that puts a new run first and reverses the rest cannot choose its own canary",
+    async () => {
+      const head = specOf([{
+        name: "prod",
+        gate: "never",
+        runs: ["aa-new", ...[...FIVE].reverse()],
+        canary: 1,
+      }], { parallel: 5 });
+      await using r = await rollout(WHOLE(), { headSpec: head });
+      await r.control("eu-3", "apply-exit", "1");
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(1);
+      expect(out.stderr).toContain(`canary: eu-3 applies first (${rule(r)})\n`);
+      expect(out.stderr).toContain(
+        `canary: eu-3 failed; the 5 other runs of wave 1 "prod" are not applied (${
+          rule(r)
+        })\n`,
+      );
+      expect(await r.applied()).toEqual([]);
+    },
+  );
+
+  await t.step(
     "a dry run says what would apply first, and applies nothing",
     async () => {
       await using r = await rollout(WHOLE());

@@ -84,6 +84,27 @@ function waveOutcome(
   }, { id: `w${minute}`, now: at(minute) });
 }
 
+Deno.test("waveCanary() takes the canary in the base's order: a change cannot choose its own", () => {
+  const timing = { canary: 1, canaryFrom: FROM, order: ["a", "b", "c"] };
+  const plans = ["a", "b", "c", "zz"].map((target) => ({ target }));
+  // The change put a new run first and reversed the rest.
+  expect(waveCanary(timing, ["zz", "c", "b", "a"], plans)?.targets).toEqual([
+    "a",
+  ]);
+  // The base's first run has nothing to apply: the next in base order.
+  expect(
+    waveCanary(timing, ["zz", "c", "b", "a"], [
+      { target: "a", empty: true },
+      ...plans.slice(1),
+    ])?.targets,
+  ).toEqual(["b"]);
+  // Runs the base does not hold come after, in the change's order.
+  expect(
+    waveCanary({ ...timing, canary: 4 }, ["zz", "c", "b", "a"], plans)
+      ?.targets,
+  ).toEqual(["a", "b", "c", "zz"]);
+});
+
 Deno.test("canaryStanding() says whether the canary runs applied under a decision", async (t) => {
   const ungated = {
     wave: 3,

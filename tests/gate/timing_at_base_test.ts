@@ -105,6 +105,7 @@ Deno.test("timingAtBase() reads soak, freeze and canary at base, the strictest w
     expect(timingAtBase([absent, broken], PROD)).toEqual({
       soakMs: 0,
       freeze: [],
+      order: [],
     });
   });
 });
