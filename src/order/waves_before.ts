@@ -5,7 +5,8 @@
  * by name (or, for a wave whose name no base wave has, by target). So moving
  * prod to position 1, or inserting a new first wave that holds a prod target,
  * never lets prod run before the waves the merged configuration put ahead of
- * it. A target stands here for the first base wave
+ * it; and a wave holding runs of two base waves the order runs apart (dev's
+ * and staging's, say) waits until the change is merged. A target stands here for the first base wave
  * that holds it: where every wave holds runs of the same names (`eu`, `us`
  * under `live/{wave}/{target}`), the base lets them run in its first wave, and
  * staging does not wait for prod because both hold `eu`. Pure: the specs in,
@@ -40,6 +41,21 @@ export interface GoneWave {
 }
 
 /**
+ * Base waves the order at base runs apart, whose runs the change put together
+ * in one wave: wave k holds runs of both (or the name of one and runs of the
+ * other), so no order between them can be shown; the job waits until the
+ * change is merged and the base is its own.
+ */
+export interface MergedWaves {
+  /** The base waves, the earlier first. */
+  merged: [Wave, Wave];
+  /** The later base wave's targets wave k holds. */
+  targets: string[];
+  /** `at 1a2b3c4d5e6f` */
+  why: string;
+}
+
+/**
  * The waves wave `k` waits for. Waves after it in the working copy are added
  * only when a base puts them first; waves before it are waited for through the
  * wave just before it, which waited for them in turn.
@@ -48,7 +64,7 @@ export interface GoneWave {
  * @param targets Every target the wave holds.
  * @param bases The base commits and the spec at each.
  * @returns The waves to wait for, the wave before first, then the base waves
- *   no wave of the working copy stands for.
+ *   no wave of the working copy stands for, then base waves wave k merges.
  * @example
  * ```ts
  * // at base: dev, staging, prod; the change moved prod first
@@ -61,10 +77,11 @@ export function wavesBefore(
   k: number,
   targets: readonly string[],
   bases: readonly { sha: string; spec: BaseSpec }[],
-): (WaveToWaitFor | GoneWave)[] {
+): (WaveToWaitFor | GoneWave | MergedWaves)[] {
   const wave = waveAt(spec, k);
   const out: WaveToWaitFor[] = [];
   const gone: GoneWave[] = [];
+  const merged: MergedWaves[] = [];
   const previous = waveAt(spec, k - 1);
   if (previous) out.push({ wave: previous, why: "" });
   if (!wave) return out;
@@ -73,6 +90,10 @@ export function wavesBefore(
     if (at.status !== "parsed") continue;
     const first = firstHolders(at.spec.waves);
     const names = new Set(at.spec.waves.map((w) => w.name));
+    const apart = mergedAt(at.spec.waves, wave.name, targets, first);
+    if (apart !== undefined) {
+      merged.push({ ...apart, why: `at ${sha.slice(0, 12)}` });
+    }
     const governing = governingWaves(at.spec.waves, ref).filter((g) =>
       g.byName || g.byPosition ||
       g.byTargets.some((target) => first.get(target) === g.wave.k)
@@ -96,7 +117,42 @@ export function wavesBefore(
       }
     }
   }
-  return [...out, ...gone];
+  // A merge whose earlier wave is gone says nothing more.
+  const apart = merged.filter((m) =>
+    !gone.some((g) => g.gone.name === m.merged[0].name)
+  );
+  return [...out, ...gone, ...apart.slice(0, 1)];
+}
+
+/**
+ * The first and the last base wave that wave k stands for, when they are two:
+ * the base wave of its name for the targets that wave holds, and for every
+ * other target the first base wave holding it.
+ */
+function mergedAt(
+  waves: readonly Wave[],
+  name: string,
+  targets: readonly string[],
+  first: ReadonlyMap<string, number>,
+): Omit<MergedWaves, "why"> | undefined {
+  const named = waves.find((w) => w.name === name);
+  const own = new Set(named?.runs.map((run) => run.target));
+  const standsFor = new Map<number, string[]>();
+  if (named) standsFor.set(named.k, []);
+  for (const target of targets) {
+    if (own.has(target)) continue;
+    const k = first.get(target);
+    if (k === undefined) continue;
+    standsFor.set(k, [...standsFor.get(k) ?? [], target]);
+  }
+  if (standsFor.size < 2) return undefined;
+  const ks = [...standsFor.keys()].sort((a, b) => a - b);
+  const earlier = waves.find((w) => w.k === ks[0])!;
+  const later = waves.find((w) => w.k === ks[ks.length - 1])!;
+  return {
+    merged: [earlier, later],
+    targets: [...standsFor.get(later.k)!].sort(),
+  };
 }
 
 /** The number of the first base wave that holds each target. */

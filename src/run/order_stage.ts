@@ -79,6 +79,19 @@ export async function checkOrder(
       });
       continue;
     }
+    if ("merged" in wait) {
+      const [earlier, later] = wait.merged;
+      notYet.push({
+        line:
+          `wave ${wave.k} "${wave.name}" holds runs of waves ${earlier.k} "${earlier.name}" and ${later.k} "${later.name}"${
+            wait.targets.length > 0 ? ` (${namedTargets(wait.targets)})` : ""
+          }, which the order read ${wait.why} runs apart${
+            soak ? ` (${soak})` : ""
+          }`,
+        next: "it runs in order once the change is merged",
+      });
+      continue;
+    }
     const { wave: before, why } = wait;
     const { records, problems, arrived } = await io.ledger.readGate(
       spec.name,
@@ -159,4 +172,10 @@ export async function checkOrder(
     }, newStamp(io.clock)));
   }
   return undefined;
+}
+
+/** A few targets by name, and how many more: `eu, us, ap and 12 more`. */
+function namedTargets(targets: readonly string[]): string {
+  const named = targets.slice(0, 3).join(", ");
+  return targets.length > 3 ? `${named} and ${targets.length - 3} more` : named;
 }

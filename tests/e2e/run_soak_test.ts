@@ -181,3 +181,35 @@ Deno.test("resume restarts a job that waited for its soak once the soak has pass
     expect(again.stderr).not.toContain("tf-wave-2");
   });
 });
+
+Deno.test("a change that merges the waves a soak runs apart waits until it is merged", async (t) => {
+  const STAGING = { name: "staging", gate: "never", runs: ["s1"], soak: "1h" };
+  const PROD3 = { name: "prod", gate: "never", runs: ["p1"], soak: "1h" };
+  await t.step("staging's runs moved into dev", async () => {
+    await using r = await rollout(specOf([DEV, STAGING, PROD3]), {
+      headSpec: specOf([{ ...DEV, runs: ["d1", "s1"] }, PROD3]),
+    });
+    const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(
+      `wave 1 "dev" holds runs of waves 1 "dev" and 2 "staging" (s1), which the order read at ${
+        r.base.slice(0, 12)
+      } runs apart (soak 1h (read at ${
+        r.base.slice(0, 12)
+      }, wave 2 "staging")); it runs in order once the change is merged\n`,
+    );
+    expect(await r.applied()).toEqual([]);
+  });
+  await t.step("prod's runs moved into staging", async () => {
+    await using r = await rollout(specOf([DEV, STAGING, PROD3]), {
+      headSpec: specOf([DEV, { ...STAGING, runs: ["s1", "p1"] }]),
+    });
+    expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+    const out = await r.run(["run", ...SPEC, "--wave", "2"], later("+61m"));
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(
+      `wave 2 "staging" holds runs of waves 2 "staging" and 3 "prod" (p1)`,
+    );
+    expect(await r.applied()).toEqual(["d1"]);
+  });
+});

@@ -25,6 +25,8 @@ Deno.test("wavesBefore() waits for the wave before and what the base put ahead",
     found.map((w) =>
       "gone" in w
         ? ["gone", w.gone.name, w.why]
+        : "merged" in w
+        ? ["merged", w.merged[0].name, w.merged[1].name, w.targets, w.why]
         : [w.wave.k, w.wave.name, w.why]
     );
   await t.step("unchanged order: only the wave before", () => {
@@ -45,6 +47,29 @@ Deno.test("wavesBefore() waits for the wave before and what the base put ahead",
       ],
     ]);
   });
+  await t.step(
+    "a wave holding runs of two base waves: merged, not ordered",
+    () => {
+      const devAndStaging = specOf([
+        { name: "dev", runs: ["d1", "s1"] },
+        PROD,
+      ]);
+      expect(names(wavesBefore(devAndStaging, 1, ["d1", "s1"], BASES)))
+        .toEqual([["merged", "dev", "staging", ["s1"], "at aaaaaaaaaaaa"]]);
+      const stagingAndProd = specOf([DEV, {
+        name: "staging",
+        runs: ["s1", "p1"],
+      }]);
+      expect(names(wavesBefore(stagingAndProd, 2, ["s1", "p1"], BASES)))
+        .toEqual([
+          [1, "dev", ""],
+          ["merged", "staging", "prod", ["p1"], "at aaaaaaaaaaaa"],
+        ]);
+      const renamed = specOf([DEV, { name: "late", runs: ["s1", "p1"] }]);
+      expect(names(wavesBefore(renamed, 2, ["s1", "p1"], BASES)).at(-1))
+        .toEqual(["merged", "staging", "prod", ["p1"], "at aaaaaaaaaaaa"]);
+    },
+  );
   await t.step("a new first wave holding a prod target", () => {
     const head = specOf([{ name: "first", runs: ["p1"] }, DEV, STAGING]);
     expect(names(wavesBefore(head, 1, ["p1"], BASES)).map((w) => w[1]))
@@ -77,11 +102,17 @@ Deno.test("wavesBefore() waits for the wave before and what the base put ahead",
     },
   );
   await t.step(
-    "dev keeping its place but holding a prod target waits for staging",
+    "dev keeping its place but holding a prod target waits for staging, and holds runs of two waves",
     () => {
       const head = specOf([{ name: "dev", runs: ["d1", "p1"] }, STAGING, PROD]);
-      expect(names(wavesBefore(head, 1, ["d1", "p1"], BASES)).map((w) => w[1]))
-        .toEqual(["staging"]);
+      expect(names(wavesBefore(head, 1, ["d1", "p1"], BASES))).toEqual([
+        [
+          2,
+          "staging",
+          `at aaaaaaaaaaaa, wave 2 "staging" came before wave 3 "prod"`,
+        ],
+        ["merged", "dev", "prod", ["p1"], "at aaaaaaaaaaaa"],
+      ]);
     },
   );
   await t.step("every wave renamed and reordered: matched by target", () => {
