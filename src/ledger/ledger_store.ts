@@ -85,7 +85,9 @@ export interface GateListing {
   /**
    * With `arrival`, in a store that keeps one: the time each record reached
    * the ledger at the earliest, milliseconds since the Unix epoch (the
-   * directory ledger: the file's kernel change time).
+   * directory ledger: the file's kernel change time; the git ledger: now, for
+   * a record the branch's counter did not number, which may have come at any
+   * time).
    */
   arrived?: ReadonlyMap<LedgerRecord, number>;
 }

@@ -213,3 +213,56 @@ Deno.test("a change that merges the waves a soak runs apart waits until it is me
     expect(await r.applied()).toEqual(["d1"]);
   });
 });
+
+Deno.test("git ledger: an outcome pushed past chant-wave, backdated, in place of the real one, does not shorten a soak", async () => {
+  await using r = await rollout(specOf([DEV, PROD], { ledger: "git" }));
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+  // What the change's code can do with the job's push rights, in plain git.
+  const clone = `${r.repo.root}/attacker`;
+  await r.repo.gitIn(
+    r.repo.root,
+    "clone",
+    "-q",
+    "-b",
+    "chant/ledger",
+    remote,
+    clone,
+  );
+  const gate = `${clone}/gates/tf/tf-wave-1`;
+  const real =
+    [...Deno.readDirSync(gate)].find((e) => e.name.includes("-wave-outcome-"))!
+      .name;
+  const record = JSON.parse(await Deno.readTextFile(`${gate}/${real}`));
+  await r.repo.gitIn(clone, "rm", "-q", `gates/tf/tf-wave-1/${real}`);
+  for (const bucket of Deno.readDirSync(`${gate}/order`)) {
+    if (!bucket.isDirectory) continue;
+    for (const entry of Deno.readDirSync(`${gate}/order/${bucket.name}`)) {
+      if (entry.name.endsWith(real)) {
+        await r.repo.gitIn(
+          clone,
+          "rm",
+          "-q",
+          `gates/tf/tf-wave-1/order/${bucket.name}/${entry.name}`,
+        );
+      }
+    }
+  }
+  const id = "0123456789abcdef0123456789abcdef";
+  await Deno.writeTextFile(
+    `${gate}/20200101T000000.000Z-wave-outcome-${id}.json`,
+    JSON.stringify({ ...record, id, timestamp: "2020-01-01T00:00:00.000Z" }) +
+      "\n",
+  );
+  await r.repo.gitIn(clone, "add", "-A");
+  await r.repo.gitIn(clone, "commit", "-qm", "an outcome of our own");
+  await r.repo.gitIn(clone, "push", "-q", "origin", "chant/ledger");
+  const out = await r.run(["run", ...SPEC, "--wave", "2"], later("+121m"));
+  expect(out.code).toBe(3);
+  expect(out.stderr).toMatch(
+    /wave 2 "prod" waits: wave 1 "dev" applied [0-9a-f]{12} 0s ago, soak 2h/,
+  );
+  expect(await r.applied()).toEqual(["d1"]);
+});

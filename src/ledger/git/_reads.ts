@@ -152,9 +152,12 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
         options.kinds,
       );
       const { records, problems } = read;
-      if (options.asOf === undefined) return { records, problems };
+      const arrived = options.arrival ? unordered(read) : undefined;
+      if (options.asOf === undefined) {
+        return { records, problems, ...(arrived ? { arrived } : {}) };
+      }
       const late = await lateRecords(ctx.objects, options.asOf, tip, read);
-      return { records, problems, late };
+      return { records, problems, late, ...(arrived ? { arrived } : {}) };
     },
     async mark() {
       const tip = await (of.lastTip() ?? of.fetchTip());
@@ -180,6 +183,31 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
       };
     },
   };
+}
+
+/**
+ * The records whose place in the branch's order is not the counter's own (no
+ * sequence number, a number another record of the gate has too, or one the
+ * counter has not given yet): when they arrived is not known, so they count
+ * as arriving now (SPEC.md §19: a soak measured from them starts again).
+ */
+function unordered(read: GateReadAt): Map<LedgerRecord, number> {
+  const uses = new Map<number, number>();
+  for (const file of read.files.values()) {
+    if (file.seq !== undefined) {
+      uses.set(file.seq, (uses.get(file.seq) ?? 0) + 1);
+    }
+  }
+  const now = Date.now();
+  const arrived = new Map<LedgerRecord, number>();
+  for (const [record, file] of read.files) {
+    const { seq } = file;
+    if (
+      seq === undefined || uses.get(seq)! > 1 ||
+      (read.next !== undefined && seq >= read.next)
+    ) arrived.set(record, now);
+  }
+  return arrived;
 }
 
 /** A mark of the git ledger. */
