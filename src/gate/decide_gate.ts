@@ -176,6 +176,8 @@ export function decideGate(
       return verdict.counts && verdict.passesFreeze === true;
     });
   let short: Tally | undefined;
+  // Approvals that would stand but for the freeze, by whom.
+  let frozenOut: string | undefined;
   for (const approval of approvals) {
     const verdict = verdictOf(approval, rules);
     if (!verdict.counts) continue;
@@ -194,7 +196,10 @@ export function decideGate(
     if (
       tally.counted.length >= tally.required && need.length > 0 &&
       !letThrough(covering)
-    ) continue;
+    ) {
+      frozenOut ??= tally.counted.join(", ");
+      continue;
+    }
     if (tally.counted.length >= tally.required) {
       const approvedBy = tally.counted.join(", ");
       const stuck = unsettled.length
@@ -216,6 +221,17 @@ export function decideGate(
   // moved past them) is no plan that moved: it bears on no new decision.
   const spent = spentApprovals(records, sets);
   const bearing = approvals.find((a) => !spent.has(a.id));
+  if (query.freeze && frozenOut !== undefined) {
+    const standing = standingPending(records, query.digest, query.now);
+    return {
+      status: "waiting",
+      reasons: [
+        query.freeze.reason,
+        `${frozenOut} approved these plans, but not with --during-freeze`,
+      ],
+      ...(standing ? { standing } : {}),
+    };
+  }
   const reasons = [
     ...query.freeze ? [query.freeze.reason] : [],
     ...query.liveState

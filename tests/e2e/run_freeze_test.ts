@@ -49,7 +49,7 @@ Deno.test("a freeze window at base: the wave waits, and --during-freeze lets one
     const out = await r.run(["run", ...SPEC, "--wave", "1"], DURING);
     expect(out.code).toBe(3);
     expect(out.stderr).toContain(
-      `${HOLDS}; an approval given with --during-freeze lets the plans through`,
+      `${HOLDS}; an approval given with --during-freeze lets the plans through\n  bob approved these plans, but not with --during-freeze\n`,
     );
     expect(await r.applied()).toEqual([]);
   });
