@@ -66,10 +66,10 @@ export interface ListOptions {
   /** Also every record compaction folded out of the gate (`ledger log`). */
   history?: boolean;
   /**
-   * Also when each record reached the ledger, where the store keeps a time
-   * of that no process can set back (`arrived`).
+   * Also when the records it names reached the ledger (`arrived`), as far as
+   * the store can tell them by what no job's code can set back.
    */
-  arrival?: boolean;
+  arrival?: (record: LedgerRecord) => boolean;
 }
 
 /** A gate as a store lists it: unscreened, in ledger order. */
@@ -83,11 +83,11 @@ export interface GateListing {
   /** With `history`: which of `records` compaction folded out of the tip. */
   folded?: ReadonlySet<LedgerRecord>;
   /**
-   * With `arrival`, in a store that keeps one: the time each record reached
-   * the ledger at the earliest, milliseconds since the Unix epoch (the
-   * directory ledger: the file's kernel change time; the git ledger: now, for
-   * a record the branch's counter did not number, which may have come at any
-   * time).
+   * With `arrival`, for the records it names: the time each reached the
+   * ledger at the earliest, milliseconds since the Unix epoch, where the store
+   * can say (the directory ledger: the file's kernel change time; the git
+   * ledger: now, for a record that is not as the branch's counter numbered
+   * it, which may have come at any time).
    */
   arrived?: ReadonlyMap<LedgerRecord, number>;
 }

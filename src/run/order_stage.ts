@@ -14,7 +14,7 @@
  */
 
 import { lineLog } from "../console/line_log.ts";
-import { newRecord, newStamp } from "../gate/records.ts";
+import { type LedgerRecord, newRecord, newStamp } from "../gate/records.ts";
 import { jobLabel, waveCompletion } from "../order/wave_completion.ts";
 import { wavesBefore } from "../order/waves_before.ts";
 import { orderAtBase } from "../gate/policy_at_base.ts";
@@ -96,7 +96,16 @@ export async function checkOrder(
     const { records, problems, arrived } = await io.ledger.readGate(
       spec.name,
       gateName(spec, before.k),
-      { asOf: io.asOf, ...(soak ? { arrival: true } : {}) },
+      {
+        asOf: io.asOf,
+        ...(soak
+          ? {
+            arrival: (r: LedgerRecord) =>
+              r.kind === "wave-outcome" && r.wave === before.k &&
+              r.head === base.head,
+          }
+          : {}),
+      },
     );
     for (const problem of problems) log(`warning: ledger: ${problem}`);
     const done = waveCompletion(records, before, base.head);

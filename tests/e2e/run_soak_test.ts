@@ -266,3 +266,90 @@ Deno.test("git ledger: an outcome pushed past chant-wave, backdated, in place of
   );
   expect(await r.applied()).toEqual(["d1"]);
 });
+
+Deno.test("git ledger: the real outcome backdated where it stands, or copied under its number, does not shorten a soak", async (t) => {
+  for (const how of ["in place", "copied under its number"] as const) {
+    await t.step(how, async () => {
+      await using r = await rollout(specOf([DEV, PROD], { ledger: "git" }));
+      const remote = `${r.repo.root}/remote.git`;
+      await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
+      await r.repo.git("remote", "add", "origin", remote);
+      expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+      const clone = `${r.repo.root}/attacker`;
+      await r.repo.gitIn(
+        r.repo.root,
+        "clone",
+        "-q",
+        "-b",
+        "chant/ledger",
+        remote,
+        clone,
+      );
+      const dir = "gates/tf/tf-wave-1";
+      const real = [...Deno.readDirSync(`${clone}/${dir}`)].find((e) =>
+        e.name.includes("-wave-outcome-")
+      )!.name;
+      const record = JSON.parse(
+        await Deno.readTextFile(`${clone}/${dir}/${real}`),
+      );
+      const backdated = {
+        ...record,
+        timestamp: "2020-01-01T00:00:00.000Z",
+      };
+      if (how === "in place") {
+        await Deno.writeTextFile(
+          `${clone}/${dir}/${real}`,
+          JSON.stringify(backdated) + "\n",
+        );
+      } else {
+        // The real one goes; a copy under another name takes its number.
+        const entry = (await r.repo.gitIn(clone, "ls-files", `${dir}/order`))
+          .split("\n").find((path) =>
+            path.endsWith(real)
+          )!;
+        const id = "0123456789abcdef0123456789abcdef";
+        const name = `20200101T000000.000Z-wave-outcome-${id}.json`;
+        await r.repo.gitIn(clone, "rm", "-q", `${dir}/${real}`, entry);
+        await Deno.writeTextFile(
+          `${clone}/${dir}/${name}`,
+          JSON.stringify({ ...backdated, id }) + "\n",
+        );
+        const numbered = `${clone}/${entry.replace(real, name)}`;
+        await Deno.mkdir(numbered.slice(0, numbered.lastIndexOf("/")), {
+          recursive: true,
+        });
+        await Deno.writeTextFile(numbered, "");
+      }
+      await r.repo.gitIn(clone, "add", "-A");
+      await r.repo.gitIn(clone, "commit", "-qm", "an outcome of our own");
+      await r.repo.gitIn(clone, "push", "-q", "origin", "chant/ledger");
+      const out = await r.run(["run", ...SPEC, "--wave", "2"], later("+121m"));
+      expect(out.code).toBe(3);
+      expect(out.stderr).toMatch(
+        /wave 2 "prod" waits: wave 1 "dev" applied [0-9a-f]{12} 0s ago, soak 2h/,
+      );
+      expect(await r.applied()).toEqual(["d1"]);
+    });
+  }
+});
+
+Deno.test("git ledger: an honest soak passes once its time has come", async () => {
+  await using r = await rollout(specOf([DEV, PROD], { ledger: "git" }));
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
+  expect((await r.run(["run", ...SPEC, "--wave", "2"])).code).toBe(3);
+  // A fresh runner: the ledger branch fetched anew, shallow.
+  const refs = (await r.repo.git("for-each-ref", "--format=%(refname)"))
+    .split("\n").filter((ref) => ref.includes("chant/ledger"));
+  for (const ref of refs) await r.repo.git("update-ref", "-d", ref);
+  await r.repo.git("reflog", "expire", "--expire=now", "--all");
+  await r.repo.git("gc", "-q", "--prune=now");
+  const out = await r.run(["run", ...SPEC, "--wave", "2"], later("+121m"));
+  expect(out.code).toBe(0);
+  expect(out.stderr).toMatch(
+    /soak 2h \(read at [0-9a-f]{12}, wave 2 "prod"\) has passed/,
+  );
+  expect(await r.applied()).toEqual(["d1", "p1"]);
+});

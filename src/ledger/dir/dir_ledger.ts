@@ -304,7 +304,9 @@ async function listGate(
     if (typeof item === "string") problems.push(item);
     else {
       records.push(item);
-      if (arrived) arrived.set(item, changeTimeMs(path));
+      if (arrived && options.arrival!(item)) {
+        arrived.set(item, changeTimeMs(path));
+      }
       if (mark && !onlyTightens(item) && arrivedLate(files[i], path)) {
         late.add(item);
       }

@@ -34,10 +34,18 @@ export interface CommitState {
 /** Commits read per window (a 50,000-record gate's tree is 3 MB). */
 const WINDOW = 8;
 /** The first deepening of a shallow clone, doubled each time it is not enough. */
-const FIRST_DEEPEN = 64;
+export const FIRST_DEEPEN = 64;
 
-/** Fetches `by` more commits of the branch's history into a shallow clone. */
-async function deepen(ctx: LedgerContext, by: number): Promise<boolean> {
+/**
+ * Fetches `by` more commits of the branch's history into a shallow clone.
+ * @param ctx The ledger's clone.
+ * @param by How many commits more.
+ * @returns Whether the fetch went through (never with no remote).
+ */
+export async function deepen(
+  ctx: LedgerContext,
+  by: number,
+): Promise<boolean> {
   if (ctx.remote === undefined || ctx.tracking === undefined) return false;
   const got = await fetchRef(
     ctx.git,

@@ -20,6 +20,7 @@ import { readHistoryAt } from "./_fold.ts";
 import { blobText, type ObjectReader } from "./_objects.ts";
 import { parseCounter, SEQ_PATH } from "./_order.ts";
 import { type GateReadAt, readGateAt } from "./_read.ts";
+import { numberedAsIs } from "./_arrival.ts";
 import { LEDGER_BRANCH, type LedgerContext } from "./_sync.ts";
 
 /** What the reads need of the store. */
@@ -152,7 +153,9 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
         options.kinds,
       );
       const { records, problems } = read;
-      const arrived = options.arrival ? unordered(read) : undefined;
+      const arrived = options.arrival
+        ? await unordered(ctx, tip!, read, options.arrival)
+        : undefined;
       if (options.asOf === undefined) {
         return { records, problems, ...(arrived ? { arrived } : {}) };
       }
@@ -186,26 +189,34 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
 }
 
 /**
- * The records whose place in the branch's order is not the counter's own (no
- * sequence number, a number another record of the gate has too, or one the
- * counter has not given yet): when they arrived is not known, so they count
- * as arriving now (SPEC.md §19: a soak measured from them starts again).
+ * Of the records `wanted` names, those whose place in the branch's order is
+ * not the counter's own: no sequence number, a number another record of the
+ * gate has too or the counter has not given yet, or a record not as the
+ * commit that numbered it added it (`numberedAsIs`). When they arrived is not
+ * known, so they count as arriving now (SPEC.md §19: a soak measured from
+ * them starts again).
  */
-function unordered(read: GateReadAt): Map<LedgerRecord, number> {
+async function unordered(
+  ctx: LedgerContext,
+  tip: string,
+  read: GateReadAt,
+  wanted: (record: LedgerRecord) => boolean,
+): Promise<Map<LedgerRecord, number>> {
   const uses = new Map<number, number>();
   for (const file of read.files.values()) {
     if (file.seq !== undefined) {
       uses.set(file.seq, (uses.get(file.seq) ?? 0) + 1);
     }
   }
-  const now = Date.now();
+  const now = ctx.clock.now();
   const arrived = new Map<LedgerRecord, number>();
   for (const [record, file] of read.files) {
+    if (!wanted(record)) continue;
     const { seq } = file;
-    if (
-      seq === undefined || uses.get(seq)! > 1 ||
-      (read.next !== undefined && seq >= read.next)
-    ) arrived.set(record, now);
+    const known = seq !== undefined && uses.get(seq) === 1 &&
+      (read.next === undefined || seq < read.next) &&
+      await numberedAsIs(ctx, tip, { path: file.path, oid: file.oid, seq });
+    if (!known) arrived.set(record, now);
   }
   return arrived;
 }
