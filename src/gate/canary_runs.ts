@@ -20,19 +20,26 @@ export interface Canary {
   others: number;
   /** The rule, as the log names it: `canary 1, read at 1a2b3c4d5e6f, wave 3 "prod"`. */
   rule: string;
+  /**
+   * Canary runs at base that the change put in another of its waves: the
+   * wave waits until the change is merged.
+   */
+  outside?: string[];
 }
 
 /**
  * The canary runs of a wave: its first `canary` runs whose plan is not empty,
- * in the order of the governing waves at base (`timing.order`), so a change
- * that reorders its runs or puts a new one first cannot choose its own
- * canary; runs the base does not hold come after, in the change's spec order,
- * and a run no spec lists (a discovering wave's) after those, in the order of
- * `plans`.
+ * in the order of the base wave whose canary it is (`timing.order`), so a
+ * change that reorders its runs or puts a new one first cannot choose its own
+ * canary; runs that base wave does not hold come after, in the change's spec
+ * order, and a run no spec lists (a discovering wave's) after those, in the
+ * order of `plans`. A base canary run the change moved into another of its
+ * waves is `outside`: this wave cannot apply it first, so it must wait.
  * @param timing The canary count read at base, where it was read, and the
- *   order of the governing waves' runs there.
+ *   base wave's runs in order.
  * @param order The wave's targets in the change's spec order.
  * @param plans The decided plans (a decision's members).
+ * @param elsewhere The targets the change's other waves hold.
  * @returns The canary, or `undefined` when no base sets a count or no plan
  *   is to apply.
  * @example
@@ -46,9 +53,21 @@ export function waveCanary(
   timing: Pick<TimingAtBase, "canary" | "canaryFrom"> & { order?: string[] },
   order: readonly string[],
   plans: readonly { target: string; empty?: boolean }[],
+  elsewhere: ReadonlySet<string> = new Set(),
 ): Canary | undefined {
   const n = timing.canary;
   if (n === undefined) return undefined;
+  const rule = `canary ${n}, read ${timing.canaryFrom ?? "at base"}`;
+  const planned = new Map(plans.map((plan) => [plan.target, plan]));
+  const outside: string[] = [];
+  let picked = 0;
+  for (const target of timing.order ?? []) {
+    if (picked + outside.length >= n) break;
+    const plan = planned.get(target);
+    if (plan === undefined) {
+      if (elsewhere.has(target)) outside.push(target);
+    } else if (plan.empty !== true) picked++;
+  }
   const position = new Map<string, number>();
   for (const target of [...timing.order ?? [], ...order]) {
     if (!position.has(target)) position.set(target, position.size);
@@ -58,13 +77,51 @@ export function waveCanary(
     .map((plan, i) => ({ target: plan.target, empty: plan.empty, i }))
     .filter((plan) => plan.empty !== true)
     .sort((a, b) => at(a.target) - at(b.target) || a.i - b.i);
-  if (toApply.length === 0) return undefined;
-  const targets = toApply.slice(0, n).map((plan) => plan.target);
+  if (toApply.length === 0 && outside.length === 0) return undefined;
+  const targets = toApply.slice(0, n - outside.length).map((plan) =>
+    plan.target
+  );
   return {
     targets,
     others: toApply.length - targets.length,
-    rule: `canary ${n}, read ${timing.canaryFrom ?? "at base"}`,
+    rule,
+    ...(outside.length > 0 ? { outside } : {}),
   };
+}
+
+/**
+ * The targets the change's other waves hold (for {@linkcode waveCanary}'s
+ * `elsewhere`).
+ * @param waves The change's waves.
+ * @param k The wave's number.
+ * @returns Their targets.
+ * @example
+ * ```ts
+ * otherWavesTargets(spec.waves, 2); // Set { "dev", "late-1" }
+ * ```
+ */
+export function otherWavesTargets(
+  waves: readonly { k: number; runs: readonly { target: string }[] }[],
+  k: number,
+): Set<string> {
+  return new Set(
+    waves.filter((wave) => wave.k !== k).flatMap((wave) =>
+      wave.runs.map((run) => run.target)
+    ),
+  );
+}
+
+/**
+ * The line a wave whose base canary the change moved elsewhere waits with.
+ * @param canary The canary, with `outside`.
+ * @returns `canary: p1 is in another wave of this change (canary 1, read at
+ *   …); it runs first once the change is merged`.
+ */
+export function outsideLine(canary: Canary): string {
+  const outside = canary.outside ?? [];
+  return `canary: ${outside.join(", ")} ${
+    outside.length === 1 ? "is" : "are"
+  } in another wave of this change (${canary.rule}); this wave runs once the change is merged`;
 }
 
 /** Where a wave's canary runs stand under a decision. */

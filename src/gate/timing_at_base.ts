@@ -2,8 +2,8 @@
  * A wave's timing at base (SPEC.md §19, §4.4), pure: its soak, freeze windows
  * and canary, each the strictest over every base a job reads the rules at and
  * every base wave that governs it (the longest soak, every window, the
- * smallest canary), and the order of the governing waves' runs at base, which
- * decides which runs are a canary. A base whose spec parses but where no wave governs the
+ * smallest canary), and the runs of the base wave whose canary won, in its
+ * order, which decide which runs are a canary. A base whose spec parses but where no wave governs the
  * wave gives the top level's timing there; an absent or broken spec gives
  * none (the first rollout has no rules to keep). The working copy's timing is
  * never read, so a change can neither shorten its own soak nor lift its own
@@ -27,9 +27,9 @@ export interface TimingAtBase {
   /** Where the smallest canary was read, like `soakFrom`. */
   canaryFrom?: string;
   /**
-   * The targets of the governing base waves, in base order (the job's base
-   * first, then each wave's runs in its order), each once: which runs are a
-   * canary is read here, not in the change's own run list.
+   * The runs of the base wave whose canary won, in its order (none when it
+   * was the top level's): which runs are a canary is read here, not in the
+   * change's own run list.
    */
   order: string[];
 }
@@ -88,7 +88,6 @@ export function timingAtBase(
 ): TimingAtBase {
   const timing: TimingAtBase = { soakMs: 0, freeze: [], order: [] };
   const seen = new Set<string>();
-  const ordered = new Set<string>();
   for (const base of bases) {
     if (base.spec.status !== "parsed") continue;
     for (const read of readsAt({ sha: base.sha, spec: base.spec.spec }, wave)) {
@@ -102,11 +101,7 @@ export function timingAtBase(
       ) {
         timing.canary = read.canary;
         timing.canaryFrom = read.from;
-      }
-      for (const target of read.runs) {
-        if (ordered.has(target)) continue;
-        ordered.add(target);
-        timing.order.push(target);
+        timing.order = [...read.runs];
       }
       for (const window of read.freeze) {
         const key = JSON.stringify(window);

@@ -16,7 +16,12 @@
 import { lineLog } from "../console/line_log.ts";
 import { countOf } from "../count_of.ts";
 import { type ExitCode, RUN_FAILED, WAITING } from "../exit_codes.ts";
-import { canaryStanding, waveCanary } from "../gate/canary_runs.ts";
+import {
+  canaryStanding,
+  otherWavesTargets,
+  outsideLine,
+  waveCanary,
+} from "../gate/canary_runs.ts";
 import type { Decision } from "../gate/decision.ts";
 import type { LedgerRecord } from "../gate/records.ts";
 import { timingAtBase } from "../gate/timing_at_base.ts";
@@ -61,9 +66,14 @@ export async function checkCanary(
     timingAtBase(job.verified.bases, { k: wave.k, name: wave.name, targets }),
     wave.runs.map((run) => run.target),
     decision.members,
+    otherWavesTargets(input.spec.waves, wave.k),
   );
   if (canary === undefined) return { slice: [...slice], skipped: [] };
   const log = lineLog(io.stderr);
+  if (canary.outside) {
+    log(outsideLine(canary));
+    return { exitCode: WAITING };
+  }
   const decided = new Map(decision.members.map((m) => [m.target, m]));
   const standing = canaryStanding(await gateRecords(job, io), {
     wave: wave.k,

@@ -46,7 +46,11 @@ import {
   stopWith,
 } from "./replan_loop.ts";
 import { type RunJobInput, ungroupedRuns } from "./select_job.ts";
-import { waveCanary } from "../gate/canary_runs.ts";
+import {
+  otherWavesTargets,
+  outsideLine,
+  waveCanary,
+} from "../gate/canary_runs.ts";
 import { timingAtBase } from "../gate/timing_at_base.ts";
 import type { CanaryFirst } from "./canary_first.ts";
 import { openWaveJob, type WaveJob } from "./wave_job.ts";
@@ -154,7 +158,13 @@ async function wavePass(
     timingAtBase(job.base.bases, { k: wave.k, name: wave.name, targets }),
     wave.runs.map((run) => run.target),
     decision.members,
+    otherWavesTargets(spec.waves, wave.k),
   );
+  if (canary?.outside) {
+    const line = outsideLine(canary);
+    lineLog(io.stderr)(line);
+    return stopWith({ ...now, waitsFor: [line] }, WAITING);
+  }
   if (kind === "decide" && !dryRun) {
     lineLog(io.stderr)(`decided: ${decisionRecordPath(spec.name, wave.k)}`);
     // The deciding job applies the canary runs, before the share and group

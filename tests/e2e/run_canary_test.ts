@@ -122,6 +122,25 @@ Deno.test("run applies a whole wave's canary first, the rest only after it succe
   );
 
   await t.step(
+    "a change that moves the base's canary into a later wave waits until it is merged",
+    async () => {
+      const head = specOf([
+        { name: "prod", gate: "never", runs: FIVE.slice(1), canary: 1 },
+        { name: "late", gate: "never", runs: ["eu-3"] },
+      ], { parallel: 5 });
+      await using r = await rollout(WHOLE(), { headSpec: head });
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(3);
+      expect(out.stderr).toContain(
+        `canary: eu-3 is in another wave of this change (${
+          rule(r)
+        }); this wave runs once the change is merged\n`,
+      );
+      expect(await r.applied()).toEqual([]);
+    },
+  );
+
+  await t.step(
     "a dry run says what would apply first, and applies nothing",
     async () => {
       await using r = await rollout(WHOLE());

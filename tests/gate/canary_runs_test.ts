@@ -105,6 +105,20 @@ Deno.test("waveCanary() takes the canary in the base's order: a change cannot ch
   ).toEqual(["a", "b", "c", "zz"]);
 });
 
+Deno.test("waveCanary(): a base canary run the change moved into another wave is outside, and waits", () => {
+  const timing = { canary: 1, canaryFrom: FROM, order: ["p1", "p2", "p3"] };
+  const plans = [{ target: "p2" }, { target: "p3" }];
+  expect(waveCanary(timing, ["p2", "p3"], plans, new Set(["p1"]))).toEqual({
+    targets: [],
+    others: 2,
+    rule: `canary 1, read ${FROM}`,
+    outside: ["p1"],
+  });
+  // A base run the change dropped altogether is no canary.
+  expect(waveCanary(timing, ["p2", "p3"], plans, new Set())?.targets)
+    .toEqual(["p2"]);
+});
+
 Deno.test("canaryStanding() says whether the canary runs applied under a decision", async (t) => {
   const ungated = {
     wave: 3,
