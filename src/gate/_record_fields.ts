@@ -87,6 +87,24 @@ export function time(f: JsonReader, key: string): string {
   return value;
 }
 
+/** A run's target: text of at most the longest target, no control character. */
+function targetOf(at: JsonReader): string {
+  const target = at.string({ nonEmpty: true });
+  if (target.length > MAX_TARGET_LENGTH || hasControlCharacter(target)) {
+    at.fail("is not a valid target");
+  }
+  return target;
+}
+
+/** An optional list of targets, to spread. */
+export function optionalTargets(
+  f: JsonReader,
+  key: string,
+): { [key: string]: string[] } {
+  const targets = f.get(key).optional((r) => r.list().map(targetOf));
+  return targets === undefined ? {} : { [key]: targets };
+}
+
 /** A list of plans: target, digest, attempt, and (with `settled`) the outcome. */
 export function runs(f: JsonReader, settled: false): ClaimedRun[];
 export function runs(f: JsonReader, settled: true): SettledRun[];
@@ -96,11 +114,7 @@ export function runs(
 ): ClaimedRun[] | SettledRun[] {
   return f.get("runs").list().map((run) => {
     run.object();
-    const at = run.get("target");
-    const target = at.string({ nonEmpty: true });
-    if (target.length > MAX_TARGET_LENGTH || hasControlCharacter(target)) {
-      at.fail("is not a valid target");
-    }
+    const target = targetOf(run.get("target"));
     const attempt = run.get("attempt").integer({ min: 1 });
     const plan = {
       target,

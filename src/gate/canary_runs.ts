@@ -124,6 +124,56 @@ export function outsideLine(canary: Canary): string {
   } in another wave of this change (${canary.rule}); this wave runs once the change is merged`;
 }
 
+/**
+ * The canary runs that failed at a commit and have not applied there since:
+ * those the newest whole-wave or deciding outcome of the wave at `head` names
+ * as failed (`canaryFailed`).
+ * @param records The gate's records, oldest first.
+ * @param wave The wave's number.
+ * @param head The commit (full sha).
+ * @returns The targets; none when the newest such outcome applied.
+ * @example
+ * ```ts
+ * canaryFailedAt([], 3, head); // []
+ * ```
+ */
+export function canaryFailedAt(
+  records: readonly LedgerRecord[],
+  wave: number,
+  head: string,
+): string[] {
+  const newest = records.findLast((r) =>
+    r.kind === "wave-outcome" && r.wave === wave && r.head === head &&
+    (r.job.kind === "wave" || r.job.kind === "decide")
+  );
+  return newest?.kind === "wave-outcome" && newest.outcome === "failed"
+    ? newest.canaryFailed ?? []
+    : [];
+}
+
+/**
+ * Of canary runs that failed at this commit, those a retry cannot pass: their
+ * plan is empty now (or gone), so no apply of theirs will succeed here; an
+ * empty plan is no pass (SPEC.md §19).
+ * @param failed The canary runs that failed at this commit.
+ * @param plans The decided plans now.
+ * @returns The targets that have not passed and cannot now.
+ * @example
+ * ```ts
+ * stillFailed(["p1"], [{ target: "p1", empty: true }]); // ["p1"]
+ * ```
+ */
+export function stillFailed(
+  failed: readonly string[],
+  plans: readonly { target: string; empty?: boolean }[],
+): string[] {
+  const planned = new Map(plans.map((plan) => [plan.target, plan]));
+  return failed.filter((target) => {
+    const plan = planned.get(target);
+    return plan === undefined || plan.empty === true;
+  });
+}
+
 /** Where a wave's canary runs stand under a decision. */
 export type CanaryStanding =
   /** Every canary run applied: the wave's other runs may apply. */

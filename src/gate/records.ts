@@ -260,6 +260,12 @@ export interface WaveOutcomeRecord extends RecordBase {
   /** How it ended. */
   outcome: WaveOutcome;
   /**
+   * The wave's canary runs that failed in this job (SPEC.md §19): they stay
+   * the canary at this commit, and one that plans no change on a retry has
+   * not passed.
+   */
+  canaryFailed?: string[];
+  /**
    * The rule that chose the job's base (SPEC.md §4.4): a decision made under a
    * trusted one (not `chain`) bounds the chain rule of later jobs.
    */

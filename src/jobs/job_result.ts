@@ -43,6 +43,8 @@ export interface JobResult {
    * soak, a freeze window; for the job summary).
    */
   waitsFor?: string[];
+  /** The wave's canary runs that failed in this job (its wave outcome keeps them). */
+  canaryFailed?: string[];
   /** How many waves the wave's `planWave` reported (`"waves": N`, §11); never printed. */
   wavesFound?: number;
   /** The further waves a whole-wave job of a rest wave went on to (§11). */

@@ -148,12 +148,18 @@ export async function applyPass(
     ...(pass.canary ? { canary: pass.canary } : {}),
     ...(pass.holdStarts ? { holdStarts: pass.holdStarts } : {}),
   }, io);
-  const ended = passApplied(
+  const passed = passApplied(
     pass.result,
     applied,
     { earlier: todo.earlier, members },
     io.stderr,
   );
+  const canaries = new Set(pass.canary?.canary.targets ?? []);
+  const canaryFailed = [...applied.failed, ...applied.moved]
+    .map(({ target }) => target).filter((target) => canaries.has(target));
+  const ended = canaryFailed.length === 0
+    ? passed
+    : { ...passed, result: { ...passed.result, canaryFailed } };
   if (applied.held === undefined) return ended;
   const waits = `wave ${wave.k} "${wave.name}" waits: ${applied.held.line}`;
   lineLog(io.stderr)(

@@ -67,6 +67,9 @@ export async function recordWaveOutcome(
     decisionId: decision.decisionId,
     job,
     outcome: waveOutcomeOf(result),
+    ...(result.canaryFailed?.length
+      ? { canaryFailed: result.canaryFailed }
+      : {}),
     baseRule: at.rule,
     ...(runId ? { runId } : {}),
     ...(actor ? { actor } : {}),

@@ -47,8 +47,10 @@ import {
 } from "./replan_loop.ts";
 import { type RunJobInput, ungroupedRuns } from "./select_job.ts";
 import {
+  canaryFailedAt,
   otherWavesTargets,
   outsideLine,
+  stillFailed,
   waveCanary,
 } from "../gate/canary_runs.ts";
 import { timingAtBase } from "../gate/timing_at_base.ts";
@@ -164,6 +166,25 @@ async function wavePass(
     const line = outsideLine(canary);
     lineLog(io.stderr)(line);
     return stopWith({ ...now, waitsFor: [line] }, WAITING);
+  }
+  if (canary && !dryRun) {
+    const { records } = await io.ledger.readGate(spec.name, decision.gate, {
+      kinds: ["wave-outcome"],
+    });
+    const unpassed = stillFailed(
+      canaryFailedAt(records, wave.k, job.base.head),
+      decision.members,
+    );
+    if (unpassed.length > 0) {
+      lineLog(io.stderr)(
+        `canary: ${unpassed.join(", ")} failed at ${
+          job.base.head.slice(0, 12)
+        } and ${unpassed.length === 1 ? "plans" : "plan"} no change now, so ${
+          unpassed.length === 1 ? "it has" : "they have"
+        } not passed: nothing more of wave ${wave.k} "${wave.name}" applies at this commit (${canary.rule}); push a fix as a new commit`,
+      );
+      return stopWith(now, RUN_FAILED);
+    }
   }
   if (kind === "decide" && !dryRun) {
     lineLog(io.stderr)(`decided: ${decisionRecordPath(spec.name, wave.k)}`);

@@ -141,6 +141,29 @@ Deno.test("run applies a whole wave's canary first, the rest only after it succe
   );
 
   await t.step(
+    "a canary that changed its target, then failed, has not passed on a retry whose plan is empty",
+    async () => {
+      await using r = await rollout(WHOLE());
+      await r.control("eu-3", "apply-desire", "empty");
+      await r.control("eu-3", "apply-fail-after", "1");
+      const first = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(first.code).toBe(1);
+      expect(await r.applied()).toEqual(["eu-3"]);
+      await r.uncontrol("eu-3", "apply-fail-after");
+      const retry = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(retry.code).toBe(1);
+      expect(retry.stderr).toContain(
+        `canary: eu-3 failed at ${
+          r.head.slice(0, 12)
+        } and plans no change now, so it has not passed: nothing more of wave 1 "prod" applies at this commit (${
+          rule(r)
+        }); push a fix as a new commit\n`,
+      );
+      expect(await r.applied()).toEqual(["eu-3"]);
+    },
+  );
+
+  await t.step(
     "a dry run says what would apply first, and applies nothing",
     async () => {
       await using r = await rollout(WHOLE());

@@ -1,6 +1,11 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { canaryStanding, waveCanary } from "../../src/gate/canary_runs.ts";
+import {
+  canaryFailedAt,
+  canaryStanding,
+  stillFailed,
+  waveCanary,
+} from "../../src/gate/canary_runs.ts";
 import {
   type LedgerRecord,
   newRecord,
@@ -230,4 +235,27 @@ Deno.test("canaryStanding() says whether the canary runs applied under a decisio
       expect(canaryStanding(c.records, c.query)).toStrictEqual(c.want);
     });
   }
+});
+
+Deno.test("canaryFailedAt() and stillFailed(): a canary that failed at a commit passes only by applying there", () => {
+  const HEAD = "a".repeat(40);
+  const failedOutcome = newRecord("wave-outcome", {
+    name: "tf",
+    gate: "tf-wave-3",
+    wave: 3,
+    head: HEAD,
+    digest: digest("1"),
+    decisionId: "20261206T120000.000Z-0123",
+    job: { kind: "wave" },
+    outcome: "failed",
+    canaryFailed: ["p1"],
+  }, { id: "o1", now: at(1) });
+  expect(canaryFailedAt([failedOutcome], 3, HEAD)).toEqual(["p1"]);
+  expect(canaryFailedAt([failedOutcome], 3, "b".repeat(40))).toEqual([]);
+  const applied = { ...failedOutcome, id: "o2", outcome: "applied" as const };
+  delete (applied as { canaryFailed?: string[] }).canaryFailed;
+  expect(canaryFailedAt([failedOutcome, applied], 3, HEAD)).toEqual([]);
+  expect(stillFailed(["p1"], [{ target: "p1", empty: true }])).toEqual(["p1"]);
+  expect(stillFailed(["p1"], [{ target: "p2" }])).toEqual(["p1"]);
+  expect(stillFailed(["p1"], [{ target: "p1" }])).toEqual([]);
 });
