@@ -155,8 +155,30 @@ export async function applyPass(
     io.stderr,
   );
   const canaries = new Set(pass.canary?.canary.targets ?? []);
-  const canaryFailed = [...applied.failed, ...applied.moved]
-    .map(({ target }) => target).filter((target) => canaries.has(target));
+  // A canary that asked for a new plan did not apply as planned: it failed,
+  // and the job plans nothing again in which another run could take its place.
+  const asked = applied.replan.filter((target) => canaries.has(target));
+  const canaryFailed = [
+    ...[...applied.failed, ...applied.moved].map(({ target }) => target)
+      .filter((target) => canaries.has(target)),
+    ...asked,
+  ];
+  if (asked.length > 0 && passed.end === "applied") {
+    lineLog(io.stderr)(
+      `canary: ${asked.join(", ")} asked for a new plan, so ${
+        asked.length === 1 ? "it" : "they"
+      } did not apply as planned: the job plans nothing again; fix it and run it again`,
+    );
+    return {
+      ...passed,
+      replan: [],
+      result: {
+        ...passed.result,
+        failed: [...passed.result.failed, ...asked],
+        canaryFailed,
+      },
+    };
+  }
   const ended = canaryFailed.length === 0
     ? passed
     : { ...passed, result: { ...passed.result, canaryFailed } };

@@ -164,6 +164,25 @@ Deno.test("run applies a whole wave's canary first, the rest only after it succe
   );
 
   await t.step(
+    "a canary that asks for a new plan did not apply as planned: no other run takes its place",
+    async () => {
+      await using r = await rollout(WHOLE());
+      await r.control("eu-3", "apply-replan", "1");
+      await r.control("eu-3", "replan-desire", "empty");
+      const first = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(first.code).toBe(1);
+      expect(first.stderr).toContain(
+        "canary: eu-3 asked for a new plan, so it did not apply as planned: the job plans nothing again; fix it and run it again\n",
+      );
+      expect(await r.applied()).toEqual([]);
+      const retry = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(retry.code).toBe(1);
+      expect(retry.stderr).toContain("so it has not passed");
+      expect(await r.applied()).toEqual([]);
+    },
+  );
+
+  await t.step(
     "a dry run says what would apply first, and applies nothing",
     async () => {
       await using r = await rollout(WHOLE());
