@@ -353,3 +353,25 @@ Deno.test("git ledger: an honest soak passes once its time has come", async () =
   );
   expect(await r.applied()).toEqual(["d1", "p1"]);
 });
+
+Deno.test("git ledger: an outcome dated early by its writer counts from the newest record of any gate of the rollout before it", async () => {
+  await using r = await rollout(specOf([DEV, PROD], { ledger: "git" }));
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  // Revision A went out honestly: dev five hours ago, prod ten minutes ago.
+  const wave = (k: string, offset: string) =>
+    r.run(["run", ...SPEC, "--wave", k], later(offset));
+  expect((await wave("1", "-300m")).code).toBe(0);
+  expect((await wave("2", "-10m")).code).toBe(0);
+  // Revision B: dev's job writes its outcome with a clock four hours slow.
+  await r.repo.commit("revision B", { "b.txt": "b" });
+  await r.desire("d1", "v2");
+  await r.desire("p1", "v2");
+  expect((await wave("1", "-240m")).code).toBe(0);
+  const out = await r.run(["run", ...SPEC, "--wave", "2"]);
+  expect(out.code).toBe(3);
+  expect(out.stderr).toMatch(
+    /wave 2 "prod" waits: wave 1 "dev" applied [0-9a-f]{12} 10m ago, soak 2h/,
+  );
+});

@@ -19,7 +19,7 @@ import type {
 import { readHistoryAt } from "./_fold.ts";
 import { blobText, type ObjectReader } from "./_objects.ts";
 import { parseCounter, SEQ_PATH } from "./_order.ts";
-import { type GateReadAt, readGateAt } from "./_read.ts";
+import { type GateReadAt, listGatesAt, readGateAt } from "./_read.ts";
 import { numberedAsIs } from "./_arrival.ts";
 import { LEDGER_BRANCH, type LedgerContext } from "./_sync.ts";
 
@@ -138,6 +138,42 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
     }
     return read;
   };
+  /**
+   * When the records `wanted` names reached the branch at the earliest: now
+   * for one not as the counter numbered it (`unordered`); else no earlier
+   * than the newest record of any gate of the rollout numbered before it,
+   * since the counter is the branch's one order (SPEC.md §19).
+   */
+  const arrivals = async (
+    tip: string,
+    name: string,
+    read: GateReadAt,
+    wanted: (record: LedgerRecord) => boolean,
+  ): Promise<Map<LedgerRecord, number>> => {
+    const arrived = await unordered(ctx, tip, read, wanted);
+    const numbered = [...read.files].filter(([record, file]) =>
+      wanted(record) && !arrived.has(record) && file.seq !== undefined
+    );
+    if (numbered.length === 0) return arrived;
+    const stamps: { seq: number; at: number }[] = [];
+    for (const ref of await listGatesAt(ctx.objects, tip, name)) {
+      const other = await readAt(tip, name, ref.gate, false);
+      for (const [record, file] of other.files) {
+        const at = Date.parse(record.timestamp);
+        if (file.seq !== undefined && Number.isFinite(at)) {
+          stamps.push({ seq: file.seq, at });
+        }
+      }
+    }
+    for (const [record, file] of numbered) {
+      let bound = -Infinity;
+      for (const stamp of stamps) {
+        if (stamp.seq < file.seq! && stamp.at > bound) bound = stamp.at;
+      }
+      if (Number.isFinite(bound)) arrived.set(record, bound);
+    }
+    return arrived;
+  };
   return {
     async list({ name, gate }, options) {
       const tip = await of.fetchTip();
@@ -154,7 +190,7 @@ export function gateReads(ctx: LedgerContext, of: ReadsOf): GateReads {
       );
       const { records, problems } = read;
       const arrived = options.arrival
-        ? await unordered(ctx, tip!, read, options.arrival)
+        ? await arrivals(tip!, name, read, options.arrival)
         : undefined;
       if (options.asOf === undefined) {
         return { records, problems, ...(arrived ? { arrived } : {}) };
