@@ -15,6 +15,15 @@ const PROD = { name: "prod", gate: "never", runs: ["p1"], soak: "2h" };
 /** The binary's clock moved on by `offset`. */
 const later = (offset: string) => fakeClock(offset);
 
+/** The rollout of dev then prod (soak 2h) on a git ledger with a bare remote. */
+async function gitLedgerRollout() {
+  const r = await rollout(specOf([DEV, PROD], { ledger: "git" }));
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
+  await r.repo.git("remote", "add", "origin", remote);
+  return r;
+}
+
 const MAY_GO = /may go at (\d{2}:\d{2} UTC|\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)/;
 
 Deno.test("a soak at base: wave 2 waits after wave 1 applied, then goes", async (t) => {
@@ -215,10 +224,8 @@ Deno.test("a change that merges the waves a soak runs apart waits until it is me
 });
 
 Deno.test("git ledger: an outcome pushed past chant-wave, backdated, in place of the real one, does not shorten a soak", async () => {
-  await using r = await rollout(specOf([DEV, PROD], { ledger: "git" }));
+  await using r = await gitLedgerRollout();
   const remote = `${r.repo.root}/remote.git`;
-  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
-  await r.repo.git("remote", "add", "origin", remote);
   expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
   // What the change's code can do with the job's push rights, in plain git.
   const clone = `${r.repo.root}/attacker`;
@@ -270,10 +277,8 @@ Deno.test("git ledger: an outcome pushed past chant-wave, backdated, in place of
 Deno.test("git ledger: the real outcome backdated where it stands, or copied under its number, does not shorten a soak", async (t) => {
   for (const how of ["in place", "copied under its number"] as const) {
     await t.step(how, async () => {
-      await using r = await rollout(specOf([DEV, PROD], { ledger: "git" }));
+      await using r = await gitLedgerRollout();
       const remote = `${r.repo.root}/remote.git`;
-      await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
-      await r.repo.git("remote", "add", "origin", remote);
       expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
       const clone = `${r.repo.root}/attacker`;
       await r.repo.gitIn(
@@ -334,10 +339,7 @@ Deno.test("git ledger: the real outcome backdated where it stands, or copied und
 });
 
 Deno.test("git ledger: an honest soak passes once its time has come", async () => {
-  await using r = await rollout(specOf([DEV, PROD], { ledger: "git" }));
-  const remote = `${r.repo.root}/remote.git`;
-  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
-  await r.repo.git("remote", "add", "origin", remote);
+  await using r = await gitLedgerRollout();
   expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
   expect((await r.run(["run", ...SPEC, "--wave", "2"])).code).toBe(3);
   // A fresh runner: the ledger branch fetched anew, shallow.
@@ -355,10 +357,7 @@ Deno.test("git ledger: an honest soak passes once its time has come", async () =
 });
 
 Deno.test("git ledger: an outcome dated early by its writer counts from the newest record of any gate of the rollout before it", async () => {
-  await using r = await rollout(specOf([DEV, PROD], { ledger: "git" }));
-  const remote = `${r.repo.root}/remote.git`;
-  await r.repo.gitIn(r.repo.root, "init", "-q", "--bare", remote);
-  await r.repo.git("remote", "add", "origin", remote);
+  await using r = await gitLedgerRollout();
   // Revision A went out honestly: dev five hours ago, prod ten minutes ago.
   const wave = (k: string, offset: string) =>
     r.run(["run", ...SPEC, "--wave", k], later(offset));
