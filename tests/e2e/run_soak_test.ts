@@ -24,6 +24,30 @@ async function gitLedgerRollout() {
   return r;
 }
 
+/**
+ * A clone of the ledger branch, as the change's code can make one with the
+ * job's push rights, and wave 1's outcome there: its file name and record.
+ */
+async function dev1Outcome(r: Awaited<ReturnType<typeof gitLedgerRollout>>) {
+  const clone = `${r.repo.root}/attacker`;
+  const remote = `${r.repo.root}/remote.git`;
+  await r.repo.gitIn(
+    r.repo.root,
+    "clone",
+    "-q",
+    "-b",
+    "chant/ledger",
+    remote,
+    clone,
+  );
+  const gate = `${clone}/gates/tf/tf-wave-1`;
+  const real =
+    [...Deno.readDirSync(gate)].find((e) => e.name.includes("-wave-outcome-"))!
+      .name;
+  const record = JSON.parse(await Deno.readTextFile(`${gate}/${real}`));
+  return { clone, real, record };
+}
+
 const MAY_GO = /may go at (\d{2}:\d{2} UTC|\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)/;
 
 Deno.test("a soak at base: wave 2 waits after wave 1 applied, then goes", async (t) => {
@@ -225,24 +249,10 @@ Deno.test("a change that merges the waves a soak runs apart waits until it is me
 
 Deno.test("git ledger: an outcome pushed past chant-wave, backdated, in place of the real one, does not shorten a soak", async () => {
   await using r = await gitLedgerRollout();
-  const remote = `${r.repo.root}/remote.git`;
   expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
   // What the change's code can do with the job's push rights, in plain git.
-  const clone = `${r.repo.root}/attacker`;
-  await r.repo.gitIn(
-    r.repo.root,
-    "clone",
-    "-q",
-    "-b",
-    "chant/ledger",
-    remote,
-    clone,
-  );
+  const { clone, real, record } = await dev1Outcome(r);
   const gate = `${clone}/gates/tf/tf-wave-1`;
-  const real =
-    [...Deno.readDirSync(gate)].find((e) => e.name.includes("-wave-outcome-"))!
-      .name;
-  const record = JSON.parse(await Deno.readTextFile(`${gate}/${real}`));
   await r.repo.gitIn(clone, "rm", "-q", `gates/tf/tf-wave-1/${real}`);
   for (const bucket of Deno.readDirSync(`${gate}/order`)) {
     if (!bucket.isDirectory) continue;
@@ -278,25 +288,9 @@ Deno.test("git ledger: the real outcome backdated where it stands, or copied und
   for (const how of ["in place", "copied under its number"] as const) {
     await t.step(how, async () => {
       await using r = await gitLedgerRollout();
-      const remote = `${r.repo.root}/remote.git`;
       expect((await r.run(["run", ...SPEC, "--wave", "1"])).code).toBe(0);
-      const clone = `${r.repo.root}/attacker`;
-      await r.repo.gitIn(
-        r.repo.root,
-        "clone",
-        "-q",
-        "-b",
-        "chant/ledger",
-        remote,
-        clone,
-      );
+      const { clone, real, record } = await dev1Outcome(r);
       const dir = "gates/tf/tf-wave-1";
-      const real = [...Deno.readDirSync(`${clone}/${dir}`)].find((e) =>
-        e.name.includes("-wave-outcome-")
-      )!.name;
-      const record = JSON.parse(
-        await Deno.readTextFile(`${clone}/${dir}/${real}`),
-      );
       const backdated = {
         ...record,
         timestamp: "2020-01-01T00:00:00.000Z",
@@ -309,9 +303,7 @@ Deno.test("git ledger: the real outcome backdated where it stands, or copied und
       } else {
         // The real one goes; a copy under another name takes its number.
         const entry = (await r.repo.gitIn(clone, "ls-files", `${dir}/order`))
-          .split("\n").find((path) =>
-            path.endsWith(real)
-          )!;
+          .split("\n").find((path) => path.endsWith(real))!;
         const id = "0123456789abcdef0123456789abcdef";
         const name = `20200101T000000.000Z-wave-outcome-${id}.json`;
         await r.repo.gitIn(clone, "rm", "-q", `${dir}/${real}`, entry);
