@@ -48,6 +48,25 @@ async function dev1Outcome(r: Awaited<ReturnType<typeof gitLedgerRollout>>) {
   return { clone, real, record };
 }
 
+/**
+ * Pushes what the attacker's clone holds to the ledger branch, then checks
+ * that wave 2, two hours and a minute on, still waits its whole soak.
+ */
+async function pushAndSeeItWait(
+  r: Awaited<ReturnType<typeof gitLedgerRollout>>,
+  clone: string,
+) {
+  await r.repo.gitIn(clone, "add", "-A");
+  await r.repo.gitIn(clone, "commit", "-qm", "an outcome of our own");
+  await r.repo.gitIn(clone, "push", "-q", "origin", "chant/ledger");
+  const out = await r.run(["run", ...SPEC, "--wave", "2"], later("+121m"));
+  expect(out.code).toBe(3);
+  expect(out.stderr).toMatch(
+    /wave 2 "prod" waits: wave 1 "dev" applied [0-9a-f]{12} 0s ago, soak 2h/,
+  );
+  expect(await r.applied()).toEqual(["d1"]);
+}
+
 const MAY_GO = /may go at (\d{2}:\d{2} UTC|\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)/;
 
 Deno.test("a soak at base: wave 2 waits after wave 1 applied, then goes", async (t) => {
@@ -273,15 +292,7 @@ Deno.test("git ledger: an outcome pushed past chant-wave, backdated, in place of
     JSON.stringify({ ...record, id, timestamp: "2020-01-01T00:00:00.000Z" }) +
       "\n",
   );
-  await r.repo.gitIn(clone, "add", "-A");
-  await r.repo.gitIn(clone, "commit", "-qm", "an outcome of our own");
-  await r.repo.gitIn(clone, "push", "-q", "origin", "chant/ledger");
-  const out = await r.run(["run", ...SPEC, "--wave", "2"], later("+121m"));
-  expect(out.code).toBe(3);
-  expect(out.stderr).toMatch(
-    /wave 2 "prod" waits: wave 1 "dev" applied [0-9a-f]{12} 0s ago, soak 2h/,
-  );
-  expect(await r.applied()).toEqual(["d1"]);
+  await pushAndSeeItWait(r, clone);
 });
 
 Deno.test("git ledger: the real outcome backdated where it stands, or copied under its number, does not shorten a soak", async (t) => {
@@ -317,15 +328,7 @@ Deno.test("git ledger: the real outcome backdated where it stands, or copied und
         });
         await Deno.writeTextFile(numbered, "");
       }
-      await r.repo.gitIn(clone, "add", "-A");
-      await r.repo.gitIn(clone, "commit", "-qm", "an outcome of our own");
-      await r.repo.gitIn(clone, "push", "-q", "origin", "chant/ledger");
-      const out = await r.run(["run", ...SPEC, "--wave", "2"], later("+121m"));
-      expect(out.code).toBe(3);
-      expect(out.stderr).toMatch(
-        /wave 2 "prod" waits: wave 1 "dev" applied [0-9a-f]{12} 0s ago, soak 2h/,
-      );
-      expect(await r.applied()).toEqual(["d1"]);
+      await pushAndSeeItWait(r, clone);
     });
   }
 });
