@@ -5,13 +5,17 @@
  * builds objects from the environment it is given and never reads the process's.
  * Also the two reads of the user's own git configuration (one setting for
  * `Git.configGet`, the `safe.directory` values read once git refuses a
- * checkout), and where a directory stands in its work tree, asked of git once
- * per directory (it does not move while chant-wave runs).
+ * checkout), and where a directory stands in its work tree, found once per
+ * directory (it does not move while chant-wave runs): from the file system for
+ * git's plain layout, else asked of git.
  * @module
  */
 
 import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
+import { type Place, plainPlace } from "./plain_place.ts";
+
+export type { Place };
 
 /** An environment as a plain object (like `process.env`). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -212,14 +216,9 @@ function notInWorkTree(stderr: string): boolean {
   return /not a git repository|must be run in a work tree/.test(stderr);
 }
 
-/** Where a directory stands in its work tree. */
-export interface Place {
-  top: string;
-  prefix: string;
-}
-
 /**
- * Makes the finder of one git seam.
+ * Makes the finder of one git seam: the file system answers for git's plain
+ * layout (`plain_place.ts`), git for anything else.
  * @param exec Runs git (its result whatever the exit code).
  * @returns The place of a directory, `undefined` outside a work tree.
  */
@@ -228,6 +227,8 @@ export function placeFinder(
 ): (cwd: string) => Promise<Place | undefined> {
   const places = new Map<string, Promise<Place | undefined>>();
   const find = async (cwd: string) => {
+    const plain = await plainPlace(cwd);
+    if (plain !== undefined) return plain;
     const args = ["rev-parse", "--show-toplevel", "--show-prefix"];
     const out = await exec(args, { cwd });
     if (out.exitCode === 0) {

@@ -14,9 +14,9 @@ import {
 
 const RUN = ["run", ...SPEC, "--wave", "1"];
 /** The most git processes a settled decide may start. */
-const MOST = 5;
+const MOST = 4;
 
-Deno.test("run --decide on a settled git ledger starts at most 5 git processes", async () => {
+Deno.test("run --decide on a settled git ledger starts at most 4 git processes", async () => {
   await using r = await rollout(
     specOf([{ name: "prod", gate: "always", runs: ["eu", "us"] }], {
       ledger: "git",

@@ -262,8 +262,9 @@ Deno.test("createGit() keeps trusting a checkout the user's safe.directory trust
   const foreignGit = (home: string) =>
     createGit({ env: { PATH, HOME: home }, gitPath: foreign });
   await t.step("without safe.directory git refuses the checkout", async () => {
-    const error = await foreignGit(join(repo.root, "plain-home")).topLevel(
-      repo.path,
+    const error = await foreignGit(join(repo.root, "plain-home")).run(
+      ["rev-parse", "--show-toplevel"],
+      { cwd: repo.path },
     ).catch((e) => e);
     expect(error).toBeInstanceOf(GitError);
     expect((error as GitError).stderr).toMatch(/dubious ownership/);
@@ -276,7 +277,9 @@ Deno.test("createGit() keeps trusting a checkout the user's safe.directory trust
       `[safe]\n\tdirectory = ${repo.path}\n[chant]\n\tfrom = global\n`,
     );
     const git = foreignGit(home);
-    expect(await git.topLevel(repo.path)).toBe(repo.path);
+    expect(
+      await git.run(["rev-parse", "--show-toplevel"], { cwd: repo.path }),
+    ).toBe(`${repo.path}\n`);
     expect(
       await git.run(["config", "--get-all", "safe.directory"], {
         cwd: repo.path,
