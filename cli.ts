@@ -18,7 +18,7 @@ import { normalJitLater } from "./src/proc/jit_policy.ts";
 
 const BACKSTOP_MS = 2_000;
 normalJitLater();
-useSmallPipeBuffers();
+await useSmallPipeBuffers();
 const io = realIo();
 const interrupted = (code: number) => {
   io.stderr.write(

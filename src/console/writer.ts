@@ -11,8 +11,15 @@
  * @module
  */
 
-import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
-import { isatty } from "node:tty";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { createRequire } from "node:module";
 
 /** Something text can be written to. Writes are synchronous and complete. */
 export interface Writer {
@@ -67,7 +74,7 @@ export function fdWriter(fd: number): Writer {
     }
   };
   return {
-    isTerminal: isatty(fd),
+    isTerminal: isTerminal(fd),
     write(text: string): void {
       // UTF-16 to UTF-8 takes at most 3 bytes per code unit.
       if (text.length * 3 > buffer.length) {
@@ -122,6 +129,33 @@ export function memoryWriter(): MemoryWriter {
 }
 
 /** The shortest and longest sleep between two tries, in milliseconds. */
+/**
+ * Whether a descriptor is a terminal. Only a character device other than
+ * `/dev/null` can be one, and only for such a device is `node:tty` loaded
+ * (under bun, loading it is a millisecond and more of every command's
+ * start): never for a pipe, a file or `/dev/null`, where CI jobs write.
+ * @param fd The descriptor.
+ * @returns `true` for a terminal; `false` for anything else or a closed descriptor.
+ */
+export function isTerminal(fd: number): boolean {
+  let device;
+  try {
+    device = fstatSync(fd);
+  } catch {
+    return false;
+  }
+  if (!device.isCharacterDevice()) return false;
+  try {
+    if (statSync("/dev/null").rdev === device.rdev) return false;
+  } catch {
+    // No /dev/null to compare with: ask node:tty.
+  }
+  const tty = createRequire(import.meta.url)("node:tty") as {
+    isatty(fd: number): boolean;
+  };
+  return tty.isatty(fd);
+}
+
 const FIRST_PAUSE_MS = 0.05;
 const LAST_PAUSE_MS = 10;
 
@@ -136,7 +170,7 @@ const LAST_PAUSE_MS = 10;
  */
 export function reopenBlocking(fd: number): number | undefined {
   try {
-    if (!fstatSync(fd).isFIFO() && !isatty(fd)) return undefined;
+    if (!fstatSync(fd).isFIFO() && !isTerminal(fd)) return undefined;
     const reopened = openSync(
       `/proc/self/fd/${fd}`,
       constants.O_WRONLY | constants.O_NOCTTY,

@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import {
   fdWriter,
+  isTerminal,
   LINE_CHARS,
   memoryWriter,
   pacedWriter,
@@ -36,6 +37,40 @@ Deno.test("fdWriter() writes text and bytes to its descriptor, in order", async 
       "é€😀\nbytes\n" + "x".repeat(10_000) + "\n",
     );
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("isTerminal() says a terminal from a pipe, a file, /dev/null and a closed descriptor", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "chant-wave-tty-" });
+  const opened: number[] = [];
+  try {
+    await Deno.writeTextFile(`${dir}/file`, "");
+    const pty = openSync("/dev/ptmx", constants.O_RDWR | constants.O_NOCTTY);
+    opened.push(pty);
+    const file = openSync(`${dir}/file`, constants.O_WRONLY);
+    opened.push(file);
+    const devNull = openSync("/dev/null", constants.O_WRONLY);
+    opened.push(devNull);
+    const fifo = `${dir}/fifo`;
+    expect(
+      (await new Deno.Command("mkfifo", { args: [fifo] }).output()).success,
+    )
+      .toBe(true);
+    const pipe = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    opened.push(pipe);
+    expect(isTerminal(pty)).toBe(true);
+    expect(fdWriter(pty).isTerminal).toBe(true);
+    expect([file, devNull, pipe].map(isTerminal)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    const closed = openSync("/dev/null", constants.O_WRONLY);
+    closeSync(closed);
+    expect(isTerminal(closed)).toBe(false);
+  } finally {
+    opened.forEach((fd) => closeSync(fd));
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -47,10 +47,12 @@ Deno.test("nodeSpawner() runs a command without a shell and pipes its output", a
   });
 });
 
-Deno.test("useSmallPipeBuffers() lowers the default buffer and loses no output", async () => {
+Deno.test("useSmallPipeBuffers() lowers the default buffer off bun and loses no output", async () => {
   const before = getDefaultHighWaterMark(false);
   try {
-    useSmallPipeBuffers();
+    await useSmallPipeBuffers("bun");
+    expect(new Readable().readableHighWaterMark).toBe(before);
+    await useSmallPipeBuffers();
     expect(new Readable().readableHighWaterMark).toBe(1024);
     const child = await nodeSpawner().spawn({
       argv: [
