@@ -14,10 +14,8 @@ import { installSignalHandlers } from "./src/exec/interrupts.ts";
 import { useSmallPipeBuffers } from "./src/exec/spawner.ts";
 import { realIo } from "./src/cli/io.ts";
 import { main } from "./src/cli/main.ts";
-import { normalJitLater } from "./src/proc/jit_policy.ts";
 
 const BACKSTOP_MS = 2_000;
-normalJitLater();
 await useSmallPipeBuffers();
 const io = realIo();
 const interrupted = (code: number) => {

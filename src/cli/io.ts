@@ -18,6 +18,7 @@ import {
 } from "../exec/pace_collections.ts";
 import { nodeSpawner, type Spawner } from "../exec/spawner.ts";
 import { createGit, type Git } from "../git/git.ts";
+import { jitPolicy } from "../proc/jit_policy.ts";
 import type { FlagTable } from "./_flags.ts";
 
 /** What a command may touch outside itself. */
@@ -75,7 +76,8 @@ const COLLECT_EVERY = {
  * The real edges: fd 1 and fd 2 (fd 2 paced), the process environment and
  * working directory, the wall clock, a fresh interrupt registry, the isolated
  * git, and a spawner and a pacer that collect garbage between steps and as
- * text is built.
+ * text is built; the spawner gives bun its normal JIT policy back once the
+ * command's steps show it is a long one (`src/proc/jit_policy.ts`).
  * @returns A fresh `CliIo`.
  */
 export function realIo(): CliIo {
@@ -83,7 +85,7 @@ export function realIo(): CliIo {
   // The CLI ends with process.exit: a long-lived cat-file ends with it.
   const git = createGit({ env, cwd: process.cwd(), longLived: true });
   const pacer = paceCollections(COLLECT_EVERY);
-  const steps = nodeSpawner({ pacer });
+  const steps = nodeSpawner({ pacer, jit: jitPolicy() });
   return {
     stdout: fdWriter(1),
     stderr: pacedWriter(fdWriter(2), pacer.built),

@@ -19,6 +19,7 @@ import {
   startProcess,
 } from "../proc/start_process.ts";
 import { type CollectionPacer, paceCollections } from "./pace_collections.ts";
+import type { JitPolicy } from "../proc/jit_policy.ts";
 import type { Clock } from "../clock.ts";
 
 /** The signals chant-wave sends to a step. */
@@ -127,6 +128,13 @@ export interface NodeSpawnerOptions {
    * @default {none: no collections}
    */
   pacer?: CollectionPacer;
+  /**
+   * Told of every command started and every chunk of output read, to give
+   * the runtime its normal JIT policy back once the work is long (see
+   * `src/proc/jit_policy.ts`).
+   * @default {none}
+   */
+  jit?: JitPolicy;
 }
 
 /**
@@ -135,22 +143,37 @@ export interface NodeSpawnerOptions {
  * group and session, so a terminal's Ctrl-C reaches chant-wave only, which
  * then stops the groups itself), stdin `/dev/null`, stdout and stderr piped.
  * A shell is never used.
- * @param options The pacer of garbage collections between commands.
+ * @param options The pacer of garbage collections between commands, and
+ * the JIT policy.
  * @returns The spawner.
  */
 export function nodeSpawner(options: NodeSpawnerOptions = {}): Spawner {
   const pacer = options.pacer ?? paceCollections({});
+  const jit = options.jit;
+  const told: Told = jit === undefined ? pacer : {
+    beforeStep: () => {
+      jit.step();
+      pacer.beforeStep();
+    },
+    read: (bytes) => {
+      jit.read(bytes);
+      pacer.read(bytes);
+    },
+  };
   return {
     spawn(spawnOptions) {
-      pacer.beforeStep();
-      return spawnDetached(spawnOptions, pacer);
+      told.beforeStep();
+      return spawnDetached(spawnOptions, told);
     },
   };
 }
 
+/** What the spawner tells of each command started and each chunk read. */
+type Told = Pick<CollectionPacer, "beforeStep" | "read">;
+
 async function spawnDetached(
   options: SpawnOptions,
-  pacer: CollectionPacer,
+  pacer: Told,
 ): Promise<SpawnedProcess> {
   const command = options.argv[0] ?? "";
   if (command === "") throw new SpawnError(command, "the command is empty");
@@ -180,7 +203,7 @@ async function spawnDetached(
 /** Tells the pacer the size of each chunk read. */
 async function* paced(
   chunks: AsyncIterable<Uint8Array>,
-  pacer: CollectionPacer,
+  pacer: Told,
 ): AsyncIterable<Uint8Array> {
   for await (const chunk of chunks) {
     pacer.read(chunk.length);

@@ -3,10 +3,12 @@
  * `--compile-jit-policy` (`scripts/compile.ts`), which starts JavaScriptCore
  * many times more reluctant to compile: a short command (a decide, an approve,
  * `check`, `--version`) runs its run-once code in the interpreter instead of
- * paying the compilers for code that never runs again. A command still running
- * a moment later gets the normal policy back, so the hot code of a long one (a
- * wave of many runs, a step printing a million lines) is compiled as usual.
- * Where `Bun.unsafe.setJITPolicy` is missing (Deno, Node) nothing happens.
+ * paying the compilers for code that never runs again. The normal policy
+ * returns as soon as a command shows it is a long one: a moment after it
+ * started, after a few steps, or once its steps printed a little, so the hot
+ * code of a wave of many runs or of a step printing a million lines is
+ * compiled as usual. Where `Bun.unsafe.setJITPolicy` is missing (Deno, Node)
+ * nothing happens.
  * @module
  */
 
@@ -15,24 +17,55 @@ import { setTimeout } from "node:timers";
 /** How long a command runs before the normal JIT policy returns, in milliseconds. */
 export const NORMAL_JIT_AFTER_MS = 200;
 
+/** How many steps a command starts before the normal JIT policy returns. */
+export const NORMAL_JIT_AFTER_STEPS = 8;
+
+/** How many bytes its steps print before the normal JIT policy returns. */
+export const NORMAL_JIT_AFTER_BYTES = 64 * 1024;
+
 /** The part of bun's API used here. */
-interface BunUnsafe {
+export interface JitRuntime {
   Bun?: { unsafe?: { setJITPolicy?: (scale: number) => void } };
 }
 
+/** Tells the policy what a command does; see {@linkcode jitPolicy}. */
+export interface JitPolicy {
+  /** A step started. */
+  step(): void;
+  /** A step printed `bytes` bytes. */
+  read(bytes: number): void;
+}
+
 /**
- * Gives the runtime its normal JIT policy back after `ms`, without keeping the
- * process alive for it; does nothing where the runtime has no JIT policy.
- * @param ms The delay.
+ * Gives the runtime its normal JIT policy back once the command runs for
+ * {@linkcode NORMAL_JIT_AFTER_MS} (without keeping the process alive for it),
+ * has started {@linkcode NORMAL_JIT_AFTER_STEPS} steps, or its steps printed
+ * {@linkcode NORMAL_JIT_AFTER_BYTES} bytes, whichever comes first; does
+ * nothing where the runtime has no JIT policy.
  * @param runtime Where `Bun` is looked up (tests pass a fake).
- * @returns Whether a policy will be set.
+ * @param afterMs The delay.
+ * @returns What the spawner tells it.
  */
-export function normalJitLater(
-  ms: number = NORMAL_JIT_AFTER_MS,
-  runtime: BunUnsafe = globalThis as BunUnsafe,
-): boolean {
+export function jitPolicy(
+  runtime: JitRuntime = globalThis as JitRuntime,
+  afterMs: number = NORMAL_JIT_AFTER_MS,
+): JitPolicy {
   const unsafe = runtime.Bun?.unsafe;
-  if (typeof unsafe?.setJITPolicy !== "function") return false;
-  setTimeout(() => unsafe.setJITPolicy?.(1), ms).unref();
-  return true;
+  let normal = typeof unsafe?.setJITPolicy !== "function";
+  let steps = 0;
+  let bytes = 0;
+  const restore = () => {
+    if (normal) return;
+    normal = true;
+    unsafe?.setJITPolicy?.(1);
+  };
+  if (!normal) setTimeout(restore, afterMs).unref();
+  return {
+    step() {
+      if (!normal && ++steps >= NORMAL_JIT_AFTER_STEPS) restore();
+    },
+    read(count) {
+      if (!normal && (bytes += count) >= NORMAL_JIT_AFTER_BYTES) restore();
+    },
+  };
 }
