@@ -63,6 +63,12 @@ export interface RunOptions {
    * figure nothing).
    */
   usage?: boolean;
+  /**
+   * Send stderr to /dev/null too, as the baselines' output goes (a command
+   * whose output is the figure, such as the step console's): a failure then
+   * says only its exit code.
+   */
+  dropStderr?: boolean;
 }
 
 /** What one run of a command took. */
@@ -107,9 +113,9 @@ sys.exit(code if code >= 0 else 128 - code)
 `;
 
 /**
- * Runs a command with stdout and stderr sent to /dev/null (stderr is kept when
- * it fails) and returns its wall time, and its CPU time and peak memory when
- * asked.
+ * Runs a command with stdout sent to /dev/null and stderr kept for the message
+ * when it fails (or sent to /dev/null too, `dropStderr`), and returns its wall
+ * time, and its CPU time and peak memory when asked.
  * @throws {Error} When the command exits with a code not in `okCodes`.
  */
 export async function runTimed(
@@ -123,15 +129,18 @@ export async function runTimed(
       ? ["python3", ["-c", USAGE_SCRIPT, usageFile, cmd, ...args]]
       : [cmd, args];
     const start = performance.now();
-    const { code, stderr } = await new Deno.Command(command, {
+    const output = await new Deno.Command(command, {
       args: argv,
       cwd: options.cwd,
       stdout: "null",
-      stderr: "piped",
+      stderr: options.dropStderr ? "null" : "piped",
     }).output();
     const ms = performance.now() - start;
+    const code = output.code;
     if (!(options.okCodes ?? [0]).includes(code)) {
-      const text = new TextDecoder().decode(stderr).slice(-2000);
+      const text = options.dropStderr
+        ? "(stderr went to /dev/null)"
+        : new TextDecoder().decode(output.stderr).slice(-2000);
       throw new Error(`${cmd} ${args.join(" ")} exited ${code}: ${text}`);
     }
     if (!usageFile) return { ms };

@@ -155,7 +155,11 @@ async function longStreamRow(
       await cleanUp(dir)();
       await Deno.writeTextFile(`${dir}/many.count`, `${count}\n`);
       timed.push(
-        await runTimed(BINARY, run("many.json"), { cwd: dir, usage: true }),
+        await runTimed(BINARY, run("many.json"), {
+          cwd: dir,
+          usage: true,
+          dropStderr: true,
+        }),
       );
     }
     return timed;
@@ -192,8 +196,13 @@ export async function streamBench(
     if (delivered !== lines) {
       throw new Error(`${delivered} of ${lines} lines were delivered`);
     }
+    // The console's lines go to /dev/null, as the baselines' do.
     const flood = () =>
-      runTimed(BINARY, run("flood.json"), { cwd: dir, usage: true });
+      runTimed(BINARY, run("flood.json"), {
+        cwd: dir,
+        usage: true,
+        dropStderr: true,
+      });
     const cat = await withLoad(() =>
       paired(
         rounds,
@@ -203,7 +212,11 @@ export async function streamBench(
       )
     );
     const quiet = () =>
-      runTimed(BINARY, run("quiet.json"), { cwd: dir, usage: true });
+      runTimed(BINARY, run("quiet.json"), {
+        cwd: dir,
+        usage: true,
+        dropStderr: true,
+      });
     // What the console adds: the flood run less the same run printing nothing,
     // taken back to back (a run's fixed start is its own row, `--decide`).
     const wholes: number[] = [];
@@ -232,7 +245,7 @@ export async function streamBench(
       paired(
         rounds,
         flood,
-        () => runTimed(BINARY, run("quiet.json"), { cwd: dir, usage: true }),
+        quiet,
         cleanUp(dir),
       )
     );
