@@ -3,11 +3,11 @@
  * `--compile-jit-policy` (`scripts/compile.ts`), which starts JavaScriptCore
  * many times more reluctant to compile: a short command (a decide, an approve,
  * `check`, `--version`) runs its run-once code in the interpreter instead of
- * paying the compilers for code that never runs again. The normal policy
- * returns as soon as a command shows it is a long one: a moment after it
- * started, after a few steps, or once its steps printed a little, so the hot
- * code of a wave of many runs or of a step printing a million lines is
- * compiled as usual. Where `Bun.unsafe.setJITPolicy` is missing (Deno, Node)
+ * paying the compilers for code that never runs again, and a wave of a
+ * hundred runs does the same with the code it runs once per step. The normal
+ * policy returns once a command shows it is a long one: two seconds after it
+ * started, after 256 steps, or as soon as its steps printed 64 KiB (a step's
+ * flood of lines goes through a hot loop from its first chunk). Where `Bun.unsafe.setJITPolicy` is missing (Deno, Node)
  * nothing happens.
  * @module
  */
@@ -15,10 +15,10 @@
 import { setTimeout } from "node:timers";
 
 /** How long a command runs before the normal JIT policy returns, in milliseconds. */
-export const NORMAL_JIT_AFTER_MS = 200;
+export const NORMAL_JIT_AFTER_MS = 2_000;
 
 /** How many steps a command starts before the normal JIT policy returns. */
-export const NORMAL_JIT_AFTER_STEPS = 8;
+export const NORMAL_JIT_AFTER_STEPS = 256;
 
 /** How many bytes its steps print before the normal JIT policy returns. */
 export const NORMAL_JIT_AFTER_BYTES = 64 * 1024;
