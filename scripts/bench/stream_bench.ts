@@ -34,7 +34,7 @@ import {
 export interface StreamBenchOptions {
   /** Lines the plan command writes. @default {1_000_000} */
   lines?: number;
-  /** Paired rounds against each baseline. @default {5} */
+  /** Paired rounds against each baseline. @default {9} */
   rounds?: number;
   /**
    * Lines of the long stream whose peak memory is compared with that of
@@ -189,7 +189,7 @@ export async function streamBench(
   options: StreamBenchOptions = {},
 ): Promise<Row[]> {
   const lines = options.lines ?? 1_000_000;
-  const rounds = options.rounds ?? 5;
+  const rounds = options.rounds ?? 9;
   const dir = await setUp(lines);
   try {
     const delivered = await countDelivered(dir);

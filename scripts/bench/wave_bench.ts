@@ -34,7 +34,7 @@ export interface WaveBenchOptions {
   memory?: number;
   /** Runs of the wave whose peak memory is its baseline. @default {1000} */
   memoryBase?: number;
-  /** Paired rounds of the large wave (the small one gets twice as many). @default {3} */
+  /** Paired rounds of the large wave (the small one gets twice as many). @default {5} */
   rounds?: number;
 }
 
@@ -168,7 +168,7 @@ export async function waveBench(
 ): Promise<Row[]> {
   const large = options.large ?? 1000;
   const small = options.small ?? 100;
-  const rounds = options.rounds ?? 3;
+  const rounds = options.rounds ?? 5;
   const n = (runs: number) => runs.toLocaleString("en");
   return [
     await timedRow(
