@@ -15,7 +15,6 @@ import { needRemote, tidyClone, withCloneLock } from "./_remote.ts";
 import { buildCommit, type CommitFile } from "./_commit.ts";
 import { numberFiles, ORDER_DIR } from "./_order.ts";
 import {
-  checkSettings,
   currentTip,
   failIfStale,
   fetchLedger,
@@ -26,6 +25,7 @@ import {
   remoteName,
   waitToRetry,
 } from "./_sync.ts";
+import { checkSettings } from "./_settings.ts";
 import { type LedgerFile, localOnlyFiles } from "./_local.ts";
 import { infoNamed } from "./_objects.ts";
 import { planSetFileName } from "../../gate/plan_set_file.ts";

@@ -12,13 +12,8 @@
  */
 
 import { InputError } from "../../errors.ts";
-import {
-  LEDGER_BRANCH,
-  type LedgerContext,
-  noteOnce,
-  readSettings,
-  sleep,
-} from "./_sync.ts";
+import { LEDGER_BRANCH, type LedgerContext, noteOnce, sleep } from "./_sync.ts";
+import { openSettings, parseSettings, remotesIn } from "./_settings.ts";
 import { readFile, stat } from "node:fs/promises";
 // @ts-types="../../../types/std/path.d.ts"
 import { dirname, join, resolve } from "@std/path";
@@ -129,31 +124,19 @@ export async function commonGitDir(cwd: string): Promise<string | undefined> {
 /** The remote a `git` ledger uses when none is named. */
 export const DEFAULT_LEDGER_REMOTE = "origin";
 
-/** The remotes the settings define (`remote.<name>.<key>`), in order. */
-function remotesIn(settings: string): string[] {
-  const names = new Set<string>();
-  for (const entry of settings.split("\0")) {
-    const key = entry.slice(0, entry.indexOf("\n") >>> 0);
-    const last = key.lastIndexOf(".");
-    if (key.startsWith("remote.") && last > "remote.".length) {
-      names.add(key.slice("remote.".length, last));
-    }
-  }
-  return [...names];
-}
-
 /**
  * Finds the remote to use, once, and keeps the clone's git settings as they
  * are now (before the change's first command): a later fetch or push checks
- * them first (`_sync.ts`). In local mode logs so.
+ * them first (`_settings.ts`). Settings that come from a file of the checkout
+ * are refused. In local mode logs so.
  */
 export async function resolveRemote(
   ctx: LedgerContext,
   named: string | undefined,
 ): Promise<void> {
-  const settings = await readSettings(ctx.git, ctx.cwd);
+  const settings = await openSettings(ctx.git, ctx.cwd);
   ctx.settings = settings;
-  const remotes = remotesIn(settings);
+  const remotes = remotesIn(parseSettings(settings));
   const wanted = named ?? DEFAULT_LEDGER_REMOTE;
   const known = remotes.length ? `; its remotes: ${remotes.join(", ")}` : "";
   if (remotes.includes(wanted)) {

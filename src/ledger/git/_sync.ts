@@ -3,11 +3,10 @@
  * fetching the remote's branch (retrying while a sibling process holds a ref's
  * lock), the tip to read, moving refs forward by compare-and-swap, the retry
  * schedule (jittered exponential waits within a time budget), the one-line
- * errors for a stale lock and a budget spent, and the clone's git settings as
- * they were when the ledger opened, checked before every later fetch and push
- * (SPEC.md §4.12: a remote's URL or a `url.*.insteadOf` the change's code wrote
- * would send the job's claims to a ledger of its choosing). Publishing is
- * `_publish.ts`'s job. Private to the git ledger.
+ * errors for a stale lock and a budget spent; before every fetch after the
+ * first, the check that the clone's git settings did not change
+ * (`_settings.ts`). Publishing is `_publish.ts`'s job. Private to the git
+ * ledger.
  * @module
  */
 
@@ -22,7 +21,7 @@ import { blobText, type ObjectReader } from "./_objects.ts";
 import { parseCounter, SEQ_PATH } from "./_order.ts";
 import { localOnlyFiles } from "./_local.ts";
 import type { RandomBytes } from "../../gate/random_hex.ts";
-import { GitError } from "../../git/git_error.ts";
+import { checkSettings } from "./_settings.ts";
 
 /** The ledger branch's short name. */
 export const LEDGER_BRANCH = "chant/ledger";
@@ -356,61 +355,3 @@ export async function follow(
   await updateRef(git, cwd, ref, tip, from, "chant-wave: follow the remote");
   return true;
 }
-
-/**
- * Reads the clone's own settings (`.git/config` and what it includes) as
- * `git config --list --local --includes -z` prints them.
- * @param git The git seam.
- * @param cwd A directory inside the clone.
- * @returns The settings' text.
- * @throws {InputError} When `cwd` is not in a git repository.
- * @throws {GitError} When git fails otherwise.
- */
-export async function readSettings(git: Git, cwd: string): Promise<string> {
-  const out = await git.exec(ARGS, { cwd });
-  if (out.exitCode === 0) return new TextDecoder().decode(out.stdout);
-  if (
-    /not a git repository|only be used inside a git repository/.test(out.stderr)
-  ) {
-    throw new InputError(
-      `cannot open the git ledger: "${cwd}" is not in a git repository; ` +
-        `run chant-wave in the checkout, or use a directory ledger`,
-    );
-  }
-  throw new GitError(ARGS, out.exitCode, out.stderr);
-}
-
-/** A ledger's clone and the settings it was opened with. */
-export interface SettingsAt {
-  git: Git;
-  cwd: string;
-  /** The settings when the ledger was opened (absent: not opened, nothing to check). */
-  settings?: string;
-  /** The remote's name, for the message. */
-  remote?: string;
-}
-
-/**
- * Refuses to go on when the clone's settings changed since the ledger was
- * opened (see the module).
- * @param at The clone and its settings at open.
- * @param doing What was about to happen (`push the ledger branch chant/ledger`).
- * @throws {InputError} Exit 2 when they changed.
- */
-export async function checkSettings(
-  at: SettingsAt,
-  doing: string,
-): Promise<void> {
-  // Nothing but chant-wave ran in the clone since it was opened.
-  if (at.settings === undefined || !at.git.commandsRan()) return;
-  if (await readSettings(at.git, at.cwd) === at.settings) return;
-  throw new InputError(
-    `cannot ${doing}: the clone's git settings (.git/config: a remote's URL, ` +
-      `url.*.insteadOf, a transport setting) changed since this job opened ` +
-      `the ledger, so the branch reached could be another than the one of ` +
-      `"${at.remote}"; a command of the change may not send the job's ledger ` +
-      `writes elsewhere: nothing more is recorded or applied`,
-  );
-}
-
-const ARGS = ["config", "--list", "--local", "--includes", "-z"];
