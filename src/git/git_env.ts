@@ -14,6 +14,10 @@
 import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
 import { type Place, plainPlace } from "./plain_place.ts";
+import {
+  refuseCheckoutSettings,
+  SETTINGS_ARGS,
+} from "./repository_settings.ts";
 
 export type { Place };
 
@@ -218,9 +222,13 @@ function notInWorkTree(stderr: string): boolean {
 
 /**
  * Makes the finder of one git seam: the file system answers for git's plain
- * layout (`plain_place.ts`), git for anything else.
+ * layout (`plain_place.ts`: its settings are `.git/config` alone), git for
+ * anything else, which then also lists the repository's settings and refuses
+ * those that come from a file of the checkout (`repository_settings.ts`).
  * @param exec Runs git (its result whatever the exit code).
  * @returns The place of a directory, `undefined` outside a work tree.
+ * @throws {InputError} (as a rejection) When the settings come from a file of
+ * the checkout; asked again, it refuses again.
  */
 export function placeFinder(
   exec: (args: readonly string[], o: { cwd: string }) => Promise<GitOutput>,
@@ -233,6 +241,11 @@ export function placeFinder(
     const out = await exec(args, { cwd });
     if (out.exitCode === 0) {
       const [top, prefix] = decoder.decode(out.stdout).split("\n");
+      const settings = await exec(SETTINGS_ARGS, { cwd });
+      if (settings.exitCode !== 0) {
+        throw new GitError(SETTINGS_ARGS, settings.exitCode, settings.stderr);
+      }
+      await refuseCheckoutSettings(decoder.decode(settings.stdout), top);
       return { top, prefix };
     }
     if (notInWorkTree(out.stderr)) return undefined;

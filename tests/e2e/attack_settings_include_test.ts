@@ -5,10 +5,11 @@
 // `.gitconfig` with a `url.*.insteadOf` sent every read and write to a copy of
 // the ledger the change brought along, so a spent sealed approval applied
 // again. The settings were the same all job long, so the check that they did
-// not change could not see it. Settings that come from a file of the checkout
-// are now refused when the ledger opens: exit 2, nothing read, recorded or
-// applied; an include of a file outside the checkout is the runner's own and
-// stands.
+// not change could not see it. The same include could name a program git runs
+// (`core.fsmonitor`, which `ls-files` starts). Settings that come from a file
+// of the checkout are now refused when chant-wave finds the work tree, in
+// every mode: exit 2, nothing read, run, recorded or applied; an include of a
+// file outside the checkout is the runner's own and stands.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
 import {
@@ -20,9 +21,9 @@ import {
 } from "../_helpers/rollout.ts";
 
 const REFUSED =
-  /^error: cannot open the git ledger: the clone's git settings come from "\.gitconfig", a file of the checkout \(included by its \.git\/config\), so the change's files could choose where the ledger is read and written; include no file of the work tree in the clone's settings$/;
+  /^error: the repository's git settings come from "\.gitconfig", a file of the checkout \(its \.git\/config includes it\), so the change's files would set what chant-wave's git does \(the ledger's remote, a program git runs\); include no file of the work tree in the repository's settings$/;
 
-Deno.test("git ledger settings that come from a file of the checkout are refused when the ledger opens", async (t) => {
+Deno.test("git settings that come from a file of the checkout are refused before git reads anything", async (t) => {
   await using r = await rollout(
     specOf([{ name: "prod", gate: "never", runs: ["eu"] }], { ledger: "git" }),
   );
@@ -78,4 +79,23 @@ Deno.test("git ledger settings that come from a file of the checkout are refused
       expect(await ledgerTip()).toContain("refs/heads/chant/ledger");
     },
   );
+});
+
+Deno.test("a directory-ledger job whose settings include a repository file naming a program git would run stops first", async () => {
+  await using r = await rollout(
+    specOf([{ name: "prod", gate: "never", runs: ["eu"] }]),
+  );
+  const marker = `${r.repo.root}/ran`;
+  await r.repo.commit("a monitor", {
+    "monitor.sh": `#!/bin/sh\necho ran >> ${marker}\n`,
+    ".gitconfig": `[core]\n\tfsmonitor = ${r.path}/monitor.sh\n`,
+  });
+  await Deno.chmod(`${r.path}/monitor.sh`, 0o755);
+  await r.repo.git("config", "include.path", "../.gitconfig");
+  const run = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(errorLines(run.stderr)).toHaveLength(1);
+  expect(errorLines(run.stderr)[0]).toMatch(REFUSED);
+  expect(run.code).toBe(2);
+  expect(await r.applied()).toEqual([]);
+  expect(await Deno.readTextFile(marker).catch(() => "")).toBe("");
 });

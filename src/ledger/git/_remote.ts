@@ -13,7 +13,8 @@
 
 import { InputError } from "../../errors.ts";
 import { LEDGER_BRANCH, type LedgerContext, noteOnce, sleep } from "./_sync.ts";
-import { openSettings, parseSettings, remotesIn } from "./_settings.ts";
+import { openSettings, remotesIn } from "./_settings.ts";
+import { parseSettings } from "../../git/repository_settings.ts";
 import { readFile, stat } from "node:fs/promises";
 // @ts-types="../../../types/std/path.d.ts"
 import { dirname, join, resolve } from "@std/path";

@@ -1,36 +1,18 @@
 /**
  * The git ledger clone's own settings (`.git/config` and what it includes):
- * read once when the ledger opens, with the file each setting comes from; the
- * remotes they define; the refusal of settings that come from a file of the
- * checkout (the change's files would then choose where the ledger is read and
- * written, SPEC.md §4.12); and the check, before every later fetch and push,
- * that they did not change (a remote's URL or a `url.*.insteadOf` the
- * change's code wrote would send the job's claims to a ledger of its
- * choosing). Private to the git ledger.
+ * read once when the ledger opens (after the clone's work tree was found,
+ * which refuses settings that come from a file of the checkout,
+ * `src/git/repository_settings.ts`); the remotes they define; and the check,
+ * before every later fetch and push, that they did not change (a remote's URL
+ * or a `url.*.insteadOf` the change's code wrote would send the job's claims
+ * to a ledger of its choosing, SPEC.md §4.12). Private to the git ledger.
  * @module
  */
 
-import { realpath } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
 import { InputError } from "../../errors.ts";
 import type { Git } from "../../git/git.ts";
 import { GitError } from "../../git/git_error.ts";
-
-/** One setting: the file it comes from (`file:<path>`), its key and its value. */
-export interface Setting {
-  origin: string;
-  key: string;
-  value: string;
-}
-
-const ARGS = [
-  "config",
-  "--list",
-  "--local",
-  "--includes",
-  "--show-origin",
-  "-z",
-];
+import { type Setting, SETTINGS_ARGS } from "../../git/repository_settings.ts";
 
 /**
  * Reads the clone's own settings (`.git/config` and what it includes) as
@@ -42,7 +24,7 @@ const ARGS = [
  * @throws {GitError} When git fails otherwise.
  */
 export async function readSettings(git: Git, cwd: string): Promise<string> {
-  const out = await git.exec(ARGS, { cwd });
+  const out = await git.exec(SETTINGS_ARGS, { cwd });
   if (out.exitCode === 0) return new TextDecoder().decode(out.stdout);
   if (
     /not a git repository|only be used inside a git repository/.test(out.stderr)
@@ -52,28 +34,7 @@ export async function readSettings(git: Git, cwd: string): Promise<string> {
         `run chant-wave in the checkout, or use a directory ledger`,
     );
   }
-  throw new GitError(ARGS, out.exitCode, out.stderr);
-}
-
-/**
- * The settings of a listing {@linkcode readSettings} read: each is its
- * origin, then its key and value (a key without a value has none).
- * @param text The listing.
- * @returns The settings, in order.
- */
-export function parseSettings(text: string): Setting[] {
-  const parts = text.split("\0");
-  const settings: Setting[] = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const entry = parts[i + 1];
-    const end = entry.indexOf("\n");
-    settings.push({
-      origin: parts[i],
-      key: end < 0 ? entry : entry.slice(0, end),
-      value: end < 0 ? "" : entry.slice(end + 1),
-    });
-  }
-  return settings;
+  throw new GitError(SETTINGS_ARGS, out.exitCode, out.stderr);
 }
 
 /**
@@ -92,20 +53,12 @@ export function remotesIn(settings: readonly Setting[]): string[] {
   return [...names];
 }
 
-/** Whether `path` is `folder` or lies below it. */
-function within(path: string, folder: string): boolean {
-  const rest = relative(folder, path);
-  return rest === "" || (!rest.startsWith(`..${sep}`) && rest !== ".." &&
-    !isAbsolute(rest));
-}
-
 /**
- * Reads the clone's settings when the ledger opens, and refuses them (exit 2)
- * when one comes from a file of the checkout outside its `.git` folder: an
- * include of a repository file (`include.path = ../.gitconfig`) lets the
- * change's files, which no one approved, point the ledger's remote at a copy
- * the change brings along. Paths are followed through links, as git follows
- * them.
+ * Reads the clone's settings when the ledger opens. Where the clone's layout
+ * is not git's plain one, finding its work tree has listed them and refused
+ * those that come from a file of the checkout (`repository_settings.ts`): an
+ * include of a repository file would let the change's files, which no one
+ * approved, point the ledger's remote at a copy they bring along.
  * @param git The git seam.
  * @param cwd A directory inside the clone.
  * @returns The settings' text, the snapshot later fetches and pushes compare.
@@ -113,27 +66,8 @@ function within(path: string, folder: string): boolean {
  * `cwd` is not in a git repository.
  */
 export async function openSettings(git: Git, cwd: string): Promise<string> {
-  const text = await readSettings(git, cwd);
-  const top = await git.topLevel(cwd);
-  if (top === undefined) return text;
-  const realTop = await realpath(top).catch(() => top);
-  const gitFolder = resolve(realTop, ".git");
-  const origins = new Set(parseSettings(text).map((s) => s.origin));
-  for (const origin of origins) {
-    if (!origin.startsWith("file:")) continue;
-    // git names a file from the top of the work tree, where it runs.
-    const path = resolve(top, origin.slice("file:".length));
-    const real = await realpath(path).catch(() => path);
-    if (!within(real, realTop) || within(real, gitFolder)) continue;
-    throw new InputError(
-      `cannot open the git ledger: the clone's git settings come from ` +
-        `"${relative(realTop, real)}", a file of the checkout (included by ` +
-        `its .git/config), so the change's files could choose where the ` +
-        `ledger is read and written; include no file of the work tree in ` +
-        `the clone's settings`,
-    );
-  }
-  return text;
+  await git.topLevel(cwd);
+  return await readSettings(git, cwd);
 }
 
 /** A ledger's clone and the settings it was opened with. */

@@ -1,0 +1,97 @@
+// @ts-types="../../types/std/expect.d.ts"
+import { expect } from "@std/expect";
+import { join } from "node:path";
+import {
+  parseSettings,
+  refuseCheckoutSettings,
+} from "../../src/git/repository_settings.ts";
+import { createGit } from "../../src/git/git.ts";
+import { InputError } from "../../src/errors.ts";
+import { tempRepo } from "../_helpers/temp_repo.ts";
+
+const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
+
+Deno.test("parseSettings() reads each setting's file, key and value", () => {
+  expect(
+    parseSettings(
+      "file:.git/config\0remote.origin.url\n/r.git\0file:/etc/x\0core.bare\0" +
+        "file:.git/config\0alias.two\nline one\nline two\0",
+    ),
+  ).toEqual([
+    { origin: "file:.git/config", key: "remote.origin.url", value: "/r.git" },
+    { origin: "file:/etc/x", key: "core.bare", value: "" },
+    {
+      origin: "file:.git/config",
+      key: "alias.two",
+      value: "line one\nline two",
+    },
+  ]);
+});
+
+Deno.test("refuseCheckoutSettings() refuses a file of the work tree outside .git, through links", async (t) => {
+  await using repo = await tempRepo({ "sub/shared": "x" });
+  const listing = (file: string) => `file:${file}\0core.bare\nfalse\0`;
+  await t.step(
+    "the repository's own .git/config, or a file outside the work tree: fine",
+    async () => {
+      await refuseCheckoutSettings(listing(".git/config"), repo.path);
+      await refuseCheckoutSettings(
+        listing(join(repo.root, "outside")),
+        repo.path,
+      );
+      await refuseCheckoutSettings(
+        "command line:\0safe.directory\n/x\0",
+        repo.path,
+      );
+    },
+  );
+  await t.step(
+    "a file of the work tree, named from the top or through .git/..: refused",
+    async () => {
+      for (
+        const file of [
+          ".git/../sub/shared",
+          "sub/shared",
+          join(repo.path, "sub/shared"),
+        ]
+      ) {
+        const error = await refuseCheckoutSettings(listing(file), repo.path)
+          .catch((e) => e);
+        expect(error).toBeInstanceOf(InputError);
+        expect((error as Error).message).toMatch(
+          /^the repository's git settings come from "sub\/shared", a file of the checkout/,
+        );
+      }
+    },
+  );
+  await t.step(
+    "a link outside the work tree that leads into it: refused",
+    async () => {
+      const link = join(repo.root, "link");
+      await Deno.symlink(join(repo.path, "sub", "shared"), link);
+      await expect(refuseCheckoutSettings(listing(link), repo.path)).rejects
+        .toThrow(InputError);
+    },
+  );
+});
+
+Deno.test("createGit() refuses a repository whose settings include a file of its work tree, whenever asked", async () => {
+  await using repo = await tempRepo({
+    ".gitconfig": "[core]\n\tautocrlf = false\n",
+  });
+  await repo.commit("one");
+  const git = createGit({ env: { PATH, HOME: repo.home } });
+  expect(await git.topLevel(repo.path)).toBe(repo.path);
+  await repo.git("config", "include.path", "../.gitconfig");
+  const fresh = createGit({ env: { PATH, HOME: repo.home } });
+  for (let asked = 0; asked < 2; asked++) {
+    await expect(fresh.topLevel(repo.path)).rejects.toThrow(
+      /come from "\.gitconfig", a file of the checkout/,
+    );
+  }
+  await repo.git("config", "include.path", join(repo.root, "elsewhere"));
+  expect(
+    await createGit({ env: { PATH, HOME: repo.home } }).topLevel(repo.path),
+  )
+    .toBe(repo.path);
+});
