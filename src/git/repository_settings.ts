@@ -1,7 +1,9 @@
 /**
- * A repository's own git settings (`.git/config` and what it includes) as
- * `git config --list --local --includes --show-origin -z` lists them, each
- * with the file it comes from, and the rule that none may come from a file of
+ * A repository's own git settings (`.git/config`, a worktree's
+ * `config.worktree`, and what they include) as
+ * `git config --list --includes --show-origin -z` lists them in chant-wave's
+ * isolated environment (no global or system settings), each with the file it
+ * comes from, and the rule that none may come from a file of
  * the work tree outside its `.git` folder: such a file is the change's (an
  * include of `../.gitconfig`, say), so the change's files alone would set what
  * chant-wave's git does: the ledger's remote (`url.*.insteadOf`), a program
@@ -18,7 +20,6 @@ import { InputError } from "../errors.ts";
 export const SETTINGS_ARGS: readonly string[] = [
   "config",
   "--list",
-  "--local",
   "--includes",
   "--show-origin",
   "-z",

@@ -16,7 +16,7 @@ import { type Setting, SETTINGS_ARGS } from "../../git/repository_settings.ts";
 
 /**
  * Reads the clone's own settings (`.git/config` and what it includes) as
- * `git config --list --local --includes --show-origin -z` prints them.
+ * `git config --list --includes --show-origin -z` prints them.
  * @param git The git seam.
  * @param cwd A directory inside the clone.
  * @returns The settings' text.
@@ -29,12 +29,17 @@ export async function readSettings(git: Git, cwd: string): Promise<string> {
   if (
     /not a git repository|only be used inside a git repository/.test(out.stderr)
   ) {
-    throw new InputError(
-      `cannot open the git ledger: "${cwd}" is not in a git repository; ` +
-        `run chant-wave in the checkout, or use a directory ledger`,
-    );
+    throw notRepository(cwd);
   }
   throw new GitError(SETTINGS_ARGS, out.exitCode, out.stderr);
+}
+
+/** The one line for a ledger opened outside any repository. */
+function notRepository(cwd: string): InputError {
+  return new InputError(
+    `cannot open the git ledger: "${cwd}" is not in a git repository; ` +
+      `run chant-wave in the checkout, or use a directory ledger`,
+  );
 }
 
 /**
@@ -66,7 +71,11 @@ export function remotesIn(settings: readonly Setting[]): string[] {
  * `cwd` is not in a git repository.
  */
 export async function openSettings(git: Git, cwd: string): Promise<string> {
-  await git.topLevel(cwd);
+  if (await git.topLevel(cwd) === undefined) {
+    // No work tree: a bare clone, or no repository at all.
+    const bare = await git.exec(["rev-parse", "--git-dir"], { cwd });
+    if (bare.exitCode !== 0) throw notRepository(cwd);
+  }
   return await readSettings(git, cwd);
 }
 
