@@ -76,6 +76,18 @@ export const USER_CONFIG_ENV = [
   "GIT_CONFIG_NOSYSTEM",
 ] as const;
 
+/**
+ * Settings every git command of chant-wave runs with, above the repository's
+ * own (command scope): git runs no hook and no file-system monitor for
+ * chant-wave, whatever `.git/config` or a file it includes names (a program
+ * of the change there would run in a job whose change runs no code, such as
+ * a sqitch rollout's). The user's `safe.directory` values follow them.
+ */
+export const PINNED_SETTINGS: readonly (readonly [string, string])[] = [
+  ["core.hooksPath", "/dev/null"],
+  ["core.fsmonitor", "false"],
+];
+
 /** The fixed variables of {@linkcode isolatedGitEnv}; they win over everything. */
 export const ISOLATION_ENV: Readonly<Record<string, string>> = {
   GIT_CONFIG_GLOBAL: "/dev/null",
@@ -86,7 +98,23 @@ export const ISOLATION_ENV: Readonly<Record<string, string>> = {
   // (which a plan command could add) never swaps a blob, tree or parent.
   GIT_NO_REPLACE_OBJECTS: "1",
   GIT_GRAFT_FILE: "/dev/null",
+  ...settingsEnv(PINNED_SETTINGS, 0),
 };
+
+/** `GIT_CONFIG_KEY_<i>`/`GIT_CONFIG_VALUE_<i>` of `pairs`, numbered from `from`. */
+function settingsEnv(
+  pairs: readonly (readonly [string, string])[],
+  from: number,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    GIT_CONFIG_COUNT: String(from + pairs.length),
+  };
+  pairs.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${from + i}`] = key;
+    env[`GIT_CONFIG_VALUE_${from + i}`] = value;
+  });
+  return env;
+}
 
 function pick(env: Env, names: readonly string[]): Record<string, string> {
   const picked: Record<string, string> = {};
@@ -102,9 +130,11 @@ function pick(env: Env, names: readonly string[]): Record<string, string> {
  * `env`, then `overrides` (e.g. `GIT_AUTHOR_NAME` for a ledger commit), then
  * {@linkcode ISOLATION_ENV}, so the user's global (`~/.gitconfig`,
  * `$XDG_CONFIG_HOME/git/config`) and system configuration are never read, messages
- * are in the C locale (stable to match on), git never prompts, and no replace ref
- * or graft changes what an object id names. The repository's
- * own `.git/config` is still read (CI checkouts keep credentials there).
+ * are in the C locale (stable to match on), git never prompts, no replace ref
+ * or graft changes what an object id names, and git runs no hook and no
+ * file-system monitor ({@linkcode PINNED_SETTINGS}). The repository's own
+ * `.git/config` is still read (CI checkouts keep credentials there); the
+ * `safe.directory` values of `overrides` follow the pinned settings.
  * @param env The caller's environment (the CLI passes `process.env`).
  * @param overrides Extra variables for one command; cannot undo the isolation.
  * @returns A new environment object.
@@ -113,18 +143,24 @@ function pick(env: Env, names: readonly string[]): Record<string, string> {
  * isolatedGitEnv({ PATH: "/usr/bin", GIT_DIR: "/x" });
  * // { PATH: "/usr/bin", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1",
  * //   LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1",
- * //   GIT_GRAFT_FILE: "/dev/null" }
+ * //   GIT_GRAFT_FILE: "/dev/null", GIT_CONFIG_COUNT: "2",
+ * //   GIT_CONFIG_KEY_0: "core.hooksPath", GIT_CONFIG_VALUE_0: "/dev/null",
+ * //   GIT_CONFIG_KEY_1: "core.fsmonitor", GIT_CONFIG_VALUE_1: "false" }
  * ```
  */
 export function isolatedGitEnv(
   env: Env,
   overrides: Env = {},
 ): Record<string, string> {
-  return {
+  const isolated = {
     ...pick(env, PASSED_ENV),
     ...pick(overrides, Object.keys(overrides)),
     ...ISOLATION_ENV,
   };
+  // safe.directory values (`safeDirectoryEnv`) come after the pinned settings.
+  const count = Number(overrides.GIT_CONFIG_COUNT ?? 0);
+  if (count > PINNED_SETTINGS.length) isolated.GIT_CONFIG_COUNT = String(count);
+  return isolated;
 }
 
 /**
@@ -155,21 +191,18 @@ export function userGitEnv(env: Env): Record<string, string> {
  * @example
  * ```ts
  * safeDirectoryEnv(["/work"]);
- * // { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "/work" }
+ * // { GIT_CONFIG_COUNT: "3", GIT_CONFIG_KEY_2: "safe.directory", GIT_CONFIG_VALUE_2: "/work" }
+ * // (after the two pinned settings, which isolatedGitEnv sets)
  * ```
  */
 export function safeDirectoryEnv(
   directories: readonly string[],
 ): Record<string, string> {
   if (directories.length === 0) return {};
-  const env: Record<string, string> = {
-    GIT_CONFIG_COUNT: String(directories.length),
-  };
-  directories.forEach((directory, i) => {
-    env[`GIT_CONFIG_KEY_${i}`] = "safe.directory";
-    env[`GIT_CONFIG_VALUE_${i}`] = directory;
-  });
-  return env;
+  return settingsEnv(
+    directories.map((directory) => ["safe.directory", directory] as const),
+    PINNED_SETTINGS.length,
+  );
 }
 
 const decoder = new TextDecoder();
@@ -220,11 +253,26 @@ function notInWorkTree(stderr: string): boolean {
   return /not a git repository|must be run in a work tree/.test(stderr);
 }
 
+/** The arguments that list a repository's work trees. */
+const WORKTREES_ARGS = ["worktree", "list", "--porcelain", "-z"];
+
+/** Runs git; its stdout, or a {@linkcode GitError}. */
+async function must(
+  exec: (args: readonly string[], o: { cwd: string }) => Promise<GitOutput>,
+  args: readonly string[],
+  cwd: string,
+): Promise<string> {
+  const out = await exec(args, { cwd });
+  if (out.exitCode !== 0) throw new GitError(args, out.exitCode, out.stderr);
+  return decoder.decode(out.stdout);
+}
+
 /**
  * Makes the finder of one git seam: the file system answers for git's plain
  * layout (`plain_place.ts`: its settings are `.git/config` alone), git for
- * anything else, which then also lists the repository's settings and refuses
- * those that come from a file of the checkout (`repository_settings.ts`).
+ * anything else, which then also lists the repository's settings and work
+ * trees and refuses settings that come from a file of a work tree
+ * (`repository_settings.ts`).
  * @param exec Runs git (its result whatever the exit code).
  * @returns The place of a directory, `undefined` outside a work tree.
  * @throws {InputError} (as a rejection) When the settings come from a file of
@@ -237,15 +285,32 @@ export function placeFinder(
   const find = async (cwd: string) => {
     const plain = await plainPlace(cwd);
     if (plain !== undefined) return plain;
-    const args = ["rev-parse", "--show-toplevel", "--show-prefix"];
+    const args = [
+      "rev-parse",
+      "--path-format=absolute",
+      "--show-toplevel",
+      "--show-prefix",
+      "--git-dir",
+      "--git-common-dir",
+      // Last: it prints nothing outside a submodule.
+      "--show-superproject-working-tree",
+    ];
     const out = await exec(args, { cwd });
     if (out.exitCode === 0) {
-      const [top, prefix] = decoder.decode(out.stdout).split("\n");
-      const settings = await exec(SETTINGS_ARGS, { cwd });
-      if (settings.exitCode !== 0) {
-        throw new GitError(SETTINGS_ARGS, settings.exitCode, settings.stderr);
-      }
-      await refuseCheckoutSettings(decoder.decode(settings.stdout), top);
+      const [top, prefix, gitDir, commonDir, superproject] = decoder.decode(
+        out.stdout,
+      ).split("\n");
+      const settings = await must(exec, SETTINGS_ARGS, cwd);
+      const listed = await must(exec, WORKTREES_ARGS, cwd);
+      const workTrees = listed.split("\0")
+        .filter((line) => line.startsWith("worktree "))
+        .map((line) => line.slice("worktree ".length));
+      if (superproject) workTrees.push(superproject);
+      await refuseCheckoutSettings(settings, {
+        top,
+        workTrees,
+        gitFolders: [gitDir, commonDir],
+      });
       return { top, prefix };
     }
     if (notInWorkTree(out.stderr)) return undefined;

@@ -65,31 +65,55 @@ function within(path: string, folder: string): boolean {
     (rest !== ".." && !rest.startsWith(`..${sep}`) && !isAbsolute(rest));
 }
 
+/** Where a repository's files are: its work trees and its git folders. */
+export interface RepositoryLayout {
+  /** The work tree git runs in, where it names files from. */
+  top: string;
+  /** Every work tree of the repository (linked worktrees, a superproject's). */
+  workTrees: readonly string[];
+  /** Its git folders (the worktree's own and the common one). */
+  gitFolders: readonly string[];
+}
+
+/** `paths` and, where it differs, where each leads through links. */
+async function bothWays(paths: readonly string[]): Promise<string[]> {
+  const reals = await Promise.all(
+    paths.map((path) => realpath(path).catch(() => path)),
+  );
+  return [...new Set([...paths, ...reals])];
+}
+
 /**
- * Refuses settings that come from a file of the work tree outside its `.git`
- * folder, followed through links as git follows them (exit 2).
+ * Refuses settings that come from a file of any work tree of the repository
+ * outside its git folders, whether the path git names lies there or where it
+ * leads through links does (exit 2).
  * @param text The listing.
- * @param top The work tree's top, where git names files from.
+ * @param layout The repository's work trees and git folders.
  * @throws {InputError} Naming the file.
  */
 export async function refuseCheckoutSettings(
   text: string,
-  top: string,
+  layout: RepositoryLayout,
 ): Promise<void> {
-  const realTop = await realpath(top).catch(() => top);
-  const gitFolder = resolve(realTop, ".git");
+  const workTrees = await bothWays([layout.top, ...layout.workTrees]);
+  const gitFolders = await bothWays(layout.gitFolders);
   const origins = new Set(parseSettings(text).map((s) => s.origin));
   for (const origin of origins) {
     if (!origin.startsWith("file:")) continue;
-    const path = resolve(top, origin.slice("file:".length));
-    const real = await realpath(path).catch(() => path);
-    if (!within(real, realTop) || within(real, gitFolder)) continue;
-    throw new InputError(
-      `the repository's git settings come from "${relative(realTop, real)}", ` +
-        `a file of the checkout (its .git/config includes it), so the ` +
-        `change's files would set what chant-wave's git does (the ledger's ` +
-        `remote, a program git runs); include no file of the work tree in ` +
-        `the repository's settings`,
-    );
+    const named = resolve(layout.top, origin.slice("file:".length));
+    for (const path of await bothWays([named])) {
+      const tree = workTrees.find((folder) => within(path, folder));
+      if (
+        tree === undefined || gitFolders.some((folder) => within(path, folder))
+      ) continue;
+      throw new InputError(
+        `the repository's git settings come from "${
+          relative(layout.top, named)
+        }", a file of the checkout (its .git/config includes it), so the ` +
+          `change's files would set what chant-wave's git does (the ledger's ` +
+          `remote, a program git runs); include no file of a work tree in ` +
+          `the repository's settings`,
+      );
+    }
   }
 }

@@ -19,9 +19,10 @@ import {
   SPEC,
   specOf,
 } from "../_helpers/rollout.ts";
+import { runBinary } from "../_helpers/binary.ts";
 
 const REFUSED =
-  /^error: the repository's git settings come from "\.gitconfig", a file of the checkout \(its \.git\/config includes it\), so the change's files would set what chant-wave's git does \(the ledger's remote, a program git runs\); include no file of the work tree in the repository's settings$/;
+  /^error: the repository's git settings come from "\.gitconfig", a file of the checkout \(its \.git\/config includes it\), so the change's files would set what chant-wave's git does \(the ledger's remote, a program git runs\); include no file of a work tree in the repository's settings$/;
 
 Deno.test("git settings that come from a file of the checkout are refused before git reads anything", async (t) => {
   await using r = await rollout(
@@ -98,4 +99,67 @@ Deno.test("a directory-ledger job whose settings include a repository file namin
   expect(run.code).toBe(2);
   expect(await r.applied()).toEqual([]);
   expect(await Deno.readTextFile(marker).catch(() => "")).toBe("");
+});
+
+// Round 56 on that fix: a job in a linked worktree whose shared settings
+// include the main work tree's `.gitconfig` (the change's file there too), and
+// a `.gitconfig` of the change that is a link to a file outside, got past it;
+// and a hook a command of the change named ran on the ledger's own ref update
+// before the settings were checked. Every work tree of the repository counts
+// now, as git names the file and where it leads; and chant-wave's git runs no
+// hook at all.
+Deno.test("settings from another work tree of the repository, or through a link of the checkout, are refused; chant-wave's git runs no hook", async (t) => {
+  await using r = await rollout(
+    specOf([{ name: "prod", gate: "never", runs: ["eu"] }], { ledger: "git" }),
+  );
+  await addOrigin(r);
+  const marker = `${r.repo.root}/hook-ran`;
+  const outside = `${r.repo.root}/outside.gitconfig`;
+  await Deno.writeTextFile(outside, "[core]\n\tautocrlf = false\n");
+  await r.repo.commit("settings and a hook", {
+    ".gitconfig": "[core]\n\tautocrlf = false\n",
+    "hooks/reference-transaction": `#!/bin/sh\necho ran >> ${marker}\n`,
+  });
+  await Deno.chmod(`${r.path}/hooks/reference-transaction`, 0o755);
+  const tree = `${r.repo.root}/job-tree`;
+  await r.repo.git("worktree", "add", "-q", "--detach", tree, "HEAD");
+  const runIn = (cwd: string) =>
+    runBinary(["run", ...SPEC, "--wave", "1"], { cwd });
+
+  await t.step(
+    "a linked worktree's job, the main work tree's file included: exit 2",
+    async () => {
+      await r.repo.git("config", "include.path", "../.gitconfig");
+      const out = await runIn(tree);
+      expect(errorLines(out.stderr)[0]).toMatch(
+        /^error: the repository's git settings come from "\.\.\/[^"]*\/\.gitconfig", a file of the checkout/,
+      );
+      expect(out.code).toBe(2);
+      await r.repo.git("config", "--unset", "include.path");
+    },
+  );
+
+  await t.step(
+    "the change's .gitconfig a link to a file outside: exit 2",
+    async () => {
+      await Deno.remove(`${r.path}/.gitconfig`);
+      await Deno.symlink(outside, `${r.path}/.gitconfig`);
+      await r.repo.git("config", "include.path", "../.gitconfig");
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(errorLines(out.stderr)[0]).toMatch(REFUSED);
+      expect(out.code).toBe(2);
+      await r.repo.git("config", "--unset", "include.path");
+    },
+  );
+
+  await t.step(
+    "a hook the repository's settings name: the ledger's writes run it not",
+    async () => {
+      await r.repo.git("config", "core.hooksPath", `${r.path}/hooks`);
+      const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+      expect(out.code).toBe(0);
+      expect(await r.applied()).toEqual(["eu"]);
+      expect(await Deno.readTextFile(marker).catch(() => "")).toBe("");
+    },
+  );
 });

@@ -1,6 +1,10 @@
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { isolatedGitEnv, userGitEnv } from "../../src/git/git_env.ts";
+import {
+  isolatedGitEnv,
+  safeDirectoryEnv,
+  userGitEnv,
+} from "../../src/git/git_env.ts";
 
 // Spelled out, not taken from ISOLATION_ENV: a change to the isolation must
 // fail these tests.
@@ -11,6 +15,11 @@ const ISOLATED = {
   GIT_TERMINAL_PROMPT: "0",
   GIT_NO_REPLACE_OBJECTS: "1",
   GIT_GRAFT_FILE: "/dev/null",
+  GIT_CONFIG_COUNT: "2",
+  GIT_CONFIG_KEY_0: "core.hooksPath",
+  GIT_CONFIG_VALUE_0: "/dev/null",
+  GIT_CONFIG_KEY_1: "core.fsmonitor",
+  GIT_CONFIG_VALUE_1: "false",
 };
 
 Deno.test("isolatedGitEnv() keeps only what git needs and isolates config", () => {
@@ -46,6 +55,23 @@ Deno.test("isolatedGitEnv() adds overrides but never lets them undo the isolatio
     PATH: "/bin",
     GIT_AUTHOR_NAME: "Ledger",
     ...ISOLATED,
+  });
+});
+
+Deno.test("isolatedGitEnv() keeps safe.directory values after the pinned settings, which they cannot replace", () => {
+  const env = isolatedGitEnv({ PATH: "/bin" }, {
+    ...safeDirectoryEnv(["/work", "/w2"]),
+    GIT_CONFIG_KEY_0: "core.hooksPath",
+    GIT_CONFIG_VALUE_0: "/evil",
+  });
+  expect(env).toEqual({
+    PATH: "/bin",
+    ...ISOLATED,
+    GIT_CONFIG_COUNT: "4",
+    GIT_CONFIG_KEY_2: "safe.directory",
+    GIT_CONFIG_VALUE_2: "/work",
+    GIT_CONFIG_KEY_3: "safe.directory",
+    GIT_CONFIG_VALUE_3: "/w2",
   });
 });
 

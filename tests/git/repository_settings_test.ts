@@ -28,20 +28,30 @@ Deno.test("parseSettings() reads each setting's file, key and value", () => {
   ]);
 });
 
-Deno.test("refuseCheckoutSettings() refuses a file of the work tree outside .git, through links", async (t) => {
+Deno.test("refuseCheckoutSettings() refuses a file of any work tree outside the git folders, as named or through links", async (t) => {
   await using repo = await tempRepo({ "sub/shared": "x" });
+  const other = join(repo.root, "other-tree");
+  await Deno.mkdir(other);
+  await Deno.writeTextFile(join(other, "shared"), "x");
+  const layout = {
+    top: repo.path,
+    workTrees: [other],
+    gitFolders: [join(repo.path, ".git")],
+  };
   const listing = (file: string) => `file:${file}\0core.bare\nfalse\0`;
+  const refused = async (file: string) =>
+    await refuseCheckoutSettings(listing(file), layout).then(
+      () => undefined,
+      (e) => e,
+    );
   await t.step(
-    "the repository's own .git/config, or a file outside the work tree: fine",
+    "the repository's own .git/config, or a file outside every work tree: fine",
     async () => {
-      await refuseCheckoutSettings(listing(".git/config"), repo.path);
-      await refuseCheckoutSettings(
-        listing(join(repo.root, "outside")),
-        repo.path,
-      );
+      expect(await refused(".git/config")).toBeUndefined();
+      expect(await refused(join(repo.root, "outside"))).toBeUndefined();
       await refuseCheckoutSettings(
         "command line:\0safe.directory\n/x\0",
-        repo.path,
+        layout,
       );
     },
   );
@@ -55,8 +65,7 @@ Deno.test("refuseCheckoutSettings() refuses a file of the work tree outside .git
           join(repo.path, "sub/shared"),
         ]
       ) {
-        const error = await refuseCheckoutSettings(listing(file), repo.path)
-          .catch((e) => e);
+        const error = await refused(file);
         expect(error).toBeInstanceOf(InputError);
         expect((error as Error).message).toMatch(
           /^the repository's git settings come from "sub\/shared", a file of the checkout/,
@@ -65,12 +74,21 @@ Deno.test("refuseCheckoutSettings() refuses a file of the work tree outside .git
     },
   );
   await t.step(
-    "a link outside the work tree that leads into it: refused",
+    "a file of another work tree of the repository: refused",
     async () => {
-      const link = join(repo.root, "link");
+      expect(await refused(join(other, "shared"))).toBeInstanceOf(InputError);
+    },
+  );
+  await t.step(
+    "a link of the work tree that leads outside, and a link outside that leads in: refused",
+    async () => {
+      const outside = join(repo.root, "outside.cfg");
+      await Deno.writeTextFile(outside, "");
+      await Deno.symlink(outside, join(repo.path, "out-link"));
+      expect(await refused("out-link")).toBeInstanceOf(InputError);
+      const link = join(repo.root, "in-link");
       await Deno.symlink(join(repo.path, "sub", "shared"), link);
-      await expect(refuseCheckoutSettings(listing(link), repo.path)).rejects
-        .toThrow(InputError);
+      expect(await refused(link)).toBeInstanceOf(InputError);
     },
   );
 });
