@@ -13,7 +13,8 @@
  */
 
 import { realpath } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { InputError } from "../errors.ts";
 
 /** The arguments that list the settings. */
@@ -97,10 +98,23 @@ export async function refuseCheckoutSettings(
 ): Promise<void> {
   const workTrees = await bothWays([layout.top, ...layout.workTrees]);
   const gitFolders = await bothWays(layout.gitFolders);
-  const origins = new Set(parseSettings(text).map((s) => s.origin));
-  for (const origin of origins) {
+  const settings = parseSettings(text);
+  const files = new Set<string>();
+  for (const { origin, key, value } of settings) {
     if (!origin.startsWith("file:")) continue;
-    const named = resolve(layout.top, origin.slice("file:".length));
+    const from = resolve(layout.top, origin.slice("file:".length));
+    files.add(from);
+    // An include names a file even before it exists (a command of the
+    // change could write it later): judged the same.
+    if (key === "include.path" || /^includeif\..*\.path$/.test(key)) {
+      files.add(
+        value.startsWith("~/")
+          ? resolve(homedir(), value.slice(2))
+          : resolve(dirname(from), value),
+      );
+    }
+  }
+  for (const named of files) {
     for (const path of await bothWays([named])) {
       const tree = workTrees.find((folder) => within(path, folder));
       if (

@@ -34,6 +34,12 @@ Deno.test("a plan command that sends the ledger elsewhere stops the job before i
     const [how, line] of [
       ["git remote set-url", 'git remote set-url origin "$fake"'],
       ["url.*.insteadOf", 'git config "url.$fake.insteadOf" "$real"'],
+      // Round 57: a named pipe at .git/config answered the check the clean
+      // text and the push another; the same text in a new file is refused.
+      [
+        "the same settings in a new file",
+        "cp .git/config .git/cfg.new && mv .git/cfg.new .git/config",
+      ],
     ]
   ) {
     await t.step(how, async () => {

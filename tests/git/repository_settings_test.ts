@@ -74,6 +74,19 @@ Deno.test("refuseCheckoutSettings() refuses a file of any work tree outside the 
     },
   );
   await t.step(
+    "an include of a work tree's file that does not exist yet: refused",
+    async () => {
+      const including = (value: string) =>
+        refuseCheckoutSettings(
+          `file:.git/config\0include.path\n${value}\0`,
+          layout,
+        ).then(() => undefined, (e) => e);
+      expect(await including("../.later.cfg")).toBeInstanceOf(InputError);
+      expect(await including(join(other, "later"))).toBeInstanceOf(InputError);
+      expect(await including(join(repo.root, "later"))).toBeUndefined();
+    },
+  );
+  await t.step(
     "a file of another work tree of the repository: refused",
     async () => {
       expect(await refused(join(other, "shared"))).toBeInstanceOf(InputError);

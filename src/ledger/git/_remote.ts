@@ -136,8 +136,8 @@ export async function resolveRemote(
   named: string | undefined,
 ): Promise<void> {
   const settings = await openSettings(ctx.git, ctx.cwd);
-  ctx.settings = settings;
-  const remotes = remotesIn(parseSettings(settings));
+  ctx.settings = settings.snapshot;
+  const remotes = remotesIn(parseSettings(settings.text));
   const wanted = named ?? DEFAULT_LEDGER_REMOTE;
   const known = remotes.length ? `; its remotes: ${remotes.join(", ")}` : "";
   if (remotes.includes(wanted)) {

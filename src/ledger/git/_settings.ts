@@ -9,10 +9,17 @@
  * @module
  */
 
+import { lstat, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { resolve } from "node:path";
 import { InputError } from "../../errors.ts";
 import type { Git } from "../../git/git.ts";
 import { GitError } from "../../git/git_error.ts";
-import { type Setting, SETTINGS_ARGS } from "../../git/repository_settings.ts";
+import {
+  parseSettings,
+  type Setting,
+  SETTINGS_ARGS,
+} from "../../git/repository_settings.ts";
 
 /**
  * Reads the clone's own settings (`.git/config` and what it includes) as
@@ -66,24 +73,71 @@ export function remotesIn(settings: readonly Setting[]): string[] {
  * approved, point the ledger's remote at a copy they bring along.
  * @param git The git seam.
  * @param cwd A directory inside the clone.
- * @returns The settings' text, the snapshot later fetches and pushes compare.
+ * @returns The settings' text, and the snapshot later fetches and pushes
+ * compare.
  * @throws {InputError} When a setting comes from a file of the checkout, or
  * `cwd` is not in a git repository.
  */
-export async function openSettings(git: Git, cwd: string): Promise<string> {
+export async function openSettings(
+  git: Git,
+  cwd: string,
+): Promise<{ text: string; snapshot: string }> {
   if (await git.topLevel(cwd) === undefined) {
     // No work tree: a bare clone, or no repository at all.
     const bare = await git.exec(["rev-parse", "--git-dir"], { cwd });
     if (bare.exitCode !== 0) throw notRepository(cwd);
   }
-  return await readSettings(git, cwd);
+  const text = await readSettings(git, cwd);
+  return { text, snapshot: await snapshotOf(git, cwd, text) };
+}
+
+/** A file's kind, identity, size, time and mode, or `-` when it is absent. */
+function stateOf(info: Stats | undefined): string {
+  return info === undefined
+    ? "-"
+    : `${info.mode}:${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+}
+
+/**
+ * The snapshot later fetches and pushes compare: the settings' text and the
+ * state of every file they come from (as named, and where it leads). A file
+ * swapped in place, or a named pipe that answers each reader of it its own
+ * text (one for the check, another for the push), changes it; a setting read
+ * from anything but a regular file is refused.
+ */
+async function snapshotOf(
+  git: Git,
+  cwd: string,
+  text: string,
+): Promise<string> {
+  // git names the files from the top of the work tree (a bare clone's folder).
+  const base = await git.topLevel(cwd) ?? cwd;
+  const origins = new Set(parseSettings(text).map((s) => s.origin));
+  const states: string[] = [];
+  for (const origin of origins) {
+    if (!origin.startsWith("file:")) continue;
+    const path = resolve(base, origin.slice("file:".length));
+    const [named, target] = await Promise.all([
+      lstat(path).catch(() => undefined),
+      stat(path).catch(() => undefined),
+    ]);
+    if (target !== undefined && !target.isFile()) {
+      throw new InputError(
+        `cannot use the git ledger: the clone's git settings come from ` +
+          `"${path}", which is not a regular file (a pipe or a device can ` +
+          `answer each reader differently): nothing more is recorded or applied`,
+      );
+    }
+    states.push(`${path} ${stateOf(named)} ${stateOf(target)}`);
+  }
+  return `${text}\n${states.join("\n")}`;
 }
 
 /** A ledger's clone and the settings it was opened with. */
 export interface SettingsAt {
   git: Git;
   cwd: string;
-  /** The settings when the ledger was opened (absent: not opened, nothing to check). */
+  /** The settings' snapshot when the ledger was opened (absent: not opened, nothing to check). */
   settings?: string;
   /** The remote's name, for the message. */
   remote?: string;
@@ -102,7 +156,8 @@ export async function checkSettings(
 ): Promise<void> {
   // Nothing but chant-wave ran in the clone since it was opened.
   if (at.settings === undefined || !at.git.commandsRan()) return;
-  if (await readSettings(at.git, at.cwd) === at.settings) return;
+  const text = await readSettings(at.git, at.cwd);
+  if (await snapshotOf(at.git, at.cwd, text) === at.settings) return;
   throw new InputError(
     `cannot ${doing}: the clone's git settings (.git/config: a remote's URL, ` +
       `url.*.insteadOf, a transport setting) changed since this job opened ` +

@@ -62,8 +62,9 @@ export interface LedgerContext {
   /** The first fetch of a `fetchOnce` ledger, while it runs and after. */
   fetching?: Promise<void>;
   /**
-   * The clone's git settings when the ledger was opened; every fetch after
-   * the first and every push checks them (`_remote.ts`).
+   * The clone's git settings when the ledger was opened, with the state of
+   * the files they come from; every fetch after the first and every push
+   * checks them (`_settings.ts`).
    */
   settings?: string;
   /**
