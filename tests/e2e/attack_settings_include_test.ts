@@ -15,6 +15,7 @@ import { expect } from "@std/expect";
 import {
   addOrigin,
   errorLines,
+  type Rollout,
   rollout,
   SPEC,
   specOf,
@@ -23,6 +24,16 @@ import { runBinary } from "../_helpers/binary.ts";
 
 const REFUSED =
   /^error: the repository's git settings come from "\.gitconfig", a file of the checkout \(its \.git\/config includes it\), so the change's files would set what chant-wave's git does \(the ledger's remote, a program git runs\); include no file of a work tree in the repository's settings$/;
+
+/** Has the clone include the work tree's `.gitconfig`: wave 1 is refused (exit 2), nothing applied. */
+async function includeAndRefuse(r: Rollout): Promise<void> {
+  await r.repo.git("config", "include.path", "../.gitconfig");
+  const run = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(errorLines(run.stderr)).toHaveLength(1);
+  expect(errorLines(run.stderr)[0]).toMatch(REFUSED);
+  expect(run.code).toBe(2);
+  expect(await r.applied()).toEqual([]);
+}
 
 Deno.test("git settings that come from a file of the checkout are refused before git reads anything", async (t) => {
   await using r = await rollout(
@@ -40,12 +51,7 @@ Deno.test("git settings that come from a file of the checkout are refused before
   await t.step(
     "an include of a repository file: run and approve stop (exit 2), nothing applied or recorded",
     async () => {
-      await r.repo.git("config", "include.path", "../.gitconfig");
-      const run = await r.run(["run", ...SPEC, "--wave", "1"]);
-      expect(errorLines(run.stderr)).toHaveLength(1);
-      expect(errorLines(run.stderr)[0]).toMatch(REFUSED);
-      expect(run.code).toBe(2);
-      expect(await r.applied()).toEqual([]);
+      await includeAndRefuse(r);
       const approve = await r.run([
         "approve",
         "tf",
@@ -92,12 +98,7 @@ Deno.test("a directory-ledger job whose settings include a repository file namin
     ".gitconfig": `[core]\n\tfsmonitor = ${r.path}/monitor.sh\n`,
   });
   await Deno.chmod(`${r.path}/monitor.sh`, 0o755);
-  await r.repo.git("config", "include.path", "../.gitconfig");
-  const run = await r.run(["run", ...SPEC, "--wave", "1"]);
-  expect(errorLines(run.stderr)).toHaveLength(1);
-  expect(errorLines(run.stderr)[0]).toMatch(REFUSED);
-  expect(run.code).toBe(2);
-  expect(await r.applied()).toEqual([]);
+  await includeAndRefuse(r);
   expect(await Deno.readTextFile(marker).catch(() => "")).toBe("");
 });
 
