@@ -12,7 +12,7 @@
  * @module
  */
 
-import { realpath } from "node:fs/promises";
+import { lstat, readlink, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { InputError } from "../errors.ts";
@@ -76,6 +76,41 @@ export interface RepositoryLayout {
   gitFolders: readonly string[];
 }
 
+/** The most links followed on one path, as the kernel's own limit. */
+const MOST_LINKS = 40;
+
+/**
+ * Every symbolic link met on the way to `path`, one hop at a time, as the
+ * system follows them (a link in the middle is the link's own place, which
+ * its owner decides, not only where the chain ends).
+ * @param path An absolute path, `..` and `.` not yet resolved.
+ * @returns The links' own paths, in order.
+ */
+async function linksOnTheWay(path: string): Promise<string[]> {
+  const links: string[] = [];
+  let rest = path.split(sep).filter((part) => part !== "");
+  let reached: string = sep;
+  while (rest.length > 0 && links.length <= MOST_LINKS) {
+    const part = rest.shift() as string;
+    if (part === ".") continue;
+    const next = part === ".." ? dirname(reached) : resolve(reached, part);
+    const info = await lstat(next).catch(() => undefined);
+    if (!info?.isSymbolicLink()) {
+      reached = next;
+      continue;
+    }
+    links.push(next);
+    const target = await readlink(next).catch(() => "");
+    rest = [
+      ...(isAbsolute(target) ? target : `${reached}${sep}${target}`)
+        .split(sep).filter((p) => p !== ""),
+      ...rest,
+    ];
+    reached = sep;
+  }
+  return links;
+}
+
 /** `paths` and, where it differs, where each leads through links. */
 async function bothWays(paths: readonly string[]): Promise<string[]> {
   const reals = await Promise.all(
@@ -102,27 +137,35 @@ export async function refuseCheckoutSettings(
   const files = new Set<string>();
   for (const { origin, key, value } of settings) {
     if (!origin.startsWith("file:")) continue;
-    const from = resolve(layout.top, origin.slice("file:".length));
+    const file = origin.slice("file:".length);
+    const from = isAbsolute(file) ? file : `${layout.top}${sep}${file}`;
     files.add(from);
     // An include names a file even before it exists (a command of the
     // change could write it later): judged the same.
     if (key === "include.path" || /^includeif\..*\.path$/.test(key)) {
       files.add(
         value.startsWith("~/")
-          ? resolve(homedir(), value.slice(2))
-          : resolve(dirname(from), value),
+          ? `${homedir()}${sep}${value.slice(2)}`
+          : isAbsolute(value)
+          ? value
+          : `${dirname(from)}${sep}${value}`,
       );
     }
   }
-  for (const named of files) {
-    for (const path of await bothWays([named])) {
+  for (const file of files) {
+    const named = resolve(file);
+    const paths = [
+      ...await bothWays([named]),
+      ...await linksOnTheWay(file),
+    ];
+    for (const path of paths) {
       const tree = workTrees.find((folder) => within(path, folder));
       if (
         tree === undefined || gitFolders.some((folder) => within(path, folder))
       ) continue;
       throw new InputError(
         `the repository's git settings come from "${
-          relative(layout.top, named)
+          relative(layout.top, path)
         }", a file of the checkout (its .git/config includes it), so the ` +
           `change's files would set what chant-wave's git does (the ledger's ` +
           `remote, a program git runs); include no file of a work tree in ` +

@@ -164,3 +164,26 @@ Deno.test("settings from another work tree of the repository, or through a link 
     },
   );
 });
+
+// Round 58: `.git/config` a link (the runner's layout) to a path of the work
+// tree that the change made a link to a file of its choosing outside: the
+// path git names and the end of the chain both lay outside the work tree, the
+// link midway in it. Every link met on the way counts now.
+Deno.test("a .git/config that leads through a link of the work tree to a file outside is refused", async () => {
+  await using r = await rollout(
+    specOf([{ name: "prod", gate: "never", runs: ["eu"] }], { ledger: "git" }),
+  );
+  await addOrigin(r);
+  const chosen = `${r.repo.root}/chosen.gitconfig`;
+  await Deno.copyFile(`${r.path}/.git/config`, chosen);
+  await Deno.symlink(chosen, `${r.path}/cfg`);
+  await r.repo.commit("a link", {});
+  await Deno.remove(`${r.path}/.git/config`);
+  await Deno.symlink("../cfg", `${r.path}/.git/config`);
+  const out = await r.run(["run", ...SPEC, "--wave", "1"]);
+  expect(errorLines(out.stderr)[0]).toMatch(
+    /^error: the repository's git settings come from "cfg", a file of the checkout/,
+  );
+  expect(out.code).toBe(2);
+  expect(await r.applied()).toEqual([]);
+});

@@ -87,6 +87,29 @@ Deno.test("refuseCheckoutSettings() refuses a file of any work tree outside the 
     },
   );
   await t.step(
+    "a link of a work tree met midway, from .git or from outside: refused; a chain that stays outside: fine",
+    async () => {
+      const outside = join(repo.root, "runner.cfg");
+      await Deno.writeTextFile(outside, "");
+      // The change's link in the work tree, and a folder link beside it.
+      await Deno.symlink(outside, join(repo.path, "cfg"));
+      await Deno.symlink(repo.root, join(repo.path, "up"));
+      const inGit = join(repo.path, ".git", "linked.cfg");
+      await Deno.symlink("../cfg", inGit);
+      const error = await refused(".git/linked.cfg");
+      expect((error as Error).message).toMatch(/come from "cfg", a file/);
+      const viaFolder = join(repo.path, ".git", "via-folder.cfg");
+      await Deno.symlink("../up/runner.cfg", viaFolder);
+      expect(await refused(".git/via-folder.cfg")).toBeInstanceOf(InputError);
+      const fromOutside = join(repo.root, "chain.cfg");
+      await Deno.symlink(join(repo.path, "cfg"), fromOutside);
+      expect(await refused(fromOutside)).toBeInstanceOf(InputError);
+      const runners = join(repo.path, ".git", "runner-link.cfg");
+      await Deno.symlink(outside, runners);
+      expect(await refused(".git/runner-link.cfg")).toBeUndefined();
+    },
+  );
+  await t.step(
     "a file of another work tree of the repository: refused",
     async () => {
       expect(await refused(join(other, "shared"))).toBeInstanceOf(InputError);
