@@ -253,7 +253,9 @@ function pushError(
       `${where}: the remote refused it (${detail}); ${ALLOW_PUSH}`,
     );
   }
-  const denied = /denied|403|401|authenticat|not allowed|credential|username/i;
+  // An HTTP status as git reports it: a path in the detail may hold the digits.
+  const denied =
+    /denied|returned error: 40[13]|authenticat|not allowed|credential|username/i;
   if (denied.test(detail)) {
     return new InputError(
       `${where}: permission denied (${detail}); ${ALLOW_PUSH}`,

@@ -341,17 +341,18 @@ Deno.test("gitLedger() fails with one clear line", async (t) => {
       "remote",
       "set-url",
       "origin",
-      join(world.repo.root, "gone.git"),
+      // Digits of an HTTP status in the path say nothing of permission.
+      join(world.repo.root, "gone-403.git"),
     );
     const { ledger } = world.open(world.repo.path);
     const error = await ledger.readGate("tf", "tf-wave-2").catch((e) => e);
     expect(error).toBeInstanceOf(InputError);
     expect(error.message).toMatch(
-      /^cannot fetch the ledger branch chant\/ledger from "origin": '.*gone\.git' does not appear to be a git repository; .*; check the remote's URL and that the job may read it$/,
+      /^cannot fetch the ledger branch chant\/ledger from "origin": '.*gone-403\.git' does not appear to be a git repository; .*; check the remote's URL and that the job may read it$/,
     );
     const pushError = await ledger.write(approvalNoted("x")).catch((e) => e);
     expect(pushError.message).toMatch(
-      /^cannot push the ledger branch chant\/ledger to "origin": .*gone\.git' does not appear to be a git repository; .*check the remote's URL and that the job may push to it$/,
+      /^cannot push the ledger branch chant\/ledger to "origin": .*gone-403\.git' does not appear to be a git repository; .*check the remote's URL and that the job may push to it$/,
     );
   });
 
