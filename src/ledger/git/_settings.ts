@@ -27,17 +27,13 @@ import {
  * @param git The git seam.
  * @param cwd A directory inside the clone.
  * @returns The settings' text.
- * @throws {InputError} When `cwd` is not in a git repository.
- * @throws {GitError} When git fails otherwise.
+ * (Outside any repository git lists nothing and succeeds: `openSettings`
+ * refuses that case first.)
+ * @throws {GitError} When git fails.
  */
 export async function readSettings(git: Git, cwd: string): Promise<string> {
   const out = await git.exec(SETTINGS_ARGS, { cwd });
   if (out.exitCode === 0) return new TextDecoder().decode(out.stdout);
-  if (
-    /not a git repository|only be used inside a git repository/.test(out.stderr)
-  ) {
-    throw notRepository(cwd);
-  }
   throw new GitError(SETTINGS_ARGS, out.exitCode, out.stderr);
 }
 
