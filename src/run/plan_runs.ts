@@ -10,6 +10,7 @@
  */
 
 import { rm, writeFile } from "node:fs/promises";
+import { unlinkSync } from "node:fs";
 // @ts-types="../../types/std/path.d.ts"
 import { join, resolve } from "@std/path";
 import { lineLog } from "../console/line_log.ts";
@@ -92,6 +93,20 @@ export async function planRuns(
   };
 }
 
+/**
+ * Removes a plan file an earlier job left, so a plan command that writes none
+ * is not read as planned. Synchronous on purpose: one unlink of a path that is
+ * usually absent costs less than a hop through the runtime's thread pool, and a
+ * 1,000-run wave makes a thousand of them.
+ */
+function removeStale(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ENOENT") throw error;
+  }
+}
+
 async function planOne(
   command: PerRunCommand | ToolCommand,
   wave: Wave,
@@ -103,7 +118,7 @@ async function planOne(
 ): Promise<PlannedRun | FailedRun> {
   const planPath = join(dir, planFileName(run.target));
   const file = resolve(io.cwd, planPath);
-  await rm(file, { force: true });
+  removeStale(file);
   const step = command.kind === "tool"
     ? await planWithTool(
       command.tool,
