@@ -14,7 +14,9 @@
 import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
 import { type Place, plainPlace } from "./plain_place.ts";
+import { InputError } from "../errors.ts";
 import {
+  refuseCheckoutGitFolder,
   refuseCheckoutSettings,
   SETTINGS_ARGS,
 } from "./repository_settings.ts";
@@ -257,6 +259,20 @@ function notInWorkTree(stderr: string): boolean {
 const WORKTREES_ARGS = ["worktree", "list", "--porcelain", "-z"];
 
 /** Runs git; its stdout, or a {@linkcode GitError}. */
+/**
+ * The refusal of a work tree that is a submodule: the change chooses the
+ * submodule's commit and where it comes from, so its spec, its base's history
+ * and its ledger would all be the change's.
+ */
+function inSubmodule(top: string, superproject: string): InputError {
+  return new InputError(
+    `"${top}" is a submodule of "${superproject}": the change chooses a ` +
+      `submodule's commit and where it comes from, so the spec, the base and ` +
+      `the ledger read there would be the change's; run chant-wave in the ` +
+      `superproject's work tree`,
+  );
+}
+
 async function must(
   exec: (args: readonly string[], o: { cwd: string }) => Promise<GitOutput>,
   args: readonly string[],
@@ -300,12 +316,13 @@ export function placeFinder(
       const [top, prefix, gitDir, commonDir, superproject] = decoder.decode(
         out.stdout,
       ).split("\n");
+      if (superproject) throw inSubmodule(top, superproject);
       const settings = await must(exec, SETTINGS_ARGS, cwd);
       const listed = await must(exec, WORKTREES_ARGS, cwd);
       const workTrees = listed.split("\0")
         .filter((line) => line.startsWith("worktree "))
         .map((line) => line.slice("worktree ".length));
-      if (superproject) workTrees.push(superproject);
+      await refuseCheckoutGitFolder([gitDir, commonDir], [top, ...workTrees]);
       await refuseCheckoutSettings(settings, {
         top,
         workTrees,

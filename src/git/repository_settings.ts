@@ -120,6 +120,51 @@ async function bothWays(paths: readonly string[]): Promise<string[]> {
 }
 
 /**
+ * Whether `path`, inside `tree`, lies in a `.git` folder of it: a place git
+ * never checks a file out to (it tracks no path with a `.git` part), so no
+ * change's files can be there.
+ */
+function inDotGit(path: string, tree: string): boolean {
+  return relative(tree, path).split(sep).includes(".git");
+}
+
+/**
+ * Refuses a repository whose git folder lies in a work tree outside a `.git`
+ * folder (exit 2): a folder of the change holding `HEAD`, `objects/`, `refs/`
+ * and a `config` with `core.worktree = ..` is a repository git finds from
+ * there, with the change's settings, refs and objects (the ledger's remote,
+ * a program git runs, a copy of the ledger). Judged as git names the folder,
+ * where it leads, and at every link met on the way.
+ * @param gitFolders The repository's git folders, as git names them.
+ * @param workTrees Every work tree of the repository, and of any repository
+ * around it.
+ * @throws {InputError} Naming the folder.
+ */
+export async function refuseCheckoutGitFolder(
+  gitFolders: readonly string[],
+  workTrees: readonly string[],
+): Promise<void> {
+  const trees = await bothWays(workTrees);
+  for (const folder of gitFolders) {
+    const paths = [
+      ...await bothWays([resolve(folder)]),
+      ...await linksOnTheWay(folder),
+    ];
+    for (const path of paths) {
+      const tree = trees.find((t) => within(path, t));
+      if (tree === undefined || inDotGit(path, tree)) continue;
+      throw new InputError(
+        `the repository git finds here is "${path}", a folder of the ` +
+          `checkout "${tree}" outside its .git, so the change's files would ` +
+          `be the repository chant-wave's git reads and writes (its ` +
+          `settings, the ledger's remote, its refs); run chant-wave where git ` +
+          `finds the clone's own .git`,
+      );
+    }
+  }
+}
+
+/**
  * Refuses settings that come from a file of any work tree of the repository
  * outside its git folders, whether the path git names lies there or where it
  * leads through links does (exit 2).

@@ -16,6 +16,7 @@ import { join, resolve } from "@std/path";
 import { lineLog } from "../console/line_log.ts";
 import { runLimited } from "../exec/run_limited.ts";
 import { BoundedReadError, readBounded } from "../fs/read_bounded.ts";
+import { InputError } from "../errors.ts";
 import { ShapeError } from "../input/shape_error.ts";
 import { MAX_PLAN_FILE_BYTES, MAX_PLANS_FILE_BYTES } from "../limits.ts";
 import { planWithTool, type ToolPass, toolPass } from "../tool/tool_steps.ts";
@@ -99,11 +100,19 @@ export async function planRuns(
  * usually absent costs less than a hop through the runtime's thread pool, and a
  * 1,000-run wave makes a thousand of them.
  */
-function removeStale(file: string): void {
+function removeStale(file: string, planPath: string): void {
   try {
     unlinkSync(file);
   } catch (error) {
-    if ((error as { code?: string }).code !== "ENOENT") throw error;
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT") return;
+    if (code === "EISDIR") {
+      throw new InputError(
+        `"${planPath}" is a folder where chant-wave writes a run's plan ` +
+          `file; .chant/ is chant-wave's own: remove the folder`,
+      );
+    }
+    throw error;
   }
 }
 
@@ -118,7 +127,7 @@ async function planOne(
 ): Promise<PlannedRun | FailedRun> {
   const planPath = join(dir, planFileName(run.target));
   const file = resolve(io.cwd, planPath);
-  removeStale(file);
+  removeStale(file, planPath);
   const step = command.kind === "tool"
     ? await planWithTool(
       command.tool,

@@ -3,6 +3,7 @@ import { expect } from "@std/expect";
 import { join } from "node:path";
 import {
   parseSettings,
+  refuseCheckoutGitFolder,
   refuseCheckoutSettings,
 } from "../../src/git/repository_settings.ts";
 import { createGit } from "../../src/git/git.ts";
@@ -127,6 +128,46 @@ Deno.test("refuseCheckoutSettings() refuses a file of any work tree outside the 
       expect(await refused(link)).toBeInstanceOf(InputError);
     },
   );
+});
+
+Deno.test("refuseCheckoutGitFolder() refuses a git folder of a work tree outside its .git, as named or through links", async (t) => {
+  const root = await Deno.makeTempDir();
+  try {
+    const top = join(root, "repo");
+    for (const dir of [".git/worktrees/x", "infra", "sub/.git"]) {
+      await Deno.mkdir(join(top, dir), { recursive: true });
+    }
+    await Deno.mkdir(join(root, "outside"));
+    await Deno.symlink(join(top, "infra"), join(root, "to-infra"));
+    await Deno.symlink(join(top, ".git"), join(root, "to-git"));
+    const refuse = (folder: string) => refuseCheckoutGitFolder([folder], [top]);
+
+    await t.step(
+      "in a .git folder, or outside every work tree: it stands",
+      async () => {
+        for (const folder of [".git", ".git/worktrees/x", "sub/.git"]) {
+          await refuse(join(top, folder));
+        }
+        await refuse(join(root, "outside"));
+        await refuse(join(root, "to-git"));
+      },
+    );
+
+    await t.step(
+      "a folder of the checkout: refused, as named or through a link",
+      async () => {
+        for (const folder of [join(top, "infra"), join(root, "to-infra")]) {
+          const error = await refuse(folder).catch((e) => e);
+          expect(error).toBeInstanceOf(InputError);
+          expect(error.message).toContain(
+            `"${join(top, "infra")}", a folder of the checkout`,
+          );
+        }
+      },
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 Deno.test("createGit() refuses a repository whose settings include a file of its work tree, whenever asked", async () => {

@@ -11,12 +11,13 @@
 
 import { lstat, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { InputError } from "../../errors.ts";
 import type { Git } from "../../git/git.ts";
 import { GitError } from "../../git/git_error.ts";
 import {
   parseSettings,
+  refuseCheckoutGitFolder,
   type Setting,
   SETTINGS_ARGS,
 } from "../../git/repository_settings.ts";
@@ -80,8 +81,13 @@ export async function openSettings(
 ): Promise<{ text: string; snapshot: string }> {
   if (await git.topLevel(cwd) === undefined) {
     // No work tree: a bare clone, or no repository at all.
-    const bare = await git.exec(["rev-parse", "--git-dir"], { cwd });
+    const bare = await git.exec(["rev-parse", "--absolute-git-dir"], { cwd });
     if (bare.exitCode !== 0) throw notRepository(cwd);
+    // A bare clone inside another's work tree (outside its .git) is a folder
+    // of that checkout: the change's files would be the ledger's clone.
+    const gitDir = new TextDecoder().decode(bare.stdout).trim();
+    const around = await git.topLevel(dirname(gitDir));
+    if (around !== undefined) await refuseCheckoutGitFolder([gitDir], [around]);
   }
   const text = await readSettings(git, cwd);
   return { text, snapshot: await snapshotOf(git, cwd, text) };
