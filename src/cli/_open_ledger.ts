@@ -102,7 +102,11 @@ export async function openLedger(
     }
     return gitLedger({
       git: io.git,
-      cwd: io.cwd,
+      // Its git runs from the work tree's top, where git finds the clone's
+      // own .git first: no folder of the checkout on the way down to the
+      // working directory can become the repository it fetches and pushes
+      // in, even one a command of the change makes a git directory mid-job.
+      cwd: await io.git.topLevel(io.cwd) ?? io.cwd,
       ...(remote === undefined ? {} : { remote }),
       clock: io.clock,
       log: lineLog(io.stderr),

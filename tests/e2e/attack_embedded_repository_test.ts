@@ -116,6 +116,21 @@ Deno.test("a folder of the change made a git directory is refused, run from it o
   );
 });
 
+Deno.test("a job run from a folder of the checkout keeps its git ledger on the clone's own origin", async () => {
+  const { repo, remote } = await monorepo();
+  await using _ = repo;
+  await repo.commit("head: the change", { "infra/notes.txt": "a change\n" });
+  const cwd = `${repo.path}/infra`;
+  const result = await runBinary(
+    ["run", "--spec", "waves.json", "--wave", "1"],
+    { cwd },
+  );
+  expect(errorLines(result.stderr)).toEqual([]);
+  expect(result.code).toBe(0);
+  expect(await Deno.readTextFile(`${cwd}/applied.log`)).toBe("eu\n");
+  expect(await heads(repo, remote)).toContain("refs/heads/chant/ledger");
+});
+
 Deno.test("a job run inside a submodule stops (exit 2): the change chooses the submodule", async () => {
   const { repo, remote } = await monorepo();
   await using _ = repo;
