@@ -12,7 +12,7 @@
 // folder where a plan file goes is a one-line error, not an internal one.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
-import { runBinary } from "../_helpers/binary.ts";
+import { type BinaryResult, runBinary } from "../_helpers/binary.ts";
 import { errorLines, specOf } from "../_helpers/rollout.ts";
 import { type TempRepo, tempRepo } from "../_helpers/temp_repo.ts";
 
@@ -42,18 +42,27 @@ function heads(repo: TempRepo, gitDir: string): Promise<string> {
 const FOLDER_REFUSED =
   /^error: the repository git finds here is "[^"]*\/infra", a folder of the checkout "[^"]*" outside its \.git, so the change's files would be the repository chant-wave's git reads and writes \(its settings, the ledger's remote, its refs\); run chant-wave where git finds the clone's own \.git$/;
 
+/** One line saying the folder is refused, exit 2. */
+function refused(result: BinaryResult): void {
+  expect(errorLines(result.stderr)).toHaveLength(1);
+  expect(errorLines(result.stderr)[0]).toMatch(FOLDER_REFUSED);
+  expect(result.code).toBe(2);
+}
+
 Deno.test("a folder of the change made a git directory is refused, run from it or approved in it", async (t) => {
   const { repo, remote } = await monorepo();
   await using _ = repo;
   const fake = `${repo.root}/fake.git`;
   await repo.git("clone", "-q", "--bare", remote, fake);
   const ran = `${repo.root}/upload-pack-ran`;
-  const gitDirFiles = (config: string) => ({
+  /** The files that make `infra` a git directory, its `[core]` ending in `core`. */
+  const gitDirFiles = (core: string) => ({
     "infra/HEAD": "ref: refs/heads/main\n",
     "infra/objects/.keep": "",
     "infra/refs/.keep": "",
     "infra/up.sh": `#!/bin/sh\necho ran > ${ran}\nexec git-upload-pack "$@"\n`,
-    "infra/config": config,
+    "infra/config": `[core]\n\trepositoryformatversion = 0\n\t${core}\n` +
+      `[remote "origin"]\n\turl = ${fake}\n\tuploadpack = sh infra/up.sh\n`,
   });
   const cwd = `${repo.path}/infra`;
   const run = () =>
@@ -83,16 +92,10 @@ Deno.test("a folder of the change made a git directory is refused, run from it o
     async () => {
       await repo.commit(
         "the change: infra is a git directory",
-        gitDirFiles(
-          "[core]\n\trepositoryformatversion = 0\n\tworktree = ..\n" +
-            `[remote "origin"]\n\turl = ${fake}\n\tuploadpack = sh infra/up.sh\n`,
-        ),
+        gitDirFiles("worktree = .."),
       );
-      for (const result of [await run(), await approve()]) {
-        expect(errorLines(result.stderr)).toHaveLength(1);
-        expect(errorLines(result.stderr)[0]).toMatch(FOLDER_REFUSED);
-        expect(result.code).toBe(2);
-      }
+      refused(await run());
+      refused(await approve());
       await untouched();
     },
   );
@@ -102,15 +105,9 @@ Deno.test("a folder of the change made a git directory is refused, run from it o
     async () => {
       await repo.commit(
         "the change: infra is a bare git directory",
-        gitDirFiles(
-          "[core]\n\trepositoryformatversion = 0\n\tbare = true\n" +
-            `[remote "origin"]\n\turl = ${fake}\n\tuploadpack = sh infra/up.sh\n`,
-        ),
+        gitDirFiles("bare = true"),
       );
-      const result = await approve();
-      expect(errorLines(result.stderr)).toHaveLength(1);
-      expect(errorLines(result.stderr)[0]).toMatch(FOLDER_REFUSED);
-      expect(result.code).toBe(2);
+      refused(await approve());
       await untouched();
     },
   );
