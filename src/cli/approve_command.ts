@@ -38,6 +38,8 @@ import { ciContext } from "../ci/ci_context.ts";
 import { whoRuns } from "../ci/who_runs.ts";
 import { countOf } from "../count_of.ts";
 import type { CliIo, Command } from "./io.ts";
+import { delimiter } from "node:path";
+import { checkoutOf, programOnPath, trustedPath } from "../fs/program_path.ts";
 import {
   GATE_SPEC_FLAG,
   jsonFlag,
@@ -379,7 +381,7 @@ async function recordApproval(
     },
     principal: by,
     key: await resolveSigningKey(sign.value, io),
-    env: io.env,
+    ...signerProgram(io),
   });
   const record = approvalRecord({
     ...fields,
@@ -504,4 +506,25 @@ export function viaUrl(via: string): string {
     );
   }
   return via;
+}
+
+/**
+ * The ssh-keygen an approval is signed with, and its environment: found once
+ * on the absolute directories of `PATH` outside the checkout, as chant-wave's
+ * git is, and run with that `PATH`. A checkout of the change holds what its
+ * author committed: an `ssh-keygen` there (a `bin/` an approver's `PATH` names,
+ * `./node_modules/.bin`) would be handed the approver's key.
+ */
+function signerProgram(
+  io: Pick<CliIo, "env" | "cwd">,
+): { sshKeygen: string; env: CliIo["env"] } {
+  const checkout = checkoutOf(io.cwd);
+  return {
+    sshKeygen: programOnPath("ssh-keygen", io.env.PATH, checkout) ??
+      "ssh-keygen",
+    env: {
+      ...io.env,
+      PATH: trustedPath(io.env.PATH, checkout).join(delimiter),
+    },
+  };
 }

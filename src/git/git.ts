@@ -18,7 +18,8 @@ import {
 import { GitError } from "./git_error.ts";
 import { type GitOutput, spawnGit } from "./_spawn_git.ts";
 import { gitOnPath } from "./git_path.ts";
-import { checkoutOf, trustedPath } from "../fs/program_path.ts";
+import { refuseLinkedWorkingFolder } from "./working_folder.ts";
+import { checkoutOf, programOnPath, trustedPath } from "../fs/program_path.ts";
 import { delimiter } from "node:path";
 import {
   type CatFileKind,
@@ -183,6 +184,26 @@ const FULL_OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const DUBIOUS_OWNERSHIP = /detected dubious ownership/;
 
 /**
+ * The environment git runs in from a checkout: `PATH` cut to its trusted
+ * directories, and `ssh` found there once, now, and named to git by its path
+ * (`GIT_SSH`) unless the caller chose one (`GIT_SSH`, `GIT_SSH_COMMAND`; a
+ * `core.sshCommand` of the clone's settings still wins): an `ssh` a command of
+ * the change writes mid-job into a directory that comes first on `PATH`
+ * (`~/.local/bin`) never carries the ledger's pushes.
+ */
+function placedEnv(env: Env, checkout: string): Env {
+  const placed: Record<string, string | undefined> = {
+    ...env,
+    PATH: trustedPath(env.PATH, checkout).join(delimiter),
+  };
+  if (env.GIT_SSH === undefined && env.GIT_SSH_COMMAND === undefined) {
+    const ssh = programOnPath("ssh", env.PATH, checkout);
+    if (ssh !== undefined) placed.GIT_SSH = ssh;
+  }
+  return placed;
+}
+
+/**
  * Creates the real {@linkcode Git}, running the `git` executable.
  * @param options The environment to take `PATH`, `HOME` and the like from.
  * @returns The git seam.
@@ -193,12 +214,9 @@ const DUBIOUS_OWNERSHIP = /detected dubious ownership/;
  * ```
  */
 export function createGit(options: CreateGitOptions): Git {
-  const env = options.cwd === undefined ? options.env : {
-    ...options.env,
-    PATH: trustedPath(options.env.PATH, checkoutOf(options.cwd)).join(
-      delimiter,
-    ),
-  };
+  const env = options.cwd === undefined
+    ? options.env
+    : placedEnv(options.env, checkoutOf(options.cwd));
   const gitPath = options.gitPath ?? gitOnPath(env.PATH);
   // The user's safe.directory entries, read only once git refused a checkout
   // (no extra process otherwise); git refuses before doing anything, so the
@@ -242,7 +260,24 @@ export function createGit(options: CreateGitOptions): Git {
     }
     return answer;
   };
-  const place = placeFinder(exec);
+  const found = placeFinder(exec);
+  // The folder the command starts in is judged once, as the shell named it.
+  let started: Promise<void> | undefined;
+  const place = async (cwd: string) => {
+    if (options.cwd !== undefined) {
+      started ??= refuseLinkedWorkingFolder(
+        options.env.PWD,
+        options.cwd,
+        async (top, path) =>
+          (await exec(
+            ["--literal-pathspecs", "ls-files", "--error-unmatch", "--", path],
+            { cwd: top },
+          )).exitCode === 0,
+      );
+      await started;
+    }
+    return await found(cwd);
+  };
   let ended = false;
   const pool = catFilePool(
     options.longLived ?? false,

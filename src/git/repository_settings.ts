@@ -86,7 +86,7 @@ const MOST_LINKS = 40;
  * @param path An absolute path, `..` and `.` not yet resolved.
  * @returns The links' own paths, in order.
  */
-async function linksOnTheWay(path: string): Promise<string[]> {
+export async function linksOnTheWay(path: string): Promise<string[]> {
   const links: string[] = [];
   let rest = path.split(sep).filter((part) => part !== "");
   let reached: string = sep;

@@ -128,6 +128,66 @@ Deno.test("a job run from a folder of the checkout keeps its git ledger on the c
   expect(await heads(repo, remote)).toContain("refs/heads/chant/ledger");
 });
 
+Deno.test("a job whose folder is reached through a link the repository tracks stops (exit 2); a link of the runner's stands", async (t) => {
+  const { repo, remote } = await monorepo();
+  await using _ = repo;
+  const run = (cwd: string, pwd: string) =>
+    runBinary(["run", "--spec", "waves.json", "--wave", "1"], {
+      cwd,
+      env: { PWD: pwd },
+    });
+
+  await t.step(
+    "the runner's own link to the checkout, outside it: it stands",
+    async () => {
+      await repo.commit("head: the change", {
+        "infra/notes.txt": "a change\n",
+      });
+      await Deno.symlink(repo.path, `${repo.root}/workspace`);
+      const result = await run(
+        `${repo.path}/infra`,
+        `${repo.root}/workspace/infra`,
+      );
+      expect(errorLines(result.stderr)).toEqual([]);
+      expect(result.code).toBe(0);
+    },
+  );
+
+  await t.step(
+    "a link the change commits to another repository: refused, nothing read there",
+    async () => {
+      const elsewhere = `${repo.root}/elsewhere`;
+      await repo.gitIn(repo.root, "init", "-q", "-b", "main", elsewhere);
+      await Deno.writeTextFile(`${elsewhere}/waves.json`, SPEC);
+      for (const message of ["base", "head"]) {
+        await repo.gitIn(elsewhere, "add", "-A");
+        await repo.gitIn(
+          elsewhere,
+          "commit",
+          "-q",
+          "--allow-empty",
+          "-m",
+          message,
+        );
+      }
+      await repo.git("rm", "-q", "-r", "infra");
+      await Deno.remove(`${repo.path}/infra`, { recursive: true });
+      await Deno.symlink("../elsewhere", `${repo.path}/infra`);
+      await repo.commit("the change: infra is a link");
+      const result = await run(`${repo.path}/infra`, `${repo.path}/infra`);
+      expect(errorLines(result.stderr)).toEqual([
+        `error: chant-wave runs in "${repo.path}/infra", reached through "${repo.path}/infra", a symbolic link the repository "${repo.path}" tracks: the change chooses where it leads (another repository, its spec and its ledger); run chant-wave from a folder of the checkout that is no link`,
+      ]);
+      expect(result.code).toBe(2);
+      expect(
+        await Deno.readTextFile(`${elsewhere}/applied.log`).catch(() => ""),
+      )
+        .toBe("");
+      expect(await heads(repo, remote)).toContain("refs/heads/chant/ledger");
+    },
+  );
+});
+
 Deno.test("a job run inside a submodule stops (exit 2): the change chooses the submodule", async () => {
   const { repo, remote } = await monorepo();
   await using _ = repo;
