@@ -20,8 +20,10 @@ export interface GateTarget {
   name: string;
   /** The gate, `<gate>-wave-<k>`. */
   gate: string;
-  /** The spec, when named with `--spec F --wave K` (its `ledger` is the default). */
+  /** The spec, when named with `--spec F --wave K`. */
   spec?: Spec;
+  /** The spec file as named, and its working copy, with `--spec F --wave K`. */
+  named?: { file: string; spec: Spec };
 }
 
 /**
@@ -48,7 +50,12 @@ export async function gateTarget(
     }
     const { spec } = await loadSpec(file, cwd);
     const found = findWave(spec, wave, file);
-    return { name: spec.name, gate: gateName(spec, found.k), spec };
+    return {
+      name: spec.name,
+      gate: gateName(spec, found.k),
+      spec,
+      named: { file, spec },
+    };
   }
   if (flags.positionals.length !== 2) {
     const got = flags.positionals.length

@@ -254,6 +254,73 @@ export interface RunLedgerInput {
 }
 
 /**
+ * Chooses the ledger of a command an approver or operator runs (`approve`,
+ * `show`, `status`, `revoke`, `ledger`, `resume`): the flag, the environment,
+ * else, with `--spec`, the spec's `ledger` read at base as `run` reads it (the
+ * working copy's could send an approval, a revoke or a sealed approval to a
+ * ledger the change names, a fork's remote or a directory no job reads), else
+ * the default.
+ * @param command The command, for the warning.
+ * @param flag `--ledger`, if given.
+ * @param named The spec file as the user named it, and its working copy.
+ * @param io Git, the working directory, the environment and the log.
+ * @returns The choice.
+ * @throws {InputError} When the base cannot be read (pass `--ledger`).
+ */
+export async function commandLedger(
+  command: string,
+  flag: string | undefined,
+  named: { file: string; spec: Spec } | undefined,
+  io: Pick<CliIo, "git" | "cwd" | "env" | "stderr">,
+): Promise<LedgerChoice> {
+  const chosen = chooseLedger(flag, io.env);
+  if (named === undefined || chosen.from !== "default") return chosen;
+  const { sha, named: atBase } = await ledgersAtBase(named.file, io);
+  const own = named.spec.ledger;
+  if (atBase.has(own)) return chooseLedger(undefined, io.env, own);
+  throw new InputError(
+    `${named.file}: this change sets "ledger" to ${
+      shownLedger(own)
+    }, which no version of the spec at base ${sha.slice(0, 12)} names (${
+      [...atBase].map(shownLedger).join(", ")
+    }); pass --ledger to say which ledger ${command} uses`,
+  );
+}
+
+/** A `ledger` value as messages show it. */
+function shownLedger(value: string | undefined): string {
+  return value === undefined ? "unset" : quote(maskCredentials(value));
+}
+
+/**
+ * The `ledger` values of the versions of the spec read at the job's base, and
+ * the base.
+ * @throws {InputError} When the base cannot be read.
+ */
+async function ledgersAtBase(
+  specFile: string,
+  io: Pick<CliIo, "git" | "cwd" | "env">,
+  options: { baseFlag?: string; parse?: ParseSpecFn } = {},
+): Promise<{ sha: string; named: Set<string | undefined> }> {
+  const base = await readBase({
+    git: io.git,
+    cwd: io.cwd,
+    specPath: specFile,
+    ...(options.baseFlag === undefined ? {} : { flag: options.baseFlag }),
+    env: io.env,
+    parse: options.parse ?? await specParser(),
+  });
+  return {
+    sha: base.sha,
+    named: new Set(
+      base.bases.map((b) =>
+        b.spec.status === "parsed" ? b.spec.spec.ledger : undefined
+      ),
+    ),
+  };
+}
+
+/**
  * Chooses the ledger of a `run`: the flag, the environment, else the spec's
  * `ledger` at the job's base.
  * @param input The flag, the working copy's spec, its file and `--base`.
@@ -270,20 +337,12 @@ export async function runLedger(
   let atBase: string | undefined;
   let sha: string;
   try {
-    const base = await readBase({
-      git: io.git,
-      cwd: io.cwd,
-      specPath: input.specFile,
-      ...(input.baseFlag === undefined ? {} : { flag: input.baseFlag }),
-      env: io.env,
-      parse: input.parse ?? await specParser(),
+    const read = await ledgersAtBase(input.specFile, io, {
+      ...(input.baseFlag === undefined ? {} : { baseFlag: input.baseFlag }),
+      ...(input.parse === undefined ? {} : { parse: input.parse }),
     });
-    const named = new Set(
-      base.bases.map((b) =>
-        b.spec.status === "parsed" ? b.spec.spec.ledger : undefined
-      ),
-    );
-    sha = base.sha;
+    const named = read.named;
+    sha = read.sha;
     if (named.size > 1) {
       lineLog(io.stderr)(
         `warning: the versions of the spec read at base name different ledgers (${
@@ -304,13 +363,11 @@ export async function runLedger(
   }
   const choice = chooseLedger(undefined, io.env, atBase);
   if (input.spec.ledger !== atBase) {
-    const shown = (value: string | undefined) =>
-      value === undefined ? "unset" : quote(maskCredentials(value));
     lineLog(io.stderr)(
       `warning: this change sets "ledger" to ${
-        shown(input.spec.ledger)
+        shownLedger(input.spec.ledger)
       }; run reads it at base ${sha.slice(0, 12)}, where it is ${
-        shown(atBase)
+        shownLedger(atBase)
       }, so the ledger is ${
         quote(maskCredentials(choice.where))
       } (--ledger or CHANT_WAVE_LEDGER in the pipeline file override it)`,

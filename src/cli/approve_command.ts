@@ -55,7 +55,7 @@ import {
   onceConfirmer,
   standingApproval,
 } from "./_approval_count.ts";
-import { chooseLedger, fetchRemote, openLedger } from "./_open_ledger.ts";
+import { commandLedger, fetchRemote, openLedger } from "./_open_ledger.ts";
 import {
   findWave,
   type GateTarget,
@@ -158,10 +158,11 @@ export const approveCommand: Command = {
     const sign = flags.optional.sign;
     const target = await gateTarget("approve", flags, io.cwd);
     const { name, gate } = target;
-    const choice = chooseLedger(
+    const choice = await commandLedger(
+      "approve",
       flags.strings.ledger,
-      io.env,
-      target.spec?.ledger,
+      target.named,
+      io,
     );
     const ledger = await openLedger(choice, io);
     let plan = flags.strings.plan;

@@ -15,7 +15,11 @@ import { summariseSeal } from "../seal/seal_summary.ts";
 import type { CliIo, Command } from "./io.ts";
 import { jsonFlag, LEDGER_FLAG, parseFlags, SPEC_FLAG } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
-import { chooseLedger, type LedgerChoice, openLedger } from "./_open_ledger.ts";
+import {
+  commandLedger,
+  type LedgerChoice,
+  openLedger,
+} from "./_open_ledger.ts";
 import type { Ledger } from "../ledger/ledger.ts";
 
 /** The `ledger` command. */
@@ -86,7 +90,12 @@ export const ledgerCommand: Command = {
       ? undefined
       : (await loadSpec(file, io.cwd)).spec;
     const name = named ?? spec?.name;
-    const choice = chooseLedger(flags.strings.ledger, io.env, spec?.ledger);
+    const choice = await commandLedger(
+      "ledger",
+      flags.strings.ledger,
+      file === undefined || spec === undefined ? undefined : { file, spec },
+      io,
+    );
     const ledger = await openLedger(choice, io);
     if (action === "pull" || action === "push") {
       if (extra.length > 0 || named !== undefined) {

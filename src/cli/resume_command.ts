@@ -17,7 +17,7 @@ import {
 import type { CliIo, Command } from "./io.ts";
 import { jsonFlag, LEDGER_FLAG, parseFlags, SPEC_FLAG } from "./_flags.ts";
 import { loadSpec, specParser } from "./_load_spec.ts";
-import { chooseLedger, openLedger } from "./_open_ledger.ts";
+import { commandLedger, openLedger } from "./_open_ledger.ts";
 import { decidePending } from "../base/pending_rules.ts";
 import type { ApprovalConfirmer } from "../gate/confirm_approvals.ts";
 
@@ -69,7 +69,12 @@ export const resumeCommand: Command = {
       ? undefined
       : (await loadSpec(file, io.cwd)).spec;
     const ledger = await openLedger(
-      chooseLedger(flags.strings.ledger, io.env, spec?.ledger),
+      await commandLedger(
+        "resume",
+        flags.strings.ledger,
+        file === undefined || spec === undefined ? undefined : { file, spec },
+        io,
+      ),
       io,
     );
     const gates = await gatesOf(ledger, spec);

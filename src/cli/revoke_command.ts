@@ -27,7 +27,7 @@ import {
   WAVE_FLAG,
 } from "./_flags.ts";
 import { whoRuns } from "../ci/who_runs.ts";
-import { chooseLedger, openLedger } from "./_open_ledger.ts";
+import { commandLedger, openLedger } from "./_open_ledger.ts";
 import { gateTarget } from "./_gate_target.ts";
 import type { GateRecords } from "../gate/screen_records.ts";
 
@@ -65,7 +65,12 @@ export const revokeCommand: Command = {
     const target = await gateTarget("revoke", flags, io.cwd);
     const { name, gate } = target;
     const ledger = await openLedger(
-      chooseLedger(flags.strings.ledger, io.env, target.spec?.ledger),
+      await commandLedger(
+        "revoke",
+        flags.strings.ledger,
+        target.named,
+        io,
+      ),
       io,
     );
     const note = flags.strings.note;

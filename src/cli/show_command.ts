@@ -26,7 +26,7 @@ import {
 } from "./_flags.ts";
 import { gateTarget, requireKnownGate } from "./_gate_target.ts";
 import {
-  chooseLedger,
+  commandLedger,
   fetchRemote,
   ledgerArgument,
   openLedger,
@@ -70,10 +70,11 @@ export const showCommand: Command = {
     const flags = parseFlags("show", argv, showCommand.flags);
     const target = await gateTarget("show", flags, io.cwd);
     const { name, gate } = target;
-    const choice = chooseLedger(
+    const choice = await commandLedger(
+      "show",
       flags.strings.ledger,
-      io.env,
-      target.spec?.ledger,
+      target.named,
+      io,
     );
     const ledger = await openLedger(choice, io);
     await requireKnownGate(target, ledger);

@@ -35,7 +35,7 @@ import {
   WAVE_FLAG,
 } from "./_flags.ts";
 import {
-  chooseLedger,
+  commandLedger,
   fetchRemote,
   ledgerArgument,
   openLedger,
@@ -85,7 +85,10 @@ export const statusCommand: Command = {
     const only = flags.strings.wave === undefined
       ? undefined
       : findWave(spec, flags.strings.wave, file);
-    const choice = chooseLedger(flags.strings.ledger, io.env, spec.ledger);
+    const choice = await commandLedger("status", flags.strings.ledger, {
+      file,
+      spec,
+    }, io);
     const ledger = await openLedger(choice, io);
     const head = await checkedOutHead(io);
     const waves: WaveStatus[] = [];

@@ -20,7 +20,7 @@ import { type GitOutput, spawnGit } from "./_spawn_git.ts";
 import { gitOnPath } from "./git_path.ts";
 import { refuseLinkedWorkingFolder } from "./working_folder.ts";
 import { checkoutOf, programOnPath, trustedPath } from "../fs/program_path.ts";
-import { delimiter } from "node:path";
+import { delimiter, dirname } from "node:path";
 import {
   type CatFileKind,
   catFilePool,
@@ -185,20 +185,28 @@ const DUBIOUS_OWNERSHIP = /detected dubious ownership/;
 
 /**
  * The environment git runs in from a checkout: `PATH` cut to its trusted
- * directories, and `ssh` found there once, now, and named to git by its path
+ * directories, and `ssh` found there once, now. git is told its path
  * (`GIT_SSH`) unless the caller chose one (`GIT_SSH`, `GIT_SSH_COMMAND`; a
- * `core.sshCommand` of the clone's settings still wins): an `ssh` a command of
- * the change writes mid-job into a directory that comes first on `PATH`
- * (`~/.local/bin`) never carries the ledger's pushes.
+ * `core.sshCommand` of the clone's settings still wins), and its directory
+ * comes first on git's `PATH`, so a command that names `ssh` by name (a
+ * pipeline's `GIT_SSH_COMMAND="ssh -i key"`, a `core.sshCommand`) finds the
+ * same one: an `ssh` a command of the change writes mid-job into a directory
+ * that comes first on the job's `PATH` (`~/.local/bin`) never carries the
+ * ledger's pushes.
  */
 function placedEnv(env: Env, checkout: string): Env {
+  const trusted = trustedPath(env.PATH, checkout);
+  const ssh = programOnPath("ssh", env.PATH, checkout);
   const placed: Record<string, string | undefined> = {
     ...env,
-    PATH: trustedPath(env.PATH, checkout).join(delimiter),
+    PATH: (ssh === undefined ? trusted : [dirname(ssh), ...trusted])
+      .join(delimiter),
   };
-  if (env.GIT_SSH === undefined && env.GIT_SSH_COMMAND === undefined) {
-    const ssh = programOnPath("ssh", env.PATH, checkout);
-    if (ssh !== undefined) placed.GIT_SSH = ssh;
+  if (
+    ssh !== undefined && env.GIT_SSH === undefined &&
+    env.GIT_SSH_COMMAND === undefined
+  ) {
+    placed.GIT_SSH = ssh;
   }
   return placed;
 }
@@ -217,7 +225,16 @@ export function createGit(options: CreateGitOptions): Git {
   const env = options.cwd === undefined
     ? options.env
     : placedEnv(options.env, checkoutOf(options.cwd));
-  const gitPath = options.gitPath ?? gitOnPath(env.PATH);
+  // git itself is found on the trusted PATH as it was given, before ssh's
+  // directory is put first.
+  const gitPath = options.gitPath ??
+    gitOnPath(
+      options.cwd === undefined
+        ? env.PATH
+        : trustedPath(options.env.PATH, checkoutOf(options.cwd)).join(
+          delimiter,
+        ),
+    );
   // The user's safe.directory entries, read only once git refused a checkout
   // (no extra process otherwise); git refuses before doing anything, so the
   // command is simply run again with them.

@@ -42,42 +42,60 @@ shift
 exec sh -c "$*"
 `;
 
-Deno.test("an ssh a plan command writes first on PATH never carries the job's pushes", async () => {
-  await using keys = await tempDir();
-  await using r = await sealedRollout(keys.path, { plan: PLAN });
-  const remote = `${r.repo.root}/remote.git`;
-  const bin = `${r.repo.root}/bin`;
-  const plant = `${r.repo.root}/plant`;
-  const mark = `${r.repo.root}/planted`;
-  await Deno.mkdir(bin);
-  await Deno.mkdir(plant);
-  await Deno.writeTextFile(`${bin}/ssh`, SSH, { mode: 0o755 });
-  await r.repo.git("remote", "set-url", "origin", `ssh://ledgerhost${remote}`);
-  await r.control(
-    "eu",
-    "plant",
-    `printf '#!/bin/sh\\necho planted >> ${mark}\\nexit 1\\n' > ${plant}/ssh; ` +
-      `chmod +x ${plant}/ssh\n`,
-  );
-  const out = await r.run(["run", ...SPEC, "--wave", "1"], {
-    PATH: `${plant}:${bin}:/usr/bin:/bin`,
-  });
-  expect(errorLines(out.stderr)).toEqual([]);
-  expect(out.code).toBe(0);
-  expect(await r.applied()).toEqual(["eu"]);
-  // The planted ssh was written, and never run for chant-wave's git.
-  expect((await Deno.stat(`${plant}/ssh`)).isFile).toBe(true);
-  expect(await Deno.readTextFile(mark).catch(() => "")).toBe("");
-  // The claim reached the real ledger: the approval is spent there.
-  const files = await r.repo.git(
-    "--git-dir",
-    remote,
-    "ls-tree",
-    "-r",
-    "--name-only",
-    "chant/ledger",
-  );
-  expect(files).toContain("-claim-");
+Deno.test("an ssh a plan command writes first on PATH never carries the job's pushes", async (t) => {
+  // Round 61: a pipeline's GIT_SSH_COMMAND, or the clone's core.sshCommand,
+  // that names ssh by name found the planted one too.
+  const ways: [string, Record<string, string>, string[]][] = [
+    ["git's own ssh", {}, []],
+    ["GIT_SSH_COMMAND=ssh", { GIT_SSH_COMMAND: "ssh" }, []],
+    ["core.sshCommand = ssh", {}, ["config", "core.sshCommand", "ssh"]],
+  ];
+  for (const [how, env, config] of ways) {
+    await t.step(how, async () => {
+      await using keys = await tempDir();
+      await using r = await sealedRollout(keys.path, { plan: PLAN });
+      const remote = `${r.repo.root}/remote.git`;
+      const bin = `${r.repo.root}/bin`;
+      const plant = `${r.repo.root}/plant`;
+      const mark = `${r.repo.root}/planted`;
+      await Deno.mkdir(bin);
+      await Deno.mkdir(plant);
+      await Deno.writeTextFile(`${bin}/ssh`, SSH, { mode: 0o755 });
+      await r.repo.git(
+        "remote",
+        "set-url",
+        "origin",
+        `ssh://ledgerhost${remote}`,
+      );
+      if (config.length > 0) await r.repo.git(...config);
+      await r.control(
+        "eu",
+        "plant",
+        `printf '#!/bin/sh\\necho planted >> ${mark}\\nexit 1\\n' > ${plant}/ssh; ` +
+          `chmod +x ${plant}/ssh\n`,
+      );
+      const out = await r.run(["run", ...SPEC, "--wave", "1"], {
+        PATH: `${plant}:${bin}:/usr/bin:/bin`,
+        ...env,
+      });
+      expect(errorLines(out.stderr)).toEqual([]);
+      expect(out.code).toBe(0);
+      expect(await r.applied()).toEqual(["eu"]);
+      // The planted ssh was written, and never run for chant-wave's git.
+      expect((await Deno.stat(`${plant}/ssh`)).isFile).toBe(true);
+      expect(await Deno.readTextFile(mark).catch(() => "")).toBe("");
+      // The claim reached the real ledger: the approval is spent there.
+      const files = await r.repo.git(
+        "--git-dir",
+        remote,
+        "ls-tree",
+        "-r",
+        "--name-only",
+        "chant/ledger",
+      );
+      expect(files).toContain("-claim-");
+    });
+  }
 });
 
 Deno.test("approve --sign runs no ssh-keygen of the checkout, whatever PATH names", async () => {
