@@ -12,6 +12,8 @@ import { gateName } from "../gate/gate_messages.ts";
 import { suggest } from "../spec/did_you_mean.ts";
 import type { ParsedFlags } from "./_flags.ts";
 import { loadSpec } from "./_load_spec.ts";
+import { type SpecsAtBase, specsAtBase } from "./_spec_at_base.ts";
+import type { CliIo } from "./io.ts";
 import type { Spec, Wave } from "../spec/types.ts";
 
 /** A rollout's gate. */
@@ -22,8 +24,8 @@ export interface GateTarget {
   gate: string;
   /** The spec, when named with `--spec F --wave K`. */
   spec?: Spec;
-  /** The spec file as named, and its working copy, with `--spec F --wave K`. */
-  named?: { file: string; spec: Spec };
+  /** The spec file as named, its working copy and the spec at base, with `--spec F --wave K`. */
+  named?: { file: string; spec: Spec; atBase: SpecsAtBase };
 }
 
 /**
@@ -31,15 +33,18 @@ export interface GateTarget {
  * or name).
  * @param command The command, for messages.
  * @param flags Its flags (positionals, `spec`, `wave`).
- * @param cwd The working directory.
+ * @param io Git, the working directory and the environment (the spec at base
+ * is read too).
  * @returns The rollout's name and the gate.
- * @throws {InputError} Without either form, with both, or for a wave not in the spec.
+ * @throws {InputError} Without either form, with both, for a wave not in the
+ * spec, or when the spec at base names the gate otherwise.
  */
 export async function gateTarget(
   command: string,
   flags: ParsedFlags,
-  cwd: string,
+  io: Pick<CliIo, "git" | "cwd" | "env">,
 ): Promise<GateTarget> {
+  const { cwd } = io;
   const { spec: file, wave } = flags.strings;
   const byPosition = flags.positionals.length > 0;
   if (file !== undefined || wave !== undefined) {
@@ -50,12 +55,11 @@ export async function gateTarget(
     }
     const { spec } = await loadSpec(file, cwd);
     const found = findWave(spec, wave, file);
-    return {
-      name: spec.name,
-      gate: gateName(spec, found.k),
-      spec,
-      named: { file, spec },
-    };
+    const name = spec.name;
+    const gate = gateName(spec, found.k);
+    const atBase = await specsAtBase(file, io);
+    refuseOtherGate({ file, wave, name, gate }, atBase);
+    return { name, gate, spec, named: { file, spec, atBase } };
   }
   if (flags.positionals.length !== 2) {
     const got = flags.positionals.length
@@ -67,6 +71,42 @@ export async function gateTarget(
   }
   const [name, gate] = flags.positionals;
   return { name, gate };
+}
+
+/**
+ * Refuses a rollout or gate the working copy names that a version of the spec
+ * at base names otherwise (exit 2): on a laptop the working copy is the
+ * change's, whose rename of the rollout or of a wave would send an approval or
+ * a revoke to a gate no job reads, or approve another wave than the one asked
+ * for. A version where the spec does not parse names no gate.
+ */
+function refuseOtherGate(
+  asked: { file: string; wave: string; name: string; gate: string },
+  atBase: SpecsAtBase,
+): void {
+  const { file, wave, name, gate } = asked;
+  const others = new Set<string>();
+  for (const spec of atBase.specs) {
+    if (spec === undefined) continue;
+    const found = spec.waves.find((w) =>
+      String(w.k) === wave || w.name === wave
+    );
+    const there = found === undefined
+      ? `no wave "${wave}"`
+      : `"${gateName(spec, found.k)}" of "${spec.name}"`;
+    if (
+      spec.name !== name || found === undefined ||
+      gateName(spec, found.k) !== gate
+    ) others.add(there);
+  }
+  if (others.size === 0) return;
+  throw new InputError(
+    `${file}: this change makes wave "${wave}" the gate "${gate}" of "${name}"; ` +
+      `the spec at base ${atBase.sha.slice(0, 12)} has ${
+        [...others].join(", ")
+      }: ` +
+      `pass NAME GATE as the waiting job printed them`,
+  );
 }
 
 /**

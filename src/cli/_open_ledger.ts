@@ -25,10 +25,9 @@ import type { Ledger } from "../ledger/ledger.ts";
 import type { CliIo } from "./io.ts";
 import { DEFAULT_FETCH_REMOTE } from "../base/pending_rules.ts";
 import type { ParseSpecFn } from "../gate/base_spec.ts";
-import { readBase } from "../base/read_base.ts";
+import { type SpecsAtBase, specsAtBase } from "./_spec_at_base.ts";
 import { quote } from "../quote.ts";
 import type { Spec } from "../spec/types.ts";
-import { specParser } from "./_load_spec.ts";
 
 /** Where a command's ledger is, and what chose it. */
 export interface LedgerChoice {
@@ -270,18 +269,27 @@ export interface RunLedgerInput {
 export async function commandLedger(
   command: string,
   flag: string | undefined,
-  named: { file: string; spec: Spec } | undefined,
+  named: { file: string; spec: Spec; atBase?: SpecsAtBase } | undefined,
   io: Pick<CliIo, "git" | "cwd" | "env" | "stderr">,
 ): Promise<LedgerChoice> {
   const chosen = chooseLedger(flag, io.env);
   if (named === undefined || chosen.from !== "default") return chosen;
-  const { sha, named: atBase } = await ledgersAtBase(named.file, io);
+  const { sha, specs } = named.atBase ?? await specsAtBase(named.file, io);
+  const atBase = new Set(specs.map((spec) => spec?.ledger));
   const own = named.spec.ledger;
-  if (atBase.has(own)) return chooseLedger(undefined, io.env, own);
+  if (atBase.size === 1 && atBase.has(own)) {
+    return chooseLedger(undefined, io.env, own);
+  }
   throw new InputError(
-    `${named.file}: this change sets "ledger" to ${
-      shownLedger(own)
-    }, which no version of the spec at base ${sha.slice(0, 12)} names (${
+    `${named.file}: ${
+      atBase.has(own)
+        ? `the versions of the spec read at base ${
+          sha.slice(0, 12)
+        } name different ledgers`
+        : `this change sets "ledger" to ${
+          shownLedger(own)
+        }, which the spec at base ${sha.slice(0, 12)} does not`
+    } (${
       [...atBase].map(shownLedger).join(", ")
     }); pass --ledger to say which ledger ${command} uses`,
   );
@@ -302,22 +310,8 @@ async function ledgersAtBase(
   io: Pick<CliIo, "git" | "cwd" | "env">,
   options: { baseFlag?: string; parse?: ParseSpecFn } = {},
 ): Promise<{ sha: string; named: Set<string | undefined> }> {
-  const base = await readBase({
-    git: io.git,
-    cwd: io.cwd,
-    specPath: specFile,
-    ...(options.baseFlag === undefined ? {} : { flag: options.baseFlag }),
-    env: io.env,
-    parse: options.parse ?? await specParser(),
-  });
-  return {
-    sha: base.sha,
-    named: new Set(
-      base.bases.map((b) =>
-        b.spec.status === "parsed" ? b.spec.spec.ledger : undefined
-      ),
-    ),
-  };
+  const { sha, specs } = await specsAtBase(specFile, io, options);
+  return { sha, named: new Set(specs.map((spec) => spec?.ledger)) };
 }
 
 /**

@@ -156,7 +156,7 @@ export const approveCommand: Command = {
   async run(argv, io) {
     const flags = parseFlags("approve", argv, approveCommand.flags);
     const sign = flags.optional.sign;
-    const target = await gateTarget("approve", flags, io.cwd);
+    const target = await gateTarget("approve", flags, io);
     const { name, gate } = target;
     const choice = await commandLedger(
       "approve",

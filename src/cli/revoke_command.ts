@@ -62,7 +62,7 @@ export const revokeCommand: Command = {
   ],
   async run(argv, io) {
     const flags = parseFlags("revoke", argv, revokeCommand.flags);
-    const target = await gateTarget("revoke", flags, io.cwd);
+    const target = await gateTarget("revoke", flags, io);
     const { name, gate } = target;
     const ledger = await openLedger(
       await commandLedger(

@@ -68,7 +68,7 @@ export const showCommand: Command = {
   ],
   async run(argv, io) {
     const flags = parseFlags("show", argv, showCommand.flags);
-    const target = await gateTarget("show", flags, io.cwd);
+    const target = await gateTarget("show", flags, io);
     const { name, gate } = target;
     const choice = await commandLedger(
       "show",

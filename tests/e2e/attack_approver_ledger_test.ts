@@ -30,7 +30,7 @@ for (
     ],
   ] as const
 ) {
-  Deno.test(`a change whose spec ${how}: approve, revoke and show with --spec stop (exit 2) and write nothing`, async () => {
+  Deno.test(`a change whose spec ${how}: approve, revoke and show with --spec stop (exit 2) and write nothing, in one commit or more`, async () => {
     await using r = await rollout(specOf(WAVES, { ledger: "git" }), {
       headSpec: head,
     });
@@ -60,21 +60,37 @@ for (
     const printed = approveLine(waiting.stderr);
     const plan = printed[printed.indexOf("--plan") + 1];
     const byWave = ["--spec", "waves.json", "--wave", "1"];
-    for (
-      const [command, args] of [
-        ["approve", ["--plan", plan, "--by", "ann"]],
-        ["revoke", ["--by", "ann"]],
-        ["show", []],
-      ] as const
-    ) {
-      const out = await r.run([command, ...byWave, ...args]);
-      expect(errorLines(out.stderr)).toEqual([
-        `error: waves.json: this change sets "ledger" to ${shown}, which no version of the spec at base ${
+    const refused = async (said: RegExp) => {
+      for (
+        const [command, args] of [
+          ["approve", ["--plan", plan, "--by", "ann"]],
+          ["revoke", ["--by", "ann"]],
+          ["show", []],
+        ] as const
+      ) {
+        const out = await r.run([command, ...byWave, ...args]);
+        const errors = errorLines(out.stderr);
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatch(said);
+        expect(errors[0]).toContain(
+          `; pass --ledger to say which ledger ${command} uses`,
+        );
+        expect(out.code).toBe(2);
+      }
+    };
+    await refused(
+      new RegExp(
+        `^error: waves\\.json: this change sets "ledger" to ${shown}, which the spec at base ${
           r.base.slice(0, 12)
-        } names ("git"); pass --ledger to say which ledger ${command} uses`,
-      ]);
-      expect(out.code).toBe(2);
-    }
+        } does not \\("git"\\)`,
+      ),
+    );
+    // Round 62: one commit more made the change's own version one the base
+    // rule reads on a laptop; every version must name the ledger.
+    await r.repo.commit("one commit more");
+    await refused(
+      /^error: waves\.json: the versions of the spec read at base [0-9a-f]{12} name different ledgers/,
+    );
     expect(await onBranch(remote)).not.toContain("-approval-");
     expect(await onBranch(fork)).toBe("");
     expect(await Deno.stat(`${r.path}/.chant/ledger`).catch(() => undefined))
@@ -93,5 +109,51 @@ for (
     expect(errorLines(approved.stderr)).toEqual([]);
     expect(approved.code).toBe(0);
     expect(await onBranch(remote)).toContain("-approval-");
+  });
+}
+
+// Round 62: the rollout's name and a wave's gate came from the working copy
+// too, so a change that renamed the rollout, or swapped two waves' names, sent
+// an approver's revoke to a gate no job reads, or approved another wave.
+for (
+  const [how, head] of [
+    ["renames the rollout", specOf(WAVES, { name: "tf2", ledger: "git" })],
+    [
+      "swaps two waves' names",
+      specOf([
+        { name: "staging", gate: "always", runs: ["eu"] },
+        { name: "prod", gate: "always", runs: ["us"] },
+      ], { ledger: "git" }),
+    ],
+  ] as const
+) {
+  Deno.test(`a change that ${how}: approve, revoke and show with --spec stop (exit 2)`, async () => {
+    const base = specOf([
+      { name: "prod", gate: "always", runs: ["eu"] },
+      { name: "staging", gate: "always", runs: ["us"] },
+    ], { ledger: "git" });
+    await using r = await rollout(base, { headSpec: head });
+    await addOrigin(r);
+    for (
+      const [command, args] of [
+        ["approve", ["--plan", `sha256:${"0".repeat(64)}`, "--by", "ann"]],
+        ["revoke", ["--by", "ann"]],
+        ["show", []],
+      ] as const
+    ) {
+      const out = await r.run([
+        command,
+        "--spec",
+        "waves.json",
+        "--wave",
+        "prod",
+        ...args,
+      ]);
+      expect(errorLines(out.stderr)).toHaveLength(1);
+      expect(errorLines(out.stderr)[0]).toMatch(
+        /^error: waves\.json: this change makes wave "prod" the gate "tf2?-wave-[12]" of "tf2?"; the spec at base [0-9a-f]{12} has "tf-wave-1" of "tf": pass NAME GATE as the waiting job printed them$/,
+      );
+      expect(out.code).toBe(2);
+    }
   });
 }
