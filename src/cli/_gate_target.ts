@@ -57,7 +57,7 @@ export async function gateTarget(
     const found = findWave(spec, wave, file);
     const name = spec.name;
     const gate = gateName(spec, found.k);
-    const atBase = await specsAtBase(file, io);
+    const atBase = await specsAtBase(file, io, { approver: true });
     refuseOtherGate({ file, wave, name, gate }, atBase);
     return { name, gate, spec, named: { file, spec, atBase } };
   }

@@ -274,7 +274,8 @@ export async function commandLedger(
 ): Promise<LedgerChoice> {
   const chosen = chooseLedger(flag, io.env);
   if (named === undefined || chosen.from !== "default") return chosen;
-  const { sha, specs } = named.atBase ?? await specsAtBase(named.file, io);
+  const { sha, specs } = named.atBase ??
+    await specsAtBase(named.file, io, { approver: true });
   const atBase = new Set(specs.map((spec) => spec?.ledger));
   const own = named.spec.ledger;
   if (atBase.size === 1 && atBase.has(own)) {

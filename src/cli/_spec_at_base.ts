@@ -8,6 +8,7 @@
  */
 
 import { readBase } from "../base/read_base.ts";
+import { InputError } from "../errors.ts";
 import type { ParseSpecFn } from "../gate/base_spec.ts";
 import type { Spec } from "../spec/types.ts";
 import type { CliIo } from "./io.ts";
@@ -32,7 +33,7 @@ export interface SpecsAtBase {
 export async function specsAtBase(
   specFile: string,
   io: Pick<CliIo, "git" | "cwd" | "env">,
-  options: { baseFlag?: string; parse?: ParseSpecFn } = {},
+  options: { baseFlag?: string; parse?: ParseSpecFn; approver?: boolean } = {},
 ): Promise<SpecsAtBase> {
   const base = await readBase({
     git: io.git,
@@ -41,6 +42,19 @@ export async function specsAtBase(
     ...(options.baseFlag === undefined ? {} : { flag: options.baseFlag }),
     env: io.env,
     parse: options.parse ?? await specParser(),
+    // For an approver no ledger is read here (it is what is being chosen),
+    // so no decision bounds the chain: a history that joins unrelated roots
+    // (a first-parent line of the change's own merged with the real one) is
+    // refused, as a job with no trusted decision refuses it, instead of its
+    // versions alone being read.
+    ...(options.approver ? { decisions: () => Promise.resolve([]) } : {}),
+  }).catch((error) => {
+    if (options.approver && error instanceof InputError) {
+      throw new InputError(error.message, [
+        "pass NAME GATE and --ledger as the waiting job printed them",
+      ]);
+    }
+    throw error;
   });
   return {
     sha: base.sha,

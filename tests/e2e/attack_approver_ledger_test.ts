@@ -157,3 +157,56 @@ for (
     }
   });
 }
+
+// Round 63: a change whose tip merges a first-parent history of its own
+// (an orphan line) with the real one made its versions the only ones an
+// approver's command read; with no trusted decision to bound the chain, such a
+// history is refused, as a job refuses it.
+Deno.test("a change that merges a history of its own first: approve, revoke and show with --spec stop (exit 2)", async () => {
+  await using r = await rollout(specOf(WAVES, { ledger: "git" }));
+  await addOrigin(r);
+  const main = await r.repo.git("rev-parse", "HEAD");
+  await r.repo.git("checkout", "-q", "--orphan", "own");
+  await r.repo.write(
+    "waves.json",
+    JSON.stringify(specOf(WAVES, { ledger: ".chant/own" })),
+  );
+  await r.repo.commit("its own line");
+  await r.repo.commit("one more");
+  await r.repo.git(
+    "merge",
+    "-q",
+    "--allow-unrelated-histories",
+    "-s",
+    "ours",
+    "-m",
+    "merge main",
+    main,
+  );
+  for (
+    const [command, args] of [
+      ["approve", ["--plan", `sha256:${"0".repeat(64)}`, "--by", "ann"]],
+      ["revoke", ["--by", "ann"]],
+      ["show", []],
+    ] as const
+  ) {
+    const out = await r.run([
+      command,
+      "--spec",
+      "waves.json",
+      "--wave",
+      "prod",
+      ...args,
+    ]);
+    expect(errorLines(out.stderr)).toHaveLength(1);
+    expect(errorLines(out.stderr)[0]).toMatch(
+      /^error: HEAD's history joins 2 unrelated histories/,
+    );
+    expect(out.stderr).toContain(
+      "pass NAME GATE and --ledger as the waiting job printed them",
+    );
+    expect(out.code).toBe(2);
+  }
+  expect(await Deno.stat(`${r.path}/.chant/own`).catch(() => undefined))
+    .toBeUndefined();
+});
