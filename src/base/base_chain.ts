@@ -30,12 +30,13 @@ import {
   ancestorsAmong,
   independentCommits,
   isStrictAncestor,
+  shallowCommits,
 } from "../git/git_plumbing.ts";
 import { DEFAULT_SIGNERS } from "../spec/types.ts";
 import { type BaseSpec, normalisePath } from "../gate/base_spec.ts";
 import { defaultBranchName, defaultBranchTip } from "./default_branch.ts";
 import { isCiRun } from "./push_before.ts";
-import type { ChainVersion } from "./resolve_base.ts";
+import { type ChainVersion, FETCH_DEPTH_HINT } from "./resolve_base.ts";
 
 /** What {@linkcode baseChain} needs. */
 export interface ChainInput {
@@ -191,6 +192,29 @@ async function chainPage(
 }
 
 /**
+ * A chain that ran to its oldest commit without a trusted decision must have
+ * reached the history's real root: in a shallow checkout that commit is only
+ * the edge of what was fetched, and the versions before it (the rules the
+ * change started from, a decision) are missing, so the change's own commits
+ * would be the whole chain. Exit 2 with the fetch-depth hint.
+ * @throws {InputError} In a shallow checkout.
+ */
+async function refuseShallowEdge(
+  git: Git,
+  top: string,
+  chain: Chain,
+): Promise<void> {
+  const oldest = chain.commits.at(-1) ?? "";
+  if (!(await shallowCommits(git, top)).has(oldest)) return;
+  throw new InputError(
+    `the chain of versions reaches ${
+      oldest.slice(0, 12)
+    }, and the versions before it are not in this checkout: it is a shallow clone, so the rules the change started from cannot be read`,
+    [FETCH_DEPTH_HINT],
+  );
+}
+
+/**
  * With no trusted decision anywhere in HEAD's history and other history merged
  * into the first-parent chain, HEAD's history must grow from one root: a first-parent
  * history of the change's own (an unrelated root merged with the real one as
@@ -333,6 +357,8 @@ export async function chainCommits(
      * ledger is chosen has none: it refuses nothing for want of one).
      */
     ledgerRead?: boolean;
+    /** Read a chain that ends at a shallow checkout's edge (else refused). */
+    shallowChain?: "read";
   },
 ): Promise<ChainVersion[]> {
   // The chain's first page is read while the ledger is (its failure reaches
@@ -361,6 +387,9 @@ export async function chainCommits(
       paths: [...paths],
       stops: bounds.stops,
     });
+    if (chain.stop === undefined && options.shallowChain === undefined) {
+      await refuseShallowEdge(git, top, chain);
+    }
     const commits = chain.commits;
     const before = paths.size;
     for (const sha of commits) {

@@ -57,6 +57,12 @@ export interface ReadBaseOptions {
    * under a trusted base, oldest first; read only for the chain rule.
    */
   decisions?: () => Promise<readonly string[]>;
+  /**
+   * Read a chain that ends at the edge of a shallow checkout as it is, not
+   * refuse it: for an approver's command, whose own checkout (the approve
+   * workflow's, of the default branch) may be shallow.
+   */
+  shallowChain?: "read";
 }
 
 /** The base of a job: where it is, why, and the spec there. */
@@ -145,6 +151,9 @@ export async function readBase(options: ReadBaseOptions): Promise<BaseRead> {
         head,
         decided,
         ledgerRead: options.decisions !== undefined,
+        ...(options.shallowChain === undefined
+          ? {}
+          : { shallowChain: options.shallowChain }),
       }),
   });
   const bases: PolicyBase[] = [];

@@ -47,7 +47,9 @@ export async function specsAtBase(
     // (a first-parent line of the change's own merged with the real one) is
     // refused, as a job with no trusted decision refuses it, instead of its
     // versions alone being read.
-    ...(options.approver ? { decisions: () => Promise.resolve([]) } : {}),
+    ...(options.approver
+      ? { decisions: () => Promise.resolve([]), shallowChain: "read" as const }
+      : {}),
   }).catch((error) => {
     if (options.approver && error instanceof InputError) {
       throw new InputError(error.message, [

@@ -173,6 +173,8 @@ export const approveCommand: Command = {
     let duringFreeze = flags.booleans["during-freeze"] === true;
     // Set when the play records all the same though nothing waits.
     let allTheSame = false;
+    // Set when the digest comes from a decision record (`--decided`).
+    let fromRecord = false;
     if (need !== undefined && !flags.booleans.decided) {
       throw new InputError('"--need" goes with "--decided"');
     }
@@ -199,6 +201,7 @@ export const approveCommand: Command = {
         allTheSame = true;
       }
       plan = "nothing" in decided ? decided.decided : decided.digest;
+      fromRecord = !("nothing" in decided);
       if ("freeze" in decided && decided.freeze !== undefined) {
         // Played during a freeze, the click is what lets the plans through.
         lineLog(io.stderr)(
@@ -225,6 +228,15 @@ export const approveCommand: Command = {
         [
           "pass --plan sha256:<hex> as printed after 'then approve:'",
         ],
+      );
+    }
+    if (fromRecord && pending !== digest) {
+      // A decision record is a file of the working tree, which a change can
+      // commit: it may only point at what the gate itself waits for.
+      throw new InputError(
+        `gate "${gate}" of "${name}" waits for ${
+          pending ?? "no plan"
+        }, not the decided ${digest}: the decision record is not the gate's; approve with --plan as the waiting job printed it`,
       );
     }
     if (pending !== undefined && pending !== digest) {

@@ -9,6 +9,8 @@
  */
 
 import { type Git, GitError } from "./git.ts";
+import { lstat, readFile } from "node:fs/promises";
+import { join } from "node:path";
 
 const decoder = new TextDecoder();
 /** A full object id, SHA-1 or SHA-256. */
@@ -219,6 +221,35 @@ export async function independentCommits(
 }
 
 /**
+ * The commits where a shallow checkout's history is cut off (git's
+ * `shallow` file: their parents are not fetched). A shallow fetch of another
+ * branch (the git ledger's) lists its own commits there too, so a walk asks
+ * whether the commit it stopped at is one.
+ * @param git The git seam.
+ * @param cwd A directory in the repository.
+ * @returns Their full shas; empty for a complete history.
+ * @throws {GitError} When git fails.
+ */
+export async function shallowCommits(
+  git: Git,
+  cwd: string,
+): Promise<Set<string>> {
+  const top = await git.topLevel(cwd);
+  const dotGit = top === undefined
+    ? undefined
+    : await lstat(join(top, ".git")).catch(() => undefined);
+  const folder = top !== undefined && dotGit?.isDirectory()
+    ? join(top, ".git")
+    : (await git.run(
+      ["rev-parse", "--path-format=absolute", "--git-common-dir"],
+      { cwd, memo: true },
+    )).trim();
+  const text = await readFile(join(folder, "shallow"), "utf8")
+    .catch(() => "");
+  return new Set(text.split("\n").filter((line) => line !== ""));
+}
+
+/**
  * Tells whether the checkout is a shallow clone (its history cut off).
  * @param git The git seam.
  * @param cwd A directory in the repository.
@@ -226,6 +257,21 @@ export async function independentCommits(
  * @throws {GitError} When git fails.
  */
 export async function isShallow(git: Git, cwd: string): Promise<boolean> {
-  const out = await git.run(["rev-parse", "--is-shallow-repository"], { cwd });
+  // git's plain layout: a shallow clone is one whose .git holds "shallow"
+  // (no process; the chain rule asks this of every walk that ends at a root).
+  const top = await git.topLevel(cwd);
+  if (top !== undefined) {
+    const dotGit = await lstat(join(top, ".git")).catch(() => undefined);
+    if (dotGit?.isDirectory()) {
+      return await lstat(join(top, ".git", "shallow")).then(
+        () => true,
+        () => false,
+      );
+    }
+  }
+  const out = await git.run(["rev-parse", "--is-shallow-repository"], {
+    cwd,
+    memo: true,
+  });
   return out.trim() === "true";
 }
