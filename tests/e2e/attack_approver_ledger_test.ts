@@ -9,10 +9,12 @@
 // (exit 2) and ask for `--ledger`, writing nothing.
 // @ts-types="../../types/std/expect.d.ts"
 import { expect } from "@std/expect";
+import type { BinaryResult } from "../_helpers/binary.ts";
 import {
   addOrigin,
   approveLine,
   errorLines,
+  type Rollout,
   rollout,
   SPEC,
   specOf,
@@ -112,6 +114,23 @@ for (
   });
 }
 
+/** `approve`, `revoke` and `show` of wave "prod" by `--spec`, one after the other. */
+async function approverCommands(r: Rollout): Promise<BinaryResult[]> {
+  const outs: BinaryResult[] = [];
+  for (
+    const [command, args] of [
+      ["approve", ["--plan", `sha256:${"0".repeat(64)}`, "--by", "ann"]],
+      ["revoke", ["--by", "ann"]],
+      ["show", []],
+    ] as const
+  ) {
+    outs.push(
+      await r.run([command, "--spec", "waves.json", "--wave", "prod", ...args]),
+    );
+  }
+  return outs;
+}
+
 // Round 62: the rollout's name and a wave's gate came from the working copy
 // too, so a change that renamed the rollout, or swapped two waves' names, sent
 // an approver's revoke to a gate no job reads, or approved another wave.
@@ -134,21 +153,7 @@ for (
     ], { ledger: "git" });
     await using r = await rollout(base, { headSpec: head });
     await addOrigin(r);
-    for (
-      const [command, args] of [
-        ["approve", ["--plan", `sha256:${"0".repeat(64)}`, "--by", "ann"]],
-        ["revoke", ["--by", "ann"]],
-        ["show", []],
-      ] as const
-    ) {
-      const out = await r.run([
-        command,
-        "--spec",
-        "waves.json",
-        "--wave",
-        "prod",
-        ...args,
-      ]);
+    for (const out of await approverCommands(r)) {
       expect(errorLines(out.stderr)).toHaveLength(1);
       expect(errorLines(out.stderr)[0]).toMatch(
         /^error: waves\.json: this change makes wave "prod" the gate "tf2?-wave-[12]" of "tf2?"; the spec at base [0-9a-f]{12} has "tf-wave-1" of "tf": pass NAME GATE as the waiting job printed them$/,
@@ -183,21 +188,7 @@ Deno.test("a change that merges a history of its own first: approve, revoke and 
     "merge main",
     main,
   );
-  for (
-    const [command, args] of [
-      ["approve", ["--plan", `sha256:${"0".repeat(64)}`, "--by", "ann"]],
-      ["revoke", ["--by", "ann"]],
-      ["show", []],
-    ] as const
-  ) {
-    const out = await r.run([
-      command,
-      "--spec",
-      "waves.json",
-      "--wave",
-      "prod",
-      ...args,
-    ]);
+  for (const out of await approverCommands(r)) {
     expect(errorLines(out.stderr)).toHaveLength(1);
     expect(errorLines(out.stderr)[0]).toMatch(
       /^error: HEAD's history joins 2 unrelated histories/,
