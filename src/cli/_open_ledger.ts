@@ -255,16 +255,18 @@ export interface RunLedgerInput {
 /**
  * Chooses the ledger of a command an approver or operator runs (`approve`,
  * `show`, `status`, `revoke`, `ledger`, `resume`): the flag, the environment,
- * else, with `--spec`, the spec's `ledger` read at base as `run` reads it (the
- * working copy's could send an approval, a revoke or a sealed approval to a
- * ledger the change names, a fork's remote or a directory no job reads), else
- * the default.
- * @param command The command, for the warning.
+ * else, with `--spec`, the working copy's `ledger` when every version of the
+ * spec read at base names it too (the working copy is the change's, which
+ * could send an approval, a revoke or a sealed approval to a fork's remote or
+ * a directory no job reads), else the default.
+ * @param command The command, for the message.
  * @param flag `--ledger`, if given.
- * @param named The spec file as the user named it, and its working copy.
+ * @param named The spec file as the user named it, its working copy, and the
+ * spec at base when the caller read it already.
  * @param io Git, the working directory, the environment and the log.
  * @returns The choice.
- * @throws {InputError} When the base cannot be read (pass `--ledger`).
+ * @throws {InputError} When the base cannot be read, or the versions read
+ * there do not all name the working copy's `ledger` (pass `--ledger`).
  */
 export async function commandLedger(
   command: string,
@@ -302,20 +304,6 @@ function shownLedger(value: string | undefined): string {
 }
 
 /**
- * The `ledger` values of the versions of the spec read at the job's base, and
- * the base.
- * @throws {InputError} When the base cannot be read.
- */
-async function ledgersAtBase(
-  specFile: string,
-  io: Pick<CliIo, "git" | "cwd" | "env">,
-  options: { baseFlag?: string; parse?: ParseSpecFn } = {},
-): Promise<{ sha: string; named: Set<string | undefined> }> {
-  const { sha, specs } = await specsAtBase(specFile, io, options);
-  return { sha, named: new Set(specs.map((spec) => spec?.ledger)) };
-}
-
-/**
  * Chooses the ledger of a `run`: the flag, the environment, else the spec's
  * `ledger` at the job's base.
  * @param input The flag, the working copy's spec, its file and `--base`.
@@ -332,11 +320,11 @@ export async function runLedger(
   let atBase: string | undefined;
   let sha: string;
   try {
-    const read = await ledgersAtBase(input.specFile, io, {
+    const read = await specsAtBase(input.specFile, io, {
       ...(input.baseFlag === undefined ? {} : { baseFlag: input.baseFlag }),
       ...(input.parse === undefined ? {} : { parse: input.parse }),
     });
-    const named = read.named;
+    const named = new Set(read.specs.map((spec) => spec?.ledger));
     sha = read.sha;
     if (named.size > 1) {
       lineLog(io.stderr)(

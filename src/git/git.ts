@@ -194,7 +194,10 @@ const DUBIOUS_OWNERSHIP = /detected dubious ownership/;
  * that comes first on the job's `PATH` (`~/.local/bin`) never carries the
  * ledger's pushes.
  */
-function placedEnv(env: Env, checkout: string): Env {
+function placedEnv(
+  env: Env,
+  checkout: string,
+): { env: Env; trustedPath: string } {
   const trusted = trustedPath(env.PATH, checkout);
   const ssh = programOnPath("ssh", env.PATH, checkout);
   const placed: Record<string, string | undefined> = {
@@ -208,7 +211,7 @@ function placedEnv(env: Env, checkout: string): Env {
   ) {
     placed.GIT_SSH = ssh;
   }
-  return placed;
+  return { env: placed, trustedPath: trusted.join(delimiter) };
 }
 
 /**
@@ -222,19 +225,14 @@ function placedEnv(env: Env, checkout: string): Env {
  * ```
  */
 export function createGit(options: CreateGitOptions): Git {
-  const env = options.cwd === undefined
-    ? options.env
+  const placed = options.cwd === undefined
+    ? undefined
     : placedEnv(options.env, checkoutOf(options.cwd));
+  const env = placed?.env ?? options.env;
   // git itself is found on the trusted PATH as it was given, before ssh's
   // directory is put first.
   const gitPath = options.gitPath ??
-    gitOnPath(
-      options.cwd === undefined
-        ? env.PATH
-        : trustedPath(options.env.PATH, checkoutOf(options.cwd)).join(
-          delimiter,
-        ),
-    );
+    gitOnPath(placed?.trustedPath ?? env.PATH);
   // The user's safe.directory entries, read only once git refused a checkout
   // (no extra process otherwise); git refuses before doing anything, so the
   // command is simply run again with them.
